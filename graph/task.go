@@ -1,0 +1,155 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Key names one task and its result: a readable prefix, a token and, for a
+// partition of a collection, its index, as in "groupby-sum-3f9a1c0b7d2e4a91-7".
+type Key string
+
+// Prefix is the key without its token and index ("groupby-sum"): tasks of one
+// prefix do the same kind of work, so the scheduler pools their durations.
+func (k Key) Prefix() string {
+	s := string(k)
+	if j := strings.LastIndexByte(s, '-'); j > 0 && isDecimal(s[j+1:]) {
+		s = s[:j]
+	}
+	if j := strings.LastIndexByte(s, '-'); j > 0 && isToken(s[j+1:]) {
+		s = s[:j]
+	}
+	return s
+}
+
+func isDecimal(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isToken(s string) bool {
+	if len(s) != tokenLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Part returns the key of partition i of the collection named name.
+func Part(name string, i int) Key {
+	return Key(name + "-" + strconv.Itoa(i))
+}
+
+// Resources is what a task needs while it runs, or what a worker offers:
+// "cpu" (threads), "memory" (bytes), "GPU" (devices) or any name a user
+// gives. A task with no resources needs one thread.
+type Resources map[string]float64
+
+// String lists the resources sorted by name, as "GPU=1, memory=2e+09".
+func (r Resources) String() string {
+	names := make([]string, 0, len(r))
+	for n := range r {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+		b.WriteByte('=')
+		b.WriteString(formatAmount(r[n]))
+	}
+	return b.String()
+}
+
+func formatAmount(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// Equal reports whether r and o ask for the same amounts.
+func (r Resources) Equal(o Resources) bool {
+	if len(r) != len(o) {
+		return false
+	}
+	for n, v := range r {
+		if w, ok := o[n]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// FusedOp is the operation of a task made by Fuse: it runs Chain in order.
+const FusedOp = "fused"
+
+// Task is one unit of work: run the registered operation Op on Args and the
+// values of Inputs, and keep the result under Key. Tasks are plain data, so
+// they travel to other processes and their keys can be derived from them.
+type Task struct {
+	Key       Key
+	Op        string
+	Args      []byte
+	Inputs    []Key
+	Resources Resources
+	// Chain holds the tasks a fused task runs, in order; the last has this
+	// task's Key. Inputs then lists the keys the chain needs from outside.
+	Chain []*Task
+}
+
+func (t *Task) String() string {
+	var b strings.Builder
+	b.WriteString(string(t.Key))
+	b.WriteString(" = ")
+	t.writeCall(&b)
+	if len(t.Resources) > 0 {
+		fmt.Fprintf(&b, " [%s]", t.Resources)
+	}
+	return b.String()
+}
+
+func (t *Task) writeCall(b *strings.Builder) {
+	if t.Op == FusedOp {
+		b.WriteString("fused{")
+		for i, c := range t.Chain {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(string(c.Key))
+			b.WriteString(" = ")
+			c.writeCall(b)
+		}
+		b.WriteString("}")
+		return
+	}
+	b.WriteString(t.Op)
+	b.WriteByte('(')
+	for i, in := range t.Inputs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(in))
+	}
+	b.WriteByte(')')
+}
+
+func (k Key) String() string { return string(k) }

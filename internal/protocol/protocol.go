@@ -1,0 +1,175 @@
+// Package protocol defines the messages that the client, the scheduler and
+// the workers exchange. They are plain values: the in-process transport hands
+// them over as they are, the gRPC transport encodes them.
+//
+// Must never import: a transport, scheduler, worker, or the collections.
+package protocol
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/duskdata/dusk/graph"
+)
+
+// Version is this build's protocol version. Peers exchange it first and
+// refuse each other when it differs.
+const Version = "0.1.0"
+
+// WorkerID names a worker: the address it serves its data on.
+type WorkerID string
+
+// ClientID names one connected client.
+type ClientID string
+
+// Msg is any message below.
+type Msg interface{ isMsg() }
+
+// HelloWorker opens a worker's stream to the scheduler.
+type HelloWorker struct {
+	Version  string
+	ID       WorkerID
+	NThreads int
+	// Resources is what the worker offers, "cpu" and "memory" included.
+	Resources graph.Resources
+}
+
+// HelloClient opens a client's stream to the scheduler.
+type HelloClient struct {
+	Version string
+	ID      ClientID
+}
+
+// Welcome is the scheduler's answer to a hello: Err is empty when accepted.
+type Welcome struct {
+	Version string
+	Err     string
+}
+
+// Priority orders tasks: lower runs first. Gen counts graph submissions, so
+// that earlier computations finish first; Ord is the task's place in its graph.
+type Priority struct{ Gen, Ord int64 }
+
+// Less reports whether p runs before q.
+func (p Priority) Less(q Priority) bool {
+	if p.Gen != q.Gen {
+		return p.Gen < q.Gen
+	}
+	return p.Ord < q.Ord
+}
+
+// Dep says where an input of a task lives and how large it is.
+type Dep struct {
+	Key    graph.Key
+	WhoHas []WorkerID
+	Nbytes int64
+}
+
+// ComputeTask asks a worker to run a task once its inputs are there.
+type ComputeTask struct {
+	Task     *graph.Task
+	Priority Priority
+	// Deps has one entry per distinct input, in the order of Task.Inputs.
+	Deps []Dep
+}
+
+// FreeKeys tells a worker to forget tasks and drop the results it holds.
+type FreeKeys struct{ Keys []graph.Key }
+
+// TaskFinished reports a result now held by the sending worker.
+type TaskFinished struct {
+	Key      graph.Key
+	Nbytes   int64
+	Duration time.Duration
+}
+
+// TaskErred reports a task whose operation failed on the sending worker.
+type TaskErred struct {
+	Key graph.Key
+	Err *TaskError
+}
+
+// AddKeys reports copies a worker fetched from peers and now holds too.
+type AddKeys struct {
+	Keys   []graph.Key
+	Nbytes []int64
+}
+
+// ReleasedData reports copies a worker no longer holds.
+type ReleasedData struct{ Keys []graph.Key }
+
+// MissingData reports that From did not have Key when asked for it.
+type MissingData struct {
+	Key  graph.Key
+	From WorkerID
+}
+
+// UpdateGraph submits tasks and names the keys the client wants.
+type UpdateGraph struct {
+	Tasks []*graph.Task
+	Keys  []graph.Key
+}
+
+// ReleaseKeys says the client no longer wants the keys.
+type ReleaseKeys struct{ Keys []graph.Key }
+
+// KeyInMemory tells a client that a key it wants is ready, and where.
+type KeyInMemory struct {
+	Key    graph.Key
+	WhoHas []WorkerID
+	Nbytes int64
+}
+
+// KeyErred tells a client that a key it wants cannot be computed.
+type KeyErred struct {
+	Key graph.Key
+	Err *TaskError
+}
+
+func (*HelloWorker) isMsg()  {}
+func (*HelloClient) isMsg()  {}
+func (*Welcome) isMsg()      {}
+func (*ComputeTask) isMsg()  {}
+func (*FreeKeys) isMsg()     {}
+func (*TaskFinished) isMsg() {}
+func (*TaskErred) isMsg()    {}
+func (*AddKeys) isMsg()      {}
+func (*ReleasedData) isMsg() {}
+func (*MissingData) isMsg()  {}
+func (*UpdateGraph) isMsg()  {}
+func (*ReleaseKeys) isMsg()  {}
+func (*KeyInMemory) isMsg()  {}
+func (*KeyErred) isMsg()     {}
+
+// ErrorKind tells apart the ways a task fails.
+type ErrorKind int
+
+const (
+	// Failed: the operation returned an error or panicked (the user's code or
+	// data). Such a task is not retried.
+	Failed ErrorKind = iota
+	// KilledWorker: workers died while running the task more times than
+	// allowed; the task is suspected of killing them.
+	KilledWorker
+	// NoWorker: no worker offers the resources the task asks for.
+	NoWorker
+	// Lost: the task's input is gone and can't be recomputed.
+	Lost
+)
+
+// TaskError is why a task failed. Dependents of a failed task fail with the
+// same error, so the key in it is the task that went wrong.
+type TaskError struct {
+	Kind    ErrorKind
+	Key     graph.Key
+	Worker  WorkerID // where it ran, if it did
+	Message string
+	Stack   string // the goroutine's stack when the operation panicked
+}
+
+func (e *TaskError) Error() string {
+	if e.Worker != "" {
+		return fmt.Sprintf("task %s failed on worker %s: %s", e.Key, e.Worker, e.Message)
+	}
+	return fmt.Sprintf("task %s failed: %s", e.Key, e.Message)
+}

@@ -1,0 +1,66 @@
+// Package registry maps operation names to the Go functions that run them
+// (DESIGN §3): a task names its operation, and any worker built from a binary
+// that registered that name can run it.
+//
+// Must never import: scheduler, worker, a transport, or the collections.
+package registry
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/duskdata/dusk/graph"
+)
+
+// Context is what an operation knows of the task it runs.
+type Context struct {
+	context.Context
+	// Key is the key of the task being run.
+	Key graph.Key
+}
+
+// Op runs one task: args are the task's encoded arguments and inputs the
+// values of its input keys, in order. Inputs are borrowed: an op must not
+// release or modify them. The result it returns belongs to the caller.
+type Op func(tc *Context, args []byte, inputs []any) (any, error)
+
+var (
+	mu  sync.RWMutex
+	ops = map[string]Op{}
+)
+
+// Register makes op runnable under name. Registering a name twice is a
+// programming error and panics, naming it, so that the clash shows at start.
+func Register(name string, op Op) {
+	mu.Lock()
+	defer mu.Unlock()
+	if name == "" || op == nil {
+		panic("registry: Register needs a name and an op")
+	}
+	if _, ok := ops[name]; ok {
+		panic(fmt.Sprintf("registry: operation %q is registered twice", name))
+	}
+	ops[name] = op
+}
+
+// UnknownOpError is returned by Lookup for a name nothing registered.
+type UnknownOpError struct{ Name string }
+
+func (e *UnknownOpError) Error() string {
+	return fmt.Sprintf("operation %q is not registered in this worker's binary: "+
+		"register it with dusk.Register(%q, fn) in an init function or package-level "+
+		"variable of a package that the worker's main imports, and run workers "+
+		"built from that binary (the local cluster always has it)", e.Name, e.Name)
+}
+
+// Lookup returns the op registered under name, or an *UnknownOpError.
+func Lookup(name string) (Op, error) {
+	mu.RLock()
+	op, ok := ops[name]
+	mu.RUnlock()
+	if !ok {
+		return nil, &UnknownOpError{Name: name}
+	}
+	return op, nil
+}

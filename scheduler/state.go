@@ -1,0 +1,977 @@
+package scheduler
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/protocol"
+)
+
+// TaskState is where a task stands, as in Dask.
+type TaskState uint8
+
+const (
+	// Released: known, not running and holding no result. Tasks stay released
+	// while a dependent may need them again (lineage for recomputation).
+	Released TaskState = iota
+	// Waiting: needed, but some inputs are not in memory yet.
+	Waiting
+	// NoWorker: ready, but no worker is connected to run it.
+	NoWorker
+	// Queued: a ready root task held back until a worker has a free slot.
+	Queued
+	// Processing: assigned to a worker.
+	Processing
+	// Memory: the result is held by one or more workers.
+	Memory
+	// Erred: it failed, or an input did.
+	Erred
+	// Forgotten: gone from the scheduler.
+	Forgotten
+)
+
+var stateNames = [...]string{"released", "waiting", "no-worker", "queued", "processing", "memory", "erred", "forgotten"}
+
+func (s TaskState) String() string { return stateNames[s] }
+
+// active states are those in which a task still needs its inputs' results.
+func (s TaskState) active() bool { return s >= Waiting && s <= Processing }
+
+// Config tunes the scheduler. The zero value of a field means its default.
+type Config struct {
+	// KilledWorkerLimit is how many workers may die while running one task
+	// before the task fails as their suspected killer. Default 3.
+	KilledWorkerLimit int
+	// Saturation is how many root tasks a worker gets per thread. Default 1.1:
+	// a little more than it can run, so that it never waits, and no more, so
+	// that a read of 1,000 files does not load them all at once.
+	Saturation float64
+	// QueueLatency is the time a worker should have work for beyond its
+	// running tasks. Root tasks known to be shorter than this are sent in
+	// batches that last about this long, so that tiny tasks do not wait for
+	// round trips. Default 2ms.
+	QueueLatency time.Duration
+	// UnknownDuration is the guess for a kind of task not yet seen. Default 500ms.
+	UnknownDuration time.Duration
+	// Bandwidth is the assumed transfer rate between workers in bytes per
+	// second, used to weigh data locality against load. Default 100 MB/s.
+	Bandwidth float64
+}
+
+func (c Config) withDefaults() Config {
+	if c.KilledWorkerLimit <= 0 {
+		c.KilledWorkerLimit = 3
+	}
+	if c.Saturation <= 0 {
+		c.Saturation = 1.1
+	}
+	if c.QueueLatency <= 0 {
+		c.QueueLatency = 2 * time.Millisecond
+	}
+	if c.UnknownDuration <= 0 {
+		c.UnknownDuration = 500 * time.Millisecond
+	}
+	if c.Bandwidth <= 0 {
+		c.Bandwidth = 100e6
+	}
+	return c
+}
+
+// maxExtraSlots caps the batch of tiny root tasks a thread is given.
+const maxExtraSlots = 1000
+
+// Envelope is one message to send: to a worker or to a client.
+type Envelope struct {
+	Worker protocol.WorkerID
+	Client protocol.ClientID
+	Msg    protocol.Msg
+}
+
+type task struct {
+	key    graph.Key
+	spec   *graph.Task // nil for an input nobody submitted
+	prefix *prefix
+	state  TaskState
+	prio   protocol.Priority
+
+	deps       []*task // distinct inputs
+	dependents []*task
+	waitingOn  int // deps not in memory, while waiting
+	waiters    int // dependents in an active state: they need this result
+	wantedBy   []protocol.ClientID
+
+	whoHas       []*worker
+	nbytes       int64
+	processingOn *worker
+	estimate     float64 // seconds, counted in processingOn's occupancy
+	suspicious   int     // workers that died while running it
+	err          *protocol.TaskError
+	heapIndex    int
+}
+
+func (t *task) needed() bool { return len(t.wantedBy) > 0 || t.waiters > 0 }
+
+// root tasks have no inputs and need no special resources: they are queued
+// on the scheduler and handed out as workers have room.
+func (t *task) root() bool { return len(t.deps) == 0 && len(t.spec.Resources) == 0 }
+
+type worker struct {
+	id         protocol.WorkerID
+	index      int // join order, for deterministic ties
+	nthreads   int
+	resources  graph.Resources
+	processing map[*task]struct{}
+	occupancy  float64 // seconds of estimated work assigned
+	hasWhat    map[*task]struct{}
+	nbytes     int64
+}
+
+type prefix struct {
+	name     string
+	duration float64 // seconds; < 0 while unknown
+}
+
+// State is the scheduler's core. It is not safe for concurrent use: one
+// goroutine feeds it events and sends what Outbox returns.
+type State struct {
+	cfg      Config
+	tasks    map[graph.Key]*task
+	workers  map[protocol.WorkerID]*worker
+	order    []*worker // join order
+	joined   int
+	clients  map[protocol.ClientID]bool
+	prefixes map[string]*prefix
+	gen      int64
+
+	queue    taskHeap          // queued root tasks
+	noWorker map[*task]struct{} // ready tasks waiting for a worker
+	recheck  []*task           // tasks whose need may have changed
+	freed    []*worker         // workers with a slot freed since the last fill
+	fillAll  bool
+	out      []Envelope
+}
+
+// New returns an empty scheduler.
+func New(cfg Config) *State {
+	return &State{
+		cfg:      cfg.withDefaults(),
+		tasks:    make(map[graph.Key]*task),
+		workers:  make(map[protocol.WorkerID]*worker),
+		clients:  make(map[protocol.ClientID]bool),
+		prefixes: make(map[string]*prefix),
+		noWorker: make(map[*task]struct{}),
+	}
+}
+
+// Outbox returns the messages produced since the last call, in order, and
+// forgets them.
+func (s *State) Outbox() []Envelope {
+	out := s.out
+	s.out = nil
+	return out
+}
+
+// TaskState returns the state of key; Forgotten if the scheduler does not
+// know it.
+func (s *State) TaskState(k graph.Key) TaskState {
+	if t := s.tasks[k]; t != nil {
+		return t.state
+	}
+	return Forgotten
+}
+
+// NumTasks is the number of tasks the scheduler knows.
+func (s *State) NumTasks() int { return len(s.tasks) }
+
+// Workers lists the connected workers in join order.
+func (s *State) Workers() []protocol.WorkerID {
+	ids := make([]protocol.WorkerID, len(s.order))
+	for i, w := range s.order {
+		ids[i] = w.id
+	}
+	return ids
+}
+
+// step ends every event: settle the consequences, then hand out queued work.
+func (s *State) step() {
+	s.settle()
+	s.fill()
+}
+
+// ---- events ----
+
+// WorkerJoined adds a worker. A worker that offers no "cpu" offers its threads.
+func (s *State) WorkerJoined(h *protocol.HelloWorker) {
+	if _, ok := s.workers[h.ID]; ok {
+		return
+	}
+	res := graph.Resources{}
+	for n, v := range h.Resources {
+		res[n] = v
+	}
+	if _, ok := res["cpu"]; !ok {
+		res["cpu"] = float64(h.NThreads)
+	}
+	w := &worker{
+		id: h.ID, index: s.joined, nthreads: max(h.NThreads, 1), resources: res,
+		processing: make(map[*task]struct{}), hasWhat: make(map[*task]struct{}),
+	}
+	s.joined++
+	s.workers[h.ID] = w
+	s.order = append(s.order, w)
+	// Tasks waiting for any worker get their chance.
+	waiting := make([]*task, 0, len(s.noWorker))
+	for t := range s.noWorker {
+		waiting = append(waiting, t)
+	}
+	sortByPriority(waiting)
+	for _, t := range waiting {
+		delete(s.noWorker, t)
+		s.setState(t, Waiting)
+		s.ready(t)
+	}
+	s.fillAll = true
+	s.step()
+}
+
+// WorkerLost removes a worker that died or left: its running tasks run again
+// elsewhere and the results only it held are recomputed if still needed.
+func (s *State) WorkerLost(id protocol.WorkerID) {
+	w := s.workers[id]
+	if w == nil {
+		return
+	}
+	delete(s.workers, id)
+	for i, o := range s.order {
+		if o == w {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	for _, t := range sortedSet(w.processing) {
+		s.unassign(t)
+		t.suspicious++
+		if t.suspicious >= s.cfg.KilledWorkerLimit {
+			s.fail(t, &protocol.TaskError{
+				Kind: protocol.KilledWorker, Key: t.key, Worker: id,
+				Message: fmt.Sprintf("%d workers died while running this task (the limit is %d): "+
+					"it may be running out of memory or crashing its process; the last was %s",
+					t.suspicious, s.cfg.KilledWorkerLimit, id),
+			})
+			continue
+		}
+		s.setState(t, Released)
+		s.recheck = append(s.recheck, t)
+	}
+	for _, t := range sortedSet(w.hasWhat) {
+		t.whoHas = removeWorker(t.whoHas, w)
+		if len(t.whoHas) == 0 {
+			s.lose(t)
+		}
+	}
+	s.fillAll = true
+	s.step()
+}
+
+// ClientJoined registers a client.
+func (s *State) ClientJoined(id protocol.ClientID) { s.clients[id] = true }
+
+// ClientLost releases every key the client wanted.
+func (s *State) ClientLost(id protocol.ClientID) {
+	delete(s.clients, id)
+	var keys []graph.Key
+	for _, t := range s.tasks {
+		for _, c := range t.wantedBy {
+			if c == id {
+				keys = append(keys, t.key)
+			}
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	s.releaseKeys(id, keys)
+	s.step()
+}
+
+// FromClient handles a client's message.
+func (s *State) FromClient(id protocol.ClientID, m protocol.Msg) {
+	switch m := m.(type) {
+	case *protocol.UpdateGraph:
+		s.updateGraph(id, m)
+	case *protocol.ReleaseKeys:
+		s.releaseKeys(id, m.Keys)
+	default:
+		panic(fmt.Sprintf("scheduler: unexpected message %T from client %s", m, id))
+	}
+	s.step()
+}
+
+// FromWorker handles a worker's message.
+func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) {
+	w := s.workers[id]
+	if w == nil {
+		return // a message from a worker already declared lost
+	}
+	switch m := m.(type) {
+	case *protocol.TaskFinished:
+		s.taskFinished(w, m)
+	case *protocol.TaskErred:
+		s.taskErred(w, m)
+	case *protocol.AddKeys:
+		for i, k := range m.Keys {
+			if t := s.tasks[k]; t != nil && t.state == Memory {
+				s.addReplica(t, w, m.Nbytes[i])
+			} else {
+				s.send(w.id, &protocol.FreeKeys{Keys: []graph.Key{k}})
+			}
+		}
+	case *protocol.ReleasedData:
+		for _, k := range m.Keys {
+			if t := s.tasks[k]; t != nil {
+				s.dropReplica(t, w)
+			}
+		}
+	case *protocol.MissingData:
+		s.missingData(w, m)
+	default:
+		panic(fmt.Sprintf("scheduler: unexpected message %T from worker %s", m, id))
+	}
+	s.step()
+}
+
+func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
+	s.clients[c] = true
+	s.gen++
+	g := graph.New()
+	for _, spec := range m.Tasks {
+		g.Add(spec)
+	}
+	prio := graph.Order(g, m.Keys)
+	// Create the new tasks first, then link them, so that inputs submitted
+	// after their dependents are found.
+	var fresh []*task
+	for _, spec := range g.Tasks() {
+		t := s.tasks[spec.Key]
+		if t == nil {
+			t = s.newTask(spec.Key)
+		}
+		if t.spec == nil {
+			t.spec = spec
+			t.prio = protocol.Priority{Gen: s.gen, Ord: int64(prio[spec.Key])}
+			fresh = append(fresh, t)
+		}
+	}
+	for _, t := range fresh {
+		for _, in := range t.spec.Inputs {
+			d := s.tasks[in]
+			if d == nil {
+				d = s.newTask(in) // not submitted: must already be held
+				d.prio = t.prio
+			}
+			if !containsTask(t.deps, d) {
+				t.deps = append(t.deps, d)
+				d.dependents = append(d.dependents, t)
+			}
+		}
+	}
+	for _, k := range m.Keys {
+		t := s.tasks[k]
+		if t == nil {
+			t = s.newTask(k)
+		}
+		if containsClient(t.wantedBy, c) {
+			continue
+		}
+		t.wantedBy = append(t.wantedBy, c)
+		switch t.state {
+		case Memory:
+			s.reportMemory(t, c)
+		case Erred:
+			s.send2(c, &protocol.KeyErred{Key: t.key, Err: t.err})
+		default:
+			s.recheck = append(s.recheck, t)
+		}
+	}
+}
+
+func (s *State) newTask(k graph.Key) *task {
+	name := k.Prefix()
+	p := s.prefixes[name]
+	if p == nil {
+		p = &prefix{name: name, duration: -1}
+		s.prefixes[name] = p
+	}
+	t := &task{key: k, prefix: p, heapIndex: -1}
+	s.tasks[k] = t
+	return t
+}
+
+func (s *State) releaseKeys(c protocol.ClientID, keys []graph.Key) {
+	for _, k := range keys {
+		t := s.tasks[k]
+		if t == nil {
+			continue
+		}
+		for i, o := range t.wantedBy {
+			if o == c {
+				t.wantedBy = append(t.wantedBy[:i], t.wantedBy[i+1:]...)
+				s.recheck = append(s.recheck, t)
+				break
+			}
+		}
+	}
+}
+
+func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
+	t := s.tasks[m.Key]
+	if t == nil || t.state != Processing || t.processingOn != w {
+		// Cancelled, lost, or already computed elsewhere: keep a copy only
+		// of a result that is in memory anyway.
+		if t != nil && t.state == Memory {
+			s.addReplica(t, w, m.Nbytes)
+		} else {
+			s.send(w.id, &protocol.FreeKeys{Keys: []graph.Key{m.Key}})
+		}
+		return
+	}
+	s.learnDuration(t.prefix, m.Duration)
+	s.unassign(t)
+	s.setState(t, Memory)
+	s.addReplica(t, w, m.Nbytes)
+	for _, c := range t.wantedBy {
+		s.reportMemory(t, c)
+	}
+	for _, d := range t.dependents {
+		if d.state == Waiting {
+			d.waitingOn--
+			if d.waitingOn == 0 {
+				s.ready(d)
+			}
+		}
+	}
+	s.recheck = append(s.recheck, t)
+}
+
+func (s *State) taskErred(w *worker, m *protocol.TaskErred) {
+	t := s.tasks[m.Key]
+	if t == nil || t.state != Processing || t.processingOn != w {
+		return
+	}
+	err := m.Err
+	if err == nil {
+		err = &protocol.TaskError{Key: m.Key, Worker: w.id, Message: "unknown error"}
+	}
+	s.fail(t, err)
+}
+
+func (s *State) missingData(w *worker, m *protocol.MissingData) {
+	t := s.tasks[m.Key]
+	if t == nil {
+		return
+	}
+	if from := s.workers[m.From]; from != nil {
+		s.dropReplica(t, from)
+	}
+	// The tasks on w that needed it start over: they are sent again, with
+	// fresh locations, once the key is in memory.
+	for _, d := range t.dependents {
+		if d.state == Processing && d.processingOn == w {
+			s.stop(d)
+			s.setState(d, Released)
+			s.recheck = append(s.recheck, d)
+		}
+	}
+}
+
+// ---- transitions ----
+
+// setState moves t to state to, and keeps its inputs' count of active
+// dependents right when t enters or leaves an active state.
+func (s *State) setState(t *task, to TaskState) {
+	was := t.state.active()
+	t.state = to
+	if now := to.active(); now != was {
+		for _, d := range t.deps {
+			if now {
+				d.waiters++
+			} else {
+				d.waiters--
+				if d.waiters == 0 {
+					s.recheck = append(s.recheck, d)
+				}
+			}
+		}
+	}
+}
+
+// settle brings every task whose need may have changed to the state its
+// need calls for: needed and released tasks run, unneeded ones are cancelled,
+// their results freed, and tasks nothing refers to forgotten.
+func (s *State) settle() {
+	for len(s.recheck) > 0 {
+		t := s.recheck[len(s.recheck)-1]
+		s.recheck = s.recheck[:len(s.recheck)-1]
+		needed := t.needed()
+		switch {
+		case t.state == Forgotten:
+		case needed && t.state == Released:
+			s.wait(t)
+		case needed:
+		case t.state.active():
+			s.cancel(t)
+		case t.state == Memory:
+			s.freeData(t)
+			s.recheck = append(s.recheck, t)
+		case len(t.dependents) == 0:
+			s.forget(t)
+		}
+	}
+}
+
+// wait starts computing t: it waits for its inputs, which start too.
+func (s *State) wait(t *task) {
+	if t.spec == nil {
+		s.fail(t, &protocol.TaskError{Kind: protocol.Lost, Key: t.key,
+			Message: "this key is not on the cluster: it was never submitted, or it was released and cannot be recomputed"})
+		return
+	}
+	s.setState(t, Waiting)
+	t.waitingOn = 0
+	for _, d := range t.deps {
+		switch d.state {
+		case Memory:
+		case Erred:
+			s.fail(t, d.err)
+			return
+		default:
+			t.waitingOn++
+			if d.state == Released {
+				s.recheck = append(s.recheck, d)
+			}
+		}
+	}
+	if t.waitingOn == 0 {
+		s.ready(t)
+	}
+}
+
+// ready places a waiting task whose inputs are all in memory: root tasks
+// join the queue, others go to the best worker.
+func (s *State) ready(t *task) {
+	if t.root() {
+		s.setState(t, Queued)
+		heap.Push(&s.queue, t)
+		s.fillAll = true
+		return
+	}
+	if len(s.order) == 0 {
+		s.setState(t, NoWorker)
+		s.noWorker[t] = struct{}{}
+		return
+	}
+	w := s.decideWorker(t)
+	if w == nil {
+		s.fail(t, s.noWorkerError(t))
+		return
+	}
+	s.assign(t, w)
+}
+
+func (s *State) assign(t *task, w *worker) {
+	s.setState(t, Processing)
+	t.processingOn = w
+	t.estimate = s.estimate(t.prefix)
+	w.processing[t] = struct{}{}
+	w.occupancy += t.estimate
+	m := &protocol.ComputeTask{Task: t.spec, Priority: t.prio}
+	if len(t.deps) > 0 {
+		m.Deps = make([]protocol.Dep, len(t.deps))
+		for i, d := range t.deps {
+			ids := make([]protocol.WorkerID, len(d.whoHas))
+			for j, h := range d.whoHas {
+				ids[j] = h.id
+			}
+			m.Deps[i] = protocol.Dep{Key: d.key, WhoHas: ids, Nbytes: d.nbytes}
+		}
+	}
+	s.send(w.id, m)
+}
+
+// unassign takes a processing task off its worker's books.
+func (s *State) unassign(t *task) {
+	w := t.processingOn
+	if w == nil {
+		return
+	}
+	delete(w.processing, t)
+	w.occupancy -= t.estimate
+	if len(w.processing) == 0 {
+		w.occupancy = 0 // no drift from float sums
+	}
+	t.processingOn = nil
+	if s.workers[w.id] == w {
+		s.freed = append(s.freed, w)
+	}
+}
+
+// cancel stops a task that nobody needs any more.
+func (s *State) cancel(t *task) {
+	s.stop(t)
+	s.setState(t, Released)
+	s.recheck = append(s.recheck, t)
+}
+
+// freeData drops an unneeded result from the workers that hold it.
+func (s *State) freeData(t *task) {
+	for _, w := range t.whoHas {
+		delete(w.hasWhat, t)
+		w.nbytes -= t.nbytes
+		s.send(w.id, &protocol.FreeKeys{Keys: []graph.Key{t.key}})
+	}
+	t.whoHas = nil
+	s.setState(t, Released)
+}
+
+// lose handles a result whose last copy is gone: dependents that were about
+// to use it wait again, and it is recomputed if still needed.
+func (s *State) lose(t *task) {
+	if t.state != Memory {
+		return
+	}
+	s.setState(t, Released)
+	for _, d := range t.dependents {
+		switch d.state {
+		case Waiting:
+			d.waitingOn++
+		case NoWorker, Processing:
+			s.stop(d)
+			s.setState(d, Released)
+			s.recheck = append(s.recheck, d)
+		}
+	}
+	s.recheck = append(s.recheck, t)
+}
+
+// stop takes a ready task off the worker, queue or set that holds it.
+func (s *State) stop(t *task) {
+	switch t.state {
+	case Processing:
+		// A worker that is still connected forgets the task; a task taken
+		// off a lost worker has no processingOn any more.
+		if w := t.processingOn; w != nil {
+			s.unassign(t)
+			s.send(w.id, &protocol.FreeKeys{Keys: []graph.Key{t.key}})
+		}
+	case Queued:
+		heap.Remove(&s.queue, t.heapIndex)
+	case NoWorker:
+		delete(s.noWorker, t)
+	}
+}
+
+// forget removes a task that is neither wanted nor referred to.
+func (s *State) forget(t *task) {
+	s.setState(t, Forgotten)
+	delete(s.tasks, t.key)
+	for _, d := range t.deps {
+		d.dependents = removeTask(d.dependents, t)
+		s.recheck = append(s.recheck, d)
+	}
+}
+
+// fail marks t and every active dependent as erred with err and tells the
+// clients that want them.
+func (s *State) fail(t *task, err *protocol.TaskError) {
+	stack := []*task{t}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if t.state == Erred {
+			continue
+		}
+		s.stop(t)
+		s.setState(t, Erred)
+		t.err = err
+		for _, c := range t.wantedBy {
+			s.send2(c, &protocol.KeyErred{Key: t.key, Err: err})
+		}
+		for _, d := range t.dependents {
+			if d.state.active() {
+				stack = append(stack, d)
+			}
+		}
+		s.recheck = append(s.recheck, t)
+	}
+}
+
+func (s *State) addReplica(t *task, w *worker, nbytes int64) {
+	if _, ok := w.hasWhat[t]; ok {
+		return
+	}
+	t.nbytes = nbytes
+	t.whoHas = append(t.whoHas, w)
+	w.hasWhat[t] = struct{}{}
+	w.nbytes += nbytes
+}
+
+func (s *State) dropReplica(t *task, w *worker) {
+	if _, ok := w.hasWhat[t]; !ok {
+		return
+	}
+	delete(w.hasWhat, t)
+	w.nbytes -= t.nbytes
+	t.whoHas = removeWorker(t.whoHas, w)
+	if len(t.whoHas) == 0 {
+		s.lose(t)
+	}
+}
+
+func (s *State) reportMemory(t *task, c protocol.ClientID) {
+	ids := make([]protocol.WorkerID, len(t.whoHas))
+	for i, w := range t.whoHas {
+		ids[i] = w.id
+	}
+	s.send2(c, &protocol.KeyInMemory{Key: t.key, WhoHas: ids, Nbytes: t.nbytes})
+}
+
+// ---- placement ----
+
+// decideWorker picks the worker where t would start soonest: among those
+// that can run it, the one with the least work queued per thread plus the
+// time to fetch the inputs it lacks. Workers holding inputs are considered
+// first. It returns nil when no worker offers t's resources.
+func (s *State) decideWorker(t *task) *worker {
+	var candidates []*worker
+	for _, d := range t.deps {
+		for _, w := range d.whoHas {
+			if s.canRun(w, t) && !containsWorker(candidates, w) {
+				candidates = append(candidates, w)
+			}
+		}
+	}
+	if len(candidates) == 0 {
+		for _, w := range s.order {
+			if s.canRun(w, t) {
+				candidates = append(candidates, w)
+			}
+		}
+	}
+	var best *worker
+	bestScore := math.Inf(1)
+	for _, w := range candidates {
+		var missing int64
+		for _, d := range t.deps {
+			if _, ok := w.hasWhat[d]; !ok {
+				missing += d.nbytes
+			}
+		}
+		score := w.occupancy/float64(w.nthreads) + float64(missing)/s.cfg.Bandwidth
+		if best == nil || score < bestScore ||
+			score == bestScore && (len(w.processing) < len(best.processing) ||
+				len(w.processing) == len(best.processing) && w.index < best.index) {
+			best, bestScore = w, score
+		}
+	}
+	return best
+}
+
+func (s *State) canRun(w *worker, t *task) bool {
+	for name, need := range t.spec.Resources {
+		if w.resources[name] < need {
+			return false
+		}
+	}
+	return true
+}
+
+// noWorkerError says what t asked for and the most any worker offers.
+func (s *State) noWorkerError(t *task) *protocol.TaskError {
+	names := make([]string, 0, len(t.spec.Resources))
+	for n := range t.spec.Resources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	offers := make([]string, 0, len(names))
+	for _, n := range names {
+		var best *worker
+		for _, w := range s.order {
+			if best == nil || w.resources[n] > best.resources[n] {
+				best = w
+			}
+		}
+		offers = append(offers, fmt.Sprintf("%s=%s (worker %s)", n,
+			graph.Resources{n: best.resources[n]}.String()[len(n)+1:], best.id))
+	}
+	return &protocol.TaskError{
+		Kind: protocol.NoWorker, Key: t.key,
+		Message: fmt.Sprintf("no worker can run this task: it asks for %s; the most any of the %d workers offers is %s",
+			t.spec.Resources, len(s.order), strings.Join(offers, ", ")),
+	}
+}
+
+// ---- queue ----
+
+// fill hands queued root tasks to workers with free slots, in priority
+// order, filling one worker before the next so that neighbouring tasks (the
+// inputs of one reduction) land together.
+func (s *State) fill() {
+	if s.queue.Len() == 0 || len(s.order) == 0 {
+		s.freed = s.freed[:0]
+		s.fillAll = false
+		return
+	}
+	ws, share := s.freed, math.MaxInt
+	if s.fillAll {
+		// Every worker has a say: none takes more than its share.
+		ws, share = s.order, (s.queue.Len()+len(s.order)-1)/len(s.order)
+	}
+	for _, w := range ws {
+		if s.workers[w.id] != w {
+			continue
+		}
+		for took := 0; took < share && s.queue.Len() > 0 && len(w.processing) < s.slots(w, s.queue[0]); took++ {
+			t := heap.Pop(&s.queue).(*task)
+			s.assign(t, w)
+		}
+		if s.queue.Len() == 0 {
+			break
+		}
+	}
+	s.freed = s.freed[:0]
+	s.fillAll = false
+}
+
+// slots is how many tasks w should be processing when next is the queue's
+// head: its threads times the saturation, plus, for tasks known to be
+// shorter than QueueLatency, enough of them to last that long.
+func (s *State) slots(w *worker, next *task) int {
+	n := int(math.Ceil(float64(w.nthreads) * s.cfg.Saturation))
+	if d := next.prefix.duration; d >= 0 {
+		lat := s.cfg.QueueLatency.Seconds()
+		extra := maxExtraSlots
+		if d > 0 {
+			extra = min(int(lat/d), maxExtraSlots)
+		}
+		n += extra * w.nthreads
+	}
+	return n
+}
+
+// ---- durations ----
+
+func (s *State) learnDuration(p *prefix, d time.Duration) {
+	sec := d.Seconds()
+	if p.duration < 0 {
+		p.duration = sec
+		s.fillAll = true // the batch size of its queued tasks changes
+	} else {
+		p.duration = 0.5*p.duration + 0.5*sec
+	}
+}
+
+func (s *State) estimate(p *prefix) float64 {
+	if p.duration < 0 {
+		return s.cfg.UnknownDuration.Seconds()
+	}
+	return p.duration
+}
+
+// ---- helpers ----
+
+func (s *State) send(w protocol.WorkerID, m protocol.Msg) {
+	s.out = append(s.out, Envelope{Worker: w, Msg: m})
+}
+
+func (s *State) send2(c protocol.ClientID, m protocol.Msg) {
+	s.out = append(s.out, Envelope{Client: c, Msg: m})
+}
+
+type taskHeap []*task
+
+func (h taskHeap) Len() int           { return len(h) }
+func (h taskHeap) Less(i, j int) bool { return h[i].prio.Less(h[j].prio) }
+func (h taskHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heapIndex = i
+	h[j].heapIndex = j
+}
+func (h *taskHeap) Push(x any) {
+	t := x.(*task)
+	t.heapIndex = len(*h)
+	*h = append(*h, t)
+}
+func (h *taskHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	t.heapIndex = -1
+	return t
+}
+
+func sortByPriority(ts []*task) {
+	sort.Slice(ts, func(i, j int) bool {
+		if ts[i].prio != ts[j].prio {
+			return ts[i].prio.Less(ts[j].prio)
+		}
+		return ts[i].key < ts[j].key
+	})
+}
+
+func sortedSet(m map[*task]struct{}) []*task {
+	ts := make([]*task, 0, len(m))
+	for t := range m {
+		ts = append(ts, t)
+	}
+	sortByPriority(ts)
+	return ts
+}
+
+func containsTask(ts []*task, t *task) bool {
+	for _, o := range ts {
+		if o == t {
+			return true
+		}
+	}
+	return false
+}
+
+func removeTask(ts []*task, t *task) []*task {
+	for i, o := range ts {
+		if o == t {
+			return append(ts[:i], ts[i+1:]...)
+		}
+	}
+	return ts
+}
+
+func containsWorker(ws []*worker, w *worker) bool {
+	for _, o := range ws {
+		if o == w {
+			return true
+		}
+	}
+	return false
+}
+
+func removeWorker(ws []*worker, w *worker) []*worker {
+	for i, o := range ws {
+		if o == w {
+			return append(ws[:i], ws[i+1:]...)
+		}
+	}
+	return ws
+}
+
+func containsClient(cs []protocol.ClientID, c protocol.ClientID) bool {
+	for _, o := range cs {
+		if o == c {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,205 @@
+package scheduler
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/protocol"
+)
+
+// TestScenarios replays the event scripts in testdata/*.txt. Each directive
+// is one event; the text below it is what the scheduler sent in answer.
+//
+//	worker ID [nthreads=N] [res=(GPU=1,...)]   a worker joins
+//	lose ID                                    a worker is lost
+//	submit [client=C] want=(k,...)             tasks, one a line: "key = op(inputs) [res=n]"
+//	finish ID KEY [nbytes=N] [ms=N]            a worker reports a result
+//	err ID KEY                                 a worker reports a failure; the message below it
+//	release [client=C] keys=(k,...)            a client releases keys
+//	client-lost C
+//	missing ID KEY from=ID                     a worker could not fetch KEY from ID
+//	added ID KEY [nbytes=N]                    a worker fetched a copy of KEY
+//	states                                     every task's state (not an event)
+func TestScenarios(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		s := New(Config{})
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			arg := func(name, def string) string {
+				if a, ok := d.Arg(name); ok && len(a.Vals) > 0 {
+					return a.Vals[0]
+				}
+				return def
+			}
+			num := func(name string, def int64) int64 {
+				v, err := strconv.ParseInt(arg(name, strconv.FormatInt(def, 10)), 10, 64)
+				if err != nil {
+					d.Fatalf(t, "%s: %v", name, err)
+				}
+				return v
+			}
+			keys := func(name string) []graph.Key {
+				a, _ := d.Arg(name)
+				ks := make([]graph.Key, len(a.Vals))
+				for i, v := range a.Vals {
+					ks[i] = graph.Key(v)
+				}
+				return ks
+			}
+			pos := func(i int) string {
+				if i >= len(d.CmdArgs) {
+					d.Fatalf(t, "%s: missing argument %d", d.Cmd, i+1)
+				}
+				return d.CmdArgs[i].Key
+			}
+			client := protocol.ClientID(arg("client", "c1"))
+			switch d.Cmd {
+			case "worker":
+				res := graph.Resources{}
+				if a, ok := d.Arg("res"); ok {
+					for _, kv := range a.Vals {
+						n, v, _ := strings.Cut(kv, "=")
+						f, err := strconv.ParseFloat(v, 64)
+						if err != nil {
+							d.Fatalf(t, "res %q: %v", kv, err)
+						}
+						res[n] = f
+					}
+				}
+				s.WorkerJoined(&protocol.HelloWorker{ID: protocol.WorkerID(pos(0)), NThreads: int(num("nthreads", 1)), Resources: res})
+			case "lose":
+				s.WorkerLost(protocol.WorkerID(pos(0)))
+			case "submit":
+				g, err := parseTasks(d.Input)
+				if err != nil {
+					d.Fatalf(t, "%v", err)
+				}
+				s.FromClient(client, &protocol.UpdateGraph{Tasks: g, Keys: keys("want")})
+			case "finish":
+				s.FromWorker(protocol.WorkerID(pos(0)), &protocol.TaskFinished{
+					Key: graph.Key(pos(1)), Nbytes: num("nbytes", 8), Duration: time.Duration(num("ms", 100)) * time.Millisecond})
+			case "err":
+				w := protocol.WorkerID(pos(0))
+				k := graph.Key(pos(1))
+				msg := strings.TrimSpace(d.Input)
+				if msg == "" {
+					msg = "boom"
+				}
+				s.FromWorker(w, &protocol.TaskErred{Key: k, Err: &protocol.TaskError{Key: k, Worker: w, Message: msg}})
+			case "release":
+				s.FromClient(client, &protocol.ReleaseKeys{Keys: keys("keys")})
+			case "client-lost":
+				s.ClientLost(protocol.ClientID(pos(0)))
+			case "missing":
+				s.FromWorker(protocol.WorkerID(pos(0)), &protocol.MissingData{Key: graph.Key(pos(1)), From: protocol.WorkerID(arg("from", ""))})
+			case "added":
+				s.FromWorker(protocol.WorkerID(pos(0)), &protocol.AddKeys{Keys: []graph.Key{graph.Key(pos(1))}, Nbytes: []int64{num("nbytes", 8)}})
+			case "states":
+				return dumpStates(s)
+			default:
+				d.Fatalf(t, "unknown directive %q", d.Cmd)
+			}
+			return formatOutbox(s.Outbox())
+		})
+	})
+}
+
+func parseTasks(s string) ([]*graph.Task, error) {
+	var ts []*graph.Task
+	for n, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		key, rest, ok := strings.Cut(line, " = ")
+		open, close := strings.IndexByte(rest, '('), strings.IndexByte(rest, ')')
+		if !ok || open < 0 || close < open {
+			return nil, fmt.Errorf("line %d: want \"key = op(inputs)\", got %q", n+1, line)
+		}
+		t := &graph.Task{Key: graph.Key(key), Op: rest[:open]}
+		for _, in := range strings.Split(rest[open+1:close], ",") {
+			if in = strings.TrimSpace(in); in != "" {
+				t.Inputs = append(t.Inputs, graph.Key(in))
+			}
+		}
+		if res := strings.Trim(strings.TrimSpace(rest[close+1:]), "[]"); res != "" {
+			t.Resources = graph.Resources{}
+			for _, kv := range strings.Split(res, ",") {
+				name, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return nil, fmt.Errorf("line %d: %w", n+1, err)
+				}
+				t.Resources[name] = f
+			}
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
+}
+
+func formatOutbox(out []Envelope) string {
+	var b strings.Builder
+	for _, e := range out {
+		to := string(e.Worker)
+		if e.Client != "" {
+			to = string(e.Client)
+		}
+		fmt.Fprintf(&b, "%s <- %s\n", to, formatMsg(e.Msg))
+	}
+	return b.String()
+}
+
+func formatMsg(m protocol.Msg) string {
+	switch m := m.(type) {
+	case *protocol.ComputeTask:
+		s := "compute " + string(m.Task.Key)
+		for _, d := range m.Deps {
+			s += fmt.Sprintf(" %s@%v", d.Key, d.WhoHas)
+		}
+		return s
+	case *protocol.FreeKeys:
+		return fmt.Sprintf("free %v", m.Keys)
+	case *protocol.KeyInMemory:
+		return fmt.Sprintf("in-memory %s %v", m.Key, m.WhoHas)
+	case *protocol.KeyErred:
+		return fmt.Sprintf("erred %s: %v", m.Key, m.Err)
+	}
+	return fmt.Sprintf("%T", m)
+}
+
+func dumpStates(s *State) string {
+	ts := make([]*task, 0, len(s.tasks))
+	for _, t := range s.tasks {
+		ts = append(ts, t)
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].key < ts[j].key })
+	var b strings.Builder
+	for _, t := range ts {
+		fmt.Fprintf(&b, "%s %s", t.key, t.state)
+		if len(t.whoHas) > 0 {
+			ids := make([]string, len(t.whoHas))
+			for i, w := range t.whoHas {
+				ids[i] = string(w.id)
+			}
+			fmt.Fprintf(&b, " on=%s", strings.Join(ids, ","))
+		}
+		if t.processingOn != nil {
+			fmt.Fprintf(&b, " running=%s", t.processingOn.id)
+		}
+		if len(t.wantedBy) > 0 {
+			fmt.Fprintf(&b, " wanted=%v", t.wantedBy)
+		}
+		b.WriteByte('\n')
+	}
+	if b.Len() == 0 {
+		return "(no tasks)\n"
+	}
+	return b.String()
+}
