@@ -148,10 +148,10 @@ type State struct {
 	prefixes map[string]*prefix
 	gen      int64
 
-	queue    taskHeap          // queued root tasks
+	queue    taskHeap           // queued root tasks
 	noWorker map[*task]struct{} // ready tasks waiting for a worker
-	recheck  []*task           // tasks whose need may have changed
-	freed    []*worker         // workers with a slot freed since the last fill
+	recheck  []*task            // tasks whose need may have changed
+	freed    []*worker          // workers with a slot freed since the last fill
 	fillAll  bool
 	out      []Envelope
 }
