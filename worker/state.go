@@ -1,0 +1,567 @@
+package worker
+
+import (
+	"container/heap"
+	"fmt"
+	"time"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/protocol"
+)
+
+// TaskState is where a task or a piece of data stands on this worker.
+type TaskState uint8
+
+const (
+	// Waiting: to run here once its inputs arrive.
+	Waiting TaskState = iota
+	// Fetch: an input held by peers, not yet asked for.
+	Fetch
+	// Flight: an input being fetched.
+	Flight
+	// Ready: inputs here, waiting for a thread or resources.
+	Ready
+	// Executing: running on a thread.
+	Executing
+	// Memory: the result is in the store.
+	Memory
+	// Error: the task failed; the scheduler has been told.
+	Error
+)
+
+var stateNames = [...]string{"waiting", "fetch", "flight", "ready", "executing", "memory", "error"}
+
+func (s TaskState) String() string { return stateNames[s] }
+
+// Config describes a worker.
+type Config struct {
+	ID       protocol.WorkerID
+	NThreads int
+	// Resources the worker offers beyond its threads (GPU=1, memory=...).
+	Resources graph.Resources
+	// TransferBatch caps the bytes asked of one peer at once. Default 64 MiB.
+	TransferBatch int64
+	// Transfers caps the fetches in flight at once, one per peer. Default 4.
+	Transfers int
+}
+
+// Instruction is what the state machine asks its driver to do.
+type Instruction interface{ isInstruction() }
+
+// Execute runs a task whose inputs are in the store.
+type Execute struct{ Task *graph.Task }
+
+// Gather fetches keys from a peer and reports back with GatherDone.
+type Gather struct {
+	From protocol.WorkerID
+	Keys []graph.Key
+}
+
+// Drop removes results from the store.
+type Drop struct{ Keys []graph.Key }
+
+// Send sends a message to the scheduler.
+type Send struct{ Msg protocol.Msg }
+
+func (Execute) isInstruction() {}
+func (Gather) isInstruction()  {}
+func (Drop) isInstruction()    {}
+func (Send) isInstruction()    {}
+
+type task struct {
+	key   graph.Key
+	spec  *graph.Task // nil for data fetched for local tasks only
+	prio  protocol.Priority
+	state TaskState
+
+	deps       []*task
+	dependents []*task // local tasks that still need this result
+	waitingOn  int
+
+	whoHas    []protocol.WorkerID // holders to fetch from
+	failed    []protocol.WorkerID // holders that did not have it
+	nbytes    int64
+	cancelled bool // freed by the scheduler while executing or in flight
+	heapIndex int
+}
+
+// State is the worker's core. It is not safe for concurrent use.
+type State struct {
+	cfg       Config
+	tasks     map[graph.Key]*task
+	ready     taskHeap           // no special resources: need one thread
+	special   []*task            // ready tasks with resources, by priority
+	fetch     taskHeap           // inputs to fetch, by priority
+	free      graph.Resources    // what is not in use: "cpu" is threads
+	inFlight  map[protocol.WorkerID][]*task
+	executing int
+	out       []Instruction
+}
+
+// New returns an empty worker core.
+func New(cfg Config) *State {
+	if cfg.NThreads <= 0 {
+		cfg.NThreads = 1
+	}
+	if cfg.TransferBatch <= 0 {
+		cfg.TransferBatch = 64 << 20
+	}
+	if cfg.Transfers <= 0 {
+		cfg.Transfers = 4
+	}
+	free := graph.Resources{}
+	for n, v := range cfg.Resources {
+		free[n] = v
+	}
+	free["cpu"] = float64(cfg.NThreads)
+	return &State{
+		cfg:      cfg,
+		tasks:    make(map[graph.Key]*task),
+		free:     free,
+		inFlight: make(map[protocol.WorkerID][]*task),
+	}
+}
+
+// Outbox returns the instructions produced since the last call and forgets them.
+func (s *State) Outbox() []Instruction {
+	out := s.out
+	s.out = nil
+	return out
+}
+
+// TaskState returns key's state and whether the worker knows it.
+func (s *State) TaskState(k graph.Key) (TaskState, bool) {
+	t := s.tasks[k]
+	if t == nil {
+		return 0, false
+	}
+	return t.state, true
+}
+
+// Executing is the number of tasks running.
+func (s *State) Executing() int { return s.executing }
+
+// ComputeTask takes a task from the scheduler.
+func (s *State) ComputeTask(m *protocol.ComputeTask) {
+	defer s.schedule()
+	t := s.tasks[m.Task.Key]
+	if t != nil {
+		t.cancelled = false
+		t.prio = m.Priority
+		switch t.state {
+		case Memory:
+			// Fetched earlier as an input: it is already here.
+			s.send(&protocol.TaskFinished{Key: t.key, Nbytes: t.nbytes})
+			return
+		case Fetch:
+			s.fetch.remove(t)
+		case Flight:
+			t.spec = m.Task // reported as finished when it lands
+			return
+		default:
+			return // already waiting, ready or running
+		}
+	} else {
+		t = &task{key: m.Task.Key, prio: m.Priority, heapIndex: -1}
+		s.tasks[t.key] = t
+	}
+	t.spec = m.Task
+	t.state = Waiting
+	t.waitingOn = 0
+	for _, dep := range m.Deps {
+		d := s.tasks[dep.Key]
+		if d == nil {
+			d = &task{key: dep.Key, prio: m.Priority, state: Fetch, nbytes: dep.Nbytes, heapIndex: -1}
+			s.tasks[d.key] = d
+			heap.Push(&s.fetch, d)
+		}
+		if d.state == Fetch || d.state == Flight {
+			d.whoHas = mergeHolders(d.whoHas, dep.WhoHas, d.failed)
+			if m.Priority.Less(d.prio) && d.state == Fetch {
+				d.prio = m.Priority
+				heap.Fix(&s.fetch, d.heapIndex)
+			}
+		}
+		t.deps = append(t.deps, d)
+		d.dependents = append(d.dependents, t)
+		if d.state != Memory {
+			t.waitingOn++
+		}
+	}
+	if t.waitingOn == 0 {
+		s.makeReady(t)
+	}
+}
+
+// FreeKeys forgets tasks and drops results, as the scheduler asks.
+func (s *State) FreeKeys(m *protocol.FreeKeys) {
+	for _, k := range m.Keys {
+		t := s.tasks[k]
+		if t == nil {
+			continue
+		}
+		switch t.state {
+		case Executing:
+			t.cancelled = true // forgotten when it ends
+		case Flight:
+			t.cancelled = len(t.dependents) == 0
+			t.spec = nil
+		case Fetch, Memory:
+			if len(t.dependents) > 0 {
+				t.spec = nil // still an input to local tasks
+				continue
+			}
+			s.forget(t)
+		default:
+			s.forget(t)
+		}
+	}
+	s.schedule()
+}
+
+// ExecuteDone records a task's result, which the driver has put in the store.
+func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration) {
+	t := s.tasks[k]
+	if t == nil || t.state != Executing {
+		return
+	}
+	s.release(t)
+	if t.cancelled {
+		s.out = append(s.out, Drop{Keys: []graph.Key{k}})
+		s.forget(t)
+		s.schedule()
+		return
+	}
+	t.nbytes = nbytes
+	s.toMemory(t)
+	s.send(&protocol.TaskFinished{Key: k, Nbytes: nbytes, Duration: d})
+	s.doneWithInputs(t)
+	s.schedule()
+}
+
+// ExecuteFailed records a task whose operation failed.
+func (s *State) ExecuteFailed(k graph.Key, err *protocol.TaskError) {
+	t := s.tasks[k]
+	if t == nil || t.state != Executing {
+		return
+	}
+	s.release(t)
+	if t.cancelled {
+		s.forget(t)
+		s.schedule()
+		return
+	}
+	t.state = Error
+	s.send(&protocol.TaskErred{Key: k, Err: err})
+	s.doneWithInputs(t)
+	s.schedule()
+}
+
+// GatherDone records a fetch from a peer: got are in the store now with their
+// sizes; the peer did not have the others it was asked for, or could not be
+// reached when unreachable is set.
+func (s *State) GatherDone(from protocol.WorkerID, got map[graph.Key]int64, unreachable bool) {
+	asked := s.inFlight[from]
+	delete(s.inFlight, from)
+	var added protocol.AddKeys
+	var drop []graph.Key
+	for _, t := range asked {
+		if s.tasks[t.key] != t || t.state != Flight {
+			continue
+		}
+		n, ok := got[t.key]
+		if !ok {
+			t.failed = append(t.failed, from)
+			t.whoHas = removeHolder(t.whoHas, from)
+			t.state = Fetch
+			if t.cancelled {
+				s.forget(t)
+				continue
+			}
+			heap.Push(&s.fetch, t)
+			if len(t.whoHas) == 0 {
+				// Every holder failed: the scheduler takes it from here.
+				for _, f := range t.failed {
+					s.send(&protocol.MissingData{Key: t.key, From: f})
+				}
+				t.failed = nil
+			}
+			continue
+		}
+		t.nbytes = n
+		if t.cancelled {
+			drop = append(drop, t.key)
+			s.forget(t)
+			continue
+		}
+		s.toMemory(t)
+		if t.spec != nil {
+			s.send(&protocol.TaskFinished{Key: t.key, Nbytes: n})
+		} else {
+			added.Keys = append(added.Keys, t.key)
+			added.Nbytes = append(added.Nbytes, n)
+		}
+	}
+	if len(added.Keys) > 0 {
+		s.send(&added)
+	}
+	if len(drop) > 0 {
+		s.out = append(s.out, Drop{Keys: drop})
+	}
+	s.schedule()
+}
+
+// toMemory marks t's result as held and wakes the tasks waiting for it.
+func (s *State) toMemory(t *task) {
+	t.state = Memory
+	for _, d := range t.dependents {
+		if d.state == Waiting {
+			d.waitingOn--
+			if d.waitingOn == 0 {
+				s.makeReady(d)
+			}
+		}
+	}
+}
+
+// doneWithInputs lets go of t's inputs; copies fetched only for local tasks
+// that no task needs any more are dropped.
+func (s *State) doneWithInputs(t *task) {
+	for _, d := range t.deps {
+		d.dependents = removeTask(d.dependents, t)
+		if len(d.dependents) == 0 && d.spec == nil {
+			s.releaseCopy(d)
+		}
+	}
+	t.deps = nil
+}
+
+// releaseCopy drops data this worker only fetched, or stops fetching it.
+func (s *State) releaseCopy(d *task) {
+	switch d.state {
+	case Memory:
+		s.out = append(s.out, Drop{Keys: []graph.Key{d.key}})
+		s.send(&protocol.ReleasedData{Keys: []graph.Key{d.key}})
+		delete(s.tasks, d.key)
+	case Fetch:
+		s.fetch.remove(d)
+		delete(s.tasks, d.key)
+	case Flight:
+		d.cancelled = true
+	}
+}
+
+// forget removes t, dropping its result if held, and lets go of its inputs.
+func (s *State) forget(t *task) {
+	switch t.state {
+	case Ready:
+		if len(t.spec.Resources) == 0 {
+			s.ready.remove(t)
+		} else {
+			s.special = removeTask(s.special, t)
+		}
+	case Fetch:
+		s.fetch.remove(t)
+	case Memory:
+		s.out = append(s.out, Drop{Keys: []graph.Key{t.key}})
+	}
+	delete(s.tasks, t.key)
+	s.doneWithInputs(t)
+}
+
+func (s *State) makeReady(t *task) {
+	t.state = Ready
+	if len(t.spec.Resources) == 0 {
+		heap.Push(&s.ready, t)
+		return
+	}
+	i := 0
+	for i < len(s.special) && !t.prio.Less(s.special[i].prio) {
+		i++
+	}
+	s.special = append(s.special, nil)
+	copy(s.special[i+1:], s.special[i:])
+	s.special[i] = t
+}
+
+// schedule starts what can start: ready tasks in priority order while a
+// thread and their resources are free, and fetches while transfers are.
+func (s *State) schedule() {
+	for {
+		var t *task
+		if s.ready.Len() > 0 && s.free["cpu"] >= 1 {
+			t = s.ready[0]
+		}
+		for _, c := range s.special {
+			if t != nil && !c.prio.Less(t.prio) {
+				break
+			}
+			if s.fits(c.spec.Resources) {
+				t = c
+				break
+			}
+		}
+		if t == nil {
+			break
+		}
+		if len(t.spec.Resources) == 0 {
+			heap.Pop(&s.ready)
+		} else {
+			s.special = removeTask(s.special, t)
+		}
+		s.take(t.spec.Resources, -1)
+		t.state = Executing
+		s.executing++
+		s.out = append(s.out, Execute{Task: t.spec})
+	}
+	s.startFetches()
+}
+
+// startFetches asks peers for inputs in priority order, batching the keys
+// one peer holds, one fetch per peer and at most Transfers at once.
+func (s *State) startFetches() {
+	var skipped []*task
+	for s.fetch.Len() > 0 && len(s.inFlight) < s.cfg.Transfers {
+		t := heap.Pop(&s.fetch).(*task)
+		from, ok := s.pickHolder(t)
+		if !ok {
+			skipped = append(skipped, t)
+			continue
+		}
+		batch := []*task{t}
+		size := t.nbytes
+		t.state = Flight
+		for i := 0; i < s.fetch.Len() && size < s.cfg.TransferBatch; {
+			o := s.fetch[i]
+			if holds(o.whoHas, from) && size+o.nbytes <= s.cfg.TransferBatch {
+				s.fetch.remove(o)
+				o.state = Flight
+				batch = append(batch, o)
+				size += o.nbytes
+				continue // o's slot now holds another task
+			}
+			i++
+		}
+		s.inFlight[from] = batch
+		keys := make([]graph.Key, len(batch))
+		for i, b := range batch {
+			keys[i] = b.key
+		}
+		s.out = append(s.out, Gather{From: from, Keys: keys})
+	}
+	for _, t := range skipped {
+		heap.Push(&s.fetch, t)
+	}
+}
+
+// pickHolder chooses a peer that holds t and is not already busy sending.
+func (s *State) pickHolder(t *task) (protocol.WorkerID, bool) {
+	for _, w := range t.whoHas {
+		if _, busy := s.inFlight[w]; !busy && w != s.cfg.ID {
+			return w, true
+		}
+	}
+	return "", false
+}
+
+func (s *State) fits(need graph.Resources) bool {
+	if _, ok := need["cpu"]; !ok && s.free["cpu"] < 1 {
+		return false
+	}
+	for n, v := range need {
+		if s.free[n] < v {
+			return false
+		}
+	}
+	return true
+}
+
+// take adds sign × need to the free resources; a task without "cpu" takes
+// one thread.
+func (s *State) take(need graph.Resources, sign float64) {
+	if _, ok := need["cpu"]; !ok {
+		s.free["cpu"] += sign
+	}
+	for n, v := range need {
+		s.free[n] += sign * v
+	}
+}
+
+func (s *State) release(t *task) {
+	s.take(t.spec.Resources, +1)
+	s.executing--
+}
+
+func (s *State) send(m protocol.Msg) { s.out = append(s.out, Send{Msg: m}) }
+
+// String summarizes the worker for logs and tests.
+func (s *State) String() string {
+	return fmt.Sprintf("worker %s: %d tasks, %d executing, %d ready, %d to fetch, %d fetches",
+		s.cfg.ID, len(s.tasks), s.executing, s.ready.Len()+len(s.special), s.fetch.Len(), len(s.inFlight))
+}
+
+type taskHeap []*task
+
+func (h taskHeap) Len() int           { return len(h) }
+func (h taskHeap) Less(i, j int) bool { return h[i].prio.Less(h[j].prio) }
+func (h taskHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heapIndex = i
+	h[j].heapIndex = j
+}
+func (h *taskHeap) Push(x any) {
+	t := x.(*task)
+	t.heapIndex = len(*h)
+	*h = append(*h, t)
+}
+func (h *taskHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	t.heapIndex = -1
+	return t
+}
+
+func (h *taskHeap) remove(t *task) {
+	if t.heapIndex >= 0 && t.heapIndex < len(*h) && (*h)[t.heapIndex] == t {
+		heap.Remove(h, t.heapIndex)
+	}
+}
+
+func removeTask(ts []*task, t *task) []*task {
+	for i, o := range ts {
+		if o == t {
+			return append(ts[:i], ts[i+1:]...)
+		}
+	}
+	return ts
+}
+
+func holds(ws []protocol.WorkerID, w protocol.WorkerID) bool {
+	for _, o := range ws {
+		if o == w {
+			return true
+		}
+	}
+	return false
+}
+
+func removeHolder(ws []protocol.WorkerID, w protocol.WorkerID) []protocol.WorkerID {
+	for i, o := range ws {
+		if o == w {
+			return append(ws[:i], ws[i+1:]...)
+		}
+	}
+	return ws
+}
+
+// mergeHolders adds the holders in add that are not known or known to fail.
+func mergeHolders(ws, add, failed []protocol.WorkerID) []protocol.WorkerID {
+	for _, w := range add {
+		if !holds(ws, w) && !holds(failed, w) {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}

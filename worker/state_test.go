@@ -1,0 +1,165 @@
+package worker
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/protocol"
+)
+
+// TestScenarios replays the event scripts in testdata/*.txt against a worker
+// core; the text below each directive is the instructions it produced.
+//
+//	worker [nthreads=N] [res=(GPU=1)] [transfers=N] [batch=N]   start a fresh worker "me"
+//	compute KEY [prio=N] [deps=(key@peer+peer:nbytes,...)] [res=(GPU=1)]
+//	done KEY [nbytes=N]          the driver finished running KEY
+//	failed KEY                   KEY's operation failed
+//	free keys=(...)              the scheduler frees keys
+//	gathered PEER [got=(key:nbytes,...)] [unreachable]
+//	states
+func TestScenarios(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		var s *State
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			vals := func(name string) []string {
+				a, _ := d.Arg(name)
+				return a.Vals
+			}
+			num := func(name string, def int64) int64 {
+				if v := vals(name); len(v) > 0 {
+					n, err := strconv.ParseInt(v[0], 10, 64)
+					if err != nil {
+						d.Fatalf(t, "%s: %v", name, err)
+					}
+					return n
+				}
+				return def
+			}
+			res := func() graph.Resources {
+				var r graph.Resources
+				for _, kv := range vals("res") {
+					n, v, _ := strings.Cut(kv, "=")
+					f, _ := strconv.ParseFloat(v, 64)
+					if r == nil {
+						r = graph.Resources{}
+					}
+					r[n] = f
+				}
+				return r
+			}
+			first := func() string {
+				if len(d.CmdArgs) == 0 {
+					d.Fatalf(t, "%s needs an argument", d.Cmd)
+				}
+				return d.CmdArgs[0].Key
+			}
+			switch d.Cmd {
+			case "worker":
+				s = New(Config{ID: "me", NThreads: int(num("nthreads", 1)), Resources: res(),
+					Transfers: int(num("transfers", 0)), TransferBatch: num("batch", 0)})
+				return ""
+			case "compute":
+				m := &protocol.ComputeTask{Priority: protocol.Priority{Ord: num("prio", 0)}}
+				task := &graph.Task{Key: graph.Key(first()), Op: "op", Resources: res()}
+				for _, dep := range vals("deps") {
+					key, rest, _ := strings.Cut(dep, "@")
+					holders, size, _ := strings.Cut(rest, ":")
+					n, _ := strconv.ParseInt(size, 10, 64)
+					var who []protocol.WorkerID
+					for _, h := range strings.Split(holders, "+") {
+						if h != "" {
+							who = append(who, protocol.WorkerID(h))
+						}
+					}
+					task.Inputs = append(task.Inputs, graph.Key(key))
+					m.Deps = append(m.Deps, protocol.Dep{Key: graph.Key(key), WhoHas: who, Nbytes: n})
+				}
+				m.Task = task
+				s.ComputeTask(m)
+			case "done":
+				s.ExecuteDone(graph.Key(first()), num("nbytes", 8), time.Millisecond)
+			case "failed":
+				k := graph.Key(first())
+				s.ExecuteFailed(k, &protocol.TaskError{Key: k, Message: "boom"})
+			case "free":
+				var ks []graph.Key
+				for _, v := range vals("keys") {
+					ks = append(ks, graph.Key(v))
+				}
+				s.FreeKeys(&protocol.FreeKeys{Keys: ks})
+			case "gathered":
+				got := map[graph.Key]int64{}
+				for _, kv := range vals("got") {
+					k, n, _ := strings.Cut(kv, ":")
+					size, _ := strconv.ParseInt(n, 10, 64)
+					got[graph.Key(k)] = size
+				}
+				s.GatherDone(protocol.WorkerID(first()), got, d.HasArg("unreachable"))
+			case "states":
+				return dumpStates(s)
+			default:
+				d.Fatalf(t, "unknown directive %q", d.Cmd)
+			}
+			return formatOutbox(s.Outbox())
+		})
+	})
+}
+
+func formatOutbox(out []Instruction) string {
+	var b strings.Builder
+	for _, in := range out {
+		switch in := in.(type) {
+		case Execute:
+			fmt.Fprintf(&b, "execute %s\n", in.Task.Key)
+		case Gather:
+			fmt.Fprintf(&b, "gather %v from %s\n", in.Keys, in.From)
+		case Drop:
+			fmt.Fprintf(&b, "drop %v\n", in.Keys)
+		case Send:
+			switch m := in.Msg.(type) {
+			case *protocol.TaskFinished:
+				fmt.Fprintf(&b, "send finished %s nbytes=%d\n", m.Key, m.Nbytes)
+			case *protocol.TaskErred:
+				fmt.Fprintf(&b, "send erred %s: %s\n", m.Key, m.Err.Message)
+			case *protocol.AddKeys:
+				fmt.Fprintf(&b, "send add-keys %v\n", m.Keys)
+			case *protocol.ReleasedData:
+				fmt.Fprintf(&b, "send released %v\n", m.Keys)
+			case *protocol.MissingData:
+				fmt.Fprintf(&b, "send missing %s from %s\n", m.Key, m.From)
+			default:
+				fmt.Fprintf(&b, "send %T\n", m)
+			}
+		}
+	}
+	return b.String()
+}
+
+func dumpStates(s *State) string {
+	keys := make([]string, 0, len(s.tasks))
+	for k := range s.tasks {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		t := s.tasks[graph.Key(k)]
+		fmt.Fprintf(&b, "%s %s", k, t.state)
+		if t.cancelled {
+			b.WriteString(" cancelled")
+		}
+		if t.spec == nil {
+			b.WriteString(" (copy)")
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "free cpu=%g executing=%d\n", s.free["cpu"], s.executing)
+	return b.String()
+}
