@@ -89,10 +89,10 @@ type task struct {
 type State struct {
 	cfg       Config
 	tasks     map[graph.Key]*task
-	ready     taskHeap           // no special resources: need one thread
-	special   []*task            // ready tasks with resources, by priority
-	fetch     taskHeap           // inputs to fetch, by priority
-	free      graph.Resources    // what is not in use: "cpu" is threads
+	ready     taskHeap        // no special resources: need one thread
+	special   []*task         // ready tasks with resources, by priority
+	fetch     taskHeap        // inputs to fetch, by priority
+	free      graph.Resources // what is not in use: "cpu" is threads
 	inFlight  map[protocol.WorkerID][]*task
 	executing int
 	out       []Instruction
