@@ -1,0 +1,421 @@
+package dusk
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"sync"
+
+	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/cluster"
+	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport"
+	"github.com/duskdata/dusk/scheduler"
+)
+
+// TaskError is why a task failed; errors returned by Compute, Persist and
+// futures wrap it when a task failed (errors.As finds it).
+type TaskError = protocol.TaskError
+
+// Option configures NewClient.
+type Option func(*options)
+
+type options struct {
+	address   string
+	workers   int
+	threads   int
+	resources graph.Resources
+	log       *slog.Logger
+	sched     scheduler.Config
+}
+
+// Address connects to the scheduler of a running cluster ("host:8786")
+// instead of starting a local one.
+func Address(addr string) Option { return func(o *options) { o.address = addr } }
+
+// Workers sets how many workers the local cluster starts. Default: one per core.
+func Workers(n int) Option { return func(o *options) { o.workers = n } }
+
+// ThreadsPerWorker sets how many tasks each local worker runs at once. Default 1.
+func ThreadsPerWorker(n int) Option { return func(o *options) { o.threads = n } }
+
+// Resources sets what each local worker offers beyond its threads, such as
+// {"GPU": 1}; tasks that ask for resources run only where they are offered.
+func Resources(r map[string]float64) Option {
+	return func(o *options) { o.resources = graph.Resources(r) }
+}
+
+// Logger sets where the client and a local cluster log. Default: nowhere.
+func Logger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
+
+// KilledWorkerLimit sets how many workers may die running one task before
+// the task fails as their suspected killer (local cluster). Default 3.
+func KilledWorkerLimit(n int) Option {
+	return func(o *options) { o.sched.KilledWorkerLimit = n }
+}
+
+// Client is a connection to a Dusk cluster. It is safe for concurrent use.
+type Client struct {
+	id     protocol.ClientID
+	net    transport.Network
+	stream transport.Stream
+	local  *cluster.Local
+	log    *slog.Logger
+
+	mu     sync.Mutex
+	keys   map[graph.Key]*keyState
+	conns  map[protocol.WorkerID]transport.Conn
+	err    error // why the connection ended
+	closed chan struct{}
+	once   sync.Once
+}
+
+// keyState is what the client knows of a key it wants.
+type keyState struct {
+	refs    int // wants: computations and futures holding it
+	done    bool
+	whoHas  []protocol.WorkerID
+	err     error
+	version int // bumped on every report, to tell stale locations
+	waiters []*waiter
+}
+
+type waiter struct {
+	remaining int
+	done      chan struct{}
+}
+
+// NewClient connects to a cluster: with no Address, it starts a local
+// cluster in this process, with one worker per core.
+func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
+	o := options{workers: runtime.NumCPU(), threads: 1}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.log == nil {
+		o.log = slog.New(slog.DiscardHandler)
+	}
+	c := &Client{
+		log:    o.log,
+		keys:   make(map[graph.Key]*keyState),
+		conns:  make(map[protocol.WorkerID]transport.Conn),
+		closed: make(chan struct{}),
+	}
+	var schedAddr string
+	if o.address != "" {
+		return nil, fmt.Errorf("dusk: connect to %s: remote clusters need the gRPC transport, which this build does not have yet; "+
+			"omit Address to run on a local cluster", o.address)
+	}
+	local, err := cluster.StartLocal(ctx, cluster.LocalConfig{
+		Workers: o.workers, Threads: o.threads, Resources: o.resources, Scheduler: o.sched, Log: o.log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dusk: start local cluster: %w", err)
+	}
+	c.local, c.net, schedAddr = local, local.Net, local.Scheduler.Addr()
+
+	var id [8]byte
+	rand.Read(id[:])
+	c.id = protocol.ClientID("client-" + hex.EncodeToString(id[:]))
+	c.stream, err = cluster.Connect(ctx, c.net, schedAddr, &protocol.HelloClient{Version: protocol.Version, ID: c.id})
+	if err != nil {
+		if c.local != nil {
+			c.local.Close()
+		}
+		return nil, fmt.Errorf("dusk: %w", err)
+	}
+	go c.read()
+	collections.PushDefault(c)
+	return c, nil
+}
+
+// WithClient returns a context whose computations run on c.
+func WithClient(ctx context.Context, c *Client) context.Context {
+	return collections.WithExecutor(ctx, c)
+}
+
+// Close releases everything the client holds and disconnects; a local
+// cluster stops.
+func (c *Client) Close() error {
+	c.once.Do(func() {
+		collections.RemoveDefault(c)
+		c.stream.Close()
+		c.mu.Lock()
+		if c.err == nil {
+			c.err = errors.New("dusk: client closed")
+		}
+		c.mu.Unlock()
+		close(c.closed)
+		if c.local != nil {
+			c.local.Close()
+		}
+	})
+	return nil
+}
+
+// read handles the scheduler's reports until the stream ends.
+func (c *Client) read() {
+	for {
+		msgs, err := c.stream.Recv()
+		if err != nil {
+			c.mu.Lock()
+			if c.err == nil {
+				c.err = fmt.Errorf("dusk: lost the connection to the scheduler: %w", err)
+			}
+			c.mu.Unlock()
+			c.Close()
+			return
+		}
+		c.mu.Lock()
+		for _, m := range msgs {
+			switch m := m.(type) {
+			case *protocol.KeyInMemory:
+				if ks := c.keys[m.Key]; ks != nil {
+					ks.whoHas, ks.err = m.WhoHas, nil
+					c.settle(ks)
+				}
+			case *protocol.KeyErred:
+				if ks := c.keys[m.Key]; ks != nil {
+					ks.whoHas, ks.err = nil, m.Err
+					c.settle(ks)
+				}
+			}
+		}
+		c.mu.Unlock()
+	}
+}
+
+// settle marks ks reported and wakes its waiters. Called with c.mu held.
+func (c *Client) settle(ks *keyState) {
+	ks.done = true
+	ks.version++
+	for _, w := range ks.waiters {
+		if w.remaining--; w.remaining == 0 {
+			close(w.done)
+		}
+	}
+	ks.waiters = nil
+}
+
+// submit sends the tasks that keys need and takes a want on each key.
+func (c *Client) submit(g *graph.Graph, keys []graph.Key) error {
+	g = graph.Fuse(graph.Cull(g, keys), keys)
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		return err
+	}
+	for _, k := range keys {
+		ks := c.keys[k]
+		if ks == nil {
+			ks = &keyState{}
+			c.keys[k] = ks
+		}
+		ks.refs++
+	}
+	c.mu.Unlock()
+	if err := c.stream.Send([]protocol.Msg{&protocol.UpdateGraph{Tasks: g.Tasks(), Keys: keys}}); err != nil {
+		c.release(keys)
+		return fmt.Errorf("dusk: submit: %w", err)
+	}
+	return nil
+}
+
+// release gives up one want on each key; keys nobody here wants any more are
+// released on the cluster.
+func (c *Client) release(keys []graph.Key) {
+	var gone []graph.Key
+	c.mu.Lock()
+	for _, k := range keys {
+		ks := c.keys[k]
+		if ks == nil {
+			continue
+		}
+		if ks.refs--; ks.refs == 0 {
+			delete(c.keys, k)
+			gone = append(gone, k)
+		}
+	}
+	closed := c.err != nil
+	c.mu.Unlock()
+	if len(gone) > 0 && !closed {
+		c.stream.Send([]protocol.Msg{&protocol.ReleaseKeys{Keys: gone}})
+	}
+}
+
+// wait blocks until every key is in memory or erred, and returns the first
+// error among them.
+func (c *Client) wait(ctx context.Context, keys []graph.Key) error {
+	w := &waiter{done: make(chan struct{})}
+	c.mu.Lock()
+	for _, k := range keys {
+		if ks := c.keys[k]; ks != nil && !ks.done {
+			w.remaining++
+			ks.waiters = append(ks.waiters, w)
+		}
+	}
+	pending := w.remaining > 0
+	c.mu.Unlock()
+	if pending {
+		select {
+		case <-w.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.closed:
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return c.err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range keys {
+		if ks := c.keys[k]; ks != nil && ks.err != nil {
+			return fmt.Errorf("dusk: %w", ks.err)
+		}
+	}
+	return nil
+}
+
+// gather fetches the values of keys, which must be in memory, from the
+// workers that hold them. A key whose holder is gone is waited for again:
+// the scheduler recomputes it and reports where it is.
+func (c *Client) gather(ctx context.Context, keys []graph.Key) ([]any, error) {
+	values := make(map[graph.Key]any, len(keys))
+	for attempt := 0; ; attempt++ {
+		type fetch struct {
+			keys     []graph.Key
+			versions []int
+		}
+		plan := make(map[protocol.WorkerID]*fetch)
+		c.mu.Lock()
+		for _, k := range keys {
+			if _, ok := values[k]; ok {
+				continue
+			}
+			ks := c.keys[k]
+			if ks == nil || len(ks.whoHas) == 0 {
+				c.mu.Unlock()
+				return nil, fmt.Errorf("dusk: gather %s: no worker holds it", k)
+			}
+			w := ks.whoHas[0]
+			f := plan[w]
+			if f == nil {
+				f = &fetch{}
+				plan[w] = f
+			}
+			f.keys = append(f.keys, k)
+			f.versions = append(f.versions, ks.version)
+		}
+		c.mu.Unlock()
+		if len(plan) == 0 {
+			break
+		}
+		type result struct {
+			w    protocol.WorkerID
+			vals map[graph.Key]any
+			err  error
+		}
+		results := make(chan result, len(plan))
+		for w, f := range plan {
+			go func(w protocol.WorkerID, keys []graph.Key) {
+				vals, err := c.getData(ctx, w, keys)
+				results <- result{w, vals, err}
+			}(w, f.keys)
+		}
+		var lost []graph.Key
+		for range plan {
+			r := <-results
+			for k, v := range r.vals {
+				values[k] = v
+			}
+			f := plan[r.w]
+			c.mu.Lock()
+			for i, k := range f.keys {
+				if _, ok := r.vals[k]; ok {
+					continue
+				}
+				// The holder is gone: wait for the scheduler's next report,
+				// unless one came in meanwhile.
+				if ks := c.keys[k]; ks != nil && ks.version == f.versions[i] {
+					ks.done = false
+				}
+				lost = append(lost, k)
+			}
+			c.mu.Unlock()
+		}
+		if len(lost) == 0 {
+			break
+		}
+		if attempt >= 10 {
+			releaseAll(values)
+			return nil, fmt.Errorf("dusk: gather: %d keys could not be fetched after %d attempts, e.g. %s", len(lost), attempt+1, lost[0])
+		}
+		if err := c.wait(ctx, lost); err != nil {
+			releaseAll(values)
+			return nil, err
+		}
+	}
+	out := make([]any, len(keys))
+	for i, k := range keys {
+		out[i] = values[k]
+	}
+	return out, nil
+}
+
+func releaseAll(values map[graph.Key]any) {
+	for _, v := range values {
+		if r, ok := v.(interface{ Release() }); ok {
+			r.Release()
+		}
+	}
+}
+
+func (c *Client) getData(ctx context.Context, w protocol.WorkerID, keys []graph.Key) (map[graph.Key]any, error) {
+	c.mu.Lock()
+	conn := c.conns[w]
+	c.mu.Unlock()
+	if conn == nil {
+		var err error
+		if conn, err = c.net.Dial(ctx, string(w)); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		c.conns[w] = conn
+		c.mu.Unlock()
+	}
+	return conn.GetData(ctx, keys)
+}
+
+// Compute runs what keys need in g and returns their values, which the
+// caller owns. It implements collections.Executor.
+func (c *Client) Compute(ctx context.Context, g *graph.Graph, keys []graph.Key) ([]any, error) {
+	if err := c.submit(g, keys); err != nil {
+		return nil, err
+	}
+	defer c.release(keys)
+	if err := c.wait(ctx, keys); err != nil {
+		return nil, err
+	}
+	return c.gather(ctx, keys)
+}
+
+// Persist runs what keys need in g and keeps the results on the workers
+// until the returned function is called. It implements collections.Executor.
+func (c *Client) Persist(ctx context.Context, g *graph.Graph, keys []graph.Key) (func(), error) {
+	if err := c.submit(g, keys); err != nil {
+		return nil, err
+	}
+	if err := c.wait(ctx, keys); err != nil {
+		c.release(keys)
+		return nil, err
+	}
+	var once sync.Once
+	return func() { once.Do(func() { c.release(keys) }) }, nil
+}

@@ -1,0 +1,185 @@
+package dusk
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/duskdata/dusk/graph"
+)
+
+var (
+	inc = Register("test-inc", func(_ context.Context, x int) (int, error) { return x + 1, nil })
+	bad = Register("test-bad", func(_ context.Context, x int) (int, error) {
+		if x%2 == 1 {
+			return 0, errors.New("odd input")
+		}
+		return x, nil
+	})
+	boom = Register("test-boom", func(_ context.Context, x int) (int, error) {
+		var s []int
+		return s[x], nil // index out of range
+	})
+)
+
+func newTestClient(t *testing.T, opts ...Option) *Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	c, err := NewClient(ctx, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func testCtx(t *testing.T, c *Client) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return WithClient(ctx, c)
+}
+
+func TestMapGather(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		c := newTestClient(t, Workers(workers))
+		ctx := testCtx(t, c)
+		args := make([]int, 1000)
+		for i := range args {
+			args[i] = i
+		}
+		futs, err := inc.Map(ctx, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Gather(ctx, futs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got {
+			if v != i+1 {
+				t.Fatalf("workers=%d: result %d = %d, want %d", workers, i, v, i+1)
+			}
+		}
+	}
+}
+
+func TestTaskErrorReachesClient(t *testing.T) {
+	c := newTestClient(t, Workers(2))
+	ctx := testCtx(t, c)
+	futs, err := bad.Map(ctx, []int{2, 3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := futs[0].Result(ctx); err != nil || v != 2 {
+		t.Fatalf("even input: %v, %v", v, err)
+	}
+	_, err = Gather(ctx, futs)
+	var te *TaskError
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v, want a *TaskError", err)
+	}
+	if te.Key != futs[1].Key() || !strings.Contains(te.Message, "odd input") {
+		t.Fatalf("error names key %s with %q; want key %s and the message", te.Key, te.Message, futs[1].Key())
+	}
+}
+
+func TestPanicBecomesTaskError(t *testing.T) {
+	c := newTestClient(t, Workers(1))
+	ctx := testCtx(t, c)
+	f, err := boom.Submit(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Result(ctx)
+	var te *TaskError
+	if !errors.As(err, &te) || !strings.Contains(te.Message, "index out of range") || !strings.Contains(te.Stack, "client_test.go") {
+		t.Fatalf("err = %v; want the panic as a task error with its stack", err)
+	}
+	// The worker goes on.
+	g, err := inc.Submit(ctx, 41)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := g.Result(ctx); err != nil || v != 42 {
+		t.Fatalf("after the panic: %v, %v", v, err)
+	}
+}
+
+func TestUnknownOperationNamesIt(t *testing.T) {
+	c := newTestClient(t, Workers(1))
+	ctx := testCtx(t, c)
+	g := graph.New()
+	g.Add(&graph.Task{Key: "mystery-0", Op: "read-my-format"})
+	_, err := c.Compute(ctx, g, []graph.Key{"mystery-0"})
+	if err == nil || !strings.Contains(err.Error(), `"read-my-format" is not registered`) ||
+		!strings.Contains(err.Error(), `dusk.Register("read-my-format"`) {
+		t.Fatalf("err = %v; want it to name the operation and how to register it", err)
+	}
+}
+
+func TestImpossibleResourcesFailAtOnce(t *testing.T) {
+	c := newTestClient(t, Workers(2), Resources(map[string]float64{"GPU": 1}))
+	ctx := testCtx(t, c)
+	g := graph.New()
+	g.Add(&graph.Task{Key: "train-0", Op: "test-inc", Args: []byte("1"), Resources: graph.Resources{"GPU": 4}})
+	_, err := c.Compute(ctx, g, []graph.Key{"train-0"})
+	if err == nil || !strings.Contains(err.Error(), "asks for GPU=4") || !strings.Contains(err.Error(), "offers is GPU=1") {
+		t.Fatalf("err = %v; want what was asked and what the largest worker offers", err)
+	}
+	g = graph.New()
+	g.Add(&graph.Task{Key: "train-1", Op: "test-inc", Args: []byte("1"), Resources: graph.Resources{"GPU": 1}})
+	vals, err := c.Compute(ctx, g, []graph.Key{"train-1"})
+	if err != nil || vals[0] != 2 {
+		t.Fatalf("a task that fits: %v, %v", vals, err)
+	}
+}
+
+// A worker killed while it runs a task: the task runs again on another
+// worker and the answer arrives.
+var (
+	blockMu   sync.Mutex
+	blockOnce = map[int]chan struct{}{}
+	blocking  = Register("test-block-once", func(ctx context.Context, x int) (int, error) {
+		blockMu.Lock()
+		ch, first := blockOnce[x]
+		if !first {
+			ch = make(chan struct{})
+			blockOnce[x] = ch
+		}
+		blockMu.Unlock()
+		if !first {
+			started <- x
+			select {
+			case <-ch:
+			case <-ctx.Done():
+			}
+		}
+		return x * 10, nil
+	})
+	started = make(chan int, 16)
+)
+
+func TestWorkerLostWhileRunning(t *testing.T) {
+	c := newTestClient(t, Workers(2))
+	ctx := testCtx(t, c)
+	f, err := blocking.Submit(ctx, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	// Root tasks fill workers in join order, so worker 0 runs it; if not,
+	// the test still checks that losing a worker loses no answer.
+	c.local.Workers[0].Close()
+	select {
+	case <-started: // it ran on worker 0 and starts again on worker 1
+	case <-time.After(time.Second): // it was on worker 1 all along
+	}
+	v, err := f.Result(ctx)
+	if err != nil || v != 70 {
+		t.Fatalf("result = %v, %v; want 70", v, err)
+	}
+}

@@ -1,0 +1,98 @@
+package collections
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/duskdata/dusk/graph"
+)
+
+// Executor runs task graphs on a cluster. The Dusk client implements it.
+type Executor interface {
+	// Compute runs what keys need and returns their values in order. The
+	// caller owns the values (Arrow values must be released).
+	Compute(ctx context.Context, g *graph.Graph, keys []graph.Key) ([]any, error)
+	// Persist runs what keys need and keeps their results in the workers'
+	// memory until the returned release function is called.
+	Persist(ctx context.Context, g *graph.Graph, keys []graph.Key) (func(), error)
+}
+
+// ErrNoClient is returned by Compute and Persist when no executor is found:
+// no dusk.NewClient was started and the context carries none.
+var ErrNoClient = errors.New("no Dusk client: start one with dusk.NewClient(ctx) " +
+	"(a local cluster by default) or pass one with dusk.WithClient(ctx, client)")
+
+type ctxKey struct{}
+
+// WithExecutor returns a context whose computations run on e.
+func WithExecutor(ctx context.Context, e Executor) context.Context {
+	return context.WithValue(ctx, ctxKey{}, e)
+}
+
+var (
+	defaultMu sync.Mutex
+	defaults  []Executor // most recent last
+)
+
+// PushDefault makes e the default executor until it is removed.
+func PushDefault(e Executor) {
+	defaultMu.Lock()
+	defaults = append(defaults, e)
+	defaultMu.Unlock()
+}
+
+// RemoveDefault removes e; the one set before it is the default again.
+func RemoveDefault(e Executor) {
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	for i := len(defaults) - 1; i >= 0; i-- {
+		if defaults[i] == e {
+			defaults = append(defaults[:i], defaults[i+1:]...)
+			return
+		}
+	}
+}
+
+// ExecutorFrom returns the context's executor, else the default one.
+func ExecutorFrom(ctx context.Context) (Executor, error) {
+	if e, ok := ctx.Value(ctxKey{}).(Executor); ok && e != nil {
+		return e, nil
+	}
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	if n := len(defaults); n > 0 {
+		return defaults[n-1], nil
+	}
+	return nil, ErrNoClient
+}
+
+// Pin holds persisted results on the cluster. It lets go of them when
+// Release is called or, failing that, when the pin becomes unreachable.
+type Pin struct {
+	Keys     []graph.Key
+	released *atomic.Bool
+	release  func()
+}
+
+// NewPin pins the results of keys, which release lets go of. The returned
+// pin must be kept reachable for as long as the results are used.
+func NewPin(keys []graph.Key, release func()) *Pin {
+	done := new(atomic.Bool)
+	p := &Pin{Keys: keys, released: done, release: release}
+	runtime.AddCleanup(p, func(f func()) {
+		if done.CompareAndSwap(false, true) {
+			f()
+		}
+	}, release)
+	return p
+}
+
+// Release lets go of the results now; later calls do nothing.
+func (p *Pin) Release() {
+	if p.released.CompareAndSwap(false, true) {
+		p.release()
+	}
+}

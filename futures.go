@@ -1,0 +1,142 @@
+package dusk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/registry"
+)
+
+// Func is a Go function registered by name, so that workers can run it:
+// every binary that runs workers for the program must register it too (the
+// local cluster always has it). Its argument travels as JSON.
+type Func[In, Out any] struct{ name string }
+
+// Register makes fn runnable on the cluster under name, from a package-level
+// variable or an init function:
+//
+//	var readFile = dusk.Register("read-file", func(ctx context.Context, path string) (int, error) { ... })
+//
+// Registering a name twice panics.
+func Register[In, Out any](name string, fn func(context.Context, In) (Out, error)) Func[In, Out] {
+	registry.Register(name, func(tc *registry.Context, args []byte, _ []any) (any, error) {
+		var in In
+		if err := json.Unmarshal(args, &in); err != nil {
+			return nil, fmt.Errorf("%s: decode argument: %w", name, err)
+		}
+		return fn(tc.Context, in)
+	})
+	return Func[In, Out]{name: name}
+}
+
+// Name is the name fn was registered under.
+func (f Func[In, Out]) Name() string { return f.name }
+
+// Submit runs f(arg) on the cluster and returns its future at once. Equal
+// arguments give equal keys, so the work is shared (Dask's pure=True).
+func (f Func[In, Out]) Submit(ctx context.Context, arg In) (*Future[Out], error) {
+	futs, err := f.Map(ctx, []In{arg})
+	if err != nil {
+		return nil, err
+	}
+	return futs[0], nil
+}
+
+// Map runs f on every argument, as one graph, and returns their futures.
+func (f Func[In, Out]) Map(ctx context.Context, args []In) ([]*Future[Out], error) {
+	c, err := clientFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := graph.New()
+	keys := make([]graph.Key, len(args))
+	for i, a := range args {
+		enc, err := json.Marshal(a)
+		if err != nil {
+			return nil, fmt.Errorf("dusk: %s: encode argument %d: %w", f.name, i, err)
+		}
+		k := graph.Key(graph.Name(f.name, f.name, enc))
+		g.Add(&graph.Task{Key: k, Op: f.name, Args: enc})
+		keys[i] = k
+	}
+	if err := c.submit(g, keys); err != nil {
+		return nil, err
+	}
+	futs := make([]*Future[Out], len(keys))
+	for i, k := range keys {
+		k := k
+		futs[i] = &Future[Out]{c: c, key: k, pin: collections.NewPin([]graph.Key{k}, func() { c.release([]graph.Key{k}) })}
+	}
+	return futs, nil
+}
+
+func clientFrom(ctx context.Context) (*Client, error) {
+	e, err := collections.ExecutorFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := e.(*Client)
+	if !ok {
+		return nil, fmt.Errorf("dusk: futures need a *dusk.Client, the context has a %T", e)
+	}
+	return c, nil
+}
+
+// Future is the result of a submitted function, computed or to be. The
+// cluster keeps the result until Release, or until the future is unreachable.
+type Future[T any] struct {
+	c   *Client
+	key graph.Key
+	pin *collections.Pin
+}
+
+// Key is the key of the future's task.
+func (f *Future[T]) Key() graph.Key { return f.key }
+
+// Result waits for the result and returns it.
+func (f *Future[T]) Result(ctx context.Context) (T, error) {
+	vs, err := Gather(ctx, []*Future[T]{f})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return vs[0], nil
+}
+
+// Release lets the cluster forget the result.
+func (f *Future[T]) Release() { f.pin.Release() }
+
+// Gather waits for the futures and returns their results in order, fetched
+// from the workers that hold them, like Dask's client.gather.
+func Gather[T any](ctx context.Context, futs []*Future[T]) ([]T, error) {
+	if len(futs) == 0 {
+		return nil, nil
+	}
+	byClient := futs[0].c
+	keys := make([]graph.Key, len(futs))
+	for i, f := range futs {
+		if f.c != byClient {
+			return nil, fmt.Errorf("dusk: Gather: futures from different clients")
+		}
+		keys[i] = f.key
+	}
+	if err := byClient.wait(ctx, keys); err != nil {
+		return nil, err
+	}
+	values, err := byClient.gather(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, len(values))
+	for i, v := range values {
+		t, ok := v.(T)
+		if !ok {
+			return nil, fmt.Errorf("dusk: Gather: %s holds a %T, not a %T", keys[i], v, out[i])
+		}
+		out[i] = t
+	}
+	return out, nil
+}

@@ -1,0 +1,62 @@
+// Package transport joins the processes of a cluster. Network is the one
+// small interface that both the in-process transport (this package) and the
+// gRPC transport implement, so the scheduler and worker drivers do not know
+// which one they run on.
+//
+// Must never import: scheduler, worker, internal/cluster, or the collections.
+package transport
+
+import (
+	"context"
+	"errors"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/protocol"
+)
+
+// Network makes endpoints reachable by address and dials them.
+type Network interface {
+	// Listen serves h at addr ("" lets the network choose) and returns a
+	// listener whose Addr is what peers dial.
+	Listen(addr string, h Handler) (Listener, error)
+	// Dial connects to the endpoint at addr.
+	Dial(ctx context.Context, addr string) (Conn, error)
+}
+
+// Listener is a served endpoint.
+type Listener interface {
+	Addr() string
+	Close() error
+}
+
+// Handler is what an endpoint serves.
+type Handler interface {
+	// ServeStream serves a stream a peer opened, until it ends. The peer's
+	// first message is its hello.
+	ServeStream(s Stream)
+	// GetData returns the values of the keys held here; keys not held are
+	// left out of the map. The caller owns the values.
+	GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]any, error)
+}
+
+// Conn is a connection to an endpoint.
+type Conn interface {
+	// OpenStream opens an ordered, two-way message stream.
+	OpenStream(ctx context.Context) (Stream, error)
+	// GetData asks for the values of keys; see Handler.GetData.
+	GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]any, error)
+	Close() error
+}
+
+// Stream is an ordered, two-way stream of message batches. Send never blocks
+// on the peer: batches queue until read. Recv blocks until a batch arrives
+// and returns ErrClosed once either side has closed the stream.
+type Stream interface {
+	Send(msgs []protocol.Msg) error
+	Recv() ([]protocol.Msg, error)
+	Close() error
+}
+
+// ErrClosed is returned by Stream.Send and Stream.Recv once the stream has
+// been closed, by either side.
+var ErrClosed = errors.New("transport: stream closed")
