@@ -1,0 +1,13 @@
+// Package dataframe is Dusk's lazy, partitioned dataframe. A Frame is a plan:
+// every operation adds a step, nothing runs until Compute, Persist, Head or
+// Len, and then the plan becomes a graph of tasks that the cluster runs, one
+// task per partition and step (fused into one where steps are partition-wise).
+// Partitions are Arrow records.
+//
+// Errors in building a plan (an unknown column, a type mismatch) are kept in
+// the frame and returned by Err and by every method that runs it, so calls
+// chain without checks in between.
+//
+// Must never import: scheduler, worker, internal/cluster or a transport: plans
+// run through collections.Executor, which the Dusk client implements.
+package dataframe

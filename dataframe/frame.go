@@ -1,0 +1,374 @@
+package dataframe
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/graph"
+)
+
+// Frame is a lazy, partitioned dataframe. Methods return new frames and never
+// change the one they are called on.
+type Frame struct {
+	plan node
+	err  error
+}
+
+// node is one step of a plan: it knows its output's schema and partitions,
+// and adds the tasks that compute them to a graph.
+type node interface {
+	// schema is the logical schema: strings are plain utf8 here, whatever
+	// the partitions hold.
+	schema() *arrow.Schema
+	npartitions() int
+	// name is the step's token: equal steps over equal inputs have equal names.
+	name() string
+	// lower adds the step's tasks and returns its partitions' keys.
+	lower(l *lowering) []graph.Key
+}
+
+// lowering turns a plan into a graph, each step once.
+type lowering struct {
+	g    *graph.Graph
+	done map[node][]graph.Key
+}
+
+func newLowering() *lowering { return &lowering{g: graph.New(), done: make(map[node][]graph.Key)} }
+
+func (l *lowering) keys(n node) []graph.Key {
+	if ks, ok := l.done[n]; ok {
+		return ks
+	}
+	ks := n.lower(l)
+	l.done[n] = ks
+	return ks
+}
+
+func failed(err error) *Frame { return &Frame{err: err} }
+
+// Err returns the first error made in building the frame, or nil.
+func (f *Frame) Err() error { return f.err }
+
+// Schema is the frame's columns and their types.
+func (f *Frame) Schema() *arrow.Schema {
+	if f.err != nil {
+		return arrow.NewSchema(nil, nil)
+	}
+	return f.plan.schema()
+}
+
+// Columns lists the column names.
+func (f *Frame) Columns() []string {
+	fields := f.Schema().Fields()
+	names := make([]string, len(fields))
+	for i, fl := range fields {
+		names[i] = fl.Name
+	}
+	return names
+}
+
+// NumPartitions is how many partitions the frame has.
+func (f *Frame) NumPartitions() int {
+	if f.err != nil {
+		return 0
+	}
+	return f.plan.npartitions()
+}
+
+// mapNode is a partition-wise step: one task per partition, on that
+// partition alone.
+type mapNode struct {
+	parent node
+	op     string
+	args   []byte
+	out    *arrow.Schema
+	tok    string
+}
+
+func newMap(prefix, op string, parent node, args any, out *arrow.Schema) (*mapNode, error) {
+	enc, err := json.Marshal(args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encode arguments: %w", prefix, err)
+	}
+	return &mapNode{parent: parent, op: op, args: enc, out: out,
+		tok: graph.Name(prefix, op, enc, parent.name())}, nil
+}
+
+func (n *mapNode) schema() *arrow.Schema { return n.out }
+func (n *mapNode) npartitions() int      { return n.parent.npartitions() }
+func (n *mapNode) name() string          { return n.tok }
+
+func (n *mapNode) lower(l *lowering) []graph.Key {
+	in := l.keys(n.parent)
+	out := make([]graph.Key, len(in))
+	for i, k := range in {
+		out[i] = graph.Part(n.tok, i)
+		l.g.Add(&graph.Task{Key: out[i], Op: n.op, Args: n.args, Inputs: []graph.Key{k}})
+	}
+	return out
+}
+
+// Select keeps the named columns, in the order given.
+func (f *Frame) Select(cols ...string) *Frame {
+	if f.err != nil {
+		return f
+	}
+	if len(cols) == 0 {
+		return failed(fmt.Errorf("Select: no columns given"))
+	}
+	in := f.plan.schema()
+	fields := make([]arrow.Field, len(cols))
+	seen := map[string]bool{}
+	for i, c := range cols {
+		fl, err := field(in, c)
+		if err != nil {
+			return failed(fmt.Errorf("Select: %w", err))
+		}
+		if seen[c] {
+			return failed(fmt.Errorf("Select: column %q is named twice", c))
+		}
+		seen[c] = true
+		fields[i] = fl
+	}
+	n, err := newMap("select", opSelect, f.plan, selectArgs{Columns: cols}, arrow.NewSchema(fields, nil))
+	if err != nil {
+		return failed(err)
+	}
+	return &Frame{plan: n}
+}
+
+// Filter keeps the rows where pred is true; rows where it is false or null
+// go, as in SQL's WHERE.
+func (f *Frame) Filter(pred Expr) *Frame {
+	if f.err != nil {
+		return f
+	}
+	k, err := pred.n.kindOf(f.plan.schema())
+	if err != nil {
+		return failed(fmt.Errorf("Filter %s: %w", pred, err))
+	}
+	if k != kernel.KindBool {
+		return failed(fmt.Errorf("Filter %s: the predicate is %s, not bool", pred, k))
+	}
+	n, err := newMap("filter", opFilter, f.plan, exprArgs{Expr: pred.n}, f.plan.schema())
+	if err != nil {
+		return failed(err)
+	}
+	return &Frame{plan: n}
+}
+
+// WithColumn adds the column name computed by e, or replaces the column of
+// that name in place.
+func (f *Frame) WithColumn(name string, e Expr) *Frame {
+	if f.err != nil {
+		return f
+	}
+	if name == "" {
+		return failed(fmt.Errorf("WithColumn: the column needs a name"))
+	}
+	in := f.plan.schema()
+	k, err := e.n.kindOf(in)
+	if err != nil {
+		return failed(fmt.Errorf("WithColumn %s = %s: %w", name, e, err))
+	}
+	fields := append([]arrow.Field(nil), in.Fields()...)
+	nf := arrow.Field{Name: name, Type: kindType(k), Nullable: true}
+	if i := in.FieldIndices(name); len(i) > 0 {
+		fields[i[0]] = nf
+	} else {
+		fields = append(fields, nf)
+	}
+	n, err := newMap("assign", opWithColumn, f.plan, exprArgs{Name: name, Expr: e.n}, arrow.NewSchema(fields, nil))
+	if err != nil {
+		return failed(err)
+	}
+	return &Frame{plan: n}
+}
+
+// executor finds where to run f.
+func (f *Frame) executor(ctx context.Context) (collections.Executor, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	return collections.ExecutorFrom(ctx)
+}
+
+// Compute runs the plan and returns the whole frame in memory. The table
+// holds Arrow data: Release it when done to return memory at once.
+func (f *Frame) Compute(ctx context.Context) (*Table, error) {
+	ex, err := f.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := newLowering()
+	keys := l.keys(f.plan)
+	values, err := ex.Compute(ctx, l.g, keys)
+	if err != nil {
+		return nil, err
+	}
+	return collect(f.plan.schema(), values)
+}
+
+// collect concatenates computed partitions into a table, releasing them.
+func collect(schema *arrow.Schema, values []any) (*Table, error) {
+	recs := make([]arrow.Record, len(values))
+	for i, v := range values {
+		recs[i] = v.(arrow.Record)
+	}
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	rec, err := kernel.ConcatRecords(schema, recs)
+	if err != nil {
+		return nil, fmt.Errorf("collect partitions: %w", err)
+	}
+	return &Table{rec: rec}, nil
+}
+
+// Persist runs the plan and keeps its partitions in the workers' memory; the
+// frame it returns reads them from there. They are released when Release is
+// called on that frame, or when it is no longer reachable.
+func (f *Frame) Persist(ctx context.Context) (*Frame, error) {
+	ex, err := f.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p, ok := f.plan.(*persisted); ok {
+		return &Frame{plan: p}, nil
+	}
+	l := newLowering()
+	keys := l.keys(f.plan)
+	release, err := ex.Persist(ctx, l.g, keys)
+	if err != nil {
+		return nil, err
+	}
+	return &Frame{plan: &persisted{out: f.plan.schema(), keys: keys, tok: f.plan.name(),
+		pin: collections.NewPin(keys, release)}}, nil
+}
+
+// Release lets the cluster drop the partitions a persisted frame stands on;
+// it does nothing for a frame that was not persisted. The frame must not be
+// used afterwards.
+func (f *Frame) Release() {
+	if p, ok := f.plan.(*persisted); ok {
+		p.pin.Release()
+	}
+}
+
+// persisted is a frame whose partitions are held by the workers.
+type persisted struct {
+	out  *arrow.Schema
+	keys []graph.Key
+	tok  string
+	pin  *collections.Pin
+}
+
+func (n *persisted) schema() *arrow.Schema        { return n.out }
+func (n *persisted) npartitions() int             { return len(n.keys) }
+func (n *persisted) name() string                 { return n.tok }
+func (n *persisted) lower(*lowering) []graph.Key { return n.keys }
+
+// Len counts the rows.
+func (f *Frame) Len(ctx context.Context) (int64, error) {
+	ex, err := f.executor(ctx)
+	if err != nil {
+		return 0, err
+	}
+	l := newLowering()
+	parts := l.keys(f.plan)
+	counts := make([]graph.Key, len(parts))
+	name := graph.Name("len", opLen, nil, f.plan.name())
+	for i, k := range parts {
+		counts[i] = graph.Part(name, i)
+		l.g.Add(&graph.Task{Key: counts[i], Op: opLen, Inputs: []graph.Key{k}})
+	}
+	total := treeReduce(l.g, "len-sum", opSumInts, nil, counts)
+	values, err := ex.Compute(ctx, l.g, []graph.Key{total})
+	if err != nil {
+		return 0, err
+	}
+	return values[0].(int64), nil
+}
+
+// splitEvery is how many results one reduction task combines (Dask's split_every).
+const splitEvery = 8
+
+// treeReduce adds tasks that combine keys splitEvery at a time, level by
+// level, down to one, and returns that one's key.
+func treeReduce(g *graph.Graph, prefix, op string, args []byte, keys []graph.Key) graph.Key {
+	level := keys
+	for depth := 0; len(level) > 1 || depth == 0; depth++ {
+		names := make([]string, len(level))
+		for i, k := range level {
+			names[i] = string(k)
+		}
+		name := graph.Name(prefix, op, args, names...)
+		var next []graph.Key
+		for i := 0; i < len(level); i += splitEvery {
+			k := graph.Part(name, len(next))
+			g.Add(&graph.Task{Key: k, Op: op, Args: args, Inputs: level[i:min(i+splitEvery, len(level))]})
+			next = append(next, k)
+		}
+		level = next
+	}
+	return level[0]
+}
+
+// Head returns the first n rows, computing only as many leading partitions
+// as it needs: first one, then twice as many at each round. (Dask's head
+// looks at the first partition only.)
+func (f *Frame) Head(ctx context.Context, n int) (*Table, error) {
+	ex, err := f.executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := newLowering()
+	parts := l.keys(f.plan)
+	args, _ := json.Marshal(headArgs{N: n})
+	name := graph.Name("head", opHead, args, f.plan.name())
+	var got []any
+	rows := 0
+	for next, batch := 0, 1; next < len(parts) && rows < n; batch *= 2 {
+		var keys []graph.Key
+		for i := next; i < min(next+batch, len(parts)); i++ {
+			k := graph.Part(name, i)
+			l.g.Add(&graph.Task{Key: k, Op: opHead, Args: args, Inputs: []graph.Key{parts[i]}})
+			keys = append(keys, k)
+		}
+		next += len(keys)
+		values, err := ex.Compute(ctx, l.g, keys)
+		if err != nil {
+			releaseValues(got)
+			return nil, err
+		}
+		for _, v := range values {
+			rows += int(v.(arrow.Record).NumRows())
+		}
+		got = append(got, values...)
+	}
+	t, err := collect(f.plan.schema(), got)
+	if err != nil {
+		return nil, err
+	}
+	if t.NumRows() > n {
+		short := t.rec.NewSlice(0, int64(n))
+		t.rec.Release()
+		t.rec = short
+	}
+	return t, nil
+}
+
+func releaseValues(vs []any) {
+	for _, v := range vs {
+		if r, ok := v.(arrow.Record); ok {
+			r.Release()
+		}
+	}
+}

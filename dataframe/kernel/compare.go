@@ -1,0 +1,374 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// Mask is a boolean column in Kleene logic: Vals[i] is 0 or 1; Valid is
+// nil when no row is null, else Valid[i] is 0 for a null row.
+type Mask struct {
+	Vals  []uint8
+	Valid []uint8
+}
+
+// Selected reports the rows to keep when filtering by m: true and not null.
+func (m Mask) Selected() []uint8 {
+	if m.Valid == nil {
+		return m.Vals
+	}
+	out := make([]uint8, len(m.Vals))
+	for i := range out {
+		out[i] = m.Vals[i] & m.Valid[i]
+	}
+	return out
+}
+
+// Array returns m as an Arrow bool column.
+func (m Mask) Array() *array.Boolean { return NewBool(m.Vals, packValid(m.Valid)) }
+
+// MaskOf reads a bool column or scalar as a mask of n rows.
+func MaskOf(d Datum, n int) Mask {
+	if d.Array == nil {
+		vals := make([]uint8, n)
+		if v, _ := d.Scalar.(bool); v {
+			for i := range vals {
+				vals[i] = 1
+			}
+		}
+		return Mask{Vals: vals, Valid: d.validBytes(n)}
+	}
+	a := d.Array.(*array.Boolean)
+	vals := make([]uint8, n)
+	for i := range vals {
+		vals[i] = b2u(a.Value(i))
+	}
+	return Mask{Vals: vals, Valid: d.validBytes(n)}
+}
+
+// CmpOp is a comparison.
+type CmpOp uint8
+
+const (
+	Eq CmpOp = iota
+	Ne
+	Lt
+	Le
+	Gt
+	Ge
+)
+
+var cmpNames = [...]string{"==", "!=", "<", "<=", ">", ">="}
+
+func (op CmpOp) String() string { return cmpNames[op] }
+
+// flip is the op with its operands swapped: a < b is b > a.
+func (op CmpOp) flip() CmpOp {
+	return [...]CmpOp{Eq, Ne, Gt, Ge, Lt, Le}[op]
+}
+
+// Compare compares a and b row by row over n rows. Numbers compare as
+// numbers (an int64 with a float64 as float64), strings by their bytes,
+// bools with == and != only. A null on either side gives null.
+func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
+	if a.Array == nil && b.Array != nil {
+		return Compare(b, a, op.flip(), n)
+	}
+	ka, kb := a.Kind(), b.Kind()
+	out := Mask{Vals: make([]uint8, n), Valid: andValid(a.validBytes(n), b.validBytes(n))}
+	switch {
+	case ka == KindNull || kb == KindNull:
+		out.Valid = make([]uint8, n)
+	case ka == KindInt && kb == KindInt:
+		x, _ := a.ints()
+		y, s := b.ints()
+		if b.Array == nil {
+			cmpScalar(x, s, op, out.Vals)
+		} else {
+			cmpArrays(x, y, op, out.Vals)
+		}
+	case (ka == KindInt || ka == KindFloat) && (kb == KindInt || kb == KindFloat):
+		x, _ := a.floats()
+		y, s := b.floats()
+		if b.Array == nil {
+			cmpScalar(x, s, op, out.Vals)
+		} else {
+			cmpArrays(x, y, op, out.Vals)
+		}
+	case ka == KindString && kb == KindString:
+		compareStrings(a, b, op, out.Vals)
+	case ka == KindBool && kb == KindBool:
+		if op != Eq && op != Ne {
+			return Mask{}, fmt.Errorf("bools compare with == and != only, not %s", op)
+		}
+		x, y := MaskOf(a, n), MaskOf(b, n)
+		want := b2u(op == Eq)
+		for i := range out.Vals {
+			out.Vals[i] = b2u(x.Vals[i] == y.Vals[i]) ^ want ^ 1
+		}
+	default:
+		return Mask{}, fmt.Errorf("cannot compare %s with %s", ka, kb)
+	}
+	return out, nil
+}
+
+func cmpScalar[T int64 | float64](x []T, s T, op CmpOp, out []uint8) {
+	out = out[:len(x)]
+	switch op {
+	case Eq:
+		for i, v := range x {
+			out[i] = b2u(v == s)
+		}
+	case Ne:
+		for i, v := range x {
+			out[i] = b2u(v != s)
+		}
+	case Lt:
+		for i, v := range x {
+			out[i] = b2u(v < s)
+		}
+	case Le:
+		for i, v := range x {
+			out[i] = b2u(v <= s)
+		}
+	case Gt:
+		for i, v := range x {
+			out[i] = b2u(v > s)
+		}
+	case Ge:
+		for i, v := range x {
+			out[i] = b2u(v >= s)
+		}
+	}
+}
+
+func cmpArrays[T int64 | float64](x, y []T, op CmpOp, out []uint8) {
+	out = out[:len(x)]
+	y = y[:len(x)]
+	switch op {
+	case Eq:
+		for i, v := range x {
+			out[i] = b2u(v == y[i])
+		}
+	case Ne:
+		for i, v := range x {
+			out[i] = b2u(v != y[i])
+		}
+	case Lt:
+		for i, v := range x {
+			out[i] = b2u(v < y[i])
+		}
+	case Le:
+		for i, v := range x {
+			out[i] = b2u(v <= y[i])
+		}
+	case Gt:
+		for i, v := range x {
+			out[i] = b2u(v > y[i])
+		}
+	case Ge:
+		for i, v := range x {
+			out[i] = b2u(v >= y[i])
+		}
+	}
+}
+
+func holds(c int, op CmpOp) bool {
+	switch op {
+	case Eq:
+		return c == 0
+	case Ne:
+		return c != 0
+	case Lt:
+		return c < 0
+	case Le:
+		return c <= 0
+	case Gt:
+		return c > 0
+	}
+	return c >= 0
+}
+
+func compareStrings(a, b Datum, op CmpOp, out []uint8) {
+	x := StringsOf(a.Array)
+	if b.Array == nil {
+		s := b.Scalar.(string)
+		if x.Indices != nil {
+			// Compare each dictionary entry once.
+			table := make([]uint8, x.Dict.Len())
+			for j := range table {
+				table[j] = b2u(holds(strings.Compare(x.Dict.Value(j), s), op))
+			}
+			for i, j := range x.Indices {
+				if uint(j) < uint(len(table)) { // else a null row
+					out[i] = table[j]
+				}
+			}
+			return
+		}
+		for i := range out {
+			out[i] = b2u(holds(strings.Compare(x.Value(i), s), op))
+		}
+		return
+	}
+	y := StringsOf(b.Array)
+	for i := range out {
+		out[i] = b2u(holds(strings.Compare(x.Value(i), y.Value(i)), op))
+	}
+}
+
+// And is Kleene conjunction: false if either side is false, else null if
+// either is null.
+func And(a, b Mask) Mask {
+	out := Mask{Vals: make([]uint8, len(a.Vals))}
+	for i := range out.Vals {
+		out.Vals[i] = a.Vals[i] & b.Vals[i]
+	}
+	if a.Valid != nil || b.Valid != nil {
+		av, bv := ones(a.Valid, len(a.Vals)), ones(b.Valid, len(b.Vals))
+		out.Valid = make([]uint8, len(a.Vals))
+		for i := range out.Valid {
+			out.Valid[i] = av[i]&bv[i] | av[i]&(a.Vals[i]^1) | bv[i]&(b.Vals[i]^1)
+		}
+	}
+	return out
+}
+
+// Or is Kleene disjunction: true if either side is true, else null if
+// either is null.
+func Or(a, b Mask) Mask {
+	out := Mask{Vals: make([]uint8, len(a.Vals))}
+	for i := range out.Vals {
+		out.Vals[i] = a.Vals[i] | b.Vals[i]
+	}
+	if a.Valid != nil || b.Valid != nil {
+		av, bv := ones(a.Valid, len(a.Vals)), ones(b.Valid, len(b.Vals))
+		out.Valid = make([]uint8, len(a.Vals))
+		for i := range out.Valid {
+			out.Valid[i] = av[i]&bv[i] | av[i]&a.Vals[i] | bv[i]&b.Vals[i]
+		}
+	}
+	return out
+}
+
+// Not negates; null stays null.
+func Not(a Mask) Mask {
+	out := Mask{Vals: make([]uint8, len(a.Vals)), Valid: a.Valid}
+	for i, v := range a.Vals {
+		out.Vals[i] = v ^ 1
+	}
+	return out
+}
+
+// IsNull is 1 where d is null; never null itself.
+func IsNull(d Datum, n int) Mask {
+	valid := d.validBytes(n)
+	out := Mask{Vals: make([]uint8, n)}
+	if valid != nil {
+		for i, v := range valid {
+			out.Vals[i] = v ^ 1
+		}
+	}
+	return out
+}
+
+func ones(v []uint8, n int) []uint8 {
+	if v != nil {
+		return v
+	}
+	out := make([]uint8, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
+
+// IsIn is 1 where d's value is one of values (of d's kind; ints match
+// floats by value). Null rows give null.
+func IsIn(d Datum, values []any, n int) (Mask, error) {
+	out := Mask{Vals: make([]uint8, n), Valid: d.validBytes(n)}
+	switch d.Kind() {
+	case KindInt:
+		set := make(map[int64]struct{}, len(values))
+		for _, v := range values {
+			switch v := v.(type) {
+			case int64:
+				set[v] = struct{}{}
+			case float64:
+				if v == math.Trunc(v) && v >= -0x1p63 && v < 0x1p63 {
+					set[int64(v)] = struct{}{}
+				}
+			default:
+				return Mask{}, fmt.Errorf("IsIn: %v (%T) is not a number", v, v)
+			}
+		}
+		x, _ := d.ints()
+		for i, v := range x {
+			_, ok := set[v]
+			out.Vals[i] = b2u(ok)
+		}
+	case KindFloat:
+		set := make(map[float64]struct{}, len(values))
+		for _, v := range values {
+			switch v := v.(type) {
+			case int64:
+				set[float64(v)] = struct{}{}
+			case float64:
+				set[v] = struct{}{}
+			default:
+				return Mask{}, fmt.Errorf("IsIn: %v (%T) is not a number", v, v)
+			}
+		}
+		x, _ := d.floats()
+		for i, v := range x {
+			_, ok := set[v]
+			out.Vals[i] = b2u(ok)
+		}
+	case KindString:
+		set := make(map[string]struct{}, len(values))
+		for _, v := range values {
+			s, ok := v.(string)
+			if !ok {
+				return Mask{}, fmt.Errorf("IsIn: %v (%T) is not a string", v, v)
+			}
+			set[s] = struct{}{}
+		}
+		x := StringsOf(d.Array)
+		if x.Indices != nil {
+			table := make([]uint8, x.Dict.Len())
+			for j := range table {
+				_, ok := set[x.Dict.Value(j)]
+				table[j] = b2u(ok)
+			}
+			for i, j := range x.Indices {
+				if uint(j) < uint(len(table)) { // else a null row
+					out.Vals[i] = table[j]
+				}
+			}
+			break
+		}
+		for i := range out.Vals {
+			_, ok := set[x.Value(i)]
+			out.Vals[i] = b2u(ok)
+		}
+	case KindBool:
+		var want [2]bool
+		for _, v := range values {
+			b, ok := v.(bool)
+			if !ok {
+				return Mask{}, fmt.Errorf("IsIn: %v (%T) is not a bool", v, v)
+			}
+			want[b2u(b)] = true
+		}
+		m := MaskOf(d, n)
+		for i, v := range m.Vals {
+			out.Vals[i] = b2u(want[v])
+		}
+	default:
+		out.Valid = make([]uint8, n)
+	}
+	return out, nil
+}

@@ -1,0 +1,122 @@
+package kernel
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// PlainType is t with dictionary strings as plain strings.
+func PlainType(t arrow.DataType) arrow.DataType {
+	if IsString(t) {
+		return String
+	}
+	return t
+}
+
+// PlainSchema is s with every string column plain.
+func PlainSchema(s *arrow.Schema) *arrow.Schema {
+	fields := make([]arrow.Field, s.NumFields())
+	for i, f := range s.Fields() {
+		f.Type = PlainType(f.Type)
+		fields[i] = f
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// ConcatRecords appends the rows of recs, which share schema's columns,
+// into one record; strings come out plain.
+func ConcatRecords(schema *arrow.Schema, recs []arrow.Record) (arrow.Record, error) {
+	n := 0
+	for _, r := range recs {
+		n += int(r.NumRows())
+	}
+	out := PlainSchema(schema)
+	cols := make([]arrow.Array, schema.NumFields())
+	parts := make([]arrow.Array, len(recs))
+	for c := range cols {
+		for i, r := range recs {
+			parts[i] = r.Column(c)
+		}
+		col, err := Concat(out.Field(c).Type, parts)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", out.Field(c).Name, err)
+		}
+		cols[c] = col
+	}
+	rec := array.NewRecord(out, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec, nil
+}
+
+// Concat appends arrays of type t (dictionary strings count as strings).
+func Concat(t arrow.DataType, parts []arrow.Array) (arrow.Array, error) {
+	n := 0
+	for _, p := range parts {
+		if !SameType(p.DataType(), t) {
+			return nil, fmt.Errorf("cannot append %s to %s", TypeName(p.DataType()), TypeName(t))
+		}
+		n += p.Len()
+	}
+	valid := concatValid(parts, n)
+	switch {
+	case t.ID() == arrow.INT64:
+		out := make([]int64, 0, n)
+		for _, p := range parts {
+			out = append(out, p.(*array.Int64).Int64Values()...)
+		}
+		return NewInt64(out, valid), nil
+	case t.ID() == arrow.FLOAT64:
+		out := make([]float64, 0, n)
+		for _, p := range parts {
+			out = append(out, p.(*array.Float64).Float64Values()...)
+		}
+		return NewFloat64(out, valid), nil
+	case t.ID() == arrow.BOOL:
+		out := make([]uint8, 0, n)
+		for _, p := range parts {
+			b := p.(*array.Boolean)
+			for i := 0; i < b.Len(); i++ {
+				out = append(out, b2u(b.Value(i)))
+			}
+		}
+		return NewBool(out, valid), nil
+	case IsString(t):
+		offsets := make([]int32, 1, n+1)
+		var data []byte
+		for _, p := range parts {
+			s := StringsOf(p)
+			for i := 0; i < p.Len(); i++ {
+				data = append(data, s.bytesOf(i)...)
+				offsets = append(offsets, int32(len(data)))
+			}
+		}
+		return NewString(offsets, data, valid), nil
+	}
+	return nil, fmt.Errorf("cannot append columns of type %s", t)
+}
+
+func concatValid(parts []arrow.Array, n int) []byte {
+	nulls := 0
+	for _, p := range parts {
+		nulls += p.NullN()
+	}
+	if nulls == 0 {
+		return nil
+	}
+	out := make([]byte, (n+7)/8)
+	row := 0
+	for _, p := range parts {
+		valid, off := Validity(p)
+		for i := 0; i < p.Len(); i++ {
+			if IsValid(valid, off, i) {
+				out[row>>3] |= 1 << (row & 7)
+			}
+			row++
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// Datum is an operand: a column, or a scalar that stands for every row.
+type Datum struct {
+	Array arrow.Array
+	// Scalar is an int64, float64, string or bool; nil with a nil Array is
+	// the null literal.
+	Scalar any
+}
+
+// Col wraps a column.
+func Col(a arrow.Array) Datum { return Datum{Array: a} }
+
+// Scalar wraps a literal value.
+func Scalar(v any) Datum { return Datum{Scalar: v} }
+
+// Kind is the kind of value a datum holds.
+type Kind uint8
+
+const (
+	KindNull Kind = iota
+	KindInt
+	KindFloat
+	KindString
+	KindBool
+)
+
+func (k Kind) String() string {
+	return [...]string{"null", "int64", "float64", "string", "bool"}[k]
+}
+
+// KindOf maps a column type to its kind, or fails for a type kernels do not handle.
+func KindOf(t arrow.DataType) (Kind, error) {
+	switch {
+	case t.ID() == arrow.INT64:
+		return KindInt, nil
+	case t.ID() == arrow.FLOAT64:
+		return KindFloat, nil
+	case t.ID() == arrow.BOOL:
+		return KindBool, nil
+	case IsString(t):
+		return KindString, nil
+	case t.ID() == arrow.NULL:
+		return KindNull, nil
+	}
+	return 0, fmt.Errorf("unsupported column type %s", t)
+}
+
+// Kind returns what d holds.
+func (d Datum) Kind() Kind {
+	if d.Array != nil {
+		k, err := KindOf(d.Array.DataType())
+		if err != nil {
+			panic(err)
+		}
+		return k
+	}
+	switch d.Scalar.(type) {
+	case int64:
+		return KindInt
+	case float64:
+		return KindFloat
+	case string:
+		return KindString
+	case bool:
+		return KindBool
+	}
+	return KindNull
+}
+
+// validBytes gives one byte per row, 1 where d is not null, or nil when no
+// row is null.
+func (d Datum) validBytes(n int) []uint8 {
+	if d.Array == nil {
+		if d.Scalar == nil {
+			return make([]uint8, n) // every row null
+		}
+		return nil
+	}
+	valid, off := Validity(d.Array)
+	if valid == nil {
+		return nil
+	}
+	out := make([]uint8, n)
+	for i := range out {
+		j := off + i
+		out[i] = (valid[j>>3] >> (j & 7)) & 1
+	}
+	return out
+}
+
+// andValid combines two validity vectors (nil: all valid).
+func andValid(a, b []uint8) []uint8 {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	out := make([]uint8, len(a))
+	for i := range out {
+		out[i] = a[i] & b[i]
+	}
+	return out
+}
+
+// floats returns d's rows as float64 (a column converted, or a scalar).
+func (d Datum) floats() ([]float64, float64) {
+	switch a := d.Array.(type) {
+	case *array.Float64:
+		return a.Float64Values(), 0
+	case *array.Int64:
+		vals := a.Int64Values()
+		out := make([]float64, len(vals))
+		for i, v := range vals {
+			out[i] = float64(v)
+		}
+		return out, 0
+	case *array.Null:
+		return nil, math.NaN() // every row null
+	case nil:
+		switch s := d.Scalar.(type) {
+		case float64:
+			return nil, s
+		case int64:
+			return nil, float64(s)
+		}
+		return nil, math.NaN()
+	}
+	panic(fmt.Sprintf("kernel: %s is not numeric", d.Array.DataType()))
+}
+
+func (d Datum) ints() ([]int64, int64) {
+	if a, ok := d.Array.(*array.Int64); ok {
+		return a.Int64Values(), 0
+	}
+	s, _ := d.Scalar.(int64)
+	return nil, s
+}
+
+// packValid turns one byte per row into an Arrow validity bitmap; nil stays nil.
+func packValid(valid []uint8) []byte {
+	if valid == nil {
+		return nil
+	}
+	out := make([]byte, (len(valid)+7)/8)
+	for i, v := range valid {
+		out[i>>3] |= (v & 1) << (i & 7)
+	}
+	return out
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,80 @@
+package kernel
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// SortIndices returns the row order that sorts by cols, the first deciding
+// first; ascending[i] gives column i's direction. Nulls sort last either
+// way, NaNs after numbers. The sort is stable.
+func SortIndices(cols []arrow.Array, ascending []bool) []int32 {
+	n := 0
+	if len(cols) > 0 {
+		n = cols[0].Len()
+	}
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	cmps := make([]func(i, j int32) int, len(cols))
+	for c, col := range cols {
+		cmps[c] = comparer(col, ascending[c])
+	}
+	slices.SortStableFunc(idx, func(i, j int32) int {
+		for _, f := range cmps {
+			if r := f(i, j); r != 0 {
+				return r
+			}
+		}
+		return 0
+	})
+	return idx
+}
+
+// comparer compares two rows of col: nulls last, then by value.
+func comparer(col arrow.Array, asc bool) func(i, j int32) int {
+	valid, off := Validity(col)
+	var byValue func(i, j int32) int
+	switch a := col.(type) {
+	case *array.Int64:
+		v := a.Int64Values()
+		byValue = func(i, j int32) int { return cmp.Compare(v[i], v[j]) }
+	case *array.Float64:
+		v := a.Float64Values()
+		byValue = func(i, j int32) int { return cmp.Compare(v[i], v[j]) } // NaN is least
+	case *array.Boolean:
+		byValue = func(i, j int32) int { return cmp.Compare(b2u(a.Value(int(i))), b2u(a.Value(int(j)))) }
+	default:
+		s := StringsOf(col)
+		byValue = func(i, j int32) int { return strings.Compare(s.Value(int(i)), s.Value(int(j))) }
+	}
+	_, isFloat := col.(*array.Float64)
+	return func(i, j int32) int {
+		vi, vj := IsValid(valid, off, int(i)), IsValid(valid, off, int(j))
+		if !vi || !vj {
+			return cmp.Compare(b2u(!vi), b2u(!vj))
+		}
+		if isFloat {
+			// NaN after every number in either direction.
+			ni, nj := isNaN(col, i), isNaN(col, j)
+			if ni || nj {
+				return cmp.Compare(b2u(ni), b2u(nj))
+			}
+		}
+		r := byValue(i, j)
+		if !asc {
+			r = -r
+		}
+		return r
+	}
+}
+
+func isNaN(col arrow.Array, i int32) bool {
+	v := col.(*array.Float64).Value(int(i))
+	return v != v
+}

@@ -1,0 +1,106 @@
+package kernel
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// Filter keeps the rows of rec where sel is 1. Keeping every row returns
+// rec itself, retained.
+func Filter(rec arrow.Record, sel []uint8) arrow.Record {
+	n := 0
+	for _, v := range sel {
+		n += int(v)
+	}
+	if n == len(sel) {
+		rec.Retain()
+		return rec
+	}
+	idx := make([]int32, 0, n)
+	for i, v := range sel {
+		if v != 0 {
+			idx = append(idx, int32(i))
+		}
+	}
+	return TakeRecord(rec, idx)
+}
+
+// TakeRecord returns the rows of rec at idx, in that order.
+func TakeRecord(rec arrow.Record, idx []int32) arrow.Record {
+	cols := make([]arrow.Array, rec.NumCols())
+	for i, c := range rec.Columns() {
+		cols[i] = Take(c, idx)
+	}
+	out := array.NewRecord(rec.Schema(), cols, int64(len(idx)))
+	for _, c := range cols {
+		c.Release()
+	}
+	return out
+}
+
+// Take returns the rows of a at idx, in that order.
+func Take(a arrow.Array, idx []int32) arrow.Array {
+	valid := takeValid(a, idx)
+	switch a := a.(type) {
+	case *array.Int64:
+		return NewInt64(gather(a.Int64Values(), idx), valid)
+	case *array.Float64:
+		return NewFloat64(gather(a.Float64Values(), idx), valid)
+	case *array.Boolean:
+		vals := make([]uint8, len(idx))
+		for j, i := range idx {
+			vals[j] = b2u(a.Value(int(i)))
+		}
+		return NewBool(vals, valid)
+	case *array.String:
+		offs, vals := stringParts(a)
+		size := 0
+		for _, i := range idx {
+			size += int(offs[i+1] - offs[i])
+		}
+		outOffs := make([]int32, len(idx)+1)
+		data := make([]byte, 0, size)
+		for j, i := range idx {
+			data = append(data, vals[offs[i]:offs[i+1]]...)
+			outOffs[j+1] = int32(len(data))
+		}
+		return NewString(outOffs, data, valid)
+	case *array.Dictionary:
+		indices := gather(a.Indices().(*array.Int32).Int32Values(), idx)
+		return NewDict(indices, a.Dictionary().(*array.String), valid)
+	}
+	panic(fmt.Sprintf("kernel: Take of %s", a.DataType()))
+}
+
+func gather[T any](vals []T, idx []int32) []T {
+	out := make([]T, len(idx))
+	for j, i := range idx {
+		out[j] = vals[i]
+	}
+	return out
+}
+
+// takeValid gathers a's validity bitmap at idx; nil when a has no nulls or
+// none of the taken rows is null.
+func takeValid(a arrow.Array, idx []int32) []byte {
+	valid, off := Validity(a)
+	if valid == nil {
+		return nil
+	}
+	out := make([]byte, (len(idx)+7)/8)
+	any := false
+	for j, i := range idx {
+		k := off + int(i)
+		if valid[k>>3]&(1<<(k&7)) != 0 {
+			out[j>>3] |= 1 << (j & 7)
+		} else {
+			any = true
+		}
+	}
+	if !any {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,142 @@
+package dataframe
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/registry"
+)
+
+// The operations dataframe tasks run, registered under these names.
+const (
+	opReadCSV    = "df-read-csv"
+	opFromIPC    = "df-from-ipc"
+	opSelect     = "df-select"
+	opFilter     = "df-filter"
+	opWithColumn = "df-with-column"
+	opAggPartial = "df-agg-partial"
+	opAggCombine = "df-agg-combine"
+	opAggFinal   = "df-agg-final"
+	opHead       = "df-head"
+	opLen        = "df-len"
+	opSumInts    = "df-sum-ints"
+)
+
+type selectArgs struct {
+	Columns []string `json:"columns"`
+}
+
+type exprArgs struct {
+	Name string    `json:"name,omitempty"`
+	Expr *exprNode `json:"expr"`
+}
+
+type headArgs struct {
+	N int `json:"n"`
+}
+
+func init() {
+	registry.Register(opReadCSV, readCSVOp)
+	registry.Register(opFromIPC, fromIPCOp)
+	registry.Register(opSelect, recordOp(opSelect, selectOp))
+	registry.Register(opFilter, recordOp(opFilter, filterOp))
+	registry.Register(opWithColumn, recordOp(opWithColumn, withColumnOp))
+	registry.Register(opAggPartial, recordOp(opAggPartial, aggPartialOp))
+	registry.Register(opAggCombine, aggCombineOp)
+	registry.Register(opAggFinal, recordOp(opAggFinal, aggFinalOp))
+	registry.Register(opHead, recordOp(opHead, headOp))
+	registry.Register(opLen, lenOp)
+	registry.Register(opSumInts, sumIntsOp)
+}
+
+// recordOp adapts an operation on one record, with its JSON arguments, and
+// names the operation in its errors.
+func recordOp[A any](name string, fn func(args *A, rec arrow.Record) (arrow.Record, error)) registry.Op {
+	return func(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+		args := new(A)
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, args); err != nil {
+				return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
+			}
+		}
+		rec, ok := inputs[0].(arrow.Record)
+		if !ok {
+			return nil, fmt.Errorf("%s: input is a %T, not a dataframe partition", name, inputs[0])
+		}
+		out, err := fn(args, rec)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return out, nil
+	}
+}
+
+func selectOp(a *selectArgs, rec arrow.Record) (arrow.Record, error) {
+	cols := make([]arrow.Array, len(a.Columns))
+	fields := make([]arrow.Field, len(a.Columns))
+	for i, name := range a.Columns {
+		j, err := columnIndex(rec.Schema(), name)
+		if err != nil {
+			return nil, err
+		}
+		cols[i], fields[i] = rec.Column(j), rec.Schema().Field(j)
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
+}
+
+func filterOp(a *exprArgs, rec arrow.Record) (arrow.Record, error) {
+	v, err := a.Expr.eval(rec)
+	if err != nil {
+		return nil, err
+	}
+	return kernel.Filter(rec, v.asMask(int(rec.NumRows())).Selected()), nil
+}
+
+func withColumnOp(a *exprArgs, rec arrow.Record) (arrow.Record, error) {
+	col, err := a.Expr.evalColumn(rec)
+	if err != nil {
+		return nil, err
+	}
+	defer col.Release()
+	fields := append([]arrow.Field(nil), rec.Schema().Fields()...)
+	cols := append([]arrow.Array(nil), rec.Columns()...)
+	f := arrow.Field{Name: a.Name, Type: col.DataType(), Nullable: true}
+	if i := rec.Schema().FieldIndices(a.Name); len(i) > 0 {
+		fields[i[0]], cols[i[0]] = f, col
+	} else {
+		fields, cols = append(fields, f), append(cols, col)
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
+}
+
+func headOp(a *headArgs, rec arrow.Record) (arrow.Record, error) {
+	if int64(a.N) >= rec.NumRows() {
+		rec.Retain()
+		return rec, nil
+	}
+	return rec.NewSlice(0, int64(a.N)), nil
+}
+
+func lenOp(_ *registry.Context, _ []byte, inputs []any) (any, error) {
+	rec, ok := inputs[0].(arrow.Record)
+	if !ok {
+		return nil, fmt.Errorf("%s: input is a %T, not a dataframe partition", opLen, inputs[0])
+	}
+	return rec.NumRows(), nil
+}
+
+func sumIntsOp(_ *registry.Context, _ []byte, inputs []any) (any, error) {
+	var total int64
+	for _, v := range inputs {
+		n, ok := v.(int64)
+		if !ok {
+			return nil, fmt.Errorf("%s: input is a %T, not an int64", opSumInts, v)
+		}
+		total += n
+	}
+	return total, nil
+}

@@ -1,0 +1,382 @@
+package dataframe
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/io/csv"
+	"github.com/duskdata/dusk/io/storage"
+)
+
+// CSVOptions say how ReadCSV reads files; the zero value reads
+// comma-separated files with a header and infers the column types.
+type CSVOptions struct {
+	// Delimiter separates fields. Default ','.
+	Delimiter byte
+	// NoHeader: the first line is data; Names must be given.
+	NoHeader bool
+	// Names overrides the header's names.
+	Names []string
+	// Types fixes the types of the named columns: "int64", "float64",
+	// "string" or "bool".
+	Types map[string]string
+	// NullValues are read as null. Default: "", NA, N/A, NULL, null, NaN, nan, #N/A.
+	NullValues []string
+	// BlockSize splits files larger than this many bytes into several
+	// partitions. Default 64 MiB.
+	BlockSize int64
+	// NoDictionary keeps string columns plain instead of dictionary-encoding
+	// those with few distinct values.
+	NoDictionary bool
+}
+
+// DefaultBlockSize is the default partition size of ReadCSV, in bytes.
+const DefaultBlockSize = 64 << 20
+
+type readCSVArgs struct {
+	Block  csv.Block   `json:"block"`
+	Schema csv.Schema  `json:"schema"`
+	Opts   csv.Options `json:"opts"`
+}
+
+// sourceNode is a step with no inputs: one task per partition, each with
+// its own arguments.
+type sourceNode struct {
+	op   string
+	args [][]byte
+	out  *arrow.Schema
+	tok  string
+}
+
+func (n *sourceNode) schema() *arrow.Schema { return n.out }
+func (n *sourceNode) npartitions() int      { return len(n.args) }
+func (n *sourceNode) name() string          { return n.tok }
+
+func (n *sourceNode) lower(l *lowering) []graph.Key {
+	keys := make([]graph.Key, len(n.args))
+	for i, a := range n.args {
+		keys[i] = graph.Part(n.tok, i)
+		l.g.Add(&graph.Task{Key: keys[i], Op: n.op, Args: a})
+	}
+	return keys
+}
+
+func newSource(prefix, op string, args [][]byte, out *arrow.Schema) *sourceNode {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = string(a)
+	}
+	return &sourceNode{op: op, args: args, out: out, tok: graph.Name(prefix, op, nil, parts...)}
+}
+
+// ReadCSV reads the CSV files that pattern names (a file, a directory, or a
+// glob such as "data/2014-*.csv"): one partition per file, or per block of a
+// file larger than the block size, split at line boundaries. Column types are
+// inferred from the start of the first file unless given. Nothing is read but
+// that sample until the frame is computed; the files' sizes and modification
+// times are part of the frame's identity, so a changed file is read again.
+func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
+	var o CSVOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	files, err := storage.List(pattern)
+	if err != nil {
+		return failed(fmt.Errorf("ReadCSV: %w", err))
+	}
+	copts := csv.Options{Delimiter: o.Delimiter, NoHeader: o.NoHeader, Names: o.Names,
+		NullValues: o.NullValues, NoDictionary: o.NoDictionary}
+	if len(o.Types) > 0 {
+		copts.Types = make(map[string]csv.Type, len(o.Types))
+		for k, v := range o.Types {
+			copts.Types[k] = csv.Type(v)
+		}
+	}
+	schema, err := csv.Infer(files[0].Path, copts)
+	if err != nil {
+		return failed(fmt.Errorf("ReadCSV: %w", err))
+	}
+	size := o.BlockSize
+	if size <= 0 {
+		size = DefaultBlockSize
+	}
+	blocks := csv.Blocks(files, size)
+	args := make([][]byte, len(blocks))
+	for i, b := range blocks {
+		if args[i], err = json.Marshal(readCSVArgs{Block: b, Schema: schema, Opts: copts}); err != nil {
+			return failed(fmt.Errorf("ReadCSV: %w", err))
+		}
+	}
+	fields := make([]arrow.Field, len(schema))
+	for i, c := range schema {
+		fields[i] = arrow.Field{Name: c.Name, Type: csvType(c.Type), Nullable: true}
+	}
+	src := newSource("read-csv", opReadCSV, args, arrow.NewSchema(fields, nil))
+	// A file's identity is its path, size and modification time.
+	stamps := make([]string, len(files))
+	for i, f := range files {
+		stamps[i] = fmt.Sprintf("%s:%d:%d", f.Path, f.Size, f.ModTime.UnixNano())
+	}
+	src.tok = graph.Name("read-csv", opReadCSV, []byte(src.tok), stamps...)
+	return &Frame{plan: src}
+}
+
+func csvType(t csv.Type) arrow.DataType {
+	switch t {
+	case csv.Int64:
+		return kernel.Int64
+	case csv.Float64:
+		return kernel.Float64
+	case csv.Bool:
+		return kernel.Bool
+	}
+	return kernel.String
+}
+
+func readCSVOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
+	var a readCSVArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opReadCSV, err)
+	}
+	return csv.ReadBlock(a.Block, a.Schema, a.Opts)
+}
+
+// FromArrow makes a frame of records, one partition each; they must have the
+// same columns. Integer columns become int64, float32 float64, and
+// dictionary or large strings stay strings; other types are refused.
+func FromArrow(recs ...arrow.Record) *Frame {
+	if len(recs) == 0 {
+		return failed(fmt.Errorf("FromArrow: no records: at least one is needed for the columns"))
+	}
+	var schema *arrow.Schema
+	args := make([][]byte, len(recs))
+	for i, r := range recs {
+		norm, err := normalize(r)
+		if err != nil {
+			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
+		}
+		logical := kernel.PlainSchema(norm.Schema())
+		if schema == nil {
+			schema = logical
+		} else if !schema.Equal(logical) {
+			norm.Release()
+			return failed(fmt.Errorf("FromArrow: record %d has columns %s, record 0 has %s", i, logical, schema))
+		}
+		args[i], err = encodeIPC(norm)
+		norm.Release()
+		if err != nil {
+			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
+		}
+	}
+	return &Frame{plan: newSource("from-arrow", opFromIPC, args, schema)}
+}
+
+// normalize converts rec's columns to the types kernels handle.
+func normalize(rec arrow.Record) (arrow.Record, error) {
+	fields := make([]arrow.Field, rec.NumCols())
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, c := range rec.Columns() {
+		col, err := normalizeColumn(c)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", rec.ColumnName(i), err)
+		}
+		cols[i] = col
+		fields[i] = arrow.Field{Name: rec.ColumnName(i), Type: col.DataType(), Nullable: true}
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
+}
+
+func normalizeColumn(c arrow.Array) (arrow.Array, error) {
+	valid := func() []byte {
+		if c.NullN() == 0 {
+			return nil
+		}
+		out := make([]byte, (c.Len()+7)/8)
+		for i := 0; i < c.Len(); i++ {
+			if c.IsValid(i) {
+				out[i>>3] |= 1 << (i & 7)
+			}
+		}
+		return out
+	}
+	ints := func(n int, at func(int) int64) arrow.Array {
+		vals := make([]int64, n)
+		for i := range vals {
+			vals[i] = at(i)
+		}
+		return kernel.NewInt64(vals, valid())
+	}
+	switch a := c.(type) {
+	case *array.Int64, *array.Float64, *array.Boolean, *array.String:
+		c.Retain()
+		return c, nil
+	case *array.Int8:
+		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
+	case *array.Int16:
+		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
+	case *array.Int32:
+		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
+	case *array.Uint8:
+		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
+	case *array.Uint16:
+		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
+	case *array.Uint32:
+		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
+	case *array.Float32:
+		vals := make([]float64, a.Len())
+		for i := range vals {
+			vals[i] = float64(a.Value(i))
+		}
+		return kernel.NewFloat64(vals, valid()), nil
+	case *array.LargeString:
+		offs := make([]int32, a.Len()+1)
+		var data []byte
+		for i := 0; i < a.Len(); i++ {
+			data = append(data, a.Value(i)...)
+			offs[i+1] = int32(len(data))
+		}
+		return kernel.NewString(offs, data, valid()), nil
+	case *array.Dictionary:
+		if kernel.IsString(a.DataType()) {
+			return kernel.Concat(kernel.String, []arrow.Array{a})
+		}
+	}
+	return nil, fmt.Errorf("unsupported type %s (Dusk handles int64, float64, bool and string columns)", c.DataType())
+}
+
+func encodeIPC(rec arrow.Record) ([]byte, error) {
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
+	if err := w.Write(rec); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
+	r, err := ipc.NewReader(bytes.NewReader(raw), ipc.WithAllocator(memory.DefaultAllocator))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opFromIPC, err)
+	}
+	defer r.Release()
+	if !r.Next() {
+		return nil, fmt.Errorf("%s: no record: %v", opFromIPC, r.Err())
+	}
+	rec := r.Record()
+	rec.Retain()
+	return rec, nil
+}
+
+// FromRecords makes a frame of Go structs, split into npartitions partitions
+// of about equal size. Exported fields become columns, named by their `dusk`
+// tag or their name: integers become int64, floats float64, strings and
+// bools themselves, and a nil pointer to one of those is null.
+func FromRecords[T any](rows []T, npartitions int) *Frame {
+	t := reflect.TypeFor[T]()
+	if t.Kind() != reflect.Struct {
+		return failed(fmt.Errorf("FromRecords: %s is not a struct type", t))
+	}
+	npartitions = max(npartitions, 1)
+	type col struct {
+		index []int
+		name  string
+		kind  kernel.Kind
+	}
+	var cols []col
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name := f.Name
+		if tag := f.Tag.Get("dusk"); tag != "" {
+			name = tag
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		var k kernel.Kind
+		switch ft.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint8, reflect.Uint16, reflect.Uint32:
+			k = kernel.KindInt
+		case reflect.Float32, reflect.Float64:
+			k = kernel.KindFloat
+		case reflect.String:
+			k = kernel.KindString
+		case reflect.Bool:
+			k = kernel.KindBool
+		default:
+			return failed(fmt.Errorf("FromRecords: field %s has type %s, which has no column type", f.Name, f.Type))
+		}
+		cols = append(cols, col{index: f.Index, name: name, kind: k})
+	}
+	if len(cols) == 0 {
+		return failed(fmt.Errorf("FromRecords: %s has no exported fields", t))
+	}
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c.name, Type: kindType(c.kind), Nullable: true}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	var recs []arrow.Record
+	for p := 0; p < npartitions; p++ {
+		lo, hi := p*len(rows)/npartitions, (p+1)*len(rows)/npartitions
+		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		for _, row := range rows[lo:hi] {
+			v := reflect.ValueOf(row)
+			for i, c := range cols {
+				fv := v.FieldByIndex(c.index)
+				if fv.Kind() == reflect.Pointer {
+					if fv.IsNil() {
+						b.Field(i).AppendNull()
+						continue
+					}
+					fv = fv.Elem()
+				}
+				switch bf := b.Field(i).(type) {
+				case *array.Int64Builder:
+					if fv.CanInt() {
+						bf.Append(fv.Int())
+					} else {
+						bf.Append(int64(fv.Uint()))
+					}
+				case *array.Float64Builder:
+					bf.Append(fv.Float())
+				case *array.StringBuilder:
+					bf.Append(fv.String())
+				case *array.BooleanBuilder:
+					bf.Append(fv.Bool())
+				}
+			}
+		}
+		recs = append(recs, b.NewRecord())
+		b.Release()
+	}
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	return FromArrow(recs...)
+}

@@ -1,0 +1,144 @@
+// Package csv parses CSV into Arrow records with a purpose-built parser that
+// scans each field once and writes straight into typed columns: integers and
+// decimals are parsed as they are scanned, and strings with few distinct
+// values are dictionary-encoded as they are read.
+//
+// Files are read in blocks, so that a large file becomes several partitions:
+// a block owns the lines that start inside it. A quoted field that holds a
+// line break must not straddle a block boundary (as in Dask); use a block
+// size larger than the file for such data.
+//
+// Must never import: scheduler, worker, the collections.
+package csv
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Type is a column's type.
+type Type string
+
+// The column types CSV columns parse into.
+const (
+	Int64   Type = "int64"
+	Float64 Type = "float64"
+	String  Type = "string"
+	Bool    Type = "bool"
+)
+
+func (t Type) valid() bool { return t == Int64 || t == Float64 || t == String || t == Bool }
+
+// Column is a named, typed column.
+type Column struct {
+	Name string `json:"name"`
+	Type Type   `json:"type"`
+}
+
+// Schema is the columns of a CSV file, in order.
+type Schema []Column
+
+// Names lists the column names.
+func (s Schema) Names() []string {
+	names := make([]string, len(s))
+	for i, c := range s {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// DefaultNullValues are the fields read as null, as pandas reads them.
+var DefaultNullValues = []string{"", "NA", "N/A", "NULL", "null", "NaN", "nan", "#N/A"}
+
+// Options say how to read CSV. The zero value reads comma-separated files
+// with a header line, inferring every column's type.
+type Options struct {
+	// Delimiter separates fields. Default ','.
+	Delimiter byte `json:"delimiter,omitempty"`
+	// NoHeader says the first line is data; Names must then be given.
+	NoHeader bool `json:"no_header,omitempty"`
+	// Names overrides the header's column names, or names the columns of a
+	// file without one.
+	Names []string `json:"names,omitempty"`
+	// Types fixes the types of the named columns instead of inferring them.
+	Types map[string]Type `json:"types,omitempty"`
+	// NullValues are the fields read as null. Default DefaultNullValues.
+	NullValues []string `json:"null_values,omitempty"`
+	// NoDictionary keeps every string column plain; by default a column with
+	// few distinct values is dictionary-encoded, which groups and compares
+	// faster and takes less memory.
+	NoDictionary bool `json:"no_dictionary,omitempty"`
+}
+
+// WithDefaults fills in the defaults and checks the options.
+func (o Options) WithDefaults() (Options, error) {
+	if o.Delimiter == 0 {
+		o.Delimiter = ','
+	}
+	if o.Delimiter == '"' || o.Delimiter == '\n' || o.Delimiter == '\r' {
+		return o, fmt.Errorf("csv: %q cannot be the delimiter", o.Delimiter)
+	}
+	if o.NullValues == nil {
+		o.NullValues = DefaultNullValues
+	}
+	if o.NoHeader && len(o.Names) == 0 {
+		return o, fmt.Errorf("csv: a file without a header needs column names (Names)")
+	}
+	for name, t := range o.Types {
+		if !t.valid() {
+			return o, fmt.Errorf("csv: column %s: unknown type %q (want int64, float64, string or bool)", name, t)
+		}
+	}
+	return o, nil
+}
+
+// nullSet matches null fields quickly: most fields are longer than any
+// null value and are rejected by length alone.
+type nullSet struct {
+	values []string
+	maxLen int
+}
+
+func newNullSet(values []string) nullSet {
+	s := nullSet{values: values}
+	for _, v := range values {
+		s.maxLen = max(s.maxLen, len(v))
+	}
+	return s
+}
+
+func (s *nullSet) match(field []byte) bool {
+	if len(field) > s.maxLen {
+		return false
+	}
+	for _, v := range s.values {
+		if string(field) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseError is a malformed line.
+type ParseError struct {
+	Path   string
+	Line   int    // 1-based line number in the file
+	Column string // empty when the whole line is wrong
+	Msg    string
+}
+
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	b.WriteString("read ")
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteByte(' ')
+	}
+	fmt.Fprintf(&b, "line %d", e.Line)
+	if e.Column != "" {
+		fmt.Fprintf(&b, " column %s", e.Column)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}

@@ -1,0 +1,288 @@
+package csv
+
+import (
+	stdcsv "encoding/csv"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/io/storage"
+)
+
+// randomCSV writes rows of (int, float, string, bool) with nulls, quotes,
+// negative numbers and long decimals, and returns the text with the values
+// a reference reader (encoding/csv) finds in it.
+func randomCSV(r *rand.Rand, rows int, crlf bool) string {
+	var b strings.Builder
+	nl := "\n"
+	if crlf {
+		nl = "\r\n"
+	}
+	b.WriteString("i,f,s,b" + nl)
+	words := []string{"alpha", "beta", `say "hi"`, "comma,inside", "line\nbreak", "", "NA", "id042"}
+	for k := 0; k < rows; k++ {
+		fields := make([]string, 4)
+		switch r.Intn(8) {
+		case 0:
+			fields[0] = ""
+		case 1:
+			fields[0] = strconv.FormatInt(r.Int63()-r.Int63(), 10) // beyond 18 digits: slow path
+		default:
+			fields[0] = strconv.Itoa(r.Intn(2000) - 1000)
+		}
+		switch r.Intn(6) {
+		case 0:
+			fields[1] = "NaN"
+		case 1:
+			fields[1] = strconv.FormatFloat(r.NormFloat64()*1e10, 'e', -1, 64)
+		case 2:
+			fields[1] = strconv.FormatFloat(r.Float64(), 'f', -1, 64) // 17 digits
+		default:
+			fields[1] = strconv.FormatFloat(float64(r.Intn(100000000))/1e6, 'f', 6, 64)
+		}
+		w := words[r.Intn(len(words))]
+		if strings.ContainsAny(w, "\",\n") {
+			w = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+		}
+		fields[2] = w
+		fields[3] = []string{"true", "False", ""}[r.Intn(3)]
+		b.WriteString(strings.Join(fields, ","))
+		b.WriteString(nl)
+		if r.Intn(50) == 0 {
+			b.WriteString(nl) // a blank line, skipped
+		}
+	}
+	return b.String()
+}
+
+var testSchema = Schema{{"i", Int64}, {"f", Float64}, {"s", String}, {"b", Bool}}
+
+// checkAgainstReference parses text with encoding/csv and compares every
+// value with rec's.
+func checkAgainstReference(t *testing.T, text string, rec arrow.Record) {
+	t.Helper()
+	rd := stdcsv.NewReader(strings.NewReader(text))
+	want, err := rd.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = want[1:] // header
+	if int(rec.NumRows()) != len(want) {
+		t.Fatalf("%d rows, reference has %d", rec.NumRows(), len(want))
+	}
+	nulls := newNullSet(DefaultNullValues)
+	is := rec.Column(0).(*array.Int64)
+	fs := rec.Column(1).(*array.Float64)
+	ss := kernel.StringsOf(rec.Column(2))
+	bs := rec.Column(3).(*array.Boolean)
+	for k, row := range want {
+		if nulls.match([]byte(row[0])) != is.IsNull(k) {
+			t.Fatalf("row %d: i null=%v, field %q", k, is.IsNull(k), row[0])
+		}
+		if is.IsValid(k) {
+			v, _ := strconv.ParseInt(row[0], 10, 64)
+			if is.Value(k) != v {
+				t.Fatalf("row %d: i = %d, want %d", k, is.Value(k), v)
+			}
+		}
+		if fs.IsValid(k) {
+			v, _ := strconv.ParseFloat(row[1], 64)
+			if fs.Value(k) != v { // exactly: the fast path must round correctly
+				t.Fatalf("row %d: f = %v, want %v (%q)", k, fs.Value(k), v, row[1])
+			}
+		} else if !nulls.match([]byte(row[1])) {
+			t.Fatalf("row %d: f is null, field %q", k, row[1])
+		}
+		if nulls.match([]byte(row[2])) != rec.Column(2).IsNull(k) {
+			t.Fatalf("row %d: s null=%v, field %q", k, rec.Column(2).IsNull(k), row[2])
+		}
+		if rec.Column(2).IsValid(k) && ss.Value(k) != row[2] {
+			t.Fatalf("row %d: s = %q, want %q", k, ss.Value(k), row[2])
+		}
+		if bs.IsValid(k) && bs.Value(k) != strings.EqualFold(row[3], "true") {
+			t.Fatalf("row %d: b = %v, field %q", k, bs.Value(k), row[3])
+		}
+	}
+}
+
+func TestParseMatchesReference(t *testing.T) {
+	for _, rows := range []int{0, 1, 17, 5000} {
+		for _, crlf := range []bool{false, true} {
+			for _, noDict := range []bool{false, true} {
+				t.Run(fmt.Sprintf("rows=%d/crlf=%v/nodict=%v", rows, crlf, noDict), func(t *testing.T) {
+					text := randomCSV(rand.New(rand.NewSource(int64(rows))), rows, crlf)
+					data := []byte(text[strings.IndexByte(text, '\n')+1:])
+					rec, err := Parse(data, testSchema, Options{NoDictionary: noDict})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer rec.Release()
+					checkAgainstReference(t, text, rec)
+				})
+			}
+		}
+	}
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Splitting a file into blocks of any size reads every line exactly once.
+func TestBlocksCoverEveryLineOnce(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewSource(7))
+	var b strings.Builder
+	b.WriteString("i,f,s,b\n")
+	for k := 0; k < 3000; k++ {
+		fmt.Fprintf(&b, "%d,%d.5,w%d,true\n", k, k, r.Intn(50))
+	}
+	text := b.String()
+	path := writeFile(t, dir, "data.csv", text)
+	files, err := storage.List(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{7, 64, 1000, 4096, int64(len(text)), 1 << 30} {
+		var ids []int64
+		for _, blk := range Blocks(files, size) {
+			rec, err := ReadBlock(blk, testSchema, Options{})
+			if err != nil {
+				t.Fatalf("size %d block %+v: %v", size, blk, err)
+			}
+			ids = append(ids, rec.Column(0).(*array.Int64).Int64Values()...)
+			rec.Release()
+		}
+		if len(ids) != 3000 {
+			t.Fatalf("block size %d: %d rows, want 3000", size, len(ids))
+		}
+		for k, v := range ids {
+			if v != int64(k) {
+				t.Fatalf("block size %d: row %d has id %d", size, k, v)
+			}
+		}
+	}
+}
+
+func TestErrorsNameFileLineAndColumn(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,area,num_clicks\n")
+	for k := 0; k < 200; k++ {
+		fmt.Fprintf(&b, "%d,a%d,%d\n", k, k%3, k)
+	}
+	good := b.String()
+	tests := []struct {
+		name, text string
+		schema     Schema
+		want       string
+	}{
+		{"too few fields", good + "200,a1\n", nil, "line 202: expected 3 fields, found 2"},
+		{"too many fields", good + "200,a1,3,4\n", nil, "line 202: expected 3 fields, found more"},
+		{"not an int", good + "200,a1,many\n", nil, `line 202 column num_clicks: cannot parse "many" as int64`},
+		{"unclosed quote", good + "200,\"a1,3\n", nil, "line 202 column area: a quoted field is not closed"},
+		{"stray quote", good + "200,a\"1,3\n", nil, "line 202 column area: a quote inside an unquoted field"},
+	}
+	schema := Schema{{"id", Int64}, {"area", String}, {"num_clicks", Int64}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, dir, strings.ReplaceAll(tt.name, " ", "-")+".csv", tt.text)
+			files, _ := storage.List(path)
+			var err error
+			// Small blocks: the bad line is far from its block's start.
+			for _, blk := range Blocks(files, 512) {
+				var rec arrow.Record
+				if rec, err = ReadBlock(blk, schema, Options{}); err != nil {
+					break
+				}
+				rec.Release()
+			}
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v; want the file %s and %q", err, path, tt.want)
+			}
+		})
+	}
+}
+
+func TestInfer(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "x.csv",
+		"i,f,s,b,empty,mixed\n1,1.5,x,true,,1\n-2,NaN,y,False,,2.5\n,3,\"z,\",TRUE,NA,\n")
+	got, err := Infer(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Schema{{"i", Int64}, {"f", Float64}, {"s", String}, {"b", Bool}, {"empty", String}, {"mixed", Float64}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("Infer = %v, want %v", got, want)
+	}
+	got, err = Infer(path, Options{Types: map[string]Type{"i": Float64}})
+	if err != nil || got[0].Type != Float64 {
+		t.Fatalf("explicit type: %v, %v", got, err)
+	}
+	if _, err := Infer(path, Options{Types: map[string]Type{"nope": Int64}}); err == nil || !strings.Contains(err.Error(), `"nope", which is not a column`) {
+		t.Fatalf("type for a missing column: %v", err)
+	}
+	if _, err := Infer(path, Options{Types: map[string]Type{"i": "decimal"}}); err == nil || !strings.Contains(err.Error(), `unknown type "decimal"`) {
+		t.Fatalf("unknown type: %v", err)
+	}
+}
+
+func TestHeaderMismatchAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.csv", "x,y\n1,2\n")
+	b := writeFile(t, dir, "b.csv", "x,z\n1,2\n")
+	schema := Schema{{"x", Int64}, {"y", Int64}}
+	files, _ := storage.List(b)
+	_, err := ReadBlock(Blocks(files, 1<<20)[0], schema, Options{})
+	if err == nil || !strings.Contains(err.Error(), "b.csv") || !strings.Contains(err.Error(), "differs") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestFastFloatPathIsExact(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	var b strings.Builder
+	var want []float64
+	for k := 0; k < 100000; k++ {
+		digits := 1 + r.Intn(15)
+		frac := r.Intn(digits + 1)
+		mant := r.Int63n(int64(math.Pow10(digits)))
+		s := strconv.FormatInt(mant, 10)
+		for len(s) < digits {
+			s = "0" + s
+		}
+		s = s[:digits-frac] + "." + s[digits-frac:]
+		if r.Intn(2) == 0 {
+			s = "-" + s
+		}
+		v, _ := strconv.ParseFloat(s, 64)
+		want = append(want, v)
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	rec, err := Parse([]byte(b.String()), Schema{{"f", Float64}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rec.Column(0).(*array.Float64).Float64Values()
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("value %d: %v, strconv gives %v", k, got[k], want[k])
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package csv
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/duskdata/dusk/io/storage"
+)
+
+// SampleSize is how much of the first file Infer reads.
+const SampleSize = 1 << 20
+
+// Infer reads the start of the file at path and returns its schema: the
+// header's names (or opts.Names) and, for each column without a type in
+// opts.Types, the narrowest of int64, float64, bool and string that every
+// sampled value fits. A column with only nulls in the sample is a string.
+// A later value that does not fit the inferred type fails the read with the
+// file and line; give the type in opts.Types then.
+func Infer(path string, opts Options) (Schema, error) {
+	opts, err := opts.WithDefaults()
+	if err != nil {
+		return nil, err
+	}
+	f, err := storage.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	buf := make([]byte, SampleSize)
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	sample := buf[:n]
+	if n == SampleSize { // drop the last, likely partial, line
+		for n > 0 && sample[n-1] != '\n' {
+			n--
+		}
+		sample = sample[:n]
+	}
+	pos := 0
+	var names []string
+	if !opts.NoHeader {
+		if len(sample) == 0 {
+			return nil, fmt.Errorf("read %s: the file is empty: no header", path)
+		}
+		if names, pos, err = splitLine(sample, 0, opts.Delimiter); err != nil {
+			return nil, fmt.Errorf("read %s line 1: %w", path, err)
+		}
+	}
+	if len(opts.Names) > 0 {
+		if !opts.NoHeader && len(opts.Names) != len(names) {
+			return nil, fmt.Errorf("read %s: %d names given for %d columns", path, len(opts.Names), len(names))
+		}
+		names = opts.Names
+	}
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			return nil, fmt.Errorf("read %s: column %q appears twice", path, name)
+		}
+		seen[name] = true
+	}
+	for name := range opts.Types {
+		if !seen[name] {
+			return nil, fmt.Errorf("read %s: a type is given for %q, which is not a column; the columns are %q", path, name, names)
+		}
+	}
+	fits := make([]struct{ notInt, notFloat, notBool, any bool }, len(names))
+	nulls := newNullSet(opts.NullValues)
+	line := 1
+	if !opts.NoHeader {
+		line = 2
+	}
+	for pos < len(sample) {
+		if c := sample[pos]; c == '\n' || c == '\r' {
+			pos++
+			continue
+		}
+		fields, next, err := splitLine(sample, pos, opts.Delimiter)
+		if err != nil {
+			return nil, fmt.Errorf("read %s line %d: %w", path, line, err)
+		}
+		if len(fields) != len(names) {
+			return nil, &ParseError{Path: path, Line: line, Msg: fmt.Sprintf("expected %d fields, found %d", len(names), len(fields))}
+		}
+		for i, v := range fields {
+			if nulls.match([]byte(v)) {
+				continue
+			}
+			t := &fits[i]
+			t.any = true
+			if !t.notInt {
+				if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+					t.notInt = true
+				}
+			}
+			if !t.notFloat {
+				if _, err := strconv.ParseFloat(v, 64); err != nil {
+					t.notFloat = true
+				}
+			}
+			if !t.notBool {
+				if _, ok := parseBool([]byte(v)); !ok {
+					t.notBool = true
+				}
+			}
+		}
+		pos = next
+		line++
+	}
+	schema := make(Schema, len(names))
+	for i, name := range names {
+		t := fits[i]
+		typ := String
+		switch {
+		case opts.Types[name] != "":
+			typ = opts.Types[name]
+		case !t.any:
+		case !t.notInt:
+			typ = Int64
+		case !t.notFloat:
+			typ = Float64
+		case !t.notBool:
+			typ = Bool
+		}
+		schema[i] = Column{Name: name, Type: typ}
+	}
+	return schema, nil
+}
+
+// splitLine splits the line at pos into fields and returns the position of
+// the next line. It is the slow, general path, for headers and samples.
+func splitLine(data []byte, pos int, delim byte) ([]string, int, error) {
+	p := newParser(data, delim)
+	p.pos = pos
+	var fields []string
+	for {
+		f, err := p.field()
+		if err != nil {
+			return nil, 0, err
+		}
+		fields = append(fields, string(f))
+		if p.pos >= len(data) {
+			return fields, p.pos, nil
+		}
+		switch data[p.pos] {
+		case delim:
+			p.pos++
+		default: // a line break
+			p.endLine()
+			return fields, p.pos, nil
+		}
+	}
+}

@@ -1,0 +1,535 @@
+package csv
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+)
+
+// Parse parses the lines of data (no header) into a record with schema's
+// columns. Errors are *ParseError with lines counted from 1 at data's start.
+func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
+	opts, err := opts.WithDefaults()
+	if err != nil {
+		return nil, err
+	}
+	p := newParser(data, opts.Delimiter)
+	p.nulls = newNullSet(opts.NullValues)
+	// Every row ends with a line break but perhaps the last: an upper bound
+	// that sizes the columns once.
+	rows := bytes.Count(data, []byte{'\n'}) + 1
+	p.cols = make([]column, len(schema))
+	for i, c := range schema {
+		col := &p.cols[i]
+		col.kind = c.Type
+		switch c.Type {
+		case Int64:
+			col.ints = make([]int64, rows)
+		case Float64:
+			col.floats = make([]float64, rows)
+		case Bool:
+			col.bools = make([]uint8, rows)
+		default:
+			col.strs = newStringColumn(rows, !opts.NoDictionary)
+		}
+	}
+	if err := p.run(schema); err != nil {
+		return nil, err
+	}
+	fields := make([]arrow.Field, len(schema))
+	cols := make([]arrow.Array, len(schema))
+	for i := range p.cols {
+		cols[i] = p.cols[i].finish(p.rows)
+		fields[i] = arrow.Field{Name: schema[i].Name, Type: cols[i].DataType(), Nullable: true}
+	}
+	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(p.rows))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec, nil
+}
+
+type parser struct {
+	data    []byte
+	pos     int
+	delim   byte
+	term    [256]bool // bytes that end a field: the delimiter and line breaks
+	special [256]bool // term and the quote
+	line    int       // line of the row being parsed
+	rows    int
+	cols    []column
+	nulls   nullSet
+	scratch []byte
+}
+
+func newParser(data []byte, delim byte) *parser {
+	p := &parser{data: data, delim: delim, line: 1}
+	p.term['\n'], p.term['\r'], p.term[delim] = true, true, true
+	p.special = p.term
+	p.special['"'] = true
+	return p
+}
+
+// column is one column being built; kind says which slice holds it. Values
+// are written at their row's index; null rows are listed, and the validity
+// bitmap is made from that list at the end, so valid rows cost nothing.
+type column struct {
+	kind   Type
+	ints   []int64
+	floats []float64
+	bools  []uint8
+	strs   *stringColumn
+	nulls  []int32
+}
+
+func (c *column) finish(rows int) arrow.Array {
+	valid := validityOf(c.nulls, rows)
+	switch c.kind {
+	case Int64:
+		return kernel.NewInt64(c.ints[:rows], valid)
+	case Float64:
+		return kernel.NewFloat64(c.floats[:rows], valid)
+	case Bool:
+		return kernel.NewBool(c.bools[:rows], valid)
+	}
+	return c.strs.finish(rows, valid)
+}
+
+// validityOf makes the bitmap of rows rows in which the listed ones are null.
+func validityOf(nulls []int32, rows int) []byte {
+	if len(nulls) == 0 {
+		return nil
+	}
+	bits := make([]byte, (rows+7)/8)
+	for i := range bits {
+		bits[i] = 0xff
+	}
+	for _, r := range nulls {
+		bits[r>>3] &^= 1 << (r & 7)
+	}
+	return bits
+}
+
+func (p *parser) run(schema Schema) error {
+	d, n, last := p.data, len(p.data), len(p.cols)-1
+	for p.pos < n {
+		if c := d[p.pos]; c == '\n' || c == '\r' { // a blank line
+			p.endLine()
+			continue
+		}
+		for c := range p.cols {
+			col := &p.cols[c]
+			var err error
+			switch col.kind {
+			case Int64:
+				err = p.parseInt(col)
+			case Float64:
+				err = p.parseFloat(col)
+			case Bool:
+				err = p.parseBool(col)
+			default:
+				err = p.parseString(col)
+			}
+			if err != nil {
+				if pe, ok := err.(*ParseError); ok && pe.Column == "" {
+					pe.Column = schema[c].Name
+				}
+				return err
+			}
+			if c == last {
+				break
+			}
+			if p.pos >= n || d[p.pos] != p.delim {
+				return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found %d", len(p.cols), c+1)}
+			}
+			p.pos++
+		}
+		if p.pos < n {
+			switch d[p.pos] {
+			case '\n', '\r':
+				p.endLine()
+			case p.delim:
+				return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found more", len(p.cols))}
+			default:
+				return &ParseError{Line: p.line, Msg: fmt.Sprintf("unexpected %q after the last field", d[p.pos])}
+			}
+		}
+		p.rows++
+	}
+	return nil
+}
+
+// endLine steps over one line break (\n, \r\n or \r).
+func (p *parser) endLine() {
+	if p.data[p.pos] == '\r' {
+		p.pos++
+		if p.pos < len(p.data) && p.data[p.pos] == '\n' {
+			p.pos++
+		}
+	} else {
+		p.pos++
+	}
+	p.line++
+}
+
+func (p *parser) isEnd(i int) bool { return i >= len(p.data) || p.term[p.data[i]] }
+
+// field returns the field at p.pos, unquoted, and moves past it. The bytes
+// may be scratch space, valid until the next call.
+func (p *parser) field() ([]byte, error) {
+	d, i := p.data, p.pos
+	if i < len(d) && d[i] == '"' {
+		return p.quoted()
+	}
+	for i < len(d) && !p.special[d[i]] {
+		i++
+	}
+	if i < len(d) && d[i] == '"' {
+		return nil, &ParseError{Line: p.line, Msg: "a quote inside an unquoted field"}
+	}
+	f := d[p.pos:i]
+	p.pos = i
+	return f, nil
+}
+
+// quoted reads a field in quotes, where "" stands for one quote and line
+// breaks are part of the value.
+func (p *parser) quoted() ([]byte, error) {
+	d := p.data
+	start := p.line
+	p.scratch = p.scratch[:0]
+	i := p.pos + 1
+	for {
+		if i >= len(d) {
+			return nil, &ParseError{Line: start, Msg: "a quoted field is not closed"}
+		}
+		c := d[i]
+		if c == '"' {
+			if i+1 < len(d) && d[i+1] == '"' {
+				p.scratch = append(p.scratch, '"')
+				i += 2
+				continue
+			}
+			i++
+			break
+		}
+		if c == '\n' {
+			p.line++
+		}
+		p.scratch = append(p.scratch, c)
+		i++
+	}
+	p.pos = i
+	if !p.isEnd(i) {
+		return nil, &ParseError{Line: p.line, Msg: fmt.Sprintf("unexpected %q after a closing quote", d[i])}
+	}
+	return p.scratch, nil
+}
+
+// parseInt parses digits as it scans them; anything unusual (a null, a
+// sign with spaces, 19 digits or more, quotes) takes the slow path.
+func (p *parser) parseInt(c *column) error {
+	d, i, n := p.data, p.pos, len(p.data)
+	neg := false
+	if i < n && (d[i] == '-' || d[i] == '+') {
+		neg = d[i] == '-'
+		i++
+	}
+	start := i
+	var v uint64
+	for i < n {
+		x := d[i] - '0'
+		if x > 9 {
+			break
+		}
+		v = v*10 + uint64(x)
+		i++
+	}
+	if digits := i - start; digits > 0 && digits <= 18 && (i == n || p.term[d[i]]) {
+		x := int64(v)
+		if neg {
+			x = -x
+		}
+		c.ints[p.rows] = x
+		p.pos = i
+		return nil
+	}
+	f, err := p.field()
+	if err != nil {
+		return err
+	}
+	if p.nulls.match(f) {
+		c.nulls = append(c.nulls, int32(p.rows))
+		return nil
+	}
+	x, err := strconv.ParseInt(string(trimSpace(f)), 10, 64)
+	if err != nil {
+		return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as int64", f)}
+	}
+	c.ints[p.rows] = x
+	return nil
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseFloat parses plain decimals of up to 15 digits as it scans them:
+// such digits fit float64's 53 bits and the power of ten is exact, so one
+// division rounds correctly (Clinger's fast path). Exponents, longer
+// numbers and nulls take strconv's slow path.
+func (p *parser) parseFloat(c *column) error {
+	d, i, n := p.data, p.pos, len(p.data)
+	neg := false
+	if i < n && (d[i] == '-' || d[i] == '+') {
+		neg = d[i] == '-'
+		i++
+	}
+	var mant uint64
+	digits, frac := 0, 0
+	for i < n {
+		x := d[i] - '0'
+		if x > 9 {
+			break
+		}
+		mant = mant*10 + uint64(x)
+		digits++
+		i++
+	}
+	if i < n && d[i] == '.' {
+		i++
+		for i < n {
+			x := d[i] - '0'
+			if x > 9 {
+				break
+			}
+			mant = mant*10 + uint64(x)
+			digits++
+			frac++
+			i++
+		}
+	}
+	if digits > 0 && digits <= 15 && (i == n || p.term[d[i]]) {
+		v := float64(mant) / pow10[frac]
+		if neg {
+			v = -v
+		}
+		c.floats[p.rows] = v
+		p.pos = i
+		return nil
+	}
+	f, err := p.field()
+	if err != nil {
+		return err
+	}
+	if p.nulls.match(f) {
+		c.floats[p.rows] = math.NaN()
+		c.nulls = append(c.nulls, int32(p.rows))
+		return nil
+	}
+	v, err := strconv.ParseFloat(string(trimSpace(f)), 64)
+	if err != nil {
+		return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as float64", f)}
+	}
+	c.floats[p.rows] = v
+	return nil
+}
+
+func (p *parser) parseBool(c *column) error {
+	f, err := p.field()
+	if err != nil {
+		return err
+	}
+	if v, ok := parseBool(f); ok {
+		c.bools[p.rows] = v
+		return nil
+	}
+	if p.nulls.match(f) {
+		c.nulls = append(c.nulls, int32(p.rows))
+		return nil
+	}
+	return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as bool", f)}
+}
+
+func parseBool(f []byte) (uint8, bool) {
+	switch string(f) {
+	case "true", "True", "TRUE":
+		return 1, true
+	case "false", "False", "FALSE":
+		return 0, true
+	}
+	return 0, false
+}
+
+func (p *parser) parseString(c *column) error {
+	d, i, n := p.data, p.pos, len(p.data)
+	var f []byte
+	if i < n && d[i] == '"' {
+		var err error
+		if f, err = p.quoted(); err != nil {
+			return err
+		}
+	} else {
+		for i < n && !p.special[d[i]] {
+			i++
+		}
+		if i < n && d[i] == '"' {
+			return &ParseError{Line: p.line, Msg: "a quote inside an unquoted field"}
+		}
+		f = d[p.pos:i]
+		p.pos = i
+	}
+	if len(f) <= p.nulls.maxLen && p.nulls.match(f) {
+		c.strs.add(p.rows, nil)
+		c.nulls = append(c.nulls, int32(p.rows))
+		return nil
+	}
+	c.strs.add(p.rows, f)
+	return nil
+}
+
+// stringColumn dictionary-encodes strings as it reads them. A column whose
+// values turn out mostly distinct is returned plain, where a dictionary
+// would only cost.
+type stringColumn struct {
+	plain   bool
+	table   strTable
+	offsets []int32 // dictionary, or plain: the rows', offsets into data
+	data    []byte
+	indices []int32 // row -> dictionary id
+}
+
+func newStringColumn(rows int, dict bool) *stringColumn {
+	if !dict {
+		return &stringColumn{plain: true, offsets: make([]int32, 1, rows+1)}
+	}
+	return &stringColumn{table: newStrTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows)}
+}
+
+func (c *stringColumn) add(row int, f []byte) {
+	if !c.plain {
+		h := hashBytes(f)
+		id := c.table.find(h, f, c.offsets, c.data)
+		if id < 0 {
+			id = int32(len(c.offsets) - 1)
+			c.table.insert(h, id)
+		} else {
+			c.indices[row] = id
+			return
+		}
+		c.indices[row] = id
+	}
+	c.data = append(c.data, f...)
+	c.offsets = append(c.offsets, int32(len(c.data)))
+}
+
+func (c *stringColumn) finish(rows int, valid []byte) arrow.Array {
+	if c.plain {
+		return kernel.NewString(c.offsets, c.data, valid)
+	}
+	values := kernel.NewString(c.offsets, c.data, nil)
+	defer values.Release()
+	dict := kernel.NewDict(c.indices[:rows], values, valid)
+	if 2*values.Len() <= rows {
+		return dict
+	}
+	defer dict.Release()
+	plain, _ := kernel.Concat(kernel.String, []arrow.Array{dict})
+	return plain
+}
+
+// strTable finds a string's dictionary id by its hash with open addressing;
+// a slot holds the hash and the id together, one cache line per probe, and
+// bytes are compared only when the full 64-bit hashes match.
+type strTable struct {
+	slots []strSlot
+	n     int
+}
+
+type strSlot struct {
+	hash uint64
+	id   int32 // id+1; 0 is empty
+}
+
+func newStrTable(size int) strTable { return strTable{slots: make([]strSlot, size)} }
+
+func (t *strTable) find(h uint64, f []byte, offs []int32, data []byte) int32 {
+	mask := uint64(len(t.slots) - 1)
+	for s := h & mask; ; s = (s + 1) & mask {
+		slot := &t.slots[s]
+		if slot.id == 0 {
+			return -1
+		}
+		if slot.hash == h {
+			id := slot.id - 1
+			if string(data[offs[id]:offs[id+1]]) == string(f) {
+				return id
+			}
+		}
+	}
+}
+
+func (t *strTable) insert(h uint64, id int32) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		*t = newStrTable(2 * len(old))
+		for _, sl := range old {
+			if sl.id != 0 {
+				t.insert(sl.hash, sl.id-1)
+			}
+		}
+	}
+	mask := uint64(len(t.slots) - 1)
+	s := h & mask
+	for t.slots[s].id != 0 {
+		s = (s + 1) & mask
+	}
+	t.slots[s] = strSlot{hash: h, id: id + 1}
+	t.n++
+}
+
+// hashBytes is a fast hash for short fields: a word or two read at once,
+// mixed by a 128-bit multiply.
+func hashBytes(b []byte) uint64 {
+	const k0, k1 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db
+	n := len(b)
+	var a, c uint64
+	switch {
+	case n > 16:
+		h := uint64(n) ^ k0
+		for i := 0; i+8 <= n-8; i += 8 { // every word but the last 8 bytes
+			h = mix(h^binary.LittleEndian.Uint64(b[i:]), k1)
+		}
+		a, c = h, binary.LittleEndian.Uint64(b[n-8:])
+	case n >= 8:
+		a, c = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+	case n >= 4:
+		a, c = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
+	case n > 0:
+		a = uint64(b[0])<<16 | uint64(b[n>>1])<<8 | uint64(b[n-1])
+	}
+	return mix(a^k1, c^uint64(n)^k0)
+}
+
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
