@@ -67,12 +67,14 @@ type Client struct {
 	local  *cluster.Local
 	log    *slog.Logger
 
-	mu     sync.Mutex
-	keys   map[graph.Key]*keyState
-	conns  map[protocol.WorkerID]transport.Conn
-	err    error // why the connection ended
-	closed chan struct{}
-	once   sync.Once
+	mu        sync.Mutex
+	keys      map[graph.Key]*keyState
+	releasing []graph.Key // released here, not yet told the scheduler
+	flush     chan struct{}
+	conns     map[protocol.WorkerID]transport.Conn
+	err       error // why the connection ended
+	closed    chan struct{}
+	once      sync.Once
 }
 
 // keyState is what the client knows of a key it wants.
@@ -105,6 +107,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		keys:   make(map[graph.Key]*keyState),
 		conns:  make(map[protocol.WorkerID]transport.Conn),
 		closed: make(chan struct{}),
+		flush:  make(chan struct{}, 1),
 	}
 	var schedAddr string
 	if o.address != "" {
@@ -130,6 +133,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("dusk: %w", err)
 	}
 	go c.read()
+	go c.flushReleases()
 	collections.PushDefault(c)
 	return c, nil
 }
@@ -202,9 +206,14 @@ func (c *Client) settle(ks *keyState) {
 	ks.waiters = nil
 }
 
-// submit sends the tasks that keys need and takes a want on each key.
-func (c *Client) submit(g *graph.Graph, keys []graph.Key) error {
-	g = graph.Fuse(graph.Cull(g, keys), keys)
+// submit sends the tasks that keys need and takes a want on each key. The
+// graph is culled to what keys need and its linear chains fused, unless
+// every task in it is wanted and stands alone (futures), where that would
+// only cost.
+func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) error {
+	if !independent {
+		g = graph.Fuse(graph.Cull(g, keys), keys)
+	}
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
@@ -228,10 +237,11 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key) error {
 }
 
 // release gives up one want on each key; keys nobody here wants any more are
-// released on the cluster.
+// released on the cluster, in batches: many futures released one by one go
+// out as one message.
 func (c *Client) release(keys []graph.Key) {
-	var gone []graph.Key
 	c.mu.Lock()
+	first := len(c.releasing) == 0
 	for _, k := range keys {
 		ks := c.keys[k]
 		if ks == nil {
@@ -239,13 +249,36 @@ func (c *Client) release(keys []graph.Key) {
 		}
 		if ks.refs--; ks.refs == 0 {
 			delete(c.keys, k)
-			gone = append(gone, k)
+			c.releasing = append(c.releasing, k)
 		}
 	}
-	closed := c.err != nil
+	wake := first && len(c.releasing) > 0
 	c.mu.Unlock()
-	if len(gone) > 0 && !closed {
-		c.stream.Send([]protocol.Msg{&protocol.ReleaseKeys{Keys: gone}})
+	if wake {
+		select {
+		case c.flush <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// flushReleases sends the released keys until the client closes.
+func (c *Client) flushReleases() {
+	for {
+		select {
+		case <-c.flush:
+		case <-c.closed:
+			return
+		}
+		runtime.Gosched() // let a loop of releases finish its batch
+		c.mu.Lock()
+		gone := c.releasing
+		c.releasing = nil
+		closed := c.err != nil
+		c.mu.Unlock()
+		if len(gone) > 0 && !closed {
+			c.stream.Send([]protocol.Msg{&protocol.ReleaseKeys{Keys: gone}})
+		}
 	}
 }
 
@@ -396,7 +429,7 @@ func (c *Client) getData(ctx context.Context, w protocol.WorkerID, keys []graph.
 // Compute runs what keys need in g and returns their values, which the
 // caller owns. It implements collections.Executor.
 func (c *Client) Compute(ctx context.Context, g *graph.Graph, keys []graph.Key) ([]any, error) {
-	if err := c.submit(g, keys); err != nil {
+	if err := c.submit(g, keys, false); err != nil {
 		return nil, err
 	}
 	defer c.release(keys)
@@ -409,7 +442,7 @@ func (c *Client) Compute(ctx context.Context, g *graph.Graph, keys []graph.Key) 
 // Persist runs what keys need in g and keeps the results on the workers
 // until the returned function is called. It implements collections.Executor.
 func (c *Client) Persist(ctx context.Context, g *graph.Graph, keys []graph.Key) (func(), error) {
-	if err := c.submit(g, keys); err != nil {
+	if err := c.submit(g, keys, false); err != nil {
 		return nil, err
 	}
 	if err := c.wait(ctx, keys); err != nil {

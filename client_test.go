@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/registry"
 )
 
 var (
@@ -182,4 +183,29 @@ func TestWorkerLostWhileRunning(t *testing.T) {
 	if err != nil || v != 70 {
 		t.Fatalf("result = %v, %v; want 70", v, err)
 	}
+}
+
+func init() {
+	registry.Register("test-one", func(*registry.Context, []byte, []any) (any, error) { return 1, nil })
+	registry.Register("test-sum", func(_ *registry.Context, _ []byte, in []any) (any, error) {
+		s := 0
+		for _, v := range in {
+			s += v.(int)
+		}
+		return s, nil
+	})
+}
+
+// sumTree adds tasks summing keys eight at a time and returns the total's key.
+func sumTree(g *graph.Graph, keys []graph.Key) graph.Key {
+	for level := 0; len(keys) > 1; level++ {
+		var next []graph.Key
+		for i := 0; i < len(keys); i += 8 {
+			k := graph.Key(graph.Name("tree", "test-sum", nil, string(keys[i])))
+			g.Add(&graph.Task{Key: k, Op: "test-sum", Inputs: keys[i:min(i+8, len(keys))]})
+			next = append(next, k)
+		}
+		keys = next
+	}
+	return keys[0]
 }

@@ -62,7 +62,7 @@ func (f Func[In, Out]) Map(ctx context.Context, args []In) ([]*Future[Out], erro
 		g.Add(&graph.Task{Key: k, Op: f.name, Args: enc})
 		keys[i] = k
 	}
-	if err := c.submit(g, keys); err != nil {
+	if err := c.submit(g, keys, true); err != nil {
 		return nil, err
 	}
 	futs := make([]*Future[Out], len(keys))

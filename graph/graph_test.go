@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,7 +16,6 @@ import (
 //	cull keys=(k,...)
 //	fuse keep=(k,...)
 //	fuse-cull keys=(k,...)    cull, then fuse keeping the keys
-//	order outputs=(k,...)
 func TestGolden(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		var g *Graph
@@ -44,15 +42,6 @@ func TestGolden(t *testing.T) {
 				return Fuse(g, keys("keep")).String()
 			case "fuse-cull":
 				return Fuse(Cull(g, keys("keys")), keys("keys")).String()
-			case "order":
-				prio := Order(g, keys("outputs"))
-				ts := append([]*Task(nil), g.Tasks()...)
-				sort.Slice(ts, func(i, j int) bool { return prio[ts[i].Key] < prio[ts[j].Key] })
-				var b strings.Builder
-				for _, t := range ts {
-					fmt.Fprintf(&b, "%d %s\n", prio[t.Key], t.Key)
-				}
-				return b.String()
 			}
 			d.Fatalf(t, "unknown directive %q", d.Cmd)
 			return ""

@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/prioq"
 	"github.com/duskdata/dusk/internal/protocol"
 )
 
@@ -111,7 +111,7 @@ type task struct {
 	estimate     float64 // seconds, counted in processingOn's occupancy
 	suspicious   int     // workers that died while running it
 	err          *protocol.TaskError
-	heapIndex    int
+	queueSeq     uint64 // the ticket of its live entry in the queue
 }
 
 func (t *task) needed() bool { return len(t.wantedBy) > 0 || t.waiters > 0 }
@@ -148,7 +148,7 @@ type State struct {
 	prefixes map[string]*prefix
 	gen      int64
 
-	queue    taskHeap           // queued root tasks
+	queue    prioq.Queue[*task] // queued root tasks; stale entries skipped
 	noWorker map[*task]struct{} // ready tasks waiting for a worker
 	recheck  []*task            // tasks whose need may have changed
 	freed    []*worker          // workers with a slot freed since the last fill
@@ -326,7 +326,7 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) {
 			if t := s.tasks[k]; t != nil && t.state == Memory {
 				s.addReplica(t, w, m.Nbytes[i])
 			} else {
-				s.send(w.id, &protocol.FreeKeys{Keys: []graph.Key{k}})
+				s.free(w.id, k)
 			}
 		}
 	case *protocol.ReleasedData:
@@ -346,22 +346,17 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) {
 func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 	s.clients[c] = true
 	s.gen++
-	g := graph.New()
-	for _, spec := range m.Tasks {
-		g.Add(spec)
-	}
-	prio := graph.Order(g, m.Keys)
 	// Create the new tasks first, then link them, so that inputs submitted
 	// after their dependents are found.
-	var fresh []*task
-	for _, spec := range g.Tasks() {
+	fresh := make([]*task, 0, len(m.Tasks))
+	for _, spec := range m.Tasks {
 		t := s.tasks[spec.Key]
 		if t == nil {
 			t = s.newTask(spec.Key)
 		}
 		if t.spec == nil {
 			t.spec = spec
-			t.prio = protocol.Priority{Gen: s.gen, Ord: int64(prio[spec.Key])}
+			t.prio = protocol.Priority{Gen: s.gen, Ord: -1}
 			fresh = append(fresh, t)
 		}
 	}
@@ -370,7 +365,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 			d := s.tasks[in]
 			if d == nil {
 				d = s.newTask(in) // not submitted: must already be held
-				d.prio = t.prio
+				d.prio = protocol.Priority{Gen: s.gen}
 			}
 			if !containsTask(t.deps, d) {
 				t.deps = append(t.deps, d)
@@ -378,6 +373,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 			}
 		}
 	}
+	s.prioritize(fresh, m.Keys)
 	for _, k := range m.Keys {
 		t := s.tasks[k]
 		if t == nil {
@@ -398,6 +394,49 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 	}
 }
 
+// prioritize numbers the new tasks of a submission (those with Ord -1) in
+// depth-first post-order from the wanted keys, so that the inputs of one
+// reduction run together and are combined, then freed, before the next
+// group starts: this keeps memory low. New tasks no wanted key needs follow
+// in submission order.
+func (s *State) prioritize(fresh []*task, wanted []graph.Key) {
+	type frame struct {
+		t    *task
+		next int
+	}
+	var stack []frame
+	n := int64(0)
+	walk := func(root *task) {
+		root.prio.Ord = -2 // on the stack
+		stack = append(stack, frame{t: root})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.t.deps) {
+				d := top.t.deps[top.next]
+				top.next++
+				if d.prio.Gen == s.gen && d.prio.Ord == -1 {
+					d.prio.Ord = -2
+					stack = append(stack, frame{t: d})
+				}
+				continue
+			}
+			top.t.prio.Ord = n
+			n++
+			stack = stack[:len(stack)-1]
+		}
+	}
+	for _, k := range wanted {
+		if t := s.tasks[k]; t != nil && t.prio.Gen == s.gen && t.prio.Ord == -1 {
+			walk(t)
+		}
+	}
+	for _, t := range fresh {
+		if t.prio.Ord == -1 {
+			walk(t)
+		}
+	}
+}
+
 func (s *State) newTask(k graph.Key) *task {
 	name := k.Prefix()
 	p := s.prefixes[name]
@@ -405,7 +444,7 @@ func (s *State) newTask(k graph.Key) *task {
 		p = &prefix{name: name, duration: -1}
 		s.prefixes[name] = p
 	}
-	t := &task{key: k, prefix: p, heapIndex: -1}
+	t := &task{key: k, prefix: p}
 	s.tasks[k] = t
 	return t
 }
@@ -434,7 +473,7 @@ func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
 		if t != nil && t.state == Memory {
 			s.addReplica(t, w, m.Nbytes)
 		} else {
-			s.send(w.id, &protocol.FreeKeys{Keys: []graph.Key{m.Key}})
+			s.free(w.id, m.Key)
 		}
 		return
 	}
@@ -564,7 +603,7 @@ func (s *State) wait(t *task) {
 func (s *State) ready(t *task) {
 	if t.root() {
 		s.setState(t, Queued)
-		heap.Push(&s.queue, t)
+		t.queueSeq = s.queue.Push(t, t.prio)
 		s.fillAll = true
 		return
 	}
@@ -630,7 +669,7 @@ func (s *State) freeData(t *task) {
 	for _, w := range t.whoHas {
 		delete(w.hasWhat, t)
 		w.nbytes -= t.nbytes
-		s.send(w.id, &protocol.FreeKeys{Keys: []graph.Key{t.key}})
+		s.free(w.id, t.key)
 	}
 	t.whoHas = nil
 	s.setState(t, Released)
@@ -664,10 +703,8 @@ func (s *State) stop(t *task) {
 		// off a lost worker has no processingOn any more.
 		if w := t.processingOn; w != nil {
 			s.unassign(t)
-			s.send(w.id, &protocol.FreeKeys{Keys: []graph.Key{t.key}})
+			s.free(w.id, t.key)
 		}
-	case Queued:
-		heap.Remove(&s.queue, t.heapIndex)
 	case NoWorker:
 		delete(s.noWorker, t)
 	}
@@ -819,7 +856,8 @@ func (s *State) noWorkerError(t *task) *protocol.TaskError {
 // order, filling one worker before the next so that neighbouring tasks (the
 // inputs of one reduction) land together.
 func (s *State) fill() {
-	if s.queue.Len() == 0 || len(s.order) == 0 {
+	head := s.queueHead()
+	if head == nil || len(s.order) == 0 {
 		s.freed = s.freed[:0]
 		s.fillAll = false
 		return
@@ -833,16 +871,32 @@ func (s *State) fill() {
 		if s.workers[w.id] != w {
 			continue
 		}
-		for took := 0; took < share && s.queue.Len() > 0 && len(w.processing) < s.slots(w, s.queue[0]); took++ {
-			t := heap.Pop(&s.queue).(*task)
-			s.assign(t, w)
+		for took := 0; took < share && head != nil && len(w.processing) < s.slots(w, head); took++ {
+			s.queue.Pop()
+			s.assign(head, w)
+			head = s.queueHead()
 		}
-		if s.queue.Len() == 0 {
+		if head == nil {
 			break
 		}
 	}
 	s.freed = s.freed[:0]
 	s.fillAll = false
+}
+
+// queueHead returns the first queued task, dropping stale entries: tasks
+// that left the queue, or entered it again under a newer ticket.
+func (s *State) queueHead() *task {
+	for {
+		t, seq, ok := s.queue.Peek()
+		if !ok {
+			return nil
+		}
+		if t.state == Queued && t.queueSeq == seq {
+			return t
+		}
+		s.queue.Pop()
+	}
 }
 
 // slots is how many tasks w should be processing when next is the queue's
@@ -882,35 +936,24 @@ func (s *State) estimate(p *prefix) float64 {
 
 // ---- helpers ----
 
+// free tells a worker to forget key, joining the message before it when
+// that already frees keys on the same worker, so that order is kept.
+func (s *State) free(w protocol.WorkerID, k graph.Key) {
+	if n := len(s.out); n > 0 && s.out[n-1].Worker == w {
+		if fk, ok := s.out[n-1].Msg.(*protocol.FreeKeys); ok {
+			fk.Keys = append(fk.Keys, k)
+			return
+		}
+	}
+	s.send(w, &protocol.FreeKeys{Keys: []graph.Key{k}})
+}
+
 func (s *State) send(w protocol.WorkerID, m protocol.Msg) {
 	s.out = append(s.out, Envelope{Worker: w, Msg: m})
 }
 
 func (s *State) send2(c protocol.ClientID, m protocol.Msg) {
 	s.out = append(s.out, Envelope{Client: c, Msg: m})
-}
-
-type taskHeap []*task
-
-func (h taskHeap) Len() int           { return len(h) }
-func (h taskHeap) Less(i, j int) bool { return h[i].prio.Less(h[j].prio) }
-func (h taskHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].heapIndex = i
-	h[j].heapIndex = j
-}
-func (h *taskHeap) Push(x any) {
-	t := x.(*task)
-	t.heapIndex = len(*h)
-	*h = append(*h, t)
-}
-func (h *taskHeap) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	t.heapIndex = -1
-	return t
 }
 
 func sortByPriority(ts []*task) {

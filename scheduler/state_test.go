@@ -27,6 +27,7 @@ import (
 //	missing ID KEY from=ID                     a worker could not fetch KEY from ID
 //	added ID KEY [nbytes=N]                    a worker fetched a copy of KEY
 //	states                                     every task's state (not an event)
+//	priorities                                 the tasks in the order they would run
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		s := New(Config{})
@@ -102,6 +103,8 @@ func TestScenarios(t *testing.T) {
 				s.FromWorker(protocol.WorkerID(pos(0)), &protocol.AddKeys{Keys: []graph.Key{graph.Key(pos(1))}, Nbytes: []int64{num("nbytes", 8)}})
 			case "states":
 				return dumpStates(s)
+			case "priorities":
+				return dumpPriorities(s)
 			default:
 				d.Fatalf(t, "unknown directive %q", d.Cmd)
 			}
@@ -200,6 +203,19 @@ func dumpStates(s *State) string {
 	}
 	if b.Len() == 0 {
 		return "(no tasks)\n"
+	}
+	return b.String()
+}
+
+func dumpPriorities(s *State) string {
+	ts := make([]*task, 0, len(s.tasks))
+	for _, t := range s.tasks {
+		ts = append(ts, t)
+	}
+	sortByPriority(ts)
+	var b strings.Builder
+	for _, t := range ts {
+		fmt.Fprintf(&b, "%d.%d %s\n", t.prio.Gen, t.prio.Ord, t.key)
 	}
 	return b.String()
 }

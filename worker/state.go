@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/prioq"
 	"github.com/duskdata/dusk/internal/protocol"
 )
 
@@ -81,18 +82,19 @@ type task struct {
 	whoHas    []protocol.WorkerID // holders to fetch from
 	failed    []protocol.WorkerID // holders that did not have it
 	nbytes    int64
-	cancelled bool // freed by the scheduler while executing or in flight
-	heapIndex int
+	cancelled bool   // freed by the scheduler while executing or in flight
+	heapIndex int    // in the fetch heap
+	readySeq  uint64 // the ticket of its live entry in the ready queue
 }
 
 // State is the worker's core. It is not safe for concurrent use.
 type State struct {
 	cfg       Config
 	tasks     map[graph.Key]*task
-	ready     taskHeap        // no special resources: need one thread
-	special   []*task         // ready tasks with resources, by priority
-	fetch     taskHeap        // inputs to fetch, by priority
-	free      graph.Resources // what is not in use: "cpu" is threads
+	ready     prioq.Queue[*task] // no special resources: need one thread
+	special   []*task            // ready tasks with resources, by priority
+	fetch     taskHeap           // inputs to fetch, by priority
+	free      graph.Resources    // what is not in use: "cpu" is threads
 	inFlight  map[protocol.WorkerID][]*task
 	executing int
 	out       []Instruction
@@ -355,11 +357,9 @@ func (s *State) releaseCopy(d *task) {
 func (s *State) forget(t *task) {
 	switch t.state {
 	case Ready:
-		if len(t.spec.Resources) == 0 {
-			s.ready.remove(t)
-		} else {
+		if len(t.spec.Resources) > 0 {
 			s.special = removeTask(s.special, t)
-		}
+		} // a ready-queue entry goes stale when the task leaves
 	case Fetch:
 		s.fetch.remove(t)
 	case Memory:
@@ -372,7 +372,7 @@ func (s *State) forget(t *task) {
 func (s *State) makeReady(t *task) {
 	t.state = Ready
 	if len(t.spec.Resources) == 0 {
-		heap.Push(&s.ready, t)
+		t.readySeq = s.ready.Push(t, t.prio)
 		return
 	}
 	i := 0
@@ -389,8 +389,8 @@ func (s *State) makeReady(t *task) {
 func (s *State) schedule() {
 	for {
 		var t *task
-		if s.ready.Len() > 0 && s.free["cpu"] >= 1 {
-			t = s.ready[0]
+		if s.free["cpu"] >= 1 {
+			t = s.readyHead()
 		}
 		for _, c := range s.special {
 			if t != nil && !c.prio.Less(t.prio) {
@@ -405,7 +405,7 @@ func (s *State) schedule() {
 			break
 		}
 		if len(t.spec.Resources) == 0 {
-			heap.Pop(&s.ready)
+			s.ready.Pop()
 		} else {
 			s.special = removeTask(s.special, t)
 		}
@@ -415,6 +415,20 @@ func (s *State) schedule() {
 		s.out = append(s.out, Execute{Task: t.spec})
 	}
 	s.startFetches()
+}
+
+// readyHead returns the first ready task, dropping stale entries.
+func (s *State) readyHead() *task {
+	for {
+		t, seq, ok := s.ready.Peek()
+		if !ok {
+			return nil
+		}
+		if t.state == Ready && t.readySeq == seq && s.tasks[t.key] == t {
+			return t
+		}
+		s.ready.Pop()
+	}
 }
 
 // startFetches asks peers for inputs in priority order, batching the keys

@@ -13,37 +13,25 @@ import (
 	"github.com/duskdata/dusk/scheduler"
 )
 
-// Scheduler drives a scheduler core: it serves the streams of workers and
-// clients and sends what the core decides.
+// Scheduler drives a scheduler core: each peer's stream is read by its own
+// goroutine, which feeds the core under a lock and sends what it decides.
+// Sends never block (transport.Stream's promise), so the lock is held only
+// for the core's own work.
 type Scheduler struct {
-	ln     transport.Listener
-	log    *slog.Logger
-	events chan schedEvent
-	done   chan struct{}
-	closed sync.Once
-	wg     sync.WaitGroup
+	ln  transport.Listener
+	log *slog.Logger
 
-	// Owned by the loop.
+	mu      sync.Mutex
+	closed  bool
 	state   *scheduler.State
 	workers map[protocol.WorkerID]transport.Stream
 	clients map[protocol.ClientID]transport.Stream
-}
-
-type schedEvent struct {
-	worker protocol.WorkerID
-	client protocol.ClientID
-	hello  protocol.Msg // a peer joins on this stream
-	stream transport.Stream
-	msgs   []protocol.Msg
-	lost   bool
 }
 
 // StartScheduler serves a scheduler at addr on net.
 func StartScheduler(net transport.Network, addr string, cfg scheduler.Config, log *slog.Logger) (*Scheduler, error) {
 	s := &Scheduler{
 		log:     log,
-		events:  make(chan schedEvent, 1024),
-		done:    make(chan struct{}),
 		state:   scheduler.New(cfg),
 		workers: make(map[protocol.WorkerID]transport.Stream),
 		clients: make(map[protocol.ClientID]transport.Stream),
@@ -53,8 +41,6 @@ func StartScheduler(net transport.Network, addr string, cfg scheduler.Config, lo
 		return nil, fmt.Errorf("start scheduler: %w", err)
 	}
 	s.ln = ln
-	s.wg.Add(1)
-	go s.loop()
 	log.Info("scheduler started", "addr", ln.Addr())
 	return s, nil
 }
@@ -64,17 +50,24 @@ func (s *Scheduler) Addr() string { return s.ln.Addr() }
 
 // Close stops serving and closes every stream.
 func (s *Scheduler) Close() error {
-	s.closed.Do(func() {
-		s.ln.Close()
-		close(s.done)
-		s.wg.Wait()
-		for _, st := range s.workers {
-			st.Close()
-		}
-		for _, st := range s.clients {
-			st.Close()
-		}
-	})
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	streams := make([]transport.Stream, 0, len(s.workers)+len(s.clients))
+	for _, st := range s.workers {
+		streams = append(streams, st)
+	}
+	for _, st := range s.clients {
+		streams = append(streams, st)
+	}
+	s.mu.Unlock()
+	s.ln.Close()
+	for _, st := range streams {
+		st.Close()
+	}
 	return nil
 }
 
@@ -85,21 +78,21 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 		st.Close()
 		return
 	}
-	ev := schedEvent{hello: msgs[0], stream: st}
+	var worker protocol.WorkerID
+	var client protocol.ClientID
 	var version string
 	switch h := msgs[0].(type) {
 	case *protocol.HelloWorker:
-		ev.worker, version = h.ID, h.Version
+		worker, version = h.ID, h.Version
 	case *protocol.HelloClient:
-		ev.client, version = h.ID, h.Version
+		client, version = h.ID, h.Version
 	default:
 		s.log.Warn("stream opened without a hello", "first", fmt.Sprintf("%T", msgs[0]))
 		st.Close()
 		return
 	}
 	if version != protocol.Version {
-		st.Send([]protocol.Msg{&protocol.Welcome{Version: protocol.Version,
-			Err: versionMismatch(version)}})
+		st.Send([]protocol.Msg{&protocol.Welcome{Version: protocol.Version, Err: versionMismatch(version)}})
 		st.Close()
 		return
 	}
@@ -107,17 +100,33 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 		st.Close()
 		return
 	}
-	if !s.post(ev) {
+	if !s.join(msgs[0], st) {
 		st.Close()
 		return
 	}
-	msgs = msgs[1:]
-	for {
-		if len(msgs) > 0 && !s.post(schedEvent{worker: ev.worker, client: ev.client, msgs: msgs}) {
-			return
+	for msgs = msgs[1:]; ; {
+		if len(msgs) > 0 {
+			s.handle(func() {
+				for _, m := range msgs {
+					if worker != "" {
+						s.state.FromWorker(worker, m)
+					} else {
+						s.state.FromClient(client, m)
+					}
+				}
+			})
 		}
 		if msgs, err = st.Recv(); err != nil {
-			s.post(schedEvent{worker: ev.worker, client: ev.client, stream: st, lost: true})
+			s.handle(func() {
+				switch {
+				case worker != "" && s.workers[worker] == st:
+					s.dropWorker(worker)
+				case client != "" && s.clients[client] == st:
+					delete(s.clients, client)
+					s.state.ClientLost(client)
+				}
+			})
+			st.Close()
 			return
 		}
 	}
@@ -128,73 +137,42 @@ func versionMismatch(peer string) string {
 		peer, protocol.Version)
 }
 
-func (s *Scheduler) post(ev schedEvent) bool {
-	select {
-	case s.events <- ev:
-		return true
-	case <-s.done:
-		return false
-	}
+// join registers a peer; false once the scheduler is closed.
+func (s *Scheduler) join(hello protocol.Msg, st transport.Stream) bool {
+	ok := true
+	s.handle(func() {
+		if s.closed {
+			ok = false
+			return
+		}
+		switch h := hello.(type) {
+		case *protocol.HelloWorker:
+			if old := s.workers[h.ID]; old != nil {
+				s.dropWorker(h.ID) // a restarted worker under the same address
+				old.Close()
+			}
+			s.workers[h.ID] = st
+			s.state.WorkerJoined(h)
+			s.log.Info("worker joined", "worker", h.ID, "threads", h.NThreads)
+		case *protocol.HelloClient:
+			s.clients[h.ID] = st
+			s.state.ClientJoined(h.ID)
+		}
+	})
+	return ok
+}
+
+// handle runs f on the core under the lock and sends what it decided.
+func (s *Scheduler) handle(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f()
+	s.flush()
 }
 
 // GetData is not served by the scheduler: it never holds or relays data.
 func (s *Scheduler) GetData(context.Context, []graph.Key) (map[graph.Key]any, error) {
 	return nil, errors.New("the scheduler holds no data: ask a worker")
-}
-
-func (s *Scheduler) loop() {
-	defer s.wg.Done()
-	for {
-		select {
-		case ev := <-s.events:
-			s.apply(ev)
-		case <-s.done:
-			return
-		}
-	drain:
-		for i := 0; i < 4096; i++ {
-			select {
-			case ev := <-s.events:
-				s.apply(ev)
-			default:
-				break drain
-			}
-		}
-		s.flush()
-	}
-}
-
-func (s *Scheduler) apply(ev schedEvent) {
-	switch {
-	case ev.hello != nil && ev.worker != "":
-		if old := s.workers[ev.worker]; old != nil {
-			s.state.WorkerLost(ev.worker) // a restarted worker under the same address
-			old.Close()
-		}
-		s.workers[ev.worker] = ev.stream
-		s.state.WorkerJoined(ev.hello.(*protocol.HelloWorker))
-		s.log.Info("worker joined", "worker", ev.worker)
-	case ev.hello != nil:
-		s.clients[ev.client] = ev.stream
-		s.state.ClientJoined(ev.client)
-	case ev.lost && ev.worker != "":
-		if s.workers[ev.worker] == ev.stream {
-			s.dropWorker(ev.worker)
-		}
-	case ev.lost:
-		if s.clients[ev.client] == ev.stream {
-			delete(s.clients, ev.client)
-			s.state.ClientLost(ev.client)
-		}
-	case ev.worker != "":
-		for _, m := range ev.msgs {
-			s.state.FromWorker(ev.worker, m)
-		}
-	default:
-		for _, m := range ev.msgs {
-			s.state.FromClient(ev.client, m)
-		}
-	}
 }
 
 func (s *Scheduler) dropWorker(id protocol.WorkerID) {

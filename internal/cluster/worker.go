@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -24,6 +25,9 @@ type WorkerConfig struct {
 
 // Worker drives a worker core: it runs tasks on NThreads goroutines, fetches
 // inputs from peers, serves its results to them, and talks to the scheduler.
+// Whichever goroutine has news (a message, a finished task, a fetch) feeds
+// the core under a lock and carries out its decisions, so a thread that
+// finishes a task picks up the next without a hand-off to another goroutine.
 type Worker struct {
 	id     protocol.WorkerID
 	net    transport.Network
@@ -33,29 +37,17 @@ type Worker struct {
 	log    *slog.Logger
 	ctx    context.Context
 	cancel context.CancelFunc
-	events chan workerEvent
 	exec   chan *graph.Task
-	wg     sync.WaitGroup // the loop and the scheduler reader, not running tasks
-	once   sync.Once
+	flushc chan struct{}
 	done   chan struct{}
+	once   sync.Once
 
 	connMu sync.Mutex
 	conns  map[protocol.WorkerID]transport.Conn
 
-	state *worker.State // owned by the loop
-}
-
-type workerEvent struct {
-	msgs []protocol.Msg // from the scheduler
-
-	executed    graph.Key
-	nbytes      int64
-	took        time.Duration
-	err         *protocol.TaskError
-	gathered    protocol.WorkerID
-	got         map[graph.Key]int64
-	unreachable bool
-	schedLost   bool
+	mu      sync.Mutex
+	state   *worker.State
+	pending []protocol.Msg // to the scheduler, not yet sent
 }
 
 // StartWorker starts a worker on net and joins the scheduler at schedAddr.
@@ -66,10 +58,10 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
 		net: net, store: worker.NewStore(), ctx: wctx, cancel: cancel,
-		events: make(chan workerEvent, 1024),
-		exec:   make(chan *graph.Task, 1024),
-		conns:  make(map[protocol.WorkerID]transport.Conn),
+		exec:   make(chan *graph.Task, 4*cfg.NThreads+16),
+		flushc: make(chan struct{}, 1),
 		done:   make(chan struct{}),
+		conns:  make(map[protocol.WorkerID]transport.Conn),
 	}
 	ln, err := net.Listen("", w)
 	if err != nil {
@@ -84,19 +76,17 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 		res[n] = v
 	}
 	hello := &protocol.HelloWorker{Version: protocol.Version, ID: w.id, NThreads: cfg.NThreads, Resources: res}
-	w.sched, err = Connect(ctx, net, schedAddr, hello)
-	if err != nil {
+	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: cfg.Resources})
+	if w.sched, err = Connect(ctx, net, schedAddr, hello); err != nil {
 		ln.Close()
 		cancel()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
-	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: cfg.Resources})
 	for i := 0; i < cfg.NThreads; i++ {
 		go w.runTasks()
 	}
-	w.wg.Add(2)
 	go w.readScheduler()
-	go w.loop()
+	go w.flushToScheduler()
 	return w, nil
 }
 
@@ -142,167 +132,167 @@ func (w *Worker) Store() *worker.Store { return w.store }
 // still running finish in the background and their results are dropped.
 func (w *Worker) Close() error {
 	w.once.Do(func() {
+		close(w.done)
 		w.sched.Close()
 		w.ln.Close()
 		w.cancel()
-		close(w.done)
 	})
-	w.wg.Wait()
 	return nil
 }
 
-func (w *Worker) readScheduler() {
-	defer w.wg.Done()
-	for {
-		msgs, err := w.sched.Recv()
-		if err != nil {
-			w.post(workerEvent{schedLost: true})
-			return
-		}
-		if !w.post(workerEvent{msgs: msgs}) {
-			return
-		}
-	}
-}
-
-func (w *Worker) post(ev workerEvent) bool {
+func (w *Worker) closing() bool {
 	select {
-	case w.events <- ev:
-		return true
 	case <-w.done:
+		return true
+	default:
 		return false
 	}
 }
 
-func (w *Worker) loop() {
-	defer w.wg.Done()
-	defer close(w.exec)
-	for {
-		select {
-		case ev := <-w.events:
-			if ev.schedLost {
-				w.log.Info("disconnected from the scheduler")
-				go w.Close()
-				return
-			}
-			w.apply(ev)
-		case <-w.done:
-			return
-		}
-	drain:
-		for i := 0; i < 4096; i++ {
-			select {
-			case ev := <-w.events:
-				if ev.schedLost {
-					go w.Close()
-					return
-				}
-				w.apply(ev)
-			default:
-				break drain
-			}
-		}
-		w.carryOut()
+// handle feeds the core under the lock and carries out what it decided.
+func (w *Worker) handle(f func(s *worker.State)) {
+	w.mu.Lock()
+	if w.closing() {
+		w.mu.Unlock()
+		return
 	}
-}
-
-func (w *Worker) apply(ev workerEvent) {
-	switch {
-	case ev.msgs != nil:
-		for _, m := range ev.msgs {
-			switch m := m.(type) {
-			case *protocol.ComputeTask:
-				w.state.ComputeTask(m)
-			case *protocol.FreeKeys:
-				w.state.FreeKeys(m)
-			default:
-				w.log.Warn("unexpected message from the scheduler", "type", fmt.Sprintf("%T", m))
-			}
+	f(w.state)
+	out := w.state.Outbox()
+	wake := false
+	for _, in := range out {
+		if s, ok := in.(worker.Send); ok {
+			wake = wake || len(w.pending) == 0
+			w.pending = append(w.pending, s.Msg)
 		}
-	case ev.executed != "" && ev.err != nil:
-		w.state.ExecuteFailed(ev.executed, ev.err)
-	case ev.executed != "":
-		w.state.ExecuteDone(ev.executed, ev.nbytes, ev.took)
-	case ev.gathered != "":
-		w.state.GatherDone(ev.gathered, ev.got, ev.unreachable)
 	}
-}
-
-// carryOut does what the core asked for since the last call.
-func (w *Worker) carryOut() {
-	var toScheduler []protocol.Msg
-	for _, in := range w.state.Outbox() {
+	w.mu.Unlock()
+	for _, in := range out {
 		switch in := in.(type) {
 		case worker.Execute:
-			w.exec <- in.Task
+			w.exec <- in.Task // the core runs at most as many as there are threads
 		case worker.Gather:
 			go w.gather(in.From, in.Keys)
 		case worker.Drop:
 			for _, k := range in.Keys {
 				w.store.Delete(k)
 			}
-		case worker.Send:
-			toScheduler = append(toScheduler, in.Msg)
 		}
 	}
-	if len(toScheduler) > 0 {
-		if err := w.sched.Send(toScheduler); err != nil {
-			go w.Close()
+	if wake {
+		select {
+		case w.flushc <- struct{}{}:
+		default:
 		}
+	}
+}
+
+// flushToScheduler sends the core's messages in batches: what piles up
+// while it waits for its turn goes out as one.
+func (w *Worker) flushToScheduler() {
+	for {
+		select {
+		case <-w.flushc:
+		case <-w.done:
+			return
+		}
+		runtime.Gosched()
+		w.mu.Lock()
+		msgs := w.pending
+		w.pending = nil
+		w.mu.Unlock()
+		if len(msgs) > 0 && w.sched.Send(msgs) != nil {
+			w.Close()
+			return
+		}
+	}
+}
+
+func (w *Worker) readScheduler() {
+	for {
+		msgs, err := w.sched.Recv()
+		if err != nil {
+			if !w.closing() {
+				w.log.Info("disconnected from the scheduler")
+			}
+			w.Close()
+			return
+		}
+		w.handle(func(s *worker.State) {
+			for _, m := range msgs {
+				switch m := m.(type) {
+				case *protocol.ComputeTask:
+					s.ComputeTask(m)
+				case *protocol.FreeKeys:
+					s.FreeKeys(m)
+				default:
+					w.log.Warn("unexpected message from the scheduler", "type", fmt.Sprintf("%T", m))
+				}
+			}
+		})
 	}
 }
 
 // runTasks is one of the worker's threads.
 func (w *Worker) runTasks() {
-	for t := range w.exec {
-		ev := workerEvent{executed: t.Key}
-		inputs := make([]any, len(t.Inputs))
-		var missing error
-		for i, k := range t.Inputs {
-			v, ok := w.store.Get(k)
-			if !ok {
-				missing = fmt.Errorf("input %s is not in this worker's store", k)
-				break
+	for {
+		var t *graph.Task
+		select {
+		case t = <-w.exec:
+		case <-w.done:
+			return
+		}
+		nbytes, took, terr := w.run(t)
+		w.handle(func(s *worker.State) {
+			if terr != nil {
+				s.ExecuteFailed(t.Key, terr)
+			} else {
+				s.ExecuteDone(t.Key, nbytes, took)
 			}
-			inputs[i] = v
-		}
-		start := time.Now()
-		var result any
-		err := missing
-		if err == nil {
-			result, err = worker.Run(w.ctx, t, inputs)
-		}
-		ev.took = time.Since(start)
+		})
+	}
+}
+
+// run runs t on its inputs from the store and stores the result.
+func (w *Worker) run(t *graph.Task) (int64, time.Duration, *protocol.TaskError) {
+	inputs := make([]any, len(t.Inputs))
+	defer func() {
 		for _, v := range inputs {
 			worker.Release(v)
 		}
-		if err != nil {
-			ev.err = &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id, Message: err.Error()}
-			var pe *worker.PanicError
-			if errors.As(err, &pe) {
-				ev.err.Stack = pe.Stack
-			}
-		} else {
-			ev.nbytes = w.store.Put(t.Key, result)
+	}()
+	for i, k := range t.Inputs {
+		v, ok := w.store.Get(k)
+		if !ok {
+			return 0, 0, &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id,
+				Message: fmt.Sprintf("input %s is not in this worker's store", k)}
 		}
-		if !w.post(ev) {
-			continue // closing: drain the queue without running more
-		}
+		inputs[i] = v
 	}
+	start := time.Now()
+	result, err := worker.Run(w.ctx, t, inputs)
+	took := time.Since(start)
+	if err != nil {
+		te := &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id, Message: err.Error()}
+		var pe *worker.PanicError
+		if errors.As(err, &pe) {
+			te.Stack = pe.Stack
+		}
+		return 0, took, te
+	}
+	return w.store.Put(t.Key, result), took, nil
 }
 
 // gather fetches keys from a peer into the store.
 func (w *Worker) gather(from protocol.WorkerID, keys []graph.Key) {
-	ev := workerEvent{gathered: from, got: make(map[graph.Key]int64, len(keys))}
+	got := make(map[graph.Key]int64, len(keys))
 	values, err := w.getData(from, keys)
 	if err != nil {
 		w.log.Warn("fetch failed", "from", from, "keys", len(keys), "err", err)
-		ev.unreachable = true
 	}
 	for k, v := range values {
-		ev.got[k] = w.store.Put(k, v)
+		got[k] = w.store.Put(k, v)
 	}
-	w.post(ev)
+	w.handle(func(s *worker.State) { s.GatherDone(from, got, err != nil) })
 }
 
 func (w *Worker) getData(from protocol.WorkerID, keys []graph.Key) (map[graph.Key]any, error) {
