@@ -127,7 +127,7 @@ func Validity(a arrow.Array) ([]byte, int) {
 	if a.NullBitmapBytes() == nil { // Arrow's null type: every row null, no bitmap
 		return make([]byte, (a.Len()+7)/8), 0
 	}
-	return a.NullBitmapBytes(), 0
+	return a.NullBitmapBytes(), a.Data().Offset()
 }
 
 // IsValid reports whether row i is not null, given Validity's results.

@@ -205,7 +205,7 @@ func (g *boolGrouper) values(local []int32) arrow.Array { return NewBool(gather(
 // stringGrouper numbers strings; a dictionary column is looked up once per
 // dictionary entry, not once per row.
 type stringGrouper struct {
-	idmap    map[string]int32
+	idmap   map[string]int32
 	offsets []int32
 	data    []byte
 }

@@ -1,0 +1,489 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+var allAggFuncs = []AggFunc{Sum, Mean, Count, Size, Min, Max, Var, Std}
+
+// refGroup is what the reference keeps of a group: how many rows it has
+// and its non-null values.
+type refGroup struct {
+	rows  int
+	ints  []int64
+	flts  []float64 // the values as float64, int or not
+	isInt bool
+}
+
+// refAggregate groups every row by its keys, without chunks.
+func refAggregate(keys []col, vals col) map[string]*refGroup {
+	groups := map[string]*refGroup{}
+	for i := 0; i < vals.len(); i++ {
+		tuple, ok := keyTuple(keys, i)
+		if !ok {
+			continue
+		}
+		g := groups[tuple]
+		if g == nil {
+			g = &refGroup{isInt: vals.kind == KindInt}
+			groups[tuple] = g
+		}
+		g.rows++
+		if vals.valid[i] {
+			if g.isInt {
+				g.ints = append(g.ints, vals.ints[i])
+			}
+			g.flts = append(g.flts, asFloat(vals, i))
+		}
+	}
+	return groups
+}
+
+// keyTuple names row i's keys; false if one is null.
+func keyTuple(keys []col, i int) (string, bool) {
+	tuple := make([]any, len(keys))
+	for c, k := range keys {
+		if tuple[c] = k.key(i); tuple[c] == nil {
+			return "", false
+		}
+	}
+	return fmt.Sprintf("%#v", tuple), true
+}
+
+// answer is f over g's values: the value and whether it is not null, as
+// int64 or float64, and the size of the numbers it came from (for the
+// float tolerance).
+func (g *refGroup) answer(f AggFunc) (i int64, x float64, ok bool, scale float64) {
+	n := len(g.flts)
+	var sum, sumAbs, sumSq float64
+	for _, v := range g.flts {
+		sum += v
+		sumAbs += math.Abs(v)
+		sumSq += v * v
+	}
+	switch f {
+	case Count:
+		return int64(n), 0, true, 0
+	case Size:
+		return int64(g.rows), 0, true, 0
+	case Sum:
+		if g.isInt {
+			for _, v := range g.ints {
+				i += v
+			}
+			return i, 0, true, 0
+		}
+		return 0, sum, true, sumAbs
+	case Mean:
+		if n == 0 {
+			return 0, 0, false, 0
+		}
+		return 0, sum / float64(n), true, sumAbs / float64(n)
+	case Min, Max:
+		if n == 0 {
+			return 0, 0, false, 0
+		}
+		if g.isInt {
+			i = g.ints[0]
+			for _, v := range g.ints {
+				if (f == Min && v < i) || (f == Max && v > i) {
+					i = v
+				}
+			}
+			return i, 0, true, 0
+		}
+		x = g.flts[0]
+		for _, v := range g.flts {
+			if (f == Min && v < x) || (f == Max && v > x) {
+				x = v
+			}
+		}
+		return 0, x, true, 0
+	}
+	// Var and Std: two passes, ddof=1.
+	if n < 2 {
+		return 0, 0, false, 0
+	}
+	mean := sum / float64(n)
+	var m2 float64
+	for _, v := range g.flts {
+		m2 += (v - mean) * (v - mean)
+	}
+	x, scale = m2/float64(n-1), sumSq/float64(n)
+	if f == Std {
+		x, scale = math.Sqrt(x), math.Sqrt(scale)
+	}
+	return 0, x, true, scale
+}
+
+// closeTo is a relative tolerance of 1e-9, relative to the larger of the
+// answer and scale, the size of the numbers it came from (a sum that
+// cancels to near zero is not held to 1e-9 of itself).
+func closeTo(got, want, scale float64) bool {
+	if got == want {
+		return true
+	}
+	return math.Abs(got-want) <= 1e-9*math.Max(math.Abs(want), scale)
+}
+
+// aggValues makes a value column shaped by s with moderate values, so that
+// the float answers can be held to a tight tolerance.
+func aggValues(rng *rand.Rand, ct colType, s shape) col {
+	tail := 0
+	if s.off > 0 {
+		tail = rng.Intn(4)
+	}
+	m := s.off + s.n + tail
+	c := col{kind: ct.kind(), valid: genValid(rng, m, s.nulls)}
+	if ct == tInt {
+		for i := 0; i < m; i++ {
+			c.ints = append(c.ints, rng.Int63n(2001)-1000)
+		}
+		b := array.NewInt64Builder(genMem)
+		defer b.Release()
+		b.AppendValues(c.ints, c.valid)
+		c.arr = b.NewArray()
+	} else {
+		for i := 0; i < m; i++ {
+			c.flts = append(c.flts, rng.NormFloat64()*30+50)
+		}
+		b := array.NewFloat64Builder(genMem)
+		defer b.Release()
+		b.AppendValues(c.flts, c.valid)
+		c.arr = b.NewArray()
+	}
+	if s.off == 0 && tail == 0 {
+		return c
+	}
+	out := c.slice(s.off, s.off+s.n)
+	out.arr = array.NewSlice(c.arr, int64(s.off), int64(s.off+s.n))
+	c.arr.Release()
+	return out
+}
+
+// cuts splits n rows into chunks: [cuts[k], cuts[k+1]).
+type splitter struct {
+	name string
+	cuts func(rng *rand.Rand, n int) []int
+}
+
+var splitters = []splitter{
+	{"one-chunk", func(rng *rand.Rand, n int) []int { return []int{0, n} }},
+	{"random-chunks", func(rng *rand.Rand, n int) []int {
+		cuts := []int{0, n}
+		for k := rng.Intn(6); k > 0; k-- {
+			cuts = append(cuts, rng.Intn(n+1)) // may repeat: empty chunks
+		}
+		sortInts(cuts)
+		return cuts
+	}},
+	{"one-row-chunks", func(rng *rand.Rand, n int) []int {
+		if n > 64 {
+			return []int{0, n / 3, n / 3, n/3 + 1, n}
+		}
+		if n == 0 {
+			return []int{0, 0} // one empty chunk; Merge needs at least one
+		}
+		return append(seq(n), n)
+	}},
+}
+
+func sortInts(s []int) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// treeAggregate runs f the way a combine step does: Partial per chunk with
+// its own Grouper, Merge over the chunks' key columns with a fresh
+// Grouper, then Final. It returns the final column and the groups' keys.
+func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks [][]arrow.Array, valChunks []arrow.Array, kind Kind) (arrow.Array, []arrow.Array) {
+	t.Helper()
+	var states [][]arrow.Array
+	var partKeys [][]arrow.Array
+	for c, keys := range keyChunks {
+		g, err := NewGrouper(keyTypes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := g.Add(keys)
+		vals := valChunks[c]
+		if f == Size {
+			vals = nil
+		}
+		st := Partial(f, vals, ids, g.NumGroups())
+		checkTypes(t, fmt.Sprintf("Partial of chunk %d", c), st, f.StateTypes(kind), g.NumGroups())
+		states = append(states, st)
+		partKeys = append(partKeys, g.Keys())
+	}
+	g, err := NewGrouper(plainTypes(keyTypes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([][]int32, len(partKeys))
+	for c, keys := range partKeys {
+		ids[c] = g.Add(keys)
+	}
+	merged := Merge(f, states, ids, g.NumGroups())
+	checkTypes(t, "Merge", merged, f.StateTypes(kind), g.NumGroups())
+	final := Final(f, merged)
+	checkTypes(t, "Final", []arrow.Array{final}, []arrow.DataType{f.ResultType(kind)}, g.NumGroups())
+	releaseAll(append(append(states, partKeys...), merged)...)
+	return final, g.Keys()
+}
+
+func plainTypes(types []arrow.DataType) []arrow.DataType {
+	out := make([]arrow.DataType, len(types))
+	for i, t := range types {
+		out[i] = PlainType(t)
+	}
+	return out
+}
+
+// checkTypes checks the types and lengths of state or result columns.
+func checkTypes(t *testing.T, what string, got []arrow.Array, want []arrow.DataType, n int) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d columns, want %d", what, len(got), len(want))
+	}
+	for i, a := range got {
+		if !arrow.TypeEqual(a.DataType(), want[i]) || a.Len() != n {
+			t.Fatalf("%s column %d: %s with %d rows, want %s with %d", what, i, a.DataType(), a.Len(), want[i], n)
+		}
+	}
+}
+
+// checkAggregate compares a final column, row g for the group whose keys
+// are row g of keys, with the reference groups.
+func checkAggregate(t *testing.T, f AggFunc, final arrow.Array, keys []arrow.Array, ref map[string]*refGroup) {
+	t.Helper()
+	keyCols := make([]col, len(keys))
+	for i, k := range keys {
+		keyCols[i] = readCol(t, k)
+	}
+	got := readCol(t, final)
+	if got.len() != len(ref) {
+		t.Errorf("%s: %d groups, want %d", f, got.len(), len(ref))
+	}
+	seen := map[string]bool{}
+	bad := 0
+	for g := 0; g < got.len(); g++ {
+		tuple, ok := keyTuple(keyCols, g)
+		if !ok {
+			t.Errorf("%s: group %d has a null key", f, g)
+			continue
+		}
+		if seen[tuple] {
+			t.Errorf("%s: key %s is two groups", f, tuple)
+		}
+		seen[tuple] = true
+		r := ref[tuple]
+		if r == nil {
+			t.Errorf("%s: group %s is not in the data", f, tuple)
+			continue
+		}
+		wi, wx, wok, scale := r.answer(f)
+		var good bool
+		switch {
+		case got.valid[g] != wok:
+		case !wok:
+			good = true
+		case got.kind == KindInt:
+			good = got.ints[g] == wi
+		default:
+			good = closeTo(got.flts[g], wx, scale)
+		}
+		if !good {
+			want := "null"
+			if wok && got.kind == KindInt {
+				want = fmt.Sprint(wi)
+			} else if wok {
+				want = fmt.Sprint(wx)
+			}
+			t.Errorf("%s of group %s (%d rows, %d values) = %s, want %s", f, tuple, r.rows, len(r.flts), got.show(g), want)
+			if bad++; bad == 5 {
+				t.Errorf("%s: stopping after 5 differences", f)
+				return
+			}
+		}
+	}
+}
+
+var aggKeySets = [][]colType{{tInt}, {tDict}, {tString, tBool}, {tFloat}}
+
+func TestAggregateMatchesReference(t *testing.T) {
+	for _, f := range allAggFuncs {
+		for _, vt := range []colType{tInt, tFloat} {
+			for _, kts := range aggKeySets {
+				for _, sp := range splitters {
+					t.Run(fmt.Sprintf("%s/%s/by-%s/%s", f, vt, names(kts), sp.name), func(t *testing.T) {
+						forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
+							aggregateOnce(t, rng, f, vt, kts, sp, s)
+						})
+					})
+				}
+			}
+		}
+	}
+}
+
+func aggregateOnce(t *testing.T, rng *rand.Rand, f AggFunc, vt colType, kts []colType, sp splitter, s shape) {
+	keyShape := s
+	if keyShape.nulls == allNulls {
+		keyShape.nulls = someNulls // all-null values are the interesting case
+	}
+	var keys []col
+	keyTypes := arrowTypes(kts)
+	for i, kt := range kts {
+		ks := keyShape
+		if ks.off > 0 {
+			ks.off += i + 1
+		}
+		keys = append(keys, genCol(rng, kt, ks))
+	}
+	vals := aggValues(rng, vt, s)
+	defer release(append(keys, vals)...)
+
+	cuts := sp.cuts(rng, s.n)
+	var keyChunks [][]arrow.Array
+	var valChunks []arrow.Array
+	for k := 0; k+1 < len(cuts); k++ {
+		i, j := int64(cuts[k]), int64(cuts[k+1])
+		var kc []arrow.Array
+		for _, c := range keys {
+			kc = append(kc, array.NewSlice(c.arr, i, j))
+		}
+		keyChunks = append(keyChunks, kc)
+		valChunks = append(valChunks, array.NewSlice(vals.arr, i, j))
+	}
+	defer func() {
+		for k := range valChunks {
+			valChunks[k].Release()
+			for _, a := range keyChunks[k] {
+				a.Release()
+			}
+		}
+	}()
+
+	final, groupKeys := treeAggregate(t, f, keyTypes, keyChunks, valChunks, vt.kind())
+	defer releaseAll([]arrow.Array{final}, groupKeys)
+	checkAggregate(t, f, final, groupKeys, refAggregate(keys, vals))
+}
+
+// Partial, Merge and Final on a small hand-checked example.
+func TestAggregateExample(t *testing.T) {
+	keys := strs("a", "b", "a", "a", nil, "b", "c")
+	vals := ints(1, 2, 3, nil, 5, nil, nil)
+	want := map[AggFunc]*col{
+		Sum:   intCol(4, 2, 0),
+		Mean:  floatCol(2.0, 2.0, nil),
+		Count: intCol(2, 1, 0),
+		Size:  intCol(3, 2, 1),
+		Min:   intCol(1, 2, nil),
+		Max:   intCol(3, 2, nil),
+		Var:   floatCol(2.0, nil, nil),
+		Std:   floatCol(math.Sqrt2, nil, nil),
+	}
+	for _, f := range allAggFuncs {
+		t.Run(f.String(), func(t *testing.T) {
+			defer failOnPanic(t)
+			// Two chunks: rows 0-2 and 3-6.
+			var chunks [][]arrow.Array
+			var vchunks []arrow.Array
+			for _, r := range [][2]int64{{0, 3}, {3, 7}} {
+				chunks = append(chunks, []arrow.Array{array.NewSlice(keys, r[0], r[1])})
+				vchunks = append(vchunks, array.NewSlice(vals, r[0], r[1]))
+			}
+			defer releaseAll(vchunks, chunks[0], chunks[1])
+			final, groupKeys := treeAggregate(t, f, []arrow.DataType{String}, chunks, vchunks, KindInt)
+			defer releaseAll([]arrow.Array{final}, groupKeys)
+			checkCol(t, "keys", readCol(t, groupKeys[0]), col{kind: KindString, valid: []bool{true, true, true}, strs: []string{"a", "b", "c"}})
+			checkCol(t, f.String(), readCol(t, final), *want[f])
+		})
+	}
+}
+
+// int64 Sum wraps as Go's int64 does; Min and Max are exact at the extremes.
+func TestAggregateIntExtremes(t *testing.T) {
+	for _, f := range []AggFunc{Sum, Min, Max, Count, Size} {
+		t.Run(f.String(), func(t *testing.T) {
+			forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
+				key := genCol(rng, tBool, shape{n: s.n, nulls: someNulls, off: s.off})
+				vals := genCol(rng, tInt, s) // genInt: MinInt64, MaxInt64 and friends
+				defer release(key, vals)
+				half := int64(s.n / 2)
+				chunks := [][]arrow.Array{{array.NewSlice(key.arr, 0, half)}, {array.NewSlice(key.arr, half, int64(s.n))}}
+				vchunks := []arrow.Array{array.NewSlice(vals.arr, 0, half), array.NewSlice(vals.arr, half, int64(s.n))}
+				defer releaseAll(vchunks, chunks[0], chunks[1])
+				final, groupKeys := treeAggregate(t, f, []arrow.DataType{Bool}, chunks, vchunks, KindInt)
+				defer releaseAll([]arrow.Array{final}, groupKeys)
+				checkAggregate(t, f, final, groupKeys, refAggregate([]col{key}, vals))
+			})
+		})
+	}
+}
+
+func TestAggFuncNamesAndTypes(t *testing.T) {
+	for _, f := range allAggFuncs {
+		got, err := ParseAggFunc(f.String())
+		if err != nil || got != f {
+			t.Errorf("ParseAggFunc(%q) = %v, %v", f.String(), got, err)
+		}
+	}
+	if _, err := ParseAggFunc("median"); err == nil {
+		t.Errorf("ParseAggFunc(median) succeeded")
+	}
+	tests := []struct {
+		f          AggFunc
+		intResult  arrow.DataType
+		fltResult  arrow.DataType
+		stringOK   bool
+		stateCount int
+	}{
+		{Sum, Int64, Float64, false, 1},
+		{Mean, Float64, Float64, false, 2},
+		{Count, Int64, Int64, true, 1},
+		{Size, Int64, Int64, true, 1},
+		{Min, Int64, Float64, false, 1},
+		{Max, Int64, Float64, false, 1},
+		{Var, Float64, Float64, false, 3},
+		{Std, Float64, Float64, false, 3},
+	}
+	for _, tt := range tests {
+		if got := tt.f.ResultType(KindInt); !arrow.TypeEqual(got, tt.intResult) {
+			t.Errorf("%s.ResultType(int64) = %s, want %s", tt.f, got, tt.intResult)
+		}
+		if got := tt.f.ResultType(KindFloat); !arrow.TypeEqual(got, tt.fltResult) {
+			t.Errorf("%s.ResultType(float64) = %s, want %s", tt.f, got, tt.fltResult)
+		}
+		if n := len(tt.f.StateTypes(KindInt)); n != tt.stateCount {
+			t.Errorf("%s has %d state columns, want %d", tt.f, n, tt.stateCount)
+		}
+		for _, k := range []Kind{KindInt, KindFloat} {
+			if err := tt.f.CheckInput(k); err != nil {
+				t.Errorf("%s.CheckInput(%s): %v", tt.f, k, err)
+			}
+		}
+		for _, k := range []Kind{KindString, KindBool} {
+			if err := tt.f.CheckInput(k); (err == nil) != tt.stringOK {
+				t.Errorf("%s.CheckInput(%s) = %v", tt.f, k, err)
+			}
+		}
+	}
+}
+
+func releaseAll(lists ...[]arrow.Array) {
+	for _, l := range lists {
+		for _, a := range l {
+			a.Release()
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package kernel
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// benchKeys makes n rows of a key with the given number of distinct
+// strings, dictionary-encoded or plain, and an int64 value column.
+func benchKeys(n, distinct int, dict bool, nulls bool) (keys, vals arrow.Array, bytes int64) {
+	rng := rand.New(rand.NewSource(1))
+	entries := make([]string, distinct)
+	for i := range entries {
+		entries[i] = fmt.Sprintf("key-%03d", i)
+	}
+	indices := make([]int32, n)
+	values := make([]int64, n)
+	valid := make([]bool, n)
+	for i := range indices {
+		indices[i] = int32(rng.Intn(distinct))
+		values[i] = rng.Int63n(1000)
+		valid[i] = !nulls || rng.Intn(10) != 0
+	}
+	vb := validBitmap(valid)
+	vals = NewInt64(values, vb)
+	bytes = int64(n) * 8
+	if dict {
+		offsets, data := stringOffsets(entries)
+		dictArr := NewString(offsets, data, nil)
+		defer dictArr.Release()
+		return NewDict(indices, dictArr, vb), vals, bytes + int64(n)*4
+	}
+	strs := make([]string, n)
+	for i, j := range indices {
+		strs[i] = entries[j]
+	}
+	offsets, data := stringOffsets(strs)
+	return NewString(offsets, data, vb), vals, bytes + int64(len(data)) + int64(n)*4
+}
+
+// stringOffsets lays strs out as a string column's offsets and data.
+func stringOffsets(strs []string) ([]int32, []byte) {
+	offsets := []int32{0}
+	var data []byte
+	for _, s := range strs {
+		data = append(data, s...)
+		offsets = append(offsets, int32(len(data)))
+	}
+	return offsets, data
+}
+
+// BenchmarkGroupSum groups 1,000,000 rows by a 100-value string key and
+// sums an int64 column per group: one partition's Partial step.
+func BenchmarkGroupSum(b *testing.B) {
+	const rows, distinct = 1_000_000, 100
+	for _, bc := range []struct {
+		name        string
+		dict, nulls bool
+	}{{"dict-key", true, false}, {"dict-key-nulls", true, true}, {"plain-key", false, false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			keys, vals, bytes := benchKeys(rows, distinct, bc.dict, bc.nulls)
+			defer keys.Release()
+			defer vals.Release()
+			b.SetBytes(bytes)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				g, err := NewGrouper([]arrow.DataType{keys.DataType()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ids := g.Add([]arrow.Array{keys})
+				st := Partial(Sum, vals, ids, g.NumGroups())
+				if g.NumGroups() != distinct {
+					b.Fatalf("%d groups, want %d", g.NumGroups(), distinct)
+				}
+				st[0].Release()
+			}
+		})
+	}
+}
+
+// BenchmarkCompareInt64Scalar compares an int64 column with a scalar (col > 500).
+func BenchmarkCompareInt64Scalar(b *testing.B) {
+	for _, rows := range []int{1024, 65536, 1_000_000} {
+		for _, nulls := range []bool{false, true} {
+			b.Run(fmt.Sprintf("rows=%d/nulls=%v", rows, nulls), func(b *testing.B) {
+				rng := rand.New(rand.NewSource(1))
+				values := make([]int64, rows)
+				valid := make([]bool, rows)
+				for i := range values {
+					values[i] = rng.Int63n(1000)
+					valid[i] = !nulls || rng.Intn(10) != 0
+				}
+				col := NewInt64(values, validBitmap(valid))
+				defer col.Release()
+				b.SetBytes(int64(rows) * 8)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := Compare(Col(col), Scalar(int64(500)), Gt, rows); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
