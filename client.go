@@ -67,6 +67,7 @@ type Client struct {
 	local  *cluster.Local
 	log    *slog.Logger
 
+	sendMu    sync.Mutex // orders what goes to the scheduler
 	mu        sync.Mutex
 	keys      map[graph.Key]*keyState
 	releasing []graph.Key // released here, not yet told the scheduler
@@ -214,6 +215,8 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 	if !independent {
 		g = graph.Fuse(graph.Cull(g, keys), keys)
 	}
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
@@ -228,12 +231,26 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 		}
 		ks.refs++
 	}
+	// Releases made before this submission go first: a key released and
+	// wanted again must end up wanted.
+	msgs := c.takeReleases()
 	c.mu.Unlock()
-	if err := c.stream.Send([]protocol.Msg{&protocol.UpdateGraph{Tasks: g.Tasks(), Keys: keys}}); err != nil {
-		c.release(keys)
+	msgs = append(msgs, &protocol.UpdateGraph{Tasks: g.Tasks(), Keys: keys})
+	if err := c.stream.Send(msgs); err != nil {
 		return fmt.Errorf("dusk: submit: %w", err)
 	}
 	return nil
+}
+
+// takeReleases returns the pending releases as a message, if any. Called
+// with c.mu held.
+func (c *Client) takeReleases() []protocol.Msg {
+	if len(c.releasing) == 0 {
+		return nil
+	}
+	m := &protocol.ReleaseKeys{Keys: c.releasing}
+	c.releasing = nil
+	return []protocol.Msg{m}
 }
 
 // release gives up one want on each key; keys nobody here wants any more are
@@ -271,14 +288,15 @@ func (c *Client) flushReleases() {
 			return
 		}
 		runtime.Gosched() // let a loop of releases finish its batch
+		c.sendMu.Lock()
 		c.mu.Lock()
-		gone := c.releasing
-		c.releasing = nil
+		msgs := c.takeReleases()
 		closed := c.err != nil
 		c.mu.Unlock()
-		if len(gone) > 0 && !closed {
-			c.stream.Send([]protocol.Msg{&protocol.ReleaseKeys{Keys: gone}})
+		if len(msgs) > 0 && !closed {
+			c.stream.Send(msgs)
 		}
+		c.sendMu.Unlock()
 	}
 }
 

@@ -209,3 +209,20 @@ func sumTree(g *graph.Graph, keys []graph.Key) graph.Key {
 	}
 	return keys[0]
 }
+
+// The same keys wanted again right after a release: the release must reach
+// the scheduler first, or it would drop keys the client waits for.
+func TestResubmitAfterRelease(t *testing.T) {
+	c := newTestClient(t, Workers(2))
+	ctx := testCtx(t, c)
+	for i := 0; i < 300; i++ {
+		f, err := inc.Submit(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := f.Result(ctx); err != nil || v != 2 {
+			t.Fatalf("round %d: %v, %v", i, v, err)
+		}
+		f.Release()
+	}
+}

@@ -2,8 +2,11 @@ package bench
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 )
 
@@ -103,4 +106,57 @@ func appendMicros(b []byte, v int64) []byte {
 		b = append(b, '0')
 	}
 	return append(b, s...)
+}
+
+// GroupByFileName is db-benchmark's name for a groupby table of n rows and
+// k groups, such as G1_1e7_1e2_0_0.csv.
+func GroupByFileName(n, k int) string {
+	return fmt.Sprintf("G1_%s_%s_0_0.csv", sci(n), sci(k))
+}
+
+// sci writes n as db-benchmark does: 1e7 for 10,000,000; plain digits when
+// n is not a power of ten.
+func sci(n int) string {
+	e := 0
+	for m := n; m >= 10 && m%10 == 0; m /= 10 {
+		e++
+	}
+	if n > 0 && pow10(e) == n && e > 0 {
+		return fmt.Sprintf("1e%d", e)
+	}
+	return strconv.Itoa(n)
+}
+
+func pow10(e int) int {
+	p := 1
+	for ; e > 0; e-- {
+		p *= 10
+	}
+	return p
+}
+
+// GroupByFile returns the path of the groupby table of n rows and k groups
+// in dir, writing it first if it is not there. It writes to a temporary
+// name and renames, so a half-written file is never taken for a whole one.
+func GroupByFile(dir string, n, k int) (string, error) {
+	path := filepath.Join(dir, GroupByFileName(n, k))
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, ".gen-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if err := WriteGroupByCSV(tmp, n, k, 1); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	return path, os.Rename(tmp.Name(), path)
 }
