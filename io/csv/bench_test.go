@@ -9,9 +9,10 @@ import (
 )
 
 var groupBySchema = csv.Schema{
-	{"id1", csv.String}, {"id2", csv.String}, {"id3", csv.String},
-	{"id4", csv.Int64}, {"id5", csv.Int64}, {"id6", csv.Int64},
-	{"v1", csv.Int64}, {"v2", csv.Int64}, {"v3", csv.Float64},
+	{Name: "id1", Type: csv.String, Dictionary: true}, {Name: "id2", Type: csv.String, Dictionary: true},
+	{Name: "id3", Type: csv.String}, {Name: "id4", Type: csv.Int64}, {Name: "id5", Type: csv.Int64},
+	{Name: "id6", Type: csv.Int64}, {Name: "v1", Type: csv.Int64}, {Name: "v2", Type: csv.Int64},
+	{Name: "v3", Type: csv.Float64},
 }
 
 // BenchmarkParseGroupBy parses db-benchmark's groupby layout on one core;

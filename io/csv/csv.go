@@ -33,6 +33,9 @@ func (t Type) valid() bool { return t == Int64 || t == Float64 || t == String ||
 type Column struct {
 	Name string `json:"name"`
 	Type Type   `json:"type"`
+	// Dictionary encodes a string column as indices into its distinct
+	// values, for columns with few of them (Infer decides from its sample).
+	Dictionary bool `json:"dict,omitempty"`
 }
 
 // Schema is the columns of a CSV file, in order.
@@ -64,9 +67,9 @@ type Options struct {
 	Types map[string]Type `json:"types,omitempty"`
 	// NullValues are the fields read as null. Default DefaultNullValues.
 	NullValues []string `json:"null_values,omitempty"`
-	// NoDictionary keeps every string column plain; by default a column with
-	// few distinct values is dictionary-encoded, which groups and compares
-	// faster and takes less memory.
+	// NoDictionary keeps every string column plain; by default Infer marks
+	// string columns with few distinct values in its sample for dictionary
+	// encoding, which groups and compares faster and takes less memory.
 	NoDictionary bool `json:"no_dictionary,omitempty"`
 }
 

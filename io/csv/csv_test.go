@@ -64,7 +64,7 @@ func randomCSV(r *rand.Rand, rows int, crlf bool) string {
 	return b.String()
 }
 
-var testSchema = Schema{{"i", Int64}, {"f", Float64}, {"s", String}, {"b", Bool}}
+var testSchema = Schema{{"i", Int64, false}, {"f", Float64, false}, {"s", String, true}, {"b", Bool, false}}
 
 // checkAgainstReference parses text with encoding/csv and compares every
 // value with rec's.
@@ -197,7 +197,7 @@ func TestErrorsNameFileLineAndColumn(t *testing.T) {
 		{"unclosed quote", good + "200,\"a1,3\n", nil, "line 202 column area: a quoted field is not closed"},
 		{"stray quote", good + "200,a\"1,3\n", nil, "line 202 column area: a quote inside an unquoted field"},
 	}
-	schema := Schema{{"id", Int64}, {"area", String}, {"num_clicks", Int64}}
+	schema := Schema{{"id", Int64, false}, {"area", String, true}, {"num_clicks", Int64, false}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, dir, strings.ReplaceAll(tt.name, " ", "-")+".csv", tt.text)
@@ -226,7 +226,7 @@ func TestInfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Schema{{"i", Int64}, {"f", Float64}, {"s", String}, {"b", Bool}, {"empty", String}, {"mixed", Float64}}
+	want := Schema{{"i", Int64, false}, {"f", Float64, false}, {"s", String, true}, {"b", Bool, false}, {"empty", String, true}, {"mixed", Float64, false}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("Infer = %v, want %v", got, want)
 	}
@@ -246,7 +246,7 @@ func TestHeaderMismatchAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "a.csv", "x,y\n1,2\n")
 	b := writeFile(t, dir, "b.csv", "x,z\n1,2\n")
-	schema := Schema{{"x", Int64}, {"y", Int64}}
+	schema := Schema{{"x", Int64, false}, {"y", Int64, false}}
 	files, _ := storage.List(b)
 	_, err := ReadBlock(Blocks(files, 1<<20)[0], schema, Options{})
 	if err == nil || !strings.Contains(err.Error(), "b.csv") || !strings.Contains(err.Error(), "differs") {
@@ -275,7 +275,7 @@ func TestFastFloatPathIsExact(t *testing.T) {
 		b.WriteString(s)
 		b.WriteByte('\n')
 	}
-	rec, err := Parse([]byte(b.String()), Schema{{"f", Float64}}, Options{})
+	rec, err := Parse([]byte(b.String()), Schema{{"f", Float64, false}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,5 +284,27 @@ func TestFastFloatPathIsExact(t *testing.T) {
 		if got[k] != want[k] {
 			t.Fatalf("value %d: %v, strconv gives %v", k, got[k], want[k])
 		}
+	}
+}
+
+// Infer marks low-cardinality string columns for dictionary encoding and
+// leaves mostly-distinct ones plain.
+func TestInferDictionary(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("area,uid\n")
+	for k := 0; k < 1000; k++ {
+		fmt.Fprintf(&b, "a%d,u%d\n", k%5, k)
+	}
+	path := writeFile(t, t.TempDir(), "d.csv", b.String())
+	got, err := Infer(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got[0].Dictionary || got[1].Dictionary {
+		t.Fatalf("Infer = %+v: want area dictionary-encoded and uid plain", got)
+	}
+	got, _ = Infer(path, Options{NoDictionary: true})
+	if got[0].Dictionary {
+		t.Fatalf("NoDictionary: %+v", got)
 	}
 }

@@ -15,6 +15,8 @@ const SampleSize = 1 << 20
 // header's names (or opts.Names) and, for each column without a type in
 // opts.Types, the narrowest of int64, float64, bool and string that every
 // sampled value fits. A column with only nulls in the sample is a string.
+// String columns with at most one distinct value in eight sampled rows are
+// marked for dictionary encoding.
 // A later value that does not fit the inferred type fails the read with the
 // file and line; give the type in opts.Types then.
 func Infer(path string, opts Options) (Schema, error) {
@@ -68,6 +70,11 @@ func Infer(path string, opts Options) (Schema, error) {
 		}
 	}
 	fits := make([]struct{ notInt, notFloat, notBool, any bool }, len(names))
+	distinct := make([]map[string]struct{}, len(names))
+	for i := range distinct {
+		distinct[i] = map[string]struct{}{}
+	}
+	sampled := 0
 	nulls := newNullSet(opts.NullValues)
 	line := 1
 	if !opts.NoHeader {
@@ -91,6 +98,9 @@ func Infer(path string, opts Options) (Schema, error) {
 			}
 			t := &fits[i]
 			t.any = true
+			if len(distinct[i]) <= maxDictSample {
+				distinct[i][v] = struct{}{}
+			}
 			if !t.notInt {
 				if _, err := strconv.ParseInt(v, 10, 64); err != nil {
 					t.notInt = true
@@ -109,6 +119,7 @@ func Infer(path string, opts Options) (Schema, error) {
 		}
 		pos = next
 		line++
+		sampled++
 	}
 	schema := make(Schema, len(names))
 	for i, name := range names {
@@ -126,9 +137,16 @@ func Infer(path string, opts Options) (Schema, error) {
 			typ = Bool
 		}
 		schema[i] = Column{Name: name, Type: typ}
+		if typ == String && !opts.NoDictionary {
+			// Few distinct values among the sampled rows: encode them once.
+			schema[i].Dictionary = len(distinct[i]) <= max(16, sampled/8)
+		}
 	}
 	return schema, nil
 }
+
+// maxDictSample caps the distinct values Infer counts per column.
+const maxDictSample = 1 << 16
 
 // splitLine splits the line at pos into fields and returns the position of
 // the next line. It is the slow, general path, for headers and samples.

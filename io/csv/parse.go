@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -38,7 +39,7 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 		case Bool:
 			col.bools = make([]uint8, rows)
 		default:
-			col.strs = newStringColumn(rows, !opts.NoDictionary)
+			col.strs = newStringColumn(rows, c.Dictionary && !opts.NoDictionary)
 		}
 	}
 	if err := p.run(schema); err != nil {
@@ -396,11 +397,12 @@ func (p *parser) parseString(c *column) error {
 	return nil
 }
 
-// stringColumn dictionary-encodes strings as it reads them. A column whose
-// values turn out mostly distinct is returned plain, where a dictionary
-// would only cost.
+// stringColumn keeps strings plain, or dictionary-encodes them as it reads
+// them; a dictionary column whose values turn out mostly distinct is
+// returned plain, where a dictionary would only cost.
 type stringColumn struct {
 	plain   bool
+	rows    int // the most rows the column will hold
 	table   strTable
 	offsets []int32 // dictionary, or plain: the rows', offsets into data
 	data    []byte
@@ -409,10 +411,14 @@ type stringColumn struct {
 
 func newStringColumn(rows int, dict bool) *stringColumn {
 	if !dict {
-		return &stringColumn{plain: true, offsets: make([]int32, 1, rows+1)}
+		return &stringColumn{plain: true, rows: rows, offsets: make([]int32, 1, rows+1)}
 	}
-	return &stringColumn{table: newStrTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows)}
+	return &stringColumn{rows: rows, table: newStrTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows)}
 }
+
+// sizeRows is the row after which a plain column sizes its data once, from
+// the average length so far, instead of growing it many times.
+const sizeRows = 1024
 
 func (c *stringColumn) add(row int, f []byte) {
 	if !c.plain {
@@ -429,6 +435,9 @@ func (c *stringColumn) add(row int, f []byte) {
 	}
 	c.data = append(c.data, f...)
 	c.offsets = append(c.offsets, int32(len(c.data)))
+	if c.plain && len(c.offsets) == sizeRows+1 && c.rows > sizeRows {
+		c.data = slices.Grow(c.data, len(c.data)*(c.rows-sizeRows)/sizeRows*9/8)
+	}
 }
 
 func (c *stringColumn) finish(rows int, valid []byte) arrow.Array {
