@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/registry"
 )
 
@@ -140,20 +141,21 @@ func TestImpossibleResourcesFailAtOnce(t *testing.T) {
 }
 
 // A worker killed while it runs a task: the task runs again on another
-// worker and the answer arrives.
+// worker and the answer arrives. The function blocks on its first run only,
+// and says each time it starts.
 var (
 	blockMu   sync.Mutex
 	blockOnce = map[int]chan struct{}{}
 	blocking  = Register("test-block-once", func(ctx context.Context, x int) (int, error) {
 		blockMu.Lock()
-		ch, first := blockOnce[x]
-		if !first {
+		ch, again := blockOnce[x]
+		if !again {
 			ch = make(chan struct{})
 			blockOnce[x] = ch
 		}
 		blockMu.Unlock()
-		if !first {
-			started <- x
+		started <- x
+		if !again {
 			select {
 			case <-ch:
 			case <-ctx.Done():
@@ -172,12 +174,17 @@ func TestWorkerLostWhileRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-started
-	// Root tasks fill workers in join order, so worker 0 runs it; if not,
-	// the test still checks that losing a worker loses no answer.
+	// Root tasks fill workers in join order, so worker 0 should run it.
 	c.local.Workers[0].Close()
 	select {
-	case <-started: // it ran on worker 0 and starts again on worker 1
-	case <-time.After(time.Second): // it was on worker 1 all along
+	case <-started: // it ran on worker 0 and runs again on worker 1
+	case <-time.After(2 * time.Second):
+		// It was on worker 1: lose that one too, and let a fresh worker run it.
+		c.local.Workers[1].Close()
+		if _, err := c.local.AddWorker(ctx, cluster.WorkerConfig{}, c.log); err != nil {
+			t.Fatal(err)
+		}
+		<-started
 	}
 	v, err := f.Result(ctx)
 	if err != nil || v != 70 {

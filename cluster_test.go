@@ -1,0 +1,134 @@
+package dusk
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+type clickRow struct {
+	ID        int64
+	Area      string
+	NumClicks int64
+}
+
+func clickRows(n int) []clickRow {
+	rows := make([]clickRow, n)
+	for i := range rows {
+		rows[i] = clickRow{ID: int64(i), Area: fmt.Sprintf("area-%d", i%7), NumClicks: int64(i % 11)}
+	}
+	return rows
+}
+
+// referenceSums sums NumClicks by Area, plainly.
+func referenceSums(rows []clickRow) map[string]int64 {
+	want := map[string]int64{}
+	for _, r := range rows {
+		want[r.Area] += r.NumClicks
+	}
+	return want
+}
+
+func checkSums(t *testing.T, tab *dataframe.Table, want map[string]int64) {
+	t.Helper()
+	areas := tab.Column("Area").(*array.String)
+	sums := tab.Column("sum(NumClicks)").(*array.Int64)
+	if tab.NumRows() != len(want) {
+		t.Fatalf("%d groups, want %d:\n%s", tab.NumRows(), len(want), tab)
+	}
+	for i := 0; i < tab.NumRows(); i++ {
+		if w := want[areas.Value(i)]; sums.Value(i) != w {
+			t.Fatalf("%s: sum %d, want %d", areas.Value(i), sums.Value(i), w)
+		}
+	}
+}
+
+// eventually polls cond for up to 5 seconds.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting until %s", what)
+}
+
+func storesEmpty(c *Client) func() bool {
+	return func() bool {
+		for _, w := range c.local.Workers {
+			if w.Store().Len() != 0 {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// After a computation, and after a persisted frame is released, the cluster
+// holds nothing: released keys are forgotten and their data freed.
+func TestReleasedKeysAreFreed(t *testing.T) {
+	c := newTestClient(t, Workers(2))
+	ctx := testCtx(t, c)
+	rows := clickRows(5000)
+	df := dataframe.FromRecords(rows, 8)
+	out, err := df.GroupBy("Area").Agg(dataframe.Sum("NumClicks")).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, out, referenceSums(rows))
+	out.Release()
+	eventually(t, "the workers hold no results", storesEmpty(c))
+
+	p, err := df.Persist(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := 0
+	for _, w := range c.local.Workers {
+		held += w.Store().Len()
+	}
+	if held != 8 {
+		t.Fatalf("persisted 8 partitions, the workers hold %d results", held)
+	}
+	p.Release()
+	eventually(t, "the persisted partitions are freed", storesEmpty(c))
+}
+
+// A worker that holds persisted partitions is lost: what it held is
+// recomputed from its lineage and the answer is still right.
+func TestLostPartitionsAreRecomputed(t *testing.T) {
+	c := newTestClient(t, Workers(3))
+	ctx := testCtx(t, c)
+	rows := clickRows(9000)
+	p, err := dataframe.FromRecords(rows, 12).
+		Filter(dataframe.Col("NumClicks").Ge(3)).
+		Persist(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	var kept []clickRow
+	for _, r := range rows {
+		if r.NumClicks >= 3 {
+			kept = append(kept, r)
+		}
+	}
+	victim := c.local.Workers[1]
+	if victim.Store().Len() == 0 {
+		t.Fatal("worker 1 holds no partition; the test needs one that does")
+	}
+	victim.Close()
+	for round := 0; round < 2; round++ {
+		out, err := p.GroupBy("Area").Agg(dataframe.Sum("NumClicks")).Compute(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSums(t, out, referenceSums(kept))
+		out.Release()
+	}
+}
