@@ -373,12 +373,15 @@ func (n *exprNode) eval(rec arrow.Record) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
+		if a.datum.Array == nil && b.datum.Array == nil {
+			// Two literals: kernels want a column on one side.
+			col := broadcast(a.datum.Scalar, rows)
+			defer col.Release()
+			a.datum = kernel.Col(col)
+		}
 		if n.Op == "cmp" {
 			m, err := kernel.Compare(a.datum, b.datum, parseCmp(n.Cmp), rows)
 			return value{mask: m, isMask: true}, err
-		}
-		if a.datum.Array == nil && b.datum.Array == nil {
-			return value{}, fmt.Errorf("%s: arithmetic on two literals", n)
 		}
 		col, err := kernel.Arith(a.datum, b.datum, parseArith(n.Arith), rows)
 		return value{datum: kernel.Col(col)}, err

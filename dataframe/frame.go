@@ -270,9 +270,9 @@ type persisted struct {
 	pin  *collections.Pin
 }
 
-func (n *persisted) schema() *arrow.Schema        { return n.out }
-func (n *persisted) npartitions() int             { return len(n.keys) }
-func (n *persisted) name() string                 { return n.tok }
+func (n *persisted) schema() *arrow.Schema       { return n.out }
+func (n *persisted) npartitions() int            { return len(n.keys) }
+func (n *persisted) name() string                { return n.tok }
 func (n *persisted) lower(*lowering) []graph.Key { return n.keys }
 
 // Len counts the rows.
@@ -328,6 +328,9 @@ func (f *Frame) Head(ctx context.Context, n int) (*Table, error) {
 	ex, err := f.executor(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("Head(%d): the number of rows cannot be negative", n)
 	}
 	l := newLowering()
 	parts := l.keys(f.plan)

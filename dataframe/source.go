@@ -30,8 +30,11 @@ type CSVOptions struct {
 	// Types fixes the types of the named columns: "int64", "float64",
 	// "string" or "bool".
 	Types map[string]string
-	// NullValues are read as null. Default: "", NA, N/A, NULL, null, NaN, nan, #N/A.
+	// NullValues are read as null, besides "", NA, N/A, NULL, null, NaN,
+	// nan and #N/A (as pandas' na_values).
 	NullValues []string
+	// NoDefaultNulls reads only NullValues as null, not the defaults.
+	NoDefaultNulls bool
 	// BlockSize splits files larger than this many bytes into several
 	// partitions. Default 64 MiB.
 	BlockSize int64
@@ -95,7 +98,7 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 		return failed(fmt.Errorf("ReadCSV: %w", err))
 	}
 	copts := csv.Options{Delimiter: o.Delimiter, NoHeader: o.NoHeader, Names: o.Names,
-		NullValues: o.NullValues, NoDictionary: o.NoDictionary}
+		NullValues: o.NullValues, NoDefaultNulls: o.NoDefaultNulls, NoDictionary: o.NoDictionary}
 	if len(o.Types) > 0 {
 		copts.Types = make(map[string]csv.Type, len(o.Types))
 		for k, v := range o.Types {
@@ -246,19 +249,29 @@ func normalizeColumn(c arrow.Array) (arrow.Array, error) {
 		}
 		return kernel.NewFloat64(vals, valid()), nil
 	case *array.LargeString:
-		offs := make([]int32, a.Len()+1)
-		var data []byte
-		for i := 0; i < a.Len(); i++ {
-			data = append(data, a.Value(i)...)
-			offs[i+1] = int32(len(data))
-		}
-		return kernel.NewString(offs, data, valid()), nil
+		return plainStrings(a.Len(), a.IsValid, a.Value, valid()), nil
 	case *array.Dictionary:
-		if kernel.IsString(a.DataType()) {
-			return kernel.Concat(kernel.String, []arrow.Array{a})
+		// Any index type: kernels read only int32 indices.
+		if dict, ok := a.Dictionary().(*array.String); ok {
+			at := func(i int) string { return dict.Value(a.GetValueIndex(i)) }
+			return plainStrings(a.Len(), a.IsValid, at, valid()), nil
 		}
 	}
 	return nil, fmt.Errorf("unsupported type %s (Dusk handles int64, float64, bool and string columns)", c.DataType())
+}
+
+// plainStrings copies n strings, read by at where isValid, into a plain
+// string column.
+func plainStrings(n int, isValid func(int) bool, at func(int) string, valid []byte) arrow.Array {
+	offs := make([]int32, n+1)
+	var data []byte
+	for i := 0; i < n; i++ {
+		if isValid(i) {
+			data = append(data, at(i)...)
+		}
+		offs[i+1] = int32(len(data))
+	}
+	return kernel.NewString(offs, data, valid)
 }
 
 func encodeIPC(rec arrow.Record) ([]byte, error) {
@@ -289,8 +302,9 @@ func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
 
 // FromRecords makes a frame of Go structs, split into npartitions partitions
 // of about equal size. Exported fields become columns, named by their `dusk`
-// tag or their name: integers become int64, floats float64, strings and
-// bools themselves, and a nil pointer to one of those is null.
+// tag or their name (`dusk:"-"` leaves a field out): integers become int64,
+// floats float64, strings and bools themselves, and a nil pointer to one of
+// those is null.
 func FromRecords[T any](rows []T, npartitions int) *Frame {
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Struct {
@@ -308,7 +322,9 @@ func FromRecords[T any](rows []T, npartitions int) *Frame {
 			continue
 		}
 		name := f.Name
-		if tag := f.Tag.Get("dusk"); tag != "" {
+		if tag := f.Tag.Get("dusk"); tag == "-" {
+			continue
+		} else if tag != "" {
 			name = tag
 		}
 		ft := f.Type

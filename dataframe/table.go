@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -59,12 +60,12 @@ func (t *Table) String() string {
 		col := t.rec.Column(c)
 		name := t.rec.ColumnName(c)
 		cells[c] = append(cells[c], name)
-		widths[c] = len(name)
+		widths[c] = utf8.RuneCountInString(name)
 		right[c] = !kernel.IsString(col.DataType()) && col.DataType().ID() != arrow.BOOL
 		for _, r := range rows {
 			s := formatCell(col, r)
 			cells[c] = append(cells[c], s)
-			widths[c] = max(widths[c], len(s))
+			widths[c] = max(widths[c], utf8.RuneCountInString(s))
 		}
 	}
 	var b strings.Builder
@@ -74,7 +75,7 @@ func (t *Table) String() string {
 				b.WriteString("  ")
 			}
 			s := cells[c][i]
-			pad := strings.Repeat(" ", widths[c]-len(s))
+			pad := strings.Repeat(" ", widths[c]-utf8.RuneCountInString(s))
 			if right[c] {
 				b.WriteString(pad + s)
 			} else if c < ncol-1 {

@@ -52,6 +52,9 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", b.Path, err)
 	}
+	if b.Size == 0 {
+		return Parse(nil, schema, opts) // an empty file: no rows
+	}
 	if b.Start == 0 && !opts.NoHeader {
 		header, next, err := splitLine(data, 0, opts.Delimiter)
 		if err != nil {

@@ -65,12 +65,16 @@ type Options struct {
 	Names []string `json:"names,omitempty"`
 	// Types fixes the types of the named columns instead of inferring them.
 	Types map[string]Type `json:"types,omitempty"`
-	// NullValues are the fields read as null. Default DefaultNullValues.
+	// NullValues are fields read as null, besides DefaultNullValues.
 	NullValues []string `json:"null_values,omitempty"`
+	// NoDefaultNulls reads only NullValues as null.
+	NoDefaultNulls bool `json:"no_default_nulls,omitempty"`
 	// NoDictionary keeps every string column plain; by default Infer marks
 	// string columns with few distinct values in its sample for dictionary
 	// encoding, which groups and compares faster and takes less memory.
 	NoDictionary bool `json:"no_dictionary,omitempty"`
+
+	defaulted bool // WithDefaults has run: NullValues holds the defaults too
 }
 
 // WithDefaults fills in the defaults and checks the options.
@@ -81,8 +85,9 @@ func (o Options) WithDefaults() (Options, error) {
 	if o.Delimiter == '"' || o.Delimiter == '\n' || o.Delimiter == '\r' {
 		return o, fmt.Errorf("csv: %q cannot be the delimiter", o.Delimiter)
 	}
-	if o.NullValues == nil {
-		o.NullValues = DefaultNullValues
+	if !o.NoDefaultNulls && !o.defaulted {
+		o.NullValues = append(append([]string(nil), DefaultNullValues...), o.NullValues...)
+		o.defaulted = true
 	}
 	if o.NoHeader && len(o.Names) == 0 {
 		return o, fmt.Errorf("csv: a file without a header needs column names (Names)")

@@ -1,0 +1,333 @@
+package dataframe_test
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// aggCase is an aggregation, the column it reads (none for size), and
+// its result column's name and type.
+type aggCase struct {
+	agg  dataframe.Agg
+	fn   string
+	col  string
+	name string
+	typ  string
+}
+
+// allAggs are every aggregation over the int column I and the float column F.
+var allAggs = []aggCase{
+	{dataframe.Sum("I"), "sum", "I", "sum(I)", "int64"},
+	{dataframe.Mean("I"), "mean", "I", "mean(I)", "float64"},
+	{dataframe.Count("I"), "count", "I", "count(I)", "int64"},
+	{dataframe.Min("I"), "min", "I", "min(I)", "int64"},
+	{dataframe.Max("I"), "max", "I", "max(I)", "int64"},
+	{dataframe.Std("I"), "std", "I", "std(I)", "float64"},
+	{dataframe.Var("I"), "var", "I", "var(I)", "float64"},
+	{dataframe.Size(), "size", "", "size", "int64"},
+	{dataframe.Sum("F"), "sum", "F", "sum(F)", "float64"},
+	{dataframe.Mean("F"), "mean", "F", "mean(F)", "float64"},
+	{dataframe.Count("F"), "count", "F", "count(F)", "int64"},
+	{dataframe.Min("F"), "min", "F", "min(F)", "float64"},
+	{dataframe.Max("F"), "max", "F", "max(F)", "float64"},
+	{dataframe.Std("F").As("sd"), "std", "F", "sd", "float64"},
+	{dataframe.Var("F").As("variance of F"), "var", "F", "variance of F", "float64"},
+	{dataframe.Count("S").As("strings"), "count", "S", "strings", "int64"},
+}
+
+// column returns the row's value of a testColumns column.
+func column(r testRow, name string) any {
+	return r.values()[slices.Index(testColumns, name)]
+}
+
+// refAgg aggregates one group's values of a column (of int64s when isInt)
+// the way pandas does: nulls skipped, sum 0 when there is nothing to add,
+// mean, min and max null then, var and std (ddof=1) null below two values.
+func refAgg(fn string, vals []any, isInt bool) any {
+	var ints []int64
+	var floats []float64
+	for _, v := range vals {
+		switch v := v.(type) {
+		case int64:
+			ints = append(ints, v)
+			floats = append(floats, float64(v))
+		case float64:
+			floats = append(floats, v)
+		case string, bool:
+			floats = append(floats, 0) // only counted
+		}
+	}
+	n := len(floats)
+	switch fn {
+	case "size":
+		return int64(len(vals))
+	case "count":
+		return int64(n)
+	case "sum":
+		if isInt {
+			var s int64
+			for _, v := range ints {
+				s += v
+			}
+			return s
+		}
+		s := 0.0
+		for _, v := range floats {
+			s += v
+		}
+		return s
+	case "mean":
+		if n == 0 {
+			return nil
+		}
+		s := 0.0
+		for _, v := range floats {
+			s += v
+		}
+		return s / float64(n)
+	case "min", "max":
+		switch {
+		case n == 0:
+			return nil
+		case isInt && fn == "min":
+			return slices.Min(ints)
+		case isInt:
+			return slices.Max(ints)
+		case fn == "min":
+			return slices.Min(floats)
+		}
+		return slices.Max(floats)
+	case "var", "std":
+		if n < 2 {
+			return nil
+		}
+		mean := 0.0
+		for _, v := range floats {
+			mean += v
+		}
+		mean /= float64(n)
+		ss := 0.0
+		for _, v := range floats {
+			ss += (v - mean) * (v - mean)
+		}
+		v := ss / float64(n-1)
+		if fn == "std" {
+			return math.Sqrt(v)
+		}
+		return v
+	}
+	panic("refAgg " + fn)
+}
+
+// refGroupBy groups rows by keys, dropping rows with a null key, and
+// returns a row per group (keys, then aggregations), sorted by the keys.
+func refGroupBy(rows []testRow, keys []string, aggs []aggCase) [][]any {
+	type group struct {
+		key  []any
+		rows []testRow
+	}
+	groups := map[string]*group{}
+	for _, r := range rows {
+		key := make([]any, len(keys))
+		null := false
+		for i, k := range keys {
+			key[i] = column(r, k)
+			null = null || key[i] == nil
+		}
+		if null {
+			continue
+		}
+		id := fmt.Sprintf("%#v", key)
+		g := groups[id]
+		if g == nil {
+			g = &group{key: key}
+			groups[id] = g
+		}
+		g.rows = append(g.rows, r)
+	}
+	var out [][]any
+	for _, g := range groups {
+		row := append([]any(nil), g.key...)
+		for _, a := range aggs {
+			vals := make([]any, len(g.rows))
+			for i, r := range g.rows {
+				if a.col != "" {
+					vals[i] = column(r, a.col)
+				}
+			}
+			isInt := a.col != "" && testTypes[slices.Index(testColumns, a.col)] == "int64"
+			row = append(row, refAgg(a.fn, vals, isInt))
+		}
+		out = append(out, row)
+	}
+	slices.SortFunc(out, func(a, b []any) int {
+		for i := range keys {
+			if c := compareKey(a[i], b[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return out
+}
+
+func compareKey(a, b any) int {
+	switch a := a.(type) {
+	case int64:
+		return cmp.Compare(a, b.(int64))
+	case string:
+		return cmp.Compare(a, b.(string))
+	case bool:
+		x, y := 0, 0
+		if a {
+			x = 1
+		}
+		if b.(bool) {
+			y = 1
+		}
+		return cmp.Compare(x, y)
+	}
+	panic(fmt.Sprintf("compareKey %T", a))
+}
+
+func TestGroupBy(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(6, 600)
+	aggs := make([]dataframe.Agg, len(allAggs))
+	for i, a := range allAggs {
+		aggs[i] = a.agg
+	}
+	for _, keys := range [][]string{{"K"}, {"KI"}, {"B"}, {"K", "KI"}, {"B", "K"}, {"KI", "B"}} {
+		var cols, types []string
+		for _, k := range keys {
+			cols = append(cols, k)
+			types = append(types, testTypes[slices.Index(testColumns, k)])
+		}
+		for _, a := range allAggs {
+			cols = append(cols, a.name)
+			types = append(types, a.typ)
+		}
+		want := refGroupBy(rows, keys, allAggs)
+		for _, tf := range eachFrame(t, rows) {
+			t.Run(fmt.Sprintf("%v/%s", keys, tf.name), func(t *testing.T) {
+				f := tf.frame.GroupBy(keys...).Agg(aggs...)
+				if f.NumPartitions() != 1 {
+					t.Errorf("%d partitions, want 1", f.NumPartitions())
+				}
+				checkTable(t, f, compute(t, ctx, f), cols, types, want, 1e-9)
+			})
+		}
+	}
+}
+
+// TestGroupByEdgeGroups checks groups the generated data has by design:
+// one whose values are all null, and one with a single value.
+func TestGroupByEdgeGroups(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(7, 300)
+	aggs := []dataframe.Agg{dataframe.Sum("I"), dataframe.Sum("F"), dataframe.Mean("I"), dataframe.Count("I"),
+		dataframe.Size(), dataframe.Min("F"), dataframe.Max("I"), dataframe.Std("F"), dataframe.Var("I")}
+	f := arrowFrame(t, rows, layouts(len(rows))[2].sizes).Filter(col("K").IsIn("zz", "solo")).GroupBy("K").Agg(aggs...)
+	zz := 0
+	for _, r := range rows {
+		if r.K != nil && *r.K == "zz" {
+			zz++
+		}
+	}
+	if zz < 2 {
+		t.Fatalf("the data has %d rows in group zz; want several", zz)
+	}
+	want := [][]any{
+		{"solo", int64(7), 2.5, 7.0, int64(1), int64(1), 2.5, int64(7), nil, nil},
+		{"zz", int64(0), 0.0, nil, int64(0), int64(zz), nil, nil, nil, nil},
+	}
+	checkTable(t, f, compute(t, ctx, f),
+		[]string{"K", "sum(I)", "sum(F)", "mean(I)", "count(I)", "size", "min(F)", "max(I)", "std(F)", "var(I)"},
+		[]string{"utf8", "int64", "float64", "float64", "int64", "int64", "float64", "int64", "float64", "float64"},
+		want, 1e-9)
+}
+
+// TestGroupByAfterFilter groups what a filter and a new column leave.
+func TestGroupByAfterFilter(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(8, 500)
+	for _, tf := range eachFrame(t, rows) {
+		t.Run(tf.name, func(t *testing.T) {
+			f := tf.frame.Filter(col("F").Gt(0).Or(col("B"))).
+				WithColumn("I2", col("I").Mul(col("I"))).
+				GroupBy("T").Agg(dataframe.Sum("I2"), dataframe.Mean("I2").As("m"), dataframe.Var("G"))
+			var want [][]any
+			groups := map[string][][]any{} // T -> values of I2, G
+			for _, r := range rows {
+				if or3(cmp3(r.F, ptr(0.0), ">"), boolOf(r.B)) != triTrue || r.T == nil {
+					continue
+				}
+				var i2 any
+				if r.I != nil {
+					i2 = *r.I * *r.I
+				}
+				groups[*r.T] = append(groups[*r.T], []any{i2, val(r.G)})
+			}
+			keys := make([]string, 0, len(groups))
+			for k := range groups {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				var i2s, gs []any
+				for _, v := range groups[k] {
+					i2s, gs = append(i2s, v[0]), append(gs, v[1])
+				}
+				want = append(want, []any{k, refAgg("sum", i2s, true), refAgg("mean", i2s, true), refAgg("var", gs, false)})
+			}
+			checkTable(t, f, compute(t, ctx, f), []string{"T", "sum(I2)", "m", "var(G)"},
+				[]string{"utf8", "int64", "float64", "float64"}, want, 1e-9)
+		})
+	}
+}
+
+// TestGroupByEmpty groups frames with no rows: every partition empty, or
+// a filter that keeps nothing.
+func TestGroupByEmpty(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(9, 100)
+	frames := map[string]*dataframe.Frame{
+		"empty partitions":  arrowFrame(t, nil, []int{0, 0, 0}),
+		"one empty":         arrowFrame(t, nil, []int{0}),
+		"filter keeps none": arrowFrame(t, rows, layouts(len(rows))[2].sizes).Filter(col("I").Gt(1000)),
+		"csv, header only":  csvFrame(t, nil, []int{0, 0}),
+	}
+	for name, in := range frames {
+		t.Run(name, func(t *testing.T) {
+			f := in.GroupBy("K", "KI").Agg(dataframe.Sum("I"), dataframe.Mean("F"), dataframe.Size(), dataframe.Std("I"))
+			checkTable(t, f, compute(t, ctx, f), []string{"K", "KI", "sum(I)", "mean(F)", "size", "std(I)"},
+				[]string{"utf8", "int64", "int64", "float64", "int64", "float64"}, nil, 0)
+		})
+	}
+}
+
+// TestGroupByManyGroups has more groups than rows per partition, so that
+// partial results and their merging carry many groups.
+func TestGroupByManyGroups(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(10, 2000)
+	aggs := []aggCase{allAggs[0], allAggs[1], allAggs[5], allAggs[7], allAggs[8], allAggs[11]}
+	var list []dataframe.Agg
+	cols, types := []string{"I", "J"}, []string{"int64", "int64"}
+	for _, a := range aggs {
+		list = append(list, a.agg)
+		cols, types = append(cols, a.name), append(types, a.typ)
+	}
+	want := refGroupBy(rows, []string{"I", "J"}, aggs)
+	for _, tf := range eachFrame(t, rows) {
+		t.Run(tf.name, func(t *testing.T) {
+			f := tf.frame.GroupBy("I", "J").Agg(list...)
+			checkTable(t, f, compute(t, ctx, f), cols, types, want, 1e-9)
+		})
+	}
+}
