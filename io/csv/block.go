@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -48,7 +49,9 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 		return nil, fmt.Errorf("read %s: %w", b.Path, err)
 	}
 	defer f.Close()
-	data, skipped, err := readLines(f, b)
+	buf := getBuffer()
+	defer putBuffer(buf)
+	data, skipped, err := readLines(f, b, buf)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", b.Path, err)
 	}
@@ -79,15 +82,33 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 	return rec, nil
 }
 
+// buffers recycles read buffers: parsed columns copy what they keep, so a
+// block's bytes are garbage once parsed, and reusing them spares the cost of
+// fresh memory (a page fault per 4 KiB) on every block.
+var buffers sync.Pool
+
+func getBuffer() *[]byte {
+	if b, ok := buffers.Get().(*[]byte); ok {
+		return b
+	}
+	return new([]byte)
+}
+
+func putBuffer(b *[]byte) { buffers.Put(b) }
+
 // readLines returns the bytes of the lines that start in b, and how many
-// lines before them it skipped (0 or 1: the partial first line).
-func readLines(f io.ReaderAt, b Block) ([]byte, int, error) {
+// lines before them it skipped (0 or 1: the partial first line). The bytes
+// live in *pool, which it grows as needed.
+func readLines(f io.ReaderAt, b Block, pool *[]byte) ([]byte, int, error) {
 	begin := max(b.Start-1, 0) // the byte before tells whether Start begins a line
 	want := b.End - begin
 	if b.End < b.Size {
 		want += 64 << 10 // room for the line that crosses End
 	}
-	buf := make([]byte, want)
+	if int64(cap(*pool)) < want {
+		*pool = make([]byte, want)
+	}
+	buf := (*pool)[:want]
 	n, err := f.ReadAt(buf, begin)
 	if err != nil && err != io.EOF {
 		return nil, 0, err
@@ -114,12 +135,14 @@ func readLines(f io.ReaderAt, b Block) ([]byte, int, error) {
 			return buf[start:], skipped, nil
 		}
 		from = len(buf)
-		more := make([]byte, max(len(buf), 1<<20))
-		m, err := f.ReadAt(more, begin+int64(len(buf)))
+		grown := make([]byte, len(buf), 2*len(buf)+1<<20)
+		copy(grown, buf)
+		m, err := f.ReadAt(grown[len(buf):cap(grown)], begin+int64(len(buf)))
 		if err != nil && err != io.EOF {
 			return nil, 0, err
 		}
-		buf = append(buf, more[:m]...)
+		buf = grown[:len(buf)+m]
+		*pool = grown
 	}
 }
 

@@ -308,3 +308,24 @@ func TestInferDictionary(t *testing.T) {
 		t.Fatalf("NoDictionary: %+v", got)
 	}
 }
+
+// A string reaches the same dictionary entry whether it was quoted or not,
+// short or long.
+func TestDictionaryHasNoDuplicates(t *testing.T) {
+	text := "id042\n\"id042\"\nlonger-than-seven\n\"longer-than-seven\"\nid042\n\n\"\"\n"
+	rec, err := Parse([]byte(text), Schema{{"s", String, true}}, Options{NoDefaultNulls: true, NullValues: []string{"-"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	s := kernel.StringsOf(rec.Column(0))
+	if s.Dict == nil || s.Dict.Len() != 3 {
+		t.Fatalf("dictionary %v, want 3 distinct values", s.Dict)
+	}
+	want := []string{"id042", "id042", "longer-than-seven", "longer-than-seven", "id042", ""}
+	for i, w := range want {
+		if got := s.Value(i); got != w {
+			t.Fatalf("row %d = %q, want %q", i, got, w)
+		}
+	}
+}

@@ -121,23 +121,61 @@ func validityOf(nulls []int32, rows int) []byte {
 
 func (p *parser) run(schema Schema) error {
 	d, n, last := p.data, len(p.data), len(p.cols)-1
-	for p.pos < n {
-		if c := d[p.pos]; c == '\n' || c == '\r' { // a blank line
+	term := &p.term
+	pos := p.pos
+	for pos < n {
+		if c := d[pos]; c == '\n' || c == '\r' { // a blank line
+			p.pos = pos
 			p.endLine()
+			pos = p.pos
 			continue
 		}
+		row := p.rows
 		for c := range p.cols {
 			col := &p.cols[c]
+			// The common case of each type inline, the rest in slow paths.
 			var err error
 			switch col.kind {
 			case Int64:
+				if v, end, ok := scanInt(d, pos, term); ok {
+					col.ints[row], pos = v, end
+					break
+				}
+				p.pos = pos
 				err = p.parseInt(col)
+				pos = p.pos
 			case Float64:
+				if v, end, ok := scanFloat(d, pos, term); ok {
+					col.floats[row], pos = v, end
+					break
+				}
+				p.pos = pos
 				err = p.parseFloat(col)
-			case Bool:
-				err = p.parseBool(col)
-			default:
+				pos = p.pos
+			case String:
+				if end, ok := scanString(d, pos, &p.special); ok {
+					f := d[pos:end]
+					if len(f) <= p.nulls.maxLen && p.nulls.match(f) {
+						col.nulls = append(col.nulls, int32(row))
+						f = nil
+					}
+					if k := end - pos; k <= maxShort && pos+8 <= n && f != nil && !col.strs.plain {
+						// The bytes and the length are the key itself.
+						key := binary.LittleEndian.Uint64(d[pos:])&(1<<(8*k)-1) | uint64(k)<<56
+						col.strs.addShort(row, key, f)
+					} else {
+						col.strs.add(row, f)
+					}
+					pos = end
+					break
+				}
+				p.pos = pos
 				err = p.parseString(col)
+				pos = p.pos
+			default:
+				p.pos = pos
+				err = p.parseBool(col)
+				pos = p.pos
 			}
 			if err != nil {
 				if pe, ok := err.(*ParseError); ok && pe.Column == "" {
@@ -148,24 +186,109 @@ func (p *parser) run(schema Schema) error {
 			if c == last {
 				break
 			}
-			if p.pos >= n || d[p.pos] != p.delim {
+			if pos >= n || d[pos] != p.delim {
 				return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found %d", len(p.cols), c+1)}
 			}
-			p.pos++
+			pos++
 		}
-		if p.pos < n {
-			switch d[p.pos] {
+		if pos < n {
+			switch d[pos] {
 			case '\n', '\r':
+				p.pos = pos
 				p.endLine()
+				pos = p.pos
 			case p.delim:
 				return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found more", len(p.cols))}
 			default:
-				return &ParseError{Line: p.line, Msg: fmt.Sprintf("unexpected %q after the last field", d[p.pos])}
+				return &ParseError{Line: p.line, Msg: fmt.Sprintf("unexpected %q after the last field", d[pos])}
 			}
 		}
 		p.rows++
 	}
+	p.pos = pos
 	return nil
+}
+
+// scanInt reads a plain integer of up to 18 digits at d[i] that ends at a
+// field's end; ok is false for anything else, which the slow path handles.
+func scanInt(d []byte, i int, term *[256]bool) (int64, int, bool) {
+	n := len(d)
+	neg := false
+	if i < n && (d[i] == '-' || d[i] == '+') {
+		neg = d[i] == '-'
+		i++
+	}
+	start := i
+	var v uint64
+	for i < n {
+		x := d[i] - '0'
+		if x > 9 {
+			break
+		}
+		v = v*10 + uint64(x)
+		i++
+	}
+	if k := i - start; k == 0 || k > 18 || (i < n && !term[d[i]]) {
+		return 0, 0, false
+	}
+	if neg {
+		return -int64(v), i, true
+	}
+	return int64(v), i, true
+}
+
+// scanFloat reads a plain decimal of up to 15 digits at d[i] that ends at a
+// field's end. Such digits fit float64's 53 bits and the power of ten is
+// exact, so one division rounds correctly (Clinger's fast path); ok is false
+// for anything else (exponents, longer numbers, nulls).
+func scanFloat(d []byte, i int, term *[256]bool) (float64, int, bool) {
+	n := len(d)
+	neg := false
+	if i < n && (d[i] == '-' || d[i] == '+') {
+		neg = d[i] == '-'
+		i++
+	}
+	var mant uint64
+	digits, frac := 0, 0
+	for i < n {
+		x := d[i] - '0'
+		if x > 9 {
+			break
+		}
+		mant = mant*10 + uint64(x)
+		digits++
+		i++
+	}
+	if i < n && d[i] == '.' {
+		i++
+		for i < n {
+			x := d[i] - '0'
+			if x > 9 {
+				break
+			}
+			mant = mant*10 + uint64(x)
+			digits++
+			frac++
+			i++
+		}
+	}
+	if digits == 0 || digits > 15 || (i < n && !term[d[i]]) {
+		return 0, 0, false
+	}
+	v := float64(mant) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, i, true
+}
+
+// scanString finds the end of an unquoted field at d[i]; ok is false for a
+// quoted field or a stray quote, which the slow path handles.
+func scanString(d []byte, i int, special *[256]bool) (int, bool) {
+	for i < len(d) && !special[d[i]] {
+		i++
+	}
+	return i, i == len(d) || d[i] != '"'
 }
 
 // endLine steps over one line break (\n, \r\n or \r).
@@ -235,34 +358,8 @@ func (p *parser) quoted() ([]byte, error) {
 	return p.scratch, nil
 }
 
-// parseInt parses digits as it scans them; anything unusual (a null, a
-// sign with spaces, 19 digits or more, quotes) takes the slow path.
+// parseInt is the slow path of an integer field: nulls, spaces, 19 digits.
 func (p *parser) parseInt(c *column) error {
-	d, i, n := p.data, p.pos, len(p.data)
-	neg := false
-	if i < n && (d[i] == '-' || d[i] == '+') {
-		neg = d[i] == '-'
-		i++
-	}
-	start := i
-	var v uint64
-	for i < n {
-		x := d[i] - '0'
-		if x > 9 {
-			break
-		}
-		v = v*10 + uint64(x)
-		i++
-	}
-	if digits := i - start; digits > 0 && digits <= 18 && (i == n || p.term[d[i]]) {
-		x := int64(v)
-		if neg {
-			x = -x
-		}
-		c.ints[p.rows] = x
-		p.pos = i
-		return nil
-	}
 	f, err := p.field()
 	if err != nil {
 		return err
@@ -283,50 +380,9 @@ func (p *parser) parseInt(c *column) error {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// parseFloat parses plain decimals of up to 15 digits as it scans them:
-// such digits fit float64's 53 bits and the power of ten is exact, so one
-// division rounds correctly (Clinger's fast path). Exponents, longer
-// numbers and nulls take strconv's slow path.
+// parseFloat is the slow path of a float field: exponents, long numbers,
+// nulls, spaces.
 func (p *parser) parseFloat(c *column) error {
-	d, i, n := p.data, p.pos, len(p.data)
-	neg := false
-	if i < n && (d[i] == '-' || d[i] == '+') {
-		neg = d[i] == '-'
-		i++
-	}
-	var mant uint64
-	digits, frac := 0, 0
-	for i < n {
-		x := d[i] - '0'
-		if x > 9 {
-			break
-		}
-		mant = mant*10 + uint64(x)
-		digits++
-		i++
-	}
-	if i < n && d[i] == '.' {
-		i++
-		for i < n {
-			x := d[i] - '0'
-			if x > 9 {
-				break
-			}
-			mant = mant*10 + uint64(x)
-			digits++
-			frac++
-			i++
-		}
-	}
-	if digits > 0 && digits <= 15 && (i == n || p.term[d[i]]) {
-		v := float64(mant) / pow10[frac]
-		if neg {
-			v = -v
-		}
-		c.floats[p.rows] = v
-		p.pos = i
-		return nil
-	}
 	f, err := p.field()
 	if err != nil {
 		return err
@@ -370,23 +426,11 @@ func parseBool(f []byte) (uint8, bool) {
 	return 0, false
 }
 
+// parseString is the slow path of a string field: quoted, or a stray quote.
 func (p *parser) parseString(c *column) error {
-	d, i, n := p.data, p.pos, len(p.data)
-	var f []byte
-	if i < n && d[i] == '"' {
-		var err error
-		if f, err = p.quoted(); err != nil {
-			return err
-		}
-	} else {
-		for i < n && !p.special[d[i]] {
-			i++
-		}
-		if i < n && d[i] == '"' {
-			return &ParseError{Line: p.line, Msg: "a quote inside an unquoted field"}
-		}
-		f = d[p.pos:i]
-		p.pos = i
+	f, err := p.field()
+	if err != nil {
+		return err
 	}
 	if len(f) <= p.nulls.maxLen && p.nulls.match(f) {
 		c.strs.add(p.rows, nil)
@@ -402,8 +446,9 @@ func (p *parser) parseString(c *column) error {
 // returned plain, where a dictionary would only cost.
 type stringColumn struct {
 	plain   bool
-	rows    int // the most rows the column will hold
-	table   strTable
+	rows    int      // the most rows the column will hold
+	table   strTable // strings longer than maxShort
+	short   shortTable
 	offsets []int32 // dictionary, or plain: the rows', offsets into data
 	data    []byte
 	indices []int32 // row -> dictionary id
@@ -421,6 +466,12 @@ func newStringColumn(rows int, dict bool) *stringColumn {
 const sizeRows = 1024
 
 func (c *stringColumn) add(row int, f []byte) {
+	if !c.plain && len(f) <= maxShort {
+		var w [8]byte
+		copy(w[:], f)
+		c.addShort(row, binary.LittleEndian.Uint64(w[:])|uint64(len(f))<<56, f)
+		return
+	}
 	if !c.plain {
 		h := hashBytes(f)
 		id := c.table.find(h, f, c.offsets, c.data)
@@ -438,6 +489,19 @@ func (c *stringColumn) add(row int, f []byte) {
 	if c.plain && len(c.offsets) == sizeRows+1 && c.rows > sizeRows {
 		c.data = slices.Grow(c.data, len(c.data)*(c.rows-sizeRows)/sizeRows*9/8)
 	}
+}
+
+// addShort adds a dictionary string of at most maxShort bytes, whose key
+// is its bytes and length packed in a word.
+func (c *stringColumn) addShort(row int, key uint64, f []byte) {
+	id := c.short.find(key)
+	if id < 0 {
+		id = int32(len(c.offsets) - 1)
+		c.short.insert(key, id)
+		c.data = append(c.data, f...)
+		c.offsets = append(c.offsets, int32(len(c.data)))
+	}
+	c.indices[row] = id
 }
 
 func (c *stringColumn) finish(rows int, valid []byte) arrow.Array {
@@ -502,6 +566,54 @@ func (t *strTable) insert(h uint64, id int32) {
 		s = (s + 1) & mask
 	}
 	t.slots[s] = strSlot{hash: h, id: id + 1}
+	t.n++
+}
+
+// maxShort is the longest string keyed by its own bytes: seven bytes and
+// the length fill a 64-bit word.
+const maxShort = 7
+
+// shortTable maps packed short strings to dictionary ids: open addressing
+// on the word itself, no bytes compared.
+type shortTable struct {
+	keys  []uint64
+	ids   []int32 // id+1; 0 is empty
+	shift uint
+	n     int
+}
+
+func (t *shortTable) find(key uint64) int32 {
+	if t.n == 0 {
+		return -1
+	}
+	mask := uint64(len(t.ids) - 1)
+	for s := (key * 0x9E3779B97F4A7C15) >> t.shift; ; s = (s + 1) & mask {
+		switch id := t.ids[s]; {
+		case id == 0:
+			return -1
+		case t.keys[s] == key:
+			return id - 1
+		}
+	}
+}
+
+func (t *shortTable) insert(key uint64, id int32) {
+	if 2*(t.n+1) > len(t.ids) {
+		old := *t
+		size := max(64, 2*len(old.ids))
+		*t = shortTable{keys: make([]uint64, size), ids: make([]int32, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+		for i, oid := range old.ids {
+			if oid != 0 {
+				t.insert(old.keys[i], oid-1)
+			}
+		}
+	}
+	mask := uint64(len(t.ids) - 1)
+	s := (key * 0x9E3779B97F4A7C15) >> t.shift
+	for t.ids[s] != 0 {
+		s = (s + 1) & mask
+	}
+	t.keys[s], t.ids[s] = key, id+1
 	t.n++
 }
 
