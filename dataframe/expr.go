@@ -327,17 +327,6 @@ func kinds2(n *exprNode, schema *arrow.Schema) (kernel.Kind, kernel.Kind, error)
 	return a, b, err
 }
 
-// columns lists the columns n reads.
-func (n *exprNode) columns(out []string) []string {
-	if n.Op == "col" {
-		return append(out, n.Name)
-	}
-	for _, a := range n.Args {
-		out = a.columns(out)
-	}
-	return out
-}
-
 // value is an evaluated expression: a column, a scalar, or a mask.
 type value struct {
 	datum  kernel.Datum

@@ -176,27 +176,6 @@ func (s *State) Outbox() []Envelope {
 	return out
 }
 
-// TaskState returns the state of key; Forgotten if the scheduler does not
-// know it.
-func (s *State) TaskState(k graph.Key) TaskState {
-	if t := s.tasks[k]; t != nil {
-		return t.state
-	}
-	return Forgotten
-}
-
-// NumTasks is the number of tasks the scheduler knows.
-func (s *State) NumTasks() int { return len(s.tasks) }
-
-// Workers lists the connected workers in join order.
-func (s *State) Workers() []protocol.WorkerID {
-	ids := make([]protocol.WorkerID, len(s.order))
-	for i, w := range s.order {
-		ids[i] = w.id
-	}
-	return ids
-}
-
 // step ends every event: settle the consequences, then hand out queued work.
 func (s *State) step() {
 	s.settle()

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"container/heap"
-	"fmt"
 	"time"
 
 	"github.com/duskdata/dusk/graph"
@@ -130,18 +129,6 @@ func (s *State) Outbox() []Instruction {
 	s.out = nil
 	return out
 }
-
-// TaskState returns key's state and whether the worker knows it.
-func (s *State) TaskState(k graph.Key) (TaskState, bool) {
-	t := s.tasks[k]
-	if t == nil {
-		return 0, false
-	}
-	return t.state, true
-}
-
-// Executing is the number of tasks running.
-func (s *State) Executing() int { return s.executing }
 
 // ComputeTask takes a task from the scheduler.
 func (s *State) ComputeTask(m *protocol.ComputeTask) {
@@ -507,12 +494,6 @@ func (s *State) release(t *task) {
 }
 
 func (s *State) send(m protocol.Msg) { s.out = append(s.out, Send{Msg: m}) }
-
-// String summarizes the worker for logs and tests.
-func (s *State) String() string {
-	return fmt.Sprintf("worker %s: %d tasks, %d executing, %d ready, %d to fetch, %d fetches",
-		s.cfg.ID, len(s.tasks), s.executing, s.ready.Len()+len(s.special), s.fetch.Len(), len(s.inFlight))
-}
 
 type taskHeap []*task
 

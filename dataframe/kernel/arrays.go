@@ -195,15 +195,3 @@ func stringParts(a *array.String) ([]int32, []byte) {
 	}
 	return a.ValueOffsets(), data
 }
-
-// EmptyArray returns an array of type t with no rows.
-func EmptyArray(t arrow.DataType) arrow.Array {
-	b := array.NewBuilder(memory.DefaultAllocator, t)
-	defer b.Release()
-	return b.NewArray()
-}
-
-// NewRecord makes a record of cols, which it retains.
-func NewRecord(schema *arrow.Schema, cols []arrow.Array, n int) arrow.Record {
-	return array.NewRecord(schema, cols, int64(n))
-}

@@ -122,11 +122,6 @@ func TestTypeHelpers(t *testing.T) {
 		if tt.kind.String() != map[Kind]string{KindNull: "null", KindInt: "int64", KindFloat: "float64", KindString: "string", KindBool: "bool"}[tt.kind] {
 			t.Errorf("Kind.String() = %q", tt.kind)
 		}
-		e := EmptyArray(tt.typ)
-		if e.Len() != 0 || !arrow.TypeEqual(e.DataType(), tt.typ) {
-			t.Errorf("EmptyArray(%s) = %s with %d rows", tt.typ, e.DataType(), e.Len())
-		}
-		e.Release()
 	}
 	for _, typ := range []arrow.DataType{arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.Binary, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: Int64}} {
 		if _, err := KindOf(typ); err == nil {
@@ -165,17 +160,4 @@ func TestDatumKind(t *testing.T) {
 			t.Errorf("Kind of %v = %s, want %s", tt.d, got, tt.want)
 		}
 	}
-}
-
-func TestNewRecord(t *testing.T) {
-	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: Int64}, {Name: "b", Type: String}}, nil)
-	a, b := ints(1, 2), strs("x", nil)
-	rec := NewRecord(schema, []arrow.Array{a, b}, 2)
-	a.Release()
-	b.Release()
-	defer rec.Release()
-	if rec.NumRows() != 2 || rec.NumCols() != 2 {
-		t.Fatalf("record is %dx%d, want 2x2", rec.NumRows(), rec.NumCols())
-	}
-	checkCol(t, "b", readCol(t, rec.Column(1)), col{kind: KindString, valid: []bool{true, false}, strs: []string{"x", ""}})
 }

@@ -265,12 +265,9 @@ func Not(a Mask) Mask {
 
 // IsNull is 1 where d is null; never null itself.
 func IsNull(d Datum, n int) Mask {
-	valid := d.validBytes(n)
 	out := Mask{Vals: make([]uint8, n)}
-	if valid != nil {
-		for i, v := range valid {
-			out.Vals[i] = v ^ 1
-		}
+	for i, v := range d.validBytes(n) {
+		out.Vals[i] = v ^ 1
 	}
 	return out
 }

@@ -64,8 +64,7 @@ func TestConcatMatchesReference(t *testing.T) {
 func TestConcatRecordsMatchesReference(t *testing.T) {
 	forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
 		var recs []arrow.Record
-		var cols [][]col // per column, its parts
-		cols = make([][]col, len(allColTypes))
+		cols := make([][]col, len(allColTypes)) // per column, its parts
 		var schema *arrow.Schema
 		for k := 1 + rng.Intn(4); k > 0; k-- {
 			rs := shape{n: rng.Intn(s.n + 1), nulls: s.nulls, off: s.off}
