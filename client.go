@@ -72,7 +72,7 @@ type Client struct {
 	keys      map[graph.Key]*keyState
 	releasing []graph.Key // released here, not yet told the scheduler
 	flush     chan struct{}
-	conns     map[protocol.WorkerID]transport.Conn
+	conns     *transport.Conns
 	err       error // why the connection ended
 	closed    chan struct{}
 	once      sync.Once
@@ -106,7 +106,6 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 	c := &Client{
 		log:    o.log,
 		keys:   make(map[graph.Key]*keyState),
-		conns:  make(map[protocol.WorkerID]transport.Conn),
 		closed: make(chan struct{}),
 		flush:  make(chan struct{}, 1),
 	}
@@ -122,6 +121,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("dusk: start local cluster: %w", err)
 	}
 	c.local, c.net, schedAddr = local, local.Net, local.Scheduler.Addr()
+	c.conns = transport.NewConns(c.net)
 
 	var id [8]byte
 	rand.Read(id[:])
@@ -429,17 +429,9 @@ func releaseAll(values map[graph.Key]any) {
 }
 
 func (c *Client) getData(ctx context.Context, w protocol.WorkerID, keys []graph.Key) (map[graph.Key]any, error) {
-	c.mu.Lock()
-	conn := c.conns[w]
-	c.mu.Unlock()
-	if conn == nil {
-		var err error
-		if conn, err = c.net.Dial(ctx, string(w)); err != nil {
-			return nil, err
-		}
-		c.mu.Lock()
-		c.conns[w] = conn
-		c.mu.Unlock()
+	conn, err := c.conns.Get(ctx, string(w))
+	if err != nil {
+		return nil, err
 	}
 	return conn.GetData(ctx, keys)
 }

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -248,7 +249,7 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 		s.recheck = append(s.recheck, t)
 	}
 	for _, t := range sortedSet(w.hasWhat) {
-		t.whoHas = removeWorker(t.whoHas, w)
+		t.whoHas = slices.DeleteFunc(t.whoHas, func(x *worker) bool { return x == w })
 		if len(t.whoHas) == 0 {
 			s.lose(t)
 		}
@@ -346,7 +347,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 				d = s.newTask(in) // not submitted: must already be held
 				d.prio = protocol.Priority{Gen: s.gen}
 			}
-			if !containsTask(t.deps, d) {
+			if !slices.Contains(t.deps, d) {
 				t.deps = append(t.deps, d)
 				d.dependents = append(d.dependents, t)
 			}
@@ -358,7 +359,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 		if t == nil {
 			t = s.newTask(k)
 		}
-		if containsClient(t.wantedBy, c) {
+		if slices.Contains(t.wantedBy, c) {
 			continue
 		}
 		t.wantedBy = append(t.wantedBy, c)
@@ -694,7 +695,7 @@ func (s *State) forget(t *task) {
 	s.setState(t, Forgotten)
 	delete(s.tasks, t.key)
 	for _, d := range t.deps {
-		d.dependents = removeTask(d.dependents, t)
+		d.dependents = slices.DeleteFunc(d.dependents, func(x *task) bool { return x == t })
 		s.recheck = append(s.recheck, d)
 	}
 }
@@ -740,7 +741,7 @@ func (s *State) dropReplica(t *task, w *worker) {
 	}
 	delete(w.hasWhat, t)
 	w.nbytes -= t.nbytes
-	t.whoHas = removeWorker(t.whoHas, w)
+	t.whoHas = slices.DeleteFunc(t.whoHas, func(x *worker) bool { return x == w })
 	if len(t.whoHas) == 0 {
 		s.lose(t)
 	}
@@ -764,7 +765,7 @@ func (s *State) decideWorker(t *task) *worker {
 	var candidates []*worker
 	for _, d := range t.deps {
 		for _, w := range d.whoHas {
-			if s.canRun(w, t) && !containsWorker(candidates, w) {
+			if s.canRun(w, t) && !slices.Contains(candidates, w) {
 				candidates = append(candidates, w)
 			}
 		}
@@ -951,49 +952,4 @@ func sortedSet(m map[*task]struct{}) []*task {
 	}
 	sortByPriority(ts)
 	return ts
-}
-
-func containsTask(ts []*task, t *task) bool {
-	for _, o := range ts {
-		if o == t {
-			return true
-		}
-	}
-	return false
-}
-
-func removeTask(ts []*task, t *task) []*task {
-	for i, o := range ts {
-		if o == t {
-			return append(ts[:i], ts[i+1:]...)
-		}
-	}
-	return ts
-}
-
-func containsWorker(ws []*worker, w *worker) bool {
-	for _, o := range ws {
-		if o == w {
-			return true
-		}
-	}
-	return false
-}
-
-func removeWorker(ws []*worker, w *worker) []*worker {
-	for i, o := range ws {
-		if o == w {
-			return append(ws[:i], ws[i+1:]...)
-		}
-	}
-	return ws
-}
-
-func containsClient(cs []protocol.ClientID, c protocol.ClientID) bool {
-	for _, o := range cs {
-		if o == c {
-			return true
-		}
-	}
-	return false
 }

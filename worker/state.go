@@ -2,6 +2,7 @@ package worker
 
 import (
 	"container/heap"
+	"slices"
 	"time"
 
 	"github.com/duskdata/dusk/graph"
@@ -261,7 +262,7 @@ func (s *State) GatherDone(from protocol.WorkerID, got map[graph.Key]int64, unre
 		n, ok := got[t.key]
 		if !ok {
 			t.failed = append(t.failed, from)
-			t.whoHas = removeHolder(t.whoHas, from)
+			t.whoHas = slices.DeleteFunc(t.whoHas, func(x protocol.WorkerID) bool { return x == from })
 			t.state = Fetch
 			if t.cancelled {
 				s.forget(t)
@@ -317,7 +318,7 @@ func (s *State) toMemory(t *task) {
 // that no task needs any more are dropped.
 func (s *State) doneWithInputs(t *task) {
 	for _, d := range t.deps {
-		d.dependents = removeTask(d.dependents, t)
+		d.dependents = slices.DeleteFunc(d.dependents, func(x *task) bool { return x == t })
 		if len(d.dependents) == 0 && d.spec == nil {
 			s.releaseCopy(d)
 		}
@@ -345,7 +346,7 @@ func (s *State) forget(t *task) {
 	switch t.state {
 	case Ready:
 		if len(t.spec.Resources) > 0 {
-			s.special = removeTask(s.special, t)
+			s.special = slices.DeleteFunc(s.special, func(x *task) bool { return x == t })
 		} // a ready-queue entry goes stale when the task leaves
 	case Fetch:
 		s.fetch.remove(t)
@@ -394,7 +395,7 @@ func (s *State) schedule() {
 		if len(t.spec.Resources) == 0 {
 			s.ready.Pop()
 		} else {
-			s.special = removeTask(s.special, t)
+			s.special = slices.DeleteFunc(s.special, func(x *task) bool { return x == t })
 		}
 		s.take(t.spec.Resources, -1)
 		t.state = Executing
@@ -434,7 +435,7 @@ func (s *State) startFetches() {
 		t.state = Flight
 		for i := 0; i < s.fetch.Len() && size < s.cfg.TransferBatch; {
 			o := s.fetch[i]
-			if holds(o.whoHas, from) && size+o.nbytes <= s.cfg.TransferBatch {
+			if slices.Contains(o.whoHas, from) && size+o.nbytes <= s.cfg.TransferBatch {
 				s.fetch.remove(o)
 				o.state = Flight
 				batch = append(batch, o)
@@ -524,37 +525,10 @@ func (h *taskHeap) remove(t *task) {
 	}
 }
 
-func removeTask(ts []*task, t *task) []*task {
-	for i, o := range ts {
-		if o == t {
-			return append(ts[:i], ts[i+1:]...)
-		}
-	}
-	return ts
-}
-
-func holds(ws []protocol.WorkerID, w protocol.WorkerID) bool {
-	for _, o := range ws {
-		if o == w {
-			return true
-		}
-	}
-	return false
-}
-
-func removeHolder(ws []protocol.WorkerID, w protocol.WorkerID) []protocol.WorkerID {
-	for i, o := range ws {
-		if o == w {
-			return append(ws[:i], ws[i+1:]...)
-		}
-	}
-	return ws
-}
-
 // mergeHolders adds the holders in add that are not known or known to fail.
 func mergeHolders(ws, add, failed []protocol.WorkerID) []protocol.WorkerID {
 	for _, w := range add {
-		if !holds(ws, w) && !holds(failed, w) {
+		if !slices.Contains(ws, w) && !slices.Contains(failed, w) {
 			ws = append(ws, w)
 		}
 	}

@@ -42,8 +42,7 @@ type Worker struct {
 	done   chan struct{}
 	once   sync.Once
 
-	connMu sync.Mutex
-	conns  map[protocol.WorkerID]transport.Conn
+	conns *transport.Conns
 
 	mu      sync.Mutex
 	state   *worker.State
@@ -61,7 +60,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 		exec:   make(chan *graph.Task, 4*cfg.NThreads+16),
 		flushc: make(chan struct{}, 1),
 		done:   make(chan struct{}),
-		conns:  make(map[protocol.WorkerID]transport.Conn),
+		conns:  transport.NewConns(net),
 	}
 	ln, err := net.Listen("", w)
 	if err != nil {
@@ -296,22 +295,9 @@ func (w *Worker) gather(from protocol.WorkerID, keys []graph.Key) {
 }
 
 func (w *Worker) getData(from protocol.WorkerID, keys []graph.Key) (map[graph.Key]any, error) {
-	w.connMu.Lock()
-	conn := w.conns[from]
-	w.connMu.Unlock()
-	if conn == nil {
-		c, err := w.net.Dial(w.ctx, string(from))
-		if err != nil {
-			return nil, err
-		}
-		w.connMu.Lock()
-		if conn = w.conns[from]; conn == nil {
-			conn = c
-			w.conns[from] = c
-		} else {
-			c.Close()
-		}
-		w.connMu.Unlock()
+	conn, err := w.conns.Get(w.ctx, string(from))
+	if err != nil {
+		return nil, err
 	}
 	return conn.GetData(w.ctx, keys)
 }
