@@ -3,6 +3,7 @@ package dataframe
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -219,6 +220,10 @@ func stateRecord(a *groupArgs, fns []kernel.AggFunc, keys []arrow.Array, states 
 	return rec
 }
 
+// idBuffers recycles the group-id buffers of partial aggregations: one int32
+// a row, garbage as soon as the partial states are made.
+var idBuffers = sync.Pool{New: func() any { return new([]int32) }}
+
 func aggPartialOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	fns, err := a.funcs()
 	if err != nil {
@@ -232,7 +237,10 @@ func aggPartialOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := grouper.Add(keys)
+	buf := idBuffers.Get().(*[]int32)
+	defer idBuffers.Put(buf)
+	ids := grouper.Add(keys, *buf)
+	*buf = ids
 	n := grouper.NumGroups()
 	states := make([][]arrow.Array, len(fns))
 	for i, fn := range fns {
@@ -275,7 +283,7 @@ func aggCombineOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 				return nil, fmt.Errorf("%s: %w", opAggCombine, err)
 			}
 		}
-		ids[r] = grouper.Add(keys)
+		ids[r] = grouper.Add(keys, nil)
 		col := len(a.Keys)
 		for i, fn := range fns {
 			k := numStates(fn)

@@ -214,7 +214,7 @@ func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids := g.Add(keys)
+		ids := g.Add(keys, nil)
 		vals := valChunks[c]
 		if f == Size {
 			vals = nil
@@ -230,7 +230,7 @@ func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks
 	}
 	ids := make([][]int32, len(partKeys))
 	for c, keys := range partKeys {
-		ids[c] = g.Add(keys)
+		ids[c] = g.Add(keys, nil)
 	}
 	merged := Merge(f, states, ids, g.NumGroups())
 	checkTypes(t, "Merge", merged, f.StateTypes(kind), g.NumGroups())

@@ -72,7 +72,7 @@ func BenchmarkGroupSum(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				ids := g.Add([]arrow.Array{keys})
+				ids := g.Add([]arrow.Array{keys}, nil)
 				st := Partial(Sum, vals, ids, g.NumGroups())
 				if g.NumGroups() != distinct {
 					b.Fatalf("%d groups, want %d", g.NumGroups(), distinct)

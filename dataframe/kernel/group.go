@@ -51,13 +51,18 @@ func NewGrouper(types []arrow.DataType) (*Grouper, error) {
 	return g, nil
 }
 
-// Add assigns group ids to the rows of one chunk's key columns.
-func (g *Grouper) Add(keys []arrow.Array) []int32 {
+// Add assigns group ids to the rows of one chunk's key columns. It writes
+// them into ids, grown if shorter than the chunk, and returns that slice, so
+// that a caller can reuse one buffer across chunks; ids may be nil.
+func (g *Grouper) Add(keys []arrow.Array, ids []int32) []int32 {
 	n := 0
 	if len(keys) > 0 {
 		n = keys[0].Len()
 	}
-	ids := make([]int32, n)
+	if cap(ids) < n {
+		ids = make([]int32, n)
+	}
+	ids = ids[:n]
 	g.cols[0].ids(keys[0], ids)
 	if len(g.cols) == 1 {
 		return ids

@@ -116,7 +116,7 @@ func groupChunks(t *testing.T, cts []colType, chunks [][]col) {
 	}
 	ref := newRefGrouper()
 	for c, keys := range chunks {
-		got := g.Add(arrays(keys))
+		got := g.Add(arrays(keys), nil)
 		checkIDs(t, fmt.Sprintf("chunk %d", c), got, ref.add(keys))
 		if g.NumGroups() != len(ref.first) {
 			t.Errorf("after chunk %d: NumGroups() = %d, want %d", c, g.NumGroups(), len(ref.first))
@@ -256,7 +256,7 @@ func TestGrouperExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkIDs(t, tt.name, g.Add(tt.keys), tt.want)
+			checkIDs(t, tt.name, g.Add(tt.keys, nil), tt.want)
 		})
 	}
 }
@@ -279,7 +279,7 @@ func TestGrouperDictionariesDifferAcrossChunks(t *testing.T) {
 		{strs("c", "e", "a"), []int32{3, 4, 0}},
 	}
 	for i, ch := range chunks {
-		checkIDs(t, fmt.Sprintf("chunk %d", i), g.Add([]arrow.Array{ch.keys}), ch.want)
+		checkIDs(t, fmt.Sprintf("chunk %d", i), g.Add([]arrow.Array{ch.keys}, nil), ch.want)
 	}
 	keys := g.Keys()
 	defer keys[0].Release()
