@@ -45,32 +45,47 @@ func (f Func[In, Out]) Submit(ctx context.Context, arg In) (*Future[Out], error)
 	return futs[0], nil
 }
 
-// Map runs f on every argument, as one graph, and returns their futures.
+// mapChunk is how many tasks Map submits at once: the cluster starts on the
+// first ones while the client prepares the rest.
+const mapChunk = 4096
+
+// Map runs f on every argument and returns their futures.
 func (f Func[In, Out]) Map(ctx context.Context, args []In) ([]*Future[Out], error) {
 	c, err := clientFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	g := graph.New()
-	keys := make([]graph.Key, len(args))
-	for i, a := range args {
-		enc, err := json.Marshal(a)
-		if err != nil {
-			return nil, fmt.Errorf("dusk: %s: encode argument %d: %w", f.name, i, err)
+	futs := make([]*Future[Out], 0, len(args))
+	for lo := 0; lo < len(args); lo += mapChunk {
+		chunk := args[lo:min(lo+mapChunk, len(args))]
+		g := graph.New()
+		keys := make([]graph.Key, len(chunk))
+		for i, a := range chunk {
+			enc, err := json.Marshal(a)
+			if err != nil {
+				releaseFutures(futs)
+				return nil, fmt.Errorf("dusk: %s: encode argument %d: %w", f.name, lo+i, err)
+			}
+			k := graph.Key(graph.Name(f.name, f.name, enc))
+			g.Add(&graph.Task{Key: k, Op: f.name, Args: enc})
+			keys[i] = k
 		}
-		k := graph.Key(graph.Name(f.name, f.name, enc))
-		g.Add(&graph.Task{Key: k, Op: f.name, Args: enc})
-		keys[i] = k
-	}
-	if err := c.submit(g, keys, true); err != nil {
-		return nil, err
-	}
-	futs := make([]*Future[Out], len(keys))
-	for i, k := range keys {
-		k := k
-		futs[i] = &Future[Out]{c: c, key: k, pin: collections.NewPin([]graph.Key{k}, func() { c.release([]graph.Key{k}) })}
+		if err := c.submit(g, keys, true); err != nil {
+			releaseFutures(futs)
+			return nil, err
+		}
+		for _, k := range keys {
+			k := k
+			futs = append(futs, &Future[Out]{c: c, key: k, pin: collections.NewPin(func() { c.release([]graph.Key{k}) })})
+		}
 	}
 	return futs, nil
+}
+
+func releaseFutures[T any](futs []*Future[T]) {
+	for _, f := range futs {
+		f.Release()
+	}
 }
 
 func clientFrom(ctx context.Context) (*Client, error) {

@@ -71,28 +71,29 @@ func ExecutorFrom(ctx context.Context) (Executor, error) {
 
 // Pin holds persisted results on the cluster. It lets go of them when
 // Release is called or, failing that, when the pin becomes unreachable.
-type Pin struct {
-	Keys     []graph.Key
-	released *atomic.Bool
+type Pin struct{ state *pinState }
+
+// pinState is what the cleanup of an unreachable pin needs: kept apart from
+// the pin so that the cleanup does not keep the pin alive.
+type pinState struct {
+	released atomic.Bool
 	release  func()
 }
 
-// NewPin pins the results of keys, which release lets go of. The returned
-// pin must be kept reachable for as long as the results are used.
-func NewPin(keys []graph.Key, release func()) *Pin {
-	done := new(atomic.Bool)
-	p := &Pin{Keys: keys, released: done, release: release}
-	runtime.AddCleanup(p, func(f func()) {
-		if done.CompareAndSwap(false, true) {
-			f()
-		}
-	}, release)
+func (s *pinState) fire() {
+	if s.released.CompareAndSwap(false, true) {
+		s.release()
+	}
+}
+
+// NewPin pins results that release lets go of. The returned pin must be kept
+// reachable for as long as the results are used.
+func NewPin(release func()) *Pin {
+	st := &pinState{release: release}
+	p := &Pin{state: st}
+	runtime.AddCleanup(p, (*pinState).fire, st)
 	return p
 }
 
 // Release lets go of the results now; later calls do nothing.
-func (p *Pin) Release() {
-	if p.released.CompareAndSwap(false, true) {
-		p.release()
-	}
-}
+func (p *Pin) Release() { p.state.fire() }

@@ -46,7 +46,7 @@ func TestExecutorFrom(t *testing.T) {
 // A pin lets go once: on Release, or when it becomes unreachable.
 func TestPinReleasesOnce(t *testing.T) {
 	var n atomic.Int32
-	p := NewPin([]graph.Key{"k"}, func() { n.Add(1) })
+	p := NewPin(func() { n.Add(1) })
 	p.Release()
 	p.Release()
 	if got := n.Load(); got != 1 {
@@ -54,7 +54,7 @@ func TestPinReleasesOnce(t *testing.T) {
 	}
 
 	var m atomic.Int32
-	NewPin([]graph.Key{"k"}, func() { m.Add(1) })
+	NewPin(func() { m.Add(1) })
 	for deadline := time.Now().Add(5 * time.Second); m.Load() == 0 && time.Now().Before(deadline); {
 		runtime.GC()
 		time.Sleep(time.Millisecond)

@@ -250,7 +250,7 @@ func (f *Frame) Persist(ctx context.Context) (*Frame, error) {
 		return nil, err
 	}
 	return &Frame{plan: &persisted{out: f.plan.schema(), keys: keys, tok: f.plan.name(),
-		pin: collections.NewPin(keys, release)}}, nil
+		pin: collections.NewPin(release)}}, nil
 }
 
 // Release lets the cluster drop the partitions a persisted frame stands on;

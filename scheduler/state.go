@@ -126,10 +126,9 @@ type worker struct {
 	index      int // join order, for deterministic ties
 	nthreads   int
 	resources  graph.Resources
-	processing map[*task]struct{}
+	processing int     // tasks assigned to it
 	occupancy  float64 // seconds of estimated work assigned
-	hasWhat    map[*task]struct{}
-	nbytes     int64
+	nbytes     int64   // of the results it holds
 }
 
 type prefix struct {
@@ -199,18 +198,12 @@ func (s *State) WorkerJoined(h *protocol.HelloWorker) {
 	}
 	w := &worker{
 		id: h.ID, index: s.joined, nthreads: max(h.NThreads, 1), resources: res,
-		processing: make(map[*task]struct{}), hasWhat: make(map[*task]struct{}),
 	}
 	s.joined++
 	s.workers[h.ID] = w
 	s.order = append(s.order, w)
 	// Tasks waiting for any worker get their chance.
-	waiting := make([]*task, 0, len(s.noWorker))
-	for t := range s.noWorker {
-		waiting = append(waiting, t)
-	}
-	sortByPriority(waiting)
-	for _, t := range waiting {
+	for _, t := range sortedSet(s.noWorker) {
 		delete(s.noWorker, t)
 		s.setState(t, Waiting)
 		s.ready(t)
@@ -233,7 +226,20 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 			break
 		}
 	}
-	for _, t := range sortedSet(w.processing) {
+	// Workers are lost rarely: scanning every task beats keeping a set of
+	// a worker's tasks up to date for each one that runs.
+	var running, held []*task
+	for _, t := range s.tasks {
+		if t.processingOn == w {
+			running = append(running, t)
+		}
+		if slices.Contains(t.whoHas, w) {
+			held = append(held, t)
+		}
+	}
+	sortByPriority(running)
+	sortByPriority(held)
+	for _, t := range running {
 		s.unassign(t)
 		t.suspicious++
 		if t.suspicious >= s.cfg.KilledWorkerLimit {
@@ -248,7 +254,7 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 		s.setState(t, Released)
 		s.recheck = append(s.recheck, t)
 	}
-	for _, t := range sortedSet(w.hasWhat) {
+	for _, t := range held {
 		t.whoHas = slices.DeleteFunc(t.whoHas, func(x *worker) bool { return x == w })
 		if len(t.whoHas) == 0 {
 			s.lose(t)
@@ -604,7 +610,7 @@ func (s *State) assign(t *task, w *worker) {
 	s.setState(t, Processing)
 	t.processingOn = w
 	t.estimate = s.estimate(t.prefix)
-	w.processing[t] = struct{}{}
+	w.processing++
 	w.occupancy += t.estimate
 	m := &protocol.ComputeTask{Task: t.spec, Priority: t.prio}
 	if len(t.deps) > 0 {
@@ -626,9 +632,9 @@ func (s *State) unassign(t *task) {
 	if w == nil {
 		return
 	}
-	delete(w.processing, t)
+	w.processing--
 	w.occupancy -= t.estimate
-	if len(w.processing) == 0 {
+	if w.processing == 0 {
 		w.occupancy = 0 // no drift from float sums
 	}
 	t.processingOn = nil
@@ -647,7 +653,6 @@ func (s *State) cancel(t *task) {
 // freeData drops an unneeded result from the workers that hold it.
 func (s *State) freeData(t *task) {
 	for _, w := range t.whoHas {
-		delete(w.hasWhat, t)
 		w.nbytes -= t.nbytes
 		s.free(w.id, t.key)
 	}
@@ -726,20 +731,18 @@ func (s *State) fail(t *task, err *protocol.TaskError) {
 }
 
 func (s *State) addReplica(t *task, w *worker, nbytes int64) {
-	if _, ok := w.hasWhat[t]; ok {
+	if slices.Contains(t.whoHas, w) {
 		return
 	}
 	t.nbytes = nbytes
 	t.whoHas = append(t.whoHas, w)
-	w.hasWhat[t] = struct{}{}
 	w.nbytes += nbytes
 }
 
 func (s *State) dropReplica(t *task, w *worker) {
-	if _, ok := w.hasWhat[t]; !ok {
+	if !slices.Contains(t.whoHas, w) {
 		return
 	}
-	delete(w.hasWhat, t)
 	w.nbytes -= t.nbytes
 	t.whoHas = slices.DeleteFunc(t.whoHas, func(x *worker) bool { return x == w })
 	if len(t.whoHas) == 0 {
@@ -782,14 +785,14 @@ func (s *State) decideWorker(t *task) *worker {
 	for _, w := range candidates {
 		var missing int64
 		for _, d := range t.deps {
-			if _, ok := w.hasWhat[d]; !ok {
+			if !slices.Contains(d.whoHas, w) {
 				missing += d.nbytes
 			}
 		}
 		score := w.occupancy/float64(w.nthreads) + float64(missing)/s.cfg.Bandwidth
 		if best == nil || score < bestScore ||
-			score == bestScore && (len(w.processing) < len(best.processing) ||
-				len(w.processing) == len(best.processing) && w.index < best.index) {
+			score == bestScore && (w.processing < best.processing ||
+				w.processing == best.processing && w.index < best.index) {
 			best, bestScore = w, score
 		}
 	}
@@ -851,7 +854,7 @@ func (s *State) fill() {
 		if s.workers[w.id] != w {
 			continue
 		}
-		for took := 0; took < share && head != nil && len(w.processing) < s.slots(w, head); took++ {
+		for took := 0; took < share && head != nil && w.processing < s.slots(w, head); took++ {
 			s.queue.Pop()
 			s.assign(head, w)
 			head = s.queueHead()

@@ -46,28 +46,30 @@ type Config struct {
 	Transfers int
 }
 
-// Instruction is what the state machine asks its driver to do.
-type Instruction interface{ isInstruction() }
-
-// Execute runs a task whose inputs are in the store.
-type Execute struct{ Task *graph.Task }
-
-// Gather fetches keys from a peer and reports back with GatherDone.
-type Gather struct {
-	From protocol.WorkerID
-	Keys []graph.Key
+// Instruction is what the state machine asks its driver to do: Kind says
+// which, and which fields matter. It is a plain struct, not an interface,
+// so that a task's instructions cost no allocation.
+type Instruction struct {
+	Kind InstructionKind
+	Task *graph.Task       // Execute
+	From protocol.WorkerID // Gather
+	Keys []graph.Key       // Gather, Drop
+	Msg  protocol.Msg      // Send
 }
 
-// Drop removes results from the store.
-type Drop struct{ Keys []graph.Key }
+// InstructionKind says what an Instruction asks for.
+type InstructionKind uint8
 
-// Send sends a message to the scheduler.
-type Send struct{ Msg protocol.Msg }
-
-func (Execute) isInstruction() {}
-func (Gather) isInstruction()  {}
-func (Drop) isInstruction()    {}
-func (Send) isInstruction()    {}
+const (
+	// Execute runs Task, whose inputs are in the store.
+	Execute InstructionKind = iota
+	// Gather fetches Keys from the peer From and reports with GatherDone.
+	Gather
+	// Drop removes Keys from the store.
+	Drop
+	// Send sends Msg to the scheduler.
+	Send
+)
 
 type task struct {
 	key   graph.Key
@@ -217,7 +219,7 @@ func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration) {
 	}
 	s.release(t)
 	if t.cancelled {
-		s.out = append(s.out, Drop{Keys: []graph.Key{k}})
+		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{k}})
 		s.forget(t)
 		s.schedule()
 		return
@@ -296,7 +298,7 @@ func (s *State) GatherDone(from protocol.WorkerID, got map[graph.Key]int64, unre
 		s.send(&added)
 	}
 	if len(drop) > 0 {
-		s.out = append(s.out, Drop{Keys: drop})
+		s.out = append(s.out, Instruction{Kind: Drop, Keys: drop})
 	}
 	s.schedule()
 }
@@ -330,7 +332,7 @@ func (s *State) doneWithInputs(t *task) {
 func (s *State) releaseCopy(d *task) {
 	switch d.state {
 	case Memory:
-		s.out = append(s.out, Drop{Keys: []graph.Key{d.key}})
+		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{d.key}})
 		s.send(&protocol.ReleasedData{Keys: []graph.Key{d.key}})
 		delete(s.tasks, d.key)
 	case Fetch:
@@ -351,7 +353,7 @@ func (s *State) forget(t *task) {
 	case Fetch:
 		s.fetch.remove(t)
 	case Memory:
-		s.out = append(s.out, Drop{Keys: []graph.Key{t.key}})
+		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{t.key}})
 	}
 	delete(s.tasks, t.key)
 	s.doneWithInputs(t)
@@ -400,7 +402,7 @@ func (s *State) schedule() {
 		s.take(t.spec.Resources, -1)
 		t.state = Executing
 		s.executing++
-		s.out = append(s.out, Execute{Task: t.spec})
+		s.out = append(s.out, Instruction{Kind: Execute, Task: t.spec})
 	}
 	s.startFetches()
 }
@@ -449,7 +451,7 @@ func (s *State) startFetches() {
 		for i, b := range batch {
 			keys[i] = b.key
 		}
-		s.out = append(s.out, Gather{From: from, Keys: keys})
+		s.out = append(s.out, Instruction{Kind: Gather, From: from, Keys: keys})
 	}
 	for _, t := range skipped {
 		heap.Push(&s.fetch, t)
@@ -494,7 +496,7 @@ func (s *State) release(t *task) {
 	s.executing--
 }
 
-func (s *State) send(m protocol.Msg) { s.out = append(s.out, Send{Msg: m}) }
+func (s *State) send(m protocol.Msg) { s.out = append(s.out, Instruction{Kind: Send, Msg: m}) }
 
 type taskHeap []*task
 

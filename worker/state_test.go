@@ -115,7 +115,7 @@ func TestScenarios(t *testing.T) {
 func formatOutbox(out []Instruction) string {
 	var b strings.Builder
 	for _, in := range out {
-		switch in := in.(type) {
+		switch in.Kind {
 		case Execute:
 			fmt.Fprintf(&b, "execute %s\n", in.Task.Key)
 		case Gather:

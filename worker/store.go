@@ -55,12 +55,19 @@ func (s *Store) Get(k graph.Key) (any, bool) {
 	return e.v, ok
 }
 
-// Has reports whether k is held.
-func (s *Store) Has(k graph.Key) bool {
+// GetMany returns the values of the keys held, each with a reference the
+// caller must Release, taking the lock once.
+func (s *Store) GetMany(keys []graph.Key) map[graph.Key]any {
+	out := make(map[graph.Key]any, len(keys))
 	s.mu.RLock()
-	_, ok := s.data[k]
+	for _, k := range keys {
+		if e, ok := s.data[k]; ok {
+			Retain(e.v)
+			out[k] = e.v
+		}
+	}
 	s.mu.RUnlock()
-	return ok
+	return out
 }
 
 // Delete drops k's value, if any.

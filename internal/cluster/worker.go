@@ -159,14 +159,14 @@ func (w *Worker) handle(f func(s *worker.State)) {
 	out := w.state.Outbox()
 	wake := false
 	for _, in := range out {
-		if s, ok := in.(worker.Send); ok {
+		if in.Kind == worker.Send {
 			wake = wake || len(w.pending) == 0
-			w.pending = append(w.pending, s.Msg)
+			w.pending = append(w.pending, in.Msg)
 		}
 	}
 	w.mu.Unlock()
 	for _, in := range out {
-		switch in := in.(type) {
+		switch in.Kind {
 		case worker.Execute:
 			w.exec <- in.Task // the core runs at most as many as there are threads
 		case worker.Gather:
@@ -308,11 +308,5 @@ func (w *Worker) ServeStream(st transport.Stream) { st.Close() }
 // GetData serves results to peers and clients; each value carries a
 // reference for the caller.
 func (w *Worker) GetData(_ context.Context, keys []graph.Key) (map[graph.Key]any, error) {
-	out := make(map[graph.Key]any, len(keys))
-	for _, k := range keys {
-		if v, ok := w.store.Get(k); ok {
-			out[k] = v
-		}
-	}
-	return out, nil
+	return w.store.GetMany(keys), nil
 }

@@ -2,13 +2,19 @@
 // priority beside it, so that sifting compares contiguous values instead of
 // chasing a pointer per comparison, and that deletes lazily: an entry is
 // skipped when its task has left the queue or entered it again since.
+//
+// Tasks usually arrive in priority order (a graph's roots in order, one
+// submission after another), so entries pushed in order go to a FIFO run,
+// pushed and popped in O(1); only entries out of order go to a heap.
 package prioq
 
 import "github.com/duskdata/dusk/internal/protocol"
 
 // Queue holds items of type T ordered by priority, lowest first.
 type Queue[T any] struct {
-	entries []entry[T]
+	run     []entry[T] // in priority order, from runHead on
+	runHead int
+	entries []entry[T] // a heap of the entries pushed out of order
 	seq     uint64
 }
 
@@ -22,25 +28,64 @@ type entry[T any] struct {
 // caller keeps it to tell a live entry from a stale one.
 func (q *Queue[T]) Push(item T, prio protocol.Priority) uint64 {
 	q.seq++
-	q.entries = append(q.entries, entry[T]{prio: prio, seq: q.seq, item: item})
+	e := entry[T]{prio: prio, seq: q.seq, item: item}
+	if n := len(q.run); n == q.runHead || !prio.Less(q.run[n-1].prio) {
+		q.run = append(q.run, e)
+		return q.seq
+	}
+	q.entries = append(q.entries, e)
 	q.up(len(q.entries) - 1)
 	return q.seq
 }
 
+// first says where the first entry is: the run (true) or the heap (false);
+// ok is false when the queue is empty.
+func (q *Queue[T]) first() (fromRun, ok bool) {
+	hasRun, hasHeap := q.runHead < len(q.run), len(q.entries) > 0
+	switch {
+	case hasRun && hasHeap:
+		return !q.entryLess(&q.entries[0], &q.run[q.runHead]), true
+	case hasRun:
+		return true, true
+	}
+	return false, hasHeap
+}
+
 // Peek returns the first entry's item and ticket without removing it.
 func (q *Queue[T]) Peek() (T, uint64, bool) {
-	if len(q.entries) == 0 {
+	fromRun, ok := q.first()
+	switch {
+	case !ok:
 		var zero T
 		return zero, 0, false
+	case fromRun:
+		return q.run[q.runHead].item, q.run[q.runHead].seq, true
 	}
 	return q.entries[0].item, q.entries[0].seq, true
 }
 
 // Pop removes the first entry and returns its item and ticket.
 func (q *Queue[T]) Pop() (T, uint64, bool) {
-	if len(q.entries) == 0 {
+	fromRun, ok := q.first()
+	if !ok {
 		var zero T
 		return zero, 0, false
+	}
+	if fromRun {
+		e := q.run[q.runHead]
+		q.run[q.runHead] = entry[T]{}
+		q.runHead++
+		switch {
+		case q.runHead == len(q.run):
+			q.run, q.runHead = q.run[:0], 0
+		case q.runHead >= 1024 && 2*q.runHead >= len(q.run):
+			// Reclaim the consumed half, so a run that never empties
+			// does not grow without bound.
+			n := copy(q.run, q.run[q.runHead:])
+			clear(q.run[n:])
+			q.run, q.runHead = q.run[:n], 0
+		}
+		return e.item, e.seq, true
 	}
 	e := q.entries[0]
 	last := len(q.entries) - 1
@@ -54,10 +99,11 @@ func (q *Queue[T]) Pop() (T, uint64, bool) {
 }
 
 // Len counts the entries, stale ones included.
-func (q *Queue[T]) Len() int { return len(q.entries) }
+func (q *Queue[T]) Len() int { return len(q.run) - q.runHead + len(q.entries) }
 
-func (q *Queue[T]) less(i, j int) bool {
-	a, b := &q.entries[i], &q.entries[j]
+func (q *Queue[T]) less(i, j int) bool { return q.entryLess(&q.entries[i], &q.entries[j]) }
+
+func (q *Queue[T]) entryLess(a, b *entry[T]) bool {
 	if a.prio != b.prio {
 		return a.prio.Less(b.prio)
 	}
