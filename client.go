@@ -242,6 +242,16 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 	return nil
 }
 
+// send sends msgs to the scheduler after any pending releases.
+func (c *Client) send(msgs []protocol.Msg) error {
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	c.mu.Lock()
+	pending := c.takeReleases()
+	c.mu.Unlock()
+	return c.stream.Send(append(pending, msgs...))
+}
+
 // takeReleases returns the pending releases as a message, if any. Called
 // with c.mu held.
 func (c *Client) takeReleases() []protocol.Msg {
@@ -381,6 +391,7 @@ func (c *Client) gather(ctx context.Context, keys []graph.Key) ([]any, error) {
 			}(w, f.keys)
 		}
 		var lost []graph.Key
+		var missing []protocol.Msg
 		for range plan {
 			r := <-results
 			for k, v := range r.vals {
@@ -392,14 +403,18 @@ func (c *Client) gather(ctx context.Context, keys []graph.Key) ([]any, error) {
 				if _, ok := r.vals[k]; ok {
 					continue
 				}
-				// The holder is gone: wait for the scheduler's next report,
-				// unless one came in meanwhile.
+				// The holder does not have it: tell the scheduler, and wait
+				// for its next report, unless one came in meanwhile.
 				if ks := c.keys[k]; ks != nil && ks.version == f.versions[i] {
 					ks.done = false
 				}
 				lost = append(lost, k)
+				missing = append(missing, &protocol.MissingData{Key: k, From: r.w})
 			}
 			c.mu.Unlock()
+		}
+		if len(missing) > 0 {
+			c.send(missing)
 		}
 		if len(lost) == 0 {
 			break

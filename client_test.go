@@ -233,3 +233,54 @@ func TestResubmitAfterRelease(t *testing.T) {
 		f.Release()
 	}
 }
+
+// A key released while it runs and wanted again at once: the first run's
+// report, arriving after the second run was sent, must not be taken for the
+// second's (found by review: the client used to wait forever).
+var sleepy = Register("test-sleepy", func(_ context.Context, x int) (int, error) {
+	time.Sleep(20 * time.Millisecond)
+	return x + 1, nil
+})
+
+func TestReleaseWhileRunningThenWantAgain(t *testing.T) {
+	c := newTestClient(t, Workers(1))
+	base := WithClient(context.Background(), c)
+	for i := 0; i < 60; i++ {
+		ctx, cancel := context.WithTimeout(base, 5*time.Second)
+		f1, err := sleepy.Submit(ctx, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Release close to the moment the first run ends.
+		time.Sleep(time.Duration(18000+(i%40)*100) * time.Microsecond)
+		f1.Release()
+		f2, err := sleepy.Submit(ctx, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := f2.Result(ctx)
+		cancel()
+		if err != nil || v != i+1 {
+			t.Fatalf("round %d: %v, %v", i, v, err)
+		}
+		f2.Release()
+	}
+}
+
+// A result the scheduler reports is gone from its worker when the client
+// fetches it: the client says so, and the key is recomputed.
+func TestGatherFindsResultGone(t *testing.T) {
+	c := newTestClient(t, Workers(1))
+	ctx := testCtx(t, c)
+	f, err := inc.Submit(ctx, 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.wait(ctx, []graph.Key{f.Key()}); err != nil {
+		t.Fatal(err)
+	}
+	c.local.Workers[0].Store().Delete(f.Key())
+	if v, err := f.Result(ctx); err != nil || v != 100 {
+		t.Fatalf("result = %v, %v; want 100", v, err)
+	}
+}

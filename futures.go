@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 
 	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/graph"
@@ -145,6 +146,7 @@ func Gather[T any](ctx context.Context, futs []*Future[T]) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
+	runtime.KeepAlive(futs) // their pins hold the keys until here
 	out := make([]T, len(values))
 	for i, v := range values {
 		t, ok := v.(T)

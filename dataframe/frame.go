@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -208,6 +209,7 @@ func (f *Frame) Compute(ctx context.Context) (*Table, error) {
 	l := newLowering()
 	keys := l.keys(f.plan)
 	values, err := ex.Compute(ctx, l.g, keys)
+	runtime.KeepAlive(f) // a persisted frame's pin holds its keys until here
 	if err != nil {
 		return nil, err
 	}
@@ -246,6 +248,7 @@ func (f *Frame) Persist(ctx context.Context) (*Frame, error) {
 	l := newLowering()
 	keys := l.keys(f.plan)
 	release, err := ex.Persist(ctx, l.g, keys)
+	runtime.KeepAlive(f)
 	if err != nil {
 		return nil, err
 	}
@@ -291,6 +294,7 @@ func (f *Frame) Len(ctx context.Context) (int64, error) {
 	}
 	total := treeReduce(l.g, "len-sum", opSumInts, nil, counts)
 	values, err := ex.Compute(ctx, l.g, []graph.Key{total})
+	runtime.KeepAlive(f)
 	if err != nil {
 		return 0, err
 	}
@@ -347,6 +351,7 @@ func (f *Frame) Head(ctx context.Context, n int) (*Table, error) {
 		}
 		next += len(keys)
 		values, err := ex.Compute(ctx, l.g, keys)
+		runtime.KeepAlive(f)
 		if err != nil {
 			releaseValues(got)
 			return nil, err

@@ -112,6 +112,7 @@ type task struct {
 	estimate     float64 // seconds, counted in processingOn's occupancy
 	suspicious   int     // workers that died while running it
 	err          *protocol.TaskError
+	run          uint64 // the number of its latest assignment
 	queueSeq     uint64 // the ticket of its live entry in the queue
 }
 
@@ -147,6 +148,8 @@ type State struct {
 	clients  map[protocol.ClientID]bool
 	prefixes map[string]*prefix
 	gen      int64
+	runs     uint64          // assignments made
+	offered  graph.Resources // the most of each resource any worker has offered
 
 	queue    prioq.Queue[*task] // queued root tasks; stale entries skipped
 	noWorker map[*task]struct{} // ready tasks waiting for a worker
@@ -165,6 +168,7 @@ func New(cfg Config) *State {
 		clients:  make(map[protocol.ClientID]bool),
 		prefixes: make(map[string]*prefix),
 		noWorker: make(map[*task]struct{}),
+		offered:  graph.Resources{},
 	}
 }
 
@@ -198,6 +202,9 @@ func (s *State) WorkerJoined(h *protocol.HelloWorker) {
 	}
 	w := &worker{
 		id: h.ID, index: s.joined, nthreads: max(h.NThreads, 1), resources: res,
+	}
+	for n, v := range res {
+		s.offered[n] = max(s.offered[n], v)
 	}
 	s.joined++
 	s.workers[h.ID] = w
@@ -284,23 +291,29 @@ func (s *State) ClientLost(id protocol.ClientID) {
 }
 
 // FromClient handles a client's message.
-func (s *State) FromClient(id protocol.ClientID, m protocol.Msg) {
+// An unexpected message is an error for the driver to log; the state is
+// left as it was.
+func (s *State) FromClient(id protocol.ClientID, m protocol.Msg) error {
 	switch m := m.(type) {
 	case *protocol.UpdateGraph:
 		s.updateGraph(id, m)
 	case *protocol.ReleaseKeys:
 		s.releaseKeys(id, m.Keys)
+	case *protocol.MissingData:
+		s.clientMissing(id, m)
 	default:
-		panic(fmt.Sprintf("scheduler: unexpected message %T from client %s", m, id))
+		return fmt.Errorf("scheduler: unexpected message %T from client %s", m, id)
 	}
 	s.step()
+	return nil
 }
 
-// FromWorker handles a worker's message.
-func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) {
+// FromWorker handles a worker's message. An unexpected message is an error
+// for the driver to log; the state is left as it was.
+func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) error {
 	w := s.workers[id]
 	if w == nil {
-		return // a message from a worker already declared lost
+		return nil // a message from a worker already declared lost
 	}
 	switch m := m.(type) {
 	case *protocol.TaskFinished:
@@ -309,9 +322,13 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) {
 		s.taskErred(w, m)
 	case *protocol.AddKeys:
 		for i, k := range m.Keys {
-			if t := s.tasks[k]; t != nil && t.state == Memory {
+			switch t := s.tasks[k]; {
+			case t != nil && t.state == Memory:
 				s.addReplica(t, w, m.Nbytes[i])
-			} else {
+			case t != nil && t.state == Processing && t.processingOn == w:
+				// Sent before w was asked to compute it: w reports the
+				// key as finished once it sees that request.
+			default:
 				s.free(w.id, k)
 			}
 		}
@@ -324,9 +341,10 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) {
 	case *protocol.MissingData:
 		s.missingData(w, m)
 	default:
-		panic(fmt.Sprintf("scheduler: unexpected message %T from worker %s", m, id))
+		return fmt.Errorf("scheduler: unexpected message %T from worker %s", m, id)
 	}
 	s.step()
+	return nil
 }
 
 func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
@@ -453,17 +471,25 @@ func (s *State) releaseKeys(c protocol.ClientID, keys []graph.Key) {
 
 func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
 	t := s.tasks[m.Key]
-	if t == nil || t.state != Processing || t.processingOn != w {
+	switch {
+	case t == nil:
+		s.free(w.id, m.Key)
+		return
+	case t.state == Processing && t.processingOn == w && m.Run != t.run:
+		return // an earlier run's report: w reports the current run too
+	case t.state != Processing || t.processingOn != w:
 		// Cancelled, lost, or already computed elsewhere: keep a copy only
 		// of a result that is in memory anyway.
-		if t != nil && t.state == Memory {
+		if t.state == Memory {
 			s.addReplica(t, w, m.Nbytes)
 		} else {
 			s.free(w.id, m.Key)
 		}
 		return
 	}
-	s.learnDuration(t.prefix, m.Duration)
+	if m.Duration > 0 { // 0: fetched, not computed
+		s.learnDuration(t.prefix, m.Duration)
+	}
 	s.unassign(t)
 	s.setState(t, Memory)
 	s.addReplica(t, w, m.Nbytes)
@@ -483,7 +509,7 @@ func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
 
 func (s *State) taskErred(w *worker, m *protocol.TaskErred) {
 	t := s.tasks[m.Key]
-	if t == nil || t.state != Processing || t.processingOn != w {
+	if t == nil || t.state != Processing || t.processingOn != w || m.Run != t.run {
 		return
 	}
 	err := m.Err
@@ -493,13 +519,40 @@ func (s *State) taskErred(w *worker, m *protocol.TaskErred) {
 	s.fail(t, err)
 }
 
+// clientMissing handles a client that found no copy of a key where it was
+// told to look: that copy is dropped, and the client hears again where the
+// key is, now or once it is recomputed.
+func (s *State) clientMissing(c protocol.ClientID, m *protocol.MissingData) {
+	t := s.tasks[m.Key]
+	if t == nil {
+		return
+	}
+	if from := s.workers[m.From]; from != nil && slices.Contains(t.whoHas, from) {
+		s.free(from.id, t.key)
+		s.dropReplica(t, from)
+	}
+	if t.state == Memory && slices.Contains(t.wantedBy, c) {
+		s.reportMemory(t, c)
+	}
+}
+
 func (s *State) missingData(w *worker, m *protocol.MissingData) {
 	t := s.tasks[m.Key]
 	if t == nil {
 		return
 	}
-	if from := s.workers[m.From]; from != nil {
+	if from := s.workers[m.From]; from != nil && slices.Contains(t.whoHas, from) {
+		// Whatever from still holds of it is of no use: free it there.
+		s.free(from.id, t.key)
 		s.dropReplica(t, from)
+	}
+	if t.state == Processing && t.processingOn == w {
+		// w was asked to compute the key while it was fetching it; the
+		// fetch failed: ask again, and w computes it.
+		s.stop(t)
+		s.setState(t, Released)
+		s.recheck = append(s.recheck, t)
+		return
 	}
 	// The tasks on w that needed it start over: they are sent again, with
 	// fresh locations, once the key is in memory.
@@ -599,11 +652,16 @@ func (s *State) ready(t *task) {
 		return
 	}
 	w := s.decideWorker(t)
-	if w == nil {
+	switch {
+	case w != nil:
+		s.assign(t, w)
+	case s.everOffered(t):
+		// The workers that can run it are gone for now: wait for one.
+		s.setState(t, NoWorker)
+		s.noWorker[t] = struct{}{}
+	default:
 		s.fail(t, s.noWorkerError(t))
-		return
 	}
-	s.assign(t, w)
 }
 
 func (s *State) assign(t *task, w *worker) {
@@ -612,7 +670,9 @@ func (s *State) assign(t *task, w *worker) {
 	t.estimate = s.estimate(t.prefix)
 	w.processing++
 	w.occupancy += t.estimate
-	m := &protocol.ComputeTask{Task: t.spec, Priority: t.prio}
+	s.runs++
+	t.run = s.runs
+	m := &protocol.ComputeTask{Task: t.spec, Priority: t.prio, Run: t.run}
 	if len(t.deps) > 0 {
 		m.Deps = make([]protocol.Dep, len(t.deps))
 		for i, d := range t.deps {
@@ -802,6 +862,17 @@ func (s *State) decideWorker(t *task) *worker {
 func (s *State) canRun(w *worker, t *task) bool {
 	for name, need := range t.spec.Resources {
 		if w.resources[name] < need {
+			return false
+		}
+	}
+	return true
+}
+
+// everOffered reports whether some worker, present or gone, offered all
+// that t asks for: then a worker that can run it may come back.
+func (s *State) everOffered(t *task) bool {
+	for name, need := range t.spec.Resources {
+		if s.offered[name] < need {
 			return false
 		}
 	}

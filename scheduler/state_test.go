@@ -20,11 +20,14 @@ import (
 //	worker ID [nthreads=N] [res=(GPU=1,...)]   a worker joins
 //	lose ID                                    a worker is lost
 //	submit [client=C] want=(k,...)             tasks, one a line: "key = op(inputs) [res=n]"
-//	finish ID KEY [nbytes=N] [ms=N]            a worker reports a result
+//	finish ID KEY [nbytes=N] [ms=N] [us=N] [run=N]
+//	                                           a worker reports a result of the current run by
+//	                                           default, taking ms+us (default 100ms)
 //	err ID KEY                                 a worker reports a failure; the message below it
 //	release [client=C] keys=(k,...)            a client releases keys
 //	client-lost C
 //	missing ID KEY from=ID                     a worker could not fetch KEY from ID
+//	client-missing KEY from=ID                 the client found no KEY on ID
 //	added ID KEY [nbytes=N]                    a worker fetched a copy of KEY
 //	states                                     every task's state (not an event)
 //	priorities                                 the tasks in the order they would run
@@ -60,6 +63,11 @@ func TestScenarios(t *testing.T) {
 				return d.CmdArgs[i].Key
 			}
 			client := protocol.ClientID(arg("client", "c1"))
+			check := func(err error) {
+				if err != nil {
+					d.Fatalf(t, "%v", err)
+				}
+			}
 			switch d.Cmd {
 			case "worker":
 				res := graph.Resources{}
@@ -81,10 +89,15 @@ func TestScenarios(t *testing.T) {
 				if err != nil {
 					d.Fatalf(t, "%v", err)
 				}
-				s.FromClient(client, &protocol.UpdateGraph{Tasks: g, Keys: keys("want")})
+				check(s.FromClient(client, &protocol.UpdateGraph{Tasks: g, Keys: keys("want")}))
 			case "finish":
-				s.FromWorker(protocol.WorkerID(pos(0)), &protocol.TaskFinished{
-					Key: graph.Key(pos(1)), Nbytes: num("nbytes", 8), Duration: time.Duration(num("ms", 100)) * time.Millisecond})
+				k := graph.Key(pos(1))
+				if !d.HasArg("ms") && !d.HasArg("us") {
+					d.CmdArgs = append(d.CmdArgs, datadriven.CmdArg{Key: "ms", Vals: []string{"100"}})
+				}
+				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.TaskFinished{
+					Key: k, Run: uint64(num("run", int64(currentRun(s, k)))), Nbytes: num("nbytes", 8),
+					Duration: time.Duration(num("ms", 0))*time.Millisecond + time.Duration(num("us", 0))*time.Microsecond}))
 			case "err":
 				w := protocol.WorkerID(pos(0))
 				k := graph.Key(pos(1))
@@ -92,15 +105,17 @@ func TestScenarios(t *testing.T) {
 				if msg == "" {
 					msg = "boom"
 				}
-				s.FromWorker(w, &protocol.TaskErred{Key: k, Err: &protocol.TaskError{Key: k, Worker: w, Message: msg}})
+				check(s.FromWorker(w, &protocol.TaskErred{Key: k, Run: currentRun(s, k), Err: &protocol.TaskError{Key: k, Worker: w, Message: msg}}))
 			case "release":
-				s.FromClient(client, &protocol.ReleaseKeys{Keys: keys("keys")})
+				check(s.FromClient(client, &protocol.ReleaseKeys{Keys: keys("keys")}))
 			case "client-lost":
 				s.ClientLost(protocol.ClientID(pos(0)))
 			case "missing":
-				s.FromWorker(protocol.WorkerID(pos(0)), &protocol.MissingData{Key: graph.Key(pos(1)), From: protocol.WorkerID(arg("from", ""))})
+				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.MissingData{Key: graph.Key(pos(1)), From: protocol.WorkerID(arg("from", ""))}))
+			case "client-missing":
+				check(s.FromClient(client, &protocol.MissingData{Key: graph.Key(pos(0)), From: protocol.WorkerID(arg("from", ""))}))
 			case "added":
-				s.FromWorker(protocol.WorkerID(pos(0)), &protocol.AddKeys{Keys: []graph.Key{graph.Key(pos(1))}, Nbytes: []int64{num("nbytes", 8)}})
+				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.AddKeys{Keys: []graph.Key{graph.Key(pos(1))}, Nbytes: []int64{num("nbytes", 8)}}))
 			case "states":
 				return dumpStates(s)
 			case "priorities":
@@ -218,4 +233,12 @@ func dumpPriorities(s *State) string {
 		fmt.Fprintf(&b, "%d.%d %s\n", t.prio.Gen, t.prio.Ord, t.key)
 	}
 	return b.String()
+}
+
+// currentRun is the run number of key's latest assignment, or 0.
+func currentRun(s *State, k graph.Key) uint64 {
+	if t := s.tasks[k]; t != nil {
+		return t.run
+	}
+	return 0
 }

@@ -84,6 +84,7 @@ type task struct {
 	whoHas    []protocol.WorkerID // holders to fetch from
 	failed    []protocol.WorkerID // holders that did not have it
 	nbytes    int64
+	run       uint64 // the scheduler's number for the current assignment
 	cancelled bool   // freed by the scheduler while executing or in flight
 	heapIndex int    // in the fetch heap
 	readySeq  uint64 // the ticket of its live entry in the ready queue
@@ -140,10 +141,13 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 	if t != nil {
 		t.cancelled = false
 		t.prio = m.Priority
+		t.run = m.Run
 		switch t.state {
 		case Memory:
-			// Fetched earlier as an input: it is already here.
-			s.send(&protocol.TaskFinished{Key: t.key, Nbytes: t.nbytes})
+			// Fetched earlier as an input: it is already here, and now
+			// this worker's own result, not a copy to drop.
+			t.spec = m.Task
+			s.send(&protocol.TaskFinished{Key: t.key, Run: t.run, Nbytes: t.nbytes})
 			return
 		case Fetch:
 			s.fetch.remove(t)
@@ -154,7 +158,7 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 			return // already waiting, ready or running
 		}
 	} else {
-		t = &task{key: m.Task.Key, prio: m.Priority, heapIndex: -1}
+		t = &task{key: m.Task.Key, prio: m.Priority, run: m.Run, heapIndex: -1}
 		s.tasks[t.key] = t
 	}
 	t.spec = m.Task
@@ -167,12 +171,16 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 			s.tasks[d.key] = d
 			heap.Push(&s.fetch, d)
 		}
-		if d.state == Fetch || d.state == Flight {
-			d.whoHas = mergeHolders(d.whoHas, dep.WhoHas, d.failed)
-			if m.Priority.Less(d.prio) && d.state == Fetch {
-				d.prio = m.Priority
-				heap.Fix(&s.fetch, d.heapIndex)
-			}
+		if d.state != Memory {
+			// Where to fetch it from, should it have to be fetched.
+			d.whoHas = mergeHolders(d.whoHas, dep.WhoHas, d.failed, s.cfg.ID)
+		}
+		switch {
+		case d.state == Flight:
+			d.cancelled = false // needed again
+		case d.state == Fetch && m.Priority.Less(d.prio):
+			d.prio = m.Priority
+			heap.Fix(&s.fetch, d.heapIndex)
 		}
 		t.deps = append(t.deps, d)
 		d.dependents = append(d.dependents, t)
@@ -219,14 +227,24 @@ func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration) {
 	}
 	s.release(t)
 	if t.cancelled {
-		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{k}})
-		s.forget(t)
+		if len(t.dependents) == 0 {
+			s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{k}})
+			s.forget(t)
+			s.schedule()
+			return
+		}
+		// Freed by the scheduler, but an input of tasks sent since: keep
+		// the result as a copy, and say so.
+		t.cancelled, t.spec, t.nbytes = false, nil, nbytes
+		s.toMemory(t)
+		s.send(&protocol.AddKeys{Keys: []graph.Key{k}, Nbytes: []int64{nbytes}})
+		s.doneWithInputs(t)
 		s.schedule()
 		return
 	}
 	t.nbytes = nbytes
 	s.toMemory(t)
-	s.send(&protocol.TaskFinished{Key: k, Nbytes: nbytes, Duration: d})
+	s.send(&protocol.TaskFinished{Key: k, Run: t.run, Nbytes: nbytes, Duration: d})
 	s.doneWithInputs(t)
 	s.schedule()
 }
@@ -239,12 +257,24 @@ func (s *State) ExecuteFailed(k graph.Key, err *protocol.TaskError) {
 	}
 	s.release(t)
 	if t.cancelled {
-		s.forget(t)
+		if len(t.dependents) > 0 {
+			// An input of tasks sent since: fetch it from where the
+			// scheduler said it is, or tell it there is nowhere.
+			t.cancelled, t.spec = false, nil
+			s.doneWithInputs(t)
+			t.state = Fetch
+			heap.Push(&s.fetch, t)
+			if len(t.whoHas) == 0 {
+				s.send(&protocol.MissingData{Key: k, From: s.cfg.ID})
+			}
+		} else {
+			s.forget(t)
+		}
 		s.schedule()
 		return
 	}
 	t.state = Error
-	s.send(&protocol.TaskErred{Key: k, Err: err})
+	s.send(&protocol.TaskErred{Key: k, Run: t.run, Err: err})
 	s.doneWithInputs(t)
 	s.schedule()
 }
@@ -288,7 +318,7 @@ func (s *State) GatherDone(from protocol.WorkerID, got map[graph.Key]int64, unre
 		}
 		s.toMemory(t)
 		if t.spec != nil {
-			s.send(&protocol.TaskFinished{Key: t.key, Nbytes: n})
+			s.send(&protocol.TaskFinished{Key: t.key, Run: t.run, Nbytes: n})
 		} else {
 			added.Keys = append(added.Keys, t.key)
 			added.Nbytes = append(added.Nbytes, n)
@@ -527,10 +557,11 @@ func (h *taskHeap) remove(t *task) {
 	}
 }
 
-// mergeHolders adds the holders in add that are not known or known to fail.
-func mergeHolders(ws, add, failed []protocol.WorkerID) []protocol.WorkerID {
+// mergeHolders adds the holders in add that are not known, known to fail,
+// or this worker itself.
+func mergeHolders(ws, add, failed []protocol.WorkerID, self protocol.WorkerID) []protocol.WorkerID {
 	for _, w := range add {
-		if !slices.Contains(ws, w) && !slices.Contains(failed, w) {
+		if w != self && !slices.Contains(ws, w) && !slices.Contains(failed, w) {
 			ws = append(ws, w)
 		}
 	}

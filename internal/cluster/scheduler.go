@@ -107,11 +107,20 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 	for msgs = msgs[1:]; ; {
 		if len(msgs) > 0 {
 			s.handle(func() {
+				// A stream replaced by a newer one (a restarted worker)
+				// may still deliver what it read: ignore that.
+				if worker != "" && s.workers[worker] != st || client != "" && s.clients[client] != st {
+					return
+				}
 				for _, m := range msgs {
+					var err error
 					if worker != "" {
-						s.state.FromWorker(worker, m)
+						err = s.state.FromWorker(worker, m)
 					} else {
-						s.state.FromClient(client, m)
+						err = s.state.FromClient(client, m)
+					}
+					if err != nil {
+						s.log.Warn("dropped a message", "err", err)
 					}
 				}
 			})

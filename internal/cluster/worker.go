@@ -159,9 +159,16 @@ func (w *Worker) handle(f func(s *worker.State)) {
 	out := w.state.Outbox()
 	wake := false
 	for _, in := range out {
-		if in.Kind == worker.Send {
+		switch in.Kind {
+		case worker.Send:
 			wake = wake || len(w.pending) == 0
 			w.pending = append(w.pending, in.Msg)
+		case worker.Drop:
+			// Under the lock: a drop must not overtake a later result
+			// stored under the same key.
+			for _, k := range in.Keys {
+				w.store.Delete(k)
+			}
 		}
 	}
 	w.mu.Unlock()
@@ -171,10 +178,6 @@ func (w *Worker) handle(f func(s *worker.State)) {
 			w.exec <- in.Task // the core runs at most as many as there are threads
 		case worker.Gather:
 			go w.gather(in.From, in.Keys)
-		case worker.Drop:
-			for _, k := range in.Keys {
-				w.store.Delete(k)
-			}
 		}
 	}
 	if wake {

@@ -69,6 +69,9 @@ type Dep struct {
 type ComputeTask struct {
 	Task     *graph.Task
 	Priority Priority
+	// Run numbers this assignment; reports of an earlier run of the same
+	// key are stale and ignored.
+	Run uint64
 	// Deps has one entry per distinct input, in the order of Task.Inputs.
 	Deps []Dep
 }
@@ -79,13 +82,15 @@ type FreeKeys struct{ Keys []graph.Key }
 // TaskFinished reports a result now held by the sending worker.
 type TaskFinished struct {
 	Key      graph.Key
+	Run      uint64 // the ComputeTask's
 	Nbytes   int64
-	Duration time.Duration
+	Duration time.Duration // 0 when the result was fetched, not computed
 }
 
 // TaskErred reports a task whose operation failed on the sending worker.
 type TaskErred struct {
 	Key graph.Key
+	Run uint64 // the ComputeTask's
 	Err *TaskError
 }
 
@@ -98,7 +103,9 @@ type AddKeys struct {
 // ReleasedData reports copies a worker no longer holds.
 type ReleasedData struct{ Keys []graph.Key }
 
-// MissingData reports that From did not have Key when asked for it.
+// MissingData reports that From did not have Key when asked for it. Workers
+// send it when no holder they know has an input; clients when a holder the
+// scheduler named does not have a result.
 type MissingData struct {
 	Key  graph.Key
 	From WorkerID
