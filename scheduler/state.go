@@ -110,6 +110,9 @@ type task struct {
 	nbytes       int64
 	processingOn *worker
 	estimate     float64 // seconds, counted in processingOn's occupancy
+	slot         int     // index in processingOn.assigned
+	stealTo      *worker // the worker a steal under way would give it to
+	unstealable  bool    // its worker refused to give it up: it runs there
 	suspicious   int     // workers that died while running it
 	err          *protocol.TaskError
 	run          uint64 // the number of its latest assignment
@@ -127,9 +130,12 @@ type worker struct {
 	index      int // join order, for deterministic ties
 	nthreads   int
 	resources  graph.Resources
-	processing int     // tasks assigned to it
-	occupancy  float64 // seconds of estimated work assigned
-	nbytes     int64   // of the results it holds
+	assigned  []*task // tasks processing on it; a task's slot is its index
+	occupancy float64 // seconds of estimated work assigned
+	nbytes    int64   // of the results it holds
+	incoming  int     // steals under way to it
+	retiring  bool    // leaving: no new work, its data is copied away
+	handoff   []*task // results being copied off it before it may leave
 }
 
 type prefix struct {
@@ -180,10 +186,12 @@ func (s *State) Outbox() []Envelope {
 	return out
 }
 
-// step ends every event: settle the consequences, then hand out queued work.
+// step ends every event: settle the consequences, hand out queued work,
+// and let idle workers take work others have not started.
 func (s *State) step() {
 	s.settle()
 	s.fill()
+	s.balance()
 }
 
 // ---- events ----
@@ -234,19 +242,14 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 		}
 	}
 	// Workers are lost rarely: scanning every task beats keeping a set of
-	// a worker's tasks up to date for each one that runs.
-	var running, held []*task
-	for _, t := range s.tasks {
-		if t.processingOn == w {
-			running = append(running, t)
-		}
+	// the results each worker holds up to date for every result.
+	var held []*task
+	for _, t := range s.byPriority() {
 		if slices.Contains(t.whoHas, w) {
 			held = append(held, t)
 		}
 	}
-	sortByPriority(running)
-	sortByPriority(held)
-	for _, t := range running {
+	for _, t := range sortedTasks(w.assigned) {
 		s.unassign(t)
 		t.suspicious++
 		if t.suspicious >= s.cfg.KilledWorkerLimit {
@@ -265,6 +268,11 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 		t.whoHas = slices.DeleteFunc(t.whoHas, func(x *worker) bool { return x == w })
 		if len(t.whoHas) == 0 {
 			s.lose(t)
+		}
+	}
+	for _, o := range s.order {
+		if o.retiring && len(o.handoff) > 0 {
+			s.handOff(o) // some copies may have been meant for w
 		}
 	}
 	s.fillAll = true
@@ -325,6 +333,7 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) error {
 			switch t := s.tasks[k]; {
 			case t != nil && t.state == Memory:
 				s.addReplica(t, w, m.Nbytes[i])
+				s.handedOff(t)
 			case t != nil && t.state == Processing && t.processingOn == w:
 				// Sent before w was asked to compute it: w reports the
 				// key as finished once it sees that request.
@@ -340,6 +349,10 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) error {
 		}
 	case *protocol.MissingData:
 		s.missingData(w, m)
+	case *protocol.StealResponse:
+		s.stealResponse(w, m)
+	case *protocol.Retire:
+		s.retire(w)
 	default:
 		return fmt.Errorf("scheduler: unexpected message %T from worker %s", m, id)
 	}
@@ -668,7 +681,9 @@ func (s *State) assign(t *task, w *worker) {
 	s.setState(t, Processing)
 	t.processingOn = w
 	t.estimate = s.estimate(t.prefix)
-	w.processing++
+	t.slot = len(w.assigned)
+	t.unstealable = false
+	w.assigned = append(w.assigned, t)
 	w.occupancy += t.estimate
 	s.runs++
 	t.run = s.runs
@@ -692,9 +707,15 @@ func (s *State) unassign(t *task) {
 	if w == nil {
 		return
 	}
-	w.processing--
+	last := w.assigned[len(w.assigned)-1]
+	w.assigned[t.slot], last.slot = last, t.slot
+	w.assigned = w.assigned[:len(w.assigned)-1]
+	if t.stealTo != nil {
+		t.stealTo.incoming--
+		t.stealTo = nil
+	}
 	w.occupancy -= t.estimate
-	if w.processing == 0 {
+	if len(w.assigned) == 0 {
 		w.occupancy = 0 // no drift from float sums
 	}
 	t.processingOn = nil
@@ -851,8 +872,8 @@ func (s *State) decideWorker(t *task) *worker {
 		}
 		score := w.occupancy/float64(w.nthreads) + float64(missing)/s.cfg.Bandwidth
 		if best == nil || score < bestScore ||
-			score == bestScore && (w.processing < best.processing ||
-				w.processing == best.processing && w.index < best.index) {
+			score == bestScore && (len(w.assigned) < len(best.assigned) ||
+				len(w.assigned) == len(best.assigned) && w.index < best.index) {
 			best, bestScore = w, score
 		}
 	}
@@ -860,6 +881,9 @@ func (s *State) decideWorker(t *task) *worker {
 }
 
 func (s *State) canRun(w *worker, t *task) bool {
+	if w.retiring {
+		return false
+	}
 	for name, need := range t.spec.Resources {
 		if w.resources[name] < need {
 			return false
@@ -904,6 +928,181 @@ func (s *State) noWorkerError(t *task) *protocol.TaskError {
 	}
 }
 
+// ---- stealing ----
+
+// balance lets workers with idle threads take tasks that a busier worker
+// has been given but not started. Stealing needs a round trip to the
+// victim, so only tasks expected to run longer than QueueLatency are taken,
+// and only when moving their inputs costs less than running them.
+func (s *State) balance() {
+	if s.queueHead() != nil {
+		return // queued work reaches idle workers first
+	}
+	for _, thief := range s.order {
+		want := thief.nthreads - len(thief.assigned) - thief.incoming
+		if thief.retiring || want <= 0 {
+			continue
+		}
+		victim := s.busiest(thief)
+		if victim == nil {
+			return
+		}
+		for ; want > 0; want-- {
+			t := s.stealable(victim, thief)
+			if t == nil {
+				break
+			}
+			t.stealTo = thief
+			thief.incoming++
+			s.send(victim.id, &protocol.StealRequest{Key: t.key})
+		}
+	}
+}
+
+// busiest is the worker with the most tasks beyond its threads, if any.
+func (s *State) busiest(thief *worker) *worker {
+	var best *worker
+	bestExcess := 0.0
+	for _, w := range s.order {
+		excess := float64(len(w.assigned)-w.nthreads) / float64(w.nthreads)
+		if w != thief && excess > bestExcess {
+			best, bestExcess = w, excess
+		}
+	}
+	return best
+}
+
+// stealable picks the victim's least urgent task that is worth moving to
+// the thief, or nil.
+func (s *State) stealable(victim, thief *worker) *task {
+	var best *task
+	for _, t := range victim.assigned {
+		if t.stealTo != nil || t.unstealable || !s.canRun(thief, t) || (best != nil && !best.prio.Less(t.prio)) {
+			continue
+		}
+		duration := s.estimate(t.prefix)
+		if duration < s.cfg.QueueLatency.Seconds() {
+			continue // a round trip would cost more than it saves
+		}
+		var move int64
+		for _, d := range t.deps {
+			if !slices.Contains(d.whoHas, thief) {
+				move += d.nbytes
+			}
+		}
+		if float64(move)/s.cfg.Bandwidth > duration {
+			continue
+		}
+		best = t
+	}
+	return best
+}
+
+// stealResponse moves a task the victim gave up to the thief.
+func (s *State) stealResponse(victim *worker, m *protocol.StealResponse) {
+	t := s.tasks[m.Key]
+	if t == nil || t.stealTo == nil || t.processingOn != victim {
+		return // the task moved on since the request
+	}
+	thief := t.stealTo
+	if !m.Given {
+		thief.incoming--
+		t.stealTo = nil
+		t.unstealable = true // it runs, or ran, on the victim
+		return
+	}
+	s.unassign(t)
+	if s.workers[thief.id] == thief && s.canRun(thief, t) {
+		s.assign(t, thief)
+		return
+	}
+	s.setState(t, Released)
+	s.recheck = append(s.recheck, t)
+}
+
+// ---- retiring ----
+
+// retire handles a worker that wants to leave: it gets no new work, its
+// tasks run elsewhere, and the results only it holds that are still needed
+// are copied to other workers; then it is told it may go.
+func (s *State) retire(w *worker) {
+	if w.retiring {
+		return
+	}
+	w.retiring = true
+	for _, t := range sortedTasks(w.assigned) {
+		s.stop(t) // not a failure of the task: no suspicion
+		s.setState(t, Released)
+		s.recheck = append(s.recheck, t)
+	}
+	s.handOff(w)
+}
+
+// handOff plans the copies of the results only the retiring worker w holds
+// that are still needed, and tells it when there are none left to make.
+func (s *State) handOff(w *worker) {
+	w.handoff = nil
+	copies := map[*worker][]graph.Key{}
+	var targets []*worker
+	for _, t := range s.byPriority() {
+		if len(t.whoHas) != 1 || t.whoHas[0] != w || !t.needed() {
+			continue
+		}
+		to := s.roomiest()
+		if to == nil {
+			break // nowhere to go: what it holds is recomputed when it leaves
+		}
+		if copies[to] == nil {
+			targets = append(targets, to)
+		}
+		copies[to] = append(copies[to], t.key)
+		to.nbytes += t.nbytes // counted now, so copies spread out
+		w.handoff = append(w.handoff, t)
+	}
+	for _, to := range targets {
+		s.send(to.id, &protocol.Replicate{Keys: copies[to], From: w.id})
+	}
+	s.maybeRetired(w)
+}
+
+// roomiest is the staying worker that holds the fewest bytes.
+func (s *State) roomiest() *worker {
+	var best *worker
+	for _, w := range s.order {
+		if !w.retiring && (best == nil || w.nbytes < best.nbytes) {
+			best = w
+		}
+	}
+	return best
+}
+
+// handedOff notes a new copy of t: a retiring worker that was waiting for
+// it may be able to go.
+func (s *State) handedOff(t *task) {
+	for _, w := range s.order {
+		if i := slices.Index(w.handoff, t); i >= 0 {
+			w.handoff = slices.Delete(w.handoff, i, i+1)
+			s.maybeRetired(w)
+		}
+	}
+}
+
+func (s *State) maybeRetired(w *worker) {
+	if w.retiring && len(w.handoff) == 0 {
+		s.send(w.id, &protocol.Retired{})
+	}
+}
+
+// byPriority is every task in priority order.
+func (s *State) byPriority() []*task {
+	ts := make([]*task, 0, len(s.tasks))
+	for _, t := range s.tasks {
+		ts = append(ts, t)
+	}
+	sortByPriority(ts)
+	return ts
+}
+
 // ---- queue ----
 
 // fill hands queued root tasks to workers with free slots, in priority
@@ -922,10 +1121,10 @@ func (s *State) fill() {
 		ws, share = s.order, (s.queue.Len()+len(s.order)-1)/len(s.order)
 	}
 	for _, w := range ws {
-		if s.workers[w.id] != w {
+		if s.workers[w.id] != w || w.retiring {
 			continue
 		}
-		for took := 0; took < share && head != nil && w.processing < s.slots(w, head); took++ {
+		for took := 0; took < share && head != nil && len(w.assigned) < s.slots(w, head); took++ {
 			s.queue.Pop()
 			s.assign(head, w)
 			head = s.queueHead()
@@ -1017,6 +1216,13 @@ func sortByPriority(ts []*task) {
 		}
 		return ts[i].key < ts[j].key
 	})
+}
+
+// sortedTasks returns ts, copied, in priority order.
+func sortedTasks(ts []*task) []*task {
+	out := slices.Clone(ts)
+	sortByPriority(out)
+	return out
 }
 
 func sortedSet(m map[*task]struct{}) []*task {

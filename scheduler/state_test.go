@@ -29,6 +29,8 @@ import (
 //	missing ID KEY from=ID                     a worker could not fetch KEY from ID
 //	client-missing KEY from=ID                 the client found no KEY on ID
 //	added ID KEY [nbytes=N]                    a worker fetched a copy of KEY
+//	steal-response ID KEY [given]              a worker answers a steal request
+//	retire ID                                  a worker asks to leave
 //	states                                     every task's state (not an event)
 //	priorities                                 the tasks in the order they would run
 func TestScenarios(t *testing.T) {
@@ -116,6 +118,10 @@ func TestScenarios(t *testing.T) {
 				check(s.FromClient(client, &protocol.MissingData{Key: graph.Key(pos(0)), From: protocol.WorkerID(arg("from", ""))}))
 			case "added":
 				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.AddKeys{Keys: []graph.Key{graph.Key(pos(1))}, Nbytes: []int64{num("nbytes", 8)}}))
+			case "steal-response":
+				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.StealResponse{Key: graph.Key(pos(1)), Given: d.HasArg("given")}))
+			case "retire":
+				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.Retire{}))
 			case "states":
 				return dumpStates(s)
 			case "priorities":
@@ -188,6 +194,12 @@ func formatMsg(m protocol.Msg) string {
 		return fmt.Sprintf("in-memory %s %v", m.Key, m.WhoHas)
 	case *protocol.KeyErred:
 		return fmt.Sprintf("erred %s: %v", m.Key, m.Err)
+	case *protocol.StealRequest:
+		return fmt.Sprintf("steal %s", m.Key)
+	case *protocol.Replicate:
+		return fmt.Sprintf("replicate %v from %s", m.Keys, m.From)
+	case *protocol.Retired:
+		return "retired"
 	}
 	return fmt.Sprintf("%T", m)
 }

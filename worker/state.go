@@ -86,6 +86,7 @@ type task struct {
 	nbytes    int64
 	run       uint64 // the scheduler's number for the current assignment
 	cancelled bool   // freed by the scheduler while executing or in flight
+	keep      bool   // a copy the scheduler asked for: kept until freed
 	heapIndex int    // in the fetch heap
 	readySeq  uint64 // the ticket of its live entry in the ready queue
 }
@@ -193,6 +194,45 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 	}
 }
 
+// StealRequest gives up a task that has not started, so that the scheduler
+// can move it to an idle worker; a task that runs or ran stays.
+func (s *State) StealRequest(m *protocol.StealRequest) {
+	t := s.tasks[m.Key]
+	given := t != nil && t.spec != nil && (t.state == Waiting || t.state == Ready)
+	if given {
+		s.forget(t)
+	}
+	s.send(&protocol.StealResponse{Key: m.Key, Given: given})
+	s.schedule()
+}
+
+// Replicate fetches copies of keys from a peer and keeps them until freed:
+// the scheduler moves data off a worker that is leaving.
+func (s *State) Replicate(m *protocol.Replicate) {
+	var have protocol.AddKeys
+	for _, k := range m.Keys {
+		t := s.tasks[k]
+		switch {
+		case t == nil:
+			t = &task{key: k, state: Fetch, heapIndex: -1, keep: true, whoHas: []protocol.WorkerID{m.From}}
+			s.tasks[k] = t
+			heap.Push(&s.fetch, t)
+		case t.state == Memory:
+			t.keep = true
+			have.Keys = append(have.Keys, k)
+			have.Nbytes = append(have.Nbytes, t.nbytes)
+		default:
+			t.keep = true
+			t.cancelled = false
+			t.whoHas = mergeHolders(t.whoHas, []protocol.WorkerID{m.From}, t.failed, s.cfg.ID)
+		}
+	}
+	if len(have.Keys) > 0 {
+		s.send(&have)
+	}
+	s.schedule()
+}
+
 // FreeKeys forgets tasks and drops results, as the scheduler asks.
 func (s *State) FreeKeys(m *protocol.FreeKeys) {
 	for _, k := range m.Keys {
@@ -200,6 +240,7 @@ func (s *State) FreeKeys(m *protocol.FreeKeys) {
 		if t == nil {
 			continue
 		}
+		t.keep = false
 		switch t.state {
 		case Executing:
 			t.cancelled = true // forgotten when it ends
@@ -358,8 +399,12 @@ func (s *State) doneWithInputs(t *task) {
 	t.deps = nil
 }
 
-// releaseCopy drops data this worker only fetched, or stops fetching it.
+// releaseCopy drops data this worker only fetched, or stops fetching it,
+// unless the scheduler asked for the copy.
 func (s *State) releaseCopy(d *task) {
+	if d.keep {
+		return
+	}
 	switch d.state {
 	case Memory:
 		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{d.key}})

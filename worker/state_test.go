@@ -23,6 +23,8 @@ import (
 //	failed KEY                   KEY's operation failed
 //	free keys=(...)              the scheduler frees keys
 //	gathered PEER [got=(key:nbytes,...)] [unreachable]
+//	steal KEY                    the scheduler asks for KEY back
+//	replicate keys=(...) from=PEER   the scheduler asks for copies
 //	states
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
@@ -102,6 +104,14 @@ func TestScenarios(t *testing.T) {
 					got[graph.Key(k)] = size
 				}
 				s.GatherDone(protocol.WorkerID(first()), got, d.HasArg("unreachable"))
+			case "steal":
+				s.StealRequest(&protocol.StealRequest{Key: graph.Key(first())})
+			case "replicate":
+				var ks []graph.Key
+				for _, v := range vals("keys") {
+					ks = append(ks, graph.Key(v))
+				}
+				s.Replicate(&protocol.Replicate{Keys: ks, From: protocol.WorkerID(vals("from")[0])})
 			case "states":
 				return dumpStates(s)
 			default:
@@ -134,6 +144,8 @@ func formatOutbox(out []Instruction) string {
 				fmt.Fprintf(&b, "send released %v\n", m.Keys)
 			case *protocol.MissingData:
 				fmt.Fprintf(&b, "send missing %s from %s\n", m.Key, m.From)
+			case *protocol.StealResponse:
+				fmt.Fprintf(&b, "send steal-response %s given=%v\n", m.Key, m.Given)
 			default:
 				fmt.Fprintf(&b, "send %T\n", m)
 			}
@@ -157,6 +169,9 @@ func dumpStates(s *State) string {
 		}
 		if t.spec == nil {
 			b.WriteString(" (copy)")
+		}
+		if t.keep {
+			b.WriteString(" kept")
 		}
 		b.WriteByte('\n')
 	}

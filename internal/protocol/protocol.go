@@ -111,6 +111,30 @@ type MissingData struct {
 	From WorkerID
 }
 
+// StealRequest asks a worker to give back a task it has not started, so
+// that an idle worker can run it.
+type StealRequest struct{ Key graph.Key }
+
+// StealResponse answers a StealRequest: Given when the worker dropped the
+// task unstarted; otherwise it runs or has run it, and reports as usual.
+type StealResponse struct {
+	Key   graph.Key
+	Given bool
+}
+
+// Retire tells the scheduler that the sending worker wants to leave: it
+// gets no new work, and what only it holds is copied elsewhere first.
+type Retire struct{}
+
+// Replicate asks a worker to fetch copies of Keys from From and keep them.
+type Replicate struct {
+	Keys []graph.Key
+	From WorkerID
+}
+
+// Retired tells a retiring worker that nothing depends on it any more.
+type Retired struct{}
+
 // UpdateGraph submits tasks and names the keys the client wants.
 type UpdateGraph struct {
 	Tasks []*graph.Task
@@ -133,20 +157,25 @@ type KeyErred struct {
 	Err *TaskError
 }
 
-func (*HelloWorker) isMsg()  {}
-func (*HelloClient) isMsg()  {}
-func (*Welcome) isMsg()      {}
-func (*ComputeTask) isMsg()  {}
-func (*FreeKeys) isMsg()     {}
-func (*TaskFinished) isMsg() {}
-func (*TaskErred) isMsg()    {}
-func (*AddKeys) isMsg()      {}
-func (*ReleasedData) isMsg() {}
-func (*MissingData) isMsg()  {}
-func (*UpdateGraph) isMsg()  {}
-func (*ReleaseKeys) isMsg()  {}
-func (*KeyInMemory) isMsg()  {}
-func (*KeyErred) isMsg()     {}
+func (*HelloWorker) isMsg()   {}
+func (*HelloClient) isMsg()   {}
+func (*Welcome) isMsg()       {}
+func (*ComputeTask) isMsg()   {}
+func (*FreeKeys) isMsg()      {}
+func (*TaskFinished) isMsg()  {}
+func (*TaskErred) isMsg()     {}
+func (*AddKeys) isMsg()       {}
+func (*ReleasedData) isMsg()  {}
+func (*MissingData) isMsg()   {}
+func (*UpdateGraph) isMsg()   {}
+func (*ReleaseKeys) isMsg()   {}
+func (*KeyInMemory) isMsg()   {}
+func (*KeyErred) isMsg()      {}
+func (*StealRequest) isMsg()  {}
+func (*StealResponse) isMsg() {}
+func (*Retire) isMsg()        {}
+func (*Replicate) isMsg()     {}
+func (*Retired) isMsg()       {}
 
 // ErrorKind tells apart the ways a task fails.
 type ErrorKind int
