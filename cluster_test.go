@@ -132,3 +132,32 @@ func TestLostPartitionsAreRecomputed(t *testing.T) {
 		out.Release()
 	}
 }
+
+// A worker that retires hands the results only it holds to another worker
+// first: a persisted frame survives it without recomputation.
+func TestRetireHandsOffResults(t *testing.T) {
+	c := newTestClient(t, Workers(2))
+	ctx := testCtx(t, c)
+	rows := clickRows(4000)
+	p, err := dataframe.FromRecords(rows, 6).Persist(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	leaving, staying := c.local.Workers[0], c.local.Workers[1]
+	if leaving.Store().Len() == 0 {
+		t.Fatal("worker 0 holds no partition; the test needs one that does")
+	}
+	if err := leaving.Retire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := staying.Store().Len(); got != 6 {
+		t.Fatalf("the staying worker holds %d partitions, want all 6", got)
+	}
+	out, err := p.GroupBy("Area").Agg(dataframe.Sum("NumClicks")).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSums(t, out, referenceSums(rows))
+	out.Release()
+}

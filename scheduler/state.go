@@ -126,10 +126,10 @@ func (t *task) needed() bool { return len(t.wantedBy) > 0 || t.waiters > 0 }
 func (t *task) root() bool { return len(t.deps) == 0 && len(t.spec.Resources) == 0 }
 
 type worker struct {
-	id         protocol.WorkerID
-	index      int // join order, for deterministic ties
-	nthreads   int
-	resources  graph.Resources
+	id        protocol.WorkerID
+	index     int // join order, for deterministic ties
+	nthreads  int
+	resources graph.Resources
 	assigned  []*task // tasks processing on it; a task's slot is its index
 	occupancy float64 // seconds of estimated work assigned
 	nbytes    int64   // of the results it holds

@@ -42,6 +42,9 @@ type Worker struct {
 	done   chan struct{}
 	once   sync.Once
 
+	retired     chan struct{} // closed when the scheduler lets a retiring worker go
+	retiredOnce sync.Once
+
 	conns *transport.Conns
 
 	mu      sync.Mutex
@@ -57,10 +60,11 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
 		net: net, store: worker.NewStore(), ctx: wctx, cancel: cancel,
-		exec:   make(chan *graph.Task, 4*cfg.NThreads+16),
-		flushc: make(chan struct{}, 1),
-		done:   make(chan struct{}),
-		conns:  transport.NewConns(net),
+		exec:    make(chan *graph.Task, 4*cfg.NThreads+16),
+		flushc:  make(chan struct{}, 1),
+		done:    make(chan struct{}),
+		retired: make(chan struct{}),
+		conns:   transport.NewConns(net),
 	}
 	ln, err := net.Listen("", w)
 	if err != nil {
@@ -137,6 +141,28 @@ func (w *Worker) Close() error {
 		w.cancel()
 	})
 	return nil
+}
+
+// Retire leaves the cluster gracefully: the worker asks the scheduler to
+// take its work elsewhere and to copy the results only it holds to other
+// workers, waits until told it may go (or ctx ends), then closes.
+func (w *Worker) Retire(ctx context.Context) error {
+	w.mu.Lock()
+	w.pending = append(w.pending, &protocol.Retire{})
+	w.mu.Unlock()
+	select {
+	case w.flushc <- struct{}{}:
+	default:
+	}
+	var err error
+	select {
+	case <-w.retired:
+	case <-w.done:
+	case <-ctx.Done():
+		err = fmt.Errorf("retire: %w; leaving anyway, the scheduler recomputes what was lost", ctx.Err())
+	}
+	w.Close()
+	return err
 }
 
 func (w *Worker) closing() bool {
@@ -226,6 +252,12 @@ func (w *Worker) readScheduler() {
 					s.ComputeTask(m)
 				case *protocol.FreeKeys:
 					s.FreeKeys(m)
+				case *protocol.StealRequest:
+					s.StealRequest(m)
+				case *protocol.Replicate:
+					s.Replicate(m)
+				case *protocol.Retired:
+					w.retiredOnce.Do(func() { close(w.retired) })
 				default:
 					w.log.Warn("unexpected message from the scheduler", "type", fmt.Sprintf("%T", m))
 				}
