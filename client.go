@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/transport"
+	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/scheduler"
 )
 
@@ -26,17 +28,21 @@ type TaskError = protocol.TaskError
 type Option func(*options)
 
 type options struct {
-	address   string
-	workers   int
-	threads   int
-	resources graph.Resources
-	log       *slog.Logger
-	sched     scheduler.Config
+	address        string
+	connectTimeout time.Duration
+	workers        int
+	threads        int
+	resources      graph.Resources
+	log            *slog.Logger
+	sched          scheduler.Config
 }
 
-// Address connects to the scheduler of a running cluster ("host:8786")
-// instead of starting a local one.
+// Address connects to the scheduler of a running cluster ("host:8786"),
+// over gRPC, instead of starting a local one.
 func Address(addr string) Option { return func(o *options) { o.address = addr } }
+
+// ConnectTimeout bounds connecting to the scheduler. Default 10s.
+func ConnectTimeout(d time.Duration) Option { return func(o *options) { o.connectTimeout = d } }
 
 // Workers sets how many workers the local cluster starts. Default: one per core.
 func Workers(n int) Option { return func(o *options) { o.workers = n } }
@@ -96,7 +102,7 @@ type waiter struct {
 // NewClient connects to a cluster: with no Address, it starts a local
 // cluster in this process, with one worker per core.
 func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
-	o := options{workers: runtime.NumCPU(), threads: 1}
+	o := options{workers: runtime.NumCPU(), threads: 1, connectTimeout: 10 * time.Second}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -109,24 +115,27 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		closed: make(chan struct{}),
 		flush:  make(chan struct{}, 1),
 	}
-	var schedAddr string
-	if o.address != "" {
-		return nil, fmt.Errorf("dusk: connect to %s: remote clusters need the gRPC transport, which this build does not have yet; "+
-			"omit Address to run on a local cluster", o.address)
+	schedAddr := o.address
+	if schedAddr != "" {
+		c.net = grpcnet.New()
+	} else {
+		local, err := cluster.StartLocal(ctx, cluster.LocalConfig{
+			Workers: o.workers, Threads: o.threads, Resources: o.resources, Scheduler: o.sched, Log: o.log,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("dusk: start local cluster: %w", err)
+		}
+		c.local, c.net, schedAddr = local, local.Net, local.Scheduler.Addr()
 	}
-	local, err := cluster.StartLocal(ctx, cluster.LocalConfig{
-		Workers: o.workers, Threads: o.threads, Resources: o.resources, Scheduler: o.sched, Log: o.log,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("dusk: start local cluster: %w", err)
-	}
-	c.local, c.net, schedAddr = local, local.Net, local.Scheduler.Addr()
 	c.conns = transport.NewConns(c.net)
 
 	var id [8]byte
 	rand.Read(id[:])
 	c.id = protocol.ClientID("client-" + hex.EncodeToString(id[:]))
-	c.stream, err = cluster.Connect(ctx, c.net, schedAddr, &protocol.HelloClient{Version: protocol.Version, ID: c.id})
+	cctx, cancel := context.WithTimeout(ctx, o.connectTimeout)
+	defer cancel()
+	var err error
+	c.stream, _, err = cluster.Connect(cctx, c.net, schedAddr, &protocol.HelloClient{Version: protocol.Version, ID: c.id})
 	if err != nil {
 		if c.local != nil {
 			c.local.Close()

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime"
 
 	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/codec"
 	"github.com/duskdata/dusk/internal/registry"
 )
 
@@ -23,6 +25,8 @@ type Func[In, Out any] struct{ name string }
 //
 // Registering a name twice panics.
 func Register[In, Out any](name string, fn func(context.Context, In) (Out, error)) Func[In, Out] {
+	// Results travel between processes as JSON unless their type has a codec.
+	codec.Register(reflect.TypeFor[Out](), codec.JSON[Out]())
 	registry.Register(name, func(tc *registry.Context, args []byte, _ []any) (any, error) {
 		var in In
 		if err := json.Unmarshal(args, &in); err != nil {

@@ -36,7 +36,7 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 	}
 	l := &Local{Net: transport.NewInproc()}
 	var err error
-	if l.Scheduler, err = StartScheduler(l.Net, "inproc://scheduler", cfg.Scheduler, cfg.Log); err != nil {
+	if l.Scheduler, err = StartScheduler(l.Net, "inproc://scheduler", "", cfg.Scheduler, cfg.Log); err != nil {
 		return nil, err
 	}
 	for i := 0; i < cfg.Workers; i++ {

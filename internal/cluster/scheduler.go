@@ -18,8 +18,9 @@ import (
 // Sends never block (transport.Stream's promise), so the lock is held only
 // for the core's own work.
 type Scheduler struct {
-	ln  transport.Listener
-	log *slog.Logger
+	ln     transport.Listener
+	log    *slog.Logger
+	gossip string // where workers join the membership cluster, if any
 
 	mu      sync.Mutex
 	closed  bool
@@ -28,10 +29,12 @@ type Scheduler struct {
 	clients map[protocol.ClientID]transport.Stream
 }
 
-// StartScheduler serves a scheduler at addr on net.
-func StartScheduler(net transport.Network, addr string, cfg scheduler.Config, log *slog.Logger) (*Scheduler, error) {
+// StartScheduler serves a scheduler at addr on net. gossip, if not empty,
+// is where workers join the membership cluster that declares lost workers.
+func StartScheduler(net transport.Network, addr, gossip string, cfg scheduler.Config, log *slog.Logger) (*Scheduler, error) {
 	s := &Scheduler{
 		log:     log,
+		gossip:  gossip,
 		state:   scheduler.New(cfg),
 		workers: make(map[protocol.WorkerID]transport.Stream),
 		clients: make(map[protocol.ClientID]transport.Stream),
@@ -96,7 +99,7 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 		st.Close()
 		return
 	}
-	if err := st.Send([]protocol.Msg{&protocol.Welcome{Version: protocol.Version}}); err != nil {
+	if err := st.Send([]protocol.Msg{&protocol.Welcome{Version: protocol.Version, Gossip: s.gossip}}); err != nil {
 		st.Close()
 		return
 	}
@@ -114,6 +117,9 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 				}
 				for _, m := range msgs {
 					var err error
+					if _, ok := m.(*protocol.Retire); ok {
+						s.log.Info("worker retiring: copying what only it holds", "worker", worker)
+					}
 					if worker != "" {
 						err = s.state.FromWorker(worker, m)
 					} else {
@@ -182,6 +188,16 @@ func (s *Scheduler) handle(f func()) {
 // GetData is not served by the scheduler: it never holds or relays data.
 func (s *Scheduler) GetData(context.Context, []graph.Key) (map[graph.Key]any, error) {
 	return nil, errors.New("the scheduler holds no data: ask a worker")
+}
+
+// DropWorker declares a worker lost, as when the membership cluster finds
+// it dead: its stream is closed and its work recovered.
+func (s *Scheduler) DropWorker(id protocol.WorkerID) {
+	s.handle(func() {
+		if s.workers[id] != nil {
+			s.dropWorker(id)
+		}
+	})
 }
 
 func (s *Scheduler) dropWorker(id protocol.WorkerID) {

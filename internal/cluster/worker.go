@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	gonet "net"
 	"runtime"
 	"sync"
 	"time"
@@ -17,6 +18,14 @@ import (
 
 // WorkerConfig describes a worker to start.
 type WorkerConfig struct {
+	// Addr is where the worker serves its data ("host:port"); "" lets the
+	// network choose. Its listening address is the worker's ID.
+	Addr string
+	// Advertise, if set, is the host peers dial instead of the listening
+	// one (a worker listening on every interface).
+	Advertise string
+	// Name is for people: logs and listings.
+	Name string
 	// NThreads is how many tasks run at once. Default 1.
 	NThreads int
 	// Resources the worker offers beyond its threads, e.g. GPU=1.
@@ -44,6 +53,7 @@ type Worker struct {
 
 	retired     chan struct{} // closed when the scheduler lets a retiring worker go
 	retiredOnce sync.Once
+	gossip      string
 
 	conns *transport.Conns
 
@@ -66,25 +76,30 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 		retired: make(chan struct{}),
 		conns:   transport.NewConns(net),
 	}
-	ln, err := net.Listen("", w)
+	ln, err := net.Listen(cfg.Addr, w)
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	w.ln = ln
 	w.id = protocol.WorkerID(ln.Addr())
+	if _, port, err := gonet.SplitHostPort(ln.Addr()); err == nil && cfg.Advertise != "" {
+		w.id = protocol.WorkerID(gonet.JoinHostPort(cfg.Advertise, port))
+	}
 	w.log = log.With("worker", w.id)
 	res := graph.Resources{}
 	for n, v := range cfg.Resources {
 		res[n] = v
 	}
-	hello := &protocol.HelloWorker{Version: protocol.Version, ID: w.id, NThreads: cfg.NThreads, Resources: res}
+	hello := &protocol.HelloWorker{Version: protocol.Version, ID: w.id, Name: cfg.Name, NThreads: cfg.NThreads, Resources: res}
 	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: cfg.Resources})
-	if w.sched, err = Connect(ctx, net, schedAddr, hello); err != nil {
+	var welcome *protocol.Welcome
+	if w.sched, welcome, err = Connect(ctx, net, schedAddr, hello); err != nil {
 		ln.Close()
 		cancel()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
+	w.gossip = welcome.Gossip
 	for i := 0; i < cfg.NThreads; i++ {
 		go w.runTasks()
 	}
@@ -94,39 +109,65 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 }
 
 // Connect opens a stream to the scheduler at addr, sends hello and checks
-// the scheduler's welcome, which refuses a peer of another version.
-func Connect(ctx context.Context, net transport.Network, addr string, hello protocol.Msg) (transport.Stream, error) {
+// the scheduler's welcome, which refuses a peer of another version. ctx
+// bounds the connecting; the stream outlives it.
+func Connect(ctx context.Context, net transport.Network, addr string, hello protocol.Msg) (transport.Stream, *protocol.Welcome, error) {
+	fail := func(err error) (transport.Stream, *protocol.Welcome, error) {
+		return nil, nil, fmt.Errorf("connect to scheduler %s: %w", addr, err)
+	}
 	conn, err := net.Dial(ctx, addr)
 	if err != nil {
-		return nil, fmt.Errorf("connect to scheduler %s: %w", addr, err)
+		return fail(err)
 	}
 	st, err := conn.OpenStream(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("connect to scheduler %s: %w", addr, err)
+		return fail(err)
 	}
 	if err := st.Send([]protocol.Msg{hello}); err != nil {
 		st.Close()
-		return nil, fmt.Errorf("connect to scheduler %s: %w", addr, err)
+		return fail(err)
 	}
-	msgs, err := st.Recv()
-	if err != nil || len(msgs) == 0 {
+	type answer struct {
+		msgs []protocol.Msg
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		msgs, err := st.Recv()
+		got <- answer{msgs, err}
+	}()
+	var a answer
+	select {
+	case a = <-got:
+	case <-ctx.Done():
 		st.Close()
-		return nil, fmt.Errorf("connect to scheduler %s: no answer to hello: %v", addr, err)
+		return fail(fmt.Errorf("no answer to hello: %w", ctx.Err()))
 	}
-	w, ok := msgs[0].(*protocol.Welcome)
+	if a.err != nil || len(a.msgs) == 0 {
+		st.Close()
+		return fail(fmt.Errorf("no answer to hello: %v", a.err))
+	}
+	w, ok := a.msgs[0].(*protocol.Welcome)
 	if !ok {
 		st.Close()
-		return nil, fmt.Errorf("connect to scheduler %s: unexpected answer %T", addr, msgs[0])
+		return fail(fmt.Errorf("unexpected answer %T", a.msgs[0]))
 	}
 	if w.Err != "" {
 		st.Close()
-		return nil, fmt.Errorf("connect to scheduler %s: %s", addr, w.Err)
+		return fail(errors.New(w.Err))
 	}
-	return st, nil
+	return st, w, nil
 }
 
 // ID is the worker's address.
 func (w *Worker) ID() protocol.WorkerID { return w.id }
+
+// Gossip is where the scheduler's membership cluster is joined, if it runs one.
+func (w *Worker) Gossip() string { return w.gossip }
+
+// Done is closed once the worker has closed, by Close, Retire, or because
+// the scheduler went away.
+func (w *Worker) Done() <-chan struct{} { return w.done }
 
 // Store is the worker's result store.
 func (w *Worker) Store() *worker.Store { return w.store }

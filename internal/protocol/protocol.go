@@ -29,6 +29,7 @@ type Msg interface{ isMsg() }
 type HelloWorker struct {
 	Version  string
 	ID       WorkerID
+	Name     string // for people; ID is what peers dial
 	NThreads int
 	// Resources is what the worker offers, "cpu" and "memory" included.
 	Resources graph.Resources
@@ -41,9 +42,12 @@ type HelloClient struct {
 }
 
 // Welcome is the scheduler's answer to a hello: Err is empty when accepted.
+// Gossip is where workers join the scheduler's membership cluster, if it
+// runs one.
 type Welcome struct {
 	Version string
 	Err     string
+	Gossip  string
 }
 
 // Priority orders tasks: lower runs first. Gen counts graph submissions, so

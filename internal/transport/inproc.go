@@ -82,7 +82,7 @@ func (c *inprocConn) OpenStream(context.Context) (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, b := newMailbox(), newMailbox()
+	a, b := NewMailbox(), NewMailbox()
 	local := &inprocStream{in: a, out: b}
 	remote := &inprocStream{in: b, out: a}
 	go h.ServeStream(remote)
@@ -101,71 +101,14 @@ func (c *inprocConn) Close() error { return nil }
 
 // inprocStream reads from in and writes to the peer's in.
 type inprocStream struct {
-	in, out *mailbox
+	in, out *Mailbox
 }
 
-func (s *inprocStream) Send(msgs []protocol.Msg) error { return s.out.put(msgs) }
-func (s *inprocStream) Recv() ([]protocol.Msg, error)  { return s.in.get() }
+func (s *inprocStream) Send(msgs []protocol.Msg) error { return s.out.Put(msgs) }
+func (s *inprocStream) Recv() ([]protocol.Msg, error)  { return s.in.Get() }
 
 func (s *inprocStream) Close() error {
-	s.in.close()
-	s.out.close()
+	s.in.Close()
+	s.out.Close()
 	return nil
-}
-
-// mailbox is an unbounded queue of message batches: a sender never waits for
-// its reader, so two loops that send to each other cannot deadlock.
-type mailbox struct {
-	mu     sync.Mutex
-	q      []protocol.Msg
-	closed bool
-	ready  chan struct{} // has a token while q is non-empty or closed
-}
-
-func newMailbox() *mailbox { return &mailbox{ready: make(chan struct{}, 1)} }
-
-func (m *mailbox) put(msgs []protocol.Msg) error {
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return ErrClosed
-	}
-	m.q = append(m.q, msgs...)
-	m.mu.Unlock()
-	m.signal()
-	return nil
-}
-
-// get returns everything queued, waiting for at least one message.
-func (m *mailbox) get() ([]protocol.Msg, error) {
-	for {
-		m.mu.Lock()
-		if len(m.q) > 0 {
-			q := m.q
-			m.q = nil
-			m.mu.Unlock()
-			return q, nil
-		}
-		if m.closed {
-			m.mu.Unlock()
-			m.signal() // wake any other reader too
-			return nil, ErrClosed
-		}
-		m.mu.Unlock()
-		<-m.ready
-	}
-}
-
-func (m *mailbox) close() {
-	m.mu.Lock()
-	m.closed = true
-	m.mu.Unlock()
-	m.signal()
-}
-
-func (m *mailbox) signal() {
-	select {
-	case m.ready <- struct{}{}:
-	default:
-	}
 }

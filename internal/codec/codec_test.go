@@ -1,0 +1,78 @@
+package codec
+
+import (
+	"bytes"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+func roundTrip(t *testing.T, v any) any {
+	t.Helper()
+	c, err := For(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := c.Encode(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	named, err := Named(c.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := named.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestArrowRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "i", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "f", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := 0; i < 100000; i++ {
+		if i%7 == 0 {
+			b.Field(0).AppendNull()
+		} else {
+			b.Field(0).(*array.Int64Builder).Append(int64(i % 100)) // compresses
+		}
+		b.Field(1).(*array.Float64Builder).Append(r.Float64()) // does not
+		b.Field(2).(*array.StringBuilder).Append("id" + strings.Repeat("x", i%5))
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	out := roundTrip(t, rec).(arrow.Record)
+	defer out.Release()
+	if !array.RecordEqual(rec, out) {
+		t.Fatal("the record differs after a round trip")
+	}
+}
+
+func TestScalarsAndJSON(t *testing.T) {
+	if got := roundTrip(t, int64(-42)); got != int64(-42) {
+		t.Fatalf("int64: %v", got)
+	}
+	type point struct{ X, Y int }
+	Register(reflect.TypeFor[point](), JSON[point]())
+	if got := roundTrip(t, point{3, 4}); got != (point{3, 4}) {
+		t.Fatalf("json: %v", got)
+	}
+	if _, err := For(struct{ unknown int }{}); err == nil || !strings.Contains(err.Error(), "dusk.Register") {
+		t.Fatalf("no codec: %v", err)
+	}
+	if _, err := Named("nope"); err == nil {
+		t.Fatal("an unknown codec name was found")
+	}
+}

@@ -1,0 +1,291 @@
+package daemon_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk"
+	"github.com/duskdata/dusk/bench"
+	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/cluster"
+	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport/grpcnet"
+	"github.com/duskdata/dusk/scheduler"
+)
+
+// Registered here for the client side; the dusktest binary registers the
+// same names for its workers. "only-here" no worker binary has.
+var (
+	testInc  = dusk.Register("test-inc", func(_ context.Context, x int) (int, error) { return x + 1, nil })
+	testExit = dusk.Register("test-exit", func(context.Context, int) (int, error) { return 0, nil })
+	onlyHere = dusk.Register("only-here", func(_ context.Context, x int) (int, error) { return x, nil })
+)
+
+const dataRows = 1_000_000
+
+var data struct {
+	once sync.Once
+	path string
+	ref  map[string]groupRef
+	err  error
+}
+
+type groupRef struct {
+	sumV1, n int64
+	sumV3    float64
+}
+
+// groupByData writes db-benchmark's groupby table of a million rows once,
+// and its per-id1 sums straight from the generator: the reference.
+func groupByData(t *testing.T) (string, map[string]groupRef) {
+	t.Helper()
+	data.once.Do(func() {
+		dir, err := os.MkdirTemp("", "dusk-data-")
+		if err != nil {
+			data.err = err
+			return
+		}
+		data.path = filepath.Join(dir, bench.GroupByFileName(dataRows, 100))
+		f, err := os.Create(data.path)
+		if err != nil {
+			data.err = err
+			return
+		}
+		if data.err = bench.WriteGroupByCSV(f, dataRows, 100, 1); data.err != nil {
+			return
+		}
+		data.err = f.Close()
+		data.ref = map[string]groupRef{}
+		g := bench.NewGroupByGen(dataRows, 100, 1)
+		for i := 0; i < dataRows; i++ {
+			r := g.Row()
+			x := data.ref[r.ID1]
+			x.sumV1 += r.V1
+			x.sumV3 += r.V3
+			x.n++
+			data.ref[r.ID1] = x
+		}
+	})
+	if data.err != nil {
+		t.Fatal(data.err)
+	}
+	return data.path, data.ref
+}
+
+func connect(t *testing.T, ctx context.Context, addr string) context.Context {
+	t.Helper()
+	c, err := dusk.NewClient(ctx, dusk.Address(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return dusk.WithClient(ctx, c)
+}
+
+func groupByQuery(df *dataframe.Frame) *dataframe.Frame {
+	return df.GroupBy("id1").Agg(dataframe.Sum("v1"), dataframe.Sum("v3"), dataframe.Size())
+}
+
+func checkGroupBy(t *testing.T, tab *dataframe.Table, ref map[string]groupRef) {
+	t.Helper()
+	defer tab.Release()
+	if tab.NumRows() != len(ref) {
+		t.Fatalf("%d groups, want %d", tab.NumRows(), len(ref))
+	}
+	ids := tab.Column("id1").(*array.String)
+	v1 := tab.Column("sum(v1)").(*array.Int64)
+	v3 := tab.Column("sum(v3)").(*array.Float64)
+	n := tab.Column("size").(*array.Int64)
+	for i := 0; i < tab.NumRows(); i++ {
+		want := ref[ids.Value(i)]
+		if v1.Value(i) != want.sumV1 || n.Value(i) != want.n || math.Abs(v3.Value(i)-want.sumV3) > 1e-9*math.Abs(want.sumV3) {
+			t.Fatalf("%s: sum(v1)=%d sum(v3)=%v size=%d; want %d %v %d",
+				ids.Value(i), v1.Value(i), v3.Value(i), n.Value(i), want.sumV1, want.sumV3, want.n)
+		}
+	}
+}
+
+// A scheduler and three worker processes run a groupby over a million rows;
+// partials move between workers directly.
+func TestGroupByAcrossProcesses(t *testing.T) {
+	sched, _ := startCluster(t, bins.dusk, 3)
+	path, ref := groupByData(t)
+	ctx := connect(t, testCtx(t), sched.addr)
+	df := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 4 << 20})
+	if df.NumPartitions() < 10 {
+		t.Fatalf("%d partitions; the test wants many", df.NumPartitions())
+	}
+	tab, err := groupByQuery(df).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGroupBy(t, tab, ref)
+}
+
+// A worker holding persisted partitions is killed with SIGKILL while the
+// groupby runs: what it held is recomputed, and the answer is still right.
+func TestSurvivesSIGKILL(t *testing.T) {
+	sched, workers := startCluster(t, bins.dusk, 3)
+	path, ref := groupByData(t)
+	ctx := connect(t, testCtx(t), sched.addr)
+	p, err := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 4 << 20}).Persist(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	done := make(chan struct{})
+	var tab *dataframe.Table
+	go func() {
+		defer close(done)
+		tab, err = groupByQuery(p).Compute(ctx)
+	}()
+	workers[1].cmd.Process.Kill()
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGroupBy(t, tab, ref)
+	if !strings.Contains(sched.stderr.String(), "worker lost") {
+		t.Fatalf("the scheduler never noticed the killed worker:\n%s", sched.stderr)
+	}
+	// And again, now that the cluster has settled without it.
+	if tab, err = groupByQuery(p).Compute(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkGroupBy(t, tab, ref)
+}
+
+// A worker that freezes (SIGSTOP) keeps its connections open but stops
+// answering: the membership cluster declares it dead within seconds, and
+// the computation finishes without it.
+func TestFrozenWorkerDeclaredDead(t *testing.T) {
+	sched, workers := startCluster(t, bins.dusk, 2)
+	path, ref := groupByData(t)
+	ctx := connect(t, testCtx(t), sched.addr)
+	p, err := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 8 << 20}).Persist(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	workers[0].cmd.Process.Signal(syscall.SIGSTOP)
+	start := time.Now()
+	tab, err := groupByQuery(p).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGroupBy(t, tab, ref)
+	if took := time.Since(start); took > 20*time.Second {
+		t.Fatalf("took %v; the frozen worker should be declared dead within 10s", took)
+	}
+	if !strings.Contains(sched.stderr.String(), "worker lost") {
+		t.Fatalf("the scheduler never declared the frozen worker lost:\n%s", sched.stderr)
+	}
+}
+
+// SIGTERM makes a worker hand the results only it holds to the others
+// before it exits cleanly.
+func TestSIGTERMHandsOffResults(t *testing.T) {
+	sched, workers := startCluster(t, bins.dusk, 2)
+	path, ref := groupByData(t)
+	ctx := connect(t, testCtx(t), sched.addr)
+	p, err := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 8 << 20}).Persist(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	workers[0].cmd.Process.Signal(syscall.SIGTERM)
+	if err := waitExit(t, workers[0], 30*time.Second); err != nil {
+		t.Fatalf("worker exited with %v:\n%s", err, workers[0].stderr)
+	}
+	if !strings.Contains(workers[0].stderr.String(), "retiring") || strings.Contains(workers[0].stderr.String(), "before every copy") {
+		t.Fatalf("the worker did not retire cleanly:\n%s", workers[0].stderr)
+	}
+	tab, err := groupByQuery(p).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGroupBy(t, tab, ref)
+	if !strings.Contains(sched.stderr.String(), "worker retiring") {
+		t.Fatalf("the scheduler saw no retirement:\n%s", sched.stderr)
+	}
+}
+
+// A task that kills its worker every time fails after the third death with
+// an error that says so; the cluster goes on serving.
+func TestKilledWorkerLimit(t *testing.T) {
+	sched, _ := startCluster(t, bins.dusktest, 4)
+	ctx := connect(t, testCtx(t), sched.addr)
+	f, err := testExit.Submit(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Result(ctx)
+	var te *dusk.TaskError
+	if !errors.As(err, &te) || te.Kind != protocol.KilledWorker || !strings.Contains(te.Message, "3 workers died") {
+		t.Fatalf("err = %v; want the killed-worker error after 3 deaths", err)
+	}
+	g, err := testInc.Submit(ctx, 41)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := g.Result(ctx); err != nil || v != 42 {
+		t.Fatalf("after the killer: %v, %v", v, err)
+	}
+}
+
+// A worker built without a function the graph needs fails the task with a
+// message that names the function.
+func TestMissingFunctionIsNamed(t *testing.T) {
+	sched, _ := startCluster(t, bins.dusk, 1)
+	ctx := connect(t, testCtx(t), sched.addr)
+	f, err := onlyHere.Submit(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Result(ctx); err == nil || !strings.Contains(err.Error(), `operation "only-here" is not registered`) {
+		t.Fatalf("err = %v; want it to name the function", err)
+	}
+}
+
+// A wrong scheduler address fails quickly and clearly, for a client and
+// for a worker.
+func TestWrongSchedulerAddress(t *testing.T) {
+	start := time.Now()
+	_, err := dusk.NewClient(context.Background(), dusk.Address("127.0.0.1:1"), dusk.ConnectTimeout(5*time.Second))
+	if err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("err = %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("took %v", took)
+	}
+	w := startNoAddr(t, bins.dusk, "worker", "--scheduler", "127.0.0.1:1", "--connect-timeout", "5s", "--local-directory", t.TempDir())
+	if err := waitExit(t, w, 10*time.Second); exitCode(err) != 1 || !strings.Contains(w.stderr.String(), "refused") {
+		t.Fatalf("worker exit %v:\n%s", err, w.stderr)
+	}
+}
+
+// Peers of another protocol version are refused with both versions named.
+func TestVersionMismatch(t *testing.T) {
+	net := grpcnet.New()
+	s, err := cluster.StartScheduler(net, "127.0.0.1:0", "", scheduler.Config{}, discard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, _, err = cluster.Connect(ctx, net, s.Addr(), &protocol.HelloClient{Version: "0.0.0-other", ID: "c"})
+	if err == nil || !strings.Contains(err.Error(), "0.0.0-other") || !strings.Contains(err.Error(), protocol.Version) {
+		t.Fatalf("err = %v; want both versions named", err)
+	}
+}

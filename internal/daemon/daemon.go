@@ -1,0 +1,305 @@
+// Package daemon is the dusk command line: `dusk scheduler` and `dusk worker`
+// run the scheduler and worker drivers over gRPC, joined by a membership
+// cluster that declares workers dead when they stop answering. Any binary
+// can run it (dusk.Main), so that workers built from a user's program have
+// its registered functions.
+//
+// Must never import: the collections (dataframe, bag, array).
+package daemon
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/cluster"
+	"github.com/duskdata/dusk/internal/membership"
+	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport/grpcnet"
+	"github.com/duskdata/dusk/scheduler"
+)
+
+const usage = `dusk runs the processes of a Dusk cluster.
+
+  dusk scheduler [--host H] [--port 8786]
+  dusk worker --scheduler HOST:PORT [--nthreads N] [--memory-limit 4GiB]
+              [--resources GPU=1,...] [--name NAME] [--local-directory DIR]
+  dusk version
+
+Run "dusk COMMAND -h" for a command's flags.
+`
+
+// Main runs the command line args (without the program's name) and returns
+// the process's exit code. It stops on SIGTERM or SIGINT.
+func Main(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "scheduler":
+		err = runScheduler(ctx, args[1:], stdout, stderr)
+	case "worker":
+		err = runWorker(ctx, args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "dusk protocol %s\n", protocol.Version)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "dusk: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "dusk %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("scheduler", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	host := fs.String("host", "", "address to serve on (default: every interface)")
+	port := fs.Int("port", 8786, "port to serve on; 0 picks a free one")
+	gossip := fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one")
+	killed := fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails")
+	level := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := newLogger(stderr, *level)
+	if err != nil {
+		return err
+	}
+	advertise := advertisedHost(*host, "")
+	var sched *cluster.Scheduler
+	members, err := membership.Start(membership.Config{
+		Name: "scheduler", Host: gossipBind(*host, advertise), Port: *gossip, Log: log,
+		OnLeave: func(name string) {
+			if sched != nil && name != "scheduler" {
+				log.Warn("worker left the membership cluster", "worker", name)
+				sched.DropWorker(protocol.WorkerID(name))
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer members.Leave()
+	sched, err = cluster.StartScheduler(grpcnet.New(), net.JoinHostPort(*host, strconv.Itoa(*port)), members.Addr(),
+		scheduler.Config{KilledWorkerLimit: *killed}, log)
+	if err != nil {
+		return err
+	}
+	addr := dialable(sched.Addr(), advertise)
+	fmt.Fprintf(stdout, "dusk scheduler at %s\n", addr)
+	log.Info("serving", "addr", addr, "gossip", members.Addr(), "protocol", protocol.Version)
+	<-ctx.Done()
+	log.Info("shutting down")
+	return sched.Close()
+}
+
+func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	schedAddr := fs.String("scheduler", "", "the scheduler's address, HOST:PORT (required)")
+	host := fs.String("host", "", "address to serve data on (default: the one that reaches the scheduler)")
+	port := fs.Int("port", 0, "port to serve data on; 0 picks a free one")
+	nthreads := fs.Int("nthreads", runtime.NumCPU(), "tasks to run at once")
+	memLimit := fs.String("memory-limit", "", "memory for results, as 4GiB or 512MB (default: the machine's memory)")
+	resources := fs.String("resources", "", "what the worker offers, as GPU=1,FOO=2")
+	name := fs.String("name", "", "a name for logs and listings")
+	localDir := fs.String("local-directory", "dusk-worker-space", "directory for the worker's files (created if missing)")
+	connect := fs.Duration("connect-timeout", 10*time.Second, "how long to try to reach the scheduler")
+	level := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *schedAddr == "" {
+		return errors.New("--scheduler HOST:PORT is required")
+	}
+	log, err := newLogger(stderr, *level)
+	if err != nil {
+		return err
+	}
+	res, err := parseResources(*resources)
+	if err != nil {
+		return err
+	}
+	limit := totalMemory()
+	if *memLimit != "" {
+		if limit, err = parseBytes(*memLimit); err != nil {
+			return fmt.Errorf("--memory-limit: %w", err)
+		}
+	}
+	if limit > 0 {
+		res["memory"] = float64(limit)
+	}
+	if err := os.MkdirAll(*localDir, 0o755); err != nil {
+		return fmt.Errorf("--local-directory: %w", err)
+	}
+	advertise := advertisedHost(*host, *schedAddr)
+	cctx, cancel := context.WithTimeout(ctx, *connect)
+	defer cancel()
+	w, err := cluster.StartWorker(cctx, grpcnet.New(), *schedAddr, cluster.WorkerConfig{
+		Addr: net.JoinHostPort(listenHost(*host, advertise), strconv.Itoa(*port)), Advertise: advertise,
+		Name: *name, NThreads: *nthreads, Resources: res,
+	}, log)
+	if err != nil {
+		return err
+	}
+	log = log.With("worker", w.ID(), "name", *name)
+	var members *membership.Members
+	if w.Gossip() != "" {
+		if members, err = membership.Start(membership.Config{Name: string(w.ID()), Host: gossipBind(*host, advertise), Log: log}); err != nil {
+			w.Close()
+			return err
+		}
+		defer members.Leave()
+		if err := members.Join(w.Gossip()); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "dusk worker at %s\n", w.ID())
+	log.Info("serving", "threads", *nthreads, "resources", graph.Resources(res).String(), "dir", *localDir)
+	select {
+	case <-ctx.Done():
+		log.Info("retiring: handing results only this worker holds to others")
+		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := w.Retire(rctx); err != nil {
+			log.Warn("retired before every copy was made", "err", err)
+		}
+		return nil
+	case <-w.Done():
+		return errors.New("lost the connection to the scheduler")
+	}
+}
+
+// advertisedHost is the host that peers dial: the one given, unless it
+// means every interface; then the address this machine uses to reach the
+// scheduler (or the outside), as Dask picks it.
+func advertisedHost(host, toward string) string {
+	if host != "" && host != "0.0.0.0" && host != "::" {
+		return host
+	}
+	if toward == "" {
+		toward = "192.0.2.1:9" // no packet is sent: this only picks a route
+	}
+	c, err := net.Dial("udp", toward)
+	if err != nil {
+		return "127.0.0.1"
+	}
+	defer c.Close()
+	return c.LocalAddr().(*net.UDPAddr).IP.String()
+}
+
+// listenHost is where to listen: every interface when asked, else the host.
+func listenHost(host, advertise string) string {
+	if host == "" {
+		return advertise
+	}
+	return host
+}
+
+// gossipBind is where the membership cluster binds.
+func gossipBind(host, advertise string) string {
+	if host == "" || host == "0.0.0.0" {
+		return advertise
+	}
+	return host
+}
+
+// dialable replaces an unspecified host in addr by advertise.
+func dialable(addr, advertise string) string {
+	h, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(h); ip == nil || ip.IsUnspecified() {
+		h = advertise
+	}
+	return net.JoinHostPort(h, p)
+}
+
+// parseResources reads "GPU=1,FOO=2".
+func parseResources(s string) (map[string]float64, error) {
+	res := map[string]float64{}
+	if s == "" {
+		return res, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		name, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		amount, err := strconv.ParseFloat(v, 64)
+		if !ok || name == "" || err != nil || amount < 0 {
+			return nil, fmt.Errorf("--resources: %q is not NAME=AMOUNT", kv)
+		}
+		res[name] = amount
+	}
+	return res, nil
+}
+
+// parseBytes reads sizes such as 4GiB, 512MB, 1.5G or 2000000000.
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+		{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
+		{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"t", 1 << 40}, {"b", 1}}
+	t := strings.ToLower(strings.TrimSpace(s))
+	mult := 1.0
+	for _, u := range units {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v <= 0 {
+		return 0, fmt.Errorf("%q is not a size such as 4GiB or 512MB", s)
+	}
+	return int64(v * mult), nil
+}
+
+// totalMemory reads the machine's memory from /proc/meminfo; 0 if unknown.
+func totalMemory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -1,0 +1,178 @@
+package daemon_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// bins holds the binaries the tests run: cmd/dusk, and dusktest (dusk with
+// test-only functions).
+var bins struct{ dusk, dusktest string }
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "dusk-bins-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bins.dusk = filepath.Join(dir, "dusk")
+	bins.dusktest = filepath.Join(dir, "dusktest")
+	for pkg, out := range map[string]string{"github.com/duskdata/dusk/cmd/dusk": bins.dusk, "github.com/duskdata/dusk/internal/dusktest": bins.dusktest} {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, b)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// proc is a running dusk process.
+type proc struct {
+	cmd    *exec.Cmd
+	addr   string
+	stderr *syncBuffer
+	exited chan struct{}
+	err    error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// start runs bin with args and waits for the line naming its address.
+func start(t *testing.T, bin string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(bin, args...), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd.Stderr = p.stderr
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.cmd.Process.Signal(syscall.SIGCONT) // in case a test froze it
+		p.cmd.Process.Kill()
+		<-p.exited
+		if t.Failed() {
+			t.Logf("%s %s:\n%s", filepath.Base(bin), strings.Join(args, " "), p.stderr)
+		}
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if _, a, ok := strings.Cut(sc.Text(), " at "); ok {
+				select {
+				case addr <- a:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, out)
+	}()
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.exited)
+	}()
+	select {
+	case p.addr = <-addr:
+	case <-p.exited:
+		t.Fatalf("%s exited at start: %v\n%s", bin, p.err, p.stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not start in 30s\n%s", bin, p.stderr)
+	}
+	return p
+}
+
+// cluster starts a scheduler and n workers of bin on 127.0.0.1.
+func startCluster(t *testing.T, bin string, workers int, schedArgs ...string) (*proc, []*proc) {
+	t.Helper()
+	sched := start(t, bin, append([]string{"scheduler", "--host", "127.0.0.1", "--port", "0"}, schedArgs...)...)
+	ws := make([]*proc, workers)
+	for i := range ws {
+		ws[i] = start(t, bin, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1",
+			"--nthreads", "1", "--name", fmt.Sprintf("w%d", i), "--local-directory", t.TempDir())
+	}
+	return sched, ws
+}
+
+// waitExit waits for p to end and returns its exit error.
+func waitExit(t *testing.T, p *proc, within time.Duration) error {
+	t.Helper()
+	select {
+	case <-p.exited:
+		return p.err
+	case <-time.After(within):
+		t.Fatalf("process did not exit within %v", within)
+		return nil
+	}
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err == nil {
+		return 0
+	}
+	return -1
+}
+
+// startNoAddr runs bin without waiting for an address line.
+func startNoAddr(t *testing.T, bin string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(bin, args...), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.exited
+	})
+	return p
+}
+
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }

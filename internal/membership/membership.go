@@ -1,0 +1,105 @@
+// Package membership is the gossip cluster that the scheduler and its
+// workers form (hashicorp/memberlist): members probe each other, and one
+// that stops answering (a frozen process, a lost machine) is declared dead
+// within a few seconds, even while its TCP connections look open.
+//
+// Must never import: scheduler, worker, or the collections.
+package membership
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/memberlist"
+)
+
+// Config describes one member.
+type Config struct {
+	// Name is unique in the cluster: a worker's ID.
+	Name string
+	// Host and Port to gossip on; port 0 picks a free one.
+	Host string
+	Port int
+	// OnLeave is called with the name of a member that left or was
+	// declared dead.
+	OnLeave func(name string)
+	Log     *slog.Logger
+}
+
+// DeadAfter bounds how long a member that stops answering stays alive in
+// the others' eyes: probes every half second, and a suspicion period of a
+// few probes before it is declared dead.
+const DeadAfter = 10 * time.Second
+
+// Members is this process's membership.
+type Members struct {
+	ml *memberlist.Memberlist
+}
+
+// Start joins nothing yet: it starts gossiping as a cluster of one.
+func Start(cfg Config) (*Members, error) {
+	c := memberlist.DefaultLANConfig()
+	c.Name = cfg.Name
+	c.BindAddr = cfg.Host
+	c.BindPort = cfg.Port
+	c.AdvertisePort = cfg.Port
+	c.ProbeInterval = 500 * time.Millisecond
+	c.ProbeTimeout = 250 * time.Millisecond
+	c.SuspicionMult = 4
+	c.GossipInterval = 100 * time.Millisecond
+	c.TCPTimeout = 2 * time.Second
+	c.Logger = log.New(logWriter{cfg.Log}, "", 0)
+	if cfg.OnLeave != nil {
+		c.Events = leaveEvents(cfg.OnLeave)
+	}
+	ml, err := memberlist.Create(c)
+	if err != nil {
+		return nil, fmt.Errorf("start gossip on %s:%d: %w", cfg.Host, cfg.Port, err)
+	}
+	return &Members{ml: ml}, nil
+}
+
+// Addr is where others join this member.
+func (m *Members) Addr() string {
+	n := m.ml.LocalNode()
+	return net.JoinHostPort(n.Addr.String(), strconv.Itoa(int(n.Port)))
+}
+
+// Join joins the cluster that the member at addr belongs to.
+func (m *Members) Join(addr string) error {
+	if _, err := m.ml.Join([]string{addr}); err != nil {
+		return fmt.Errorf("join gossip at %s: %w", addr, err)
+	}
+	return nil
+}
+
+// Leave tells the others this member is going, then stops gossiping.
+func (m *Members) Leave() {
+	m.ml.Leave(time.Second)
+	m.ml.Shutdown()
+}
+
+type leaveEvents func(string)
+
+func (f leaveEvents) NotifyJoin(*memberlist.Node)   {}
+func (f leaveEvents) NotifyUpdate(*memberlist.Node) {}
+func (f leaveEvents) NotifyLeave(n *memberlist.Node) {
+	f(n.Name)
+}
+
+// logWriter passes memberlist's log lines to slog at debug level.
+type logWriter struct{ log *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	if w.log != nil {
+		w.log.Debug("gossip", "msg", string(p))
+	}
+	return len(p), nil
+}
+
+var _ io.Writer = logWriter{}

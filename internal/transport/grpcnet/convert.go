@@ -1,0 +1,228 @@
+package grpcnet
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport/grpcnet/pb"
+)
+
+// toWire converts a batch of messages to its wire form.
+func toWire(msgs []protocol.Msg) (*pb.Batch, error) {
+	b := &pb.Batch{Msgs: make([]*pb.Msg, len(msgs))}
+	for i, m := range msgs {
+		w, err := msgToWire(m)
+		if err != nil {
+			return nil, err
+		}
+		b.Msgs[i] = w
+	}
+	return b, nil
+}
+
+// fromWire converts a wire batch back to messages.
+func fromWire(b *pb.Batch) ([]protocol.Msg, error) {
+	msgs := make([]protocol.Msg, len(b.Msgs))
+	for i, w := range b.Msgs {
+		m, err := msgFromWire(w)
+		if err != nil {
+			return nil, err
+		}
+		msgs[i] = m
+	}
+	return msgs, nil
+}
+
+func msgToWire(m protocol.Msg) (*pb.Msg, error) {
+	switch m := m.(type) {
+	case *protocol.HelloWorker:
+		return &pb.Msg{Kind: &pb.Msg_HelloWorker{HelloWorker: &pb.HelloWorker{
+			Version: m.Version, Id: string(m.ID), Name: m.Name, Nthreads: int32(m.NThreads), Resources: m.Resources}}}, nil
+	case *protocol.HelloClient:
+		return &pb.Msg{Kind: &pb.Msg_HelloClient{HelloClient: &pb.HelloClient{Version: m.Version, Id: string(m.ID)}}}, nil
+	case *protocol.Welcome:
+		return &pb.Msg{Kind: &pb.Msg_Welcome{Welcome: &pb.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip}}}, nil
+	case *protocol.ComputeTask:
+		deps := make([]*pb.Dep, len(m.Deps))
+		for i, d := range m.Deps {
+			deps[i] = &pb.Dep{Key: string(d.Key), WhoHas: workersToWire(d.WhoHas), Nbytes: d.Nbytes}
+		}
+		return &pb.Msg{Kind: &pb.Msg_ComputeTask{ComputeTask: &pb.ComputeTask{
+			Task: taskToWire(m.Task), Priority: &pb.Priority{Gen: m.Priority.Gen, Ord: m.Priority.Ord}, Run: m.Run, Deps: deps}}}, nil
+	case *protocol.FreeKeys:
+		return &pb.Msg{Kind: &pb.Msg_FreeKeys{FreeKeys: &pb.FreeKeys{Keys: keysToWire(m.Keys)}}}, nil
+	case *protocol.TaskFinished:
+		return &pb.Msg{Kind: &pb.Msg_TaskFinished{TaskFinished: &pb.TaskFinished{
+			Key: string(m.Key), Run: m.Run, Nbytes: m.Nbytes, DurationNs: int64(m.Duration)}}}, nil
+	case *protocol.TaskErred:
+		return &pb.Msg{Kind: &pb.Msg_TaskErred{TaskErred: &pb.TaskErred{Key: string(m.Key), Run: m.Run, Err: errToWire(m.Err)}}}, nil
+	case *protocol.AddKeys:
+		return &pb.Msg{Kind: &pb.Msg_AddKeys{AddKeys: &pb.AddKeys{Keys: keysToWire(m.Keys), Nbytes: m.Nbytes}}}, nil
+	case *protocol.ReleasedData:
+		return &pb.Msg{Kind: &pb.Msg_ReleasedData{ReleasedData: &pb.ReleasedData{Keys: keysToWire(m.Keys)}}}, nil
+	case *protocol.MissingData:
+		return &pb.Msg{Kind: &pb.Msg_MissingData{MissingData: &pb.MissingData{Key: string(m.Key), From: string(m.From)}}}, nil
+	case *protocol.UpdateGraph:
+		tasks := make([]*pb.Task, len(m.Tasks))
+		for i, t := range m.Tasks {
+			tasks[i] = taskToWire(t)
+		}
+		return &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: &pb.UpdateGraph{Tasks: tasks, Keys: keysToWire(m.Keys)}}}, nil
+	case *protocol.ReleaseKeys:
+		return &pb.Msg{Kind: &pb.Msg_ReleaseKeys{ReleaseKeys: &pb.ReleaseKeys{Keys: keysToWire(m.Keys)}}}, nil
+	case *protocol.KeyInMemory:
+		return &pb.Msg{Kind: &pb.Msg_KeyInMemory{KeyInMemory: &pb.KeyInMemory{
+			Key: string(m.Key), WhoHas: workersToWire(m.WhoHas), Nbytes: m.Nbytes}}}, nil
+	case *protocol.KeyErred:
+		return &pb.Msg{Kind: &pb.Msg_KeyErred{KeyErred: &pb.KeyErred{Key: string(m.Key), Err: errToWire(m.Err)}}}, nil
+	case *protocol.StealRequest:
+		return &pb.Msg{Kind: &pb.Msg_StealRequest{StealRequest: &pb.StealRequest{Key: string(m.Key)}}}, nil
+	case *protocol.StealResponse:
+		return &pb.Msg{Kind: &pb.Msg_StealResponse{StealResponse: &pb.StealResponse{Key: string(m.Key), Given: m.Given}}}, nil
+	case *protocol.Retire:
+		return &pb.Msg{Kind: &pb.Msg_Retire{Retire: &pb.Retire{}}}, nil
+	case *protocol.Replicate:
+		return &pb.Msg{Kind: &pb.Msg_Replicate{Replicate: &pb.Replicate{Keys: keysToWire(m.Keys), From: string(m.From)}}}, nil
+	case *protocol.Retired:
+		return &pb.Msg{Kind: &pb.Msg_Retired{Retired: &pb.Retired{}}}, nil
+	}
+	return nil, fmt.Errorf("grpcnet: no wire form for %T", m)
+}
+
+func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
+	switch k := w.Kind.(type) {
+	case *pb.Msg_HelloWorker:
+		m := k.HelloWorker
+		return &protocol.HelloWorker{Version: m.Version, ID: protocol.WorkerID(m.Id), Name: m.Name,
+			NThreads: int(m.Nthreads), Resources: m.Resources}, nil
+	case *pb.Msg_HelloClient:
+		return &protocol.HelloClient{Version: k.HelloClient.Version, ID: protocol.ClientID(k.HelloClient.Id)}, nil
+	case *pb.Msg_Welcome:
+		m := k.Welcome
+		return &protocol.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip}, nil
+	case *pb.Msg_ComputeTask:
+		m := k.ComputeTask
+		deps := make([]protocol.Dep, len(m.Deps))
+		for i, d := range m.Deps {
+			deps[i] = protocol.Dep{Key: graph.Key(d.Key), WhoHas: workersFromWire(d.WhoHas), Nbytes: d.Nbytes}
+		}
+		if len(deps) == 0 {
+			deps = nil
+		}
+		return &protocol.ComputeTask{Task: taskFromWire(m.Task),
+			Priority: protocol.Priority{Gen: m.Priority.GetGen(), Ord: m.Priority.GetOrd()}, Run: m.Run, Deps: deps}, nil
+	case *pb.Msg_FreeKeys:
+		return &protocol.FreeKeys{Keys: keysFromWire(k.FreeKeys.Keys)}, nil
+	case *pb.Msg_TaskFinished:
+		m := k.TaskFinished
+		return &protocol.TaskFinished{Key: graph.Key(m.Key), Run: m.Run, Nbytes: m.Nbytes, Duration: time.Duration(m.DurationNs)}, nil
+	case *pb.Msg_TaskErred:
+		m := k.TaskErred
+		return &protocol.TaskErred{Key: graph.Key(m.Key), Run: m.Run, Err: errFromWire(m.Err)}, nil
+	case *pb.Msg_AddKeys:
+		return &protocol.AddKeys{Keys: keysFromWire(k.AddKeys.Keys), Nbytes: k.AddKeys.Nbytes}, nil
+	case *pb.Msg_ReleasedData:
+		return &protocol.ReleasedData{Keys: keysFromWire(k.ReleasedData.Keys)}, nil
+	case *pb.Msg_MissingData:
+		return &protocol.MissingData{Key: graph.Key(k.MissingData.Key), From: protocol.WorkerID(k.MissingData.From)}, nil
+	case *pb.Msg_UpdateGraph:
+		m := k.UpdateGraph
+		tasks := make([]*graph.Task, len(m.Tasks))
+		for i, t := range m.Tasks {
+			tasks[i] = taskFromWire(t)
+		}
+		return &protocol.UpdateGraph{Tasks: tasks, Keys: keysFromWire(m.Keys)}, nil
+	case *pb.Msg_ReleaseKeys:
+		return &protocol.ReleaseKeys{Keys: keysFromWire(k.ReleaseKeys.Keys)}, nil
+	case *pb.Msg_KeyInMemory:
+		m := k.KeyInMemory
+		return &protocol.KeyInMemory{Key: graph.Key(m.Key), WhoHas: workersFromWire(m.WhoHas), Nbytes: m.Nbytes}, nil
+	case *pb.Msg_KeyErred:
+		return &protocol.KeyErred{Key: graph.Key(k.KeyErred.Key), Err: errFromWire(k.KeyErred.Err)}, nil
+	case *pb.Msg_StealRequest:
+		return &protocol.StealRequest{Key: graph.Key(k.StealRequest.Key)}, nil
+	case *pb.Msg_StealResponse:
+		return &protocol.StealResponse{Key: graph.Key(k.StealResponse.Key), Given: k.StealResponse.Given}, nil
+	case *pb.Msg_Retire:
+		return &protocol.Retire{}, nil
+	case *pb.Msg_Replicate:
+		return &protocol.Replicate{Keys: keysFromWire(k.Replicate.Keys), From: protocol.WorkerID(k.Replicate.From)}, nil
+	case *pb.Msg_Retired:
+		return &protocol.Retired{}, nil
+	}
+	return nil, fmt.Errorf("grpcnet: unknown message %T", w.Kind)
+}
+
+func taskToWire(t *graph.Task) *pb.Task {
+	w := &pb.Task{Key: string(t.Key), Op: t.Op, Args: t.Args, Inputs: keysToWire(t.Inputs), Resources: t.Resources}
+	for _, c := range t.Chain {
+		w.Chain = append(w.Chain, taskToWire(c))
+	}
+	return w
+}
+
+func taskFromWire(w *pb.Task) *graph.Task {
+	t := &graph.Task{Key: graph.Key(w.Key), Op: w.Op, Args: w.Args, Inputs: keysFromWire(w.Inputs)}
+	if len(w.Resources) > 0 {
+		t.Resources = w.Resources
+	}
+	for _, c := range w.Chain {
+		t.Chain = append(t.Chain, taskFromWire(c))
+	}
+	return t
+}
+
+func errToWire(e *protocol.TaskError) *pb.TaskError {
+	if e == nil {
+		return nil
+	}
+	return &pb.TaskError{Kind: int32(e.Kind), Key: string(e.Key), Worker: string(e.Worker), Message: e.Message, Stack: e.Stack}
+}
+
+func errFromWire(w *pb.TaskError) *protocol.TaskError {
+	if w == nil {
+		return nil
+	}
+	return &protocol.TaskError{Kind: protocol.ErrorKind(w.Kind), Key: graph.Key(w.Key),
+		Worker: protocol.WorkerID(w.Worker), Message: w.Message, Stack: w.Stack}
+}
+
+func keysToWire(ks []graph.Key) []string {
+	if ks == nil {
+		return nil
+	}
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = string(k)
+	}
+	return out
+}
+
+func keysFromWire(ks []string) []graph.Key {
+	if len(ks) == 0 {
+		return nil
+	}
+	out := make([]graph.Key, len(ks))
+	for i, k := range ks {
+		out[i] = graph.Key(k)
+	}
+	return out
+}
+
+func workersToWire(ws []protocol.WorkerID) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = string(w)
+	}
+	return out
+}
+
+func workersFromWire(ws []string) []protocol.WorkerID {
+	out := make([]protocol.WorkerID, len(ws))
+	for i, w := range ws {
+		out[i] = protocol.WorkerID(w)
+	}
+	return out
+}

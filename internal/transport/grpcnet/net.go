@@ -1,0 +1,347 @@
+// Package grpcnet is the transport.Network that joins the processes of a
+// cluster over gRPC: each endpoint (the scheduler, every worker) serves the
+// Dusk service of pb/dusk.proto on a TCP address. Message streams queue in
+// mailboxes, so sending never blocks on the peer; values travel in chunks of
+// at most ChunkSize, encoded by internal/codec (Arrow records as compressed
+// Arrow IPC streams).
+//
+// Must never import: scheduler, worker, internal/cluster, or the collections.
+package grpcnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/keepalive"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/codec"
+	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport"
+	"github.com/duskdata/dusk/internal/transport/grpcnet/pb"
+)
+
+// ChunkSize is the most bytes of a value one message carries.
+const ChunkSize = 1 << 20
+
+// maxMsg bounds a message: a batch of many task messages, or a chunk.
+const maxMsg = 64 << 20
+
+// Network is the gRPC transport. The zero value is ready to use.
+type Network struct{}
+
+// New returns the gRPC network.
+func New() *Network { return &Network{} }
+
+// Listen serves h on addr ("host:port"; port 0 picks a free one; "" is a
+// free port on 127.0.0.1). The listener's Addr is the address to dial.
+func (n *Network) Listen(addr string, h transport.Handler) (transport.Listener, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := grpc.NewServer(
+		grpc.MaxRecvMsgSize(maxMsg), grpc.MaxSendMsgSize(maxMsg),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
+	)
+	pb.RegisterDuskServer(srv, &server{h: h})
+	go srv.Serve(lis)
+	return &listener{srv: srv, addr: lis.Addr().String()}, nil
+}
+
+type listener struct {
+	srv  *grpc.Server
+	addr string
+}
+
+func (l *listener) Addr() string { return l.addr }
+
+// Close stops serving and ends every stream and transfer at once.
+func (l *listener) Close() error {
+	l.srv.Stop()
+	return nil
+}
+
+// Dial connects to the endpoint at addr, failing with the network's reason
+// (refused, unreachable) if no connection can be made before ctx ends.
+func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error) {
+	var d net.Dialer
+	probe, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	probe.Close()
+	cc, err := grpc.NewClient(addr,
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg)),
+		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true}),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{cc: cc, client: pb.NewDuskClient(cc)}, nil
+}
+
+type conn struct {
+	cc     *grpc.ClientConn
+	client pb.DuskClient
+}
+
+func (c *conn) Close() error { return c.cc.Close() }
+
+// OpenStream opens a message stream; it lives until closed, whatever ctx
+// does later (ctx bounds the opening only).
+func (c *conn) OpenStream(ctx context.Context) (transport.Stream, error) {
+	sctx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(ctx, cancel)
+	cs, err := c.client.Stream(sctx)
+	stop()
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	st := newStream(cs.Send, cs.Recv, func() {
+		cs.CloseSend()
+		cancel()
+	})
+	return st, nil
+}
+
+// GetData streams the values of keys from the endpoint.
+func (c *conn) GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]any, error) {
+	ks := make([]string, len(keys))
+	for i, k := range keys {
+		ks[i] = string(k)
+	}
+	cs, err := c.client.GetData(ctx, &pb.GetDataRequest{Keys: ks})
+	if err != nil {
+		return nil, err
+	}
+	return receiveValues(cs.Recv)
+}
+
+// receiveValues decodes the values of a chunk stream as the chunks arrive.
+func receiveValues(recv func() (*pb.DataChunk, error)) (map[graph.Key]any, error) {
+	out := map[graph.Key]any{}
+	fail := func(err error) (map[graph.Key]any, error) {
+		for _, v := range out {
+			if r, ok := v.(interface{ Release() }); ok {
+				r.Release()
+			}
+		}
+		return nil, err
+	}
+	for {
+		first, err := recv()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return fail(err)
+		}
+		c, err := codec.Named(first.Codec)
+		if err != nil {
+			return fail(fmt.Errorf("get %s: %w", first.Key, err))
+		}
+		// Decode while the rest of the value streams in.
+		pr, pw := io.Pipe()
+		type result struct {
+			v   any
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			v, err := c.Decode(pr)
+			io.Copy(io.Discard, pr) // let the sender finish whatever the decoder left
+			done <- result{v, err}
+		}()
+		chunk := first
+		for {
+			if _, err := pw.Write(chunk.Data); err != nil {
+				break // the decoder gave up; its error says why
+			}
+			if chunk.Last {
+				break
+			}
+			if chunk, err = recv(); err != nil {
+				pw.CloseWithError(err)
+				<-done
+				return fail(err)
+			}
+		}
+		pw.Close()
+		r := <-done
+		if r.err != nil {
+			return fail(fmt.Errorf("decode %s: %w", first.Key, r.err))
+		}
+		out[graph.Key(first.Key)] = r.v
+	}
+}
+
+// server serves the Dusk service for a transport.Handler.
+type server struct {
+	pb.UnimplementedDuskServer
+	h transport.Handler
+}
+
+func (s *server) Stream(ss pb.Dusk_StreamServer) error {
+	st := newStream(ss.Send, ss.Recv, nil)
+	s.h.ServeStream(st)
+	st.Close()
+	st.wait() // what was queued before the close goes out first
+	return nil
+}
+
+func (s *server) GetData(req *pb.GetDataRequest, ss pb.Dusk_GetDataServer) error {
+	keys := make([]graph.Key, len(req.Keys))
+	for i, k := range req.Keys {
+		keys[i] = graph.Key(k)
+	}
+	values, err := s.h.GetData(ss.Context(), keys)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, v := range values {
+			if r, ok := v.(interface{ Release() }); ok {
+				r.Release()
+			}
+		}
+	}()
+	for _, k := range keys {
+		v, ok := values[k]
+		if !ok {
+			continue
+		}
+		c, err := codec.For(v)
+		if err != nil {
+			return fmt.Errorf("send %s: %w", k, err)
+		}
+		w := &chunkWriter{send: ss.Send, key: string(k), codec: c.Name()}
+		if err := c.Encode(w, v); err != nil {
+			return fmt.Errorf("send %s: %w", k, err)
+		}
+		if err := w.finish(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chunkWriter cuts a value's encoding into chunks of at most ChunkSize.
+type chunkWriter struct {
+	send  func(*pb.DataChunk) error
+	key   string
+	codec string
+	buf   []byte
+	sent  bool
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if w.buf == nil {
+			w.buf = make([]byte, 0, ChunkSize)
+		}
+		k := min(len(p), ChunkSize-len(w.buf))
+		w.buf = append(w.buf, p[:k]...)
+		p = p[k:]
+		if len(w.buf) == ChunkSize {
+			if err := w.flush(false); err != nil {
+				return n - len(p), err
+			}
+		}
+	}
+	return n, nil
+}
+
+func (w *chunkWriter) flush(last bool) error {
+	c := &pb.DataChunk{Data: w.buf, Last: last}
+	if !w.sent {
+		c.Key, c.Codec = w.key, w.codec
+		w.sent = true
+	}
+	w.buf = nil // the message now owns the bytes
+	return w.send(c)
+}
+
+func (w *chunkWriter) finish() error { return w.flush(true) }
+
+// stream adapts a gRPC stream to transport.Stream: a reader goroutine fills
+// an inbox and a writer goroutine drains an outbox, so Send never blocks on
+// gRPC's flow control and Recv can be cut short by Close.
+type stream struct {
+	in, out *transport.Mailbox
+	end     func() // ends the call (client side)
+	once    sync.Once
+	done    chan struct{} // the writer has finished
+}
+
+func newStream(send func(*pb.Batch) error, recv func() (*pb.Batch, error), end func()) *stream {
+	s := &stream{in: transport.NewMailbox(), out: transport.NewMailbox(), end: end, done: make(chan struct{})}
+	go func() {
+		defer s.Close()
+		for {
+			b, err := recv()
+			if err != nil {
+				return
+			}
+			msgs, err := fromWire(b)
+			if err != nil || s.in.Put(msgs) != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(s.done)
+		for {
+			msgs, err := s.out.Get()
+			if err != nil {
+				break
+			}
+			b, err := toWire(msgs)
+			if err == nil {
+				err = send(b)
+			}
+			if err != nil {
+				s.Close()
+				break
+			}
+		}
+		if s.end != nil {
+			s.end()
+		}
+	}()
+	return s
+}
+
+func (s *stream) Send(msgs []protocol.Msg) error { return s.out.Put(msgs) }
+
+func (s *stream) Recv() ([]protocol.Msg, error) {
+	msgs, err := s.in.Get()
+	if errors.Is(err, transport.ErrClosed) {
+		return nil, transport.ErrClosed
+	}
+	return msgs, err
+}
+
+// Close ends the stream: what is queued is still sent, then the call ends.
+func (s *stream) Close() error {
+	s.once.Do(func() {
+		s.in.Close()
+		s.out.Close()
+	})
+	return nil
+}
+
+func (s *stream) wait() { <-s.done }

@@ -1,0 +1,176 @@
+package grpcnet
+
+import (
+	"context"
+	"math/rand"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport"
+)
+
+// Every message survives the trip to its wire form and back.
+func TestConvertRoundTrip(t *testing.T) {
+	task := &graph.Task{Key: "k", Op: "op", Args: []byte("{}"), Inputs: []graph.Key{"a", "b"},
+		Resources: graph.Resources{"GPU": 1}, Chain: []*graph.Task{{Key: "c", Op: "x", Inputs: []graph.Key{"a"}}}}
+	terr := &protocol.TaskError{Kind: protocol.KilledWorker, Key: "k", Worker: "w", Message: "m", Stack: "s"}
+	msgs := []protocol.Msg{
+		&protocol.HelloWorker{Version: "v", ID: "w", Name: "n", NThreads: 4, Resources: graph.Resources{"cpu": 4}},
+		&protocol.HelloClient{Version: "v", ID: "c"},
+		&protocol.Welcome{Version: "v", Err: "e", Gossip: "g"},
+		&protocol.ComputeTask{Task: task, Priority: protocol.Priority{Gen: 2, Ord: 3}, Run: 7,
+			Deps: []protocol.Dep{{Key: "a", WhoHas: []protocol.WorkerID{"w1", "w2"}, Nbytes: 10}}},
+		&protocol.FreeKeys{Keys: []graph.Key{"a", "b"}},
+		&protocol.TaskFinished{Key: "k", Run: 7, Nbytes: 100, Duration: 3 * time.Millisecond},
+		&protocol.TaskErred{Key: "k", Run: 7, Err: terr},
+		&protocol.AddKeys{Keys: []graph.Key{"a"}, Nbytes: []int64{5}},
+		&protocol.ReleasedData{Keys: []graph.Key{"a"}},
+		&protocol.MissingData{Key: "a", From: "w1"},
+		&protocol.UpdateGraph{Tasks: []*graph.Task{task}, Keys: []graph.Key{"k"}},
+		&protocol.ReleaseKeys{Keys: []graph.Key{"k"}},
+		&protocol.KeyInMemory{Key: "k", WhoHas: []protocol.WorkerID{"w"}, Nbytes: 9},
+		&protocol.KeyErred{Key: "k", Err: terr},
+		&protocol.StealRequest{Key: "k"},
+		&protocol.StealResponse{Key: "k", Given: true},
+		&protocol.Retire{},
+		&protocol.Replicate{Keys: []graph.Key{"a"}, From: "w"},
+		&protocol.Retired{},
+	}
+	b, err := toWire(msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := fromWire(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range msgs {
+		if !reflect.DeepEqual(msgs[i], back[i]) {
+			t.Errorf("%T: %+v came back as %+v", msgs[i], msgs[i], back[i])
+		}
+	}
+}
+
+// echo sends every batch back, and serves data from a map.
+type echo struct {
+	data map[graph.Key]any
+	wg   sync.WaitGroup
+}
+
+func (e *echo) ServeStream(s transport.Stream) {
+	defer e.wg.Done()
+	for {
+		msgs, err := s.Recv()
+		if err != nil {
+			return
+		}
+		s.Send(msgs)
+	}
+}
+
+func (e *echo) GetData(_ context.Context, keys []graph.Key) (map[graph.Key]any, error) {
+	out := map[graph.Key]any{}
+	for _, k := range keys {
+		if v, ok := e.data[k]; ok {
+			if r, ok := v.(interface{ Retain() }); ok {
+				r.Retain()
+			}
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+func TestStreamKeepsOrderAndCloses(t *testing.T) {
+	n := New()
+	h := &echo{}
+	ln, err := n.Listen("", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := n.Dial(ctx, ln.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	h.wg.Add(1)
+	st, err := conn.OpenStream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const count = 10000
+	for i := 0; i < count; i++ { // sends do not wait for the reader
+		if err := st.Send([]protocol.Msg{&protocol.FreeKeys{Keys: []graph.Key{graph.Part("k", i)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for got := 0; got < count; {
+		msgs, err := st.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if k := m.(*protocol.FreeKeys).Keys[0]; k != graph.Part("k", got) {
+				t.Fatalf("message %d is %s", got, k)
+			}
+			got++
+		}
+	}
+	st.Close()
+	h.wg.Wait() // the server sees the end
+}
+
+// A record larger than many chunks arrives whole.
+func TestGetDataInChunks(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	b := array.NewFloat64Builder(memory.DefaultAllocator)
+	for i := 0; i < 3_000_000; i++ { // 24 MB of incompressible floats
+		b.Append(r.Float64())
+	}
+	col := b.NewArray()
+	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Float64}}, nil), []arrow.Array{col}, int64(col.Len()))
+	col.Release()
+	defer rec.Release()
+
+	n := New()
+	ln, _ := n.Listen("", &echo{data: map[graph.Key]any{"rec": rec, "count": int64(42)}})
+	defer ln.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := n.Dial(ctx, ln.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	vals, err := conn.GetData(ctx, []graph.Key{"rec", "missing", "count"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := vals["rec"].(arrow.Record)
+	defer got.Release()
+	if !array.RecordEqual(rec, got) || vals["count"] != int64(42) || len(vals) != 2 {
+		t.Fatalf("got %d values; record equal=%v, count=%v", len(vals), array.RecordEqual(rec, got), vals["count"])
+	}
+}
+
+func TestDialRefusedIsClearAndQuick(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := New().Dial(ctx, "127.0.0.1:1")
+	if err == nil || !strings.Contains(err.Error(), "refused") || time.Since(start) > 3*time.Second {
+		t.Fatalf("err = %v after %v; want a quick connection refused", err, time.Since(start))
+	}
+}
