@@ -58,6 +58,14 @@ func TestArrowRoundTrip(t *testing.T) {
 	if !array.RecordEqual(rec, out) {
 		t.Fatal("the record differs after a round trip")
 	}
+	var buf bytes.Buffer
+	if err := ArrowPlain.Encode(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := ArrowPlain.Decode(&buf)
+	if err != nil || !array.RecordEqual(rec, plain.(arrow.Record)) {
+		t.Fatalf("uncompressed: %v", err)
+	}
 }
 
 func TestScalarsAndJSON(t *testing.T) {
@@ -74,5 +82,39 @@ func TestScalarsAndJSON(t *testing.T) {
 	}
 	if _, err := Named("nope"); err == nil {
 		t.Fatal("an unknown codec name was found")
+	}
+}
+
+// A record larger than a batch goes in several batches and comes back whole,
+// dictionaries and nulls included.
+func TestArrowInBatches(t *testing.T) {
+	idx := array.NewInt32Builder(memory.DefaultAllocator)
+	vals := array.NewInt64Builder(memory.DefaultAllocator)
+	n := 3 * batchBytes / 12 // about three batches of (int32 index + int64)
+	for i := 0; i < n; i++ {
+		idx.Append(int32(i % 3))
+		if i%11 == 0 {
+			vals.AppendNull()
+		} else {
+			vals.Append(int64(i))
+		}
+	}
+	dictVals := array.NewStringBuilder(memory.DefaultAllocator)
+	dictVals.AppendValues([]string{"a", "b", "c"}, nil)
+	dict := dictVals.NewArray()
+	indices := idx.NewArray()
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	d := array.NewDictionaryArray(dt, indices, dict)
+	v := vals.NewArray()
+	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "d", Type: dt}, {Name: "v", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil),
+		[]arrow.Array{d, v}, int64(n))
+	defer rec.Release()
+	if batchRows(rec) >= int64(n) {
+		t.Fatalf("the record goes in one batch of %d rows", batchRows(rec))
+	}
+	out := roundTrip(t, rec).(arrow.Record)
+	defer out.Release()
+	if !array.RecordEqual(rec, out) {
+		t.Fatal("the record differs after a round trip in batches")
 	}
 }

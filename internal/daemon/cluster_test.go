@@ -82,7 +82,7 @@ func groupByData(t *testing.T) (string, map[string]groupRef) {
 	return data.path, data.ref
 }
 
-func connect(t *testing.T, ctx context.Context, addr string) context.Context {
+func connect(t testing.TB, ctx context.Context, addr string) context.Context {
 	t.Helper()
 	c, err := dusk.NewClient(ctx, dusk.Address(addr))
 	if err != nil {

@@ -137,6 +137,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	name := fs.String("name", "", "a name for logs and listings")
 	localDir := fs.String("local-directory", "dusk-worker-space", "directory for the worker's files (created if missing)")
 	connect := fs.Duration("connect-timeout", 10*time.Second, "how long to try to reach the scheduler")
+	compression := fs.String("compression", "auto", "compress results sent to peers: auto (only to other machines), lz4 or none")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -151,6 +152,10 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	res, err := parseResources(*resources)
 	if err != nil {
 		return err
+	}
+	comp, err := grpcnet.ParseCompression(*compression)
+	if err != nil {
+		return fmt.Errorf("--compression: %w", err)
 	}
 	limit := totalMemory()
 	if *memLimit != "" {
@@ -167,7 +172,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	advertise := advertisedHost(*host, *schedAddr)
 	cctx, cancel := context.WithTimeout(ctx, *connect)
 	defer cancel()
-	w, err := cluster.StartWorker(cctx, grpcnet.New(), *schedAddr, cluster.WorkerConfig{
+	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp}, *schedAddr, cluster.WorkerConfig{
 		Addr: net.JoinHostPort(listenHost(*host, advertise), strconv.Itoa(*port)), Advertise: advertise,
 		Name: *name, NThreads: *nthreads, Resources: res,
 	}, log)

@@ -69,7 +69,7 @@ func (s *syncBuffer) String() string {
 }
 
 // start runs bin with args and waits for the line naming its address.
-func start(t *testing.T, bin string, args ...string) *proc {
+func start(t testing.TB, bin string, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: exec.Command(bin, args...), stderr: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd.Stderr = p.stderr
@@ -116,7 +116,7 @@ func start(t *testing.T, bin string, args ...string) *proc {
 }
 
 // cluster starts a scheduler and n workers of bin on 127.0.0.1.
-func startCluster(t *testing.T, bin string, workers int, schedArgs ...string) (*proc, []*proc) {
+func startCluster(t testing.TB, bin string, workers int, schedArgs ...string) (*proc, []*proc) {
 	t.Helper()
 	sched := start(t, bin, append([]string{"scheduler", "--host", "127.0.0.1", "--port", "0"}, schedArgs...)...)
 	ws := make([]*proc, workers)
@@ -139,7 +139,7 @@ func waitExit(t *testing.T, p *proc, within time.Duration) error {
 	}
 }
 
-func testCtx(t *testing.T) context.Context {
+func testCtx(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
 	return ctx

@@ -2,8 +2,8 @@
 // cluster over gRPC: each endpoint (the scheduler, every worker) serves the
 // Dusk service of pb/dusk.proto on a TCP address. Message streams queue in
 // mailboxes, so sending never blocks on the peer; values travel in chunks of
-// at most ChunkSize, encoded by internal/codec (Arrow records as compressed
-// Arrow IPC streams).
+// at most ChunkSize, encoded by internal/codec: Arrow records as Arrow IPC
+// streams, LZ4-compressed when they leave the machine (see Compression).
 //
 // Must never import: scheduler, worker, internal/cluster, or the collections.
 package grpcnet
@@ -20,6 +20,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/peer"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/codec"
@@ -34,8 +35,38 @@ const ChunkSize = 1 << 20
 // maxMsg bounds a message: a batch of many task messages, or a chunk.
 const maxMsg = 64 << 20
 
-// Network is the gRPC transport. The zero value is ready to use.
-type Network struct{}
+// Compression says when Arrow records are compressed on their way.
+type Compression int
+
+const (
+	// CompressAuto compresses between machines, where bandwidth is scarce,
+	// and not between processes of one machine, where compressing costs
+	// more time than moving the bytes.
+	CompressAuto Compression = iota
+	// CompressAlways compresses every transfer.
+	CompressAlways
+	// CompressNever compresses none.
+	CompressNever
+)
+
+// ParseCompression reads "auto", "lz4" or "none".
+func ParseCompression(s string) (Compression, error) {
+	switch s {
+	case "auto", "":
+		return CompressAuto, nil
+	case "lz4":
+		return CompressAlways, nil
+	case "none":
+		return CompressNever, nil
+	}
+	return 0, fmt.Errorf("compression %q: want auto, lz4 or none", s)
+}
+
+// Network is the gRPC transport. The zero value is ready to use and
+// compresses between machines only.
+type Network struct {
+	Compression Compression
+}
 
 // New returns the gRPC network.
 func New() *Network { return &Network{} }
@@ -52,9 +83,10 @@ func (n *Network) Listen(addr string, h transport.Handler) (transport.Listener, 
 	}
 	srv := grpc.NewServer(
 		grpc.MaxRecvMsgSize(maxMsg), grpc.MaxSendMsgSize(maxMsg),
+
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
 	)
-	pb.RegisterDuskServer(srv, &server{h: h})
+	pb.RegisterDuskServer(srv, &server{h: h, compression: n.Compression})
 	go srv.Serve(lis)
 	return &listener{srv: srv, addr: lis.Addr().String()}, nil
 }
@@ -191,7 +223,8 @@ func receiveValues(recv func() (*pb.DataChunk, error)) (map[graph.Key]any, error
 // server serves the Dusk service for a transport.Handler.
 type server struct {
 	pb.UnimplementedDuskServer
-	h transport.Handler
+	h           transport.Handler
+	compression Compression
 }
 
 func (s *server) Stream(ss pb.Dusk_StreamServer) error {
@@ -218,6 +251,7 @@ func (s *server) GetData(req *pb.GetDataRequest, ss pb.Dusk_GetDataServer) error
 			}
 		}
 	}()
+	plain := s.compression == CompressNever || s.compression == CompressAuto && sameHost(ss.Context())
 	for _, k := range keys {
 		v, ok := values[k]
 		if !ok {
@@ -226,6 +260,9 @@ func (s *server) GetData(req *pb.GetDataRequest, ss pb.Dusk_GetDataServer) error
 		c, err := codec.For(v)
 		if err != nil {
 			return fmt.Errorf("send %s: %w", k, err)
+		}
+		if c == codec.Arrow && plain {
+			c = codec.ArrowPlain
 		}
 		w := &chunkWriter{send: ss.Send, key: string(k), codec: c.Name()}
 		if err := c.Encode(w, v); err != nil {
@@ -238,6 +275,18 @@ func (s *server) GetData(req *pb.GetDataRequest, ss pb.Dusk_GetDataServer) error
 	return nil
 }
 
+// sameHost reports whether the caller runs on this machine: it calls from
+// a loopback address or from the address it called.
+func sameHost(ctx context.Context) bool {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return false
+	}
+	remote, ok1 := p.Addr.(*net.TCPAddr)
+	local, ok2 := p.LocalAddr.(*net.TCPAddr)
+	return ok1 && ok2 && (remote.IP.IsLoopback() || remote.IP.Equal(local.IP))
+}
+
 // chunkWriter cuts a value's encoding into chunks of at most ChunkSize.
 type chunkWriter struct {
 	send  func(*pb.DataChunk) error
@@ -247,12 +296,11 @@ type chunkWriter struct {
 	sent  bool
 }
 
+// Write buffers p, sending full chunks. The buffer grows with the value, so
+// that a small value costs a small message.
 func (w *chunkWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
-		if w.buf == nil {
-			w.buf = make([]byte, 0, ChunkSize)
-		}
 		k := min(len(p), ChunkSize-len(w.buf))
 		w.buf = append(w.buf, p[:k]...)
 		p = p[k:]
