@@ -104,7 +104,7 @@ func TestRunPanicCarriesStack(t *testing.T) {
 }
 
 func TestStoreCountsBytes(t *testing.T) {
-	s := NewStore()
+	s := NewStore(StoreConfig{})
 	b := array.NewInt64Builder(memory.DefaultAllocator)
 	b.AppendValues(make([]int64, 1000), nil)
 	col := b.NewArray()
@@ -117,11 +117,11 @@ func TestStoreCountsBytes(t *testing.T) {
 	s.Put("bytes", make([]byte, 100))
 	s.Put("ints", make([]int64, 10))
 	want := SizeOf(rec) + 100 + SizeOf(make([]int64, 10))
-	if got := s.Nbytes(); got != want {
-		t.Fatalf("Nbytes = %d, want %d", got, want)
+	if got := s.Managed(); got != want {
+		t.Fatalf("Managed = %d, want %d", got, want)
 	}
-	v, ok := s.Get("rec")
-	if !ok {
+	v, ok, err := s.Get("rec")
+	if !ok || err != nil {
 		t.Fatal("rec missing")
 	}
 	s.Delete("rec")
@@ -130,7 +130,7 @@ func TestStoreCountsBytes(t *testing.T) {
 		t.Fatalf("record after Delete has %d rows", got)
 	}
 	Release(v)
-	if got := s.Nbytes(); got != 100+SizeOf(make([]int64, 10)) || s.Len() != 2 {
+	if got := s.Managed(); got != 100+SizeOf(make([]int64, 10)) || s.Len() != 2 {
 		t.Fatalf("after Delete: %d bytes, %d values", got, s.Len())
 	}
 }

@@ -1,100 +1,321 @@
 package worker
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/duskdata/dusk/graph"
 )
 
-// Store holds a worker's results and counts the bytes they use. It is safe
-// for concurrent use: tasks read their inputs and peers fetch while the
-// worker's loop adds and drops results.
+// Store holds a worker's results, in memory or spilled to disk, and counts
+// their bytes: managed memory is the exact size of the values it holds in
+// memory. Once managed memory passes Target, the least recently used values
+// are written to disk and read back, transparently, when asked for.
+//
+// It is safe for concurrent use: tasks read their inputs and peers fetch
+// while results arrive and are dropped. Spilling does its I/O outside the
+// lock, so readers are not held up by writers.
 //
 // Ownership: Put takes the caller's reference to the value; Get hands out a
 // new reference (Arrow values are retained) that the caller must Release;
 // Delete releases the store's own.
 type Store struct {
-	mu     sync.RWMutex
-	data   map[graph.Key]stored
-	nbytes int64
+	cfg StoreConfig
+
+	mu       sync.Mutex
+	data     map[graph.Key]*entry
+	lru      entry // sentinel of the in-memory values: next is most recent
+	managed  int64 // bytes of the values in memory
+	spilled  int64 // bytes of the values on disk, as written
+	seq      uint64
+	spillErr error // the last spill's failure, until one succeeds
+	stats    SpillStats
 }
 
-type stored struct {
-	v any
-	n int64
+// StoreConfig says where and when a store spills.
+type StoreConfig struct {
+	// Dir holds spilled values; "" never spills.
+	Dir string
+	// Compression of spilled values. Default S2.
+	Compression Compression
+	// Target is the managed memory, in bytes, past which the least recently
+	// used values spill; 0 never spills on its own (SpillTo still does).
+	Target int64
+	// OnLost is called with a key whose spilled value could not be read
+	// back (a checksum mismatch): the store has dropped it, and the worker
+	// must have it recomputed.
+	OnLost func(graph.Key)
 }
+
+// SpillStats counts what the store moved to and from disk.
+type SpillStats struct {
+	Spills, Unspills         int64 // values
+	SpillBytes, UnspillBytes int64 // in memory, before encoding
+}
+
+type entry struct {
+	key        graph.Key
+	v          any // in memory when inMem
+	inMem      bool
+	n          int64  // size in memory
+	file       string // on disk when !inMem
+	disk       int64  // size on disk
+	spilling   bool   // being written out
+	pinned     bool   // has no codec: stays in memory
+	prev, next *entry
+}
+
+// ErrCorrupt is returned (wrapped) by Get when a spilled value fails its
+// checksum; the value is dropped and OnLost called.
+var ErrCorrupt = errors.New("spilled value is corrupt")
 
 // NewStore returns an empty store.
-func NewStore() *Store {
-	return &Store{data: make(map[graph.Key]stored)}
+func NewStore(cfg StoreConfig) *Store {
+	if cfg.Compression == 0 {
+		cfg.Compression = S2
+	}
+	s := &Store{cfg: cfg, data: make(map[graph.Key]*entry)}
+	s.lru.next, s.lru.prev = &s.lru, &s.lru
+	return s
+}
+
+func (s *Store) touch(e *entry) {
+	s.unlink(e)
+	e.next, e.prev = s.lru.next, &s.lru
+	s.lru.next.prev = e
+	s.lru.next = e
+}
+
+func (s *Store) unlink(e *entry) {
+	if e.next != nil {
+		e.prev.next, e.next.prev = e.next, e.prev
+		e.next, e.prev = nil, nil
+	}
 }
 
 // Put keeps v under k and returns its size in bytes. A value already under
-// k is replaced and released.
+// k is replaced and released. Past the target, older values spill.
 func (s *Store) Put(k graph.Key, v any) int64 {
 	n := SizeOf(v)
 	s.mu.Lock()
-	old, had := s.data[k]
-	s.data[k] = stored{v: v, n: n}
-	s.nbytes += n - old.n
+	old := s.data[k]
+	if old != nil {
+		s.drop(old)
+	}
+	e := &entry{key: k, v: v, inMem: true, n: n}
+	s.data[k] = e
+	s.managed += n
+	s.touch(e)
 	s.mu.Unlock()
-	if had {
-		Release(old.v)
+	if old != nil {
+		s.dispose(old)
+	}
+	if s.cfg.Target > 0 {
+		s.SpillTo(s.cfg.Target)
 	}
 	return n
 }
 
-// Get returns the value under k with a reference the caller must Release.
-func (s *Store) Get(k graph.Key) (any, bool) {
-	s.mu.RLock()
-	e, ok := s.data[k]
-	if ok {
-		Retain(e.v)
+// drop removes e from the books; dispose then frees what it held. drop is
+// called with the lock held, dispose without.
+func (s *Store) drop(e *entry) {
+	delete(s.data, e.key)
+	s.unlink(e)
+	if e.inMem {
+		s.managed -= e.n
+	} else {
+		s.spilled -= e.disk
 	}
-	s.mu.RUnlock()
-	return e.v, ok
+}
+
+func (s *Store) dispose(e *entry) {
+	if e.inMem {
+		Release(e.v)
+	} else if e.file != "" {
+		os.Remove(e.file)
+	}
+}
+
+// Get returns the value under k with a reference the caller must Release,
+// reading it back from disk if it was spilled. ok is false when k is not
+// held; err is set when it was spilled and cannot be read back.
+func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
+	s.mu.Lock()
+	e := s.data[k]
+	switch {
+	case e == nil:
+		s.mu.Unlock()
+		return nil, false, nil
+	case e.inMem:
+		s.touch(e)
+		v = e.v
+		Retain(v)
+		s.mu.Unlock()
+		return v, true, nil
+	}
+	file := e.file
+	s.mu.Unlock()
+
+	v, err = readSpill(file)
+	s.mu.Lock()
+	if err != nil && s.data[k] == e && !e.inMem && e.file == file {
+		s.drop(e)
+		s.mu.Unlock()
+		s.dispose(e)
+		if s.cfg.OnLost != nil {
+			s.cfg.OnLost(k)
+		}
+		return nil, false, fmt.Errorf("read back %s: %w", k, err)
+	}
+	if err != nil || s.data[k] != e || e.inMem {
+		// Dropped, or read back by someone else meanwhile.
+		cur := s.data[k]
+		s.mu.Unlock()
+		Release(v)
+		if cur == nil {
+			return nil, false, nil
+		}
+		return s.Get(k)
+	}
+	// Back in memory: the disk copy goes.
+	s.spilled -= e.disk
+	os.Remove(e.file)
+	e.file, e.disk = "", 0
+	e.v, e.inMem, e.n = v, true, SizeOf(v)
+	s.managed += e.n
+	s.touch(e)
+	s.stats.Unspills++
+	s.stats.UnspillBytes += e.n
+	Retain(v)
+	s.mu.Unlock()
+	if s.cfg.Target > 0 {
+		s.SpillTo(s.cfg.Target)
+	}
+	return v, true, nil
 }
 
 // GetMany returns the values of the keys held, each with a reference the
-// caller must Release, taking the lock once.
+// caller must Release. Keys whose spilled value is lost are left out.
 func (s *Store) GetMany(keys []graph.Key) map[graph.Key]any {
 	out := make(map[graph.Key]any, len(keys))
-	s.mu.RLock()
 	for _, k := range keys {
-		if e, ok := s.data[k]; ok {
-			Retain(e.v)
-			out[k] = e.v
+		if v, ok, _ := s.Get(k); ok {
+			out[k] = v
 		}
 	}
-	s.mu.RUnlock()
 	return out
 }
 
-// Delete drops k's value, if any.
+// Delete drops k's value, in memory or on disk.
 func (s *Store) Delete(k graph.Key) {
 	s.mu.Lock()
-	e, ok := s.data[k]
-	if ok {
-		delete(s.data, k)
-		s.nbytes -= e.n
+	e := s.data[k]
+	if e != nil {
+		s.drop(e)
 	}
 	s.mu.Unlock()
-	if ok {
-		Release(e.v)
+	if e != nil {
+		s.dispose(e)
 	}
 }
 
-// Nbytes is the size of everything held: the worker's managed memory.
-func (s *Store) Nbytes() int64 {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.nbytes
+// SpillTo writes the least recently used values to disk until managed
+// memory is at most limit, or nothing more can go. It returns the first
+// write's failure, which the store also keeps (SpillError) until a write
+// succeeds; what failed to spill stays in memory, intact.
+func (s *Store) SpillTo(limit int64) error {
+	if s.cfg.Dir == "" {
+		return nil
+	}
+	for {
+		s.mu.Lock()
+		if s.managed <= limit {
+			s.mu.Unlock()
+			return nil
+		}
+		e := s.lru.prev
+		for e != &s.lru && (e.spilling || e.pinned) {
+			e = e.prev
+		}
+		if e == &s.lru {
+			s.mu.Unlock()
+			return nil // every value in memory is being written already, or cannot be
+		}
+		v := e.v
+		if _, err := spillCodec(v); err != nil {
+			e.pinned = true
+			s.mu.Unlock()
+			continue
+		}
+		e.spilling = true
+		Retain(v)
+		s.seq++
+		path := filepath.Join(s.cfg.Dir, fmt.Sprintf("%d.spill", s.seq))
+		s.mu.Unlock()
+
+		disk, err := writeSpill(path, v, s.cfg.Compression)
+		Release(v)
+		s.mu.Lock()
+		e.spilling = false
+		if err != nil {
+			s.spillErr = err
+			s.mu.Unlock()
+			os.Remove(path)
+			return err
+		}
+		s.spillErr = nil
+		if s.data[e.key] != e || !e.inMem {
+			s.mu.Unlock()
+			os.Remove(path) // dropped or replaced while it was written
+			continue
+		}
+		s.unlink(e)
+		s.managed -= e.n
+		s.spilled += disk
+		s.stats.Spills++
+		s.stats.SpillBytes += e.n
+		old := e.v
+		e.v, e.inMem, e.file, e.disk = nil, false, path, disk
+		s.mu.Unlock()
+		Release(old)
+	}
 }
 
-// Len is the number of results held.
+// Managed is the bytes of the values held in memory.
+func (s *Store) Managed() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.managed
+}
+
+// Spilled is the bytes of the values held on disk.
+func (s *Store) Spilled() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.spilled
+}
+
+// SpillError is the failure of the last spill, or nil once one succeeds.
+func (s *Store) SpillError() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.spillErr
+}
+
+// Stats counts what moved to and from disk.
+func (s *Store) Stats() SpillStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// Len is the number of values held, in memory or on disk.
 func (s *Store) Len() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return len(s.data)
 }
 

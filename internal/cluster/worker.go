@@ -69,7 +69,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	}
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
-		net: net, store: worker.NewStore(), ctx: wctx, cancel: cancel,
+		net: net, store: worker.NewStore(worker.StoreConfig{}), ctx: wctx, cancel: cancel,
 		exec:    make(chan *graph.Task, 4*cfg.NThreads+16),
 		flushc:  make(chan struct{}, 1),
 		done:    make(chan struct{}),
@@ -336,8 +336,8 @@ func (w *Worker) run(t *graph.Task) (int64, time.Duration, *protocol.TaskError) 
 		}
 	}()
 	for i, k := range t.Inputs {
-		v, ok := w.store.Get(k)
-		if !ok {
+		v, ok, err := w.store.Get(k)
+		if err != nil || !ok {
 			return 0, 0, &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id,
 				Message: fmt.Sprintf("input %s is not in this worker's store", k)}
 		}

@@ -95,7 +95,12 @@ var Arrow Codec = arrowCodec{compress: true}
 // processes on one machine).
 var ArrowPlain Codec = arrowCodec{}
 
-type arrowCodec struct{ compress bool }
+// ArrowWhole encodes Arrow records as an uncompressed Arrow IPC stream of a
+// single batch, which reads back without a copy: for readers that take
+// the stream in small pieces anyway (spill files). It decodes as ArrowPlain.
+var ArrowWhole Codec = arrowCodec{whole: true}
+
+type arrowCodec struct{ compress, whole bool }
 
 func (c arrowCodec) Name() string {
 	if c.compress {
@@ -112,18 +117,21 @@ func (c arrowCodec) Encode(w io.Writer, v any) error {
 			lz4.ChecksumOption(false)); err != nil {
 			return fmt.Errorf("encode record: %w", err)
 		}
-		if err := writeIPC(zw, rec); err != nil {
+		if err := writeIPC(zw, rec, batchRows(rec)); err != nil {
 			return err
 		}
 		return zw.Close()
 	}
-	return writeIPC(w, rec)
+	step := batchRows(rec)
+	if c.whole {
+		step = max(rec.NumRows(), 1)
+	}
+	return writeIPC(w, rec, step)
 }
 
-// writeIPC writes rec as an IPC stream of batches of at most batchBytes.
-func writeIPC(w io.Writer, rec arrow.Record) error {
+// writeIPC writes rec as an IPC stream of batches of step rows.
+func writeIPC(w io.Writer, rec arrow.Record, step int64) error {
 	iw := ipc.NewWriter(w, ipc.WithSchema(rec.Schema()))
-	step := batchRows(rec)
 	for off := int64(0); off < rec.NumRows() || off == 0; off += step {
 		batch := rec.NewSlice(off, min(off+step, rec.NumRows()))
 		err := iw.Write(batch)
@@ -181,7 +189,8 @@ func (c arrowCodec) Decode(r io.Reader) (any, error) {
 // preempted, and holds up the garbage collector and every goroutine with it.
 const batchBytes = 16 << 20
 
-// batchRows is how many rows of rec fit in batchBytes.
+// batchRows is how many rows of rec fit in batchBytes; it bounds the
+// batches a record is written in.
 func batchRows(rec arrow.Record) int64 {
 	var size int64
 	for _, c := range rec.Columns() {

@@ -26,6 +26,7 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/membership"
+	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/scheduler"
@@ -157,7 +158,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("--compression: %w", err)
 	}
-	limit := totalMemory()
+	limit := procmem.Total()
 	if *memLimit != "" {
 		if limit, err = parseBytes(*memLimit); err != nil {
 			return fmt.Errorf("--memory-limit: %w", err)
@@ -292,19 +293,4 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size such as 4GiB or 512MB", s)
 	}
 	return int64(v * mult), nil
-}
-
-// totalMemory reads the machine's memory from /proc/meminfo; 0 if unknown.
-func totalMemory() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }

@@ -1,0 +1,43 @@
+// Package procmem reads a process's memory from the operating system: its
+// resident set now and at its peak, and the machine's total. On systems
+// without /proc the readings are 0, which callers treat as unknown.
+package procmem
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// RSS is the resident memory of process pid (0: this one) in bytes.
+func RSS(pid int) int64 { return status(pid, "VmRSS:") }
+
+// PeakRSS is the most resident memory process pid (0: this one) has had.
+func PeakRSS(pid int) int64 { return status(pid, "VmHWM:") }
+
+// Total is the machine's memory in bytes.
+func Total() int64 { return field("/proc/meminfo", "MemTotal:") }
+
+func status(pid int, name string) int64 {
+	path := "/proc/self/status"
+	if pid > 0 {
+		path = fmt.Sprintf("/proc/%d/status", pid)
+	}
+	return field(path, name)
+}
+
+// field reads a "Name: N kB" line.
+func field(path, name string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == name {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

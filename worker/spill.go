@@ -1,0 +1,317 @@
+package worker
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/duskdata/dusk/internal/codec"
+)
+
+// A spill file is the value's codec name and its encoding in blocks, each
+// compressed on its own (or stored as it is when compressing would not save
+// a tenth) and checksummed, so that a reader never decodes a corrupt byte:
+//
+//	"DSK1" | u8 len | codec name | block* | end
+//	block: u32 raw len | u32 stored len (top 2 bits: compression) | u64 xxhash(stored) | stored
+//	end:   a block header of zeros
+//
+// Blocks keep memory bounded (one block in flight, whatever the value's
+// size) and let a damaged file be caught block by block.
+const (
+	spillMagic = "DSK1"
+	spillBlock = 1 << 20
+	headerLen  = 16
+	kindShift  = 30
+)
+
+// Compression is how spilled blocks are compressed.
+type Compression uint8
+
+const (
+	// S2 (klauspost/compress's successor to Snappy) is the default: on
+	// tables it compresses about as well as LZ4 and, measured on this
+	// project's machines, 1.7 times as fast (490 against 290 MB/s per core),
+	// so that spilling keeps up with a disk.
+	S2 Compression = iota + 1
+	// Zstd at its fastest level shrinks tables a third more than S2 at a
+	// quarter of the speed: for slow disks.
+	Zstd
+	// None stores blocks as they are.
+	None
+)
+
+// ParseCompression reads a --spill-compression value: auto (S2), s2, zstd
+// or none.
+func ParseCompression(s string) (Compression, error) {
+	switch s {
+	case "", "auto", "s2":
+		return S2, nil
+	case "zstd":
+		return Zstd, nil
+	case "none", "false":
+		return None, nil
+	}
+	return 0, fmt.Errorf("unknown spill compression %q: want auto, s2, zstd or none", s)
+}
+
+// stored block kinds, in the top bits of a block's stored length.
+const (
+	blockRaw = iota
+	blockS2
+	blockZstd
+)
+
+// Arrow records spill as Arrow IPC in one batch: the blocks are compressed
+// anyway, and one batch reads back without a copy.
+func spillCodec(v any) (codec.Codec, error) {
+	c, err := codec.For(v)
+	if c == codec.Arrow {
+		c = codec.ArrowWhole
+	}
+	return c, err
+}
+
+var (
+	// EncodeAll and DecodeAll are safe for concurrent use.
+	zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest),
+		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithLowerEncoderMem(true))
+	zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)))
+)
+
+// writeSpill writes v to a new file at path and returns the file's size.
+func writeSpill(path string, v any, comp Compression) (int64, error) {
+	c, err := spillCodec(v)
+	if err != nil {
+		return 0, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("spill: %w", err)
+	}
+	bw := &blockWriter{f: f, comp: comp, raw: make([]byte, 0, spillBlock)}
+	head := append([]byte(spillMagic), byte(len(c.Name())))
+	head = append(head, c.Name()...)
+	err = bw.write(head)
+	if err == nil {
+		err = c.Encode(bw, v)
+	}
+	if err == nil {
+		err = bw.close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return 0, fmt.Errorf("spill to %s: %w", path, err)
+	}
+	return bw.size, nil
+}
+
+// blockWriter cuts what is written to it into compressed, checksummed blocks.
+type blockWriter struct {
+	f    *os.File
+	comp Compression
+	raw  []byte // the block being filled
+	out  []byte // the block as written, reused
+	size int64
+}
+
+func (w *blockWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		k := min(len(p), spillBlock-len(w.raw))
+		w.raw = append(w.raw, p[:k]...)
+		p = p[k:]
+		if len(w.raw) == spillBlock {
+			if err := w.flush(); err != nil {
+				return n - len(p), err
+			}
+		}
+	}
+	return n, nil
+}
+
+// write writes p directly (the header) ahead of any block.
+func (w *blockWriter) write(p []byte) error {
+	_, err := w.f.Write(p)
+	w.size += int64(len(p))
+	return err
+}
+
+func (w *blockWriter) flush() error {
+	if len(w.raw) == 0 {
+		return nil
+	}
+	w.out = grow(w.out, headerLen+s2.MaxEncodedLen(len(w.raw)))
+	kind := blockRaw
+	switch w.comp {
+	case S2:
+		w.out = w.out[:headerLen+len(s2.Encode(w.out[headerLen:], w.raw))]
+		kind = blockS2
+	case Zstd:
+		w.out = zenc.EncodeAll(w.raw, w.out[:headerLen])
+		kind = blockZstd
+	}
+	if kind == blockRaw || len(w.out)-headerLen > len(w.raw)*9/10 {
+		w.out = append(w.out[:headerLen], w.raw...)
+		kind = blockRaw
+	}
+	stored := uint32(len(w.out)-headerLen) | uint32(kind)<<kindShift
+	putHeader(w.out, uint32(len(w.raw)), stored, xxhash.Sum64(w.out[headerLen:]))
+	w.raw = w.raw[:0]
+	return w.write(w.out)
+}
+
+func (w *blockWriter) close() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.write(make([]byte, headerLen))
+}
+
+func putHeader(b []byte, raw, stored uint32, sum uint64) {
+	binary.LittleEndian.PutUint32(b[0:], raw)
+	binary.LittleEndian.PutUint32(b[4:], stored)
+	binary.LittleEndian.PutUint64(b[8:], sum)
+}
+
+// readSpill reads back a value writeSpill wrote. Every failure wraps
+// ErrCorrupt: a spill file that cannot be read back whole is lost.
+func readSpill(path string) (any, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	defer f.Close()
+	v, err := decodeSpill(f)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, path, err)
+	}
+	return v, nil
+}
+
+func decodeSpill(f io.Reader) (any, error) {
+	head := make([]byte, len(spillMagic)+1)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, err
+	}
+	if string(head[:len(spillMagic)]) != spillMagic {
+		return nil, errors.New("not a spill file")
+	}
+	name := make([]byte, head[len(spillMagic)])
+	if _, err := io.ReadFull(f, name); err != nil {
+		return nil, err
+	}
+	c, err := codec.Named(string(name))
+	if err != nil {
+		return nil, err
+	}
+	br := &blockReader{f: f}
+	v, err := c.Decode(br)
+	if err == nil {
+		// The value must end where the file says it does.
+		var n int64
+		if n, err = io.Copy(io.Discard, br); err == nil && n > 0 {
+			err = fmt.Errorf("%d bytes after the value", n)
+		}
+	}
+	if err != nil {
+		Release(v)
+		return nil, err
+	}
+	return v, nil
+}
+
+// blockReader reads the blocks blockWriter wrote, checking each one before
+// handing out a byte of it.
+type blockReader struct {
+	f      io.Reader
+	head   [headerLen]byte
+	stored []byte
+	raw    []byte
+	pos    int
+	done   bool
+}
+
+func (r *blockReader) Read(p []byte) (int, error) {
+	for r.pos == len(r.raw) {
+		if r.done {
+			return 0, io.EOF
+		}
+		if err := r.next(); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, r.raw[r.pos:])
+	r.pos += n
+	return n, nil
+}
+
+func (r *blockReader) next() error {
+	if _, err := io.ReadFull(r.f, r.head[:]); err != nil {
+		return fmt.Errorf("block header: %w", noEOF(err))
+	}
+	raw := binary.LittleEndian.Uint32(r.head[0:])
+	stored := binary.LittleEndian.Uint32(r.head[4:])
+	sum := binary.LittleEndian.Uint64(r.head[8:])
+	if raw == 0 && stored == 0 && sum == 0 {
+		r.done = true
+		r.raw, r.pos = r.raw[:0], 0
+		return nil
+	}
+	kind := stored >> kindShift
+	stored &^= 3 << kindShift
+	if raw > spillBlock || stored > spillBlock+spillBlock/8 || (kind == blockRaw && stored != raw) {
+		return fmt.Errorf("block header: bad lengths %d/%d", raw, stored)
+	}
+	r.stored = grow(r.stored, int(stored))
+	if _, err := io.ReadFull(r.f, r.stored); err != nil {
+		return fmt.Errorf("block: %w", noEOF(err))
+	}
+	if xxhash.Sum64(r.stored) != sum {
+		return errors.New("block checksum mismatch")
+	}
+	var err error
+	switch kind {
+	case blockRaw:
+		r.raw, r.stored = r.stored, r.raw
+	case blockS2:
+		r.raw, err = s2.Decode(grow(r.raw, int(raw)), r.stored)
+	case blockZstd:
+		r.raw, err = zdec.DecodeAll(r.stored, grow(r.raw, 0))
+	default:
+		err = fmt.Errorf("unknown compression %d", kind)
+	}
+	if err != nil {
+		return fmt.Errorf("block: %w", err)
+	}
+	if len(r.raw) != int(raw) {
+		return fmt.Errorf("block: %d bytes decompressed, %d expected", len(r.raw), raw)
+	}
+	r.pos = 0
+	return nil
+}
+
+// grow returns b resized to n, reusing its memory when it is big enough.
+func grow(b []byte, n int) []byte {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	return make([]byte, n, max(n, spillBlock))
+}
+
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}

@@ -1,0 +1,347 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/duskdata/dusk/graph"
+)
+
+// testRecord is a table of n rows like the ones dataframes hold: an id of
+// few distinct values, a measure, and a low-cardinality string column.
+func testRecord(n int, seed uint64) arrow.Record {
+	r := rand.New(rand.NewPCG(seed, 1))
+	ids := array.NewInt64Builder(memory.DefaultAllocator)
+	vals := array.NewFloat64Builder(memory.DefaultAllocator)
+	names := array.NewStringBuilder(memory.DefaultAllocator)
+	for i := 0; i < n; i++ {
+		ids.Append(r.Int64N(1000))
+		vals.Append(float64(r.IntN(10000)) / 100)
+		names.Append(fmt.Sprintf("id%03d", r.IntN(100)))
+	}
+	cols := []arrow.Array{ids.NewArray(), vals.NewArray(), names.NewArray()}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "v", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "name", Type: arrow.BinaryTypes.String},
+	}, nil)
+	rec := array.NewRecord(schema, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}
+
+// randomRecord holds one column of random bytes, which do not compress.
+func randomRecord(nbytes int) arrow.Record {
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < nbytes/8; i++ {
+		b.Append(int64(r.Uint64()))
+	}
+	col := b.NewArray()
+	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil),
+		[]arrow.Array{col}, int64(col.Len()))
+	col.Release()
+	return rec
+}
+
+func mustGet(t *testing.T, s *Store, k graph.Key) any {
+	t.Helper()
+	v, ok, err := s.Get(k)
+	if err != nil || !ok {
+		t.Fatalf("Get(%s) = ok %v, err %v", k, ok, err)
+	}
+	return v
+}
+
+func sameRecord(t *testing.T, got any, want arrow.Record) {
+	t.Helper()
+	rec, ok := got.(arrow.Record)
+	if !ok {
+		t.Fatalf("got %T, want a record", got)
+	}
+	if !array.RecordEqual(rec, want) {
+		t.Fatalf("record read back differs from the one stored")
+	}
+}
+
+func spillFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, "*.spill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestStoreSpillsLeastRecentlyUsed(t *testing.T) {
+	dir := t.TempDir()
+	recs := []arrow.Record{testRecord(10000, 1), testRecord(10000, 2), testRecord(10000, 3)}
+	size := SizeOf(recs[0])
+	s := NewStore(StoreConfig{Dir: dir, Target: 2 * size})
+	for i, r := range recs {
+		r.Retain() // the test keeps its own reference to compare against
+		s.Put(graph.Key("r"+strconv.Itoa(i)), r)
+	}
+	// Three records over a target of two: the oldest went to disk.
+	if s.Managed() != 2*size || s.Spilled() == 0 || len(spillFiles(t, dir)) != 1 {
+		t.Fatalf("managed %d (want %d), spilled %d, files %v", s.Managed(), 2*size, s.Spilled(), spillFiles(t, dir))
+	}
+	if s.Spilled() >= size*3/4 {
+		t.Errorf("a compressible record of %d bytes took %d on disk", size, s.Spilled())
+	}
+	// Reading r0 brings it back and sends the least recently used (r1) out.
+	v := mustGet(t, s, "r0")
+	sameRecord(t, v, recs[0])
+	Release(v)
+	st := s.Stats()
+	if st.Spills != 2 || st.Unspills != 1 || st.SpillBytes < 2*size || st.UnspillBytes == 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	v = mustGet(t, s, "r2") // in memory: no disk involved
+	Release(v)
+	if s.Stats().Unspills != 1 {
+		t.Fatal("a value in memory was read from disk")
+	}
+	v = mustGet(t, s, "r1")
+	sameRecord(t, v, recs[1])
+	Release(v)
+	// Deleting a spilled value removes its file.
+	s.Delete("r0")
+	s.Delete("r1")
+	s.Delete("r2")
+	if n := len(spillFiles(t, dir)); n != 0 || s.Managed() != 0 || s.Spilled() != 0 || s.Len() != 0 {
+		t.Fatalf("after deleting all: %d files, managed %d, spilled %d, %d values", n, s.Managed(), s.Spilled(), s.Len())
+	}
+	for _, r := range recs {
+		r.Release()
+	}
+}
+
+func TestStoreStoresIncompressibleDataAsIs(t *testing.T) {
+	dir := t.TempDir()
+	s := NewStore(StoreConfig{Dir: dir})
+	rec := randomRecord(4 << 20)
+	rec.Retain()
+	defer rec.Release()
+	s.Put("x", rec)
+	if err := s.SpillTo(0); err != nil {
+		t.Fatal(err)
+	}
+	size := 8 * rec.NumRows()
+	if got := s.Spilled(); got < size || got > size+size/50 {
+		t.Fatalf("random data of %d bytes took %d on disk: it should be stored as it is", size, got)
+	}
+	v := mustGet(t, s, "x")
+	sameRecord(t, v, rec)
+	Release(v)
+}
+
+func TestStoreSpillsGoValues(t *testing.T) {
+	s := NewStore(StoreConfig{Dir: t.TempDir()})
+	s.Put("n", int64(42))
+	if err := s.SpillTo(0); err != nil {
+		t.Fatal(err)
+	}
+	if s.Managed() != 0 {
+		t.Fatalf("int64 not spilled: managed %d", s.Managed())
+	}
+	if v := mustGet(t, s, "n"); v != int64(42) {
+		t.Fatalf("read back %v", v)
+	}
+	// A value of a type with no codec cannot go to disk: it stays, and
+	// that is no error.
+	s.Put("m", map[string]int{"a": 1})
+	if err := s.SpillTo(0); err != nil || s.SpillError() != nil {
+		t.Fatalf("SpillTo = %v, SpillError = %v", err, s.SpillError())
+	}
+	if s.Managed() == 0 {
+		t.Fatal("a value with no codec left memory")
+	}
+	if v := mustGet(t, s, "m"); v.(map[string]int)["a"] != 1 {
+		t.Fatalf("read back %v", v)
+	}
+}
+
+func TestStoreDropsCorruptSpill(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(path string) error
+	}{
+		{"flipped byte", func(p string) error {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			b[len(b)/2] ^= 0x40
+			return os.WriteFile(p, b, 0o600)
+		}},
+		{"truncated", func(p string) error {
+			fi, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			return os.Truncate(p, fi.Size()-20)
+		}},
+		{"missing", os.Remove},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var lost []graph.Key
+			s := NewStore(StoreConfig{Dir: dir, OnLost: func(k graph.Key) { lost = append(lost, k) }})
+			s.Put("a", testRecord(50000, 3))
+			if err := s.SpillTo(0); err != nil {
+				t.Fatal(err)
+			}
+			files := spillFiles(t, dir)
+			if len(files) != 1 {
+				t.Fatalf("files %v", files)
+			}
+			if err := tc.damage(files[0]); err != nil {
+				t.Fatal(err)
+			}
+			_, ok, err := s.Get("a")
+			if ok || !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Get of a damaged spill = ok %v, err %v; want ErrCorrupt", ok, err)
+			}
+			if len(lost) != 1 || lost[0] != "a" {
+				t.Fatalf("OnLost got %v", lost)
+			}
+			if s.Len() != 0 || s.Spilled() != 0 || len(spillFiles(t, dir)) != 0 {
+				t.Fatalf("the lost value is still counted: %d values, %d spilled", s.Len(), s.Spilled())
+			}
+		})
+	}
+}
+
+func TestStoreKeepsValuesWhenDiskFails(t *testing.T) {
+	// A spill directory that is a file cannot be written, whoever runs the test.
+	dir := filepath.Join(t.TempDir(), "spill")
+	if err := os.WriteFile(dir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(StoreConfig{Dir: dir})
+	rec := testRecord(10000, 5)
+	rec.Retain()
+	defer rec.Release()
+	s.Put("a", rec)
+	managed := s.Managed()
+	if err := s.SpillTo(0); err == nil {
+		t.Fatal("spilling into a file did not fail")
+	}
+	if s.SpillError() == nil || s.Managed() != managed || s.Spilled() != 0 {
+		t.Fatalf("after a failed spill: error %v, managed %d (was %d), spilled %d",
+			s.SpillError(), s.Managed(), managed, s.Spilled())
+	}
+	sameRecord(t, mustGet(t, s, "a"), rec)
+
+	// Once the disk is back, spilling works and the error clears.
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SpillTo(0); err != nil || s.SpillError() != nil || s.Managed() != 0 {
+		t.Fatalf("after the disk came back: %v, error %v, managed %d", err, s.SpillError(), s.Managed())
+	}
+	v := mustGet(t, s, "a")
+	sameRecord(t, v, rec)
+	Release(v)
+}
+
+func TestStoreConcurrentUse(t *testing.T) {
+	dir := t.TempDir()
+	recs := make([]arrow.Record, 8)
+	for i := range recs {
+		recs[i] = testRecord(2000, uint64(i))
+	}
+	s := NewStore(StoreConfig{Dir: dir, Target: 3 * SizeOf(recs[0])})
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := 0; round < 50; round++ {
+				i := (g*3 + round) % len(recs)
+				k := graph.Key("k" + strconv.Itoa(i))
+				recs[i].Retain()
+				s.Put(k, recs[i])
+				v, ok, err := s.Get(k)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if ok && !array.RecordEqual(v.(arrow.Record), recs[i]) {
+					t.Errorf("%s read back wrong", k)
+				}
+				Release(v)
+				if round%7 == 0 {
+					s.Delete(k)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range recs {
+		s.Delete(graph.Key("k" + strconv.Itoa(i)))
+		recs[i].Release()
+	}
+	if n := len(spillFiles(t, dir)); n != 0 || s.Managed() != 0 || s.Spilled() != 0 {
+		t.Fatalf("left %d files, managed %d, spilled %d", n, s.Managed(), s.Spilled())
+	}
+}
+
+// BenchmarkSpill measures writing a 50 MB table to disk and reading it
+// back, on one core: MB/s of the table in memory.
+func BenchmarkSpill(b *testing.B) {
+	rec := testRecord(2<<20, 9)
+	defer rec.Release()
+	size := SizeOf(rec)
+	dir := b.TempDir()
+	for _, comp := range []struct {
+		name string
+		c    Compression
+	}{{"s2", S2}, {"zstd", Zstd}, {"none", None}} {
+		b.Run("write/"+comp.name, func(b *testing.B) {
+			b.SetBytes(size)
+			var disk int64
+			for i := 0; i < b.N; i++ {
+				p := filepath.Join(dir, "w.spill")
+				n, err := writeSpill(p, rec, comp.c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				disk = n
+				os.Remove(p)
+			}
+			b.ReportMetric(float64(size)/float64(disk), "ratio")
+		})
+		b.Run("read/"+comp.name, func(b *testing.B) {
+			p := filepath.Join(dir, "r.spill")
+			os.Remove(p)
+			if _, err := writeSpill(p, rec, comp.c); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size)
+			for i := 0; i < b.N; i++ {
+				v, err := readSpill(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				Release(v)
+			}
+		})
+	}
+}
