@@ -18,6 +18,7 @@ import (
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/scheduler"
+	"github.com/duskdata/dusk/worker"
 )
 
 // TaskError is why a task failed; errors returned by Compute, Persist and
@@ -35,6 +36,9 @@ type options struct {
 	resources      graph.Resources
 	log            *slog.Logger
 	sched          scheduler.Config
+	memoryLimit    int64
+	fractions      worker.Fractions
+	localDir       string
 }
 
 // Address connects to the scheduler of a running cluster ("host:8786"),
@@ -65,6 +69,31 @@ func KilledWorkerLimit(n int) Option {
 	return func(o *options) { o.sched.KilledWorkerLimit = n }
 }
 
+// MemoryLimit sets the memory each local worker may use, in bytes. Past
+// fractions of it the worker spills results to disk, pauses, or (daemons
+// only) is restarted: see MemoryFractions. Default: the machine's memory
+// shared among the workers.
+func MemoryLimit(bytes int64) Option { return func(o *options) { o.memoryLimit = bytes } }
+
+// MemoryFractions sets the thresholds of the local workers' memory
+// management; zero fields keep Dask's defaults (target 0.6, spill 0.7,
+// pause 0.8, terminate 0.95), and a fraction above 1 turns its action off.
+func MemoryFractions(f Fractions) Option { return func(o *options) { o.fractions = f } }
+
+// LocalDirectory sets where local workers spill results. Default: the
+// system's temporary directory.
+func LocalDirectory(dir string) Option { return func(o *options) { o.localDir = dir } }
+
+// Fractions are the thresholds of a worker's memory management.
+type Fractions = worker.Fractions
+
+// WorkerInfo is what the scheduler knows of a worker, its memory included.
+type WorkerInfo = protocol.WorkerInfo
+
+// Memory is a worker's memory: its limit, process, managed and spilled
+// bytes, and any failure to spill. Unmanaged() is process minus managed.
+type Memory = protocol.Memory
+
 // Client is a connection to a Dusk cluster. It is safe for concurrent use.
 type Client struct {
 	id     protocol.ClientID
@@ -82,6 +111,8 @@ type Client struct {
 	err       error // why the connection ended
 	closed    chan struct{}
 	once      sync.Once
+	queries   map[uint64]chan []protocol.WorkerInfo
+	queryID   uint64
 }
 
 // keyState is what the client knows of a key it wants.
@@ -110,10 +141,11 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		o.log = slog.New(slog.DiscardHandler)
 	}
 	c := &Client{
-		log:    o.log,
-		keys:   make(map[graph.Key]*keyState),
-		closed: make(chan struct{}),
-		flush:  make(chan struct{}, 1),
+		log:     o.log,
+		keys:    make(map[graph.Key]*keyState),
+		queries: make(map[uint64]chan []protocol.WorkerInfo),
+		closed:  make(chan struct{}),
+		flush:   make(chan struct{}, 1),
 	}
 	schedAddr := o.address
 	if schedAddr != "" {
@@ -121,6 +153,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 	} else {
 		local, err := cluster.StartLocal(ctx, cluster.LocalConfig{
 			Workers: o.workers, Threads: o.threads, Resources: o.resources, Scheduler: o.sched, Log: o.log,
+			MemoryLimit: o.memoryLimit, Fractions: o.fractions, LocalDirectory: o.localDir,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("dusk: start local cluster: %w", err)
@@ -198,9 +231,44 @@ func (c *Client) read() {
 					ks.whoHas, ks.err = nil, m.Err
 					c.settle(ks)
 				}
+			case *protocol.WorkersReply:
+				if q := c.queries[m.ID]; q != nil {
+					delete(c.queries, m.ID)
+					q <- m.Workers
+				}
 			}
 		}
 		c.mu.Unlock()
+	}
+}
+
+// Workers describes the cluster's workers, in the order they joined: their
+// threads, their tasks, and their memory as they last reported it (about
+// every second).
+func (c *Client) Workers(ctx context.Context) ([]WorkerInfo, error) {
+	reply := make(chan []protocol.WorkerInfo, 1)
+	c.mu.Lock()
+	c.queryID++
+	id := c.queryID
+	c.queries[id] = reply
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.queries, id)
+		c.mu.Unlock()
+	}()
+	if err := c.send([]protocol.Msg{&protocol.WorkersQuery{ID: id}}); err != nil {
+		return nil, fmt.Errorf("dusk: workers: %w", err)
+	}
+	select {
+	case ws := <-reply:
+		return ws, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("dusk: workers: %w", ctx.Err())
+	case <-c.closed:
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return nil, fmt.Errorf("dusk: workers: %w", c.err)
 	}
 }
 

@@ -127,6 +127,7 @@ func (t *task) root() bool { return len(t.deps) == 0 && len(t.spec.Resources) ==
 
 type worker struct {
 	id        protocol.WorkerID
+	name      string
 	index     int // join order, for deterministic ties
 	nthreads  int
 	resources graph.Resources
@@ -136,7 +137,13 @@ type worker struct {
 	incoming  int     // steals under way to it
 	retiring  bool    // leaving: no new work, its data is copied away
 	handoff   []*task // results being copied off it before it may leave
+	paused    bool    // its memory is high: no new work until it resumes
+	reason    string  // why it paused
+	memory    protocol.Memory
 }
+
+// available reports whether w may be given new work.
+func (w *worker) available() bool { return !w.retiring && !w.paused }
 
 type prefix struct {
 	name     string
@@ -209,7 +216,7 @@ func (s *State) WorkerJoined(h *protocol.HelloWorker) {
 		res["cpu"] = float64(h.NThreads)
 	}
 	w := &worker{
-		id: h.ID, index: s.joined, nthreads: max(h.NThreads, 1), resources: res,
+		id: h.ID, name: h.Name, index: s.joined, nthreads: max(h.NThreads, 1), resources: res,
 	}
 	for n, v := range res {
 		s.offered[n] = max(s.offered[n], v)
@@ -217,14 +224,19 @@ func (s *State) WorkerJoined(h *protocol.HelloWorker) {
 	s.joined++
 	s.workers[h.ID] = w
 	s.order = append(s.order, w)
-	// Tasks waiting for any worker get their chance.
+	s.placeNoWorker()
+	s.fillAll = true
+	s.step()
+}
+
+// placeNoWorker gives the tasks waiting for a worker their chance: one
+// joined or resumed.
+func (s *State) placeNoWorker() {
 	for _, t := range sortedSet(s.noWorker) {
 		delete(s.noWorker, t)
 		s.setState(t, Waiting)
 		s.ready(t)
 	}
-	s.fillAll = true
-	s.step()
 }
 
 // WorkerLost removes a worker that died or left: its running tasks run again
@@ -309,6 +321,9 @@ func (s *State) FromClient(id protocol.ClientID, m protocol.Msg) error {
 		s.releaseKeys(id, m.Keys)
 	case *protocol.MissingData:
 		s.clientMissing(id, m)
+	case *protocol.WorkersQuery:
+		s.send2(id, &protocol.WorkersReply{ID: m.ID, Workers: s.Workers()})
+		return nil
 	default:
 		return fmt.Errorf("scheduler: unexpected message %T from client %s", m, id)
 	}
@@ -353,11 +368,45 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) error {
 		s.stealResponse(w, m)
 	case *protocol.Retire:
 		s.retire(w)
+	case *protocol.WorkerStatus:
+		s.workerStatus(w, m)
+	case *protocol.WorkerMetrics:
+		w.memory = m.Memory
+		return nil // nothing else changes
 	default:
 		return fmt.Errorf("scheduler: unexpected message %T from worker %s", m, id)
 	}
 	s.step()
 	return nil
+}
+
+// workerStatus pauses or resumes w: a paused worker gets no new work, and
+// idle workers may take what it was given and has not started.
+func (s *State) workerStatus(w *worker, m *protocol.WorkerStatus) {
+	w.reason = m.Reason
+	if m.Paused == w.paused {
+		return
+	}
+	w.paused = m.Paused
+	if !w.paused {
+		s.placeNoWorker()
+		s.fillAll = true
+	}
+}
+
+// Workers describes the workers, in the order they joined.
+func (s *State) Workers() []protocol.WorkerInfo {
+	out := make([]protocol.WorkerInfo, len(s.order))
+	for i, w := range s.order {
+		res := graph.Resources{}
+		for n, v := range w.resources {
+			res[n] = v
+		}
+		out[i] = protocol.WorkerInfo{ID: w.id, Name: w.name, NThreads: w.nthreads, Resources: res,
+			Processing: len(w.assigned), Held: w.nbytes, Memory: w.memory,
+			Paused: w.paused, Reason: w.reason, Retiring: w.retiring}
+	}
+	return out
 }
 
 func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
@@ -881,7 +930,7 @@ func (s *State) decideWorker(t *task) *worker {
 }
 
 func (s *State) canRun(w *worker, t *task) bool {
-	if w.retiring {
+	if !w.available() {
 		return false
 	}
 	for name, need := range t.spec.Resources {
@@ -940,7 +989,7 @@ func (s *State) balance() {
 	}
 	for _, thief := range s.order {
 		want := thief.nthreads - len(thief.assigned) - thief.incoming
-		if thief.retiring || want <= 0 {
+		if !thief.available() || want <= 0 {
 			continue
 		}
 		victim := s.busiest(thief)
@@ -959,12 +1008,17 @@ func (s *State) balance() {
 	}
 }
 
-// busiest is the worker with the most tasks beyond its threads, if any.
+// busiest is the worker with the most tasks beyond its threads, if any; a
+// paused worker runs none of its tasks soon.
 func (s *State) busiest(thief *worker) *worker {
 	var best *worker
 	bestExcess := 0.0
 	for _, w := range s.order {
-		excess := float64(len(w.assigned)-w.nthreads) / float64(w.nthreads)
+		running := w.nthreads
+		if w.paused {
+			running = 0
+		}
+		excess := float64(len(w.assigned)-running) / float64(w.nthreads)
 		if w != thief && excess > bestExcess {
 			best, bestExcess = w, excess
 		}
@@ -1069,7 +1123,7 @@ func (s *State) handOff(w *worker) {
 func (s *State) roomiest() *worker {
 	var best *worker
 	for _, w := range s.order {
-		if !w.retiring && (best == nil || w.nbytes < best.nbytes) {
+		if w.available() && (best == nil || w.nbytes < best.nbytes) {
 			best = w
 		}
 	}
@@ -1121,7 +1175,7 @@ func (s *State) fill() {
 		ws, share = s.order, (s.queue.Len()+len(s.order)-1)/len(s.order)
 	}
 	for _, w := range ws {
-		if s.workers[w.id] != w || w.retiring {
+		if s.workers[w.id] != w || !w.available() {
 			continue
 		}
 		for took := 0; took < share && head != nil && len(w.assigned) < s.slots(w, head); took++ {

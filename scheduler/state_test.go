@@ -31,6 +31,9 @@ import (
 //	added ID KEY [nbytes=N]                    a worker fetched a copy of KEY
 //	steal-response ID KEY [given]              a worker answers a steal request
 //	retire ID                                  a worker asks to leave
+//	pause ID / resume ID                       a worker's memory is too high / falls
+//	metrics ID process=N managed=N             a worker reports its memory
+//	workers                                    what a client's WorkersQuery gets
 //	states                                     every task's state (not an event)
 //	priorities                                 the tasks in the order they would run
 func TestScenarios(t *testing.T) {
@@ -122,6 +125,21 @@ func TestScenarios(t *testing.T) {
 				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.StealResponse{Key: graph.Key(pos(1)), Given: d.HasArg("given")}))
 			case "retire":
 				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.Retire{}))
+			case "pause", "resume":
+				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.WorkerStatus{Paused: d.Cmd == "pause", Reason: "memory"}))
+			case "metrics":
+				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.WorkerMetrics{Memory: protocol.Memory{
+					Limit: 1000, Process: num("process", 0), Managed: num("managed", 0)}}))
+			case "workers":
+				check(s.FromClient(client, &protocol.WorkersQuery{ID: 1}))
+				var b strings.Builder
+				for _, e := range s.Outbox() {
+					for _, w := range e.Msg.(*protocol.WorkersReply).Workers {
+						fmt.Fprintf(&b, "%s processing=%d held=%d process=%d managed=%d unmanaged=%d paused=%v %s\n",
+							w.ID, w.Processing, w.Held, w.Memory.Process, w.Memory.Managed, w.Memory.Unmanaged(), w.Paused, w.Reason)
+					}
+				}
+				return b.String()
 			case "states":
 				return dumpStates(s)
 			case "priorities":

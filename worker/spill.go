@@ -94,7 +94,7 @@ func writeSpill(path string, v any, comp Compression) (int64, error) {
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return 0, fmt.Errorf("spill: %w", err)
+		return 0, err // names the path
 	}
 	bw := &blockWriter{f: f, comp: comp, raw: make([]byte, 0, spillBlock)}
 	head := append([]byte(spillMagic), byte(len(c.Name())))
@@ -111,7 +111,7 @@ func writeSpill(path string, v any, comp Compression) (int64, error) {
 	}
 	if err != nil {
 		os.Remove(path)
-		return 0, fmt.Errorf("spill to %s: %w", path, err)
+		return 0, fmt.Errorf("write %s: %w", path, err)
 	}
 	return bw.size, nil
 }

@@ -44,17 +44,22 @@ type Config struct {
 	TransferBatch int64
 	// Transfers caps the fetches in flight at once, one per peer. Default 4.
 	Transfers int
+	// MemoryLimit is the memory the worker may use, in bytes; 0: no limit.
+	MemoryLimit int64
+	// Fractions of MemoryLimit at which the worker spills and pauses.
+	Fractions Fractions
 }
 
 // Instruction is what the state machine asks its driver to do: Kind says
 // which, and which fields matter. It is a plain struct, not an interface,
 // so that a task's instructions cost no allocation.
 type Instruction struct {
-	Kind InstructionKind
-	Task *graph.Task       // Execute
-	From protocol.WorkerID // Gather
-	Keys []graph.Key       // Gather, Drop
-	Msg  protocol.Msg      // Send
+	Kind  InstructionKind
+	Task  *graph.Task       // Execute
+	From  protocol.WorkerID // Gather
+	Keys  []graph.Key       // Gather, Drop
+	Msg   protocol.Msg      // Send
+	Bytes int64             // Spill
 }
 
 // InstructionKind says what an Instruction asks for.
@@ -69,6 +74,8 @@ const (
 	Drop
 	// Send sends Msg to the scheduler.
 	Send
+	// Spill moves results to disk until the store holds at most Bytes in memory.
+	Spill
 )
 
 type task struct {
@@ -102,6 +109,9 @@ type State struct {
 	inFlight  map[protocol.WorkerID][]*task
 	executing int
 	out       []Instruction
+
+	paused      bool // memory is high: start nothing
+	pauseReason string
 }
 
 // New returns an empty worker core.
@@ -120,6 +130,7 @@ func New(cfg Config) *State {
 		free[n] = v
 	}
 	free["cpu"] = float64(cfg.NThreads)
+	cfg.Fractions = cfg.Fractions.WithDefaults()
 	return &State{
 		cfg:      cfg,
 		tasks:    make(map[graph.Key]*task),
@@ -423,7 +434,7 @@ func (s *State) forget(t *task) {
 	switch t.state {
 	case Ready:
 		if len(t.spec.Resources) > 0 {
-			s.special = slices.DeleteFunc(s.special, func(x *task) bool { return x == t })
+			s.removeSpecial(t)
 		} // a ready-queue entry goes stale when the task leaves
 	case Fetch:
 		s.fetch.remove(t)
@@ -450,8 +461,12 @@ func (s *State) makeReady(t *task) {
 }
 
 // schedule starts what can start: ready tasks in priority order while a
-// thread and their resources are free, and fetches while transfers are.
+// thread and their resources are free, and fetches while transfers are;
+// nothing while paused.
 func (s *State) schedule() {
+	if s.paused {
+		return
+	}
 	for {
 		var t *task
 		if s.free["cpu"] >= 1 {
@@ -472,7 +487,7 @@ func (s *State) schedule() {
 		if len(t.spec.Resources) == 0 {
 			s.ready.Pop()
 		} else {
-			s.special = slices.DeleteFunc(s.special, func(x *task) bool { return x == t })
+			s.removeSpecial(t)
 		}
 		s.take(t.spec.Resources, -1)
 		t.state = Executing
@@ -480,6 +495,10 @@ func (s *State) schedule() {
 		s.out = append(s.out, Instruction{Kind: Execute, Task: t.spec})
 	}
 	s.startFetches()
+}
+
+func (s *State) removeSpecial(t *task) {
+	s.special = slices.DeleteFunc(s.special, func(x *task) bool { return x == t })
 }
 
 // readyHead returns the first ready task, dropping stale entries.

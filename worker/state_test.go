@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -17,7 +18,7 @@ import (
 // TestScenarios replays the event scripts in testdata/*.txt against a worker
 // core; the text below each directive is the instructions it produced.
 //
-//	worker [nthreads=N] [res=(GPU=1)] [transfers=N] [batch=N]   start a fresh worker "me"
+//	worker [nthreads=N] [res=(GPU=1)] [transfers=N] [batch=N] [limit=N]   start a fresh worker "me"
 //	compute KEY [prio=N] [deps=(key@peer+peer:nbytes,...)] [res=(GPU=1)]
 //	done KEY [nbytes=N]          the driver finished running KEY
 //	failed KEY                   KEY's operation failed
@@ -25,6 +26,8 @@ import (
 //	gathered PEER [got=(key:nbytes,...)] [unreachable]
 //	steal KEY                    the scheduler asks for KEY back
 //	replicate keys=(...) from=PEER   the scheduler asks for copies
+//	memory process=N managed=N [spill-error]   a memory reading
+//	lost keys=(...)              the store could not read back keys
 //	states
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
@@ -65,7 +68,7 @@ func TestScenarios(t *testing.T) {
 			switch d.Cmd {
 			case "worker":
 				s = New(Config{ID: "me", NThreads: int(num("nthreads", 1)), Resources: res(),
-					Transfers: int(num("transfers", 0)), TransferBatch: num("batch", 0)})
+					Transfers: int(num("transfers", 0)), TransferBatch: num("batch", 0), MemoryLimit: num("limit", 0)})
 				return ""
 			case "compute":
 				m := &protocol.ComputeTask{Priority: protocol.Priority{Ord: num("prio", 0)}}
@@ -112,6 +115,18 @@ func TestScenarios(t *testing.T) {
 					ks = append(ks, graph.Key(v))
 				}
 				s.Replicate(&protocol.Replicate{Keys: ks, From: protocol.WorkerID(vals("from")[0])})
+			case "memory":
+				r := MemoryReading{Process: num("process", 0), Managed: num("managed", 0)}
+				if d.HasArg("spill-error") {
+					r.SpillErr = errors.New("disk full")
+				}
+				s.Memory(r)
+			case "lost":
+				var ks []graph.Key
+				for _, v := range vals("keys") {
+					ks = append(ks, graph.Key(v))
+				}
+				s.Lost(ks)
 			case "states":
 				return dumpStates(s)
 			default:
@@ -132,6 +147,8 @@ func formatOutbox(out []Instruction) string {
 			fmt.Fprintf(&b, "gather %v from %s\n", in.Keys, in.From)
 		case Drop:
 			fmt.Fprintf(&b, "drop %v\n", in.Keys)
+		case Spill:
+			fmt.Fprintf(&b, "spill to %d\n", in.Bytes)
 		case Send:
 			switch m := in.Msg.(type) {
 			case *protocol.TaskFinished:
@@ -146,6 +163,8 @@ func formatOutbox(out []Instruction) string {
 				fmt.Fprintf(&b, "send missing %s from %s\n", m.Key, m.From)
 			case *protocol.StealResponse:
 				fmt.Fprintf(&b, "send steal-response %s given=%v\n", m.Key, m.Given)
+			case *protocol.WorkerStatus:
+				fmt.Fprintf(&b, "send status paused=%v %s\n", m.Paused, m.Reason)
 			default:
 				fmt.Fprintf(&b, "send %T\n", m)
 			}
@@ -175,6 +194,10 @@ func dumpStates(s *State) string {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "free cpu=%g executing=%d\n", s.free["cpu"], s.executing)
+	fmt.Fprintf(&b, "free cpu=%g executing=%d", s.free["cpu"], s.executing)
+	if s.paused {
+		b.WriteString(" paused")
+	}
+	b.WriteByte('\n')
 	return b.String()
 }

@@ -261,9 +261,9 @@ func (s *Store) SpillTo(limit int64) error {
 		s.mu.Lock()
 		e.spilling = false
 		if err != nil {
+			err = fmt.Errorf("spill %s: %w", e.key, err)
 			s.spillErr = err
 			s.mu.Unlock()
-			os.Remove(path)
 			return err
 		}
 		s.spillErr = nil

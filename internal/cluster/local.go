@@ -3,10 +3,13 @@ package cluster
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/scheduler"
+	"github.com/duskdata/dusk/worker"
 )
 
 // LocalConfig describes an in-process cluster.
@@ -14,8 +17,13 @@ type LocalConfig struct {
 	Workers   int // default 1
 	Threads   int // per worker; default 1
 	Resources graph.Resources
-	Scheduler scheduler.Config
-	Log       *slog.Logger
+	// MemoryLimit is each worker's; default the machine's memory shared
+	// among the workers.
+	MemoryLimit    int64
+	Fractions      worker.Fractions
+	LocalDirectory string
+	Scheduler      scheduler.Config
+	Log            *slog.Logger
 }
 
 // Local is a scheduler and its workers in this process, joined by an
@@ -23,7 +31,9 @@ type LocalConfig struct {
 type Local struct {
 	Net       *transport.Inproc
 	Scheduler *Scheduler
-	Workers   []*Worker
+	Workers   []*Worker // guarded by mu once the cluster runs
+
+	mu sync.Mutex
 }
 
 // StartLocal starts an in-process cluster.
@@ -34,30 +44,53 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.MemoryLimit <= 0 {
+		cfg.MemoryLimit = procmem.Total() / int64(cfg.Workers)
+	}
 	l := &Local{Net: transport.NewInproc()}
 	var err error
 	if l.Scheduler, err = StartScheduler(l.Net, "inproc://scheduler", "", cfg.Scheduler, cfg.Log); err != nil {
 		return nil, err
 	}
 	for i := 0; i < cfg.Workers; i++ {
-		w, err := StartWorker(ctx, l.Net, l.Scheduler.Addr(), WorkerConfig{NThreads: cfg.Threads, Resources: cfg.Resources}, cfg.Log)
+		_, err := l.AddWorker(ctx, WorkerConfig{NThreads: cfg.Threads, Resources: cfg.Resources,
+			MemoryLimit: cfg.MemoryLimit, Fractions: cfg.Fractions, LocalDirectory: cfg.LocalDirectory}, cfg.Log)
 		if err != nil {
 			l.Close()
 			return nil, err
 		}
-		l.Workers = append(l.Workers, w)
 	}
 	return l, nil
 }
 
-// AddWorker starts one more worker.
+// AddWorker starts one more worker. Its process memory is its results plus
+// its share of the rest of this process's.
 func (l *Local) AddWorker(ctx context.Context, cfg WorkerConfig, log *slog.Logger) (*Worker, error) {
+	if cfg.ProcessMemory == nil {
+		cfg.ProcessMemory = l.processShare
+	}
 	w, err := StartWorker(ctx, l.Net, l.Scheduler.Addr(), cfg, log)
 	if err != nil {
 		return nil, err
 	}
+	l.mu.Lock()
 	l.Workers = append(l.Workers, w)
+	l.mu.Unlock()
 	return w, nil
+}
+
+// processShare is a worker's process memory: its results and an equal
+// share of the memory of the process that is not any worker's results.
+func (l *Local) processShare(managed int64) int64 {
+	l.mu.Lock()
+	ws := l.Workers
+	l.mu.Unlock()
+	var all int64
+	for _, w := range ws {
+		all += w.store.Managed()
+	}
+	rest := max(procmem.RSS(0)-all, 0)
+	return managed + rest/int64(max(len(ws), 1))
 }
 
 // Close stops the workers and the scheduler.

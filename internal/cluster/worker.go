@@ -30,6 +30,21 @@ type WorkerConfig struct {
 	NThreads int
 	// Resources the worker offers beyond its threads, e.g. GPU=1.
 	Resources graph.Resources
+	// MemoryLimit is the memory the worker may use, in bytes; 0: no limit
+	// (nothing spills, the worker never pauses).
+	MemoryLimit int64
+	// Fractions of MemoryLimit at which it spills and pauses; zero fields
+	// take Dask's defaults.
+	Fractions worker.Fractions
+	// LocalDirectory holds the worker's spill directory; default the
+	// system's temporary directory.
+	LocalDirectory string
+	// SpillCompression compresses spilled results; default S2.
+	SpillCompression worker.Compression
+	// ProcessMemory reads the worker's process memory given its managed
+	// memory; default the resident set of this process. A cluster of
+	// workers in one process gives each its results plus a share of the rest.
+	ProcessMemory func(managed int64) int64
 }
 
 // Worker drives a worker core: it runs tasks on NThreads goroutines, fetches
@@ -60,6 +75,8 @@ type Worker struct {
 	mu      sync.Mutex
 	state   *worker.State
 	pending []protocol.Msg // to the scheduler, not yet sent
+
+	mem memoryMonitor
 }
 
 // StartWorker starts a worker on net and joins the scheduler at schedAddr.
@@ -69,7 +86,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	}
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
-		net: net, store: worker.NewStore(worker.StoreConfig{}), ctx: wctx, cancel: cancel,
+		net: net, ctx: wctx, cancel: cancel,
 		exec:    make(chan *graph.Task, 4*cfg.NThreads+16),
 		flushc:  make(chan struct{}, 1),
 		done:    make(chan struct{}),
@@ -87,16 +104,19 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 		w.id = protocol.WorkerID(gonet.JoinHostPort(cfg.Advertise, port))
 	}
 	w.log = log.With("worker", w.id)
+	w.startStore(cfg)
 	res := graph.Resources{}
 	for n, v := range cfg.Resources {
 		res[n] = v
 	}
 	hello := &protocol.HelloWorker{Version: protocol.Version, ID: w.id, Name: cfg.Name, NThreads: cfg.NThreads, Resources: res}
-	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: cfg.Resources})
+	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: cfg.Resources,
+		MemoryLimit: cfg.MemoryLimit, Fractions: cfg.Fractions})
 	var welcome *protocol.Welcome
 	if w.sched, welcome, err = Connect(ctx, net, schedAddr, hello); err != nil {
 		ln.Close()
 		cancel()
+		w.removeSpillDir()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	w.gossip = welcome.Gossip
@@ -105,6 +125,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	}
 	go w.readScheduler()
 	go w.flushToScheduler()
+	go w.monitorMemory()
 	return w, nil
 }
 
@@ -180,6 +201,7 @@ func (w *Worker) Close() error {
 		w.sched.Close()
 		w.ln.Close()
 		w.cancel()
+		w.removeSpillDir()
 	})
 	return nil
 }
@@ -188,13 +210,7 @@ func (w *Worker) Close() error {
 // take its work elsewhere and to copy the results only it holds to other
 // workers, waits until told it may go (or ctx ends), then closes.
 func (w *Worker) Retire(ctx context.Context) error {
-	w.mu.Lock()
-	w.pending = append(w.pending, &protocol.Retire{})
-	w.mu.Unlock()
-	select {
-	case w.flushc <- struct{}{}:
-	default:
-	}
+	w.enqueue(&protocol.Retire{})
 	var err error
 	select {
 	case <-w.retired:
@@ -224,6 +240,8 @@ func (w *Worker) handle(f func(s *worker.State)) {
 	}
 	f(w.state)
 	out := w.state.Outbox()
+	paused, _ := w.state.Paused()
+	w.mem.paused.Store(paused)
 	wake := false
 	for _, in := range out {
 		switch in.Kind {
@@ -245,13 +263,27 @@ func (w *Worker) handle(f func(s *worker.State)) {
 			w.exec <- in.Task // the core runs at most as many as there are threads
 		case worker.Gather:
 			go w.gather(in.From, in.Keys)
+		case worker.Spill:
+			w.spill(in.Bytes)
 		}
 	}
 	if wake {
-		select {
-		case w.flushc <- struct{}{}:
-		default:
-		}
+		w.wakeFlusher()
+	}
+}
+
+// enqueue sends m to the scheduler with the core's next messages.
+func (w *Worker) enqueue(m protocol.Msg) {
+	w.mu.Lock()
+	w.pending = append(w.pending, m)
+	w.mu.Unlock()
+	w.wakeFlusher()
+}
+
+func (w *Worker) wakeFlusher() {
+	select {
+	case w.flushc <- struct{}{}:
+	default:
 	}
 }
 
@@ -338,8 +370,10 @@ func (w *Worker) run(t *graph.Task) (int64, time.Duration, *protocol.TaskError) 
 	for i, k := range t.Inputs {
 		v, ok, err := w.store.Get(k)
 		if err != nil || !ok {
+			// A lost input (a corrupt spill) is reported as missing first:
+			// the scheduler restarts this task, and ignores this failure.
 			return 0, 0, &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id,
-				Message: fmt.Sprintf("input %s is not in this worker's store", k)}
+				Message: fmt.Sprintf("input %s is not in this worker's store: %v", k, err)}
 		}
 		inputs[i] = v
 	}
@@ -382,7 +416,16 @@ func (w *Worker) getData(from protocol.WorkerID, keys []graph.Key) (map[graph.Ke
 func (w *Worker) ServeStream(st transport.Stream) { st.Close() }
 
 // GetData serves results to peers and clients; each value carries a
-// reference for the caller.
-func (w *Worker) GetData(_ context.Context, keys []graph.Key) (map[graph.Key]any, error) {
+// reference for the caller. While paused, the worker serves one request at
+// a time: reading back spilled values to send them costs memory it lacks.
+func (w *Worker) GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]any, error) {
+	if w.mem.paused.Load() {
+		select {
+		case w.mem.serving <- struct{}{}:
+			defer func() { <-w.mem.serving }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	return w.store.GetMany(keys), nil
 }

@@ -136,6 +136,66 @@ type Replicate struct {
 	From WorkerID
 }
 
+// WorkerStatus tells the scheduler that the sending worker paused (its
+// memory is high: it starts no task until it falls) or resumed.
+type WorkerStatus struct {
+	Paused bool
+	Reason string
+}
+
+// Memory is a worker's memory as it last measured it, in bytes.
+type Memory struct {
+	// Limit is the memory the worker may use; 0 when it has none.
+	Limit int64
+	// Process is what the operating system counts for the worker (its
+	// resident set).
+	Process int64
+	// Managed is the results held in memory, by the store's exact count.
+	Managed int64
+	// Spilled is the results held on disk, as written (compressed).
+	Spilled int64
+	// SpilledTotal is the in-memory size of every result moved to disk so
+	// far; UnspilledTotal of those read back.
+	SpilledTotal, UnspilledTotal int64
+	// SpillError is why writing to disk fails, if it does.
+	SpillError string
+}
+
+// Unmanaged is the process memory that is not results: the program, buffers
+// of running tasks and transfers, and memory freed but not yet returned to
+// the operating system.
+func (m Memory) Unmanaged() int64 { return max(m.Process-m.Managed, 0) }
+
+// WorkerMetrics reports the sending worker's memory, every second or so.
+type WorkerMetrics struct{ Memory Memory }
+
+// WorkersQuery asks the scheduler for the workers it knows; it answers with
+// a WorkersReply of the same ID.
+type WorkersQuery struct{ ID uint64 }
+
+// WorkersReply lists the workers.
+type WorkersReply struct {
+	ID      uint64
+	Workers []WorkerInfo
+}
+
+// WorkerInfo is what the scheduler knows of a worker.
+type WorkerInfo struct {
+	ID        WorkerID
+	Name      string
+	NThreads  int
+	Resources graph.Resources
+	// Processing is how many tasks it has been given; Held is the bytes of
+	// the results the scheduler knows it holds.
+	Processing int
+	Held       int64
+	Memory     Memory
+	// Paused is set while its memory is too high to take tasks, for Reason.
+	Paused   bool
+	Reason   string
+	Retiring bool
+}
+
 // Retired tells a retiring worker that nothing depends on it any more.
 type Retired struct{}
 
@@ -180,6 +240,10 @@ func (*StealResponse) isMsg() {}
 func (*Retire) isMsg()        {}
 func (*Replicate) isMsg()     {}
 func (*Retired) isMsg()       {}
+func (*WorkerStatus) isMsg()  {}
+func (*WorkerMetrics) isMsg() {}
+func (*WorkersQuery) isMsg()  {}
+func (*WorkersReply) isMsg()  {}
 
 // ErrorKind tells apart the ways a task fails.
 type ErrorKind int

@@ -87,6 +87,20 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_Replicate{Replicate: &pb.Replicate{Keys: keysToWire(m.Keys), From: string(m.From)}}}, nil
 	case *protocol.Retired:
 		return &pb.Msg{Kind: &pb.Msg_Retired{Retired: &pb.Retired{}}}, nil
+	case *protocol.WorkerStatus:
+		return &pb.Msg{Kind: &pb.Msg_WorkerStatus{WorkerStatus: &pb.WorkerStatus{Paused: m.Paused, Reason: m.Reason}}}, nil
+	case *protocol.WorkerMetrics:
+		return &pb.Msg{Kind: &pb.Msg_WorkerMetrics{WorkerMetrics: &pb.WorkerMetrics{Memory: memoryToWire(m.Memory)}}}, nil
+	case *protocol.WorkersQuery:
+		return &pb.Msg{Kind: &pb.Msg_WorkersQuery{WorkersQuery: &pb.WorkersQuery{Id: m.ID}}}, nil
+	case *protocol.WorkersReply:
+		ws := make([]*pb.WorkerInfo, len(m.Workers))
+		for i, w := range m.Workers {
+			ws[i] = &pb.WorkerInfo{Id: string(w.ID), Name: w.Name, Nthreads: int32(w.NThreads), Resources: w.Resources,
+				Processing: int32(w.Processing), Held: w.Held, Memory: memoryToWire(w.Memory),
+				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring}
+		}
+		return &pb.Msg{Kind: &pb.Msg_WorkersReply{WorkersReply: &pb.WorkersReply{Id: m.ID, Workers: ws}}}, nil
 	}
 	return nil, fmt.Errorf("grpcnet: no wire form for %T", m)
 }
@@ -151,6 +165,21 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.Replicate{Keys: keysFromWire(k.Replicate.Keys), From: protocol.WorkerID(k.Replicate.From)}, nil
 	case *pb.Msg_Retired:
 		return &protocol.Retired{}, nil
+	case *pb.Msg_WorkerStatus:
+		return &protocol.WorkerStatus{Paused: k.WorkerStatus.Paused, Reason: k.WorkerStatus.Reason}, nil
+	case *pb.Msg_WorkerMetrics:
+		return &protocol.WorkerMetrics{Memory: memoryFromWire(k.WorkerMetrics.Memory)}, nil
+	case *pb.Msg_WorkersQuery:
+		return &protocol.WorkersQuery{ID: k.WorkersQuery.Id}, nil
+	case *pb.Msg_WorkersReply:
+		m := k.WorkersReply
+		ws := make([]protocol.WorkerInfo, len(m.Workers))
+		for i, w := range m.Workers {
+			ws[i] = protocol.WorkerInfo{ID: protocol.WorkerID(w.Id), Name: w.Name, NThreads: int(w.Nthreads),
+				Resources: w.Resources, Processing: int(w.Processing), Held: w.Held, Memory: memoryFromWire(w.Memory),
+				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring}
+		}
+		return &protocol.WorkersReply{ID: m.Id, Workers: ws}, nil
 	}
 	return nil, fmt.Errorf("grpcnet: unknown message %T", w.Kind)
 }
@@ -172,6 +201,19 @@ func taskFromWire(w *pb.Task) *graph.Task {
 		t.Chain = append(t.Chain, taskFromWire(c))
 	}
 	return t
+}
+
+func memoryToWire(m protocol.Memory) *pb.Memory {
+	return &pb.Memory{Limit: m.Limit, Process: m.Process, Managed: m.Managed, Spilled: m.Spilled,
+		SpilledTotal: m.SpilledTotal, UnspilledTotal: m.UnspilledTotal, SpillError: m.SpillError}
+}
+
+func memoryFromWire(w *pb.Memory) protocol.Memory {
+	if w == nil {
+		return protocol.Memory{}
+	}
+	return protocol.Memory{Limit: w.Limit, Process: w.Process, Managed: w.Managed, Spilled: w.Spilled,
+		SpilledTotal: w.SpilledTotal, UnspilledTotal: w.UnspilledTotal, SpillError: w.SpillError}
 }
 
 func errToWire(e *protocol.TaskError) *pb.TaskError {

@@ -23,6 +23,7 @@ func TestConvertRoundTrip(t *testing.T) {
 	task := &graph.Task{Key: "k", Op: "op", Args: []byte("{}"), Inputs: []graph.Key{"a", "b"},
 		Resources: graph.Resources{"GPU": 1}, Chain: []*graph.Task{{Key: "c", Op: "x", Inputs: []graph.Key{"a"}}}}
 	terr := &protocol.TaskError{Kind: protocol.KilledWorker, Key: "k", Worker: "w", Message: "m", Stack: "s"}
+	mem := protocol.Memory{Limit: 1, Process: 2, Managed: 3, Spilled: 4, SpilledTotal: 5, UnspilledTotal: 6, SpillError: "e"}
 	msgs := []protocol.Msg{
 		&protocol.HelloWorker{Version: "v", ID: "w", Name: "n", NThreads: 4, Resources: graph.Resources{"cpu": 4}},
 		&protocol.HelloClient{Version: "v", ID: "c"},
@@ -44,6 +45,11 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.Retire{},
 		&protocol.Replicate{Keys: []graph.Key{"a"}, From: "w"},
 		&protocol.Retired{},
+		&protocol.WorkerStatus{Paused: true, Reason: "r"},
+		&protocol.WorkerMetrics{Memory: mem},
+		&protocol.WorkersQuery{ID: 3},
+		&protocol.WorkersReply{ID: 3, Workers: []protocol.WorkerInfo{{ID: "w", Name: "n", NThreads: 2,
+			Resources: graph.Resources{"cpu": 2}, Processing: 4, Held: 5, Memory: mem, Paused: true, Reason: "r", Retiring: true}}},
 	}
 	b, err := toWire(msgs)
 	if err != nil {

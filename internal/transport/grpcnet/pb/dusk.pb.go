@@ -92,6 +92,10 @@ type Msg struct {
 	//	*Msg_Retire
 	//	*Msg_Replicate
 	//	*Msg_Retired
+	//	*Msg_WorkerStatus
+	//	*Msg_WorkerMetrics
+	//	*Msg_WorkersQuery
+	//	*Msg_WorkersReply
 	Kind          isMsg_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -305,6 +309,42 @@ func (x *Msg) GetRetired() *Retired {
 	return nil
 }
 
+func (x *Msg) GetWorkerStatus() *WorkerStatus {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_WorkerStatus); ok {
+			return x.WorkerStatus
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetWorkerMetrics() *WorkerMetrics {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_WorkerMetrics); ok {
+			return x.WorkerMetrics
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetWorkersQuery() *WorkersQuery {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_WorkersQuery); ok {
+			return x.WorkersQuery
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetWorkersReply() *WorkersReply {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_WorkersReply); ok {
+			return x.WorkersReply
+		}
+	}
+	return nil
+}
+
 type isMsg_Kind interface {
 	isMsg_Kind()
 }
@@ -385,6 +425,22 @@ type Msg_Retired struct {
 	Retired *Retired `protobuf:"bytes,19,opt,name=retired,proto3,oneof"`
 }
 
+type Msg_WorkerStatus struct {
+	WorkerStatus *WorkerStatus `protobuf:"bytes,20,opt,name=worker_status,json=workerStatus,proto3,oneof"`
+}
+
+type Msg_WorkerMetrics struct {
+	WorkerMetrics *WorkerMetrics `protobuf:"bytes,21,opt,name=worker_metrics,json=workerMetrics,proto3,oneof"`
+}
+
+type Msg_WorkersQuery struct {
+	WorkersQuery *WorkersQuery `protobuf:"bytes,22,opt,name=workers_query,json=workersQuery,proto3,oneof"`
+}
+
+type Msg_WorkersReply struct {
+	WorkersReply *WorkersReply `protobuf:"bytes,23,opt,name=workers_reply,json=workersReply,proto3,oneof"`
+}
+
 func (*Msg_HelloWorker) isMsg_Kind() {}
 
 func (*Msg_HelloClient) isMsg_Kind() {}
@@ -422,6 +478,14 @@ func (*Msg_Retire) isMsg_Kind() {}
 func (*Msg_Replicate) isMsg_Kind() {}
 
 func (*Msg_Retired) isMsg_Kind() {}
+
+func (*Msg_WorkerStatus) isMsg_Kind() {}
+
+func (*Msg_WorkerMetrics) isMsg_Kind() {}
+
+func (*Msg_WorkersQuery) isMsg_Kind() {}
+
+func (*Msg_WorkersReply) isMsg_Kind() {}
 
 type Task struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1699,6 +1763,406 @@ func (*Retired) Descriptor() ([]byte, []int) {
 	return file_dusk_proto_rawDescGZIP(), []int{24}
 }
 
+type WorkerStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Paused        bool                   `protobuf:"varint,1,opt,name=paused,proto3" json:"paused,omitempty"`
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkerStatus) Reset() {
+	*x = WorkerStatus{}
+	mi := &file_dusk_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkerStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkerStatus) ProtoMessage() {}
+
+func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkerStatus.ProtoReflect.Descriptor instead.
+func (*WorkerStatus) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *WorkerStatus) GetPaused() bool {
+	if x != nil {
+		return x.Paused
+	}
+	return false
+}
+
+func (x *WorkerStatus) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type Memory struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Limit          int64                  `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"`
+	Process        int64                  `protobuf:"varint,2,opt,name=process,proto3" json:"process,omitempty"`
+	Managed        int64                  `protobuf:"varint,3,opt,name=managed,proto3" json:"managed,omitempty"`
+	Spilled        int64                  `protobuf:"varint,4,opt,name=spilled,proto3" json:"spilled,omitempty"`
+	SpilledTotal   int64                  `protobuf:"varint,5,opt,name=spilled_total,json=spilledTotal,proto3" json:"spilled_total,omitempty"`
+	UnspilledTotal int64                  `protobuf:"varint,6,opt,name=unspilled_total,json=unspilledTotal,proto3" json:"unspilled_total,omitempty"`
+	SpillError     string                 `protobuf:"bytes,7,opt,name=spill_error,json=spillError,proto3" json:"spill_error,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *Memory) Reset() {
+	*x = Memory{}
+	mi := &file_dusk_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Memory) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Memory) ProtoMessage() {}
+
+func (x *Memory) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Memory.ProtoReflect.Descriptor instead.
+func (*Memory) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *Memory) GetLimit() int64 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *Memory) GetProcess() int64 {
+	if x != nil {
+		return x.Process
+	}
+	return 0
+}
+
+func (x *Memory) GetManaged() int64 {
+	if x != nil {
+		return x.Managed
+	}
+	return 0
+}
+
+func (x *Memory) GetSpilled() int64 {
+	if x != nil {
+		return x.Spilled
+	}
+	return 0
+}
+
+func (x *Memory) GetSpilledTotal() int64 {
+	if x != nil {
+		return x.SpilledTotal
+	}
+	return 0
+}
+
+func (x *Memory) GetUnspilledTotal() int64 {
+	if x != nil {
+		return x.UnspilledTotal
+	}
+	return 0
+}
+
+func (x *Memory) GetSpillError() string {
+	if x != nil {
+		return x.SpillError
+	}
+	return ""
+}
+
+type WorkerMetrics struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Memory        *Memory                `protobuf:"bytes,1,opt,name=memory,proto3" json:"memory,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkerMetrics) Reset() {
+	*x = WorkerMetrics{}
+	mi := &file_dusk_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkerMetrics) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkerMetrics) ProtoMessage() {}
+
+func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkerMetrics.ProtoReflect.Descriptor instead.
+func (*WorkerMetrics) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *WorkerMetrics) GetMemory() *Memory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+type WorkersQuery struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkersQuery) Reset() {
+	*x = WorkersQuery{}
+	mi := &file_dusk_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkersQuery) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkersQuery) ProtoMessage() {}
+
+func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkersQuery.ProtoReflect.Descriptor instead.
+func (*WorkersQuery) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *WorkersQuery) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+type WorkerInfo struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Nthreads      int32                  `protobuf:"varint,3,opt,name=nthreads,proto3" json:"nthreads,omitempty"`
+	Resources     map[string]float64     `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	Processing    int32                  `protobuf:"varint,5,opt,name=processing,proto3" json:"processing,omitempty"`
+	Held          int64                  `protobuf:"varint,6,opt,name=held,proto3" json:"held,omitempty"`
+	Memory        *Memory                `protobuf:"bytes,7,opt,name=memory,proto3" json:"memory,omitempty"`
+	Paused        bool                   `protobuf:"varint,8,opt,name=paused,proto3" json:"paused,omitempty"`
+	Reason        string                 `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
+	Retiring      bool                   `protobuf:"varint,10,opt,name=retiring,proto3" json:"retiring,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkerInfo) Reset() {
+	*x = WorkerInfo{}
+	mi := &file_dusk_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkerInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkerInfo) ProtoMessage() {}
+
+func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkerInfo.ProtoReflect.Descriptor instead.
+func (*WorkerInfo) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *WorkerInfo) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *WorkerInfo) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WorkerInfo) GetNthreads() int32 {
+	if x != nil {
+		return x.Nthreads
+	}
+	return 0
+}
+
+func (x *WorkerInfo) GetResources() map[string]float64 {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
+func (x *WorkerInfo) GetProcessing() int32 {
+	if x != nil {
+		return x.Processing
+	}
+	return 0
+}
+
+func (x *WorkerInfo) GetHeld() int64 {
+	if x != nil {
+		return x.Held
+	}
+	return 0
+}
+
+func (x *WorkerInfo) GetMemory() *Memory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+func (x *WorkerInfo) GetPaused() bool {
+	if x != nil {
+		return x.Paused
+	}
+	return false
+}
+
+func (x *WorkerInfo) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *WorkerInfo) GetRetiring() bool {
+	if x != nil {
+		return x.Retiring
+	}
+	return false
+}
+
+type WorkersReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Workers       []*WorkerInfo          `protobuf:"bytes,2,rep,name=workers,proto3" json:"workers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkersReply) Reset() {
+	*x = WorkersReply{}
+	mi := &file_dusk_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkersReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkersReply) ProtoMessage() {}
+
+func (x *WorkersReply) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkersReply.ProtoReflect.Descriptor instead.
+func (*WorkersReply) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *WorkersReply) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *WorkersReply) GetWorkers() []*WorkerInfo {
+	if x != nil {
+		return x.Workers
+	}
+	return nil
+}
+
 type GetDataRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Keys          []string               `protobuf:"bytes,1,rep,name=keys,proto3" json:"keys,omitempty"`
@@ -1708,7 +2172,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1720,7 +2184,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1733,7 +2197,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{25}
+	return file_dusk_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -1757,7 +2221,7 @@ type DataChunk struct {
 
 func (x *DataChunk) Reset() {
 	*x = DataChunk{}
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1769,7 +2233,7 @@ func (x *DataChunk) String() string {
 func (*DataChunk) ProtoMessage() {}
 
 func (x *DataChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1782,7 +2246,7 @@ func (x *DataChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataChunk.ProtoReflect.Descriptor instead.
 func (*DataChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{26}
+	return file_dusk_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DataChunk) GetKey() string {
@@ -1820,7 +2284,8 @@ const file_dusk_proto_rawDesc = "" +
 	"\n" +
 	"dusk.proto\x12\adusk.v1\")\n" +
 	"\x05Batch\x12 \n" +
-	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xa9\b\n" +
+	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xa4\n" +
+	"\n" +
 	"\x03Msg\x129\n" +
 	"\fhello_worker\x18\x01 \x01(\v2\x14.dusk.v1.HelloWorkerH\x00R\vhelloWorker\x129\n" +
 	"\fhello_client\x18\x02 \x01(\v2\x14.dusk.v1.HelloClientH\x00R\vhelloClient\x12,\n" +
@@ -1842,7 +2307,11 @@ const file_dusk_proto_rawDesc = "" +
 	"\x0esteal_response\x18\x10 \x01(\v2\x16.dusk.v1.StealResponseH\x00R\rstealResponse\x12)\n" +
 	"\x06retire\x18\x11 \x01(\v2\x0f.dusk.v1.RetireH\x00R\x06retire\x122\n" +
 	"\treplicate\x18\x12 \x01(\v2\x12.dusk.v1.ReplicateH\x00R\treplicate\x12,\n" +
-	"\aretired\x18\x13 \x01(\v2\x10.dusk.v1.RetiredH\x00R\aretiredB\x06\n" +
+	"\aretired\x18\x13 \x01(\v2\x10.dusk.v1.RetiredH\x00R\aretired\x12<\n" +
+	"\rworker_status\x18\x14 \x01(\v2\x15.dusk.v1.WorkerStatusH\x00R\fworkerStatus\x12?\n" +
+	"\x0eworker_metrics\x18\x15 \x01(\v2\x16.dusk.v1.WorkerMetricsH\x00R\rworkerMetrics\x12<\n" +
+	"\rworkers_query\x18\x16 \x01(\v2\x15.dusk.v1.WorkersQueryH\x00R\fworkersQuery\x12<\n" +
+	"\rworkers_reply\x18\x17 \x01(\v2\x15.dusk.v1.WorkersReplyH\x00R\fworkersReplyB\x06\n" +
 	"\x04kind\"\xf3\x01\n" +
 	"\x04Task\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x0e\n" +
@@ -1929,7 +2398,44 @@ const file_dusk_proto_rawDesc = "" +
 	"\tReplicate\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\"\t\n" +
-	"\aRetired\"$\n" +
+	"\aRetired\">\n" +
+	"\fWorkerStatus\x12\x16\n" +
+	"\x06paused\x18\x01 \x01(\bR\x06paused\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xdb\x01\n" +
+	"\x06Memory\x12\x14\n" +
+	"\x05limit\x18\x01 \x01(\x03R\x05limit\x12\x18\n" +
+	"\aprocess\x18\x02 \x01(\x03R\aprocess\x12\x18\n" +
+	"\amanaged\x18\x03 \x01(\x03R\amanaged\x12\x18\n" +
+	"\aspilled\x18\x04 \x01(\x03R\aspilled\x12#\n" +
+	"\rspilled_total\x18\x05 \x01(\x03R\fspilledTotal\x12'\n" +
+	"\x0funspilled_total\x18\x06 \x01(\x03R\x0eunspilledTotal\x12\x1f\n" +
+	"\vspill_error\x18\a \x01(\tR\n" +
+	"spillError\"8\n" +
+	"\rWorkerMetrics\x12'\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.dusk.v1.MemoryR\x06memory\"\x1e\n" +
+	"\fWorkersQuery\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\"\xf5\x02\n" +
+	"\n" +
+	"WorkerInfo\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1a\n" +
+	"\bnthreads\x18\x03 \x01(\x05R\bnthreads\x12@\n" +
+	"\tresources\x18\x04 \x03(\v2\".dusk.v1.WorkerInfo.ResourcesEntryR\tresources\x12\x1e\n" +
+	"\n" +
+	"processing\x18\x05 \x01(\x05R\n" +
+	"processing\x12\x12\n" +
+	"\x04held\x18\x06 \x01(\x03R\x04held\x12'\n" +
+	"\x06memory\x18\a \x01(\v2\x0f.dusk.v1.MemoryR\x06memory\x12\x16\n" +
+	"\x06paused\x18\b \x01(\bR\x06paused\x12\x16\n" +
+	"\x06reason\x18\t \x01(\tR\x06reason\x12\x1a\n" +
+	"\bretiring\x18\n" +
+	" \x01(\bR\bretiring\x1a<\n" +
+	"\x0eResourcesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"M\n" +
+	"\fWorkersReply\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12-\n" +
+	"\aworkers\x18\x02 \x03(\v2\x13.dusk.v1.WorkerInfoR\aworkers\"$\n" +
 	"\x0eGetDataRequest\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\"[\n" +
 	"\tDataChunk\x12\x10\n" +
@@ -1953,7 +2459,7 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),          // 0: dusk.v1.Batch
 	(*Msg)(nil),            // 1: dusk.v1.Msg
@@ -1980,10 +2486,17 @@ var file_dusk_proto_goTypes = []any{
 	(*Retire)(nil),         // 22: dusk.v1.Retire
 	(*Replicate)(nil),      // 23: dusk.v1.Replicate
 	(*Retired)(nil),        // 24: dusk.v1.Retired
-	(*GetDataRequest)(nil), // 25: dusk.v1.GetDataRequest
-	(*DataChunk)(nil),      // 26: dusk.v1.DataChunk
-	nil,                    // 27: dusk.v1.Task.ResourcesEntry
-	nil,                    // 28: dusk.v1.HelloWorker.ResourcesEntry
+	(*WorkerStatus)(nil),   // 25: dusk.v1.WorkerStatus
+	(*Memory)(nil),         // 26: dusk.v1.Memory
+	(*WorkerMetrics)(nil),  // 27: dusk.v1.WorkerMetrics
+	(*WorkersQuery)(nil),   // 28: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),     // 29: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),   // 30: dusk.v1.WorkersReply
+	(*GetDataRequest)(nil), // 31: dusk.v1.GetDataRequest
+	(*DataChunk)(nil),      // 32: dusk.v1.DataChunk
+	nil,                    // 33: dusk.v1.Task.ResourcesEntry
+	nil,                    // 34: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                    // 35: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
@@ -2006,24 +2519,32 @@ var file_dusk_proto_depIdxs = []int32{
 	22, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
 	23, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
 	24, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
-	27, // 20: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	2,  // 21: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	28, // 22: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	2,  // 23: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	3,  // 24: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	4,  // 25: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	5,  // 26: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	2,  // 27: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	5,  // 28: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	0,  // 29: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	25, // 30: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
-	0,  // 31: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	26, // 32: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
-	31, // [31:33] is the sub-list for method output_type
-	29, // [29:31] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	25, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
+	27, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
+	28, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
+	30, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
+	33, // 24: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	2,  // 25: dusk.v1.Task.chain:type_name -> dusk.v1.Task
+	34, // 26: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	2,  // 27: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
+	3,  // 28: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	4,  // 29: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	5,  // 30: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	2,  // 31: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
+	5,  // 32: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	26, // 33: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	35, // 34: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	26, // 35: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	29, // 36: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	0,  // 37: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	31, // 38: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
+	0,  // 39: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	32, // 40: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
+	39, // [39:41] is the sub-list for method output_type
+	37, // [37:39] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -2051,6 +2572,10 @@ func file_dusk_proto_init() {
 		(*Msg_Retire)(nil),
 		(*Msg_Replicate)(nil),
 		(*Msg_Retired)(nil),
+		(*Msg_WorkerStatus)(nil),
+		(*Msg_WorkerMetrics)(nil),
+		(*Msg_WorkersQuery)(nil),
+		(*Msg_WorkersReply)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2058,7 +2583,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,0 +1,140 @@
+package cluster
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/procmem"
+	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/worker"
+)
+
+const (
+	// memoryInterval is how often a worker reads its memory, as Dask does.
+	memoryInterval = 100 * time.Millisecond
+	// metricsEvery is how many readings go by between reports to the scheduler.
+	metricsEvery = 10
+	// freeOSEvery bounds how often a worker forces freed memory back to the
+	// operating system: it costs a full garbage collection.
+	freeOSEvery = 2 * time.Second
+)
+
+// memoryMonitor is the worker driver's side of memory management: the
+// readings it feeds the core, and what it does between them.
+type memoryMonitor struct {
+	cfg      WorkerConfig
+	dir      string        // spill directory, created for this worker
+	paused   atomic.Bool   // mirrors the core, for GetData
+	serving  chan struct{} // one GetData at a time while paused
+	lastFree time.Time
+}
+
+// startStore creates the worker's store and its spill directory, a fresh
+// one under cfg.LocalDirectory. A directory that cannot be created leaves
+// spilling to fail: the worker pauses when it has to spill, and says why.
+func (w *Worker) startStore(cfg WorkerConfig) {
+	w.mem = memoryMonitor{cfg: cfg, serving: make(chan struct{}, 1)}
+	if cfg.ProcessMemory == nil {
+		w.mem.cfg.ProcessMemory = func(int64) int64 { return procmem.RSS(0) }
+	}
+	base := cfg.LocalDirectory
+	if base == "" {
+		base = os.TempDir()
+	}
+	dir, err := os.MkdirTemp(base, "dusk-worker-")
+	if err != nil {
+		dir = filepath.Join(base, "dusk-worker")
+		w.log.Warn("no spill directory: results cannot spill to disk", "err", err)
+	} else {
+		w.mem.dir = dir
+	}
+	var target int64
+	if cfg.MemoryLimit > 0 {
+		target = int64(cfg.Fractions.WithDefaults().Target * float64(cfg.MemoryLimit))
+	}
+	w.store = worker.NewStore(worker.StoreConfig{
+		Dir: dir, Target: target, Compression: cfg.SpillCompression,
+		OnLost: func(k graph.Key) {
+			w.log.Warn("a spilled result failed its checksum: it is recomputed", "key", k)
+			w.handle(func(s *worker.State) { s.Lost([]graph.Key{k}) })
+		},
+	})
+}
+
+func (w *Worker) removeSpillDir() {
+	if w.mem.dir != "" {
+		os.RemoveAll(w.mem.dir)
+	}
+}
+
+// spill moves results to disk until the store holds at most keep bytes.
+func (w *Worker) spill(keep int64) {
+	if err := w.store.SpillTo(keep); err != nil {
+		w.log.Error("cannot spill results to disk", "err", err)
+	}
+}
+
+// monitorMemory reads the worker's memory every memoryInterval, feeds the
+// core (which spills and pauses), and reports to the scheduler.
+func (w *Worker) monitorMemory() {
+	tick := time.NewTicker(memoryInterval)
+	defer tick.Stop()
+	for n := 0; ; n++ {
+		select {
+		case <-tick.C:
+		case <-w.done:
+			return
+		}
+		r := w.readMemory()
+		if w.mem.cfg.MemoryLimit > 0 {
+			w.handle(func(s *worker.State) { s.Memory(r) })
+		}
+		if n%metricsEvery == 0 {
+			w.report(r)
+		}
+	}
+}
+
+// readMemory takes a reading. Above the spill threshold it first hands
+// freed memory back to the operating system, so that memory the program no
+// longer uses is not mistaken for memory to spill.
+func (w *Worker) readMemory() worker.MemoryReading {
+	managed := w.store.Managed()
+	process := w.mem.cfg.ProcessMemory(managed)
+	if limit := w.mem.cfg.MemoryLimit; limit > 0 &&
+		float64(process) > w.mem.cfg.Fractions.WithDefaults().Spill*float64(limit) &&
+		time.Since(w.mem.lastFree) > freeOSEvery {
+		debug.FreeOSMemory()
+		w.mem.lastFree = time.Now()
+		managed = w.store.Managed()
+		process = w.mem.cfg.ProcessMemory(managed)
+	}
+	return worker.MemoryReading{Process: process, Managed: managed, SpillErr: w.store.SpillError()}
+}
+
+// report sends the scheduler the worker's memory.
+func (w *Worker) report(r worker.MemoryReading) {
+	st := w.store.Stats()
+	m := protocol.Memory{Limit: w.mem.cfg.MemoryLimit, Process: r.Process, Managed: r.Managed,
+		Spilled: w.store.Spilled(), SpilledTotal: st.SpillBytes, UnspilledTotal: st.UnspillBytes}
+	if r.SpillErr != nil {
+		m.SpillError = r.SpillErr.Error()
+	}
+	w.enqueue(&protocol.WorkerMetrics{Memory: m})
+}
+
+// LimitGoMemory sets the Go runtime's soft memory limit of a process that
+// is one worker to its spill threshold, unless GOMEMLIMIT set one: the
+// collector then works harder before the worker must spill, and returns
+// freed memory to the operating system sooner. (A local cluster leaves the
+// program's collector alone.)
+func LimitGoMemory(limit int64, f worker.Fractions) {
+	if limit > 0 && debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		debug.SetMemoryLimit(int64(f.WithDefaults().Spill * float64(limit)))
+	}
+}

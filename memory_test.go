@@ -1,0 +1,105 @@
+package dusk
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// block makes a MiB of numbers that depend on seed, slowly enough that a
+// worker pausing stops a run of them midway.
+var block = Register("test-block", func(_ context.Context, seed int) ([]int64, error) {
+	time.Sleep(20 * time.Millisecond)
+	return blockOf(seed), nil
+})
+
+func blockOf(seed int) []int64 {
+	out := make([]int64, 1<<17)
+	for i := range out {
+		out[i] = int64(seed)*1_000_003 + int64(i)
+	}
+	return out
+}
+
+// waitWorker polls the first worker's report until ok holds.
+func waitWorker(t *testing.T, ctx context.Context, c *Client, what string, ok func(WorkerInfo) bool) WorkerInfo {
+	t.Helper()
+	for {
+		ws, err := c.Workers(ctx)
+		if err != nil {
+			t.Fatalf("waiting until %s: %v", what, err)
+		}
+		if len(ws) == 1 && ok(ws[0]) {
+			return ws[0]
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the worker never reported that %s; last report %+v", what, ws)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// A worker whose spill directory cannot be written pauses once it has to
+// spill, and says why; the results it holds stay intact and can be
+// fetched; once the disk is writable, it spills and goes on.
+func TestUnwritableSpillDirectoryPauses(t *testing.T) {
+	// A local directory that is a file: no one can create anything in it,
+	// not even root.
+	local := filepath.Join(t.TempDir(), "not-a-directory")
+	if err := os.WriteFile(local, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Only managed memory counts here: the test process's own memory is
+	// no business of this test.
+	c := newTestClient(t, Workers(1), ThreadsPerWorker(1), MemoryLimit(16<<20),
+		MemoryFractions(Fractions{Spill: 10, Pause: 10}), LocalDirectory(local))
+	ctx := testCtx(t, c)
+	const n = 40 // MiB of results, against a target of 0.6 × 16 MiB
+	args := make([]int, n)
+	for i := range args {
+		args[i] = i
+	}
+	futs, err := block.Map(ctx, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	w := waitWorker(t, ctx, c, "it paused", func(w WorkerInfo) bool { return w.Paused && w.Memory.SpillError != "" })
+	if !strings.Contains(w.Reason, "spill") || !strings.Contains(w.Memory.SpillError, local) {
+		t.Errorf("reason %q, spill error %q: want them to say that spilling to %s fails", w.Reason, w.Memory.SpillError, local)
+	}
+	// Paused, it starts nothing: what it holds does not grow.
+	held := w.Memory.Managed
+	time.Sleep(300 * time.Millisecond)
+	w = waitWorker(t, ctx, c, "a fresh report came", func(w WorkerInfo) bool { return w.Paused })
+	if w.Memory.Managed != held || w.Memory.Managed >= n<<20 {
+		t.Fatalf("paused, the worker went from %d to %d bytes of results (all would be %d)", held, w.Memory.Managed, n<<20)
+	}
+	t.Logf("paused holding %d MiB: %s", held>>20, w.Reason)
+
+	// The disk comes back: the worker spills, resumes, and finishes.
+	if err := os.Remove(local); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(local, "dusk-worker"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Gather(ctx, futs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := blockOf(i)
+		if len(v) != len(want) || v[0] != want[0] || v[len(v)-1] != want[len(want)-1] {
+			t.Fatalf("result %d came back wrong", i)
+		}
+	}
+	w = waitWorker(t, ctx, c, "it spilled", func(w WorkerInfo) bool { return w.Memory.SpilledTotal > 0 })
+	if w.Paused || w.Memory.SpillError != "" {
+		t.Fatalf("after the disk came back: paused %v, spill error %q", w.Paused, w.Memory.SpillError)
+	}
+}
