@@ -177,7 +177,25 @@ func Connect(ctx context.Context, net transport.Network, addr string, hello prot
 		st.Close()
 		return fail(errors.New(w.Err))
 	}
+	if len(a.msgs) > 1 {
+		// What came with the welcome (a worker's first tasks) is read first.
+		return &unread{Stream: st, first: a.msgs[1:]}, w, nil
+	}
 	return st, w, nil
+}
+
+// unread is a stream whose first Recv returns messages already read.
+type unread struct {
+	transport.Stream
+	first []protocol.Msg
+}
+
+func (u *unread) Recv() ([]protocol.Msg, error) {
+	if m := u.first; m != nil {
+		u.first = nil
+		return m, nil
+	}
+	return u.Stream.Recv()
 }
 
 // ID is the worker's address.

@@ -167,9 +167,10 @@ func TestSurvivesSIGKILL(t *testing.T) {
 
 // A worker that freezes (SIGSTOP) keeps its connections open but stops
 // answering: the membership cluster declares it dead within seconds, and
-// the computation finishes without it.
+// the computation finishes without it. (No nanny: the signal must reach
+// the worker's own process.)
 func TestFrozenWorkerDeclaredDead(t *testing.T) {
-	sched, workers := startCluster(t, bins.dusk, 2)
+	sched, workers := startCluster(t, bins.dusk, 2, "--no-nanny")
 	path, ref := groupByData(t)
 	ctx := connect(t, testCtx(t), sched.addr)
 	p, err := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 8 << 20}).Persist(ctx)
@@ -288,4 +289,53 @@ func TestVersionMismatch(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "0.0.0-other") || !strings.Contains(err.Error(), protocol.Version) {
 		t.Fatalf("err = %v; want both versions named", err)
 	}
+}
+
+// allocArgs is dusktest's AllocArgs.
+type allocArgs struct {
+	MiB    int
+	Marker string
+}
+
+var testAlloc = dusk.Register("test-alloc", func(context.Context, allocArgs) (int, error) { return 0, nil })
+
+// A task that takes more memory than its worker's limit gets the worker
+// killed and restarted by its nanny; run again, it completes when it stays
+// within bounds, and fails with a clear error after the retry limit when it
+// never does.
+func TestNannyRestartsWorkerOverMemory(t *testing.T) {
+	sched, workers := startCluster(t, bins.dusktest, 1, "--memory-limit", "256MiB")
+	ctx := connect(t, testCtx(t), sched.addr)
+
+	once, err := testAlloc.Submit(ctx, allocArgs{MiB: 400, Marker: filepath.Join(t.TempDir(), "allocated")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := once.Result(ctx); err != nil || v != 0 {
+		t.Fatalf("the retried task: %v, %v; want it to complete", v, err)
+	}
+	if !strings.Contains(workers[0].stderr.String(), "exceeded its memory budget") {
+		t.Fatalf("the nanny did not say why it restarted the worker:\n%s", workers[0].stderr)
+	}
+
+	always, err := testAlloc.Submit(ctx, allocArgs{MiB: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = always.Result(ctx)
+	var te *dusk.TaskError
+	if !errors.As(err, &te) || te.Kind != protocol.KilledWorker || !strings.Contains(te.Message, "out of memory") {
+		t.Fatalf("err = %v; want the killed-worker error that suspects memory", err)
+	}
+	// The restarted worker serves on.
+	if v, err := must(testInc.Submit(ctx, 1)).Result(ctx); err != nil || v != 2 {
+		t.Fatalf("after the restarts: %v, %v", v, err)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

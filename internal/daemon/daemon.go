@@ -30,6 +30,7 @@ import (
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/scheduler"
+	"github.com/duskdata/dusk/worker"
 )
 
 const usage = `dusk runs the processes of a Dusk cluster.
@@ -37,6 +38,7 @@ const usage = `dusk runs the processes of a Dusk cluster.
   dusk scheduler [--host H] [--port 8786]
   dusk worker --scheduler HOST:PORT [--nthreads N] [--memory-limit 4GiB]
               [--resources GPU=1,...] [--name NAME] [--local-directory DIR]
+              [--no-nanny]
   dusk version
 
 Run "dusk COMMAND -h" for a command's flags.
@@ -126,64 +128,113 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return sched.Close()
 }
 
-func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// workerFlags are the flags of `dusk worker`.
+type workerFlags struct {
+	fs                                 *flag.FlagSet
+	sched, host, memLimit, resources   *string
+	name, localDir, compression, level *string
+	spillCompression                   *string
+	port, nthreads                     *int
+	connect                            *time.Duration
+	target, spill, pause, terminate    *float64
+	noNanny                            *bool
+}
+
+func newWorkerFlags(stderr io.Writer) *workerFlags {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	schedAddr := fs.String("scheduler", "", "the scheduler's address, HOST:PORT (required)")
-	host := fs.String("host", "", "address to serve data on (default: the one that reaches the scheduler)")
-	port := fs.Int("port", 0, "port to serve data on; 0 picks a free one")
-	nthreads := fs.Int("nthreads", runtime.NumCPU(), "tasks to run at once")
-	memLimit := fs.String("memory-limit", "", "memory for results, as 4GiB or 512MB (default: the machine's memory)")
-	resources := fs.String("resources", "", "what the worker offers, as GPU=1,FOO=2")
-	name := fs.String("name", "", "a name for logs and listings")
-	localDir := fs.String("local-directory", "dusk-worker-space", "directory for the worker's files (created if missing)")
-	connect := fs.Duration("connect-timeout", 10*time.Second, "how long to try to reach the scheduler")
-	compression := fs.String("compression", "auto", "compress results sent to peers: auto (only to other machines), lz4 or none")
-	level := fs.String("log-level", "info", "debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	d := worker.DefaultFractions
+	return &workerFlags{
+		fs:               fs,
+		sched:            fs.String("scheduler", "", "the scheduler's address, HOST:PORT (required)"),
+		host:             fs.String("host", "", "address to serve data on (default: the one that reaches the scheduler)"),
+		port:             fs.Int("port", 0, "port to serve data on; 0 picks a free one"),
+		nthreads:         fs.Int("nthreads", runtime.NumCPU(), "tasks to run at once"),
+		memLimit:         fs.String("memory-limit", "", "memory the worker may use, as 4GiB or 512MB (default: the machine's memory)"),
+		target:           fs.Float64("memory-target", d.Target, "fraction of the limit of results in memory past which the least recently used go to disk"),
+		spill:            fs.Float64("memory-spill", d.Spill, "fraction of the limit of process memory past which results go to disk until under the target"),
+		pause:            fs.Float64("memory-pause", d.Pause, "fraction of the limit of process memory past which the worker takes no new task"),
+		terminate:        fs.Float64("memory-terminate", d.Terminate, "fraction of the limit of process memory past which the nanny restarts the worker"),
+		spillCompression: fs.String("spill-compression", "auto", "compress results spilled to disk: auto (s2), s2, zstd or none"),
+		noNanny:          fs.Bool("no-nanny", false, "run the worker in this process, without a nanny to restart it"),
+		resources:        fs.String("resources", "", "what the worker offers, as GPU=1,FOO=2"),
+		name:             fs.String("name", "", "a name for logs and listings"),
+		localDir:         fs.String("local-directory", "dusk-worker-space", "directory for the worker's files, spilled results among them (created if missing)"),
+		connect:          fs.Duration("connect-timeout", 10*time.Second, "how long to try to reach the scheduler"),
+		compression:      fs.String("compression", "auto", "compress results sent to peers: auto (only to other machines), lz4 or none"),
+		level:            fs.String("log-level", "info", "debug, info, warn or error"),
+	}
+}
+
+func (f *workerFlags) fractions() worker.Fractions {
+	return worker.Fractions{Target: *f.target, Spill: *f.spill, Pause: *f.pause, Terminate: *f.terminate}
+}
+
+// memoryLimit is --memory-limit in bytes, by default the machine's memory.
+func (f *workerFlags) memoryLimit() (int64, error) {
+	if *f.memLimit == "" {
+		return procmem.Total(), nil
+	}
+	limit, err := parseBytes(*f.memLimit)
+	if err != nil {
+		return 0, fmt.Errorf("--memory-limit: %w", err)
+	}
+	return limit, nil
+}
+
+func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f := newWorkerFlags(stderr)
+	if err := f.fs.Parse(args); err != nil {
 		return err
 	}
-	if *schedAddr == "" {
+	if *f.sched == "" {
 		return errors.New("--scheduler HOST:PORT is required")
 	}
-	log, err := newLogger(stderr, *level)
+	log, err := newLogger(stderr, *f.level)
 	if err != nil {
 		return err
 	}
-	res, err := parseResources(*resources)
+	res, err := parseResources(*f.resources)
 	if err != nil {
 		return err
 	}
-	comp, err := grpcnet.ParseCompression(*compression)
+	comp, err := grpcnet.ParseCompression(*f.compression)
 	if err != nil {
 		return fmt.Errorf("--compression: %w", err)
 	}
-	limit := procmem.Total()
-	if *memLimit != "" {
-		if limit, err = parseBytes(*memLimit); err != nil {
-			return fmt.Errorf("--memory-limit: %w", err)
-		}
+	spillComp, err := worker.ParseCompression(*f.spillCompression)
+	if err != nil {
+		return fmt.Errorf("--spill-compression: %w", err)
+	}
+	limit, err := f.memoryLimit()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*f.localDir, 0o755); err != nil {
+		return fmt.Errorf("--local-directory: %w", err)
+	}
+	if !*f.noNanny {
+		return runNanny(ctx, args, limit, f.fractions(), *f.localDir, stdout, stderr, log)
 	}
 	if limit > 0 {
 		res["memory"] = float64(limit)
 	}
-	if err := os.MkdirAll(*localDir, 0o755); err != nil {
-		return fmt.Errorf("--local-directory: %w", err)
-	}
-	advertise := advertisedHost(*host, *schedAddr)
-	cctx, cancel := context.WithTimeout(ctx, *connect)
+	cluster.LimitGoMemory(limit, f.fractions())
+	advertise := advertisedHost(*f.host, *f.sched)
+	cctx, cancel := context.WithTimeout(ctx, *f.connect)
 	defer cancel()
-	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp}, *schedAddr, cluster.WorkerConfig{
-		Addr: net.JoinHostPort(listenHost(*host, advertise), strconv.Itoa(*port)), Advertise: advertise,
-		Name: *name, NThreads: *nthreads, Resources: res,
+	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp}, *f.sched, cluster.WorkerConfig{
+		Addr: net.JoinHostPort(listenHost(*f.host, advertise), strconv.Itoa(*f.port)), Advertise: advertise,
+		Name: *f.name, NThreads: *f.nthreads, Resources: res,
+		MemoryLimit: limit, Fractions: f.fractions(), LocalDirectory: *f.localDir, SpillCompression: spillComp,
 	}, log)
 	if err != nil {
 		return err
 	}
-	log = log.With("worker", w.ID(), "name", *name)
+	log = log.With("worker", w.ID(), "name", *f.name)
 	var members *membership.Members
 	if w.Gossip() != "" {
-		if members, err = membership.Start(membership.Config{Name: string(w.ID()), Host: gossipBind(*host, advertise), Log: log}); err != nil {
+		if members, err = membership.Start(membership.Config{Name: string(w.ID()), Host: gossipBind(*f.host, advertise), Log: log}); err != nil {
 			w.Close()
 			return err
 		}
@@ -194,7 +245,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	fmt.Fprintf(stdout, "dusk worker at %s\n", w.ID())
-	log.Info("serving", "threads", *nthreads, "resources", graph.Resources(res).String(), "dir", *localDir)
+	log.Info("serving", "threads", *f.nthreads, "resources", graph.Resources(res).String(),
+		"memory_limit", worker.FormatBytes(limit), "dir", *f.localDir)
 	select {
 	case <-ctx.Done():
 		log.Info("retiring: handing results only this worker holds to others")
@@ -204,6 +256,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			log.Warn("retired before every copy was made", "err", err)
 		}
 		return nil
+	case <-nannyGone():
+		w.Close()
+		return errors.New("the nanny went away")
 	case <-w.Done():
 		return errors.New("lost the connection to the scheduler")
 	}

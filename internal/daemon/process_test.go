@@ -115,14 +115,16 @@ func start(t testing.TB, bin string, args ...string) *proc {
 	return p
 }
 
-// cluster starts a scheduler and n workers of bin on 127.0.0.1.
-func startCluster(t testing.TB, bin string, workers int, schedArgs ...string) (*proc, []*proc) {
+// startCluster starts a scheduler and n workers of bin on 127.0.0.1, each
+// with one thread and a nanny unless workerArgs say otherwise.
+func startCluster(t testing.TB, bin string, workers int, workerArgs ...string) (*proc, []*proc) {
 	t.Helper()
-	sched := start(t, bin, append([]string{"scheduler", "--host", "127.0.0.1", "--port", "0"}, schedArgs...)...)
+	sched := start(t, bin, "scheduler", "--host", "127.0.0.1", "--port", "0")
 	ws := make([]*proc, workers)
 	for i := range ws {
-		ws[i] = start(t, bin, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1",
-			"--nthreads", "1", "--name", fmt.Sprintf("w%d", i), "--local-directory", t.TempDir())
+		args := []string{"worker", "--scheduler", sched.addr, "--host", "127.0.0.1",
+			"--nthreads", "1", "--name", fmt.Sprintf("w%d", i), "--local-directory", t.TempDir()}
+		ws[i] = start(t, bin, append(args, workerArgs...)...)
 	}
 	return sched, ws
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/duskdata/dusk"
@@ -23,6 +24,38 @@ var (
 		os.Exit(3) // the worker dies running it, every time
 		return 0, nil
 	})
+	_ = dusk.Register("test-alloc", alloc)
 )
+
+// AllocArgs says how much test-alloc allocates, and where it leaves a mark
+// so that it allocates only the first time.
+type AllocArgs struct {
+	MiB    int
+	Marker string
+}
+
+// alloc takes MiB of memory, touching every page so that the operating
+// system counts it, and holds it for a while: long enough for the nanny to
+// see it. With a Marker, it does so only if the marker is not there yet.
+func alloc(ctx context.Context, a AllocArgs) (int, error) {
+	if a.Marker != "" {
+		if _, err := os.Stat(a.Marker); err == nil {
+			return 0, nil
+		}
+		if err := os.WriteFile(a.Marker, nil, 0o600); err != nil {
+			return 0, err
+		}
+	}
+	b := make([]byte, a.MiB<<20)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	select {
+	case <-time.After(10 * time.Second):
+	case <-ctx.Done():
+	}
+	runtime.KeepAlive(b)
+	return a.MiB, nil
+}
 
 func main() { dusk.Main() }
