@@ -61,7 +61,7 @@ type entry struct {
 	v          any // in memory when inMem
 	inMem      bool
 	n          int64  // size in memory
-	file       string // on disk when !inMem
+	file       string // its copy on disk, if it has one: always when !inMem
 	disk       int64  // size on disk
 	spilling   bool   // being written out
 	pinned     bool   // has no codec: stays in memory
@@ -126,15 +126,15 @@ func (s *Store) drop(e *entry) {
 	s.unlink(e)
 	if e.inMem {
 		s.managed -= e.n
-	} else {
-		s.spilled -= e.disk
 	}
+	s.spilled -= e.disk
 }
 
 func (s *Store) dispose(e *entry) {
 	if e.inMem {
 		Release(e.v)
-	} else if e.file != "" {
+	}
+	if e.file != "" {
 		os.Remove(e.file)
 	}
 }
@@ -180,10 +180,8 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 		}
 		return s.Get(k)
 	}
-	// Back in memory: the disk copy goes.
-	s.spilled -= e.disk
-	os.Remove(e.file)
-	e.file, e.disk = "", 0
+	// Back in memory. Results never change, so the disk copy stays: should
+	// the value have to leave memory again, it need not be written again.
 	e.v, e.inMem, e.n = v, true, SizeOf(v)
 	s.managed += e.n
 	s.touch(e)
@@ -223,14 +221,19 @@ func (s *Store) Delete(k graph.Key) {
 }
 
 // SpillTo writes the least recently used values to disk until managed
-// memory is at most limit, or nothing more can go. It returns the first
-// write's failure, which the store also keeps (SpillError) until a write
-// succeeds; what failed to spill stays in memory, intact.
+// memory is at most limit, or nothing more can go. It moves no more than
+// was over the limit when it was called, so that values arriving meanwhile
+// (which spill as they come) cannot keep it going forever. It returns the
+// first write's failure, which the store also keeps (SpillError) until a
+// write succeeds; what failed to spill stays in memory, intact.
 func (s *Store) SpillTo(limit int64) error {
 	if s.cfg.Dir == "" {
 		return nil
 	}
-	for {
+	s.mu.Lock()
+	budget := s.managed - limit
+	s.mu.Unlock()
+	for budget > 0 {
 		s.mu.Lock()
 		if s.managed <= limit {
 			s.mu.Unlock()
@@ -243,6 +246,12 @@ func (s *Store) SpillTo(limit int64) error {
 		if e == &s.lru {
 			s.mu.Unlock()
 			return nil // every value in memory is being written already, or cannot be
+		}
+		if e.file != "" {
+			// Read back earlier and still on disk: memory lets go of it.
+			s.evict(e)
+			budget -= e.n
+			continue
 		}
 		v := e.v
 		if _, err := spillCodec(v); err != nil {
@@ -272,16 +281,25 @@ func (s *Store) SpillTo(limit int64) error {
 			os.Remove(path) // dropped or replaced while it was written
 			continue
 		}
-		s.unlink(e)
-		s.managed -= e.n
+		e.file, e.disk = path, disk
 		s.spilled += disk
 		s.stats.Spills++
 		s.stats.SpillBytes += e.n
-		old := e.v
-		e.v, e.inMem, e.file, e.disk = nil, false, path, disk
-		s.mu.Unlock()
-		Release(old)
+		s.evict(e)
+		budget -= e.n
 	}
+	return nil
+}
+
+// evict lets go of the memory copy of e, which has one on disk, and
+// unlocks the store.
+func (s *Store) evict(e *entry) {
+	s.unlink(e)
+	s.managed -= e.n
+	old := e.v
+	e.v, e.inMem = nil, false
+	s.mu.Unlock()
+	Release(old)
 }
 
 // Managed is the bytes of the values held in memory.
@@ -291,7 +309,8 @@ func (s *Store) Managed() int64 {
 	return s.managed
 }
 
-// Spilled is the bytes of the values held on disk.
+// Spilled is the bytes on disk: of the values spilled, and of the copies
+// kept of values read back.
 func (s *Store) Spilled() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -129,6 +129,37 @@ func TestStoreSpillsLeastRecentlyUsed(t *testing.T) {
 	}
 }
 
+// A value read back keeps its disk copy: leaving memory again costs no write.
+func TestStoreRespillsWithoutWriting(t *testing.T) {
+	dir := t.TempDir()
+	s := NewStore(StoreConfig{Dir: dir})
+	rec := testRecord(10000, 4)
+	rec.Retain()
+	defer rec.Release()
+	s.Put("a", rec)
+	for round := 0; round < 3; round++ {
+		if err := s.SpillTo(0); err != nil {
+			t.Fatal(err)
+		}
+		if s.Managed() != 0 {
+			t.Fatalf("round %d: managed %d after spilling all", round, s.Managed())
+		}
+		v := mustGet(t, s, "a")
+		sameRecord(t, v, rec)
+		Release(v)
+	}
+	if st := s.Stats(); st.Spills != 1 || st.Unspills != 3 {
+		t.Fatalf("stats %+v: want one write and three reads", st)
+	}
+	if n := len(spillFiles(t, dir)); n != 1 || s.Spilled() == 0 {
+		t.Fatalf("%d files, %d bytes on disk; want the one copy", n, s.Spilled())
+	}
+	s.Delete("a")
+	if n := len(spillFiles(t, dir)); n != 0 || s.Spilled() != 0 || s.Managed() != 0 {
+		t.Fatalf("after Delete: %d files, spilled %d, managed %d", n, s.Spilled(), s.Managed())
+	}
+}
+
 func TestStoreStoresIncompressibleDataAsIs(t *testing.T) {
 	dir := t.TempDir()
 	s := NewStore(StoreConfig{Dir: dir})
