@@ -5,16 +5,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/duskdata/dusk/graph"
 )
 
 // block makes a MiB of numbers that depend on seed, slowly enough that a
 // worker pausing stops a run of them midway.
 var block = Register("test-block", func(_ context.Context, seed int) ([]int64, error) {
+	blockRuns.Add(1)
 	time.Sleep(20 * time.Millisecond)
 	return blockOf(seed), nil
 })
+
+var blockRuns atomic.Int64
 
 func blockOf(seed int) []int64 {
 	out := make([]int64, 1<<17)
@@ -102,4 +108,61 @@ func TestUnwritableSpillDirectoryPauses(t *testing.T) {
 	if w.Paused || w.Memory.SpillError != "" {
 		t.Fatalf("after the disk came back: paused %v, spill error %q", w.Paused, w.Memory.SpillError)
 	}
+}
+
+// Spill files damaged on disk are caught by their checksums when read back:
+// the results are recomputed from their tasks, and the answers are right.
+func TestCorruptSpillIsRecomputed(t *testing.T) {
+	local := t.TempDir()
+	// A target of nothing: every result goes to disk as soon as it is made.
+	c := newTestClient(t, Workers(1), ThreadsPerWorker(1), MemoryLimit(64<<20),
+		MemoryFractions(Fractions{Target: 1e-9, Spill: 100, Pause: 100}), LocalDirectory(local))
+	ctx := testCtx(t, c)
+	args := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	runs := blockRuns.Load()
+	futs, err := block.Map(ctx, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.wait(ctx, futureKeys(futs)); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for len(files) < len(args) && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+		if files, err = filepath.Glob(filepath.Join(local, "*", "*.spill")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[len(b)/2] ^= 0xff
+		if err := os.WriteFile(f, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Gather(ctx, futs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := blockOf(i)
+		if len(v) != len(want) || v[0] != want[0] || v[len(v)-1] != want[len(want)-1] {
+			t.Fatalf("result %d came back wrong", i)
+		}
+	}
+	if n := blockRuns.Load() - runs; n != 2*int64(len(args)) {
+		t.Fatalf("%d runs of the task; want each of %d run again", n, len(args))
+	}
+}
+
+func futureKeys[T any](futs []*Future[T]) []graph.Key {
+	keys := make([]graph.Key, len(futs))
+	for i, f := range futs {
+		keys[i] = f.Key()
+	}
+	return keys
 }

@@ -376,3 +376,34 @@ func BenchmarkSpill(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStoreAccounting measures what memory accounting adds to a task:
+// sizing its result, keeping it in the store's books and least recently used
+// list, reading it as an input, and dropping it.
+func BenchmarkStoreAccounting(b *testing.B) {
+	rec := testRecord(1000, 3)
+	defer rec.Release()
+	for _, tc := range []struct {
+		name string
+		v    func() any
+	}{
+		{"record", func() any { rec.Retain(); return rec }},
+		{"int64", func() any { return int64(7) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			s := NewStore(StoreConfig{Dir: b.TempDir(), Target: 1 << 40})
+			keys := make([]graph.Key, 1024)
+			for i := range keys {
+				keys[i] = graph.Key("task-" + strconv.Itoa(i))
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				k := keys[i%len(keys)]
+				s.Put(k, tc.v())
+				v, _, _ := s.Get(k)
+				Release(v)
+				s.Delete(k)
+			}
+		})
+	}
+}

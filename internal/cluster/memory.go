@@ -100,14 +100,15 @@ func (w *Worker) monitorMemory() {
 	}
 }
 
-// readMemory takes a reading. Above the spill threshold it first hands
-// freed memory back to the operating system, so that memory the program no
-// longer uses is not mistaken for memory to spill.
+// readMemory takes a reading. Above the target it first hands freed memory
+// back to the operating system (at most every freeOSEvery), so that memory
+// the program no longer uses neither lingers as unmanaged memory nor is
+// mistaken for memory to spill.
 func (w *Worker) readMemory() worker.MemoryReading {
 	managed := w.store.Managed()
 	process := w.mem.cfg.ProcessMemory(managed)
 	if limit := w.mem.cfg.MemoryLimit; limit > 0 &&
-		float64(process) > w.mem.cfg.Fractions.WithDefaults().Spill*float64(limit) &&
+		float64(process) > w.mem.cfg.Fractions.WithDefaults().Target*float64(limit) &&
 		time.Since(w.mem.lastFree) > freeOSEvery {
 		debug.FreeOSMemory()
 		w.mem.lastFree = time.Now()
