@@ -121,7 +121,8 @@ type keyState struct {
 	done    bool
 	whoHas  []protocol.WorkerID
 	err     error
-	version int // bumped on every report, to tell stale locations
+	version int    // bumped on every report, to tell stale locations
+	run     uint64 // the scheduler's run that computed the reported result
 	waiters []*waiter
 }
 
@@ -223,7 +224,7 @@ func (c *Client) read() {
 			switch m := m.(type) {
 			case *protocol.KeyInMemory:
 				if ks := c.keys[m.Key]; ks != nil {
-					ks.whoHas, ks.err = m.WhoHas, nil
+					ks.whoHas, ks.run, ks.err = m.WhoHas, m.Run, nil
 					c.settle(ks)
 				}
 			case *protocol.KeyErred:
@@ -430,6 +431,7 @@ func (c *Client) gather(ctx context.Context, keys []graph.Key) ([]any, error) {
 		type fetch struct {
 			keys     []graph.Key
 			versions []int
+			runs     []uint64
 		}
 		plan := make(map[protocol.WorkerID]*fetch)
 		c.mu.Lock()
@@ -450,6 +452,7 @@ func (c *Client) gather(ctx context.Context, keys []graph.Key) ([]any, error) {
 			}
 			f.keys = append(f.keys, k)
 			f.versions = append(f.versions, ks.version)
+			f.runs = append(f.runs, ks.run)
 		}
 		c.mu.Unlock()
 		if len(plan) == 0 {
@@ -486,7 +489,7 @@ func (c *Client) gather(ctx context.Context, keys []graph.Key) ([]any, error) {
 					ks.done = false
 				}
 				lost = append(lost, k)
-				missing = append(missing, &protocol.MissingData{Key: k, From: r.w})
+				missing = append(missing, &protocol.MissingData{Key: k, From: r.w, Run: f.runs[i]})
 			}
 			c.mu.Unlock()
 		}

@@ -62,7 +62,7 @@ func TestUnwritableSpillDirectoryPauses(t *testing.T) {
 	// Only managed memory counts here: the test process's own memory is
 	// no business of this test.
 	c := newTestClient(t, Workers(1), ThreadsPerWorker(1), MemoryLimit(16<<20),
-		MemoryFractions(Fractions{Spill: 10, Pause: 10}), LocalDirectory(local))
+		MemoryFractions(Fractions{Spill: 1000, Pause: 1000}), LocalDirectory(local))
 	ctx := testCtx(t, c)
 	const n = 40 // MiB of results, against a target of 0.6 × 16 MiB
 	args := make([]int, n)
@@ -94,16 +94,7 @@ func TestUnwritableSpillDirectoryPauses(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(local, "dusk-worker"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Gather(ctx, futs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range got {
-		want := blockOf(i)
-		if len(v) != len(want) || v[0] != want[0] || v[len(v)-1] != want[len(want)-1] {
-			t.Fatalf("result %d came back wrong", i)
-		}
-	}
+	checkBlocks(t, ctx, futs)
 	w = waitWorker(t, ctx, c, "it spilled", func(w WorkerInfo) bool { return w.Memory.SpilledTotal > 0 })
 	if w.Paused || w.Memory.SpillError != "" {
 		t.Fatalf("after the disk came back: paused %v, spill error %q", w.Paused, w.Memory.SpillError)
@@ -127,12 +118,13 @@ func TestCorruptSpillIsRecomputed(t *testing.T) {
 	if err := c.wait(ctx, futureKeys(futs)); err != nil {
 		t.Fatal(err)
 	}
-	var files []string
-	for len(files) < len(args) && ctx.Err() == nil {
-		time.Sleep(20 * time.Millisecond)
-		if files, err = filepath.Glob(filepath.Join(local, "*", "*.spill")); err != nil {
-			t.Fatal(err)
-		}
+	store := c.local.Workers[0].Store()
+	for store.Managed() > 0 && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond) // until every result has left memory
+	}
+	files, err := filepath.Glob(filepath.Join(local, "*", "*.spill"))
+	if err != nil || len(files) != len(args) {
+		t.Fatalf("spill files %v (%v); want one per result", files, err)
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -144,6 +136,15 @@ func TestCorruptSpillIsRecomputed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	checkBlocks(t, ctx, futs)
+	if n := blockRuns.Load() - runs; n != 2*int64(len(args)) {
+		t.Fatalf("%d runs of the task; want each of %d run again", n, len(args))
+	}
+}
+
+// checkBlocks gathers futures of block(0), block(1), ... and checks them.
+func checkBlocks(t *testing.T, ctx context.Context, futs []*Future[[]int64]) {
+	t.Helper()
 	got, err := Gather(ctx, futs)
 	if err != nil {
 		t.Fatal(err)
@@ -153,9 +154,6 @@ func TestCorruptSpillIsRecomputed(t *testing.T) {
 		if len(v) != len(want) || v[0] != want[0] || v[len(v)-1] != want[len(want)-1] {
 			t.Fatalf("result %d came back wrong", i)
 		}
-	}
-	if n := blockRuns.Load() - runs; n != 2*int64(len(args)) {
-		t.Fatalf("%d runs of the task; want each of %d run again", n, len(args))
 	}
 }
 

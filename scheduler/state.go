@@ -589,7 +589,10 @@ func (s *State) clientMissing(c protocol.ClientID, m *protocol.MissingData) {
 	if t == nil {
 		return
 	}
-	if from := s.workers[m.From]; from != nil && slices.Contains(t.whoHas, from) {
+	// A report older than the current result (recomputed since) is about a
+	// copy that is gone already.
+	current := m.Run == 0 || m.Run == t.run
+	if from := s.workers[m.From]; current && from != nil && slices.Contains(t.whoHas, from) {
 		s.free(from.id, t.key)
 		s.dropReplica(t, from)
 	}
@@ -885,7 +888,7 @@ func (s *State) reportMemory(t *task, c protocol.ClientID) {
 	for i, w := range t.whoHas {
 		ids[i] = w.id
 	}
-	s.send2(c, &protocol.KeyInMemory{Key: t.key, WhoHas: ids, Nbytes: t.nbytes})
+	s.send2(c, &protocol.KeyInMemory{Key: t.key, WhoHas: ids, Nbytes: t.nbytes, Run: t.run})
 }
 
 // ---- placement ----

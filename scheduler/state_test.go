@@ -27,7 +27,7 @@ import (
 //	release [client=C] keys=(k,...)            a client releases keys
 //	client-lost C
 //	missing ID KEY from=ID                     a worker could not fetch KEY from ID
-//	client-missing KEY from=ID                 the client found no KEY on ID
+//	client-missing KEY from=ID [run=N]         the client found no KEY on ID, as reported for run N
 //	added ID KEY [nbytes=N]                    a worker fetched a copy of KEY
 //	steal-response ID KEY [given]              a worker answers a steal request
 //	retire ID                                  a worker asks to leave
@@ -118,7 +118,8 @@ func TestScenarios(t *testing.T) {
 			case "missing":
 				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.MissingData{Key: graph.Key(pos(1)), From: protocol.WorkerID(arg("from", ""))}))
 			case "client-missing":
-				check(s.FromClient(client, &protocol.MissingData{Key: graph.Key(pos(0)), From: protocol.WorkerID(arg("from", ""))}))
+				check(s.FromClient(client, &protocol.MissingData{Key: graph.Key(pos(0)), From: protocol.WorkerID(arg("from", "")),
+					Run: uint64(num("run", 0))}))
 			case "added":
 				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.AddKeys{Keys: []graph.Key{graph.Key(pos(1))}, Nbytes: []int64{num("nbytes", 8)}}))
 			case "steal-response":

@@ -249,8 +249,7 @@ func (s *Store) SpillTo(limit int64) error {
 		}
 		if e.file != "" {
 			// Read back earlier and still on disk: memory lets go of it.
-			s.evict(e)
-			budget -= e.n
+			budget -= s.evict(e)
 			continue
 		}
 		v := e.v
@@ -285,21 +284,21 @@ func (s *Store) SpillTo(limit int64) error {
 		s.spilled += disk
 		s.stats.Spills++
 		s.stats.SpillBytes += e.n
-		s.evict(e)
-		budget -= e.n
+		budget -= s.evict(e)
 	}
 	return nil
 }
 
-// evict lets go of the memory copy of e, which has one on disk, and
-// unlocks the store.
-func (s *Store) evict(e *entry) {
+// evict lets go of the memory copy of e, which has one on disk, unlocks
+// the store, and returns the bytes freed.
+func (s *Store) evict(e *entry) int64 {
 	s.unlink(e)
 	s.managed -= e.n
-	old := e.v
+	n, old := e.n, e.v
 	e.v, e.inMem = nil, false
 	s.mu.Unlock()
 	Release(old)
+	return n
 }
 
 // Managed is the bytes of the values held in memory.

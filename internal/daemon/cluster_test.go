@@ -68,18 +68,22 @@ func groupByData(t *testing.T) (string, map[string]groupRef) {
 		data.ref = map[string]groupRef{}
 		g := bench.NewGroupByGen(dataRows, 100, 1)
 		for i := 0; i < dataRows; i++ {
-			r := g.Row()
-			x := data.ref[r.ID1]
-			x.sumV1 += r.V1
-			x.sumV3 += r.V3
-			x.n++
-			data.ref[r.ID1] = x
+			addRow(data.ref, g.Row())
 		}
 	})
 	if data.err != nil {
 		t.Fatal(data.err)
 	}
 	return data.path, data.ref
+}
+
+// addRow counts r in the per-id1 reference.
+func addRow(ref map[string]groupRef, r bench.GroupByRow) {
+	x := ref[r.ID1]
+	x.sumV1 += r.V1
+	x.sumV3 += r.V3
+	x.n++
+	ref[r.ID1] = x
 }
 
 func connect(t testing.TB, ctx context.Context, addr string) context.Context {

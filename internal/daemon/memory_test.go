@@ -37,11 +37,7 @@ func writeBigData(t *testing.T, path string) bigRef {
 		g := bench.NewGroupByGen(bigRows, 100, 7)
 		for i := 0; i < bigRows; i++ {
 			r := g.Row()
-			x := ref.groups[r.ID1]
-			x.sumV1 += r.V1
-			x.sumV3 += r.V3
-			x.n++
-			ref.groups[r.ID1] = x
+			addRow(ref.groups, r)
 			if r.V1 > 3 {
 				ref.v1Gt3++
 			}

@@ -108,11 +108,15 @@ type AddKeys struct {
 type ReleasedData struct{ Keys []graph.Key }
 
 // MissingData reports that From did not have Key when asked for it. Workers
-// send it when no holder they know has an input; clients when a holder the
-// scheduler named does not have a result.
+// send it when no holder they know has an input, or when they lost a result
+// of their own (a corrupt spill file, From being themselves); clients when
+// a holder the scheduler named does not have a result. A client sets Run to
+// that of the report it acted on: a copy made since (a recomputation) is
+// not the one it missed.
 type MissingData struct {
 	Key  graph.Key
 	From WorkerID
+	Run  uint64
 }
 
 // StealRequest asks a worker to give back a task it has not started, so
@@ -152,7 +156,8 @@ type Memory struct {
 	Process int64
 	// Managed is the results held in memory, by the store's exact count.
 	Managed int64
-	// Spilled is the results held on disk, as written (compressed).
+	// Spilled is the bytes on disk, as written (compressed): of the
+	// results spilled, and of the copies kept of those read back.
 	Spilled int64
 	// SpilledTotal is the in-memory size of every result moved to disk so
 	// far; UnspilledTotal of those read back.
@@ -213,6 +218,7 @@ type KeyInMemory struct {
 	Key    graph.Key
 	WhoHas []WorkerID
 	Nbytes int64
+	Run    uint64 // the run that computed it
 }
 
 // KeyErred tells a client that a key it wants cannot be computed.

@@ -63,7 +63,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	case *protocol.ReleasedData:
 		return &pb.Msg{Kind: &pb.Msg_ReleasedData{ReleasedData: &pb.ReleasedData{Keys: keysToWire(m.Keys)}}}, nil
 	case *protocol.MissingData:
-		return &pb.Msg{Kind: &pb.Msg_MissingData{MissingData: &pb.MissingData{Key: string(m.Key), From: string(m.From)}}}, nil
+		return &pb.Msg{Kind: &pb.Msg_MissingData{MissingData: &pb.MissingData{Key: string(m.Key), From: string(m.From), Run: m.Run}}}, nil
 	case *protocol.UpdateGraph:
 		tasks := make([]*pb.Task, len(m.Tasks))
 		for i, t := range m.Tasks {
@@ -74,7 +74,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_ReleaseKeys{ReleaseKeys: &pb.ReleaseKeys{Keys: keysToWire(m.Keys)}}}, nil
 	case *protocol.KeyInMemory:
 		return &pb.Msg{Kind: &pb.Msg_KeyInMemory{KeyInMemory: &pb.KeyInMemory{
-			Key: string(m.Key), WhoHas: workersToWire(m.WhoHas), Nbytes: m.Nbytes}}}, nil
+			Key: string(m.Key), WhoHas: workersToWire(m.WhoHas), Nbytes: m.Nbytes, Run: m.Run}}}, nil
 	case *protocol.KeyErred:
 		return &pb.Msg{Kind: &pb.Msg_KeyErred{KeyErred: &pb.KeyErred{Key: string(m.Key), Err: errToWire(m.Err)}}}, nil
 	case *protocol.StealRequest:
@@ -140,7 +140,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 	case *pb.Msg_ReleasedData:
 		return &protocol.ReleasedData{Keys: keysFromWire(k.ReleasedData.Keys)}, nil
 	case *pb.Msg_MissingData:
-		return &protocol.MissingData{Key: graph.Key(k.MissingData.Key), From: protocol.WorkerID(k.MissingData.From)}, nil
+		return &protocol.MissingData{Key: graph.Key(k.MissingData.Key), From: protocol.WorkerID(k.MissingData.From), Run: k.MissingData.Run}, nil
 	case *pb.Msg_UpdateGraph:
 		m := k.UpdateGraph
 		tasks := make([]*graph.Task, len(m.Tasks))
@@ -152,7 +152,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.ReleaseKeys{Keys: keysFromWire(k.ReleaseKeys.Keys)}, nil
 	case *pb.Msg_KeyInMemory:
 		m := k.KeyInMemory
-		return &protocol.KeyInMemory{Key: graph.Key(m.Key), WhoHas: workersFromWire(m.WhoHas), Nbytes: m.Nbytes}, nil
+		return &protocol.KeyInMemory{Key: graph.Key(m.Key), WhoHas: workersFromWire(m.WhoHas), Nbytes: m.Nbytes, Run: m.Run}, nil
 	case *pb.Msg_KeyErred:
 		return &protocol.KeyErred{Key: graph.Key(k.KeyErred.Key), Err: errFromWire(k.KeyErred.Err)}, nil
 	case *pb.Msg_StealRequest:

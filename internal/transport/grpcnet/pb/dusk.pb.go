@@ -1287,6 +1287,7 @@ type MissingData struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	From          string                 `protobuf:"bytes,2,opt,name=from,proto3" json:"from,omitempty"`
+	Run           uint64                 `protobuf:"varint,3,opt,name=run,proto3" json:"run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1333,6 +1334,13 @@ func (x *MissingData) GetFrom() string {
 		return x.From
 	}
 	return ""
+}
+
+func (x *MissingData) GetRun() uint64 {
+	if x != nil {
+		return x.Run
+	}
+	return 0
 }
 
 type UpdateGraph struct {
@@ -1436,6 +1444,7 @@ type KeyInMemory struct {
 	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	WhoHas        []string               `protobuf:"bytes,2,rep,name=who_has,json=whoHas,proto3" json:"who_has,omitempty"`
 	Nbytes        int64                  `protobuf:"varint,3,opt,name=nbytes,proto3" json:"nbytes,omitempty"`
+	Run           uint64                 `protobuf:"varint,4,opt,name=run,proto3" json:"run,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1487,6 +1496,13 @@ func (x *KeyInMemory) GetWhoHas() []string {
 func (x *KeyInMemory) GetNbytes() int64 {
 	if x != nil {
 		return x.Nbytes
+	}
+	return 0
+}
+
+func (x *KeyInMemory) GetRun() uint64 {
+	if x != nil {
+		return x.Run
 	}
 	return 0
 }
@@ -2373,19 +2389,21 @@ const file_dusk_proto_rawDesc = "" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\x12\x16\n" +
 	"\x06nbytes\x18\x02 \x03(\x03R\x06nbytes\"\"\n" +
 	"\fReleasedData\x12\x12\n" +
-	"\x04keys\x18\x01 \x03(\tR\x04keys\"3\n" +
+	"\x04keys\x18\x01 \x03(\tR\x04keys\"E\n" +
 	"\vMissingData\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x12\n" +
-	"\x04from\x18\x02 \x01(\tR\x04from\"F\n" +
+	"\x04from\x18\x02 \x01(\tR\x04from\x12\x10\n" +
+	"\x03run\x18\x03 \x01(\x04R\x03run\"F\n" +
 	"\vUpdateGraph\x12#\n" +
 	"\x05tasks\x18\x01 \x03(\v2\r.dusk.v1.TaskR\x05tasks\x12\x12\n" +
 	"\x04keys\x18\x02 \x03(\tR\x04keys\"!\n" +
 	"\vReleaseKeys\x12\x12\n" +
-	"\x04keys\x18\x01 \x03(\tR\x04keys\"P\n" +
+	"\x04keys\x18\x01 \x03(\tR\x04keys\"b\n" +
 	"\vKeyInMemory\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x17\n" +
 	"\awho_has\x18\x02 \x03(\tR\x06whoHas\x12\x16\n" +
-	"\x06nbytes\x18\x03 \x01(\x03R\x06nbytes\"B\n" +
+	"\x06nbytes\x18\x03 \x01(\x03R\x06nbytes\x12\x10\n" +
+	"\x03run\x18\x04 \x01(\x04R\x03run\"B\n" +
 	"\bKeyErred\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12$\n" +
 	"\x03err\x18\x02 \x01(\v2\x12.dusk.v1.TaskErrorR\x03err\" \n" +
