@@ -603,8 +603,8 @@ func (s *State) clientMissing(c protocol.ClientID, m *protocol.MissingData) {
 
 func (s *State) missingData(w *worker, m *protocol.MissingData) {
 	t := s.tasks[m.Key]
-	if t == nil {
-		return
+	if t == nil || m.Run != 0 && m.Run != t.run {
+		return // or about a result recomputed since
 	}
 	if from := s.workers[m.From]; from != nil && slices.Contains(t.whoHas, from) {
 		// Whatever from still holds of it is of no use: free it there.

@@ -26,7 +26,7 @@ import (
 //	err ID KEY                                 a worker reports a failure; the message below it
 //	release [client=C] keys=(k,...)            a client releases keys
 //	client-lost C
-//	missing ID KEY from=ID                     a worker could not fetch KEY from ID
+//	missing ID KEY from=ID [run=N]             a worker could not fetch KEY from ID (or lost run N of its own)
 //	client-missing KEY from=ID [run=N]         the client found no KEY on ID, as reported for run N
 //	added ID KEY [nbytes=N]                    a worker fetched a copy of KEY
 //	steal-response ID KEY [given]              a worker answers a steal request
@@ -116,7 +116,8 @@ func TestScenarios(t *testing.T) {
 			case "client-lost":
 				s.ClientLost(protocol.ClientID(pos(0)))
 			case "missing":
-				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.MissingData{Key: graph.Key(pos(1)), From: protocol.WorkerID(arg("from", ""))}))
+				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.MissingData{Key: graph.Key(pos(1)), From: protocol.WorkerID(arg("from", "")),
+					Run: uint64(num("run", 0))}))
 			case "client-missing":
 				check(s.FromClient(client, &protocol.MissingData{Key: graph.Key(pos(0)), From: protocol.WorkerID(arg("from", "")),
 					Run: uint64(num("run", 0))}))

@@ -126,7 +126,7 @@ func (s *State) Lost(keys []graph.Key) {
 				d.waitingOn++
 			}
 		}
-		s.send(&protocol.MissingData{Key: k, From: s.cfg.ID})
+		s.send(&protocol.MissingData{Key: k, From: s.cfg.ID, Run: t.run})
 	}
 	s.schedule()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 
@@ -86,11 +87,16 @@ var (
 	zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)))
 )
 
+// errUnencodable marks a value its codec cannot encode (a NaN in JSON):
+// it cannot leave memory, and the disk is not to blame.
+var errUnencodable = errors.New("cannot be encoded")
+
 // writeSpill writes v to a new file at path and returns the file's size.
+// A failure to encode v wraps errUnencodable; any other is the disk's.
 func writeSpill(path string, v any, comp Compression) (int64, error) {
 	c, err := spillCodec(v)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("%w: %w", errUnencodable, err)
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -101,7 +107,9 @@ func writeSpill(path string, v any, comp Compression) (int64, error) {
 	head = append(head, c.Name()...)
 	err = bw.write(head)
 	if err == nil {
-		err = c.Encode(bw, v)
+		if err = c.Encode(bw, v); err != nil && bw.err == nil {
+			err = fmt.Errorf("%w: %w", errUnencodable, err)
+		}
 	}
 	if err == nil {
 		err = bw.close()
@@ -119,6 +127,7 @@ func writeSpill(path string, v any, comp Compression) (int64, error) {
 // blockWriter cuts what is written to it into compressed, checksummed blocks.
 type blockWriter struct {
 	f    *os.File
+	err  error // the file's first write failure
 	comp Compression
 	raw  []byte // the block being filled
 	out  []byte // the block as written, reused
@@ -144,6 +153,9 @@ func (w *blockWriter) Write(p []byte) (int, error) {
 func (w *blockWriter) write(p []byte) error {
 	_, err := w.f.Write(p)
 	w.size += int64(len(p))
+	if err != nil && w.err == nil {
+		w.err = err
+	}
 	return err
 }
 
@@ -184,12 +196,16 @@ func putHeader(b []byte, raw, stored uint32, sum uint64) {
 	binary.LittleEndian.PutUint64(b[8:], sum)
 }
 
-// readSpill reads back a value writeSpill wrote. Every failure wraps
-// ErrCorrupt: a spill file that cannot be read back whole is lost.
+// readSpill reads back a value writeSpill wrote. A file that is missing,
+// damaged or cut short wraps ErrCorrupt: it is lost. Failing to open one
+// that is there (too many open files) may pass.
 func readSpill(path string) (any, error) {
 	f, err := os.Open(path)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	v, err := decodeSpill(f)
@@ -218,11 +234,10 @@ func decodeSpill(f io.Reader) (any, error) {
 	br := &blockReader{f: f}
 	v, err := c.Decode(br)
 	if err == nil {
-		// The value must end where the file says it does.
-		var n int64
-		if n, err = io.Copy(io.Discard, br); err == nil && n > 0 {
-			err = fmt.Errorf("%d bytes after the value", n)
-		}
+		// Read to the end marker, checking the blocks on the way: a file
+		// cut short is caught. A decoder may leave bytes it did not need
+		// (JSON's closing newline).
+		_, err = io.Copy(io.Discard, br)
 	}
 	if err != nil {
 		Release(v)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/duskdata/dusk/graph"
 )
@@ -64,7 +65,7 @@ type entry struct {
 	file       string // its copy on disk, if it has one: always when !inMem
 	disk       int64  // size on disk
 	spilling   bool   // being written out
-	pinned     bool   // has no codec: stays in memory
+	pinned     bool   // cannot be encoded: stays in memory
 	prev, next *entry
 }
 
@@ -159,7 +160,7 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	file := e.file
 	s.mu.Unlock()
 
-	v, err = readSpill(file)
+	v, err = readBack(file)
 	s.mu.Lock()
 	if err != nil && s.data[k] == e && !e.inMem && e.file == file {
 		s.drop(e)
@@ -193,6 +194,22 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 		s.SpillTo(s.cfg.Target)
 	}
 	return v, true, nil
+}
+
+// readBack reads a spill file, trying again a moment later when it could
+// not be opened (too many open files); a file that still cannot be read is
+// lost (ErrCorrupt), and its value recomputed.
+func readBack(file string) (v any, err error) {
+	for wait := 10 * time.Millisecond; ; wait *= 4 {
+		v, err = readSpill(file)
+		if err == nil || errors.Is(err, ErrCorrupt) {
+			return v, err
+		}
+		if wait > 200*time.Millisecond {
+			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		time.Sleep(wait)
+	}
 }
 
 // GetMany returns the values of the keys held, each with a reference the
@@ -244,8 +261,11 @@ func (s *Store) SpillTo(limit int64) error {
 			e = e.prev
 		}
 		if e == &s.lru {
+			// Every value in memory is being written already, or cannot
+			// be: none is waiting for the disk.
+			s.spillErr = nil
 			s.mu.Unlock()
-			return nil // every value in memory is being written already, or cannot be
+			return nil
 		}
 		if e.file != "" {
 			// Read back earlier and still on disk: memory lets go of it.
@@ -253,11 +273,6 @@ func (s *Store) SpillTo(limit int64) error {
 			continue
 		}
 		v := e.v
-		if _, err := spillCodec(v); err != nil {
-			e.pinned = true
-			s.mu.Unlock()
-			continue
-		}
 		e.spilling = true
 		Retain(v)
 		s.seq++
@@ -268,6 +283,11 @@ func (s *Store) SpillTo(limit int64) error {
 		Release(v)
 		s.mu.Lock()
 		e.spilling = false
+		if errors.Is(err, errUnencodable) {
+			e.pinned = true // it stays in memory; the others may go
+			s.mu.Unlock()
+			continue
+		}
 		if err != nil {
 			err = fmt.Errorf("spill %s: %w", e.key, err)
 			s.spillErr = err

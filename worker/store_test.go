@@ -3,6 +3,8 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/codec"
 )
 
 // testRecord is a table of n rows like the ones dataframes hold: an id of
@@ -405,5 +408,50 @@ func BenchmarkStoreAccounting(b *testing.B) {
 				s.Delete(k)
 			}
 		})
+	}
+}
+
+type jsonValue struct{ X float64 }
+
+func init() {
+	codec.Register(reflect.TypeFor[jsonValue](), codec.JSON[jsonValue]())
+	codec.Register(reflect.TypeFor[[]int](), codec.JSON[[]int]())
+}
+
+// A value its codec cannot encode stays in memory without holding back the
+// others or passing for a disk failure.
+func TestStoreSkipsUnencodableValue(t *testing.T) {
+	s := NewStore(StoreConfig{Dir: t.TempDir()})
+	s.Put("nan", jsonValue{X: math.NaN()}) // JSON has no NaN
+	rec := testRecord(1000, 1)
+	s.Put("rec", rec)
+	for i := 0; i < 2; i++ {
+		if err := s.SpillTo(0); err != nil || s.SpillError() != nil {
+			t.Fatalf("SpillTo = %v, SpillError = %v", err, s.SpillError())
+		}
+	}
+	if st := s.Stats(); st.Spills != 1 || s.Managed() != SizeOf(jsonValue{}) {
+		t.Fatalf("stats %+v, managed %d: want the record spilled and the NaN kept", st, s.Managed())
+	}
+}
+
+// JSON values of every length read back, whatever the decoder leaves unread.
+func TestStoreJSONValuesReadBack(t *testing.T) {
+	s := NewStore(StoreConfig{Dir: t.TempDir()})
+	for n := 0; n < 700; n += 3 {
+		v := make([]int, n)
+		for i := range v {
+			v[i] = i % 10
+		}
+		k := graph.Key(fmt.Sprint("v", n))
+		s.Put(k, v)
+		if err := s.SpillTo(0); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := s.Get(k)
+		if err != nil || !ok || len(got.([]int)) != n {
+			t.Fatalf("length %d: ok %v, err %v", n, ok, err)
+		}
+		s.Delete(k)
 	}
 }

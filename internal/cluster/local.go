@@ -86,11 +86,15 @@ func (l *Local) processShare(managed int64) int64 {
 	ws := l.Workers
 	l.mu.Unlock()
 	var all int64
+	n := 0
 	for _, w := range ws {
-		all += w.store.Managed()
+		if !w.closing() {
+			all += w.store.Managed()
+			n++
+		}
 	}
 	rest := max(procmem.RSS(0)-all, 0)
-	return managed + rest/int64(max(len(ws), 1))
+	return managed + rest/int64(max(n, 1))
 }
 
 // Close stops the workers and the scheduler.

@@ -31,8 +31,13 @@ type memoryMonitor struct {
 	dir      string        // spill directory, created for this worker
 	paused   atomic.Bool   // mirrors the core, for GetData
 	serving  chan struct{} // one GetData at a time while paused
-	lastFree time.Time
+	spilling atomic.Bool   // a spill runs
 }
+
+// lastFreeOS is when a worker of this process last forced freed memory
+// back to the operating system: once per freeOSEvery for the whole
+// process, however many workers it runs.
+var lastFreeOS atomic.Int64
 
 // startStore creates the worker's store and its spill directory, a fresh
 // one under cfg.LocalDirectory. A directory that cannot be created leaves
@@ -72,11 +77,19 @@ func (w *Worker) removeSpillDir() {
 	}
 }
 
-// spill moves results to disk until the store holds at most keep bytes.
+// spill moves results to disk until the store holds at most keep bytes,
+// in the background, one spill at a time: the monitor goes on reading
+// memory (and pausing) while a large spill runs.
 func (w *Worker) spill(keep int64) {
-	if err := w.store.SpillTo(keep); err != nil {
-		w.log.Error("cannot spill results to disk", "err", err)
+	if !w.mem.spilling.CompareAndSwap(false, true) {
+		return
 	}
+	go func() {
+		defer w.mem.spilling.Store(false)
+		if err := w.store.SpillTo(keep); err != nil {
+			w.log.Error("cannot spill results to disk", "err", err)
+		}
+	}()
 }
 
 // monitorMemory reads the worker's memory every memoryInterval, feeds the
@@ -108,12 +121,13 @@ func (w *Worker) readMemory() worker.MemoryReading {
 	managed := w.store.Managed()
 	process := w.mem.cfg.ProcessMemory(managed)
 	if limit := w.mem.cfg.MemoryLimit; limit > 0 &&
-		float64(process) > w.mem.cfg.Fractions.WithDefaults().Target*float64(limit) &&
-		time.Since(w.mem.lastFree) > freeOSEvery {
-		debug.FreeOSMemory()
-		w.mem.lastFree = time.Now()
-		managed = w.store.Managed()
-		process = w.mem.cfg.ProcessMemory(managed)
+		float64(process) > w.mem.cfg.Fractions.WithDefaults().Target*float64(limit) {
+		now, last := time.Now().UnixNano(), lastFreeOS.Load()
+		if now-last > int64(freeOSEvery) && lastFreeOS.CompareAndSwap(last, now) {
+			debug.FreeOSMemory()
+			managed = w.store.Managed()
+			process = w.mem.cfg.ProcessMemory(managed)
+		}
 	}
 	return worker.MemoryReading{Process: process, Managed: managed, SpillErr: w.store.SpillError()}
 }

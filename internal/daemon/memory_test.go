@@ -74,7 +74,7 @@ func TestLargerThanMemory(t *testing.T) {
 		t.Fatalf("the data file: %v, %v; want 1.5 GiB", fi.Size(), err)
 	}
 
-	sched, workers := startCluster(t, bins.dusk, 1, "--nthreads", "2", "--memory-limit", strconv.Itoa(limit))
+	sched, workers := startCluster(t, bins.dusk, 1, "--nthreads", "1", "--memory-limit", strconv.Itoa(limit))
 	m := workerPID.FindStringSubmatch(workers[0].stderr.String())
 	if m == nil {
 		t.Fatalf("the nanny did not name its worker process:\n%s", workers[0].stderr)

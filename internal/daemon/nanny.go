@@ -28,6 +28,9 @@ const (
 	// retireGrace is how long a worker told to stop may take to hand off
 	// its results before the nanny kills it.
 	retireGrace = 40 * time.Second
+	// restartPause is the wait before restarting a worker that died within
+	// a second of starting.
+	restartPause = 500 * time.Millisecond
 )
 
 // nannyGone is closed when this worker's nanny goes away; nil (never
@@ -47,8 +50,8 @@ func nannyGone() <-chan struct{} {
 // nanny runs `dusk worker` as a child process with the same flags, and
 // starts a fresh one when it dies or when its memory passes the terminate
 // fraction of its limit, as Dask's nanny does. The scheduler recomputes
-// what a dead worker held. A worker that stops on its own, or that never
-// comes up, ends the nanny.
+// what a dead worker held. A worker that stops on its own, or that dies
+// before it joined the scheduler (other than for memory), ends the nanny.
 type nanny struct {
 	args      []string // the worker's flags
 	limit     int64
@@ -65,29 +68,39 @@ func runNanny(ctx context.Context, args []string, limit int64, f worker.Fraction
 		n.terminate = int64(f.WithDefaults().Terminate * float64(limit))
 	}
 	for {
-		ready, err := n.runWorker(ctx)
+		started := time.Now()
+		ready, killed, err := n.runWorker(ctx)
 		switch {
 		case ctx.Err() != nil, err == nil:
 			return nil
-		case !ready:
+		case !ready && !killed:
 			return fmt.Errorf("the worker did not start: %w", err)
 		}
 		n.log.Warn("restarting the worker", "reason", err)
+		if time.Since(started) < time.Second {
+			// One that dies at once does not restart in a tight loop.
+			select {
+			case <-time.After(restartPause):
+			case <-ctx.Done():
+				return nil
+			}
+		}
 	}
 }
 
 // runWorker runs one worker process until it exits. ready reports whether
-// it had joined the scheduler.
-func (n *nanny) runWorker(ctx context.Context) (ready bool, err error) {
+// it had joined the scheduler, killed whether the nanny killed it for its
+// memory.
+func (n *nanny) runWorker(ctx context.Context) (ready, killed bool, err error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return false, fmt.Errorf("find this program to start a worker: %w", err)
+		return false, false, fmt.Errorf("find this program to start a worker: %w", err)
 	}
 	// Each worker process gets its own directory, removed when it exits:
 	// a killed worker leaves its spilled results behind.
 	dir, err := os.MkdirTemp(n.dir, "worker-")
 	if err != nil {
-		return false, fmt.Errorf("--local-directory: %w", err)
+		return false, false, fmt.Errorf("--local-directory: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	args := append([]string{"worker"}, n.args...)
@@ -96,17 +109,18 @@ func (n *nanny) runWorker(ctx context.Context) (ready bool, err error) {
 	cmd.Stderr = n.stderr
 	stdin, hold, err := os.Pipe()
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	defer hold.Close()
 	cmd.Stdin = stdin
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return false, err
+		stdin.Close()
+		return false, false, err
 	}
 	if err := cmd.Start(); err != nil {
 		stdin.Close()
-		return false, fmt.Errorf("start worker process: %w", err)
+		return false, false, fmt.Errorf("start worker process: %w", err)
 	}
 	stdin.Close() // the child has it
 	pid := cmd.Process.Pid
@@ -131,12 +145,13 @@ func (n *nanny) runWorker(ctx context.Context) (ready bool, err error) {
 	err = cmd.Wait()
 	close(exited)
 	if rss := killedAt.Load(); rss > 0 {
+		killed = true
 		err = fmt.Errorf("worker process memory %s passed %s, %.0f%% of its %s limit: killed",
 			worker.FormatBytes(rss), worker.FormatBytes(n.terminate), 100*float64(n.terminate)/float64(n.limit), worker.FormatBytes(n.limit))
 	} else if err != nil {
 		err = fmt.Errorf("worker process %d: %w", pid, err)
 	}
-	return up.Load(), err
+	return up.Load(), killed, err
 }
 
 // watch kills the worker when its memory passes the terminate threshold,

@@ -16,8 +16,34 @@ func RSS(pid int) int64 { return status(pid, "VmRSS:") }
 // PeakRSS is the most resident memory process pid (0: this one) has had.
 func PeakRSS(pid int) int64 { return status(pid, "VmHWM:") }
 
-// Total is the machine's memory in bytes.
-func Total() int64 { return field("/proc/meminfo", "MemTotal:") }
+// Total is the memory this process may use in bytes: the machine's, or
+// less where a control group (a container) limits it.
+func Total() int64 {
+	total := field("/proc/meminfo", "MemTotal:")
+	for _, path := range []string{
+		"/sys/fs/cgroup/memory.max",                   // cgroup v2
+		"/sys/fs/cgroup/memory/memory.limit_in_bytes", // cgroup v1
+	} {
+		if limit := cgroupLimit(path); limit > 0 && (total == 0 || limit < total) {
+			total = limit
+		}
+	}
+	return total
+}
+
+// cgroupLimit reads a control group's memory limit; 0 when there is none
+// ("max" in v2, a huge number in v1) or the file is missing.
+func cgroupLimit(path string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil || v <= 0 || v >= 1<<60 {
+		return 0
+	}
+	return v
+}
 
 func status(pid int, name string) int64 {
 	path := "/proc/self/status"

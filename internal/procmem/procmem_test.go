@@ -26,3 +26,27 @@ func TestReadings(t *testing.T) {
 	}
 	_ = buf[0]
 }
+
+func TestCgroupLimit(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		content string
+		want    int64
+	}{
+		{"max\n", 0},
+		{"9223372036854771712\n", 0},
+		{"2147483648\n", 2 << 30},
+		{"", 0},
+	} {
+		p := dir + "/memory.max"
+		if err := os.WriteFile(p, []byte(tc.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := cgroupLimit(p); got != tc.want {
+			t.Errorf("%q: %d, want %d", tc.content, got, tc.want)
+		}
+	}
+	if got := cgroupLimit(dir + "/missing"); got != 0 {
+		t.Errorf("missing file: %d", got)
+	}
+}

@@ -110,9 +110,9 @@ type ReleasedData struct{ Keys []graph.Key }
 // MissingData reports that From did not have Key when asked for it. Workers
 // send it when no holder they know has an input, or when they lost a result
 // of their own (a corrupt spill file, From being themselves); clients when
-// a holder the scheduler named does not have a result. A client sets Run to
-// that of the report it acted on: a copy made since (a recomputation) is
-// not the one it missed.
+// a holder the scheduler named does not have a result. Clients, and workers
+// about their own results, set Run to the run of the result they missed:
+// a copy made since (a recomputation) is not the one missed.
 type MissingData struct {
 	Key  graph.Key
 	From WorkerID
