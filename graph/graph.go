@@ -88,7 +88,8 @@ func Cull(g *Graph, keys []Key) *Graph {
 // a single step, so that no intermediate result is stored or moved. A task is
 // folded into its dependent when it is that dependent's only input in the
 // graph, the dependent is its only dependent, neither is in keep (the keys
-// whose results must stay addressable) and both need the same resources.
+// whose results must stay addressable), both need the same resources, and
+// it is no shuffle task (a shuffle transfer may fold in what feeds it).
 func Fuse(g *Graph, keep []Key) *Graph {
 	kept := make(map[Key]bool, len(keep))
 	for _, k := range keep {
@@ -107,7 +108,8 @@ func Fuse(g *Graph, keep []Key) *Graph {
 	absorbed := make(map[Key]bool)
 	for _, c := range g.order {
 		p := soleInput(g, c)
-		if p == nil || kept[p.Key] || dependents[p.Key] != 1 || !p.Resources.Equal(c.Resources) {
+		if p == nil || kept[p.Key] || dependents[p.Key] != 1 || !p.Resources.Equal(c.Resources) ||
+			p.Shuffle != nil || c.Shuffle != nil && c.Shuffle.Role != Transfer {
 			continue
 		}
 		absorbs[c.Key] = p
@@ -183,5 +185,5 @@ func fused(chain []*Task) *Task {
 		}
 		inside[s.Key] = true
 	}
-	return &Task{Key: tail.Key, Op: FusedOp, Inputs: inputs, Resources: tail.Resources, Chain: steps}
+	return &Task{Key: tail.Key, Op: FusedOp, Inputs: inputs, Resources: tail.Resources, Chain: steps, Shuffle: tail.Shuffle}
 }

@@ -49,7 +49,8 @@ func TestGolden(t *testing.T) {
 	})
 }
 
-// parseGraph reads the format Graph.String prints, for unfused tasks.
+// parseGraph reads the format Graph.String prints, for unfused tasks. Ops
+// named transfer, barrier and unpack are those roles of a shuffle.
 func parseGraph(s string) (*Graph, error) {
 	g := New()
 	for n, line := range strings.Split(strings.TrimSpace(s), "\n") {
@@ -63,6 +64,11 @@ func parseGraph(s string) (*Graph, error) {
 			return nil, fmt.Errorf("line %d: want \"key = op(inputs)\", got %q", n+1, line)
 		}
 		t := &Task{Key: Key(key), Op: rest[:open]}
+		for _, role := range []ShuffleRole{Transfer, Barrier, Unpack} {
+			if t.Op == role.String() {
+				t.Shuffle = &Shuffle{ID: "s", Role: role}
+			}
+		}
 		for _, in := range strings.Split(rest[open+1:close], ",") {
 			if in = strings.TrimSpace(in); in != "" {
 				t.Inputs = append(t.Inputs, Key(in))

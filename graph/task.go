@@ -114,7 +114,42 @@ type Task struct {
 	// Chain holds the tasks a fused task runs, in order; the last has this
 	// task's Key. Inputs then lists the keys the chain needs from outside.
 	Chain []*Task
+	// Shuffle marks a task of a peer-to-peer shuffle; nil for others.
+	Shuffle *Shuffle
 }
+
+// Shuffle is a task's part in a peer-to-peer shuffle (DESIGN §7): each
+// transfer splits its input by output partition and pushes the pieces to
+// the workers that will assemble the outputs; the barrier completes once
+// every transfer has; each unpack assembles one output partition from the
+// pieces pushed to its worker. A shuffle has one or two sides (the two
+// tables of a join), whose pieces of an output meet in one unpack.
+type Shuffle struct {
+	ID      string      // the shuffle's name, shared by its tasks
+	Role    ShuffleRole // what this task does in it
+	Outputs int         // the number of output partitions
+	// Side and Source number a transfer: its side, and its input among
+	// that side's transfers.
+	Side, Source int
+	// Part is an unpack's output partition.
+	Part int
+	// Sources counts the transfers of each side: an unpack checks that it
+	// has pieces from all of them.
+	Sources []int
+}
+
+// ShuffleRole is what a task does in its shuffle.
+type ShuffleRole uint8
+
+const (
+	Transfer ShuffleRole = iota + 1
+	Barrier
+	Unpack
+)
+
+var roleNames = [...]string{Transfer: "transfer", Barrier: "barrier", Unpack: "unpack"}
+
+func (r ShuffleRole) String() string { return roleNames[r] }
 
 func (t *Task) String() string {
 	var b strings.Builder

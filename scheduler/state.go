@@ -164,6 +164,8 @@ type State struct {
 	runs     uint64          // assignments made
 	offered  graph.Resources // the most of each resource any worker has offered
 
+	shuffles map[string]*shuffle
+
 	queue    prioq.Queue[*task] // queued root tasks; stale entries skipped
 	noWorker map[*task]struct{} // ready tasks waiting for a worker
 	recheck  []*task            // tasks whose need may have changed
@@ -182,6 +184,7 @@ func New(cfg Config) *State {
 		prefixes: make(map[string]*prefix),
 		noWorker: make(map[*task]struct{}),
 		offered:  graph.Resources{},
+		shuffles: make(map[string]*shuffle),
 	}
 }
 
@@ -282,6 +285,7 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 			s.lose(t)
 		}
 	}
+	s.shufflesLost(id)
 	for _, o := range s.order {
 		if o.retiring && len(o.handoff) > 0 {
 			s.handOff(o) // some copies may have been meant for w
@@ -424,6 +428,9 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 			t.spec = spec
 			t.prio = protocol.Priority{Gen: s.gen, Ord: -1}
 			fresh = append(fresh, t)
+			if spec.Shuffle != nil {
+				s.addShuffleTask(t)
+			}
 		}
 	}
 	for _, t := range fresh {
@@ -555,6 +562,7 @@ func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
 	s.unassign(t)
 	s.setState(t, Memory)
 	s.addReplica(t, w, m.Nbytes)
+	s.unpackDone(t)
 	for _, c := range t.wantedBy {
 		s.reportMemory(t, c)
 	}
@@ -577,6 +585,10 @@ func (s *State) taskErred(w *worker, m *protocol.TaskErred) {
 	err := m.Err
 	if err == nil {
 		err = &protocol.TaskError{Key: m.Key, Worker: w.id, Message: "unknown error"}
+	}
+	if sh := s.shuffleOf(t); sh != nil && err.Kind == protocol.Retry {
+		s.restartShuffle(sh, err.Error())
+		return
 	}
 	s.fail(t, err)
 }
@@ -716,6 +728,9 @@ func (s *State) ready(t *task) {
 		s.noWorker[t] = struct{}{}
 		return
 	}
+	if t.spec.Shuffle != nil && t.spec.Shuffle.Role == graph.Unpack && !s.readyUnpack(t) {
+		return // its shuffle starts again: it waits for its barrier
+	}
 	w := s.decideWorker(t)
 	switch {
 	case w != nil:
@@ -740,6 +755,9 @@ func (s *State) assign(t *task, w *worker) {
 	s.runs++
 	t.run = s.runs
 	m := &protocol.ComputeTask{Task: t.spec, Priority: t.prio, Run: t.run}
+	if sh := s.shuffleOf(t); sh != nil && t.spec.Shuffle.Role != graph.Barrier {
+		m.Shuffle = s.shuffleRun(sh)
+	}
 	if len(t.deps) > 0 {
 		m.Deps = make([]protocol.Dep, len(t.deps))
 		for i, d := range t.deps {
@@ -791,6 +809,7 @@ func (s *State) freeData(t *task) {
 	}
 	t.whoHas = nil
 	s.setState(t, Released)
+	s.shuffleOver(t)
 }
 
 // lose handles a result whose last copy is gone: dependents that were about
@@ -832,6 +851,7 @@ func (s *State) stop(t *task) {
 func (s *State) forget(t *task) {
 	s.setState(t, Forgotten)
 	delete(s.tasks, t.key)
+	s.forgetShuffleTask(t)
 	for _, d := range t.deps {
 		d.dependents = slices.DeleteFunc(d.dependents, func(x *task) bool { return x == t })
 		s.recheck = append(s.recheck, d)
@@ -898,6 +918,9 @@ func (s *State) reportMemory(t *task, c protocol.ClientID) {
 // time to fetch the inputs it lacks. Workers holding inputs are considered
 // first. It returns nil when no worker offers t's resources.
 func (s *State) decideWorker(t *task) *worker {
+	if t.spec.Shuffle != nil && t.spec.Shuffle.Role == graph.Unpack {
+		return s.unpackOwner(t) // the pieces are there
+	}
 	var candidates []*worker
 	for _, d := range t.deps {
 		for _, w := range d.whoHas {
@@ -1034,7 +1057,8 @@ func (s *State) busiest(thief *worker) *worker {
 func (s *State) stealable(victim, thief *worker) *task {
 	var best *task
 	for _, t := range victim.assigned {
-		if t.stealTo != nil || t.unstealable || !s.canRun(thief, t) || (best != nil && !best.prio.Less(t.prio)) {
+		if t.stealTo != nil || t.unstealable || !s.canRun(thief, t) || (best != nil && !best.prio.Less(t.prio)) ||
+			t.spec.Shuffle != nil && t.spec.Shuffle.Role == graph.Unpack {
 			continue
 		}
 		duration := s.estimate(t.prefix)
@@ -1092,6 +1116,7 @@ func (s *State) retire(w *worker) {
 		s.setState(t, Released)
 		s.recheck = append(s.recheck, t)
 	}
+	s.shufflesLost(w.id) // the pieces it holds leave with it
 	s.handOff(w)
 }
 

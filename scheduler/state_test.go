@@ -19,11 +19,14 @@ import (
 //
 //	worker ID [nthreads=N] [res=(GPU=1,...)]   a worker joins
 //	lose ID                                    a worker is lost
-//	submit [client=C] want=(k,...)             tasks, one a line: "key = op(inputs) [res=n]"
+//	submit [client=C] want=(k,...)             tasks, one a line: "key = op(inputs) [res=n]"; ops
+//	                                           transfer, barrier and unpack make a shuffle "s"
+//	                                           whose unpack keys end in their output's number
 //	finish ID KEY [nbytes=N] [ms=N] [us=N] [run=N]
 //	                                           a worker reports a result of the current run by
 //	                                           default, taking ms+us (default 100ms)
-//	err ID KEY                                 a worker reports a failure; the message below it
+//	err ID KEY [retry]                         a worker reports a failure (retry: of Kind Retry);
+//	                                           the message below it
 //	release [client=C] keys=(k,...)            a client releases keys
 //	client-lost C
 //	missing ID KEY from=ID [run=N]             a worker could not fetch KEY from ID (or lost run N of its own)
@@ -110,7 +113,11 @@ func TestScenarios(t *testing.T) {
 				if msg == "" {
 					msg = "boom"
 				}
-				check(s.FromWorker(w, &protocol.TaskErred{Key: k, Run: currentRun(s, k), Err: &protocol.TaskError{Key: k, Worker: w, Message: msg}}))
+				kind := protocol.Failed
+				if d.HasArg("retry") {
+					kind = protocol.Retry
+				}
+				check(s.FromWorker(w, &protocol.TaskErred{Key: k, Run: currentRun(s, k), Err: &protocol.TaskError{Kind: kind, Key: k, Worker: w, Message: msg}}))
 			case "release":
 				check(s.FromClient(client, &protocol.ReleaseKeys{Keys: keys("keys")}))
 			case "client-lost":
@@ -185,7 +192,41 @@ func parseTasks(s string) ([]*graph.Task, error) {
 		}
 		ts = append(ts, t)
 	}
+	markShuffle(ts)
 	return ts, nil
+}
+
+// markShuffle makes the tasks whose ops are transfer, barrier and unpack
+// the tasks of shuffle "s": transfers numbered in order, unpacks by the
+// number their key ends with.
+func markShuffle(ts []*graph.Task) {
+	outputs, sources := 0, 0
+	for _, t := range ts {
+		switch t.Op {
+		case "unpack":
+			outputs++
+		case "transfer":
+			sources++
+		}
+	}
+	src := 0
+	for _, t := range ts {
+		sh := &graph.Shuffle{ID: "s", Outputs: outputs, Sources: []int{sources}}
+		switch t.Op {
+		case "transfer":
+			sh.Role, sh.Source = graph.Transfer, src
+			src++
+		case "barrier":
+			sh.Role = graph.Barrier
+		case "unpack":
+			sh.Role = graph.Unpack
+			k := string(t.Key)
+			sh.Part, _ = strconv.Atoi(k[strings.LastIndexByte(k, '-')+1:])
+		default:
+			continue
+		}
+		t.Shuffle = sh
+	}
 }
 
 func formatOutbox(out []Envelope) string {
@@ -207,7 +248,12 @@ func formatMsg(m protocol.Msg) string {
 		for _, d := range m.Deps {
 			s += fmt.Sprintf(" %s@%v", d.Key, d.WhoHas)
 		}
+		if r := m.Shuffle; r != nil {
+			s += fmt.Sprintf(" run=%d%v", r.Run, r.Workers)
+		}
 		return s
+	case *protocol.DropShuffle:
+		return fmt.Sprintf("drop-shuffle %s run=%d", m.ID, m.Run)
 	case *protocol.FreeKeys:
 		return fmt.Sprintf("free %v", m.Keys)
 	case *protocol.KeyInMemory:

@@ -18,17 +18,18 @@ type PanicError struct {
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
 // Run runs t on the values of its inputs, in the order of t.Inputs, and
-// returns the result, which the caller owns. A fused task runs its chain,
-// releasing each intermediate result after its last use. A panic becomes a
-// *PanicError carrying the stack.
-func Run(ctx context.Context, t *graph.Task, inputs []any) (result any, err error) {
+// returns the result, which the caller owns; pieces are a shuffle unpack's
+// (see registry.Context). A fused task runs its chain, releasing each
+// intermediate result after its last use. A panic becomes a *PanicError
+// carrying the stack.
+func Run(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			result, err = nil, &PanicError{Value: r, Stack: string(debug.Stack())}
 		}
 	}()
 	if t.Op != graph.FusedOp {
-		return runOne(ctx, t, inputs)
+		return runOne(ctx, t, inputs, pieces)
 	}
 	external := make(map[graph.Key]any, len(t.Inputs))
 	for i, k := range t.Inputs {
@@ -55,7 +56,7 @@ func Run(ctx context.Context, t *graph.Task, inputs []any) (result any, err erro
 				args[j] = external[in]
 			}
 		}
-		out, err := runOne(ctx, step, args)
+		out, err := runOne(ctx, step, args, pieces)
 		if err != nil {
 			return nil, fmt.Errorf("in step %s: %w", step.Key, err)
 		}
@@ -72,10 +73,10 @@ func Run(ctx context.Context, t *graph.Task, inputs []any) (result any, err erro
 	return result, nil
 }
 
-func runOne(ctx context.Context, t *graph.Task, inputs []any) (any, error) {
+func runOne(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (any, error) {
 	op, err := registry.Lookup(t.Op)
 	if err != nil {
 		return nil, err
 	}
-	return op(&registry.Context{Context: ctx, Key: t.Key}, t.Args, inputs)
+	return op(&registry.Context{Context: ctx, Key: t.Key, Pieces: pieces}, t.Args, inputs)
 }

@@ -78,7 +78,7 @@ func TestRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Run(context.Background(), tt.task, tt.inputs)
+			got, err := Run(context.Background(), tt.task, tt.inputs, nil)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
@@ -93,7 +93,7 @@ func TestRun(t *testing.T) {
 }
 
 func TestRunPanicCarriesStack(t *testing.T) {
-	_, err := Run(context.Background(), &graph.Task{Key: "p", Op: "test-panic", Inputs: []graph.Key{"x"}}, []any{1})
+	_, err := Run(context.Background(), &graph.Task{Key: "p", Op: "test-panic", Inputs: []graph.Key{"x"}}, []any{1}, nil)
 	var pe *PanicError
 	if !errors.As(err, &pe) {
 		t.Fatalf("err = %v, want a *PanicError", err)

@@ -57,9 +57,10 @@ type Instruction struct {
 	Kind  InstructionKind
 	Task  *graph.Task       // Execute
 	From  protocol.WorkerID // Gather
-	Keys  []graph.Key       // Gather, Drop
-	Msg   protocol.Msg      // Send
-	Bytes int64             // Spill
+	Keys    []graph.Key          // Gather, Drop
+	Msg     protocol.Msg         // Send
+	Bytes   int64                // Spill
+	Shuffle *protocol.ShuffleRun // Execute: the run of a shuffle task
 }
 
 // InstructionKind says what an Instruction asks for.
@@ -92,6 +93,7 @@ type task struct {
 	failed    []protocol.WorkerID // holders that did not have it
 	nbytes    int64
 	run       uint64 // the scheduler's number for the current assignment
+	shuffle   *protocol.ShuffleRun
 	cancelled bool   // freed by the scheduler while executing or in flight
 	keep      bool   // a copy the scheduler asked for: kept until freed
 	heapIndex int    // in the fetch heap
@@ -154,6 +156,7 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 		t.cancelled = false
 		t.prio = m.Priority
 		t.run = m.Run
+		t.shuffle = m.Shuffle
 		switch t.state {
 		case Memory:
 			// Fetched earlier as an input: it is already here, and now
@@ -170,7 +173,7 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 			return // already waiting, ready or running
 		}
 	} else {
-		t = &task{key: m.Task.Key, prio: m.Priority, run: m.Run, heapIndex: -1}
+		t = &task{key: m.Task.Key, prio: m.Priority, run: m.Run, shuffle: m.Shuffle, heapIndex: -1}
 		s.tasks[t.key] = t
 	}
 	t.spec = m.Task
@@ -492,7 +495,7 @@ func (s *State) schedule() {
 		s.take(t.spec.Resources, -1)
 		t.state = Executing
 		s.executing++
-		s.out = append(s.out, Instruction{Kind: Execute, Task: t.spec})
+		s.out = append(s.out, Instruction{Kind: Execute, Task: t.spec, Shuffle: t.shuffle})
 	}
 	s.startFetches()
 }

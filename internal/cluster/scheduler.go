@@ -190,6 +190,16 @@ func (s *Scheduler) GetData(context.Context, []graph.Key) (map[graph.Key]any, er
 	return nil, errors.New("the scheduler holds no data: ask a worker")
 }
 
+// Push is not served by the scheduler: shuffle pieces go to workers.
+func (s *Scheduler) Push(_ context.Context, p *protocol.ShufflePush) error {
+	for _, v := range p.Values {
+		if r, ok := v.(interface{ Release() }); ok {
+			r.Release()
+		}
+	}
+	return errors.New("the scheduler holds no data: push to a worker")
+}
+
 // DropWorker declares a worker lost, as when the membership cluster finds
 // it dead: its stream is closed and its work recovered.
 func (s *Scheduler) DropWorker(id protocol.WorkerID) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/worker"
 )
@@ -61,7 +62,7 @@ type Worker struct {
 	log    *slog.Logger
 	ctx    context.Context
 	cancel context.CancelFunc
-	exec   chan *graph.Task
+	exec   chan job
 	flushc chan struct{}
 	done   chan struct{}
 	once   sync.Once
@@ -70,7 +71,8 @@ type Worker struct {
 	retiredOnce sync.Once
 	gossip      string
 
-	conns *transport.Conns
+	conns    *transport.Conns
+	shuffles *shuffles
 
 	mu      sync.Mutex
 	state   *worker.State
@@ -87,7 +89,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{
 		net: net, ctx: wctx, cancel: cancel,
-		exec:    make(chan *graph.Task, 4*cfg.NThreads+16),
+		exec:    make(chan job, 4*cfg.NThreads+16),
 		flushc:  make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		retired: make(chan struct{}),
@@ -105,6 +107,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	}
 	w.log = log.With("worker", w.id)
 	w.startStore(cfg)
+	w.shuffles = newShuffles(w.store)
 	res := graph.Resources{}
 	for n, v := range cfg.Resources {
 		res[n] = v
@@ -278,7 +281,7 @@ func (w *Worker) handle(f func(s *worker.State)) {
 	for _, in := range out {
 		switch in.Kind {
 		case worker.Execute:
-			w.exec <- in.Task // the core runs at most as many as there are threads
+			w.exec <- job{in.Task, in.Shuffle} // the core runs at most as many as there are threads
 		case worker.Gather:
 			go w.gather(in.From, in.Keys)
 		case worker.Spill:
@@ -349,6 +352,8 @@ func (w *Worker) readScheduler() {
 					s.Replicate(m)
 				case *protocol.Retired:
 					w.retiredOnce.Do(func() { close(w.retired) })
+				case *protocol.DropShuffle:
+					w.shuffles.drop(m.ID, m.Run)
 				default:
 					w.log.Warn("unexpected message from the scheduler", "type", fmt.Sprintf("%T", m))
 				}
@@ -357,16 +362,23 @@ func (w *Worker) readScheduler() {
 	}
 }
 
+// job is a task to run, with its shuffle's run for a shuffle task.
+type job struct {
+	task    *graph.Task
+	shuffle *protocol.ShuffleRun
+}
+
 // runTasks is one of the worker's threads.
 func (w *Worker) runTasks() {
 	for {
-		var t *graph.Task
+		var j job
 		select {
-		case t = <-w.exec:
+		case j = <-w.exec:
 		case <-w.done:
 			return
 		}
-		nbytes, took, terr := w.run(t)
+		t := j.task
+		nbytes, took, terr := w.run(t, j.shuffle)
 		w.handle(func(s *worker.State) {
 			if terr != nil {
 				s.ExecuteFailed(t.Key, terr)
@@ -377,8 +389,10 @@ func (w *Worker) runTasks() {
 	}
 }
 
-// run runs t on its inputs from the store and stores the result.
-func (w *Worker) run(t *graph.Task) (int64, time.Duration, *protocol.TaskError) {
+// run runs t on its inputs from the store and stores the result. A
+// shuffle's transfer pushes its pieces, and its unpack assembles those
+// pushed here.
+func (w *Worker) run(t *graph.Task, run *protocol.ShuffleRun) (int64, time.Duration, *protocol.TaskError) {
 	inputs := make([]any, len(t.Inputs))
 	defer func() {
 		for _, v := range inputs {
@@ -395,8 +409,31 @@ func (w *Worker) run(t *graph.Task) (int64, time.Duration, *protocol.TaskError) 
 		}
 		inputs[i] = v
 	}
+	retry := func(err error) *protocol.TaskError {
+		return &protocol.TaskError{Kind: protocol.Retry, Key: t.Key, Worker: w.id, Message: err.Error()}
+	}
+	var pieces [][]any
+	var pieceKeys []graph.Key
+	unpack := t.Shuffle != nil && t.Shuffle.Role == graph.Unpack
+	if unpack {
+		var err error
+		if pieces, pieceKeys, err = w.shuffles.pieces(run, t.Shuffle); err != nil {
+			return 0, 0, retry(err)
+		}
+		defer releaseAll(pieces)
+	}
 	start := time.Now()
-	result, err := worker.Run(w.ctx, t, inputs)
+	result, err := worker.Run(w.ctx, t, inputs, pieces)
+	if err == nil && t.Shuffle != nil && t.Shuffle.Role == graph.Transfer {
+		split, ok := result.(*registry.Split)
+		if !ok {
+			worker.Release(result)
+			err = fmt.Errorf("a shuffle transfer returned a %T, not a split", result)
+		} else if err = w.transfer(t, run, split); err != nil {
+			return 0, time.Since(start), retry(err)
+		}
+		result = int64(0)
+	}
 	took := time.Since(start)
 	if err != nil {
 		te := &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id, Message: err.Error()}
@@ -405,6 +442,9 @@ func (w *Worker) run(t *graph.Task) (int64, time.Duration, *protocol.TaskError) 
 			te.Stack = pe.Stack
 		}
 		return 0, took, te
+	}
+	if unpack {
+		w.shuffles.consumed(run, t.Shuffle.Part, pieceKeys)
 	}
 	return w.store.Put(t.Key, result), took, nil
 }

@@ -78,6 +78,40 @@ type ComputeTask struct {
 	Run uint64
 	// Deps has one entry per distinct input, in the order of Task.Inputs.
 	Deps []Dep
+	// Shuffle is the run of the task's shuffle, for a transfer or an unpack.
+	Shuffle *ShuffleRun
+}
+
+// ShuffleRun is one attempt at a shuffle: its workers, in order, assemble
+// its output partitions, partition j on Workers[j % len(Workers)]. A
+// shuffle that loses one of them starts again under a new Run; pieces of
+// older runs are dropped.
+type ShuffleRun struct {
+	ID      string
+	Run     uint64
+	Workers []WorkerID
+}
+
+// Owner is the worker that assembles output partition part.
+func (r *ShuffleRun) Owner(part int) WorkerID { return r.Workers[part%len(r.Workers)] }
+
+// DropShuffle tells a worker to drop the pieces of shuffle ID of runs up
+// to Run: the shuffle started again, or is over.
+type DropShuffle struct {
+	ID  string
+	Run uint64
+}
+
+// ShufflePush carries one transfer's pieces for the output partitions a
+// worker assembles: Values[i] belongs to output Parts[i], nil for a piece
+// without rows. It travels worker to worker, outside the message streams.
+type ShufflePush struct {
+	ID     string
+	Run    uint64
+	Side   int
+	Source int
+	Parts  []int
+	Values []any
 }
 
 // FreeKeys tells a worker to forget tasks and drop the results it holds.
@@ -250,6 +284,7 @@ func (*WorkerStatus) isMsg()  {}
 func (*WorkerMetrics) isMsg() {}
 func (*WorkersQuery) isMsg()  {}
 func (*WorkersReply) isMsg()  {}
+func (*DropShuffle) isMsg()   {}
 
 // ErrorKind tells apart the ways a task fails.
 type ErrorKind int
@@ -265,6 +300,10 @@ const (
 	NoWorker
 	// Lost: the task's input is gone and can't be recomputed.
 	Lost
+	// Retry: the task failed for a reason outside it (a shuffle peer that
+	// could not be reached, pieces that never arrived): the scheduler
+	// starts its shuffle again, a few times at most.
+	Retry
 )
 
 // TaskError is why a task failed. Dependents of a failed task fail with the

@@ -18,7 +18,16 @@ type Context struct {
 	context.Context
 	// Key is the key of the task being run.
 	Key graph.Key
+	// Pieces are what a shuffle's unpack assembles: per side, the pieces
+	// its transfers pushed, in the order of their sources (empty ones left
+	// out). Borrowed, as inputs are.
+	Pieces [][]any
 }
+
+// Split is what a shuffle transfer's operation returns: Pieces[j] holds its
+// input's rows for output partition j, nil for none. The worker pushes each
+// piece to the worker that assembles that output; Split owns the pieces.
+type Split struct{ Pieces []any }
 
 // Op runs one task: args are the task's encoded arguments and inputs the
 // values of its input keys, in order. Inputs are borrowed: an op must not
@@ -63,4 +72,12 @@ func Lookup(name string) (Op, error) {
 		return nil, &UnknownOpError{Name: name}
 	}
 	return op, nil
+}
+
+// BarrierOp is the operation of every shuffle's barrier: it only waits for
+// the transfers, its inputs, which hold nothing.
+const BarrierOp = "shuffle-barrier"
+
+func init() {
+	Register(BarrierOp, func(*Context, []byte, []any) (any, error) { return int64(0), nil })
 }

@@ -97,6 +97,24 @@ func (c *inprocConn) GetData(ctx context.Context, keys []graph.Key) (map[graph.K
 	return h.GetData(ctx, keys)
 }
 
+// Push hands the values over as they are, each with a reference of its own
+// for the endpoint.
+func (c *inprocConn) Push(ctx context.Context, p *protocol.ShufflePush) error {
+	h, err := c.net.handler(c.addr)
+	if err != nil {
+		return err
+	}
+	own := *p
+	own.Values = make([]any, len(p.Values))
+	for i, v := range p.Values {
+		if r, ok := v.(interface{ Retain() }); ok {
+			r.Retain()
+		}
+		own.Values[i] = v
+	}
+	return h.Push(ctx, &own)
+}
+
 func (c *inprocConn) Close() error { return nil }
 
 // inprocStream reads from in and writes to the peer's in.

@@ -10,10 +10,17 @@ import (
 	"github.com/duskdata/dusk/internal/protocol"
 )
 
-// echo serves streams by sending every batch back, and data from a map.
+// echo serves streams by sending every batch back, and data from a map;
+// it keeps what is pushed to it.
 type echo struct {
-	data map[graph.Key]any
-	wg   sync.WaitGroup
+	data   map[graph.Key]any
+	wg     sync.WaitGroup
+	pushed []*protocol.ShufflePush
+}
+
+func (e *echo) Push(_ context.Context, p *protocol.ShufflePush) error {
+	e.pushed = append(e.pushed, p)
+	return nil
 }
 
 func (e *echo) ServeStream(s Stream) {
@@ -101,5 +108,33 @@ func TestInprocAddressesAndData(t *testing.T) {
 	}
 	if _, err := net.Dial(context.Background(), "inproc://nobody"); err == nil {
 		t.Fatal("dialing an unknown address succeeded")
+	}
+}
+
+type counted struct{ refs int }
+
+func (c *counted) Retain()  { c.refs++ }
+func (c *counted) Release() { c.refs-- }
+
+// A push hands the values over with references of their own: the sender
+// still holds its own.
+func TestInprocPushGivesReferences(t *testing.T) {
+	net := NewInproc()
+	h := &echo{}
+	ln, err := net.Listen("", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial(context.Background(), ln.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &counted{refs: 1}
+	p := &protocol.ShufflePush{ID: "s", Run: 1, Parts: []int{0, 3}, Values: []any{v, nil}}
+	if err := conn.Push(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.pushed) != 1 || h.pushed[0].Values[0] != v || h.pushed[0].Values[1] != nil || v.refs != 2 {
+		t.Fatalf("pushed %+v, refs %d", h.pushed, v.refs)
 	}
 }

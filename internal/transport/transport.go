@@ -37,6 +37,8 @@ type Handler interface {
 	// GetData returns the values of the keys held here; keys not held are
 	// left out of the map. The caller owns the values.
 	GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]any, error)
+	// Push takes pieces of a shuffle, which it then owns.
+	Push(ctx context.Context, p *protocol.ShufflePush) error
 }
 
 // Conn is a connection to an endpoint.
@@ -45,6 +47,9 @@ type Conn interface {
 	OpenStream(ctx context.Context) (Stream, error)
 	// GetData asks for the values of keys; see Handler.GetData.
 	GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]any, error)
+	// Push hands pieces of a shuffle to the endpoint; the caller keeps its
+	// own references to the values.
+	Push(ctx context.Context, p *protocol.ShufflePush) error
 	Close() error
 }
 

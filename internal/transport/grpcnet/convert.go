@@ -49,8 +49,11 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		for i, d := range m.Deps {
 			deps[i] = &pb.Dep{Key: string(d.Key), WhoHas: workersToWire(d.WhoHas), Nbytes: d.Nbytes}
 		}
-		return &pb.Msg{Kind: &pb.Msg_ComputeTask{ComputeTask: &pb.ComputeTask{
-			Task: taskToWire(m.Task), Priority: &pb.Priority{Gen: m.Priority.Gen, Ord: m.Priority.Ord}, Run: m.Run, Deps: deps}}}, nil
+		ct := &pb.ComputeTask{Task: taskToWire(m.Task), Priority: &pb.Priority{Gen: m.Priority.Gen, Ord: m.Priority.Ord}, Run: m.Run, Deps: deps}
+		if r := m.Shuffle; r != nil {
+			ct.Shuffle = &pb.ShuffleRun{Id: r.ID, Run: r.Run, Workers: workersToWire(r.Workers)}
+		}
+		return &pb.Msg{Kind: &pb.Msg_ComputeTask{ComputeTask: ct}}, nil
 	case *protocol.FreeKeys:
 		return &pb.Msg{Kind: &pb.Msg_FreeKeys{FreeKeys: &pb.FreeKeys{Keys: keysToWire(m.Keys)}}}, nil
 	case *protocol.TaskFinished:
@@ -87,6 +90,8 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_Replicate{Replicate: &pb.Replicate{Keys: keysToWire(m.Keys), From: string(m.From)}}}, nil
 	case *protocol.Retired:
 		return &pb.Msg{Kind: &pb.Msg_Retired{Retired: &pb.Retired{}}}, nil
+	case *protocol.DropShuffle:
+		return &pb.Msg{Kind: &pb.Msg_DropShuffle{DropShuffle: &pb.DropShuffle{Id: m.ID, Run: m.Run}}}, nil
 	case *protocol.WorkerStatus:
 		return &pb.Msg{Kind: &pb.Msg_WorkerStatus{WorkerStatus: &pb.WorkerStatus{Paused: m.Paused, Reason: m.Reason}}}, nil
 	case *protocol.WorkerMetrics:
@@ -125,7 +130,11 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		if len(deps) == 0 {
 			deps = nil
 		}
-		return &protocol.ComputeTask{Task: taskFromWire(m.Task),
+		var run *protocol.ShuffleRun
+		if r := m.Shuffle; r != nil {
+			run = &protocol.ShuffleRun{ID: r.Id, Run: r.Run, Workers: workersFromWire(r.Workers)}
+		}
+		return &protocol.ComputeTask{Task: taskFromWire(m.Task), Shuffle: run,
 			Priority: protocol.Priority{Gen: m.Priority.GetGen(), Ord: m.Priority.GetOrd()}, Run: m.Run, Deps: deps}, nil
 	case *pb.Msg_FreeKeys:
 		return &protocol.FreeKeys{Keys: keysFromWire(k.FreeKeys.Keys)}, nil
@@ -165,6 +174,8 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.Replicate{Keys: keysFromWire(k.Replicate.Keys), From: protocol.WorkerID(k.Replicate.From)}, nil
 	case *pb.Msg_Retired:
 		return &protocol.Retired{}, nil
+	case *pb.Msg_DropShuffle:
+		return &protocol.DropShuffle{ID: k.DropShuffle.Id, Run: k.DropShuffle.Run}, nil
 	case *pb.Msg_WorkerStatus:
 		return &protocol.WorkerStatus{Paused: k.WorkerStatus.Paused, Reason: k.WorkerStatus.Reason}, nil
 	case *pb.Msg_WorkerMetrics:
@@ -186,6 +197,10 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 
 func taskToWire(t *graph.Task) *pb.Task {
 	w := &pb.Task{Key: string(t.Key), Op: t.Op, Args: t.Args, Inputs: keysToWire(t.Inputs), Resources: t.Resources}
+	if s := t.Shuffle; s != nil {
+		w.Shuffle = &pb.ShuffleTask{Id: s.ID, Role: int32(s.Role), Outputs: int32(s.Outputs), Side: int32(s.Side),
+			Source: int32(s.Source), Part: int32(s.Part), Sources: ints32(s.Sources)}
+	}
 	for _, c := range t.Chain {
 		w.Chain = append(w.Chain, taskToWire(c))
 	}
@@ -194,6 +209,10 @@ func taskToWire(t *graph.Task) *pb.Task {
 
 func taskFromWire(w *pb.Task) *graph.Task {
 	t := &graph.Task{Key: graph.Key(w.Key), Op: w.Op, Args: w.Args, Inputs: keysFromWire(w.Inputs)}
+	if s := w.Shuffle; s != nil {
+		t.Shuffle = &graph.Shuffle{ID: s.Id, Role: graph.ShuffleRole(s.Role), Outputs: int(s.Outputs), Side: int(s.Side),
+			Source: int(s.Source), Part: int(s.Part), Sources: ints(s.Sources)}
+	}
 	if len(w.Resources) > 0 {
 		t.Resources = w.Resources
 	}
@@ -229,6 +248,28 @@ func errFromWire(w *pb.TaskError) *protocol.TaskError {
 	}
 	return &protocol.TaskError{Kind: protocol.ErrorKind(w.Kind), Key: graph.Key(w.Key),
 		Worker: protocol.WorkerID(w.Worker), Message: w.Message, Stack: w.Stack}
+}
+
+func ints32(xs []int) []int32 {
+	if xs == nil {
+		return nil
+	}
+	out := make([]int32, len(xs))
+	for i, x := range xs {
+		out[i] = int32(x)
+	}
+	return out
+}
+
+func ints(xs []int32) []int {
+	if xs == nil {
+		return nil
+	}
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x)
+	}
+	return out
 }
 
 func keysToWire(ks []graph.Key) []string {

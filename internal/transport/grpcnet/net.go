@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -112,6 +113,7 @@ func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error)
 	if err != nil {
 		return nil, err
 	}
+	local := sameHostAddrs(probe.RemoteAddr(), probe.LocalAddr())
 	probe.Close()
 	cc, err := grpc.NewClient(addr,
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
@@ -121,12 +123,14 @@ func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error)
 	if err != nil {
 		return nil, err
 	}
-	return &conn{cc: cc, client: pb.NewDuskClient(cc)}, nil
+	plain := n.Compression == CompressNever || n.Compression == CompressAuto && local
+	return &conn{cc: cc, client: pb.NewDuskClient(cc), plain: plain}, nil
 }
 
 type conn struct {
 	cc     *grpc.ClientConn
 	client pb.DuskClient
+	plain  bool // what it sends goes uncompressed
 }
 
 func (c *conn) Close() error { return c.cc.Close() }
@@ -162,15 +166,52 @@ func (c *conn) GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]any
 	return receiveValues(cs.Recv)
 }
 
+// Push streams a shuffle transfer's pieces to the endpoint.
+func (c *conn) Push(ctx context.Context, p *protocol.ShufflePush) error {
+	cs, err := c.client.Push(ctx)
+	if err != nil {
+		return err
+	}
+	hdr := &pb.PushHeader{Id: p.ID, Run: p.Run, Side: int32(p.Side), Source: int32(p.Source)}
+	for i, part := range p.Parts {
+		if p.Values[i] == nil {
+			hdr.Empty = append(hdr.Empty, int32(part))
+		} else {
+			hdr.Parts = append(hdr.Parts, int32(part))
+		}
+	}
+	if err := cs.Send(&pb.PushChunk{Header: hdr}); err != nil {
+		return pushError(cs, err)
+	}
+	send := func(d *pb.DataChunk) error { return cs.Send(&pb.PushChunk{Data: d}) }
+	for i, v := range p.Values {
+		if v == nil {
+			continue
+		}
+		if err := sendValue(send, strconv.Itoa(p.Parts[i]), v, c.plain); err != nil {
+			return pushError(cs, err)
+		}
+	}
+	_, err = cs.CloseAndRecv()
+	return err
+}
+
+// pushError prefers the server's reason to the send's: a send fails with
+// io.EOF when the server ended the call.
+func pushError(cs pb.Dusk_PushClient, err error) error {
+	if err == io.EOF {
+		if _, rerr := cs.CloseAndRecv(); rerr != nil {
+			return rerr
+		}
+	}
+	return err
+}
+
 // receiveValues decodes the values of a chunk stream as the chunks arrive.
 func receiveValues(recv func() (*pb.DataChunk, error)) (map[graph.Key]any, error) {
 	out := map[graph.Key]any{}
 	fail := func(err error) (map[graph.Key]any, error) {
-		for _, v := range out {
-			if r, ok := v.(interface{ Release() }); ok {
-				r.Release()
-			}
-		}
+		releaseValues(out)
 		return nil, err
 	}
 	for {
@@ -253,38 +294,89 @@ func (s *server) GetData(req *pb.GetDataRequest, ss pb.Dusk_GetDataServer) error
 	}()
 	plain := s.compression == CompressNever || s.compression == CompressAuto && sameHost(ss.Context())
 	for _, k := range keys {
-		v, ok := values[k]
-		if !ok {
-			continue
-		}
-		c, err := codec.For(v)
-		if err != nil {
-			return fmt.Errorf("send %s: %w", k, err)
-		}
-		if c == codec.Arrow && plain {
-			c = codec.ArrowPlain
-		}
-		w := &chunkWriter{send: ss.Send, key: string(k), codec: c.Name()}
-		if err := c.Encode(w, v); err != nil {
-			return fmt.Errorf("send %s: %w", k, err)
-		}
-		if err := w.finish(); err != nil {
-			return err
+		if v, ok := values[k]; ok {
+			if err := sendValue(ss.Send, string(k), v, plain); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// sendValue sends v under key in chunks, as plain Arrow IPC or LZ4.
+func sendValue(send func(*pb.DataChunk) error, key string, v any, plain bool) error {
+	c, err := codec.For(v)
+	if err != nil {
+		return fmt.Errorf("send %s: %w", key, err)
+	}
+	if c == codec.Arrow && plain {
+		c = codec.ArrowPlain
+	}
+	w := &chunkWriter{send: send, key: key, codec: c.Name()}
+	if err := c.Encode(w, v); err != nil {
+		return fmt.Errorf("send %s: %w", key, err)
+	}
+	return w.finish()
+}
+
+// Push receives a transfer's pieces and hands them to the handler.
+func (s *server) Push(ss pb.Dusk_PushServer) error {
+	first, err := ss.Recv()
+	if err != nil {
+		return err
+	}
+	hdr := first.GetHeader()
+	if hdr == nil {
+		return errors.New("push: the first chunk carries no header")
+	}
+	values, err := receiveValues(func() (*pb.DataChunk, error) {
+		c, err := ss.Recv()
+		if err != nil {
+			return nil, err
+		}
+		return c.GetData(), nil
+	})
+	if err != nil {
+		return err
+	}
+	p := &protocol.ShufflePush{ID: hdr.Id, Run: hdr.Run, Side: int(hdr.Side), Source: int(hdr.Source)}
+	for _, part := range hdr.Parts {
+		v, ok := values[graph.Key(strconv.Itoa(int(part)))]
+		if !ok {
+			releaseValues(values)
+			return fmt.Errorf("push of shuffle %s: the piece of output %d never came", hdr.Id, part)
+		}
+		p.Parts, p.Values = append(p.Parts, int(part)), append(p.Values, v)
+	}
+	for _, part := range hdr.Empty {
+		p.Parts, p.Values = append(p.Parts, int(part)), append(p.Values, nil)
+	}
+	if err := s.h.Push(ss.Context(), p); err != nil {
+		releaseValues(values)
+		return err
+	}
+	return ss.SendAndClose(&pb.PushReply{})
+}
+
+func releaseValues(values map[graph.Key]any) {
+	for _, v := range values {
+		if r, ok := v.(interface{ Release() }); ok {
+			r.Release()
+		}
+	}
 }
 
 // sameHost reports whether the caller runs on this machine: it calls from
 // a loopback address or from the address it called.
 func sameHost(ctx context.Context) bool {
 	p, ok := peer.FromContext(ctx)
-	if !ok {
-		return false
-	}
-	remote, ok1 := p.Addr.(*net.TCPAddr)
-	local, ok2 := p.LocalAddr.(*net.TCPAddr)
-	return ok1 && ok2 && (remote.IP.IsLoopback() || remote.IP.Equal(local.IP))
+	return ok && sameHostAddrs(p.Addr, p.LocalAddr)
+}
+
+func sameHostAddrs(remote, local net.Addr) bool {
+	r, ok1 := remote.(*net.TCPAddr)
+	l, ok2 := local.(*net.TCPAddr)
+	return ok1 && ok2 && (r.IP.IsLoopback() || r.IP.Equal(l.IP))
 }
 
 // chunkWriter cuts a value's encoding into chunks of at most ChunkSize.

@@ -96,6 +96,7 @@ type Msg struct {
 	//	*Msg_WorkerMetrics
 	//	*Msg_WorkersQuery
 	//	*Msg_WorkersReply
+	//	*Msg_DropShuffle
 	Kind          isMsg_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -345,6 +346,15 @@ func (x *Msg) GetWorkersReply() *WorkersReply {
 	return nil
 }
 
+func (x *Msg) GetDropShuffle() *DropShuffle {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_DropShuffle); ok {
+			return x.DropShuffle
+		}
+	}
+	return nil
+}
+
 type isMsg_Kind interface {
 	isMsg_Kind()
 }
@@ -441,6 +451,10 @@ type Msg_WorkersReply struct {
 	WorkersReply *WorkersReply `protobuf:"bytes,23,opt,name=workers_reply,json=workersReply,proto3,oneof"`
 }
 
+type Msg_DropShuffle struct {
+	DropShuffle *DropShuffle `protobuf:"bytes,24,opt,name=drop_shuffle,json=dropShuffle,proto3,oneof"`
+}
+
 func (*Msg_HelloWorker) isMsg_Kind() {}
 
 func (*Msg_HelloClient) isMsg_Kind() {}
@@ -487,6 +501,8 @@ func (*Msg_WorkersQuery) isMsg_Kind() {}
 
 func (*Msg_WorkersReply) isMsg_Kind() {}
 
+func (*Msg_DropShuffle) isMsg_Kind() {}
+
 type Task struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
@@ -495,6 +511,7 @@ type Task struct {
 	Inputs        []string               `protobuf:"bytes,4,rep,name=inputs,proto3" json:"inputs,omitempty"`
 	Resources     map[string]float64     `protobuf:"bytes,5,rep,name=resources,proto3" json:"resources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
 	Chain         []*Task                `protobuf:"bytes,6,rep,name=chain,proto3" json:"chain,omitempty"`
+	Shuffle       *ShuffleTask           `protobuf:"bytes,7,opt,name=shuffle,proto3" json:"shuffle,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -571,6 +588,105 @@ func (x *Task) GetChain() []*Task {
 	return nil
 }
 
+func (x *Task) GetShuffle() *ShuffleTask {
+	if x != nil {
+		return x.Shuffle
+	}
+	return nil
+}
+
+type ShuffleTask struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Role          int32                  `protobuf:"varint,2,opt,name=role,proto3" json:"role,omitempty"`
+	Outputs       int32                  `protobuf:"varint,3,opt,name=outputs,proto3" json:"outputs,omitempty"`
+	Side          int32                  `protobuf:"varint,4,opt,name=side,proto3" json:"side,omitempty"`
+	Source        int32                  `protobuf:"varint,5,opt,name=source,proto3" json:"source,omitempty"`
+	Part          int32                  `protobuf:"varint,6,opt,name=part,proto3" json:"part,omitempty"`
+	Sources       []int32                `protobuf:"varint,7,rep,packed,name=sources,proto3" json:"sources,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ShuffleTask) Reset() {
+	*x = ShuffleTask{}
+	mi := &file_dusk_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ShuffleTask) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ShuffleTask) ProtoMessage() {}
+
+func (x *ShuffleTask) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ShuffleTask.ProtoReflect.Descriptor instead.
+func (*ShuffleTask) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ShuffleTask) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ShuffleTask) GetRole() int32 {
+	if x != nil {
+		return x.Role
+	}
+	return 0
+}
+
+func (x *ShuffleTask) GetOutputs() int32 {
+	if x != nil {
+		return x.Outputs
+	}
+	return 0
+}
+
+func (x *ShuffleTask) GetSide() int32 {
+	if x != nil {
+		return x.Side
+	}
+	return 0
+}
+
+func (x *ShuffleTask) GetSource() int32 {
+	if x != nil {
+		return x.Source
+	}
+	return 0
+}
+
+func (x *ShuffleTask) GetPart() int32 {
+	if x != nil {
+		return x.Part
+	}
+	return 0
+}
+
+func (x *ShuffleTask) GetSources() []int32 {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
+}
+
 type Priority struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Gen           int64                  `protobuf:"varint,1,opt,name=gen,proto3" json:"gen,omitempty"`
@@ -581,7 +697,7 @@ type Priority struct {
 
 func (x *Priority) Reset() {
 	*x = Priority{}
-	mi := &file_dusk_proto_msgTypes[3]
+	mi := &file_dusk_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -593,7 +709,7 @@ func (x *Priority) String() string {
 func (*Priority) ProtoMessage() {}
 
 func (x *Priority) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[3]
+	mi := &file_dusk_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -606,7 +722,7 @@ func (x *Priority) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Priority.ProtoReflect.Descriptor instead.
 func (*Priority) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{3}
+	return file_dusk_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Priority) GetGen() int64 {
@@ -634,7 +750,7 @@ type Dep struct {
 
 func (x *Dep) Reset() {
 	*x = Dep{}
-	mi := &file_dusk_proto_msgTypes[4]
+	mi := &file_dusk_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -646,7 +762,7 @@ func (x *Dep) String() string {
 func (*Dep) ProtoMessage() {}
 
 func (x *Dep) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[4]
+	mi := &file_dusk_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -659,7 +775,7 @@ func (x *Dep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dep.ProtoReflect.Descriptor instead.
 func (*Dep) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{4}
+	return file_dusk_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Dep) GetKey() string {
@@ -696,7 +812,7 @@ type TaskError struct {
 
 func (x *TaskError) Reset() {
 	*x = TaskError{}
-	mi := &file_dusk_proto_msgTypes[5]
+	mi := &file_dusk_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -708,7 +824,7 @@ func (x *TaskError) String() string {
 func (*TaskError) ProtoMessage() {}
 
 func (x *TaskError) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[5]
+	mi := &file_dusk_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -721,7 +837,7 @@ func (x *TaskError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskError.ProtoReflect.Descriptor instead.
 func (*TaskError) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{5}
+	return file_dusk_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *TaskError) GetKind() int32 {
@@ -772,7 +888,7 @@ type HelloWorker struct {
 
 func (x *HelloWorker) Reset() {
 	*x = HelloWorker{}
-	mi := &file_dusk_proto_msgTypes[6]
+	mi := &file_dusk_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -784,7 +900,7 @@ func (x *HelloWorker) String() string {
 func (*HelloWorker) ProtoMessage() {}
 
 func (x *HelloWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[6]
+	mi := &file_dusk_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -797,7 +913,7 @@ func (x *HelloWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloWorker.ProtoReflect.Descriptor instead.
 func (*HelloWorker) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{6}
+	return file_dusk_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *HelloWorker) GetVersion() string {
@@ -845,7 +961,7 @@ type HelloClient struct {
 
 func (x *HelloClient) Reset() {
 	*x = HelloClient{}
-	mi := &file_dusk_proto_msgTypes[7]
+	mi := &file_dusk_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -857,7 +973,7 @@ func (x *HelloClient) String() string {
 func (*HelloClient) ProtoMessage() {}
 
 func (x *HelloClient) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[7]
+	mi := &file_dusk_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -870,7 +986,7 @@ func (x *HelloClient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloClient.ProtoReflect.Descriptor instead.
 func (*HelloClient) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{7}
+	return file_dusk_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *HelloClient) GetVersion() string {
@@ -898,7 +1014,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_dusk_proto_msgTypes[8]
+	mi := &file_dusk_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -910,7 +1026,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[8]
+	mi := &file_dusk_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -923,7 +1039,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{8}
+	return file_dusk_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Welcome) GetVersion() string {
@@ -953,13 +1069,14 @@ type ComputeTask struct {
 	Priority      *Priority              `protobuf:"bytes,2,opt,name=priority,proto3" json:"priority,omitempty"`
 	Run           uint64                 `protobuf:"varint,3,opt,name=run,proto3" json:"run,omitempty"`
 	Deps          []*Dep                 `protobuf:"bytes,4,rep,name=deps,proto3" json:"deps,omitempty"`
+	Shuffle       *ShuffleRun            `protobuf:"bytes,5,opt,name=shuffle,proto3" json:"shuffle,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ComputeTask) Reset() {
 	*x = ComputeTask{}
-	mi := &file_dusk_proto_msgTypes[9]
+	mi := &file_dusk_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -971,7 +1088,7 @@ func (x *ComputeTask) String() string {
 func (*ComputeTask) ProtoMessage() {}
 
 func (x *ComputeTask) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[9]
+	mi := &file_dusk_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -984,7 +1101,7 @@ func (x *ComputeTask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeTask.ProtoReflect.Descriptor instead.
 func (*ComputeTask) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{9}
+	return file_dusk_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ComputeTask) GetTask() *Task {
@@ -1015,6 +1132,125 @@ func (x *ComputeTask) GetDeps() []*Dep {
 	return nil
 }
 
+func (x *ComputeTask) GetShuffle() *ShuffleRun {
+	if x != nil {
+		return x.Shuffle
+	}
+	return nil
+}
+
+type ShuffleRun struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Run           uint64                 `protobuf:"varint,2,opt,name=run,proto3" json:"run,omitempty"`
+	Workers       []string               `protobuf:"bytes,3,rep,name=workers,proto3" json:"workers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ShuffleRun) Reset() {
+	*x = ShuffleRun{}
+	mi := &file_dusk_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ShuffleRun) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ShuffleRun) ProtoMessage() {}
+
+func (x *ShuffleRun) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ShuffleRun.ProtoReflect.Descriptor instead.
+func (*ShuffleRun) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ShuffleRun) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ShuffleRun) GetRun() uint64 {
+	if x != nil {
+		return x.Run
+	}
+	return 0
+}
+
+func (x *ShuffleRun) GetWorkers() []string {
+	if x != nil {
+		return x.Workers
+	}
+	return nil
+}
+
+type DropShuffle struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Run           uint64                 `protobuf:"varint,2,opt,name=run,proto3" json:"run,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DropShuffle) Reset() {
+	*x = DropShuffle{}
+	mi := &file_dusk_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DropShuffle) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DropShuffle) ProtoMessage() {}
+
+func (x *DropShuffle) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DropShuffle.ProtoReflect.Descriptor instead.
+func (*DropShuffle) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *DropShuffle) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *DropShuffle) GetRun() uint64 {
+	if x != nil {
+		return x.Run
+	}
+	return 0
+}
+
 type FreeKeys struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Keys          []string               `protobuf:"bytes,1,rep,name=keys,proto3" json:"keys,omitempty"`
@@ -1024,7 +1260,7 @@ type FreeKeys struct {
 
 func (x *FreeKeys) Reset() {
 	*x = FreeKeys{}
-	mi := &file_dusk_proto_msgTypes[10]
+	mi := &file_dusk_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1036,7 +1272,7 @@ func (x *FreeKeys) String() string {
 func (*FreeKeys) ProtoMessage() {}
 
 func (x *FreeKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[10]
+	mi := &file_dusk_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1049,7 +1285,7 @@ func (x *FreeKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FreeKeys.ProtoReflect.Descriptor instead.
 func (*FreeKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{10}
+	return file_dusk_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *FreeKeys) GetKeys() []string {
@@ -1071,7 +1307,7 @@ type TaskFinished struct {
 
 func (x *TaskFinished) Reset() {
 	*x = TaskFinished{}
-	mi := &file_dusk_proto_msgTypes[11]
+	mi := &file_dusk_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1083,7 +1319,7 @@ func (x *TaskFinished) String() string {
 func (*TaskFinished) ProtoMessage() {}
 
 func (x *TaskFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[11]
+	mi := &file_dusk_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1096,7 +1332,7 @@ func (x *TaskFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskFinished.ProtoReflect.Descriptor instead.
 func (*TaskFinished) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{11}
+	return file_dusk_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *TaskFinished) GetKey() string {
@@ -1138,7 +1374,7 @@ type TaskErred struct {
 
 func (x *TaskErred) Reset() {
 	*x = TaskErred{}
-	mi := &file_dusk_proto_msgTypes[12]
+	mi := &file_dusk_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1150,7 +1386,7 @@ func (x *TaskErred) String() string {
 func (*TaskErred) ProtoMessage() {}
 
 func (x *TaskErred) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[12]
+	mi := &file_dusk_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1163,7 +1399,7 @@ func (x *TaskErred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskErred.ProtoReflect.Descriptor instead.
 func (*TaskErred) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{12}
+	return file_dusk_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *TaskErred) GetKey() string {
@@ -1197,7 +1433,7 @@ type AddKeys struct {
 
 func (x *AddKeys) Reset() {
 	*x = AddKeys{}
-	mi := &file_dusk_proto_msgTypes[13]
+	mi := &file_dusk_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1209,7 +1445,7 @@ func (x *AddKeys) String() string {
 func (*AddKeys) ProtoMessage() {}
 
 func (x *AddKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[13]
+	mi := &file_dusk_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1222,7 +1458,7 @@ func (x *AddKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddKeys.ProtoReflect.Descriptor instead.
 func (*AddKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{13}
+	return file_dusk_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *AddKeys) GetKeys() []string {
@@ -1248,7 +1484,7 @@ type ReleasedData struct {
 
 func (x *ReleasedData) Reset() {
 	*x = ReleasedData{}
-	mi := &file_dusk_proto_msgTypes[14]
+	mi := &file_dusk_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1260,7 +1496,7 @@ func (x *ReleasedData) String() string {
 func (*ReleasedData) ProtoMessage() {}
 
 func (x *ReleasedData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[14]
+	mi := &file_dusk_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1273,7 +1509,7 @@ func (x *ReleasedData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleasedData.ProtoReflect.Descriptor instead.
 func (*ReleasedData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{14}
+	return file_dusk_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ReleasedData) GetKeys() []string {
@@ -1294,7 +1530,7 @@ type MissingData struct {
 
 func (x *MissingData) Reset() {
 	*x = MissingData{}
-	mi := &file_dusk_proto_msgTypes[15]
+	mi := &file_dusk_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1306,7 +1542,7 @@ func (x *MissingData) String() string {
 func (*MissingData) ProtoMessage() {}
 
 func (x *MissingData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[15]
+	mi := &file_dusk_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1319,7 +1555,7 @@ func (x *MissingData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MissingData.ProtoReflect.Descriptor instead.
 func (*MissingData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{15}
+	return file_dusk_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *MissingData) GetKey() string {
@@ -1353,7 +1589,7 @@ type UpdateGraph struct {
 
 func (x *UpdateGraph) Reset() {
 	*x = UpdateGraph{}
-	mi := &file_dusk_proto_msgTypes[16]
+	mi := &file_dusk_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1365,7 +1601,7 @@ func (x *UpdateGraph) String() string {
 func (*UpdateGraph) ProtoMessage() {}
 
 func (x *UpdateGraph) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[16]
+	mi := &file_dusk_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1378,7 +1614,7 @@ func (x *UpdateGraph) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateGraph.ProtoReflect.Descriptor instead.
 func (*UpdateGraph) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{16}
+	return file_dusk_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UpdateGraph) GetTasks() []*Task {
@@ -1404,7 +1640,7 @@ type ReleaseKeys struct {
 
 func (x *ReleaseKeys) Reset() {
 	*x = ReleaseKeys{}
-	mi := &file_dusk_proto_msgTypes[17]
+	mi := &file_dusk_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1416,7 +1652,7 @@ func (x *ReleaseKeys) String() string {
 func (*ReleaseKeys) ProtoMessage() {}
 
 func (x *ReleaseKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[17]
+	mi := &file_dusk_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1429,7 +1665,7 @@ func (x *ReleaseKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseKeys.ProtoReflect.Descriptor instead.
 func (*ReleaseKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{17}
+	return file_dusk_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ReleaseKeys) GetKeys() []string {
@@ -1451,7 +1687,7 @@ type KeyInMemory struct {
 
 func (x *KeyInMemory) Reset() {
 	*x = KeyInMemory{}
-	mi := &file_dusk_proto_msgTypes[18]
+	mi := &file_dusk_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1463,7 +1699,7 @@ func (x *KeyInMemory) String() string {
 func (*KeyInMemory) ProtoMessage() {}
 
 func (x *KeyInMemory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[18]
+	mi := &file_dusk_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1476,7 +1712,7 @@ func (x *KeyInMemory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyInMemory.ProtoReflect.Descriptor instead.
 func (*KeyInMemory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{18}
+	return file_dusk_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *KeyInMemory) GetKey() string {
@@ -1517,7 +1753,7 @@ type KeyErred struct {
 
 func (x *KeyErred) Reset() {
 	*x = KeyErred{}
-	mi := &file_dusk_proto_msgTypes[19]
+	mi := &file_dusk_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1529,7 +1765,7 @@ func (x *KeyErred) String() string {
 func (*KeyErred) ProtoMessage() {}
 
 func (x *KeyErred) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[19]
+	mi := &file_dusk_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1542,7 +1778,7 @@ func (x *KeyErred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyErred.ProtoReflect.Descriptor instead.
 func (*KeyErred) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{19}
+	return file_dusk_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *KeyErred) GetKey() string {
@@ -1568,7 +1804,7 @@ type StealRequest struct {
 
 func (x *StealRequest) Reset() {
 	*x = StealRequest{}
-	mi := &file_dusk_proto_msgTypes[20]
+	mi := &file_dusk_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1580,7 +1816,7 @@ func (x *StealRequest) String() string {
 func (*StealRequest) ProtoMessage() {}
 
 func (x *StealRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[20]
+	mi := &file_dusk_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1593,7 +1829,7 @@ func (x *StealRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StealRequest.ProtoReflect.Descriptor instead.
 func (*StealRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{20}
+	return file_dusk_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *StealRequest) GetKey() string {
@@ -1613,7 +1849,7 @@ type StealResponse struct {
 
 func (x *StealResponse) Reset() {
 	*x = StealResponse{}
-	mi := &file_dusk_proto_msgTypes[21]
+	mi := &file_dusk_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1625,7 +1861,7 @@ func (x *StealResponse) String() string {
 func (*StealResponse) ProtoMessage() {}
 
 func (x *StealResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[21]
+	mi := &file_dusk_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1638,7 +1874,7 @@ func (x *StealResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StealResponse.ProtoReflect.Descriptor instead.
 func (*StealResponse) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{21}
+	return file_dusk_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *StealResponse) GetKey() string {
@@ -1663,7 +1899,7 @@ type Retire struct {
 
 func (x *Retire) Reset() {
 	*x = Retire{}
-	mi := &file_dusk_proto_msgTypes[22]
+	mi := &file_dusk_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1675,7 +1911,7 @@ func (x *Retire) String() string {
 func (*Retire) ProtoMessage() {}
 
 func (x *Retire) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[22]
+	mi := &file_dusk_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1688,7 +1924,7 @@ func (x *Retire) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retire.ProtoReflect.Descriptor instead.
 func (*Retire) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{22}
+	return file_dusk_proto_rawDescGZIP(), []int{25}
 }
 
 type Replicate struct {
@@ -1701,7 +1937,7 @@ type Replicate struct {
 
 func (x *Replicate) Reset() {
 	*x = Replicate{}
-	mi := &file_dusk_proto_msgTypes[23]
+	mi := &file_dusk_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1713,7 +1949,7 @@ func (x *Replicate) String() string {
 func (*Replicate) ProtoMessage() {}
 
 func (x *Replicate) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[23]
+	mi := &file_dusk_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1726,7 +1962,7 @@ func (x *Replicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Replicate.ProtoReflect.Descriptor instead.
 func (*Replicate) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{23}
+	return file_dusk_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Replicate) GetKeys() []string {
@@ -1751,7 +1987,7 @@ type Retired struct {
 
 func (x *Retired) Reset() {
 	*x = Retired{}
-	mi := &file_dusk_proto_msgTypes[24]
+	mi := &file_dusk_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1763,7 +1999,7 @@ func (x *Retired) String() string {
 func (*Retired) ProtoMessage() {}
 
 func (x *Retired) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[24]
+	mi := &file_dusk_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1776,7 +2012,7 @@ func (x *Retired) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retired.ProtoReflect.Descriptor instead.
 func (*Retired) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{24}
+	return file_dusk_proto_rawDescGZIP(), []int{27}
 }
 
 type WorkerStatus struct {
@@ -1789,7 +2025,7 @@ type WorkerStatus struct {
 
 func (x *WorkerStatus) Reset() {
 	*x = WorkerStatus{}
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1801,7 +2037,7 @@ func (x *WorkerStatus) String() string {
 func (*WorkerStatus) ProtoMessage() {}
 
 func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1814,7 +2050,7 @@ func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerStatus.ProtoReflect.Descriptor instead.
 func (*WorkerStatus) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{25}
+	return file_dusk_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WorkerStatus) GetPaused() bool {
@@ -1846,7 +2082,7 @@ type Memory struct {
 
 func (x *Memory) Reset() {
 	*x = Memory{}
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1858,7 +2094,7 @@ func (x *Memory) String() string {
 func (*Memory) ProtoMessage() {}
 
 func (x *Memory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1871,7 +2107,7 @@ func (x *Memory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Memory.ProtoReflect.Descriptor instead.
 func (*Memory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{26}
+	return file_dusk_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Memory) GetLimit() int64 {
@@ -1932,7 +2168,7 @@ type WorkerMetrics struct {
 
 func (x *WorkerMetrics) Reset() {
 	*x = WorkerMetrics{}
-	mi := &file_dusk_proto_msgTypes[27]
+	mi := &file_dusk_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1944,7 +2180,7 @@ func (x *WorkerMetrics) String() string {
 func (*WorkerMetrics) ProtoMessage() {}
 
 func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[27]
+	mi := &file_dusk_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1957,7 +2193,7 @@ func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerMetrics.ProtoReflect.Descriptor instead.
 func (*WorkerMetrics) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{27}
+	return file_dusk_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WorkerMetrics) GetMemory() *Memory {
@@ -1976,7 +2212,7 @@ type WorkersQuery struct {
 
 func (x *WorkersQuery) Reset() {
 	*x = WorkersQuery{}
-	mi := &file_dusk_proto_msgTypes[28]
+	mi := &file_dusk_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1988,7 +2224,7 @@ func (x *WorkersQuery) String() string {
 func (*WorkersQuery) ProtoMessage() {}
 
 func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[28]
+	mi := &file_dusk_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2001,7 +2237,7 @@ func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersQuery.ProtoReflect.Descriptor instead.
 func (*WorkersQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{28}
+	return file_dusk_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *WorkersQuery) GetId() uint64 {
@@ -2029,7 +2265,7 @@ type WorkerInfo struct {
 
 func (x *WorkerInfo) Reset() {
 	*x = WorkerInfo{}
-	mi := &file_dusk_proto_msgTypes[29]
+	mi := &file_dusk_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2041,7 +2277,7 @@ func (x *WorkerInfo) String() string {
 func (*WorkerInfo) ProtoMessage() {}
 
 func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[29]
+	mi := &file_dusk_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2054,7 +2290,7 @@ func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerInfo.ProtoReflect.Descriptor instead.
 func (*WorkerInfo) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{29}
+	return file_dusk_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WorkerInfo) GetId() string {
@@ -2137,7 +2373,7 @@ type WorkersReply struct {
 
 func (x *WorkersReply) Reset() {
 	*x = WorkersReply{}
-	mi := &file_dusk_proto_msgTypes[30]
+	mi := &file_dusk_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2149,7 +2385,7 @@ func (x *WorkersReply) String() string {
 func (*WorkersReply) ProtoMessage() {}
 
 func (x *WorkersReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[30]
+	mi := &file_dusk_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2162,7 +2398,7 @@ func (x *WorkersReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersReply.ProtoReflect.Descriptor instead.
 func (*WorkersReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{30}
+	return file_dusk_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *WorkersReply) GetId() uint64 {
@@ -2179,6 +2415,178 @@ func (x *WorkersReply) GetWorkers() []*WorkerInfo {
 	return nil
 }
 
+type PushChunk struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *PushHeader            `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"` // in the first chunk only
+	Data          *DataChunk             `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PushChunk) Reset() {
+	*x = PushChunk{}
+	mi := &file_dusk_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PushChunk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PushChunk) ProtoMessage() {}
+
+func (x *PushChunk) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PushChunk.ProtoReflect.Descriptor instead.
+func (*PushChunk) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *PushChunk) GetHeader() *PushHeader {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *PushChunk) GetData() *DataChunk {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type PushHeader struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Run           uint64                 `protobuf:"varint,2,opt,name=run,proto3" json:"run,omitempty"`
+	Side          int32                  `protobuf:"varint,3,opt,name=side,proto3" json:"side,omitempty"`
+	Source        int32                  `protobuf:"varint,4,opt,name=source,proto3" json:"source,omitempty"`
+	Parts         []int32                `protobuf:"varint,5,rep,packed,name=parts,proto3" json:"parts,omitempty"`
+	Empty         []int32                `protobuf:"varint,6,rep,packed,name=empty,proto3" json:"empty,omitempty"` // parts whose piece has no rows: no data follows
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PushHeader) Reset() {
+	*x = PushHeader{}
+	mi := &file_dusk_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PushHeader) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PushHeader) ProtoMessage() {}
+
+func (x *PushHeader) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PushHeader.ProtoReflect.Descriptor instead.
+func (*PushHeader) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *PushHeader) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *PushHeader) GetRun() uint64 {
+	if x != nil {
+		return x.Run
+	}
+	return 0
+}
+
+func (x *PushHeader) GetSide() int32 {
+	if x != nil {
+		return x.Side
+	}
+	return 0
+}
+
+func (x *PushHeader) GetSource() int32 {
+	if x != nil {
+		return x.Source
+	}
+	return 0
+}
+
+func (x *PushHeader) GetParts() []int32 {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+func (x *PushHeader) GetEmpty() []int32 {
+	if x != nil {
+		return x.Empty
+	}
+	return nil
+}
+
+type PushReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PushReply) Reset() {
+	*x = PushReply{}
+	mi := &file_dusk_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PushReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PushReply) ProtoMessage() {}
+
+func (x *PushReply) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PushReply.ProtoReflect.Descriptor instead.
+func (*PushReply) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{36}
+}
+
 type GetDataRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Keys          []string               `protobuf:"bytes,1,rep,name=keys,proto3" json:"keys,omitempty"`
@@ -2188,7 +2596,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2200,7 +2608,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2213,7 +2621,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{31}
+	return file_dusk_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -2237,7 +2645,7 @@ type DataChunk struct {
 
 func (x *DataChunk) Reset() {
 	*x = DataChunk{}
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2249,7 +2657,7 @@ func (x *DataChunk) String() string {
 func (*DataChunk) ProtoMessage() {}
 
 func (x *DataChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2262,7 +2670,7 @@ func (x *DataChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataChunk.ProtoReflect.Descriptor instead.
 func (*DataChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{32}
+	return file_dusk_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *DataChunk) GetKey() string {
@@ -2300,7 +2708,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\n" +
 	"dusk.proto\x12\adusk.v1\")\n" +
 	"\x05Batch\x12 \n" +
-	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xa4\n" +
+	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xdf\n" +
 	"\n" +
 	"\x03Msg\x129\n" +
 	"\fhello_worker\x18\x01 \x01(\v2\x14.dusk.v1.HelloWorkerH\x00R\vhelloWorker\x129\n" +
@@ -2327,18 +2735,28 @@ const file_dusk_proto_rawDesc = "" +
 	"\rworker_status\x18\x14 \x01(\v2\x15.dusk.v1.WorkerStatusH\x00R\fworkerStatus\x12?\n" +
 	"\x0eworker_metrics\x18\x15 \x01(\v2\x16.dusk.v1.WorkerMetricsH\x00R\rworkerMetrics\x12<\n" +
 	"\rworkers_query\x18\x16 \x01(\v2\x15.dusk.v1.WorkersQueryH\x00R\fworkersQuery\x12<\n" +
-	"\rworkers_reply\x18\x17 \x01(\v2\x15.dusk.v1.WorkersReplyH\x00R\fworkersReplyB\x06\n" +
-	"\x04kind\"\xf3\x01\n" +
+	"\rworkers_reply\x18\x17 \x01(\v2\x15.dusk.v1.WorkersReplyH\x00R\fworkersReply\x129\n" +
+	"\fdrop_shuffle\x18\x18 \x01(\v2\x14.dusk.v1.DropShuffleH\x00R\vdropShuffleB\x06\n" +
+	"\x04kind\"\xa3\x02\n" +
 	"\x04Task\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x12\x12\n" +
 	"\x04args\x18\x03 \x01(\fR\x04args\x12\x16\n" +
 	"\x06inputs\x18\x04 \x03(\tR\x06inputs\x12:\n" +
 	"\tresources\x18\x05 \x03(\v2\x1c.dusk.v1.Task.ResourcesEntryR\tresources\x12#\n" +
-	"\x05chain\x18\x06 \x03(\v2\r.dusk.v1.TaskR\x05chain\x1a<\n" +
+	"\x05chain\x18\x06 \x03(\v2\r.dusk.v1.TaskR\x05chain\x12.\n" +
+	"\ashuffle\x18\a \x01(\v2\x14.dusk.v1.ShuffleTaskR\ashuffle\x1a<\n" +
 	"\x0eResourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\".\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xa5\x01\n" +
+	"\vShuffleTask\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04role\x18\x02 \x01(\x05R\x04role\x12\x18\n" +
+	"\aoutputs\x18\x03 \x01(\x05R\aoutputs\x12\x12\n" +
+	"\x04side\x18\x04 \x01(\x05R\x04side\x12\x16\n" +
+	"\x06source\x18\x05 \x01(\x05R\x06source\x12\x12\n" +
+	"\x04part\x18\x06 \x01(\x05R\x04part\x12\x18\n" +
+	"\asources\x18\a \x03(\x05R\asources\".\n" +
 	"\bPriority\x12\x10\n" +
 	"\x03gen\x18\x01 \x01(\x03R\x03gen\x12\x10\n" +
 	"\x03ord\x18\x02 \x01(\x03R\x03ord\"H\n" +
@@ -2367,12 +2785,21 @@ const file_dusk_proto_rawDesc = "" +
 	"\aWelcome\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x10\n" +
 	"\x03err\x18\x02 \x01(\tR\x03err\x12\x16\n" +
-	"\x06gossip\x18\x03 \x01(\tR\x06gossip\"\x93\x01\n" +
+	"\x06gossip\x18\x03 \x01(\tR\x06gossip\"\xc2\x01\n" +
 	"\vComputeTask\x12!\n" +
 	"\x04task\x18\x01 \x01(\v2\r.dusk.v1.TaskR\x04task\x12-\n" +
 	"\bpriority\x18\x02 \x01(\v2\x11.dusk.v1.PriorityR\bpriority\x12\x10\n" +
 	"\x03run\x18\x03 \x01(\x04R\x03run\x12 \n" +
-	"\x04deps\x18\x04 \x03(\v2\f.dusk.v1.DepR\x04deps\"\x1e\n" +
+	"\x04deps\x18\x04 \x03(\v2\f.dusk.v1.DepR\x04deps\x12-\n" +
+	"\ashuffle\x18\x05 \x01(\v2\x13.dusk.v1.ShuffleRunR\ashuffle\"H\n" +
+	"\n" +
+	"ShuffleRun\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
+	"\x03run\x18\x02 \x01(\x04R\x03run\x12\x18\n" +
+	"\aworkers\x18\x03 \x03(\tR\aworkers\"/\n" +
+	"\vDropShuffle\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
+	"\x03run\x18\x02 \x01(\x04R\x03run\"\x1e\n" +
 	"\bFreeKeys\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\"k\n" +
 	"\fTaskFinished\x12\x10\n" +
@@ -2453,17 +2880,30 @@ const file_dusk_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"M\n" +
 	"\fWorkersReply\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12-\n" +
-	"\aworkers\x18\x02 \x03(\v2\x13.dusk.v1.WorkerInfoR\aworkers\"$\n" +
+	"\aworkers\x18\x02 \x03(\v2\x13.dusk.v1.WorkerInfoR\aworkers\"`\n" +
+	"\tPushChunk\x12+\n" +
+	"\x06header\x18\x01 \x01(\v2\x13.dusk.v1.PushHeaderR\x06header\x12&\n" +
+	"\x04data\x18\x02 \x01(\v2\x12.dusk.v1.DataChunkR\x04data\"\x86\x01\n" +
+	"\n" +
+	"PushHeader\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
+	"\x03run\x18\x02 \x01(\x04R\x03run\x12\x12\n" +
+	"\x04side\x18\x03 \x01(\x05R\x04side\x12\x16\n" +
+	"\x06source\x18\x04 \x01(\x05R\x06source\x12\x14\n" +
+	"\x05parts\x18\x05 \x03(\x05R\x05parts\x12\x14\n" +
+	"\x05empty\x18\x06 \x03(\x05R\x05empty\"\v\n" +
+	"\tPushReply\"$\n" +
 	"\x0eGetDataRequest\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\"[\n" +
 	"\tDataChunk\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05codec\x18\x02 \x01(\tR\x05codec\x12\x12\n" +
 	"\x04data\x18\x03 \x01(\fR\x04data\x12\x12\n" +
-	"\x04last\x18\x04 \x01(\bR\x04last2n\n" +
+	"\x04last\x18\x04 \x01(\bR\x04last2\xa0\x01\n" +
 	"\x04Dusk\x12,\n" +
 	"\x06Stream\x12\x0e.dusk.v1.Batch\x1a\x0e.dusk.v1.Batch(\x010\x01\x128\n" +
-	"\aGetData\x12\x17.dusk.v1.GetDataRequest\x1a\x12.dusk.v1.DataChunk0\x01B8Z6github.com/duskdata/dusk/internal/transport/grpcnet/pbb\x06proto3"
+	"\aGetData\x12\x17.dusk.v1.GetDataRequest\x1a\x12.dusk.v1.DataChunk0\x01\x120\n" +
+	"\x04Push\x12\x12.dusk.v1.PushChunk\x1a\x12.dusk.v1.PushReply(\x01B8Z6github.com/duskdata/dusk/internal/transport/grpcnet/pbb\x06proto3"
 
 var (
 	file_dusk_proto_rawDescOnce sync.Once
@@ -2477,92 +2917,105 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),          // 0: dusk.v1.Batch
 	(*Msg)(nil),            // 1: dusk.v1.Msg
 	(*Task)(nil),           // 2: dusk.v1.Task
-	(*Priority)(nil),       // 3: dusk.v1.Priority
-	(*Dep)(nil),            // 4: dusk.v1.Dep
-	(*TaskError)(nil),      // 5: dusk.v1.TaskError
-	(*HelloWorker)(nil),    // 6: dusk.v1.HelloWorker
-	(*HelloClient)(nil),    // 7: dusk.v1.HelloClient
-	(*Welcome)(nil),        // 8: dusk.v1.Welcome
-	(*ComputeTask)(nil),    // 9: dusk.v1.ComputeTask
-	(*FreeKeys)(nil),       // 10: dusk.v1.FreeKeys
-	(*TaskFinished)(nil),   // 11: dusk.v1.TaskFinished
-	(*TaskErred)(nil),      // 12: dusk.v1.TaskErred
-	(*AddKeys)(nil),        // 13: dusk.v1.AddKeys
-	(*ReleasedData)(nil),   // 14: dusk.v1.ReleasedData
-	(*MissingData)(nil),    // 15: dusk.v1.MissingData
-	(*UpdateGraph)(nil),    // 16: dusk.v1.UpdateGraph
-	(*ReleaseKeys)(nil),    // 17: dusk.v1.ReleaseKeys
-	(*KeyInMemory)(nil),    // 18: dusk.v1.KeyInMemory
-	(*KeyErred)(nil),       // 19: dusk.v1.KeyErred
-	(*StealRequest)(nil),   // 20: dusk.v1.StealRequest
-	(*StealResponse)(nil),  // 21: dusk.v1.StealResponse
-	(*Retire)(nil),         // 22: dusk.v1.Retire
-	(*Replicate)(nil),      // 23: dusk.v1.Replicate
-	(*Retired)(nil),        // 24: dusk.v1.Retired
-	(*WorkerStatus)(nil),   // 25: dusk.v1.WorkerStatus
-	(*Memory)(nil),         // 26: dusk.v1.Memory
-	(*WorkerMetrics)(nil),  // 27: dusk.v1.WorkerMetrics
-	(*WorkersQuery)(nil),   // 28: dusk.v1.WorkersQuery
-	(*WorkerInfo)(nil),     // 29: dusk.v1.WorkerInfo
-	(*WorkersReply)(nil),   // 30: dusk.v1.WorkersReply
-	(*GetDataRequest)(nil), // 31: dusk.v1.GetDataRequest
-	(*DataChunk)(nil),      // 32: dusk.v1.DataChunk
-	nil,                    // 33: dusk.v1.Task.ResourcesEntry
-	nil,                    // 34: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                    // 35: dusk.v1.WorkerInfo.ResourcesEntry
+	(*ShuffleTask)(nil),    // 3: dusk.v1.ShuffleTask
+	(*Priority)(nil),       // 4: dusk.v1.Priority
+	(*Dep)(nil),            // 5: dusk.v1.Dep
+	(*TaskError)(nil),      // 6: dusk.v1.TaskError
+	(*HelloWorker)(nil),    // 7: dusk.v1.HelloWorker
+	(*HelloClient)(nil),    // 8: dusk.v1.HelloClient
+	(*Welcome)(nil),        // 9: dusk.v1.Welcome
+	(*ComputeTask)(nil),    // 10: dusk.v1.ComputeTask
+	(*ShuffleRun)(nil),     // 11: dusk.v1.ShuffleRun
+	(*DropShuffle)(nil),    // 12: dusk.v1.DropShuffle
+	(*FreeKeys)(nil),       // 13: dusk.v1.FreeKeys
+	(*TaskFinished)(nil),   // 14: dusk.v1.TaskFinished
+	(*TaskErred)(nil),      // 15: dusk.v1.TaskErred
+	(*AddKeys)(nil),        // 16: dusk.v1.AddKeys
+	(*ReleasedData)(nil),   // 17: dusk.v1.ReleasedData
+	(*MissingData)(nil),    // 18: dusk.v1.MissingData
+	(*UpdateGraph)(nil),    // 19: dusk.v1.UpdateGraph
+	(*ReleaseKeys)(nil),    // 20: dusk.v1.ReleaseKeys
+	(*KeyInMemory)(nil),    // 21: dusk.v1.KeyInMemory
+	(*KeyErred)(nil),       // 22: dusk.v1.KeyErred
+	(*StealRequest)(nil),   // 23: dusk.v1.StealRequest
+	(*StealResponse)(nil),  // 24: dusk.v1.StealResponse
+	(*Retire)(nil),         // 25: dusk.v1.Retire
+	(*Replicate)(nil),      // 26: dusk.v1.Replicate
+	(*Retired)(nil),        // 27: dusk.v1.Retired
+	(*WorkerStatus)(nil),   // 28: dusk.v1.WorkerStatus
+	(*Memory)(nil),         // 29: dusk.v1.Memory
+	(*WorkerMetrics)(nil),  // 30: dusk.v1.WorkerMetrics
+	(*WorkersQuery)(nil),   // 31: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),     // 32: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),   // 33: dusk.v1.WorkersReply
+	(*PushChunk)(nil),      // 34: dusk.v1.PushChunk
+	(*PushHeader)(nil),     // 35: dusk.v1.PushHeader
+	(*PushReply)(nil),      // 36: dusk.v1.PushReply
+	(*GetDataRequest)(nil), // 37: dusk.v1.GetDataRequest
+	(*DataChunk)(nil),      // 38: dusk.v1.DataChunk
+	nil,                    // 39: dusk.v1.Task.ResourcesEntry
+	nil,                    // 40: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                    // 41: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
-	6,  // 1: dusk.v1.Msg.hello_worker:type_name -> dusk.v1.HelloWorker
-	7,  // 2: dusk.v1.Msg.hello_client:type_name -> dusk.v1.HelloClient
-	8,  // 3: dusk.v1.Msg.welcome:type_name -> dusk.v1.Welcome
-	9,  // 4: dusk.v1.Msg.compute_task:type_name -> dusk.v1.ComputeTask
-	10, // 5: dusk.v1.Msg.free_keys:type_name -> dusk.v1.FreeKeys
-	11, // 6: dusk.v1.Msg.task_finished:type_name -> dusk.v1.TaskFinished
-	12, // 7: dusk.v1.Msg.task_erred:type_name -> dusk.v1.TaskErred
-	13, // 8: dusk.v1.Msg.add_keys:type_name -> dusk.v1.AddKeys
-	14, // 9: dusk.v1.Msg.released_data:type_name -> dusk.v1.ReleasedData
-	15, // 10: dusk.v1.Msg.missing_data:type_name -> dusk.v1.MissingData
-	16, // 11: dusk.v1.Msg.update_graph:type_name -> dusk.v1.UpdateGraph
-	17, // 12: dusk.v1.Msg.release_keys:type_name -> dusk.v1.ReleaseKeys
-	18, // 13: dusk.v1.Msg.key_in_memory:type_name -> dusk.v1.KeyInMemory
-	19, // 14: dusk.v1.Msg.key_erred:type_name -> dusk.v1.KeyErred
-	20, // 15: dusk.v1.Msg.steal_request:type_name -> dusk.v1.StealRequest
-	21, // 16: dusk.v1.Msg.steal_response:type_name -> dusk.v1.StealResponse
-	22, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
-	23, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
-	24, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
-	25, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
-	27, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
-	28, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
-	30, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
-	33, // 24: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	2,  // 25: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	34, // 26: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	2,  // 27: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	3,  // 28: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	4,  // 29: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	5,  // 30: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	2,  // 31: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	5,  // 32: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	26, // 33: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	35, // 34: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	26, // 35: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	29, // 36: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	0,  // 37: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	31, // 38: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
-	0,  // 39: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	32, // 40: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
-	39, // [39:41] is the sub-list for method output_type
-	37, // [37:39] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	7,  // 1: dusk.v1.Msg.hello_worker:type_name -> dusk.v1.HelloWorker
+	8,  // 2: dusk.v1.Msg.hello_client:type_name -> dusk.v1.HelloClient
+	9,  // 3: dusk.v1.Msg.welcome:type_name -> dusk.v1.Welcome
+	10, // 4: dusk.v1.Msg.compute_task:type_name -> dusk.v1.ComputeTask
+	13, // 5: dusk.v1.Msg.free_keys:type_name -> dusk.v1.FreeKeys
+	14, // 6: dusk.v1.Msg.task_finished:type_name -> dusk.v1.TaskFinished
+	15, // 7: dusk.v1.Msg.task_erred:type_name -> dusk.v1.TaskErred
+	16, // 8: dusk.v1.Msg.add_keys:type_name -> dusk.v1.AddKeys
+	17, // 9: dusk.v1.Msg.released_data:type_name -> dusk.v1.ReleasedData
+	18, // 10: dusk.v1.Msg.missing_data:type_name -> dusk.v1.MissingData
+	19, // 11: dusk.v1.Msg.update_graph:type_name -> dusk.v1.UpdateGraph
+	20, // 12: dusk.v1.Msg.release_keys:type_name -> dusk.v1.ReleaseKeys
+	21, // 13: dusk.v1.Msg.key_in_memory:type_name -> dusk.v1.KeyInMemory
+	22, // 14: dusk.v1.Msg.key_erred:type_name -> dusk.v1.KeyErred
+	23, // 15: dusk.v1.Msg.steal_request:type_name -> dusk.v1.StealRequest
+	24, // 16: dusk.v1.Msg.steal_response:type_name -> dusk.v1.StealResponse
+	25, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
+	26, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
+	27, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
+	28, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
+	30, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
+	31, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
+	33, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
+	12, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
+	39, // 25: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	2,  // 26: dusk.v1.Task.chain:type_name -> dusk.v1.Task
+	3,  // 27: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
+	40, // 28: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	2,  // 29: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
+	4,  // 30: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	5,  // 31: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	11, // 32: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
+	6,  // 33: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	2,  // 34: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
+	6,  // 35: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	29, // 36: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	41, // 37: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	29, // 38: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	32, // 39: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	35, // 40: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
+	38, // 41: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
+	0,  // 42: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	37, // 43: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
+	34, // 44: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
+	0,  // 45: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	38, // 46: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
+	36, // 47: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
+	45, // [45:48] is the sub-list for method output_type
+	42, // [42:45] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -2594,6 +3047,7 @@ func file_dusk_proto_init() {
 		(*Msg_WorkerMetrics)(nil),
 		(*Msg_WorkersQuery)(nil),
 		(*Msg_WorkersReply)(nil),
+		(*Msg_DropShuffle)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2601,7 +3055,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   36,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
