@@ -54,9 +54,9 @@ type Config struct {
 // which, and which fields matter. It is a plain struct, not an interface,
 // so that a task's instructions cost no allocation.
 type Instruction struct {
-	Kind  InstructionKind
-	Task  *graph.Task       // Execute
-	From  protocol.WorkerID // Gather
+	Kind    InstructionKind
+	Task    *graph.Task          // Execute
+	From    protocol.WorkerID    // Gather
 	Keys    []graph.Key          // Gather, Drop
 	Msg     protocol.Msg         // Send
 	Bytes   int64                // Spill
