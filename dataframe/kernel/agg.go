@@ -21,9 +21,10 @@ const (
 	Max                  // null for none
 	Var                  // sample variance (ddof=1, as pandas); null for fewer than 2 values
 	Std                  // sample standard deviation (ddof=1)
+	Corr                 // Pearson correlation of two columns over rows where both have values; null for fewer than 2 or no variance
 )
 
-var aggNames = [...]string{"sum", "mean", "count", "size", "min", "max", "var", "std"}
+var aggNames = [...]string{"sum", "mean", "count", "size", "min", "max", "var", "std", "corr"}
 
 func (f AggFunc) String() string { return aggNames[f] }
 
@@ -35,6 +36,18 @@ func ParseAggFunc(name string) (AggFunc, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown aggregation %q", name)
+}
+
+// Inputs is how many columns f reads: 0 for Size, 2 for Corr (see
+// PartialPair), else 1.
+func (f AggFunc) Inputs() int {
+	switch f {
+	case Size:
+		return 0
+	case Corr:
+		return 2
+	}
+	return 1
 }
 
 // CheckInput reports whether f applies to a column of kind k.
@@ -71,14 +84,18 @@ func (f AggFunc) StateTypes(k Kind) []arrow.DataType {
 		return []arrow.DataType{Float64, Int64}
 	case Count, Size:
 		return []arrow.DataType{Int64}
+	case Corr:
+		return []arrow.DataType{Int64, Float64, Float64, Float64, Float64, Float64} // count, mean x, mean y, m2 x, m2 y, co-moment
 	}
 	return []arrow.DataType{Int64, Float64, Float64} // count, mean, m2
 }
 
 // Partial computes f's state columns over col (nil for Size) for rows
-// grouped by ids (-1: dropped) into n groups.
+// grouped by ids (-1: dropped) into n groups. Corr takes PartialPair.
 func Partial(f AggFunc, col arrow.Array, ids []int32, n int) []arrow.Array {
 	switch f {
+	case Corr:
+		panic("kernel: corr reads two columns: call PartialPair")
 	case Size:
 		counts := make([]int64, n)
 		for _, g := range ids {
@@ -140,6 +157,47 @@ func Partial(f AggFunc, col arrow.Array, ids []int32, n int) []arrow.Array {
 		}
 	}
 	return []arrow.Array{NewInt64(counts, nil), NewFloat64(means, nil), NewFloat64(m2, nil)}
+}
+
+// PartialPair computes the state columns of f, an aggregation of two
+// numeric columns (Corr), over the rows grouped by ids where both x and y
+// have a value.
+func PartialPair(f AggFunc, x, y arrow.Array, ids []int32, n int) []arrow.Array {
+	if f != Corr {
+		panic(fmt.Sprintf("kernel: %s reads %d columns, not 2", f, f.Inputs()))
+	}
+	xs, _ := Col(x).floats()
+	ys, _ := Col(y).floats()
+	xv, xo := Validity(x)
+	yv, yo := Validity(y)
+	both := func(i int) bool { return IsValid(xv, xo, i) && IsValid(yv, yo, i) }
+	// Two passes, as for Var: the means, then the moments around them.
+	counts := make([]int64, n)
+	mx, my := make([]float64, n), make([]float64, n)
+	for i, g := range ids {
+		if g >= 0 && both(i) {
+			counts[g]++
+			mx[g] += xs[i]
+			my[g] += ys[i]
+		}
+	}
+	for g, k := range counts {
+		if k > 0 {
+			mx[g] /= float64(k)
+			my[g] /= float64(k)
+		}
+	}
+	m2x, m2y, cxy := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, g := range ids {
+		if g >= 0 && both(i) {
+			dx, dy := xs[i]-mx[g], ys[i]-my[g]
+			m2x[g] += dx * dx
+			m2y[g] += dy * dy
+			cxy[g] += dx * dy
+		}
+	}
+	return []arrow.Array{NewInt64(counts, nil), NewFloat64(mx, nil), NewFloat64(my, nil),
+		NewFloat64(m2x, nil), NewFloat64(m2y, nil), NewFloat64(cxy, nil)}
 }
 
 func sumBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int) []T {
@@ -227,6 +285,8 @@ func Merge(f AggFunc, states [][]arrow.Array, ids [][]int32, n int) []arrow.Arra
 			}
 		}
 		return []arrow.Array{NewFloat64(sums, nil), NewInt64(counts, nil)}
+	case Corr:
+		return mergeCorr(states, ids, n)
 	}
 	// Chan et al.'s parallel merge of (count, mean, m2).
 	counts, means, m2 := make([]int64, n), make([]float64, n), make([]float64, n)
@@ -252,6 +312,42 @@ func Merge(f AggFunc, states [][]arrow.Array, ids [][]int32, n int) []arrow.Arra
 		}
 	}
 	return []arrow.Array{NewInt64(counts, nil), NewFloat64(means, nil), NewFloat64(m2, nil)}
+}
+
+// mergeCorr merges (count, mean x, mean y, m2 x, m2 y, co-moment) states
+// with Chan et al.'s formulas, the co-moment as the m2s.
+func mergeCorr(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
+	counts := make([]int64, n)
+	mx, my := make([]float64, n), make([]float64, n)
+	m2x, m2y, cxy := make([]float64, n), make([]float64, n), make([]float64, n)
+	for c, st := range states {
+		k := st[0].(*array.Int64).Int64Values()
+		bmx, bmy := st[1].(*array.Float64).Float64Values(), st[2].(*array.Float64).Float64Values()
+		bm2x, bm2y := st[3].(*array.Float64).Float64Values(), st[4].(*array.Float64).Float64Values()
+		bcxy := st[5].(*array.Float64).Float64Values()
+		for i, g := range ids[c] {
+			nb := k[i]
+			if nb == 0 {
+				continue
+			}
+			na := counts[g]
+			if na == 0 {
+				counts[g], mx[g], my[g], m2x[g], m2y[g], cxy[g] = nb, bmx[i], bmy[i], bm2x[i], bm2y[i], bcxy[i]
+				continue
+			}
+			tot := float64(na + nb)
+			dx, dy := bmx[i]-mx[g], bmy[i]-my[g]
+			w := float64(na) * float64(nb) / tot
+			mx[g] += dx * float64(nb) / tot
+			my[g] += dy * float64(nb) / tot
+			m2x[g] += bm2x[i] + dx*dx*w
+			m2y[g] += bm2y[i] + dy*dy*w
+			cxy[g] += bcxy[i] + dx*dy*w
+			counts[g] = na + nb
+		}
+	}
+	return []arrow.Array{NewInt64(counts, nil), NewFloat64(mx, nil), NewFloat64(my, nil),
+		NewFloat64(m2x, nil), NewFloat64(m2y, nil), NewFloat64(cxy, nil)}
 }
 
 type number interface{ int64 | float64 }
@@ -305,6 +401,8 @@ func Final(f AggFunc, state []arrow.Array) arrow.Array {
 			}
 		}
 		return NewFloat64(out, packValidIfNull(valid))
+	case Corr:
+		return finalCorr(state)
 	}
 	k, m2 := state[0].(*array.Int64).Int64Values(), state[2].(*array.Float64).Float64Values()
 	out, valid := make([]float64, len(k)), make([]uint8, len(k))
@@ -315,6 +413,23 @@ func Final(f AggFunc, state []arrow.Array) arrow.Array {
 				out[g] = math.Sqrt(out[g])
 			}
 		}
+	}
+	return NewFloat64(out, packValidIfNull(valid))
+}
+
+// finalCorr is the co-moment over the root of the m2s' product, kept within
+// [-1, 1]; null for fewer than 2 rows or a column without variance.
+func finalCorr(state []arrow.Array) arrow.Array {
+	k := state[0].(*array.Int64).Int64Values()
+	m2x, m2y := state[3].(*array.Float64).Float64Values(), state[4].(*array.Float64).Float64Values()
+	cxy := state[5].(*array.Float64).Float64Values()
+	out, valid := make([]float64, len(k)), make([]uint8, len(k))
+	for g := range out {
+		if k[g] < 2 || m2x[g] == 0 || m2y[g] == 0 {
+			continue
+		}
+		r := cxy[g] / (math.Sqrt(m2x[g]) * math.Sqrt(m2y[g]))
+		out[g], valid[g] = max(-1, min(1, r)), 1
 	}
 	return NewFloat64(out, packValidIfNull(valid))
 }

@@ -1,0 +1,133 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// Holistic aggregations need every value of a group at once, so they run
+// after a shuffle has brought each group's rows together, not as a tree
+// reduction. Each takes rows grouped by ids (-1: dropped) into n groups.
+
+// GroupQuantile is the q-quantile of each group's non-null values, with
+// pandas' default linear interpolation, as float64; null for a group with
+// no values, NaN for one holding a NaN (as Mean gives). Numeric columns only.
+func GroupQuantile(col arrow.Array, ids []int32, n int, q float64) (arrow.Array, error) {
+	if !(q >= 0 && q <= 1) {
+		return nil, fmt.Errorf("quantile %v is outside [0, 1]", q)
+	}
+	var start []int
+	var vals []float64
+	switch a := col.(type) {
+	case *array.Int64:
+		start, vals = valuesByGroup(a.Int64Values(), a, ids, n)
+	case *array.Float64:
+		start, vals = valuesByGroup(a.Float64Values(), a, ids, n)
+	default:
+		return nil, fmt.Errorf("quantile needs a numeric column, not %s", TypeName(col.DataType()))
+	}
+	out, valid := make([]float64, n), make([]uint8, n)
+	for g := range out {
+		seg := vals[start[g]:start[g+1]]
+		if len(seg) == 0 {
+			continue
+		}
+		valid[g] = 1
+		slices.Sort(seg) // NaNs first
+		if seg[0] != seg[0] {
+			out[g] = math.NaN()
+			continue
+		}
+		pos := q * float64(len(seg)-1)
+		lo := int(pos)
+		frac := pos - float64(lo)
+		out[g] = seg[lo]
+		if frac > 0 {
+			out[g] += (seg[lo+1] - seg[lo]) * frac
+		}
+	}
+	return NewFloat64(out, packValidIfNull(valid)), nil
+}
+
+// GroupMedian is GroupQuantile at 0.5.
+func GroupMedian(col arrow.Array, ids []int32, n int) (arrow.Array, error) {
+	return GroupQuantile(col, ids, n, 0.5)
+}
+
+// valuesByGroup lays out the non-null values of each group, as float64:
+// group g's are vals[start[g]:start[g+1]], in row order.
+func valuesByGroup[T number](x []T, col arrow.Array, ids []int32, n int) (start []int, vals []float64) {
+	valid, off := Validity(col)
+	start = make([]int, n+1)
+	for i, g := range ids {
+		if g >= 0 && IsValid(valid, off, i) {
+			start[g+1]++
+		}
+	}
+	for g := 1; g <= n; g++ {
+		start[g] += start[g-1]
+	}
+	vals = make([]float64, start[n])
+	pos := append([]int(nil), start[:n]...)
+	for i, g := range ids {
+		if g >= 0 && IsValid(valid, off, i) {
+			vals[pos[g]] = float64(x[i])
+			pos[g]++
+		}
+	}
+	return start, vals
+}
+
+// GroupNunique counts each group's distinct non-null values, as int64; -0
+// counts as 0 and all NaNs as one value. Any kernel column type.
+func GroupNunique(col arrow.Array, ids []int32, n int) arrow.Array {
+	g, err := NewGrouper([]arrow.DataType{col.DataType()})
+	if err != nil {
+		panic(fmt.Sprintf("kernel: GroupNunique: %v", err))
+	}
+	vids := g.Add([]arrow.Array{col}, nil) // value ids, -1 for null
+	seen := newInt64Table(64)
+	counts := make([]int64, n)
+	for i, gid := range ids {
+		v := vids[i]
+		if gid < 0 || v < 0 {
+			continue
+		}
+		if _, added := seen.getOrInsert(int64(gid)<<32|int64(v), 0); added {
+			counts[gid]++
+		}
+	}
+	return NewInt64(counts, nil)
+}
+
+// GroupFirst is each group's first non-null value in row order, null for
+// a group with none, as pandas' first. The result has col's type.
+func GroupFirst(col arrow.Array, ids []int32, n int) arrow.Array {
+	return TakeOrNull(col, firstOrLastRows(col, ids, n, false))
+}
+
+// GroupLast is each group's last non-null value in row order, null for a
+// group with none, as pandas' last. The result has col's type.
+func GroupLast(col arrow.Array, ids []int32, n int) arrow.Array {
+	return TakeOrNull(col, firstOrLastRows(col, ids, n, true))
+}
+
+// firstOrLastRows is each group's first (or last) row with a value, -1
+// for none.
+func firstOrLastRows(col arrow.Array, ids []int32, n int, last bool) []int32 {
+	valid, off := Validity(col)
+	rows := make([]int32, n)
+	for g := range rows {
+		rows[g] = -1
+	}
+	for i, g := range ids {
+		if g >= 0 && (last || rows[g] < 0) && IsValid(valid, off, i) {
+			rows[g] = int32(i)
+		}
+	}
+	return rows
+}

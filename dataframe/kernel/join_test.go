@@ -1,0 +1,324 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+var allJoinTypes = []JoinType{Inner, Left, Right, Outer}
+
+// refJoin joins by comparing every left row with every right row: null
+// keys match, floats by value with NaN matching NaN (col.key).
+func refJoin(left, right []col, how JoinType) (li, ri []int) {
+	nl, nr := 0, 0
+	if len(left) > 0 {
+		nl, nr = left[0].len(), right[0].len()
+	}
+	lk, rk := make([]string, nl), make([]string, nr)
+	for i := range lk {
+		lk[i] = rowKey(left, i)
+	}
+	for j := range rk {
+		rk[j] = rowKey(right, j)
+	}
+	if how == Right {
+		ri, li = refJoinRows(rk, lk, Left)
+		return li, ri
+	}
+	return refJoinRows(lk, rk, how)
+}
+
+func refJoinRows(lk, rk []string, how JoinType) (li, ri []int) {
+	matched := make([]bool, len(rk))
+	for i, k := range lk {
+		found := false
+		for j, k2 := range rk {
+			if k == k2 {
+				li, ri = append(li, i), append(ri, j)
+				found, matched[j] = true, true
+			}
+		}
+		if !found && how != Inner {
+			li, ri = append(li, i), append(ri, -1)
+		}
+	}
+	if how == Outer {
+		for j, m := range matched {
+			if !m {
+				li, ri = append(li, -1), append(ri, j)
+			}
+		}
+	}
+	return li, ri
+}
+
+func checkPairs(t *testing.T, gotL, gotR []int32, wantL, wantR []int) {
+	t.Helper()
+	if len(gotL) != len(wantL) || len(gotR) != len(wantR) {
+		t.Fatalf("%d/%d pairs, want %d\ngot  %v %v\nwant %v %v", len(gotL), len(gotR), len(wantL), head(gotL), head(gotR), head(wantL), head(wantR))
+	}
+	for k := range wantL {
+		if int(gotL[k]) != wantL[k] || int(gotR[k]) != wantR[k] {
+			t.Fatalf("pair %d: (%d, %d), want (%d, %d)", k, gotL[k], gotR[k], wantL[k], wantR[k])
+		}
+	}
+}
+
+// joinKeySets pairs left and right key types: plain with dictionary
+// strings, several columns of mixed kinds.
+var joinKeySets = []struct{ left, right []colType }{
+	{[]colType{tInt}, []colType{tInt}},
+	{[]colType{tFloat}, []colType{tFloat}},
+	{[]colType{tString}, []colType{tString}},
+	{[]colType{tString}, []colType{tDict}},
+	{[]colType{tDict}, []colType{tDict}},
+	{[]colType{tBool}, []colType{tBool}},
+	{[]colType{tInt, tString}, []colType{tInt, tDict}},
+	{[]colType{tDict, tFloat, tBool}, []colType{tString, tFloat, tBool}},
+}
+
+// The small value pools make duplicate keys on both sides, and nulls
+// both sides too.
+func TestHashJoinMatchesReference(t *testing.T) {
+	for _, ks := range joinKeySets {
+		for _, how := range allJoinTypes {
+			t.Run(fmt.Sprintf("%s-%s/%s", names(ks.left), names(ks.right), how), func(t *testing.T) {
+				forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
+					rs := s
+					rs.n = rng.Intn(s.n + 2)
+					left, right := genKeyCols(rng, ks.left, s), genKeyCols(rng, ks.right, rs)
+					defer release(append(left, right...)...)
+					li, ri, err := HashJoin(arrays(left), arrays(right), how)
+					if err != nil {
+						t.Fatal(err)
+					}
+					wl, wr := refJoin(left, right, how)
+					checkPairs(t, li, ri, wl, wr)
+				})
+			})
+		}
+	}
+}
+
+// Unique int64 keys on the build side take a path of their own; one null
+// key keeps them unique, two do not.
+func TestHashJoinUniqueInt64(t *testing.T) {
+	for _, how := range allJoinTypes {
+		for _, nulls := range []int{0, 1, 2} {
+			t.Run(fmt.Sprintf("%s/nulls=%d", how, nulls), func(t *testing.T) {
+				for _, n := range []int{0, 1, 7, 1000} {
+					rng := rand.New(rand.NewSource(int64(n)))
+					rkeys := rng.Perm(2*n + 1)[:n] // unique
+					rvalid := repeat(true, n)
+					for i := 0; i < nulls && i < n; i++ {
+						rvalid[rng.Intn(n)] = false
+					}
+					lkeys := make([]any, n+3)
+					for i := range lkeys {
+						if rng.Intn(10) == 0 {
+							lkeys[i] = nil
+						} else {
+							lkeys[i] = rng.Intn(2*n + 1)
+						}
+					}
+					ranys := make([]any, n)
+					for i, k := range rkeys {
+						if rvalid[i] {
+							ranys[i] = k
+						}
+					}
+					l, r := ints(lkeys...), ints(ranys...)
+					left, right := readCol(t, l), readCol(t, r)
+					li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, how)
+					if err != nil {
+						t.Fatal(err)
+					}
+					wl, wr := refJoin([]col{left}, []col{right}, how)
+					checkPairs(t, li, ri, wl, wr)
+					l.Release()
+					r.Release()
+				}
+			})
+		}
+	}
+}
+
+func TestHashJoinExamples(t *testing.T) {
+	nan := math.NaN()
+	l := []arrow.Array{ints(1, 2, 2, nil, 5)}
+	r := []arrow.Array{ints(2, nil, 1, 2, 7)}
+	tests := []struct {
+		name        string
+		left, right []arrow.Array
+		how         JoinType
+		wantL       []int
+		wantR       []int
+	}{
+		{"inner", l, r, Inner, []int{0, 1, 1, 2, 2, 3}, []int{2, 0, 3, 0, 3, 1}},
+		{"left", l, r, Left, []int{0, 1, 1, 2, 2, 3, 4}, []int{2, 0, 3, 0, 3, 1, -1}},
+		{"right", l, r, Right, []int{1, 2, 3, 0, 1, 2, -1}, []int{0, 0, 1, 2, 3, 3, 4}},
+		{"outer", l, r, Outer, []int{0, 1, 1, 2, 2, 3, 4, -1}, []int{2, 0, 3, 0, 3, 1, -1, 4}},
+		{"NaN matches NaN, -0 matches 0", []arrow.Array{floats(nan, 0.0, 1.0)}, []arrow.Array{floats(math.Copysign(0, -1), nan)}, Inner, []int{0, 1}, []int{1, 0}},
+		{"plain with dictionary", []arrow.Array{strs("a", "b", nil)}, []arrow.Array{dictStrs([]string{"x", "b", "a"}, nil, "a", "x")}, Outer, []int{0, 1, 2, -1}, []int{1, -1, 0, 2}},
+		{"two keys", []arrow.Array{ints(1, 1, 2), strs("a", "b", "a")}, []arrow.Array{ints(1, 2, 1), dictStrs([]string{"a", "b"}, "b", "a", "a")}, Inner, []int{0, 1, 2}, []int{2, 0, 1}},
+		{"no rows", []arrow.Array{ints()}, []arrow.Array{ints(1)}, Outer, []int{-1}, []int{0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer failOnPanic(t)
+			li, ri, err := HashJoin(tt.left, tt.right, tt.how)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPairs(t, li, ri, tt.wantL, tt.wantR)
+		})
+	}
+}
+
+func TestHashJoinTypeMismatch(t *testing.T) {
+	tests := []struct {
+		name        string
+		left, right []arrow.Array
+		want        []string
+	}{
+		{"int with float", []arrow.Array{ints(1)}, []arrow.Array{floats(1.0)}, []string{"key 0", "int64", "float64"}},
+		{"second key", []arrow.Array{ints(1), strs("a")}, []arrow.Array{ints(1), bools(true)}, []string{"key 1", "string", "bool"}},
+		{"dictionary with int", []arrow.Array{dictStrs([]string{"a"}, "a")}, []arrow.Array{ints(1)}, []string{"key 0", "string", "int64"}},
+		{"key counts", []arrow.Array{ints(1)}, []arrow.Array{ints(1), ints(2)}, []string{"1 left and 2 right"}},
+		{"no keys", nil, nil, []string{"0 left"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := HashJoin(tt.left, tt.right, Inner)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+	if _, _, err := HashJoin([]arrow.Array{ints(1)}, []arrow.Array{ints(1)}, JoinType(9)); err == nil {
+		t.Errorf("JoinType(9) joined")
+	}
+}
+
+func TestJoinTypeString(t *testing.T) {
+	for i, want := range []string{"inner", "left", "right", "outer", "JoinType(4)"} {
+		if got := JoinType(i).String(); got != want {
+			t.Errorf("JoinType(%d) is %q, want %q", i, got, want)
+		}
+	}
+}
+
+// randomIndicesOrNull is randomIndices with some -1s.
+func randomIndicesOrNull(rng *rand.Rand, n int) []int {
+	idx := randomIndices(rng, n)
+	for k := rng.Intn(4); k > 0; k-- {
+		idx = append(idx, -1)
+	}
+	rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	return idx
+}
+
+// gatherOrNull is col.gather where -1 gives a null row.
+func (c col) gatherOrNull(idx []int) col {
+	out := col{kind: c.kind, valid: []bool{}}
+	for _, i := range idx {
+		if i >= 0 {
+			g := c.gather([]int{i})
+			out = concatCols(c.kind, []col{out, g})
+			continue
+		}
+		out.valid = append(out.valid, false)
+		switch c.kind {
+		case KindInt:
+			out.ints = append(out.ints, 0)
+		case KindFloat:
+			out.flts = append(out.flts, 0)
+		case KindString:
+			out.strs = append(out.strs, "")
+		case KindBool:
+			out.bools = append(out.bools, false)
+		}
+	}
+	return out
+}
+
+func TestTakeOrNullMatchesReference(t *testing.T) {
+	for _, ct := range allColTypes {
+		t.Run(ct.String(), func(t *testing.T) {
+			forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
+				c := genCol(rng, ct, s)
+				defer release(c)
+				for _, idx := range [][]int{randomIndicesOrNull(rng, s.n), randomIndices(rng, s.n), {-1, -1}, nil} {
+					got := TakeOrNull(c.arr, toInt32s(idx))
+					if !arrow.TypeEqual(got.DataType(), c.arr.DataType()) {
+						t.Errorf("TakeOrNull of %s gave %s", c.arr.DataType(), got.DataType())
+					}
+					checkCol(t, "TakeOrNull", readCol(t, got), c.gatherOrNull(idx))
+					got.Release()
+				}
+			})
+		})
+	}
+}
+
+func TestTakeRecordOrNullMatchesReference(t *testing.T) {
+	forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
+		withCheckedMem(t, func(*memory.CheckedAllocator) {
+			rec, cols := genRecord(rng, s)
+			defer rec.Release()
+			idx := randomIndicesOrNull(rng, s.n)
+			got := TakeRecordOrNull(rec, toInt32s(idx))
+			defer got.Release()
+			if !got.Schema().Equal(rec.Schema()) {
+				t.Errorf("schema %s, want %s", got.Schema(), rec.Schema())
+			}
+			if got.NumRows() != int64(len(idx)) {
+				t.Fatalf("%d rows, want %d", got.NumRows(), len(idx))
+			}
+			for c, w := range cols {
+				checkCol(t, rec.ColumnName(c), readCol(t, got.Column(c)), w.gatherOrNull(idx))
+			}
+		})
+	})
+}
+
+// BenchmarkHashJoinInt64 inner-joins 1,000,000 rows with 1,000,000 on a
+// unique int64 key (shuffled on both sides), half of them matching.
+func BenchmarkHashJoinInt64(b *testing.B) {
+	const rows = 1_000_000
+	rng := rand.New(rand.NewSource(1))
+	lkeys, rkeys := make([]int64, rows), make([]int64, rows)
+	for i, k := range rng.Perm(rows) {
+		lkeys[i] = int64(k) * 2
+	}
+	for i, k := range rng.Perm(rows) {
+		rkeys[i] = int64(k) * 4 // the even ones of left's, and as many others
+	}
+	l, r := []arrow.Array{NewInt64(lkeys, nil)}, []arrow.Array{NewInt64(rkeys, nil)}
+	for _, how := range []JoinType{Inner, Outer} {
+		b.Run(how.String(), func(b *testing.B) {
+			b.SetBytes(2 * rows * 8)
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				if _, _, err := HashJoin(l, r, how); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(2*rows*float64(b.N)/time.Since(start).Seconds(), "rows/s")
+		})
+	}
+}

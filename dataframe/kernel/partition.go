@@ -1,0 +1,298 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/cespare/xxhash/v2"
+)
+
+// nullHash is what a null contributes to a row's hash, in any column.
+const nullHash uint64 = 0x6a09e667f3bcc909
+
+// boolHash is what false and true contribute to a row's hash.
+var boolHash = [2]uint64{mix64(0x3c6ef372fe94f82b), mix64(0xa54ff53a5f1d36f1)}
+
+// mix64 is MurmurHash3's 64-bit finalizer: every input bit flips about half
+// of the output bits, high and low alike.
+func mix64(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// combineHash folds the hash of a row's next column into acc; the rotation
+// makes the result depend on column order.
+func combineHash(acc, h uint64) uint64 {
+	return mix64(bits.RotateLeft64(acc, 27) ^ h)
+}
+
+// floatBits is v's bits with -0 as 0 and every NaN as one NaN, so that
+// values equal as groups see them hash equally.
+func floatBits(v float64) uint64 {
+	if v != v {
+		return 0x7ff8000000000001
+	}
+	return math.Float64bits(v + 0) // -0 + 0 is +0
+}
+
+// HashRows writes a 64-bit hash of each row's values in cols into out,
+// grown if shorter than the rows, and returns it. Equal values hash equally
+// whatever their encoding (plain or dictionary strings, -0 and 0, any NaN);
+// a null hashes to a constant of its column position.
+func HashRows(cols []arrow.Array, out []uint64) []uint64 {
+	n := 0
+	if len(cols) > 0 {
+		n = cols[0].Len()
+	}
+	if cap(out) < n {
+		out = make([]uint64, n)
+	}
+	out = out[:n]
+	var tmp []uint64
+	for c, col := range cols {
+		if c == 0 {
+			hashColumn(col, out)
+			continue
+		}
+		if tmp == nil {
+			tmp = make([]uint64, n)
+		}
+		hashColumn(col, tmp)
+		for i, h := range tmp {
+			out[i] = combineHash(out[i], h)
+		}
+	}
+	return out
+}
+
+// hashColumn writes the hash of each row of col into dst.
+func hashColumn(col arrow.Array, dst []uint64) {
+	valid, off := Validity(col)
+	switch a := col.(type) {
+	case *array.Int64:
+		for i, v := range a.Int64Values() {
+			dst[i] = mix64(uint64(v))
+		}
+	case *array.Float64:
+		for i, v := range a.Float64Values() {
+			dst[i] = mix64(floatBits(v))
+		}
+	case *array.Boolean:
+		for i := range dst {
+			dst[i] = boolHash[b2u(a.Value(i))]
+		}
+	case *array.String:
+		offs, data := stringParts(a)
+		for i := range dst {
+			dst[i] = xxhash.Sum64(data[offs[i]:offs[i+1]])
+		}
+	case *array.Dictionary:
+		// Hash each dictionary entry once, then gather; null rows may hold
+		// any index, so they are skipped rather than patched afterwards.
+		s := StringsOf(a)
+		entries := make([]uint64, s.Dict.Len())
+		offs, data := stringParts(s.Dict)
+		for j := range entries {
+			entries[j] = xxhash.Sum64(data[offs[j]:offs[j+1]])
+		}
+		if valid == nil {
+			for i, j := range s.Indices {
+				dst[i] = entries[j]
+			}
+			return
+		}
+		for i, j := range s.Indices {
+			if IsValid(valid, off, i) {
+				dst[i] = entries[j]
+			} else {
+				dst[i] = nullHash
+			}
+		}
+		return
+	default:
+		panic(fmt.Sprintf("kernel: HashRows of %s", col.DataType()))
+	}
+	if valid != nil {
+		for i := range dst {
+			if !IsValid(valid, off, i) {
+				dst[i] = nullHash
+			}
+		}
+	}
+}
+
+// PartitionOf maps each hash to a partition in [0, n) by its high bits,
+// (h * n) >> 64, which spreads evenly for any n, powers of two included.
+// It writes into out, grown if short, and returns it.
+func PartitionOf(hashes []uint64, n int, out []int32) []int32 {
+	if cap(out) < len(hashes) {
+		out = make([]int32, len(hashes))
+	}
+	out = out[:len(hashes)]
+	for i, h := range hashes {
+		hi, _ := bits.Mul64(h, uint64(n))
+		out[i] = int32(hi)
+	}
+	return out
+}
+
+// SplitRecord splits rec into n records of its schema: record p holds the
+// rows whose parts entry is p (each in [0, n)), in their original order,
+// and has 0 rows if there are none. Dictionary columns keep their
+// dictionary. Each record owns its buffers; the caller releases them.
+func SplitRecord(rec arrow.Record, parts []int32, n int) []arrow.Record {
+	if len(parts) != int(rec.NumRows()) {
+		panic(fmt.Sprintf("kernel: SplitRecord of %d rows with %d parts", rec.NumRows(), len(parts)))
+	}
+	// One counting pass, then the row numbers of each part laid out in
+	// turn: perm[start[p]:start[p+1]] are part p's rows, in order.
+	start := make([]int, n+1)
+	for _, p := range parts {
+		start[p+1]++
+	}
+	for p := 1; p <= n; p++ {
+		start[p] += start[p-1]
+	}
+	perm := make([]int32, len(parts))
+	pos := append([]int(nil), start[:n]...)
+	for i, p := range parts {
+		perm[pos[p]] = int32(i)
+		pos[p]++
+	}
+	out := make([]arrow.Record, n)
+	cols := make([][]arrow.Array, n)
+	for p := range cols {
+		cols[p] = make([]arrow.Array, rec.NumCols())
+	}
+	for c, col := range rec.Columns() {
+		for p := range cols {
+			cols[p][c] = Take(col, perm[start[p]:start[p+1]])
+		}
+	}
+	for p := range out {
+		out[p] = array.NewRecord(rec.Schema(), cols[p], int64(start[p+1]-start[p]))
+		for _, a := range cols[p] {
+			a.Release()
+		}
+	}
+	return out
+}
+
+// RangePartition assigns each row of col a partition in [0, n) for sorting
+// across partitions, where bounds holds n-1 values of col's kind sorted
+// ascending (nulls and NaNs, if any, last). Ascending, a row's partition
+// is the number of bounds below its value; descending, the number above
+// it, so partition 0 holds the largest. Equal values share a partition,
+// NaN counts as after every number either way (as SortIndices puts it),
+// and nulls go to the last partition. It writes into out, grown if short.
+func RangePartition(col arrow.Array, bounds arrow.Array, ascending bool, out []int32) []int32 {
+	rows := col.Len()
+	if cap(out) < rows {
+		out = make([]int32, rows)
+	}
+	out = out[:rows]
+	last := int32(bounds.Len()) // n-1: the nulls' partition
+	m := bounds.Len() - bounds.NullN()
+	valid, off := Validity(col)
+	switch a := col.(type) {
+	case *array.Int64:
+		b := bounds.(*array.Int64).Int64Values()[:m]
+		for i, v := range a.Int64Values() {
+			out[i] = rankOf(b, v, ascending)
+		}
+	case *array.Float64:
+		b := bounds.(*array.Float64).Float64Values()[:m]
+		for m > 0 && b[m-1] != b[m-1] { // NaN bounds come last and rank nothing
+			m--
+			b = b[:m]
+		}
+		for i, v := range a.Float64Values() {
+			if v != v {
+				out[i] = int32(m)
+				continue
+			}
+			out[i] = rankOf(b, v, ascending)
+		}
+	case *array.Boolean:
+		bb := bounds.(*array.Boolean)
+		b := make([]uint8, m)
+		for j := range b {
+			b[j] = b2u(bb.Value(j))
+		}
+		for i := range out {
+			out[i] = rankOf(b, b2u(a.Value(i)), ascending)
+		}
+	default:
+		bs := StringsOf(bounds)
+		b := make([]string, m)
+		for j := range b {
+			b[j] = bs.Value(j)
+		}
+		s := StringsOf(col)
+		if s.Indices != nil {
+			// One search per dictionary entry, then a gather.
+			ranks := make([]int32, s.Dict.Len())
+			for j := range ranks {
+				ranks[j] = rankOf(b, s.Dict.Value(j), ascending)
+			}
+			for i, j := range s.Indices {
+				if IsValid(valid, off, i) {
+					out[i] = ranks[j]
+				} else {
+					out[i] = last
+				}
+			}
+			return out
+		}
+		for i := range out {
+			out[i] = rankOf(b, s.Value(i), ascending)
+		}
+	}
+	if valid != nil {
+		for i := range out {
+			if !IsValid(valid, off, i) {
+				out[i] = last
+			}
+		}
+	}
+	return out
+}
+
+// ordered is the value types RangePartition searches; strings compare by
+// their bytes, as SortIndices orders them.
+type ordered interface {
+	int64 | float64 | uint8 | string
+}
+
+// rankOf counts the values of b (sorted ascending) below v, or, when
+// descending, above it.
+func rankOf[T ordered](b []T, v T, ascending bool) int32 {
+	lo, hi := 0, len(b)
+	if ascending {
+		for lo < hi { // first b[i] >= v
+			mid := int(uint(lo+hi) >> 1)
+			if b[mid] < v {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		return int32(lo)
+	}
+	for lo < hi { // first b[i] > v
+		mid := int(uint(lo+hi) >> 1)
+		if v < b[mid] {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return int32(len(b) - lo)
+}
