@@ -502,3 +502,14 @@ func kindType(k kernel.Kind) arrow.DataType {
 	}
 	return kernel.Float64
 }
+
+// columns adds the columns n reads to set and returns it.
+func (n *exprNode) columns(set setOf) setOf {
+	if n.Op == "col" {
+		set[n.Name] = true
+	}
+	for _, a := range n.Args {
+		a.columns(set)
+	}
+	return set
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -18,36 +20,6 @@ import (
 type Frame struct {
 	plan node
 	err  error
-}
-
-// node is one step of a plan: it knows its output's schema and partitions,
-// and adds the tasks that compute them to a graph.
-type node interface {
-	// schema is the logical schema: strings are plain utf8 here, whatever
-	// the partitions hold.
-	schema() *arrow.Schema
-	npartitions() int
-	// name is the step's token: equal steps over equal inputs have equal names.
-	name() string
-	// lower adds the step's tasks and returns its partitions' keys.
-	lower(l *lowering) []graph.Key
-}
-
-// lowering turns a plan into a graph, each step once.
-type lowering struct {
-	g    *graph.Graph
-	done map[node][]graph.Key
-}
-
-func newLowering() *lowering { return &lowering{g: graph.New(), done: make(map[node][]graph.Key)} }
-
-func (l *lowering) keys(n node) []graph.Key {
-	if ks, ok := l.done[n]; ok {
-		return ks
-	}
-	ks := n.lower(l)
-	l.done[n] = ks
-	return ks
 }
 
 func failed(err error) *Frame { return &Frame{err: err} }
@@ -64,14 +36,7 @@ func (f *Frame) Schema() *arrow.Schema {
 }
 
 // Columns lists the column names.
-func (f *Frame) Columns() []string {
-	fields := f.Schema().Fields()
-	names := make([]string, len(fields))
-	for i, fl := range fields {
-		names[i] = fl.Name
-	}
-	return names
-}
+func (f *Frame) Columns() []string { return names(f.Schema()) }
 
 // NumPartitions is how many partitions the frame has.
 func (f *Frame) NumPartitions() int {
@@ -79,39 +44,6 @@ func (f *Frame) NumPartitions() int {
 		return 0
 	}
 	return f.plan.npartitions()
-}
-
-// mapNode is a partition-wise step: one task per partition, on that
-// partition alone.
-type mapNode struct {
-	parent node
-	op     string
-	args   []byte
-	out    *arrow.Schema
-	tok    string
-}
-
-func newMap(prefix, op string, parent node, args any, out *arrow.Schema) (*mapNode, error) {
-	enc, err := json.Marshal(args)
-	if err != nil {
-		return nil, fmt.Errorf("%s: encode arguments: %w", prefix, err)
-	}
-	return &mapNode{parent: parent, op: op, args: enc, out: out,
-		tok: graph.Name(prefix, op, enc, parent.name())}, nil
-}
-
-func (n *mapNode) schema() *arrow.Schema { return n.out }
-func (n *mapNode) npartitions() int      { return n.parent.npartitions() }
-func (n *mapNode) name() string          { return n.tok }
-
-func (n *mapNode) lower(l *lowering) []graph.Key {
-	in := l.keys(n.parent)
-	out := make([]graph.Key, len(in))
-	for i, k := range in {
-		out[i] = graph.Part(n.tok, i)
-		l.g.Add(&graph.Task{Key: out[i], Op: n.op, Args: n.args, Inputs: []graph.Key{k}})
-	}
-	return out
 }
 
 // Select keeps the named columns, in the order given.
@@ -136,11 +68,7 @@ func (f *Frame) Select(cols ...string) *Frame {
 		seen[c] = true
 		fields[i] = fl
 	}
-	n, err := newMap("select", opSelect, f.plan, selectArgs{Columns: cols}, arrow.NewSchema(fields, nil))
-	if err != nil {
-		return failed(err)
-	}
-	return &Frame{plan: n}
+	return &Frame{plan: newProject(f.plan, cols)}
 }
 
 // Filter keeps the rows where pred is true; rows where it is false or null
@@ -156,11 +84,7 @@ func (f *Frame) Filter(pred Expr) *Frame {
 	if k != kernel.KindBool {
 		return failed(fmt.Errorf("Filter %s: the predicate is %s, not bool", pred, k))
 	}
-	n, err := newMap("filter", opFilter, f.plan, exprArgs{Expr: pred.n}, f.plan.schema())
-	if err != nil {
-		return failed(err)
-	}
-	return &Frame{plan: n}
+	return &Frame{plan: newFilter(f.plan, pred.n)}
 }
 
 // WithColumn adds the column name computed by e, or replaces the column of
@@ -173,22 +97,10 @@ func (f *Frame) WithColumn(name string, e Expr) *Frame {
 		return failed(fmt.Errorf("WithColumn: the column needs a name"))
 	}
 	in := f.plan.schema()
-	k, err := e.n.kindOf(in)
-	if err != nil {
+	if _, err := e.n.kindOf(in); err != nil {
 		return failed(fmt.Errorf("WithColumn %s = %s: %w", name, e, err))
 	}
-	fields := append([]arrow.Field(nil), in.Fields()...)
-	nf := arrow.Field{Name: name, Type: kindType(k), Nullable: true}
-	if i := in.FieldIndices(name); len(i) > 0 {
-		fields[i[0]] = nf
-	} else {
-		fields = append(fields, nf)
-	}
-	n, err := newMap("assign", opWithColumn, f.plan, exprArgs{Name: name, Expr: e.n}, arrow.NewSchema(fields, nil))
-	if err != nil {
-		return failed(err)
-	}
-	return &Frame{plan: n}
+	return &Frame{plan: newAssign(f.plan, name, e.n)}
 }
 
 // executor finds where to run f.
@@ -206,8 +118,9 @@ func (f *Frame) Compute(ctx context.Context) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	plan := optimize(f.plan)
 	l := newLowering()
-	keys := l.keys(f.plan)
+	keys := l.keys(plan)
 	values, err := ex.Compute(ctx, l.g, keys)
 	runtime.KeepAlive(f) // a persisted frame's pin holds its keys until here
 	if err != nil {
@@ -245,15 +158,16 @@ func (f *Frame) Persist(ctx context.Context) (*Frame, error) {
 	if p, ok := f.plan.(*persisted); ok {
 		return &Frame{plan: p}, nil
 	}
+	plan := optimize(f.plan)
 	l := newLowering()
-	keys := l.keys(f.plan)
+	keys := l.keys(plan)
 	release, err := ex.Persist(ctx, l.g, keys)
 	runtime.KeepAlive(f)
 	if err != nil {
 		return nil, err
 	}
 	return &Frame{plan: &persisted{out: f.plan.schema(), keys: keys, tok: f.plan.name(),
-		pin: collections.NewPin(release)}}, nil
+		parts: plan.partitioning(), pin: collections.NewPin(release)}}, nil
 }
 
 // Release lets the cluster drop the partitions a persisted frame stands on;
@@ -267,15 +181,20 @@ func (f *Frame) Release() {
 
 // persisted is a frame whose partitions are held by the workers.
 type persisted struct {
-	out  *arrow.Schema
-	keys []graph.Key
-	tok  string
-	pin  *collections.Pin
+	out   *arrow.Schema
+	keys  []graph.Key
+	tok   string
+	parts partitioning
+	pin   *collections.Pin
 }
 
 func (n *persisted) schema() *arrow.Schema       { return n.out }
 func (n *persisted) npartitions() int            { return len(n.keys) }
 func (n *persisted) name() string                { return n.tok }
+func (n *persisted) children() []node            { return nil }
+func (n *persisted) with([]node) node            { return n }
+func (n *persisted) partitioning() partitioning  { return n.parts }
+func (n *persisted) explain() string             { return "persisted " + strings.Join(names(n.out), ", ") }
 func (n *persisted) lower(*lowering) []graph.Key { return n.keys }
 
 // Len counts the rows.
@@ -284,14 +203,9 @@ func (f *Frame) Len(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	plan := optimize(pruneTo(f.plan, nil))
 	l := newLowering()
-	parts := l.keys(f.plan)
-	counts := make([]graph.Key, len(parts))
-	name := graph.Name("len", opLen, nil, f.plan.name())
-	for i, k := range parts {
-		counts[i] = graph.Part(name, i)
-		l.g.Add(&graph.Task{Key: counts[i], Op: opLen, Inputs: []graph.Key{k}})
-	}
+	counts := l.mapParts(graph.Name("len", opLen, nil, plan.name()), opLen, nil, l.keys(plan))
 	total := treeReduce(l.g, "len-sum", opSumInts, nil, counts)
 	values, err := ex.Compute(ctx, l.g, []graph.Key{total})
 	runtime.KeepAlive(f)
@@ -336,10 +250,11 @@ func (f *Frame) Head(ctx context.Context, n int) (*Table, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("Head(%d): the number of rows cannot be negative", n)
 	}
+	plan := optimize(f.plan)
 	l := newLowering()
-	parts := l.keys(f.plan)
+	parts := l.keys(plan)
 	args, _ := json.Marshal(headArgs{N: n})
-	name := graph.Name("head", opHead, args, f.plan.name())
+	name := graph.Name("head", opHead, args, plan.name())
 	var got []any
 	rows := 0
 	for next, batch := 0, 1; next < len(parts) && rows < n; batch *= 2 {
@@ -379,4 +294,95 @@ func releaseValues(vs []any) {
 			r.Release()
 		}
 	}
+}
+
+// project keeps some columns, in the order given.
+type project struct {
+	child node
+	cols  []string
+	out   *arrow.Schema
+	tok   string
+}
+
+func newProject(child node, cols []string) *project {
+	in := child.schema()
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = in.Field(in.FieldIndices(c)[0])
+	}
+	return &project{child: child, cols: cols, out: arrow.NewSchema(fields, nil),
+		tok: token("select", selectArgs{Columns: cols}, child)}
+}
+
+func (n *project) schema() *arrow.Schema      { return n.out }
+func (n *project) npartitions() int           { return n.child.npartitions() }
+func (n *project) name() string               { return n.tok }
+func (n *project) children() []node           { return []node{n.child} }
+func (n *project) with(c []node) node         { return newProject(c[0], n.cols) }
+func (n *project) partitioning() partitioning { return n.child.partitioning().keptBy(n.out) }
+func (n *project) explain() string            { return "select " + strings.Join(n.cols, ", ") }
+func (n *project) lower(l *lowering) []graph.Key {
+	return l.mapParts(n.tok, opSelect, mustJSON(selectArgs{Columns: n.cols}), l.keys(n.child))
+}
+
+// filter keeps the rows where a predicate holds.
+type filter struct {
+	child node
+	pred  *exprNode
+	tok   string
+}
+
+func newFilter(child node, pred *exprNode) *filter {
+	return &filter{child: child, pred: pred, tok: token("filter", exprArgs{Expr: pred}, child)}
+}
+
+func (n *filter) schema() *arrow.Schema      { return n.child.schema() }
+func (n *filter) npartitions() int           { return n.child.npartitions() }
+func (n *filter) name() string               { return n.tok }
+func (n *filter) children() []node           { return []node{n.child} }
+func (n *filter) with(c []node) node         { return newFilter(c[0], n.pred) }
+func (n *filter) partitioning() partitioning { return n.child.partitioning() }
+func (n *filter) explain() string            { return "filter " + n.pred.String() }
+func (n *filter) lower(l *lowering) []graph.Key {
+	return l.mapParts(n.tok, opFilter, mustJSON(exprArgs{Expr: n.pred}), l.keys(n.child))
+}
+
+// assign adds or replaces a computed column.
+type assign struct {
+	child node
+	col   string
+	expr  *exprNode
+	out   *arrow.Schema
+	tok   string
+}
+
+func newAssign(child node, name string, e *exprNode) *assign {
+	in := child.schema()
+	k, _ := e.kindOf(in)
+	fields := append([]arrow.Field(nil), in.Fields()...)
+	nf := arrow.Field{Name: name, Type: kindType(k), Nullable: true}
+	if i := in.FieldIndices(name); len(i) > 0 {
+		fields[i[0]] = nf
+	} else {
+		fields = append(fields, nf)
+	}
+	return &assign{child: child, col: name, expr: e, out: arrow.NewSchema(fields, nil),
+		tok: token("assign", exprArgs{Name: name, Expr: e}, child)}
+}
+
+func (n *assign) schema() *arrow.Schema { return n.out }
+func (n *assign) npartitions() int      { return n.child.npartitions() }
+func (n *assign) name() string          { return n.tok }
+func (n *assign) children() []node      { return []node{n.child} }
+func (n *assign) with(c []node) node    { return newAssign(c[0], n.col, n.expr) }
+func (n *assign) partitioning() partitioning {
+	p := n.child.partitioning()
+	if slices.Contains(p.hash, n.col) || p.sorted == n.col {
+		return partitioning{}
+	}
+	return p
+}
+func (n *assign) explain() string { return fmt.Sprintf("assign %s = %s", n.col, n.expr) }
+func (n *assign) lower(l *lowering) []graph.Key {
+	return l.mapParts(n.tok, opWithColumn, mustJSON(exprArgs{Name: n.col, Expr: n.expr}), l.keys(n.child))
 }

@@ -3,6 +3,8 @@ package dataframe
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -16,9 +18,12 @@ import (
 // Agg is an aggregation of a column within each group; its result column is
 // named like "sum(v1)" unless renamed with As.
 type Agg struct {
-	fn  kernel.AggFunc
-	col string
-	as  string
+	fn   kernel.AggFunc
+	hol  string // a holistic aggregation ("median", "quantile", ...); "" for fn
+	col  string
+	col2 string  // Corr's second column
+	q    float64 // Quantile's fraction
+	as   string
 }
 
 // Sum adds the column's non-null values; a group without any sums to 0.
@@ -46,6 +51,28 @@ func Std(col string) Agg { return Agg{fn: kernel.Std, col: col} }
 // Var is the sample variance (ddof=1).
 func Var(col string) Agg { return Agg{fn: kernel.Var, col: col} }
 
+// Corr is the Pearson correlation of two numeric columns over the rows
+// where both have values.
+func Corr(x, y string) Agg { return Agg{fn: kernel.Corr, col: x, col2: y} }
+
+// Median is the median of the non-null values (holistic: the groups'
+// rows are shuffled together first).
+func Median(col string) Agg { return Agg{hol: "median", col: col} }
+
+// Quantile is the q-quantile of the non-null values, interpolated linearly
+// as pandas does (holistic).
+func Quantile(col string, q float64) Agg { return Agg{hol: "quantile", col: col, q: q} }
+
+// First is the group's first non-null value in the frame's order, as
+// pandas' first (holistic).
+func First(col string) Agg { return Agg{hol: "first", col: col} }
+
+// Last is the group's last non-null value in the frame's order (holistic).
+func Last(col string) Agg { return Agg{hol: "last", col: col} }
+
+// Nunique counts the distinct non-null values (holistic).
+func Nunique(col string) Agg { return Agg{hol: "nunique", col: col} }
+
 // As names the result column.
 func (a Agg) As(name string) Agg { a.as = name; return a }
 
@@ -54,114 +81,375 @@ func (a Agg) Name() string {
 	switch {
 	case a.as != "":
 		return a.as
+	case a.hol == "quantile":
+		return fmt.Sprintf("quantile(%s,%g)", a.col, a.q)
+	case a.hol != "":
+		return fmt.Sprintf("%s(%s)", a.hol, a.col)
 	case a.fn == kernel.Size:
 		return "size"
+	case a.fn == kernel.Corr:
+		return fmt.Sprintf("corr(%s,%s)", a.col, a.col2)
 	}
 	return fmt.Sprintf("%s(%s)", a.fn, a.col)
 }
 
 type aggSpec struct {
-	Fn  string `json:"fn"`
-	Col string `json:"col,omitempty"`
-	As  string `json:"as"`
+	Fn   string  `json:"fn,omitempty"`
+	Hol  string  `json:"hol,omitempty"`
+	Col  string  `json:"col,omitempty"`
+	Col2 string  `json:"col2,omitempty"`
+	Q    float64 `json:"q,omitempty"`
+	As   string  `json:"as"`
 }
+
+// The ways a grouped step treats its groups once they are together.
+const (
+	modeAgg       = "agg"       // a row per group of aggregates
+	modeTransform = "transform" // each row with its group's aggregates
+	modeTopN      = "topn"      // each group's best k rows
+	modeApply     = "apply"     // a registered function of each group's rows
+)
 
 type groupArgs struct {
 	Keys []string  `json:"keys"`
-	Aggs []aggSpec `json:"aggs"`
+	Aggs []aggSpec `json:"aggs,omitempty"`
+	Mode string    `json:"mode,omitempty"`
+	// topn: the column ranked, how many rows and which end.
+	Col     string `json:"col,omitempty"`
+	K       int    `json:"k,omitempty"`
+	Largest bool   `json:"largest,omitempty"`
+	// apply: the registered function.
+	Func string `json:"func,omitempty"`
+	// Out is the step's output, for partitions that get no rows.
+	Out []colSpec `json:"out"`
+}
+
+// holistic reports whether a's groups need all their rows together, which
+// takes a shuffle rather than a tree reduction.
+func (a *groupArgs) holistic() bool {
+	if a.Mode != "" && a.Mode != modeAgg {
+		return true
+	}
+	for _, s := range a.Aggs {
+		if s.Hol != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Grouped is a frame grouped by key columns, waiting for its aggregations.
 type Grouped struct {
-	f    *Frame
-	keys []string
+	f        *Frame
+	keys     []string
+	splitOut int
 }
 
 // GroupBy groups rows by the values of the key columns. Rows with a null key
 // belong to no group (pandas' dropna=True).
 func (f *Frame) GroupBy(keys ...string) *Grouped { return &Grouped{f: f, keys: keys} }
 
-// Agg computes aggregations per group, as a tree reduction: a partial result
-// per partition, combined splitEvery at a time, then finished. The result is
-// one partition with a row per group, sorted by the keys.
-func (g *Grouped) Agg(aggs ...Agg) *Frame {
-	f := g.f
-	if f.err != nil {
-		return f
-	}
-	in := f.plan.schema()
+// SplitOut spreads the result over n partitions by a hash of the keys, as
+// Dask's split_out: for many groups, which one partition would not hold
+// well. The partial aggregates are shuffled peer to peer.
+func (g *Grouped) SplitOut(n int) *Grouped {
+	c := *g
+	c.splitOut = n
+	return &c
+}
+
+// check validates the keys and returns their fields.
+func (g *Grouped) check(what string) ([]arrow.Field, setOf, error) {
+	in := g.f.plan.schema()
 	if len(g.keys) == 0 {
-		return failed(fmt.Errorf("GroupBy: no key columns given"))
-	}
-	if len(aggs) == 0 {
-		return failed(fmt.Errorf("GroupBy(%v).Agg: no aggregations given", g.keys))
+		return nil, nil, fmt.Errorf("GroupBy: no key columns given")
 	}
 	var fields []arrow.Field
-	names := map[string]bool{}
+	names := setOf{}
 	for _, k := range g.keys {
 		fl, err := field(in, k)
 		if err != nil {
-			return failed(fmt.Errorf("GroupBy: %w", err))
+			return nil, nil, fmt.Errorf("GroupBy: %w", err)
 		}
 		if names[k] {
-			return failed(fmt.Errorf("GroupBy: key %q is given twice", k))
+			return nil, nil, fmt.Errorf("GroupBy: key %q is given twice", k)
 		}
 		names[k] = true
 		fields = append(fields, fl)
 	}
-	args := groupArgs{Keys: g.keys}
+	if g.splitOut < 0 {
+		return nil, nil, fmt.Errorf("GroupBy(%v).%s: SplitOut(%d) is not a partition count", g.keys, what, g.splitOut)
+	}
+	return fields, names, nil
+}
+
+// aggFields checks aggs against the frame and returns their result fields.
+func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field, []aggSpec, error) {
+	in := g.f.plan.schema()
+	if len(aggs) == 0 {
+		return nil, nil, fmt.Errorf("GroupBy(%v).%s: no aggregations given", g.keys, what)
+	}
+	var fields []arrow.Field
+	var specs []aggSpec
 	for _, a := range aggs {
-		kind := kernel.KindInt
-		if a.fn != kernel.Size {
-			fl, err := field(in, a.col)
+		typ := arrow.DataType(kernel.Int64)
+		if a.fn != kernel.Size || a.hol != "" {
+			kind, err := g.numericOr(in, a, a.col)
 			if err != nil {
-				return failed(fmt.Errorf("GroupBy(%v).Agg %s: %w", g.keys, a.Name(), err))
+				return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: %w", g.keys, what, a.Name(), err)
 			}
-			if kind, err = kernel.KindOf(fl.Type); err != nil {
-				return failed(fmt.Errorf("GroupBy(%v).Agg %s: %w", g.keys, a.Name(), err))
+			if a.col2 != "" {
+				if _, err := g.numericOr(in, a, a.col2); err != nil {
+					return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: %w", g.keys, what, a.Name(), err)
+				}
 			}
-			if err := a.fn.CheckInput(kind); err != nil {
-				return failed(fmt.Errorf("GroupBy(%v).Agg %s: column %s: %w", g.keys, a.Name(), a.col, err))
+			switch a.hol {
+			case "":
+				typ = a.fn.ResultType(kind)
+			case "first", "last":
+				typ = kindType(kind)
+			case "nunique":
+				typ = kernel.Int64
+			case "quantile":
+				if !(a.q >= 0 && a.q <= 1) {
+					return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: the fraction %g is not in [0, 1]", g.keys, what, a.Name(), a.q)
+				}
+				typ = kernel.Float64
+			default:
+				typ = kernel.Float64
 			}
 		}
 		if names[a.Name()] {
-			return failed(fmt.Errorf("GroupBy(%v).Agg: two result columns are named %q; rename one with As", g.keys, a.Name()))
+			return nil, nil, fmt.Errorf("GroupBy(%v).%s: two result columns are named %q; rename one with As", g.keys, what, a.Name())
 		}
 		names[a.Name()] = true
-		fields = append(fields, arrow.Field{Name: a.Name(), Type: a.fn.ResultType(kind), Nullable: true})
-		args.Aggs = append(args.Aggs, aggSpec{Fn: a.fn.String(), Col: a.col, As: a.Name()})
+		fields = append(fields, arrow.Field{Name: a.Name(), Type: typ, Nullable: true})
+		spec := aggSpec{Hol: a.hol, Col: a.col, Col2: a.col2, Q: a.q, As: a.Name()}
+		if a.hol == "" {
+			spec.Fn = a.fn.String()
+		}
+		specs = append(specs, spec)
 	}
-	enc, err := json.Marshal(args)
+	return fields, specs, nil
+}
+
+// numericOr checks that col exists and suits a, and returns its kind.
+func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, error) {
+	fl, err := field(in, col)
+	if err != nil {
+		return 0, err
+	}
+	kind, err := kernel.KindOf(fl.Type)
+	if err != nil {
+		return 0, err
+	}
+	switch a.hol {
+	case "":
+		if err := a.fn.CheckInput(kind); err != nil {
+			return 0, fmt.Errorf("column %s: %w", col, err)
+		}
+	case "median", "quantile":
+		if kind != kernel.KindInt && kind != kernel.KindFloat {
+			return 0, fmt.Errorf("column %s: %s needs a numeric column, not %s", col, a.hol, kind)
+		}
+	}
+	return kind, nil
+}
+
+// Agg computes aggregations per group. Those that merge partial results
+// (Sum, Mean, Count, Size, Min, Max, Std, Var, Corr) run as a tree
+// reduction into one partition, or with SplitOut as partial results
+// shuffled into that many; any holistic one (Median, Quantile, First, Last,
+// Nunique) shuffles the rows themselves, into SplitOut partitions or as
+// many as the frame has. Each partition holds its groups sorted by the keys.
+func (g *Grouped) Agg(aggs ...Agg) *Frame {
+	if g.f.err != nil {
+		return g.f
+	}
+	keyFields, names, err := g.check("Agg")
 	if err != nil {
 		return failed(err)
 	}
-	return &Frame{plan: &groupAgg{parent: f.plan, args: enc, out: arrow.NewSchema(fields, nil),
-		tok: graph.Name("groupby-agg", opAggFinal, enc, f.plan.name())}}
+	fields, specs, err := g.aggFields("Agg", aggs, names)
+	if err != nil {
+		return failed(err)
+	}
+	return &Frame{plan: newGroupAgg(g.f.plan, groupArgs{Keys: g.keys, Aggs: specs, Mode: modeAgg},
+		arrow.NewSchema(append(keyFields, fields...), nil), g.splitOut)}
 }
 
-// groupAgg is a grouped aggregation step.
+// Transform adds to every row its group's aggregates, as pandas'
+// groupby().transform: the rows come out grouped, each partition's by key.
+func (g *Grouped) Transform(aggs ...Agg) *Frame {
+	if g.f.err != nil {
+		return g.f
+	}
+	_, names, err := g.check("Transform")
+	if err != nil {
+		return failed(err)
+	}
+	names.add(g.f.Columns()...)
+	fields, specs, err := g.aggFields("Transform", aggs, names)
+	if err != nil {
+		return failed(err)
+	}
+	out := arrow.NewSchema(append(slices.Clone(g.f.plan.schema().Fields()), fields...), nil)
+	return &Frame{plan: newGroupAgg(g.f.plan, groupArgs{Keys: g.keys, Aggs: specs, Mode: modeTransform}, out, g.splitOut)}
+}
+
+// NLargest keeps each group's n rows with the largest values of col, best
+// first (pandas' groupby().nlargest); nulls and NaNs are skipped.
+func (g *Grouped) NLargest(n int, col string) *Frame { return g.topN(n, col, true) }
+
+// NSmallest keeps each group's n rows with the smallest values of col.
+func (g *Grouped) NSmallest(n int, col string) *Frame { return g.topN(n, col, false) }
+
+func (g *Grouped) topN(n int, col string, largest bool) *Frame {
+	if g.f.err != nil {
+		return g.f
+	}
+	what := map[bool]string{true: "NLargest", false: "NSmallest"}[largest]
+	if _, _, err := g.check(what); err != nil {
+		return failed(err)
+	}
+	if n < 0 {
+		return failed(fmt.Errorf("GroupBy(%v).%s(%d): the number of rows cannot be negative", g.keys, what, n))
+	}
+	if err := numericColumn(g.f.plan.schema(), col); err != nil {
+		return failed(fmt.Errorf("GroupBy(%v).%s: %w", g.keys, what, err))
+	}
+	return &Frame{plan: newGroupAgg(g.f.plan, groupArgs{Keys: g.keys, Mode: modeTopN, Col: col, K: n, Largest: largest},
+		g.f.plan.schema(), g.splitOut)}
+}
+
+// Apply runs the function registered under name (RegisterFunc) on each
+// group's rows, which come sorted in the frame's order, and concatenates
+// what it returns, which must have the columns of out.
+func (g *Grouped) Apply(name string, out *arrow.Schema) *Frame {
+	if g.f.err != nil {
+		return g.f
+	}
+	if _, _, err := g.check("Apply"); err != nil {
+		return failed(err)
+	}
+	if err := checkFunc(name, out); err != nil {
+		return failed(fmt.Errorf("GroupBy(%v).Apply: %w", g.keys, err))
+	}
+	return &Frame{plan: newGroupAgg(g.f.plan, groupArgs{Keys: g.keys, Mode: modeApply, Func: name, Out: specOf(out)},
+		kernel.PlainSchema(out), g.splitOut)}
+}
+
+func numericColumn(s *arrow.Schema, col string) error {
+	fl, err := field(s, col)
+	if err != nil {
+		return err
+	}
+	if k, _ := kernel.KindOf(fl.Type); k != kernel.KindInt && k != kernel.KindFloat {
+		return fmt.Errorf("column %s is %s, not numeric", col, kernel.TypeName(fl.Type))
+	}
+	return nil
+}
+
+// groupAgg is a grouped step: aggregation, transform, top rows or apply.
 type groupAgg struct {
-	parent node
-	args   []byte
-	out    *arrow.Schema
-	tok    string
+	child    node
+	args     groupArgs
+	out      *arrow.Schema
+	splitOut int
+	tok      string
+}
+
+func newGroupAgg(child node, args groupArgs, out *arrow.Schema, splitOut int) *groupAgg {
+	args.Out = specOf(out)
+	return &groupAgg{child: child, args: args, out: out, splitOut: splitOut,
+		tok: token("groupby-"+args.Mode, struct {
+			A groupArgs
+			S int
+		}{args, splitOut}, child)}
+}
+
+// outputs is how many partitions the step makes.
+func (n *groupAgg) outputs() int {
+	switch {
+	case n.splitOut > 1:
+		return n.splitOut
+	case n.args.holistic():
+		return n.child.npartitions()
+	}
+	return 1
 }
 
 func (n *groupAgg) schema() *arrow.Schema { return n.out }
-func (n *groupAgg) npartitions() int      { return 1 }
+func (n *groupAgg) npartitions() int      { return n.outputs() }
 func (n *groupAgg) name() string          { return n.tok }
+func (n *groupAgg) children() []node      { return []node{n.child} }
+func (n *groupAgg) with(c []node) node    { return newGroupAgg(c[0], n.args, n.out, n.splitOut) }
+func (n *groupAgg) partitioning() partitioning {
+	return partitioning{hash: n.args.Keys, n: n.outputs()}
+}
+
+func (n *groupAgg) explain() string {
+	var what []string
+	for _, a := range n.args.Aggs {
+		what = append(what, a.As)
+	}
+	s := fmt.Sprintf("groupby %s %s", strings.Join(n.args.Keys, ", "), n.args.Mode)
+	switch n.args.Mode {
+	case modeTopN:
+		s += fmt.Sprintf(" %d of %s", n.args.K, n.args.Col)
+	case modeApply:
+		s += " " + n.args.Func
+	default:
+		s += " " + strings.Join(what, ", ")
+	}
+	switch {
+	case n.args.holistic() && n.child.partitioning().hashedBy(n.args.Keys, n.outputs()):
+		return s + " (already partitioned by the keys: no shuffle)"
+	case n.args.holistic():
+		return s + " (shuffle rows by the keys)"
+	case n.splitOut > 1:
+		return s + " (partial, shuffle by the keys, combine)"
+	}
+	return s + " (tree reduction)"
+}
+
+// needs lists the input columns the step reads.
+func (n *groupAgg) needs() setOf {
+	need := setOf{}.add(n.args.Keys...)
+	switch n.args.Mode {
+	case modeTransform, modeApply, modeTopN:
+		return need.add(names(n.child.schema())...)
+	}
+	for _, a := range n.args.Aggs {
+		if a.Col != "" {
+			need.add(a.Col)
+		}
+		if a.Col2 != "" {
+			need.add(a.Col2)
+		}
+	}
+	return need
+}
 
 func (n *groupAgg) lower(l *lowering) []graph.Key {
-	parts := l.keys(n.parent)
-	name := graph.Name("groupby-partial", opAggPartial, n.args, n.parent.name())
-	partials := make([]graph.Key, len(parts))
-	for i, k := range parts {
-		partials[i] = graph.Part(name, i)
-		l.g.Add(&graph.Task{Key: partials[i], Op: opAggPartial, Args: n.args, Inputs: []graph.Key{k}})
+	args := mustJSON(n.args)
+	parts := l.keys(n.child)
+	out := n.outputs()
+	if n.args.holistic() {
+		if n.child.partitioning().hashedBy(n.args.Keys, out) {
+			return l.mapParts(n.tok, opGroupRows, args, parts)
+		}
+		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out})
+		return l.shuffle(n.tok, out, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opGroupRows, args)
 	}
-	combined := treeReduce(l.g, "groupby-combine", opAggCombine, n.args, partials)
+	partials := l.mapParts(graph.Name("groupby-partial", opAggPartial, args, n.child.name()), opAggPartial, args, parts)
+	if out > 1 {
+		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out})
+		return l.shuffle(n.tok, out, []shuffleSide{{parts: partials, op: opHashSplit, args: split}}, opAggUnpack, args)
+	}
+	combined := treeReduce(l.g, "groupby-combine", opAggCombine, args, partials)
 	final := graph.Part(n.tok, 0)
-	l.g.Add(&graph.Task{Key: final, Op: opAggFinal, Args: n.args, Inputs: []graph.Key{combined}})
+	l.g.Add(&graph.Task{Key: final, Op: opAggFinal, Args: args, Inputs: []graph.Key{combined}})
 	return []graph.Key{final}
 }
 
@@ -242,19 +530,33 @@ func aggPartialOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	ids := grouper.Add(keys, *buf)
 	*buf = ids
 	n := grouper.NumGroups()
+	states, err := partialStates(a, fns, rec, ids, n)
+	if err != nil {
+		return nil, err
+	}
+	return stateRecord(a, fns, grouper.Keys(), states), nil
+}
+
+// partialStates computes each aggregation's state columns over rec's rows
+// grouped by ids into n groups.
+func partialStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []int32, n int) ([][]arrow.Array, error) {
 	states := make([][]arrow.Array, len(fns))
 	for i, fn := range fns {
-		var col arrow.Array
-		if fn != kernel.Size {
-			j, err := columnIndex(rec.Schema(), a.Aggs[i].Col)
+		var cols [2]arrow.Array
+		for c, name := range []string{a.Aggs[i].Col, a.Aggs[i].Col2}[:fn.Inputs()] {
+			j, err := columnIndex(rec.Schema(), name)
 			if err != nil {
 				return nil, err
 			}
-			col = rec.Column(j)
+			cols[c] = rec.Column(j)
 		}
-		states[i] = kernel.Partial(fn, col, ids, n)
+		if fn == kernel.Corr {
+			states[i] = kernel.PartialPair(fn, cols[0], cols[1], ids, n)
+		} else {
+			states[i] = kernel.Partial(fn, cols[0], ids, n)
+		}
 	}
-	return stateRecord(a, fns, grouper.Keys(), states), nil
+	return states, nil
 }
 
 func aggCombineOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
@@ -262,9 +564,17 @@ func aggCombineOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", opAggCombine, err)
 	}
+	return combineStates(&a, inputs)
+}
+
+// combineStates merges partial state records into one.
+func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 	fns, err := a.funcs()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opAggCombine, err)
+	}
+	if len(inputs) == 0 {
+		return nil, fmt.Errorf("%s: no partial aggregates", opAggCombine)
 	}
 	var grouper *kernel.Grouper
 	ids := make([][]int32, len(inputs))
@@ -296,7 +606,7 @@ func aggCombineOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	for i, fn := range fns {
 		states[i] = kernel.Merge(fn, perAgg[i], ids, n)
 	}
-	return stateRecord(&a, fns, grouper.Keys(), states), nil
+	return stateRecord(a, fns, grouper.Keys(), states), nil
 }
 
 func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
@@ -326,4 +636,183 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	out := array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows())
 	defer out.Release()
 	return kernel.TakeRecord(out, kernel.SortIndices(cols[:len(a.Keys)], asc)), nil
+}
+
+// aggUnpackOp combines the partial aggregates shuffled to one output of a
+// SplitOut aggregation and finishes them.
+func aggUnpackOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a groupArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opAggUnpack, err)
+	}
+	recs, err := side(opAggUnpack, tc, inputs, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return emptyRecord(a.Out), nil
+	}
+	vs := make([]any, len(recs))
+	for i, r := range recs {
+		vs[i] = r
+	}
+	combined, err := combineStates(&a, vs)
+	if err != nil {
+		return nil, err
+	}
+	defer combined.Release()
+	out, err := aggFinalOp(&a, combined)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opAggUnpack, err)
+	}
+	return out, nil
+}
+
+// groupRowsOp runs a grouped step on rows that a shuffle has brought
+// together by their keys.
+func groupRowsOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a groupArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opGroupRows, err)
+	}
+	rec, err := gathered(opGroupRows, tc, inputs, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	out, err := groupRows(tc, &a, rec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opGroupRows, err)
+	}
+	return out, nil
+}
+
+func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Record, error) {
+	if rec.NumRows() == 0 {
+		return emptyRecord(a.Out), nil
+	}
+	keys, types, err := keyColumns(rec, a.Keys)
+	if err != nil {
+		return nil, err
+	}
+	grouper, err := kernel.NewGrouper(types)
+	if err != nil {
+		return nil, err
+	}
+	ids := grouper.Add(keys, nil)
+	n := grouper.NumGroups()
+	switch a.Mode {
+	case modeTopN:
+		col, err := columnIndex(rec.Schema(), a.Col)
+		if err != nil {
+			return nil, err
+		}
+		rows := kernel.GroupTopN(rec.Column(col), ids, n, a.K, a.Largest)
+		return kernel.TakeRecord(rec, rows), nil
+	case modeApply:
+		return applyGroups(tc, a, rec, ids, n)
+	}
+	results, err := holisticAggs(a, rec, ids, n)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, r := range results {
+			r.Release()
+		}
+	}()
+	if a.Mode == modeTransform {
+		fields := slices.Clone(rec.Schema().Fields())
+		cols := slices.Clone(rec.Columns())
+		var owned []arrow.Array
+		for i, r := range results {
+			c := kernel.TakeOrNull(r, ids)
+			owned = append(owned, c)
+			fields = append(fields, arrow.Field{Name: a.Aggs[i].As, Type: c.DataType(), Nullable: true})
+			cols = append(cols, c)
+		}
+		defer func() {
+			for _, c := range owned {
+				c.Release()
+			}
+		}()
+		return array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
+	}
+	gkeys := grouper.Keys()
+	fields := make([]arrow.Field, 0, len(gkeys)+len(results))
+	cols := append(gkeys, results...)
+	for i, k := range gkeys {
+		fields = append(fields, arrow.Field{Name: a.Keys[i], Type: k.DataType(), Nullable: true})
+	}
+	for i, r := range results {
+		fields = append(fields, arrow.Field{Name: a.Aggs[i].As, Type: r.DataType(), Nullable: true})
+	}
+	out := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))
+	for _, k := range gkeys {
+		k.Release()
+	}
+	defer out.Release()
+	return kernel.TakeRecord(out, kernel.SortIndices(gkeys, trues(len(gkeys)))), nil
+}
+
+func trues(n int) []bool {
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = true
+	}
+	return out
+}
+
+// holisticAggs computes each aggregation of a over all its groups' rows.
+func holisticAggs(a *groupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.Array, error) {
+	out := make([]arrow.Array, 0, len(a.Aggs))
+	fail := func(err error) ([]arrow.Array, error) {
+		for _, r := range out {
+			r.Release()
+		}
+		return nil, err
+	}
+	for _, s := range a.Aggs {
+		var col arrow.Array
+		if s.Col != "" {
+			j, err := columnIndex(rec.Schema(), s.Col)
+			if err != nil {
+				return fail(err)
+			}
+			col = rec.Column(j)
+		}
+		var r arrow.Array
+		var err error
+		switch s.Hol {
+		case "median":
+			r, err = kernel.GroupMedian(col, ids, n)
+		case "quantile":
+			r, err = kernel.GroupQuantile(col, ids, n, s.Q)
+		case "first":
+			r = kernel.GroupFirst(col, ids, n)
+		case "last":
+			r = kernel.GroupLast(col, ids, n)
+		case "nunique":
+			r = kernel.GroupNunique(col, ids, n)
+		default:
+			one := groupArgs{Aggs: []aggSpec{s}}
+			fns, ferr := one.funcs()
+			if ferr != nil {
+				return fail(ferr)
+			}
+			states, serr := partialStates(&one, fns, rec, ids, n)
+			if serr != nil {
+				return fail(serr)
+			}
+			r = kernel.Final(fns[0], states[0])
+			for _, c := range states[0] {
+				c.Release()
+			}
+		}
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", s.As, err))
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }

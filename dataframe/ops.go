@@ -24,6 +24,22 @@ const (
 	opHead       = "df-head"
 	opLen        = "df-len"
 	opSumInts    = "df-sum-ints"
+
+	opConcat        = "df-concat"
+	opHashSplit     = "df-hash-split"
+	opDedup         = "df-dedup"
+	opSlices        = "df-slices"
+	opNbytes        = "df-nbytes"
+	opAggUnpack     = "df-agg-unpack"
+	opGroupRows     = "df-group-rows"
+	opJoin          = "df-join"
+	opMapPartitions = "df-map-partitions"
+	opSample        = "df-sort-sample"
+	opBounds        = "df-sort-bounds"
+	opRangeSplit    = "df-range-split"
+	opSortRows      = "df-sort-rows"
+	opLoc           = "df-loc"
+	opTop           = "df-top"
 )
 
 type selectArgs struct {
@@ -51,6 +67,14 @@ func init() {
 	registry.Register(opHead, recordOp(opHead, headOp))
 	registry.Register(opLen, lenOp)
 	registry.Register(opSumInts, sumIntsOp)
+	for name, op := range map[string]registry.Op{
+		opConcat: concatOp, opHashSplit: hashSplitOp, opDedup: dedupOp, opSlices: slicesOp,
+		opNbytes: nbytesOp, opAggUnpack: aggUnpackOp, opGroupRows: groupRowsOp, opJoin: joinOp,
+		opMapPartitions: mapPartitionsOp, opSample: sampleOp, opBounds: boundsOp,
+		opRangeSplit: rangeSplitOp, opSortRows: sortRowsOp, opLoc: locOp, opTop: topOp,
+	} {
+		registry.Register(name, op)
+	}
 }
 
 // recordOp adapts an operation on one record, with its JSON arguments, and

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -52,34 +54,118 @@ type readCSVArgs struct {
 	Opts   csv.Options `json:"opts"`
 }
 
-// sourceNode is a step with no inputs: one task per partition, each with
-// its own arguments.
-type sourceNode struct {
-	op   string
-	args [][]byte
-	out  *arrow.Schema
-	tok  string
+// source is a step with no inputs: one task per partition, each with its
+// own arguments. The optimizer narrows it to the columns used (readers that
+// can skip columns never parse the others) and hands it the filters that
+// apply to its rows, which run before the partition leaves the reader.
+type source struct {
+	op    string
+	args  [][]byte
+	full  *arrow.Schema
+	base  string    // the token of the unnarrowed source
+	cols  []string  // the columns kept, in full's order; nil: all
+	pred  *exprNode // rows kept; nil: all
+	bytes int64     // the input's size, for choosing broadcast joins; -1: unknown
+	out   *arrow.Schema
+	tok   string
 }
 
-func (n *sourceNode) schema() *arrow.Schema { return n.out }
-func (n *sourceNode) npartitions() int      { return len(n.args) }
-func (n *sourceNode) name() string          { return n.tok }
+// sourceArgs wrap a source's own arguments with what the optimizer pushed
+// into it.
+type sourceArgs struct {
+	Src  json.RawMessage `json:"src"`
+	Cols []string        `json:"cols,omitempty"`
+	Pred *exprNode       `json:"pred,omitempty"`
+}
 
-func (n *sourceNode) lower(l *lowering) []graph.Key {
+func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string, bytes int64) *source {
+	if base == "" {
+		parts := make([]string, len(args))
+		for i, a := range args {
+			parts[i] = string(a)
+		}
+		base = graph.Name(prefix, op, nil, parts...)
+	}
+	return (&source{op: op, args: args, full: full, base: base, bytes: bytes}).narrowed(nil, nil)
+}
+
+// narrowed returns the source reading only cols (nil: all) and keeping the
+// rows where pred holds (nil: all).
+func (n *source) narrowed(cols []string, pred *exprNode) *source {
+	c := *n
+	c.cols, c.pred, c.out = cols, pred, n.full
+	if cols != nil {
+		fields := make([]arrow.Field, len(cols))
+		for i, name := range cols {
+			fields[i] = n.full.Field(n.full.FieldIndices(name)[0])
+		}
+		c.out = arrow.NewSchema(fields, nil)
+	}
+	c.tok = n.base
+	if cols != nil || pred != nil {
+		c.tok = graph.Name(graph.Key(n.base).Prefix(), n.op, mustJSON(sourceArgs{Cols: cols, Pred: pred}), n.base)
+	}
+	return &c
+}
+
+func (n *source) schema() *arrow.Schema      { return n.out }
+func (n *source) npartitions() int           { return len(n.args) }
+func (n *source) name() string               { return n.tok }
+func (n *source) children() []node           { return nil }
+func (n *source) with([]node) node           { return n }
+func (n *source) partitioning() partitioning { return partitioning{} }
+
+func (n *source) explain() string {
+	s := fmt.Sprintf("%s %s", graph.Key(n.base).Prefix(), strings.Join(names(n.out), ", "))
+	if n.pred != nil {
+		s += " where " + n.pred.String()
+	}
+	return s
+}
+
+func (n *source) lower(l *lowering) []graph.Key {
 	keys := make([]graph.Key, len(n.args))
 	for i, a := range n.args {
 		keys[i] = graph.Part(n.tok, i)
-		l.g.Add(&graph.Task{Key: keys[i], Op: n.op, Args: a})
+		l.g.Add(&graph.Task{Key: keys[i], Op: n.op, Args: mustJSON(sourceArgs{Src: a, Cols: n.cols, Pred: n.pred})})
 	}
 	return keys
 }
 
-func newSource(prefix, op string, args [][]byte, out *arrow.Schema) *sourceNode {
-	parts := make([]string, len(args))
-	for i, a := range args {
-		parts[i] = string(a)
+// readWith reads a source's partition with read, given the columns to
+// read (nil: all), then applies what was pushed into the source.
+func readWith(name string, raw []byte, read func(src []byte, cols []string) (arrow.Record, error)) (arrow.Record, error) {
+	var a sourceArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
 	}
-	return &sourceNode{op: op, args: args, out: out, tok: graph.Name(prefix, op, nil, parts...)}
+	cols := a.Cols
+	if cols != nil && a.Pred != nil {
+		cols = slices.Clone(cols)
+		for c := range a.Pred.columns(setOf{}) {
+			if !slices.Contains(cols, c) {
+				cols = append(cols, c)
+			}
+		}
+	}
+	rec, err := read(a.Src, cols)
+	if err != nil {
+		return nil, err
+	}
+	if a.Pred != nil {
+		kept, err := filterOp(&exprArgs{Expr: a.Pred}, rec)
+		rec.Release()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		rec = kept
+	}
+	if a.Cols != nil && int(rec.NumCols()) != len(a.Cols) {
+		out, err := selectOp(&selectArgs{Columns: a.Cols}, rec)
+		rec.Release()
+		return out, err
+	}
+	return rec, nil
 }
 
 // ReadCSV reads the CSV files that pattern names (a file, a directory, or a
@@ -124,14 +210,19 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	for i, c := range schema {
 		fields[i] = arrow.Field{Name: c.Name, Type: csvType(c.Type), Nullable: true}
 	}
-	src := newSource("read-csv", opReadCSV, args, arrow.NewSchema(fields, nil))
 	// A file's identity is its path, size and modification time.
 	stamps := make([]string, len(files))
+	var total int64
 	for i, f := range files {
 		stamps[i] = fmt.Sprintf("%s:%d:%d", f.Path, f.Size, f.ModTime.UnixNano())
+		total += f.Size
 	}
-	src.tok = graph.Name("read-csv", opReadCSV, []byte(src.tok), stamps...)
-	return &Frame{plan: src}
+	argText := make([]string, len(args))
+	for i, a := range args {
+		argText[i] = string(a)
+	}
+	base := graph.Name("read-csv", opReadCSV, []byte(strings.Join(argText, "\n")), stamps...)
+	return &Frame{plan: newSource("read-csv", opReadCSV, args, arrow.NewSchema(fields, nil), base, total)}
 }
 
 func csvType(t csv.Type) arrow.DataType {
@@ -147,11 +238,14 @@ func csvType(t csv.Type) arrow.DataType {
 }
 
 func readCSVOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	var a readCSVArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opReadCSV, err)
-	}
-	return csv.ReadBlock(a.Block, a.Schema, a.Opts)
+	return readWith(opReadCSV, raw, func(src []byte, cols []string) (arrow.Record, error) {
+		var a readCSVArgs
+		if err := json.Unmarshal(src, &a); err != nil {
+			return nil, fmt.Errorf("%s: decode arguments: %w", opReadCSV, err)
+		}
+		a.Opts.Columns = cols
+		return csv.ReadBlock(a.Block, a.Schema, a.Opts)
+	})
 }
 
 // FromArrow makes a frame of records, one partition each; they must have the
@@ -162,6 +256,7 @@ func FromArrow(recs ...arrow.Record) *Frame {
 		return failed(fmt.Errorf("FromArrow: no records: at least one is needed for the columns"))
 	}
 	var schema *arrow.Schema
+	var total int64
 	args := make([][]byte, len(recs))
 	for i, r := range recs {
 		norm, err := normalize(r)
@@ -180,8 +275,12 @@ func FromArrow(recs ...arrow.Record) *Frame {
 		if err != nil {
 			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
 		}
+		total += int64(len(args[i]))
+		if args[i], err = json.Marshal(args[i]); err != nil {
+			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
+		}
 	}
-	return &Frame{plan: newSource("from-arrow", opFromIPC, args, schema)}
+	return &Frame{plan: newSource("from-arrow", opFromIPC, args, schema, "", total)}
 }
 
 // normalize converts rec's columns to the types kernels handle.
@@ -287,17 +386,23 @@ func encodeIPC(rec arrow.Record) ([]byte, error) {
 }
 
 func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	r, err := ipc.NewReader(bytes.NewReader(raw), ipc.WithAllocator(memory.DefaultAllocator))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opFromIPC, err)
-	}
-	defer r.Release()
-	if !r.Next() {
-		return nil, fmt.Errorf("%s: no record: %v", opFromIPC, r.Err())
-	}
-	rec := r.Record()
-	rec.Retain()
-	return rec, nil
+	return readWith(opFromIPC, raw, func(src []byte, _ []string) (arrow.Record, error) {
+		var data []byte
+		if err := json.Unmarshal(src, &data); err != nil {
+			return nil, fmt.Errorf("%s: decode arguments: %w", opFromIPC, err)
+		}
+		r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithAllocator(memory.DefaultAllocator))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", opFromIPC, err)
+		}
+		defer r.Release()
+		if !r.Next() {
+			return nil, fmt.Errorf("%s: no record: %v", opFromIPC, r.Err())
+		}
+		rec := r.Record()
+		rec.Retain()
+		return rec, nil
+	})
 }
 
 // FromRecords makes a frame of Go structs, split into npartitions partitions

@@ -78,3 +78,59 @@ func isNaN(col arrow.Array, i int32) bool {
 	v := col.(*array.Float64).Value(int(i))
 	return v != v
 }
+
+// SortedRange returns the rows [start, end) of col, sorted ascending with
+// nulls last, whose values lie within [lo, hi]; a nil bound is open. The
+// bounds must be of col's kind (int64, float64 or string). It searches
+// rather than scans.
+func SortedRange(col arrow.Array, lo, hi any) (start, end int) {
+	n := col.Len() - col.NullN()
+	var at func(i int, v any) int // compares row i with v
+	switch a := col.(type) {
+	case *array.Int64:
+		at = func(i int, v any) int { return cmp.Compare(float64(a.Value(i)), toFloat(v)) }
+		if _, ok := lo.(int64); ok || lo == nil {
+			if _, ok := hi.(int64); ok || hi == nil {
+				at = func(i int, v any) int { return cmp.Compare(a.Value(i), v.(int64)) }
+			}
+		}
+	case *array.Float64:
+		at = func(i int, v any) int { return cmp.Compare(a.Value(i), toFloat(v)) }
+	default:
+		s := StringsOf(col)
+		at = func(i int, v any) int { return strings.Compare(s.Value(i), v.(string)) }
+	}
+	start, end = 0, n
+	if lo != nil {
+		start = searchFirst(n, func(i int) bool { return at(i, lo) >= 0 })
+	}
+	if hi != nil {
+		end = searchFirst(n, func(i int) bool { return at(i, hi) > 0 })
+	}
+	return start, max(start, end)
+}
+
+// searchFirst is the first i in [0, n) where ok holds, ok being false then
+// true, or n.
+func searchFirst(n int, ok func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ok(m) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return 0
+}

@@ -73,6 +73,9 @@ type Options struct {
 	// string columns with few distinct values in its sample for dictionary
 	// encoding, which groups and compares faster and takes less memory.
 	NoDictionary bool `json:"no_dictionary,omitempty"`
+	// Columns, when set, are the only columns parsed and returned (in the
+	// file's order); the others are stepped over without being converted.
+	Columns []string `json:"columns,omitempty"`
 
 	defaulted bool // WithDefaults has run: NullValues holds the defaults too
 }

@@ -329,3 +329,30 @@ func TestDictionaryHasNoDuplicates(t *testing.T) {
 		}
 	}
 }
+
+// Parsing only some columns gives those columns as a full parse does.
+func TestParseColumns(t *testing.T) {
+	text := randomCSV(rand.New(rand.NewSource(7)), 3000, false)
+	data := []byte(text[strings.IndexByte(text, '\n')+1:])
+	full, err := Parse(data, testSchema, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer full.Release()
+	for _, cols := range [][]string{{"s"}, {"i", "b"}, {"f", "s"}, {}} {
+		rec, err := Parse(data, testSchema, Options{Columns: cols})
+		if err != nil {
+			t.Fatalf("%v: %v", cols, err)
+		}
+		if int(rec.NumCols()) != len(cols) || rec.NumRows() != full.NumRows() {
+			t.Fatalf("%v: %d columns, %d rows; want %d, %d", cols, rec.NumCols(), rec.NumRows(), len(cols), full.NumRows())
+		}
+		for i, name := range cols {
+			want := full.Column(full.Schema().FieldIndices(name)[0])
+			if rec.ColumnName(i) != name || !array.Equal(rec.Column(i), want) {
+				t.Fatalf("%v: column %d (%s) differs from the full parse", cols, i, rec.ColumnName(i))
+			}
+		}
+		rec.Release()
+	}
+}

@@ -27,10 +27,18 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 	// Every row ends with a line break but perhaps the last: an upper bound
 	// that sizes the columns once.
 	rows := bytes.Count(data, []byte{'\n'}) + 1
+	keep := func(string) bool { return true }
+	if opts.Columns != nil {
+		keep = func(name string) bool { return slices.Contains(opts.Columns, name) }
+	}
 	p.cols = make([]column, len(schema))
 	for i, c := range schema {
 		col := &p.cols[i]
 		col.kind = c.Type
+		if !keep(c.Name) {
+			col.kind = skipped
+			continue
+		}
 		switch c.Type {
 		case Int64:
 			col.ints = make([]int64, rows)
@@ -45,11 +53,15 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 	if err := p.run(schema); err != nil {
 		return nil, err
 	}
-	fields := make([]arrow.Field, len(schema))
-	cols := make([]arrow.Array, len(schema))
+	var fields []arrow.Field
+	var cols []arrow.Array
 	for i := range p.cols {
-		cols[i] = p.cols[i].finish(p.rows)
-		fields[i] = arrow.Field{Name: schema[i].Name, Type: cols[i].DataType(), Nullable: true}
+		if p.cols[i].kind == skipped {
+			continue
+		}
+		c := p.cols[i].finish(p.rows)
+		cols = append(cols, c)
+		fields = append(fields, arrow.Field{Name: schema[i].Name, Type: c.DataType(), Nullable: true})
 	}
 	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(p.rows))
 	for _, c := range cols {
@@ -78,6 +90,10 @@ func newParser(data []byte, delim byte) *parser {
 	p.special['"'] = true
 	return p
 }
+
+// skipped is the kind of a column left out by Options.Columns: its fields
+// are stepped over.
+const skipped Type = "skip"
 
 // column is one column being built; kind says which slice holds it. Values
 // are written at their row's index; null rows are listed, and the validity
@@ -171,6 +187,14 @@ func (p *parser) run(schema Schema) error {
 				}
 				p.pos = pos
 				err = p.parseString(col)
+				pos = p.pos
+			case skipped:
+				if end, ok := scanString(d, pos, &p.special); ok {
+					pos = end
+					break
+				}
+				p.pos = pos
+				_, err = p.field()
 				pos = p.pos
 			default:
 				p.pos = pos

@@ -1,0 +1,419 @@
+package dataframe
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/registry"
+)
+
+// MergeOptions say how Merge joins two frames.
+type MergeOptions struct {
+	// How is "inner" (the default), "left", "right" or "outer".
+	How string
+	// On names key columns both frames have; the result has each once.
+	On []string
+	// LeftOn and RightOn name key columns of each frame, pairwise, when
+	// their names differ; the result keeps both.
+	LeftOn, RightOn []string
+	// Suffixes rename other columns found in both frames: "_x" and "_y"
+	// by default, as pandas.
+	Suffixes [2]string
+	// BroadcastBytes: a side whose input is known to be smaller than this
+	// (or that has one partition) is sent whole to every partition of the
+	// other, which is then not shuffled. Default 32 MiB; negative: never.
+	BroadcastBytes int64
+}
+
+// DefaultBroadcastBytes is the size under which Merge broadcasts a side.
+const DefaultBroadcastBytes = 32 << 20
+
+// Join merges with right on columns both have; how is "inner", "left",
+// "right" or "outer".
+func (f *Frame) Join(right *Frame, how string, on ...string) *Frame {
+	return f.Merge(right, MergeOptions{How: how, On: on})
+}
+
+// Merge joins f (left) with right where the key columns are equal, as
+// pandas' merge; null keys match each other. The rows come out in no
+// particular order. Rows meet by a broadcast of a small side, on their
+// partitions as they are when both are hash-partitioned on the keys into
+// as many partitions, or else by a peer-to-peer hash shuffle of both.
+func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
+	if f.err != nil {
+		return f
+	}
+	if right.err != nil {
+		return right
+	}
+	how, err := parseHow(o.How)
+	if err != nil {
+		return failed(fmt.Errorf("Merge: %w", err))
+	}
+	lon, ron := o.LeftOn, o.RightOn
+	merged := o.On != nil
+	switch {
+	case merged && (lon != nil || ron != nil):
+		return failed(fmt.Errorf("Merge: give On, or LeftOn and RightOn, not both"))
+	case merged:
+		lon, ron = o.On, o.On
+	case len(lon) != len(ron):
+		return failed(fmt.Errorf("Merge: LeftOn names %d columns and RightOn %d", len(lon), len(ron)))
+	}
+	if len(lon) == 0 {
+		return failed(fmt.Errorf("Merge: no key columns: give On, or LeftOn and RightOn"))
+	}
+	ls, rs := f.plan.schema(), right.plan.schema()
+	for i := range lon {
+		lf, err := field(ls, lon[i])
+		if err != nil {
+			return failed(fmt.Errorf("Merge: left key: %w", err))
+		}
+		rf, err := field(rs, ron[i])
+		if err != nil {
+			return failed(fmt.Errorf("Merge: right key: %w", err))
+		}
+		if !kernel.SameType(lf.Type, rf.Type) {
+			return failed(fmt.Errorf("Merge: key columns of different types: left %s is %s, right %s is %s",
+				lon[i], kernel.TypeName(lf.Type), ron[i], kernel.TypeName(rf.Type)))
+		}
+	}
+	sfx := o.Suffixes
+	if sfx == [2]string{} {
+		sfx = [2]string{"_x", "_y"}
+	}
+	var outs []joinCol
+	both := func(name string) bool { return ls.HasField(name) && rs.HasField(name) }
+	taken := setOf{}
+	for _, fl := range ls.Fields() {
+		c := joinCol{Side: 0, Src: fl.Name, Name: fl.Name, Key: -1}
+		if k := slices.Index(lon, fl.Name); merged && k >= 0 {
+			c.Key = k
+		} else if both(fl.Name) {
+			c.Name += sfx[0]
+		}
+		outs = append(outs, c)
+	}
+	for _, fl := range rs.Fields() {
+		if merged && slices.Contains(ron, fl.Name) {
+			continue
+		}
+		c := joinCol{Side: 1, Src: fl.Name, Name: fl.Name, Key: -1}
+		if both(fl.Name) {
+			c.Name += sfx[1]
+		}
+		outs = append(outs, c)
+	}
+	for _, c := range outs {
+		if taken[c.Name] {
+			return failed(fmt.Errorf("Merge: two result columns are named %q; choose other Suffixes", c.Name))
+		}
+		taken[c.Name] = true
+	}
+	limit := o.BroadcastBytes
+	if limit == 0 {
+		limit = DefaultBroadcastBytes
+	}
+	return &Frame{plan: newJoin(f.plan, right.plan, joinSpec{How: how, LeftOn: lon, RightOn: ron, Cols: outs, Broadcast: limit})}
+}
+
+func parseHow(s string) (kernel.JoinType, error) {
+	switch s {
+	case "", "inner":
+		return kernel.Inner, nil
+	case "left":
+		return kernel.Left, nil
+	case "right":
+		return kernel.Right, nil
+	case "outer":
+		return kernel.Outer, nil
+	}
+	return 0, fmt.Errorf("unknown join %q: use inner, left, right or outer", s)
+}
+
+// joinCol is a result column: a side's column, or a key both sides share.
+type joinCol struct {
+	Side int    `json:"side"`
+	Src  string `json:"src"`
+	Name string `json:"name"`
+	Key  int    `json:"key"` // for a shared key, its position in On; else -1
+}
+
+type joinSpec struct {
+	How       kernel.JoinType `json:"how"`
+	LeftOn    []string        `json:"left_on"`
+	RightOn   []string        `json:"right_on"`
+	Cols      []joinCol       `json:"cols"`
+	Broadcast int64           `json:"-"`
+}
+
+type join struct {
+	left, right node
+	spec        joinSpec
+	out         *arrow.Schema
+	tok         string
+}
+
+func newJoin(left, right node, spec joinSpec) *join {
+	fields := make([]arrow.Field, len(spec.Cols))
+	for i, c := range spec.Cols {
+		s := left.schema()
+		if c.Side == 1 {
+			s = right.schema()
+		}
+		fields[i] = arrow.Field{Name: c.Name, Type: s.Field(s.FieldIndices(c.Src)[0]).Type, Nullable: true}
+	}
+	return &join{left: left, right: right, spec: spec, out: arrow.NewSchema(fields, nil),
+		tok: token("join", struct {
+			S joinSpec
+			B int64
+		}{spec, spec.Broadcast}, left, right)}
+}
+
+func (j *join) schema() *arrow.Schema { return j.out }
+func (j *join) name() string          { return j.tok }
+func (j *join) children() []node      { return []node{j.left, j.right} }
+func (j *join) with(c []node) node    { return newJoin(c[0], c[1], j.spec) }
+
+// The ways rows meet.
+const (
+	joinPartitioned    = "co-partitioned: no shuffle"
+	joinBroadcastRight = "broadcast right"
+	joinBroadcastLeft  = "broadcast left"
+	joinShuffle        = "hash shuffle of both sides"
+)
+
+func (j *join) strategy() string {
+	ln, rn := j.left.npartitions(), j.right.npartitions()
+	if ln == rn && j.left.partitioning().hashedBy(j.spec.LeftOn, ln) && j.right.partitioning().hashedBy(j.spec.RightOn, rn) {
+		return joinPartitioned
+	}
+	small := func(n node) bool {
+		if j.spec.Broadcast < 0 {
+			return n.npartitions() == 1
+		}
+		b := sizeOf(n)
+		return n.npartitions() == 1 || b >= 0 && b < j.spec.Broadcast
+	}
+	how := j.spec.How
+	switch {
+	case (how == kernel.Inner || how == kernel.Left) && small(j.right) && (!small(j.left) || rn <= ln):
+		return joinBroadcastRight
+	case (how == kernel.Inner || how == kernel.Right) && small(j.left):
+		return joinBroadcastLeft
+	case (how == kernel.Inner || how == kernel.Left) && small(j.right):
+		return joinBroadcastRight
+	}
+	return joinShuffle
+}
+
+func (j *join) npartitions() int {
+	switch j.strategy() {
+	case joinBroadcastRight, joinPartitioned:
+		return j.left.npartitions()
+	case joinBroadcastLeft:
+		return j.right.npartitions()
+	}
+	return max(j.left.npartitions(), j.right.npartitions())
+}
+
+func (j *join) partitioning() partitioning {
+	switch j.strategy() {
+	case joinShuffle, joinPartitioned:
+		// Rows sit where their keys hash: the result is partitioned by the
+		// key columns of the side every row has (either, for shared keys).
+		how := j.spec.How
+		keys := make([]string, len(j.spec.LeftOn))
+		for _, c := range j.spec.Cols {
+			switch {
+			case c.Key >= 0:
+				keys[c.Key] = c.Name
+			case c.Side == 0 && (how == kernel.Inner || how == kernel.Left):
+				if k := slices.Index(j.spec.LeftOn, c.Src); k >= 0 {
+					keys[k] = c.Name
+				}
+			case c.Side == 1 && how == kernel.Right:
+				if k := slices.Index(j.spec.RightOn, c.Src); k >= 0 {
+					keys[k] = c.Name
+				}
+			}
+		}
+		if !slices.Contains(keys, "") {
+			return partitioning{hash: keys, n: j.npartitions()}
+		}
+	case joinBroadcastRight:
+		return j.left.partitioning().keptBy(j.out)
+	case joinBroadcastLeft:
+		return j.right.partitioning().keptBy(j.out)
+	}
+	return partitioning{}
+}
+
+func (j *join) explain() string {
+	var on []string
+	for i := range j.spec.LeftOn {
+		on = append(on, fmt.Sprintf("%s = %s", j.spec.LeftOn[i], j.spec.RightOn[i]))
+	}
+	return fmt.Sprintf("join %s on %s (%s)", j.spec.How, strings.Join(on, ", "), j.strategy())
+}
+
+type joinArgs struct {
+	joinSpec
+	Left  []colSpec `json:"left"`
+	Right []colSpec `json:"right"`
+}
+
+func (j *join) lower(l *lowering) []graph.Key {
+	args := mustJSON(joinArgs{joinSpec: j.spec, Left: specOf(j.left.schema()), Right: specOf(j.right.schema())})
+	lk, rk := l.keys(j.left), l.keys(j.right)
+	whole := func(side node, keys []graph.Key) graph.Key {
+		if len(keys) == 1 {
+			return keys[0]
+		}
+		cargs := mustJSON(concatArgs{Out: specOf(side.schema())})
+		k := graph.Part(graph.Name("broadcast", opConcat, cargs, side.name()), 0)
+		l.g.Add(&graph.Task{Key: k, Op: opConcat, Args: cargs, Inputs: keys})
+		return k
+	}
+	out := make([]graph.Key, 0, j.npartitions())
+	switch j.strategy() {
+	case joinPartitioned:
+		for i := range lk {
+			k := graph.Part(j.tok, i)
+			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lk[i], rk[i]}})
+			out = append(out, k)
+		}
+	case joinBroadcastRight:
+		r := whole(j.right, rk)
+		for i := range lk {
+			k := graph.Part(j.tok, i)
+			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lk[i], r}})
+			out = append(out, k)
+		}
+	case joinBroadcastLeft:
+		lw := whole(j.left, lk)
+		for i := range rk {
+			k := graph.Part(j.tok, i)
+			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lw, rk[i]}})
+			out = append(out, k)
+		}
+	default:
+		n := j.npartitions()
+		out = l.shuffle(j.tok, n, []shuffleSide{
+			{parts: lk, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: j.spec.LeftOn, N: n})},
+			{parts: rk, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: j.spec.RightOn, N: n})},
+		}, opJoin, args)
+	}
+	return out
+}
+
+// joinOp joins the left and right rows that met in one partition.
+func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a joinArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opJoin, err)
+	}
+	left, err := gathered(opJoin, tc, inputs, 0, a.Left)
+	if err != nil {
+		return nil, err
+	}
+	defer left.Release()
+	right, err := gathered(opJoin, tc, inputs, 1, a.Right)
+	if err != nil {
+		return nil, err
+	}
+	defer right.Release()
+	out, err := joinRecords(&a, left, right)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opJoin, err)
+	}
+	return out, nil
+}
+
+func joinRecords(a *joinArgs, left, right arrow.Record) (arrow.Record, error) {
+	lkeys, _, err := keyColumns(left, a.LeftOn)
+	if err != nil {
+		return nil, fmt.Errorf("left: %w", err)
+	}
+	rkeys, _, err := keyColumns(right, a.RightOn)
+	if err != nil {
+		return nil, fmt.Errorf("right: %w", err)
+	}
+	li, ri, err := kernel.HashJoin(lkeys, rkeys, a.How)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]arrow.Field, len(a.Cols))
+	cols := make([]arrow.Array, len(a.Cols))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, c := range a.Cols {
+		rec, idx := left, li
+		if c.Side == 1 || c.Key >= 0 && a.How == kernel.Right {
+			rec, idx = right, ri
+		}
+		src := c.Src
+		if rec == right && c.Key >= 0 {
+			src = a.RightOn[c.Key]
+		}
+		j, err := columnIndex(rec.Schema(), src)
+		if err != nil {
+			return nil, err
+		}
+		if c.Key >= 0 && a.How == kernel.Outer {
+			cols[i], err = coalesced(lkeys[c.Key], rkeys[c.Key], li, ri)
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			cols[i] = kernel.TakeOrNull(rec.Column(j), idx)
+		}
+		fields[i] = arrow.Field{Name: c.Name, Type: cols[i].DataType(), Nullable: true}
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(len(li))), nil
+}
+
+// coalesced is an outer join's shared key: the left row's where there is
+// one, else the right's.
+func coalesced(l, r arrow.Array, li, ri []int32) (arrow.Array, error) {
+	both, err := kernel.Concat(kernel.PlainType(l.DataType()), []arrow.Array{l, r})
+	if err != nil {
+		return nil, err
+	}
+	defer both.Release()
+	idx := make([]int32, len(li))
+	for i := range li {
+		if li[i] >= 0 {
+			idx[i] = li[i]
+		} else {
+			idx[i] = int32(l.Len()) + ri[i]
+		}
+	}
+	return kernel.TakeOrNull(both, idx), nil
+}
+
+// sizeOf estimates the bytes of a step's input data, or -1 if unknown.
+func sizeOf(n node) int64 {
+	switch n := n.(type) {
+	case *source:
+		if n.bytes < 0 {
+			return -1
+		}
+		return n.bytes * int64(n.out.NumFields()) / int64(max(1, n.full.NumFields()))
+	case *project, *filter, *assign, *dedup, *hashShuffle, *repartition:
+		return sizeOf(n.children()[0])
+	}
+	return -1
+}

@@ -1,0 +1,296 @@
+package dataframe
+
+import (
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// optimize rewrites a plan into one that computes the same frame with less
+// work: filters move toward the data (below projections, computed columns
+// they do not read, shuffles, sorts and joins, and into readers), columns
+// no later step uses are never read or moved, and shuffles of data already
+// partitioned as needed are dropped. Partition-wise chains left between
+// shuffles are fused later, when the graph is built (graph.Fuse).
+func optimize(n node) node {
+	out := rewrite(n, func(n node) node {
+		if f, ok := n.(*filter); ok {
+			return pushFilter(f.pred, f.child)
+		}
+		return n
+	})
+	out = pruneTo(out, setOf{}.add(names(n.schema())...))
+	out = rewrite(out, func(n node) node {
+		if s, ok := n.(*hashShuffle); ok && s.child.partitioning().hashedBy(s.cols, s.n) {
+			return s.child
+		}
+		return n
+	})
+	if !out.schema().Equal(n.schema()) {
+		out = newProject(out, names(n.schema()))
+	}
+	return out
+}
+
+// rewrite applies fn to every node of a plan, inputs first.
+func rewrite(n node, fn func(node) node) node {
+	kids := n.children()
+	if len(kids) > 0 {
+		changed := false
+		next := make([]node, len(kids))
+		for i, c := range kids {
+			next[i] = rewrite(c, fn)
+			changed = changed || next[i] != c
+		}
+		if changed {
+			n = n.with(next)
+		}
+	}
+	return fn(n)
+}
+
+// and is a ∧ b, either of which may be nil.
+func and(a, b *exprNode) *exprNode {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return &exprNode{Op: "and", Args: []*exprNode{a, b}}
+}
+
+// conjuncts splits a predicate at its top-level ands.
+func conjuncts(e *exprNode) []*exprNode {
+	if e.Op == "and" {
+		return append(conjuncts(e.Args[0]), conjuncts(e.Args[1])...)
+	}
+	return []*exprNode{e}
+}
+
+// renamed is e reading the columns renames maps to instead.
+func renamed(e *exprNode, renames map[string]string) *exprNode {
+	c := *e
+	if c.Op == "col" {
+		c.Name = renames[c.Name]
+	}
+	c.Args = make([]*exprNode, len(e.Args))
+	for i, a := range e.Args {
+		c.Args[i] = renamed(a, renames)
+	}
+	return &c
+}
+
+// pushFilter returns a plan equal to c filtered by pred, with pred as close
+// to the data as it can go.
+func pushFilter(pred *exprNode, c node) node {
+	reads := pred.columns(setOf{})
+	switch c := c.(type) {
+	case *source:
+		return c.narrowed(c.cols, and(c.pred, pred))
+	case *filter:
+		return pushFilter(and(c.pred, pred), c.child)
+	case *project:
+		return newProject(pushFilter(pred, c.child), c.cols)
+	case *assign:
+		if !reads[c.col] {
+			return newAssign(pushFilter(pred, c.child), c.col, c.expr)
+		}
+	case *hashShuffle:
+		return newHashShuffle(pushFilter(pred, c.child), c.cols, c.n)
+	case *sorted:
+		return newSort(pushFilter(pred, c.child), c.args)
+	case *repartition:
+		return newRepartition(pushFilter(pred, c.child), c.outs)
+	case *loc:
+		return newLoc(pushFilter(pred, c.child), c.args)
+	case *dedup:
+		if c.subset == nil {
+			return newDedup(pushFilter(pred, c.child), nil)
+		}
+	case *groupAgg:
+		// A filter on the keys drops whole groups: it can run first.
+		if c.args.Mode == modeApply {
+			break
+		}
+		var below, above *exprNode
+		for _, e := range conjuncts(pred) {
+			if cols := e.columns(setOf{}); len(cols) > 0 && allIn(cols, c.args.Keys) {
+				below = and(below, e)
+			} else {
+				above = and(above, e)
+			}
+		}
+		if below != nil {
+			var out node = newGroupAgg(pushFilter(below, c.child), c.args, c.out, c.splitOut)
+			if above != nil {
+				out = newFilter(out, above)
+			}
+			return out
+		}
+	case *join:
+		return pushIntoJoin(pred, c)
+	}
+	return newFilter(c, pred)
+}
+
+func allIn(set setOf, cols []string) bool {
+	for c := range set {
+		if !slices.Contains(cols, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// pushIntoJoin moves each conjunct of pred that reads one side's columns
+// only to that side, where the join keeps every row of the side it
+// filters: left for inner and left joins, right for inner and right.
+func pushIntoJoin(pred *exprNode, j *join) node {
+	how := j.spec.How
+	canLeft, canRight := how == 0 || how == 1, how == 0 || how == 2 // kernel.Inner, Left, Right
+	var left, right, rest *exprNode
+	for _, e := range conjuncts(pred) {
+		toLeft, toRight := map[string]string{}, map[string]string{}
+		for col := range e.columns(setOf{}) {
+			i := slices.IndexFunc(j.spec.Cols, func(c joinCol) bool { return c.Name == col })
+			if i < 0 {
+				toLeft, toRight = nil, nil
+				break
+			}
+			c := j.spec.Cols[i]
+			switch {
+			case c.Key >= 0:
+				if toLeft != nil {
+					toLeft[col] = j.spec.LeftOn[c.Key]
+				}
+				if toRight != nil {
+					toRight[col] = j.spec.RightOn[c.Key]
+				}
+			case c.Side == 0:
+				toRight = nil
+				if toLeft != nil {
+					toLeft[col] = c.Src
+				}
+			default:
+				toLeft = nil
+				if toRight != nil {
+					toRight[col] = c.Src
+				}
+			}
+		}
+		pushed := false
+		if toLeft != nil && canLeft {
+			left, pushed = and(left, renamed(e, toLeft)), true
+		}
+		if toRight != nil && canRight {
+			right, pushed = and(right, renamed(e, toRight)), true
+		}
+		if !pushed {
+			rest = and(rest, e)
+		}
+	}
+	l, r := j.left, j.right
+	if left != nil {
+		l = pushFilter(left, l)
+	}
+	if right != nil {
+		r = pushFilter(right, r)
+	}
+	var out node = j
+	if l != j.left || r != j.right {
+		out = newJoin(l, r, j.spec)
+	}
+	if rest != nil {
+		out = newFilter(out, rest)
+	}
+	return out
+}
+
+// pruneTo returns n narrowed to compute at least the columns in need,
+// leaving out work for the others: readers skip them, computed ones are not
+// computed, and joins and shuffles do not move them.
+func pruneTo(n node, need setOf) node {
+	atLeastOne := func(cols []string, s *arrow.Schema) []string {
+		if len(cols) == 0 && s.NumFields() > 0 {
+			return []string{s.Field(0).Name}
+		}
+		return cols
+	}
+	with := func(cols ...string) setOf {
+		s := setOf{}
+		for c := range need {
+			s[c] = true
+		}
+		return s.add(cols...)
+	}
+	all := func(c node) node { return pruneTo(c, setOf{}.add(names(c.schema())...)) }
+	switch n := n.(type) {
+	case *source:
+		cols := atLeastOne(need.in(n.full), n.full)
+		if len(cols) == n.full.NumFields() {
+			cols = nil
+		}
+		return n.narrowed(cols, n.pred)
+	case *project:
+		var cols []string
+		for _, c := range n.cols {
+			if need[c] {
+				cols = append(cols, c)
+			}
+		}
+		cols = atLeastOne(cols, n.out)
+		if len(cols) == 0 {
+			cols = n.cols
+		}
+		return newProject(pruneTo(n.child, setOf{}.add(cols...)), cols)
+	case *filter:
+		return newFilter(pruneTo(n.child, n.pred.columns(with())), n.pred)
+	case *assign:
+		if !need[n.col] {
+			return pruneTo(n.child, need)
+		}
+		childNeed := with()
+		delete(childNeed, n.col)
+		return newAssign(pruneTo(n.child, n.expr.columns(childNeed)), n.col, n.expr)
+	case *groupAgg:
+		return newGroupAgg(pruneTo(n.child, n.needs()), n.args, n.out, n.splitOut)
+	case *join:
+		spec := n.spec
+		spec.Cols = nil
+		ln, rn := setOf{}.add(spec.LeftOn...), setOf{}.add(spec.RightOn...)
+		for _, c := range n.spec.Cols {
+			if !need[c.Name] {
+				continue
+			}
+			spec.Cols = append(spec.Cols, c)
+			if c.Side == 0 {
+				ln.add(c.Src)
+			} else {
+				rn.add(c.Src)
+			}
+		}
+		if len(spec.Cols) == 0 {
+			spec.Cols = n.spec.Cols[:1]
+		}
+		return newJoin(pruneTo(n.left, ln), pruneTo(n.right, rn), spec)
+	case *hashShuffle:
+		return newHashShuffle(pruneTo(n.child, with(n.cols...)), n.cols, n.n)
+	case *sorted:
+		return newSort(pruneTo(n.child, with(n.args.By...)), n.args)
+	case *top:
+		return newTop(pruneTo(n.child, with(n.args.By...)), n.args)
+	case *loc:
+		return newLoc(pruneTo(n.child, with(n.args.Col)), n.args)
+	case *repartition:
+		return newRepartition(pruneTo(n.child, need), n.outs)
+	case *dedup:
+		if n.subset == nil {
+			return newDedup(all(n.child), nil)
+		}
+		return newDedup(pruneTo(n.child, with(n.subset...)), n.subset)
+	case *mapPartitions:
+		return newMapPartitions(all(n.child), n.fn, n.out)
+	}
+	return n
+}

@@ -1,0 +1,230 @@
+package dataframe
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/registry"
+)
+
+// node is one step of a plan: it knows its output's schema, partitions and
+// how they are partitioned, and adds the tasks that compute them to a
+// graph. Nodes never change once made; the optimizer makes new ones.
+type node interface {
+	// schema is the logical schema: strings are plain utf8 here, whatever
+	// the partitions hold.
+	schema() *arrow.Schema
+	npartitions() int
+	// name is the step's token: equal steps over equal inputs have equal names.
+	name() string
+	children() []node
+	// with returns the step over other inputs, as many as children.
+	with(children []node) node
+	// partitioning says how rows are spread over the partitions.
+	partitioning() partitioning
+	// explain describes the step in a line, for Explain.
+	explain() string
+	// lower adds the step's tasks and returns its partitions' keys.
+	lower(l *lowering) []graph.Key
+}
+
+// partitioning is how a frame's rows are spread over its partitions: by a
+// hash of columns (rows with equal values in them share a partition), by
+// ranges of a sorted column, or not known.
+type partitioning struct {
+	hash   []string // the columns hashed; nil: not hash-partitioned
+	n      int
+	sorted string // the column partitions are sorted by, ascending, in ranges
+}
+
+// hashedBy reports whether rows with equal values of cols are known to
+// share a partition, among n partitions.
+func (p partitioning) hashedBy(cols []string, n int) bool {
+	return p.hash != nil && p.n == n && slices.Equal(p.hash, cols)
+}
+
+// keptBy is p after a step whose output has the columns of s: a partitioning
+// on a column that is gone is forgotten.
+func (p partitioning) keptBy(s *arrow.Schema) partitioning {
+	for _, c := range p.hash {
+		if !s.HasField(c) {
+			p.hash, p.n = nil, 0
+		}
+	}
+	if p.sorted != "" && !s.HasField(p.sorted) {
+		p.sorted = ""
+	}
+	return p
+}
+
+// lowering turns a plan into a graph, each step once.
+type lowering struct {
+	g    *graph.Graph
+	done map[string][]graph.Key // by node name
+}
+
+func newLowering() *lowering { return &lowering{g: graph.New(), done: make(map[string][]graph.Key)} }
+
+func (l *lowering) keys(n node) []graph.Key {
+	if ks, ok := l.done[n.name()]; ok {
+		return ks
+	}
+	ks := n.lower(l)
+	l.done[n.name()] = ks
+	return ks
+}
+
+// mapParts adds a task per partition of in: op over that partition and the
+// extra inputs every task reads.
+func (l *lowering) mapParts(name, op string, args []byte, in []graph.Key, extra ...graph.Key) []graph.Key {
+	out := make([]graph.Key, len(in))
+	for i, k := range in {
+		out[i] = graph.Part(name, i)
+		l.g.Add(&graph.Task{Key: out[i], Op: op, Args: args, Inputs: append([]graph.Key{k}, extra...)})
+	}
+	return out
+}
+
+// shuffleSide is one side of a shuffle: the partitions split, the
+// operation that splits each into a registry.Split, and keys every split
+// also reads (such as range bounds).
+type shuffleSide struct {
+	parts []graph.Key
+	op    string
+	args  []byte
+	extra []graph.Key
+}
+
+// shuffle adds a peer-to-peer shuffle (DESIGN §7) of one or two sides into
+// n outputs, each assembled by unpackOp from its pieces of every side, and
+// returns the outputs' keys. Tasks grow as inputs + outputs.
+func (l *lowering) shuffle(name string, n int, sides []shuffleSide, unpackOp string, unpackArgs []byte) []graph.Key {
+	id := graph.Name("shuffle", unpackOp, unpackArgs, name)
+	sources := make([]int, len(sides))
+	var transfers []graph.Key
+	for s, side := range sides {
+		tname := graph.Name("shuffle-transfer", side.op, side.args, id, fmt.Sprint(s))
+		for i, p := range side.parts {
+			k := graph.Part(tname, i)
+			l.g.Add(&graph.Task{Key: k, Op: side.op, Args: side.args, Inputs: append([]graph.Key{p}, side.extra...),
+				Shuffle: &graph.Shuffle{ID: id, Role: graph.Transfer, Outputs: n, Side: s, Source: i}})
+			transfers = append(transfers, k)
+		}
+		sources[s] = len(side.parts)
+	}
+	barrier := graph.Part(graph.Name("shuffle-barrier", registry.BarrierOp, nil, id), 0)
+	l.g.Add(&graph.Task{Key: barrier, Op: registry.BarrierOp, Inputs: transfers,
+		Shuffle: &graph.Shuffle{ID: id, Role: graph.Barrier, Outputs: n}})
+	uname := graph.Name("shuffle-unpack", unpackOp, unpackArgs, id)
+	out := make([]graph.Key, n)
+	for j := range out {
+		out[j] = graph.Part(uname, j)
+		l.g.Add(&graph.Task{Key: out[j], Op: unpackOp, Args: unpackArgs, Inputs: []graph.Key{barrier},
+			Shuffle: &graph.Shuffle{ID: id, Role: graph.Unpack, Outputs: n, Part: j, Sources: sources}})
+	}
+	return out
+}
+
+// token names a step: its kind, its arguments and its inputs' names.
+func token(prefix string, args any, inputs ...node) string {
+	names := make([]string, len(inputs))
+	for i, n := range inputs {
+		names[i] = n.name()
+	}
+	return graph.Name(prefix, prefix, mustJSON(args), names...)
+}
+
+// mustJSON encodes an operation's arguments, which are plain data.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("dataframe: encode arguments: %v", err))
+	}
+	return b
+}
+
+// Explain returns the plan Compute would run, after optimization: a step
+// a line, with the steps it reads indented below it.
+func (f *Frame) Explain() string {
+	if f.err != nil {
+		return "error: " + f.err.Error()
+	}
+	var b strings.Builder
+	var walk func(n node, depth int)
+	walk = func(n node, depth int) {
+		fmt.Fprintf(&b, "%s%s  [%d]\n", strings.Repeat("  ", depth), n.explain(), n.npartitions())
+		for _, c := range n.children() {
+			walk(c, depth+1)
+		}
+	}
+	walk(optimize(f.plan), 0)
+	return b.String()
+}
+
+// names lists a schema's column names.
+func names(s *arrow.Schema) []string {
+	out := make([]string, s.NumFields())
+	for i, f := range s.Fields() {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// colSpec is a column of a logical schema, as operations' arguments carry it.
+type colSpec struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+func specOf(s *arrow.Schema) []colSpec {
+	out := make([]colSpec, s.NumFields())
+	for i, f := range s.Fields() {
+		k, _ := kernel.KindOf(f.Type)
+		out[i] = colSpec{Name: f.Name, Kind: k.String()}
+	}
+	return out
+}
+
+func schemaOf(spec []colSpec) *arrow.Schema {
+	fields := make([]arrow.Field, len(spec))
+	for i, c := range spec {
+		fields[i] = arrow.Field{Name: c.Name, Type: kindNamed(c.Kind), Nullable: true}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+func kindNamed(name string) arrow.DataType {
+	for _, k := range []kernel.Kind{kernel.KindInt, kernel.KindFloat, kernel.KindBool, kernel.KindString} {
+		if k.String() == name {
+			return kindType(k)
+		}
+	}
+	return kernel.String
+}
+
+// setOf is a set of column names.
+type setOf map[string]bool
+
+func (s setOf) add(cols ...string) setOf {
+	for _, c := range cols {
+		s[c] = true
+	}
+	return s
+}
+
+// in lists the columns of schema that are in s, in schema's order.
+func (s setOf) in(schema *arrow.Schema) []string {
+	var out []string
+	for _, f := range schema.Fields() {
+		if s[f.Name] {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
