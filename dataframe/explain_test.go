@@ -34,7 +34,7 @@ var explainCases = map[string]func(x, y, big *Frame) *Frame{
 	"co-partitioned": func(_, y, big *Frame) *Frame {
 		return big.Shuffle(4, "id").Merge(y.Shuffle(4, "id"), MergeOptions{On: []string{"id"}, BroadcastBytes: -1})
 	},
-	"shuffle-twice":      func(_, _, big *Frame) *Frame { return big.Shuffle(4, "id").Filter(Col("a").Gt(0)).Shuffle(4, "id") },
+	"shuffle-twice": func(_, _, big *Frame) *Frame { return big.Shuffle(4, "id").Filter(Col("a").Gt(0)).Shuffle(4, "id") },
 	"split-out-then-median": func(_, _, big *Frame) *Frame {
 		return big.GroupBy("id").SplitOut(4).Agg(Sum("a")).GroupBy("id").SplitOut(4).Agg(Median("sum(a)"))
 	},

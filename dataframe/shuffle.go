@@ -410,7 +410,7 @@ func (r *repartition) lower(l *lowering) []graph.Key {
 }
 
 type sliceArgs struct {
-	Slices []slice    `json:"slices"`
+	Slices []slice   `json:"slices"`
 	Out    []colSpec `json:"out"`
 }
 
@@ -461,7 +461,7 @@ func recordBytes(d arrow.ArrayData) int {
 			n += b.Len()
 		}
 	}
-	if d.Dictionary() != nil {
+	if d.DataType().ID() == arrow.DICTIONARY {
 		n += recordBytes(d.Dictionary())
 	}
 	return n

@@ -260,7 +260,9 @@ type loc struct {
 	tok   string
 }
 
-func newLoc(child node, a locArgs) *loc { return &loc{child: child, args: a, tok: token("loc", a, child)} }
+func newLoc(child node, a locArgs) *loc {
+	return &loc{child: child, args: a, tok: token("loc", a, child)}
+}
 
 func (n *loc) schema() *arrow.Schema      { return n.child.schema() }
 func (n *loc) npartitions() int           { return n.child.npartitions() }
