@@ -122,6 +122,8 @@ type groupArgs struct {
 	Func string `json:"func,omitempty"`
 	// Out is the step's output, for partitions that get no rows.
 	Out []colSpec `json:"out"`
+	// Sort orders an aggregation's groups by their keys.
+	Sort bool `json:"sort,omitempty"`
 }
 
 // holistic reports whether a's groups need all their rows together, which
@@ -261,7 +263,8 @@ func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, e
 // reduction into one partition, or with SplitOut as partial results
 // shuffled into that many; any holistic one (Median, Quantile, First, Last,
 // Nunique) shuffles the rows themselves, into SplitOut partitions or as
-// many as the frame has. Each partition holds its groups sorted by the keys.
+// many as the frame has. A result of one partition is sorted by the keys,
+// as pandas'; one split over several is not, as Dask's split_out.
 func (g *Grouped) Agg(aggs ...Agg) *Frame {
 	if g.f.err != nil {
 		return g.f
@@ -361,6 +364,7 @@ type groupAgg struct {
 
 func newGroupAgg(child node, args groupArgs, out *arrow.Schema, splitOut int) *groupAgg {
 	args.Out = specOf(out)
+	args.Sort = args.Mode == modeAgg && (splitOut <= 1 && !args.holistic() || child.npartitions() == 1 && splitOut <= 1)
 	return &groupAgg{child: child, args: args, out: out, splitOut: splitOut,
 		tok: token("groupby-"+args.Mode, struct {
 			A groupArgs
@@ -517,24 +521,75 @@ func aggPartialOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, types, err := keyColumns(rec, a.Keys)
-	if err != nil {
-		return nil, err
-	}
-	grouper, err := kernel.NewGrouper(types)
+	keys, _, err := keyColumns(rec, a.Keys)
 	if err != nil {
 		return nil, err
 	}
 	buf := idBuffers.Get().(*[]int32)
 	defer idBuffers.Put(buf)
-	ids := grouper.Add(keys, *buf)
+	var ids []int32
+	var gkeys []arrow.Array
+	if mostlyDistinct(keys) {
+		// Pre-aggregating would not shrink the partition: each row is its
+		// own group, and the combine step does the grouping once (as Spark
+		// and DuckDB skip partial aggregation of near-unique keys).
+		ids = identity(*buf, int(rec.NumRows()))
+		for _, k := range keys {
+			k.Retain()
+		}
+		gkeys = keys
+	} else {
+		ids, gkeys = groupKeys(keys, *buf)
+	}
 	*buf = ids
-	n := grouper.NumGroups()
-	states, err := partialStates(a, fns, rec, ids, n)
+	states, err := partialStates(a, fns, rec, ids, groupCount(gkeys))
 	if err != nil {
 		return nil, err
 	}
-	return stateRecord(a, fns, grouper.Keys(), states), nil
+	return stateRecord(a, fns, gkeys, states), nil
+}
+
+// groupKeys numbers the groups of the key columns (GroupRows) and returns
+// the row ids and each group's keys, which the caller releases.
+func groupKeys(keys []arrow.Array, buf []int32) ([]int32, []arrow.Array) {
+	ids, firsts := kernel.GroupRows(keys, buf)
+	out := make([]arrow.Array, len(keys))
+	for i, k := range keys {
+		out[i] = kernel.Take(k, firsts)
+	}
+	return ids, out
+}
+
+func groupCount(gkeys []arrow.Array) int { return gkeys[0].Len() }
+
+// probeRows is how many leading rows mostlyDistinct groups.
+const probeRows = 4096
+
+// mostlyDistinct reports whether the leading rows of a partition several
+// times their number have more than 90% distinct keys.
+func mostlyDistinct(keys []arrow.Array) bool {
+	if len(keys) == 0 || keys[0].Len() < 4*probeRows {
+		return false
+	}
+	head := make([]arrow.Array, len(keys))
+	for i, k := range keys {
+		head[i] = array.NewSlice(k, 0, probeRows)
+		defer head[i].Release()
+	}
+	_, firsts := kernel.GroupRows(head, nil)
+	return len(firsts) > probeRows*9/10
+}
+
+// identity numbers n rows as n groups, into buf if it is large enough.
+func identity(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		buf = make([]int32, n)
+	}
+	buf = buf[:n]
+	for i := range buf {
+		buf[i] = int32(i)
+	}
+	return buf
 }
 
 // partialStates computes each aggregation's state columns over rec's rows
@@ -576,24 +631,23 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("%s: no partial aggregates", opAggCombine)
 	}
-	var grouper *kernel.Grouper
-	ids := make([][]int32, len(inputs))
+	// The inputs' keys are grouped as one: concatenated, then numbered.
+	keyParts := make([][]arrow.Array, len(a.Keys))
+	rows := make([]int, len(inputs))
 	perAgg := make([][][]arrow.Array, len(fns)) // agg -> input -> state columns
 	for r, in := range inputs {
 		rec, ok := in.(arrow.Record)
 		if !ok {
 			return nil, fmt.Errorf("%s: input is a %T, not a partial aggregate", opAggCombine, in)
 		}
-		keys, types, err := keyColumns(rec, a.Keys)
+		keys, _, err := keyColumns(rec, a.Keys)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", opAggCombine, err)
 		}
-		if grouper == nil {
-			if grouper, err = kernel.NewGrouper(types); err != nil {
-				return nil, fmt.Errorf("%s: %w", opAggCombine, err)
-			}
+		for c, k := range keys {
+			keyParts[c] = append(keyParts[c], k)
 		}
-		ids[r] = grouper.Add(keys, nil)
+		rows[r] = int(rec.NumRows())
 		col := len(a.Keys)
 		for i, fn := range fns {
 			k := numStates(fn)
@@ -601,12 +655,26 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 			col += k
 		}
 	}
-	n := grouper.NumGroups()
+	keys := make([]arrow.Array, len(a.Keys))
+	for c, parts := range keyParts {
+		k, err := kernel.Concat(kernel.PlainType(parts[0].DataType()), parts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: key %s: %w", opAggCombine, a.Keys[c], err)
+		}
+		defer k.Release()
+		keys[c] = k
+	}
+	all, gkeys := groupKeys(keys, nil)
+	ids := make([][]int32, len(inputs))
+	for r, off := range rows {
+		ids[r], all = all[:off:off], all[off:]
+	}
+	n := groupCount(gkeys)
 	states := make([][]arrow.Array, len(fns))
 	for i, fn := range fns {
 		states[i] = kernel.Merge(fn, perAgg[i], ids, n)
 	}
-	return stateRecord(a, fns, grouper.Keys(), states), nil
+	return stateRecord(a, fns, gkeys, states), nil
 }
 
 func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
@@ -629,13 +697,19 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 		cols = append(cols, res)
 		col += k
 	}
-	asc := make([]bool, len(a.Keys))
-	for i := range asc {
-		asc[i] = true
-	}
 	out := array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows())
-	defer out.Release()
-	return kernel.TakeRecord(out, kernel.SortIndices(cols[:len(a.Keys)], asc)), nil
+	return sortedByKeys(a, out), nil
+}
+
+// sortedByKeys sorts a result by its keys when it is the whole result (one
+// partition), as pandas; a split result is not, as Dask's split_out. It
+// takes over rec.
+func sortedByKeys(a *groupArgs, rec arrow.Record) arrow.Record {
+	if !a.Sort {
+		return rec
+	}
+	defer rec.Release()
+	return kernel.TakeRecord(rec, kernel.SortIndices(rec.Columns()[:len(a.Keys)], trues(len(a.Keys))))
 }
 
 // aggUnpackOp combines the partial aggregates shuffled to one output of a
@@ -691,16 +765,17 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 	if rec.NumRows() == 0 {
 		return emptyRecord(a.Out), nil
 	}
-	keys, types, err := keyColumns(rec, a.Keys)
+	keys, _, err := keyColumns(rec, a.Keys)
 	if err != nil {
 		return nil, err
 	}
-	grouper, err := kernel.NewGrouper(types)
-	if err != nil {
-		return nil, err
-	}
-	ids := grouper.Add(keys, nil)
-	n := grouper.NumGroups()
+	ids, gkeys := groupKeys(keys, nil)
+	defer func() {
+		for _, k := range gkeys {
+			k.Release()
+		}
+	}()
+	n := groupCount(gkeys)
 	switch a.Mode {
 	case modeTopN:
 		col, err := columnIndex(rec.Schema(), a.Col)
@@ -738,21 +813,15 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 		}()
 		return array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
 	}
-	gkeys := grouper.Keys()
 	fields := make([]arrow.Field, 0, len(gkeys)+len(results))
-	cols := append(gkeys, results...)
+	cols := append(slices.Clone(gkeys), results...)
 	for i, k := range gkeys {
 		fields = append(fields, arrow.Field{Name: a.Keys[i], Type: k.DataType(), Nullable: true})
 	}
 	for i, r := range results {
 		fields = append(fields, arrow.Field{Name: a.Aggs[i].As, Type: r.DataType(), Nullable: true})
 	}
-	out := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))
-	for _, k := range gkeys {
-		k.Release()
-	}
-	defer out.Release()
-	return kernel.TakeRecord(out, kernel.SortIndices(gkeys, trues(len(gkeys)))), nil
+	return sortedByKeys(a, array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))), nil
 }
 
 func trues(n int) []bool {

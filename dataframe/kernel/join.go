@@ -379,20 +379,7 @@ func TakeOrNull(a arrow.Array, idx []int32) arrow.Array {
 		return NewBool(vals, valid)
 	case *array.String:
 		offs, vals := stringParts(a)
-		size := 0
-		for _, i := range idx {
-			if i >= 0 {
-				size += int(offs[i+1] - offs[i])
-			}
-		}
-		outOffs := make([]int32, len(idx)+1)
-		data := make([]byte, 0, size)
-		for j, i := range idx {
-			if i >= 0 {
-				data = append(data, vals[offs[i]:offs[i+1]]...)
-			}
-			outOffs[j+1] = int32(len(data))
-		}
+		outOffs, data := takeStrings(offs, vals, idx)
 		return NewString(outOffs, data, valid)
 	case *array.Dictionary:
 		indices := gatherOrZero(a.Indices().(*array.Int32).Int32Values(), idx)

@@ -56,16 +56,7 @@ func Take(a arrow.Array, idx []int32) arrow.Array {
 		return NewBool(vals, valid)
 	case *array.String:
 		offs, vals := stringParts(a)
-		size := 0
-		for _, i := range idx {
-			size += int(offs[i+1] - offs[i])
-		}
-		outOffs := make([]int32, len(idx)+1)
-		data := make([]byte, 0, size)
-		for j, i := range idx {
-			data = append(data, vals[offs[i]:offs[i+1]]...)
-			outOffs[j+1] = int32(len(data))
-		}
+		outOffs, data := takeStrings(offs, vals, idx)
 		return NewString(outOffs, data, valid)
 	case *array.Dictionary:
 		indices := gather(a.Indices().(*array.Int32).Int32Values(), idx)
@@ -103,4 +94,33 @@ func takeValid(a arrow.Array, idx []int32) []byte {
 		return nil
 	}
 	return out
+}
+
+// takeStrings gathers the strings of offs and vals at idx (-1: empty) into
+// new offsets and bytes. Strings of up to 16 bytes are copied as one
+// 16-byte word where both sides have room, without a call to memmove:
+// most keys and labels are that short.
+func takeStrings(offs []int32, vals []byte, idx []int32) ([]int32, []byte) {
+	size := 0
+	for _, i := range idx {
+		if i >= 0 {
+			size += int(offs[i+1] - offs[i])
+		}
+	}
+	outOffs := make([]int32, len(idx)+1)
+	data := make([]byte, size+16)
+	pos := 0
+	for j, i := range idx {
+		if i >= 0 {
+			start, end := int(offs[i]), int(offs[i+1])
+			if end-start <= 16 && start+16 <= len(vals) {
+				*(*[16]byte)(data[pos : pos+16]) = *(*[16]byte)(vals[start : start+16])
+			} else {
+				copy(data[pos:], vals[start:end])
+			}
+			pos += end - start
+		}
+		outOffs[j+1] = int32(pos)
+	}
+	return outOffs, data[:pos]
 }
