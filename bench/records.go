@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -12,12 +13,19 @@ import (
 )
 
 // column is one named column of a table; exactly one of its slices is set.
+// A categorical string column becomes a dictionary-encoded Arrow column.
 type column struct {
 	name   string
 	ints   []int64
 	strs   []string
 	floats []float64
+	cat    bool
 }
+
+// catCol is a string column of few distinct values, loaded as a dictionary
+// (categorical) column, as Dusk's CSV reader and db-benchmark's Polars and
+// data.table solutions load such id columns.
+func catCol(name string, v []string) column { return column{name: name, strs: v, cat: true} }
 
 func intCol(name string, v []int64) column     { return column{name: name, ints: v} }
 func strCol(name string, v []string) column    { return column{name: name, strs: v} }
@@ -70,6 +78,8 @@ func (c column) field() arrow.Field {
 	switch {
 	case c.ints != nil:
 		t = arrow.PrimitiveTypes.Int64
+	case c.cat:
+		t = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
 	case c.strs != nil:
 		t = arrow.BinaryTypes.String
 	}
@@ -124,9 +134,20 @@ func records(cols []column, parts int) []arrow.Record {
 	schema := arrow.NewSchema(fields, nil)
 	recs := make([]arrow.Record, parts)
 	arrs := make([]arrow.Array, len(cols))
+	dicts := make([]*dictionary, len(cols))
+	for i, c := range cols {
+		if c.cat {
+			dicts[i] = newDictionary(c.strs)
+			defer dicts[i].values.Release()
+		}
+	}
 	for p := range recs {
 		lo, hi := p*n/parts, (p+1)*n/parts
 		for i, c := range cols {
+			if d := dicts[i]; d != nil {
+				arrs[i] = d.array(c.strs[lo:hi])
+				continue
+			}
 			arrs[i] = c.array(lo, hi)
 		}
 		recs[p] = array.NewRecord(schema, arrs, int64(hi-lo))
@@ -147,7 +168,11 @@ func (t *JoinTable) columns() []column {
 		}
 	}
 	for i, ids := range [...][]string{t.ID4, t.ID5, t.ID6} {
-		if ids != nil {
+		switch {
+		case ids == nil:
+		case i < 2: // id4, id5: as many values as id1, id2
+			cols = append(cols, catCol(fmt.Sprintf("id%d", i+4), ids))
+		default: // id6: one per row of X
 			cols = append(cols, strCol(fmt.Sprintf("id%d", i+4), ids))
 		}
 	}
@@ -159,8 +184,47 @@ func (t *JoinTable) columns() []column {
 }
 
 // Records returns t as parts records of about equal row counts (parts below
-// 1 count as 1): int64 ids, utf8 string ids and float64 V, named as in
-// join-datagen.R. Number columns share t's memory, which must not change
+// 1 count as 1): int64 ids, string ids (id4 and id5 dictionary-encoded,
+// id6 utf8) and float64 V, named as in join-datagen.R. Number columns share t's memory, which must not change
 // while the records are in use; strings are copied. The caller owns the
 // records and releases them.
 func (t *JoinTable) Records(parts int) []arrow.Record { return records(t.columns(), parts) }
+
+// dictionary is a categorical column's distinct values, sorted, shared by
+// all its records.
+type dictionary struct {
+	values *array.String
+	index  map[string]int32
+}
+
+func newDictionary(strs []string) *dictionary {
+	d := &dictionary{index: map[string]int32{}}
+	var distinct []string
+	for _, s := range strs {
+		if _, ok := d.index[s]; !ok {
+			d.index[s] = 0
+			distinct = append(distinct, s)
+		}
+	}
+	slices.Sort(distinct)
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	for i, s := range distinct {
+		d.index[s] = int32(i)
+		b.Append(s)
+	}
+	d.values = b.NewStringArray()
+	return d
+}
+
+// array encodes strs, which must all be in d.
+func (d *dictionary) array(strs []string) arrow.Array {
+	idx := make([]int32, len(strs))
+	for i, s := range strs {
+		idx[i] = d.index[s]
+	}
+	buf := memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))
+	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(idx), []*memory.Buffer{nil, buf}, nil, 0, 0))
+	defer indices.Release()
+	return array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}, indices, d.values)
+}

@@ -657,7 +657,7 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 	}
 	keys := make([]arrow.Array, len(a.Keys))
 	for c, parts := range keyParts {
-		k, err := kernel.Concat(kernel.PlainType(parts[0].DataType()), parts)
+		k, err := kernel.ConcatDict(parts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: key %s: %w", opAggCombine, a.Keys[c], err)
 		}

@@ -158,7 +158,7 @@ func gathered(op string, tc *registry.Context, inputs []any, s int, out []colSpe
 	if out == nil && len(recs) > 0 {
 		schema = recs[0].Schema()
 	}
-	rec, err := kernel.ConcatRecords(schema, recs)
+	rec, err := kernel.ConcatRecordsDict(schema, recs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -182,7 +182,7 @@ func concatOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		}
 		recs[i] = r
 	}
-	rec, err := kernel.ConcatRecords(schemaOf(a.Out), recs)
+	rec, err := kernel.ConcatRecordsDict(schemaOf(a.Out), recs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opConcat, err)
 	}
@@ -434,7 +434,7 @@ func slicesOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 		recs[0].Retain()
 		return recs[0], nil
 	}
-	rec, err := kernel.ConcatRecords(schemaOf(a.Out), recs)
+	rec, err := kernel.ConcatRecordsDict(schemaOf(a.Out), recs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opSlices, err)
 	}

@@ -249,8 +249,9 @@ func readCSVOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
 }
 
 // FromArrow makes a frame of records, one partition each; they must have the
-// same columns. Integer columns become int64, float32 float64, and
-// dictionary or large strings stay strings; other types are refused.
+// same columns. Integer columns become int64, float32 float64, large
+// strings plain strings, and dictionary-encoded strings stay encoded
+// (with int32 indices); other types are refused.
 func FromArrow(recs ...arrow.Record) *Frame {
 	if len(recs) == 0 {
 		return failed(fmt.Errorf("FromArrow: no records: at least one is needed for the columns"))
@@ -350,8 +351,13 @@ func normalizeColumn(c arrow.Array) (arrow.Array, error) {
 	case *array.LargeString:
 		return plainStrings(a.Len(), a.IsValid, a.Value, valid()), nil
 	case *array.Dictionary:
-		// Any index type: kernels read only int32 indices.
-		if dict, ok := a.Dictionary().(*array.String); ok {
+		dict, ok := a.Dictionary().(*array.String)
+		if _, int32s := a.Indices().(*array.Int32); ok && int32s {
+			c.Retain() // kernels read it as it is
+			return c, nil
+		}
+		// Other index types: kernels read only int32 indices.
+		if ok {
 			at := func(i int) string { return dict.Value(a.GetValueIndex(i)) }
 			return plainStrings(a.Len(), a.IsValid, at, valid()), nil
 		}
