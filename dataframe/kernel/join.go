@@ -304,6 +304,7 @@ func newKeyEq(xs, ys []arrow.Array) keyEq {
 		default:
 			e.kind = KindString
 			e.xs, e.ys = StringsOf(xs[c]), StringsOf(ys[c])
+			e.sameDict = e.xs.Dict != nil && e.xs.Dict == e.ys.Dict
 		}
 	}
 	return eq
@@ -319,6 +320,9 @@ type colEq struct {
 	xf, yf []float64
 	xb, yb *array.Boolean
 	xs, ys Strings
+	// sameDict: both are encoded with one dictionary, so equal indices
+	// are equal values (and unequal ones are compared by their bytes).
+	sameDict bool
 }
 
 func (eq keyEq) equal(i, j int) bool {
@@ -341,7 +345,7 @@ func (eq keyEq) equal(i, j int) bool {
 		case KindBool:
 			same = e.xb.Value(i) == e.yb.Value(j)
 		default:
-			same = bytes.Equal(e.xs.bytesOf(i), e.ys.bytesOf(j))
+			same = e.sameDict && e.xs.Indices[i] == e.ys.Indices[j] || bytes.Equal(e.xs.bytesOf(i), e.ys.bytesOf(j))
 		}
 		if !same {
 			return false
