@@ -2,7 +2,11 @@
 // every operation adds a step, nothing runs until Compute, Persist, Head or
 // Len, and then the plan becomes a graph of tasks that the cluster runs, one
 // task per partition and step (fused into one where steps are partition-wise).
-// Partitions are Arrow records.
+// Partitions are Arrow records. Before a plan runs, the optimizer prunes
+// unused columns, pushes filters toward the data and drops shuffles of data
+// already partitioned as needed (Explain shows the result); operations that
+// move rows between partitions (joins, sorts, groupings with many groups,
+// drop_duplicates) lower to peer-to-peer shuffles.
 //
 // Errors in building a plan (an unknown column, a type mismatch) are kept in
 // the frame and returned by Err and by every method that runs it, so calls
