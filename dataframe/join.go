@@ -314,17 +314,36 @@ func (j *join) lower(l *lowering) []graph.Key {
 	return out
 }
 
-// joinOp joins the left and right rows that met in one partition.
+// joinOp joins the left and right rows that met in one partition. The
+// right side's pieces are concatenated for the hash table; for inner and
+// left joins, whose output follows the left rows in order, the left
+// pieces are not: only their keys are, and the other columns are gathered
+// from the pieces in step.
 func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	var a joinArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", opJoin, err)
 	}
-	left, err := gathered(opJoin, tc, inputs, 0, a.Left)
+	var left []arrow.Record
+	var err error
+	if a.How == kernel.Inner || a.How == kernel.Left {
+		left, err = side(opJoin, tc, inputs, 0)
+	} else {
+		var whole arrow.Record
+		whole, err = gathered(opJoin, tc, inputs, 0, a.Left)
+		if err == nil {
+			defer whole.Release()
+			left = []arrow.Record{whole}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer left.Release()
+	if len(left) == 0 {
+		empty := emptyRecord(a.Left)
+		defer empty.Release()
+		left = []arrow.Record{empty}
+	}
 	right, err := gathered(opJoin, tc, inputs, 1, a.Right)
 	if err != nil {
 		return nil, err
@@ -337,10 +356,35 @@ func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	return out, nil
 }
 
-func joinRecords(a *joinArgs, left, right arrow.Record) (arrow.Record, error) {
-	lkeys, _, err := keyColumns(left, a.LeftOn)
-	if err != nil {
-		return nil, fmt.Errorf("left: %w", err)
+// partsOf returns the named column of each record.
+func partsOf(recs []arrow.Record, name string) ([]arrow.Array, error) {
+	out := make([]arrow.Array, len(recs))
+	for i, r := range recs {
+		j, err := columnIndex(r.Schema(), name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r.Column(j)
+	}
+	return out, nil
+}
+
+// joinRecords joins left, in one or more pieces (several only for inner
+// and left joins), with right.
+func joinRecords(a *joinArgs, left []arrow.Record, right arrow.Record) (arrow.Record, error) {
+	lkeys := make([]arrow.Array, len(a.LeftOn))
+	defer release(lkeys)
+	for k, name := range a.LeftOn {
+		parts, err := partsOf(left, name)
+		if err != nil {
+			return nil, fmt.Errorf("left: %w", err)
+		}
+		if len(parts) == 1 {
+			parts[0].Retain()
+			lkeys[k] = parts[0]
+		} else if lkeys[k], err = kernel.ConcatDict(parts); err != nil {
+			return nil, fmt.Errorf("left key %s: %w", name, err)
+		}
 	}
 	rkeys, _, err := keyColumns(right, a.RightOn)
 	if err != nil {
@@ -352,37 +396,46 @@ func joinRecords(a *joinArgs, left, right arrow.Record) (arrow.Record, error) {
 	}
 	fields := make([]arrow.Field, len(a.Cols))
 	cols := make([]arrow.Array, len(a.Cols))
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
+	defer release(cols)
+	for i, c := range a.Cols {
+		var col arrow.Array
+		switch {
+		case c.Key >= 0 && a.How == kernel.Outer:
+			col, err = coalesced(lkeys[c.Key], rkeys[c.Key], li, ri)
+		case c.Key >= 0 && a.How == kernel.Right:
+			col = kernel.TakeOrNull(rkeys[c.Key], ri)
+		case c.Key >= 0:
+			col = kernel.TakeOrNull(lkeys[c.Key], li)
+		case c.Side == 1:
+			var j int
+			if j, err = columnIndex(right.Schema(), c.Src); err == nil {
+				col = kernel.TakeOrNull(right.Column(j), ri)
+			}
+		default:
+			var parts []arrow.Array
+			if parts, err = partsOf(left, c.Src); err == nil {
+				if len(parts) == 1 {
+					col = kernel.TakeOrNull(parts[0], li)
+				} else {
+					col = kernel.TakeAscending(parts, li) // inner or left: li ascends, no -1
+				}
 			}
 		}
-	}()
-	for i, c := range a.Cols {
-		rec, idx := left, li
-		if c.Side == 1 || c.Key >= 0 && a.How == kernel.Right {
-			rec, idx = right, ri
-		}
-		src := c.Src
-		if rec == right && c.Key >= 0 {
-			src = a.RightOn[c.Key]
-		}
-		j, err := columnIndex(rec.Schema(), src)
 		if err != nil {
 			return nil, err
 		}
-		if c.Key >= 0 && a.How == kernel.Outer {
-			cols[i], err = coalesced(lkeys[c.Key], rkeys[c.Key], li, ri)
-			if err != nil {
-				return nil, err
-			}
-		} else {
-			cols[i] = kernel.TakeOrNull(rec.Column(j), idx)
-		}
-		fields[i] = arrow.Field{Name: c.Name, Type: cols[i].DataType(), Nullable: true}
+		cols[i] = col
+		fields[i] = arrow.Field{Name: c.Name, Type: col.DataType(), Nullable: true}
 	}
 	return array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(len(li))), nil
+}
+
+func release(arrays []arrow.Array) {
+	for _, a := range arrays {
+		if a != nil {
+			a.Release()
+		}
+	}
 }
 
 // coalesced is an outer join's shared key: the left row's where there is

@@ -1,0 +1,97 @@
+package kernel
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// TakeAscending gathers rows of parts, read as one array, at idx, which
+// must not decrease (a join's probe side): it walks the parts in step
+// instead of concatenating them first. Strings come out plain unless every
+// part is encoded with one dictionary.
+func TakeAscending(parts []arrow.Array, idx []int32) arrow.Array {
+	if len(parts) == 1 {
+		return Take(parts[0], idx)
+	}
+	starts := make([]int32, len(parts)+1)
+	for i, p := range parts {
+		starts[i+1] = starts[i] + int32(p.Len())
+	}
+	// locate calls fn with each output row, its part and its row there.
+	locate := func(fn func(j int, part int, row int32)) {
+		c := 0
+		for j, i := range idx {
+			for i >= starts[c+1] {
+				c++
+			}
+			fn(j, c, i-starts[c])
+		}
+	}
+	var valid []byte
+	for _, p := range parts {
+		if p.NullN() > 0 {
+			valid = make([]byte, (len(idx)+7)/8)
+			bits := make([][]byte, len(parts))
+			offs := make([]int, len(parts))
+			for k, q := range parts {
+				bits[k], offs[k] = Validity(q)
+			}
+			locate(func(j, c int, r int32) {
+				if IsValid(bits[c], offs[c], int(r)) {
+					valid[j>>3] |= 1 << (j & 7)
+				}
+			})
+			break
+		}
+	}
+	switch parts[0].(type) {
+	case *array.Int64:
+		out := make([]int64, len(idx))
+		vals := make([][]int64, len(parts))
+		for k, p := range parts {
+			vals[k] = p.(*array.Int64).Int64Values()
+		}
+		locate(func(j, c int, r int32) { out[j] = vals[c][r] })
+		return NewInt64(out, valid)
+	case *array.Float64:
+		out := make([]float64, len(idx))
+		vals := make([][]float64, len(parts))
+		for k, p := range parts {
+			vals[k] = p.(*array.Float64).Float64Values()
+		}
+		locate(func(j, c int, r int32) { out[j] = vals[c][r] })
+		return NewFloat64(out, valid)
+	case *array.Boolean:
+		out := make([]uint8, len(idx))
+		locate(func(j, c int, r int32) { out[j] = b2u(parts[c].(*array.Boolean).Value(int(r))) })
+		return NewBool(out, valid)
+	case *array.String, *array.Dictionary:
+		if d := sharedDict(parts); d != nil {
+			out := make([]int32, len(idx))
+			vals := make([][]int32, len(parts))
+			for k, p := range parts {
+				vals[k] = p.(*array.Dictionary).Indices().(*array.Int32).Int32Values()
+			}
+			locate(func(j, c int, r int32) { out[j] = vals[c][r] })
+			return NewDict(out, d, valid)
+		}
+		strs := make([]Strings, len(parts))
+		size := 0
+		for k, p := range parts {
+			strs[k] = StringsOf(p)
+			if strs[k].Indices == nil {
+				size += int(strs[k].Offsets[len(strs[k].Offsets)-1] - strs[k].Offsets[0])
+			}
+		}
+		offs := make([]int32, len(idx)+1)
+		data := make([]byte, 0, size+16)
+		locate(func(j, c int, r int32) {
+			data = append(data, strs[c].bytesOf(int(r))...)
+			offs[j+1] = int32(len(data))
+		})
+		return NewString(offs, data, valid)
+	}
+	panic(fmt.Sprintf("kernel: TakeAscending of %s", parts[0].DataType()))
+}
