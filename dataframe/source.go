@@ -351,13 +351,14 @@ func normalizeColumn(c arrow.Array) (arrow.Array, error) {
 	case *array.LargeString:
 		return plainStrings(a.Len(), a.IsValid, a.Value, valid()), nil
 	case *array.Dictionary:
-		dict, ok := a.Dictionary().(*array.String)
+		ok := a.Data().Dictionary().DataType().ID() == arrow.STRING
 		if _, int32s := a.Indices().(*array.Int32); ok && int32s {
 			c.Retain() // kernels read it as it is
 			return c, nil
 		}
 		// Other index types: kernels read only int32 indices.
 		if ok {
+			dict := kernel.DictValues(a)
 			at := func(i int) string { return dict.Value(a.GetValueIndex(i)) }
 			return plainStrings(a.Len(), a.IsValid, at, valid()), nil
 		}

@@ -144,6 +144,20 @@ type Strings struct {
 	Dict    *array.String
 }
 
+// DictValues returns a string dictionary column's values, borrowed as
+// Dictionary() returns them: they live as long as the column. Unlike
+// Dictionary(), which builds its array on first use and so races when
+// tasks share a column (a broadcast join side), it reads the shared data
+// without changing the column.
+func DictValues(a *array.Dictionary) *array.String {
+	d := array.NewStringData(a.Data().Dictionary())
+	d.Data().Release() // the reference NewStringData took: borrowed
+	return d
+}
+
+// sameDict reports whether two dictionary values arrays share their data.
+func sameDict(x, y *array.String) bool { return x != nil && y != nil && x.Data() == y.Data() }
+
 // StringsOf reads a string column.
 func StringsOf(a arrow.Array) Strings {
 	switch a := a.(type) {
@@ -151,7 +165,7 @@ func StringsOf(a arrow.Array) Strings {
 		offs, data := stringParts(a)
 		return Strings{Offsets: offs, Data: data}
 	case *array.Dictionary:
-		return Strings{Indices: a.Indices().(*array.Int32).Int32Values(), Dict: a.Dictionary().(*array.String)}
+		return Strings{Indices: a.Indices().(*array.Int32).Int32Values(), Dict: DictValues(a)}
 	}
 	panic(fmt.Sprintf("kernel: %s is not a string column", a.DataType()))
 }

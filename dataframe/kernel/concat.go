@@ -187,14 +187,14 @@ func sharedDict(parts []arrow.Array) *array.String {
 			return nil
 		}
 		_, ok = d.Indices().(*array.Int32)
-		values, ok2 := d.Dictionary().(*array.String)
-		if !ok || !ok2 {
+		if !ok || d.Data().Dictionary().DataType().ID() != arrow.STRING {
 			return nil
 		}
+		values := DictValues(d)
 		switch {
 		case first == nil:
 			first = values
-		case values == first:
+		case sameDict(values, first):
 		case values.Len() != first.Len() || !array.Equal(values, first):
 			return nil
 		}

@@ -304,7 +304,7 @@ func newKeyEq(xs, ys []arrow.Array) keyEq {
 		default:
 			e.kind = KindString
 			e.xs, e.ys = StringsOf(xs[c]), StringsOf(ys[c])
-			e.sameDict = e.xs.Dict != nil && e.xs.Dict == e.ys.Dict
+			e.sameDict = sameDict(e.xs.Dict, e.ys.Dict)
 		}
 	}
 	return eq
@@ -387,7 +387,7 @@ func TakeOrNull(a arrow.Array, idx []int32) arrow.Array {
 		return NewString(outOffs, data, valid)
 	case *array.Dictionary:
 		indices := gatherOrZero(a.Indices().(*array.Int32).Int32Values(), idx)
-		return NewDict(indices, a.Dictionary().(*array.String), valid)
+		return NewDict(indices, DictValues(a), valid)
 	}
 	panic(fmt.Sprintf("kernel: TakeOrNull of %s", a.DataType()))
 }

@@ -60,7 +60,7 @@ func Take(a arrow.Array, idx []int32) arrow.Array {
 		return NewString(outOffs, data, valid)
 	case *array.Dictionary:
 		indices := gather(a.Indices().(*array.Int32).Int32Values(), idx)
-		return NewDict(indices, a.Dictionary().(*array.String), valid)
+		return NewDict(indices, DictValues(a), valid)
 	}
 	panic(fmt.Sprintf("kernel: Take of %s", a.DataType()))
 }
