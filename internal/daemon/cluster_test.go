@@ -343,3 +343,54 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// Shuffles between worker processes: a split-out groupby (partial results
+// pushed peer to peer, dictionary pieces from other processes), a hash
+// join of both sides, and a sort by sampled ranges.
+func TestShufflesAcrossProcesses(t *testing.T) {
+	sched, _ := startCluster(t, bins.dusk, 3)
+	path, ref := groupByData(t)
+	ctx := connect(t, testCtx(t), sched.addr)
+	df := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 4 << 20})
+
+	tab, err := df.GroupBy("id1").SplitOut(4).Agg(dataframe.Sum("v1"), dataframe.Sum("v3"), dataframe.Size()).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGroupBy(t, tab, ref)
+
+	sizes := df.GroupBy("id1").SplitOut(3).Agg(dataframe.Size().As("n"))
+	joined := df.Merge(sizes, dataframe.MergeOptions{On: []string{"id1"}, BroadcastBytes: -1})
+	if plan := joined.Explain(); !strings.Contains(plan, "hash shuffle") {
+		t.Fatalf("want a shuffle join:\n%s", plan)
+	}
+	tab, err = joined.GroupBy("id1").Agg(dataframe.Max("n"), dataframe.Size()).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, n, size := tab.Column("id1").(*array.String), tab.Column("max(n)").(*array.Int64), tab.Column("size").(*array.Int64)
+	if tab.NumRows() != len(ref) {
+		t.Fatalf("join: %d groups, want %d", tab.NumRows(), len(ref))
+	}
+	for i := range tab.NumRows() {
+		if want := ref[ids.Value(i)].n; n.Value(i) != want || size.Value(i) != want {
+			t.Fatalf("join: %s has %d rows carrying n=%d; want %d", ids.Value(i), size.Value(i), n.Value(i), want)
+		}
+	}
+	tab.Release()
+
+	tab, err = df.SortValues([]string{"v3"}, false).Select("v3").Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Release()
+	v3 := tab.Column("v3").(*array.Float64).Float64Values()
+	if len(v3) != dataRows {
+		t.Fatalf("sort: %d rows, want %d", len(v3), dataRows)
+	}
+	for i := 1; i < len(v3); i++ {
+		if v3[i] > v3[i-1] {
+			t.Fatalf("sort: row %d (%v) after %v in a descending sort", i, v3[i], v3[i-1])
+		}
+	}
+}
