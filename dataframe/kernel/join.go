@@ -367,43 +367,7 @@ func TakeOrNull(a arrow.Array, idx []int32) arrow.Array {
 	if !missing {
 		return Take(a, idx)
 	}
-	valid := takeOrNullValid(a, idx)
-	switch a := a.(type) {
-	case *array.Int64:
-		return NewInt64(gatherOrZero(a.Int64Values(), idx), valid)
-	case *array.Float64:
-		return NewFloat64(gatherOrZero(a.Float64Values(), idx), valid)
-	case *array.Boolean:
-		vals := make([]uint8, len(idx))
-		for j, i := range idx {
-			if i >= 0 {
-				vals[j] = b2u(a.Value(int(i)))
-			}
-		}
-		return NewBool(vals, valid)
-	case *array.String:
-		offs, vals := stringParts(a)
-		outOffs, data := takeStrings(offs, vals, idx)
-		return NewString(outOffs, data, valid)
-	case *array.Dictionary:
-		indices := gatherOrZero(a.Indices().(*array.Int32).Int32Values(), idx)
-		return NewDict(indices, DictValues(a), valid)
-	}
-	panic(fmt.Sprintf("kernel: TakeOrNull of %s", a.DataType()))
-}
-
-// TakeRecordOrNull is TakeRecord where an index of -1 gives a row of nulls.
-// The result keeps rec's schema.
-func TakeRecordOrNull(rec arrow.Record, idx []int32) arrow.Record {
-	cols := make([]arrow.Array, rec.NumCols())
-	for i, c := range rec.Columns() {
-		cols[i] = TakeOrNull(c, idx)
-	}
-	out := array.NewRecord(rec.Schema(), cols, int64(len(idx)))
-	for _, c := range cols {
-		c.Release()
-	}
-	return out
+	return takeColumn(a, idx, takeOrNullValid(a, idx), true)
 }
 
 func gatherOrZero[T any](vals []T, idx []int32) []T {

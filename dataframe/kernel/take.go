@@ -42,16 +42,23 @@ func TakeRecord(rec arrow.Record, idx []int32) arrow.Record {
 
 // Take returns the rows of a at idx, in that order.
 func Take(a arrow.Array, idx []int32) arrow.Array {
-	valid := takeValid(a, idx)
+	return takeColumn(a, idx, takeValid(a, idx), false)
+}
+
+// takeColumn gathers a's values at idx under the validity valid; with
+// orNull, an index of -1 gives a zero value (null by valid).
+func takeColumn(a arrow.Array, idx []int32, valid []byte, orNull bool) arrow.Array {
 	switch a := a.(type) {
 	case *array.Int64:
-		return NewInt64(gather(a.Int64Values(), idx), valid)
+		return NewInt64(gatherAt(a.Int64Values(), idx, orNull), valid)
 	case *array.Float64:
-		return NewFloat64(gather(a.Float64Values(), idx), valid)
+		return NewFloat64(gatherAt(a.Float64Values(), idx, orNull), valid)
 	case *array.Boolean:
 		vals := make([]uint8, len(idx))
 		for j, i := range idx {
-			vals[j] = b2u(a.Value(int(i)))
+			if i >= 0 {
+				vals[j] = b2u(a.Value(int(i)))
+			}
 		}
 		return NewBool(vals, valid)
 	case *array.String:
@@ -59,10 +66,17 @@ func Take(a arrow.Array, idx []int32) arrow.Array {
 		outOffs, data := takeStrings(offs, vals, idx)
 		return NewString(outOffs, data, valid)
 	case *array.Dictionary:
-		indices := gather(a.Indices().(*array.Int32).Int32Values(), idx)
+		indices := gatherAt(a.Indices().(*array.Int32).Int32Values(), idx, orNull)
 		return NewDict(indices, DictValues(a), valid)
 	}
 	panic(fmt.Sprintf("kernel: Take of %s", a.DataType()))
+}
+
+func gatherAt[T any](vals []T, idx []int32, orNull bool) []T {
+	if orNull {
+		return gatherOrZero(vals, idx)
+	}
+	return gather(vals, idx)
 }
 
 func gather[T any](vals []T, idx []int32) []T {
