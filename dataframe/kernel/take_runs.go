@@ -78,20 +78,25 @@ func TakeAscending(parts []arrow.Array, idx []int32) arrow.Array {
 			return NewDict(out, d, valid)
 		}
 		strs := make([]Strings, len(parts))
-		size := 0
 		for k, p := range parts {
 			strs[k] = StringsOf(p)
-			if strs[k].Indices == nil {
-				size += int(strs[k].Offsets[len(strs[k].Offsets)-1] - strs[k].Offsets[0])
-			}
 		}
+		size := 0
+		locate(func(_, c int, r int32) { size += len(strs[c].bytesOf(int(r))) })
 		offs := make([]int32, len(idx)+1)
-		data := make([]byte, 0, size+16)
+		data := make([]byte, size+16)
+		pos := 0
 		locate(func(j, c int, r int32) {
-			data = append(data, strs[c].bytesOf(int(r))...)
-			offs[j+1] = int32(len(data))
+			b := strs[c].bytesOf(int(r))
+			if len(b) <= 16 && cap(b) >= 16 { // one word, no call to memmove
+				*(*[16]byte)(data[pos : pos+16]) = *(*[16]byte)(b[:16])
+			} else {
+				copy(data[pos:], b)
+			}
+			pos += len(b)
+			offs[j+1] = int32(pos)
 		})
-		return NewString(offs, data, valid)
+		return NewString(offs, data[:pos:pos], valid)
 	}
 	panic(fmt.Sprintf("kernel: TakeAscending of %s", parts[0].DataType()))
 }
