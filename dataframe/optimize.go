@@ -240,9 +240,6 @@ func pruneTo(n node, need setOf) node {
 			}
 		}
 		cols = atLeastOne(cols, n.out)
-		if len(cols) == 0 {
-			cols = n.cols
-		}
 		return newProject(pruneTo(n.child, setOf{}.add(cols...)), cols)
 	case *filter:
 		return newFilter(pruneTo(n.child, n.pred.columns(with())), n.pred)
