@@ -2,52 +2,202 @@ package storage
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/duskdata/dusk/internal/s3test"
 )
 
-func TestList(t *testing.T) {
-	dir := t.TempDir()
-	for _, p := range []string{"2014-01.csv", "2014-02.csv", "2015-01.csv", "sub/a.csv", "sub/b.csv", ".hidden", "_SUCCESS", "sub/.DS_Store"} {
-		path := filepath.Join(dir, p)
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+// tree is the layout of Pachyderm's glob examples, with hidden files.
+var tree = []string{
+	"California/a.csv", "California/b.csv", "Colorado/c.csv", "Nevada/deep/d.csv",
+	"top.csv", ".hidden", "_SUCCESS", "California/.DS_Store", "_tmp/x.csv",
+}
+
+// datumCases are glob patterns relative to the tree's root and the datums
+// they name, each as "name: file file".
+var datumCases = []struct {
+	pattern string
+	want    []string
+}{
+	{"*", []string{"California: California/a.csv California/b.csv", "Colorado: Colorado/c.csv", "Nevada: Nevada/deep/d.csv", "top.csv: top.csv"}},
+	{"*/*", []string{"California/a.csv: California/a.csv", "California/b.csv: California/b.csv", "Colorado/c.csv: Colorado/c.csv", "Nevada/deep: Nevada/deep/d.csv"}},
+	{"California/*", []string{"California/a.csv: California/a.csv", "California/b.csv: California/b.csv"}},
+	{"C*/*.csv", []string{"California/a.csv: California/a.csv", "California/b.csv: California/b.csv", "Colorado/c.csv: Colorado/c.csv"}},
+	{"", []string{": California/a.csv California/b.csv Colorado/c.csv Nevada/deep/d.csv top.csv"}},
+	{"California", []string{"California: California/a.csv California/b.csv"}},
+	{"California/", []string{"California: California/a.csv California/b.csv"}},
+	{"top.csv", []string{"top.csv: top.csv"}},
+}
+
+// describe renders datums relative to root, as datumCases writes them.
+func describe(t *testing.T, root string, ds []Datum) []string {
+	t.Helper()
+	rel := func(p string) string {
+		p, _, _ = strings.Cut(p, "?")
+		return strings.TrimPrefix(strings.TrimPrefix(filepath.ToSlash(p), filepath.ToSlash(root)), "/")
 	}
-	tests := []struct {
-		pattern string
-		want    []string
-	}{
-		{"2014-*.csv", []string{"2014-01.csv", "2014-02.csv"}},
-		{"2015-01.csv", []string{"2015-01.csv"}},
-		{"sub", []string{"sub/a.csv", "sub/b.csv"}},
-		{"", []string{"2014-01.csv", "2014-02.csv", "2015-01.csv", "sub/a.csv", "sub/b.csv"}},
-	}
-	for _, tt := range tests {
-		files, err := List(filepath.Join(dir, tt.pattern))
-		if err != nil {
-			t.Fatalf("%q: %v", tt.pattern, err)
-		}
-		var got []string
-		for _, f := range files {
-			rel, _ := filepath.Rel(dir, f.Path)
-			got = append(got, filepath.ToSlash(rel))
-			if f.Size != 1 {
+	var out []string
+	for _, d := range ds {
+		var files []string
+		for _, f := range d.Files {
+			files = append(files, rel(f.Path))
+			if f.Size != int64(len(f.Path)) && f.Size != int64(len(rel(f.Path))) {
 				t.Errorf("%s: size %d", f.Path, f.Size)
 			}
 		}
-		if len(got) != len(tt.want) {
-			t.Fatalf("%q: %v, want %v", tt.pattern, got, tt.want)
-		}
-		for i := range got {
-			if got[i] != tt.want[i] {
-				t.Fatalf("%q: %v, want %v", tt.pattern, got, tt.want)
-			}
+		out = append(out, rel(d.Name)+": "+strings.Join(files, " "))
+	}
+	return out
+}
+
+func writeTree(t *testing.T, root string) {
+	t.Helper()
+	for _, p := range tree {
+		if err := WriteFile(Join(root, p), false, func(w io.Writer) error {
+			_, err := io.WriteString(w, p)
+			return err
+		}); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if _, err := List(filepath.Join(dir, "2016-*.csv")); !errors.Is(err, ErrNoMatch) {
-		t.Fatalf("no match: err = %v, want ErrNoMatch", err)
+}
+
+func checkDatums(t *testing.T, root string) {
+	for _, tt := range datumCases {
+		pattern := Join(root, tt.pattern)
+		if tt.pattern == "" {
+			pattern = root
+		}
+		if strings.HasSuffix(tt.pattern, "/") && !strings.HasSuffix(pattern, "/") {
+			pattern += "/"
+		}
+		ds, err := Datums(pattern)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.pattern, err)
+		}
+		if got := describe(t, root, ds); !slices.Equal(got, tt.want) {
+			t.Errorf("%q:\n got %q\nwant %q", tt.pattern, got, tt.want)
+		}
+	}
+	if _, err := Datums(Join(root, "Texas/*")); !errors.Is(err, ErrNoMatch) {
+		t.Errorf("no match: err = %v, want ErrNoMatch", err)
+	}
+}
+
+func TestDatumsLocal(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir)
+	checkDatums(t, dir)
+	t.Run("file URL", func(t *testing.T) {
+		ds, err := Datums("file://" + filepath.ToSlash(dir) + "/C*/*.csv")
+		if err != nil || len(ds) != 3 {
+			t.Fatalf("file URL: %d datums, %v", len(ds), err)
+		}
+	})
+}
+
+func TestDatumsMem(t *testing.T) {
+	root := "mem://datums-test/data"
+	writeTree(t, root)
+	checkDatums(t, root)
+}
+
+func TestDatumsS3(t *testing.T) {
+	root := s3test.Start(t, "datums") + "/data"
+	writeTree(t, root)
+	checkDatums(t, root)
+	f, err := Open(Join(root, "California/a.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 5)
+	if n, err := f.ReadAt(buf, 11); n != 5 || err != nil || string(buf) != "a.csv" {
+		t.Fatalf("ReadAt: %q %d %v", buf, n, err)
+	}
+}
+
+// TestWritesAreAtomic checks, on each store, that an aborted or failed write
+// leaves nothing, that an existing file is kept unless overwrite is asked
+// for, and that files being written are not listed.
+func TestWritesAreAtomic(t *testing.T) {
+	roots := map[string]string{
+		"local": t.TempDir(),
+		"mem":   "mem://atomic-test",
+		"s3":    s3test.Start(t, "atomic"),
+	}
+	for name, root := range roots {
+		t.Run(name, func(t *testing.T) {
+			p := Join(root, "out/part.0.csv")
+			if err := WriteFile(p, false, func(w io.Writer) error {
+				io.WriteString(w, "half a file")
+				return fmt.Errorf("disk on fire")
+			}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+				t.Fatalf("failed write: %v", err)
+			}
+			if _, err := Stat(p); !IsNotExist(err) {
+				t.Fatalf("a failed write left %s: %v", p, err)
+			}
+			w, err := Create(p, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(w, "in progress")
+			if files, err := List(Join(root, "out")); err == nil {
+				t.Fatalf("a write in progress is listed: %v", files)
+			}
+			if err := w.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			err = WriteFile(p, false, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err })
+			if !errors.Is(err, ErrExist) {
+				t.Fatalf("write over an existing file: %v, want ErrExist", err)
+			}
+			if b, _ := ReadFile(p); string(b) != "in progress" {
+				t.Fatalf("the existing file became %q", b)
+			}
+			if err := WriteFile(p, true, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := ReadFile(p); string(b) != "new" {
+				t.Fatalf("overwritten file holds %q", b)
+			}
+			files, err := List(Join(root, "out"))
+			if err != nil || len(files) != 1 {
+				t.Fatalf("after the writes: %v %v", files, err)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(filepath.Join(roots["local"], "out")); len(entries) != 1 {
+		t.Fatalf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestBadURLs(t *testing.T) {
+	_, err := List("ftp://host/x.csv")
+	if err == nil || !strings.Contains(err.Error(), `unknown URL scheme "ftp"`) || !strings.Contains(err.Error(), "s3://") {
+		t.Fatalf("unknown scheme: %v", err)
+	}
+	t.Setenv("AZURE_STORAGE_ACCOUNT", "")
+	t.Setenv("AZURE_STORAGE_CONNECTION_STRING", "")
+	if _, err := List("azblob://container/x.csv"); err == nil || !strings.Contains(err.Error(), "AZURE_STORAGE_ACCOUNT") {
+		t.Fatalf("azure without credentials: %v", err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	t.Setenv("AWS_PROFILE", "")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	t.Setenv("AWS_REGION", "us-east-1")
+	t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1")
+	if _, err := List("s3://no-credentials/x.csv"); err == nil || !strings.Contains(err.Error(), "AWS_ACCESS_KEY_ID") {
+		t.Fatalf("s3 without credentials: %v", err)
 	}
 }
