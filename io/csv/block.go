@@ -21,11 +21,15 @@ type Block struct {
 	Size  int64  `json:"size"` // the whole file's
 }
 
-// Blocks splits files into blocks of about size bytes, at least one a file.
+// Blocks splits files into blocks of about size bytes, at least one a file;
+// a compressed file is one block.
 func Blocks(files []storage.File, size int64) []Block {
 	var out []Block
 	for _, f := range files {
 		n := max(1, (f.Size+size-1)/size)
+		if storage.Compressed(f.Path) {
+			n = 1
+		}
 		for i := int64(0); i < n; i++ {
 			end := min((i+1)*size, f.Size)
 			if i == n-1 {
@@ -51,7 +55,16 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 	defer f.Close()
 	buf := getBuffer()
 	defer putBuffer(buf)
-	data, skipped, err := readLines(f, b, buf)
+	var data []byte
+	var skipped int
+	if storage.Compressed(b.Path) {
+		if data, err = storage.ReadAll(b.Path, *buf); err != nil {
+			return nil, err
+		}
+		*buf = data
+	} else {
+		data, skipped, err = readLines(f, b, buf)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", b.Path, err)
 	}

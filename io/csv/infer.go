@@ -24,14 +24,14 @@ func Infer(path string, opts Options) (Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := storage.Open(path)
+	f, err := storage.OpenStream(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
 	buf := make([]byte, SampleSize)
-	n, err := f.ReadAt(buf, 0)
-	if err != nil && err != io.EOF {
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	sample := buf[:n]

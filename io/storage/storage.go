@@ -273,20 +273,6 @@ func Open(p string) (ReaderAt, error) {
 	return b.open(ctx, p)
 }
 
-// ReadFile reads a whole file.
-func ReadFile(p string) ([]byte, error) {
-	f, err := Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf := make([]byte, f.Size())
-	if _, err := f.ReadAt(buf, 0); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
-	return buf, nil
-}
-
 // Remove deletes a file.
 func Remove(p string) error {
 	ctx := context.Background()

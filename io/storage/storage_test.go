@@ -159,13 +159,13 @@ func TestWritesAreAtomic(t *testing.T) {
 			if !errors.Is(err, ErrExist) {
 				t.Fatalf("write over an existing file: %v, want ErrExist", err)
 			}
-			if b, _ := ReadFile(p); string(b) != "in progress" {
+			if b, _ := ReadAll(p, nil); string(b) != "in progress" {
 				t.Fatalf("the existing file became %q", b)
 			}
 			if err := WriteFile(p, true, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
 				t.Fatal(err)
 			}
-			if b, _ := ReadFile(p); string(b) != "new" {
+			if b, _ := ReadAll(p, nil); string(b) != "new" {
 				t.Fatalf("overwritten file holds %q", b)
 			}
 			files, err := List(Join(root, "out"))

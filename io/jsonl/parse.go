@@ -1,0 +1,608 @@
+package jsonl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+)
+
+// Parse parses the lines of data into a record with the schema's columns,
+// only those named in cols when cols is not nil (in the schema's order).
+// A missing key and a JSON null are null; keys not in the schema are
+// checked for syntax and skipped; a key given twice in a line keeps its
+// last value. A string column takes any value: strings decoded, other
+// values as their JSON text. Blank lines are skipped. Errors about the data
+// are *ParseError, with lines counted from 1 at data's start. The caller
+// owns the record, which shares no memory with data.
+func Parse(data []byte, schema Schema, cols []string) (arrow.Record, error) {
+	if err := schema.check(); err != nil {
+		return nil, err
+	}
+	keep, err := projection(schema, cols)
+	if err != nil {
+		return nil, err
+	}
+	// Every row but perhaps the last ends with a line break: an upper bound
+	// that sizes the columns once.
+	rows := bytes.Count(data, []byte{'\n'}) + 1
+	p := newParser(schema, keep, rows)
+	if err := p.run(data); err != nil {
+		return nil, err
+	}
+	return p.record(schema)
+}
+
+// projection says which of the schema's columns to keep.
+func projection(schema Schema, cols []string) ([]bool, error) {
+	keep := make([]bool, len(schema))
+	if cols == nil {
+		for i := range keep {
+			keep[i] = true
+		}
+		return keep, nil
+	}
+	index := make(map[string]int, len(schema))
+	for i, c := range schema {
+		index[c.Name] = i
+	}
+	for _, name := range cols {
+		i, ok := index[name]
+		if !ok {
+			return nil, fmt.Errorf("jsonl: column %q is not in the schema; the columns are %q", name, schema.Names())
+		}
+		keep[i] = true
+	}
+	return keep, nil
+}
+
+// skipped is the kind of a schema column left out by the projection: its
+// values are checked for syntax and stepped over.
+const skipped Type = "skip"
+
+// column is one column being built; kind says which slice holds it.
+// Values are written at their row's index; null rows are listed, and the
+// validity bitmap is made from that list at the end.
+type column struct {
+	kind   Type
+	name   string
+	ints   []int64
+	floats []float64
+	bools  []uint8
+	strs   *strColumn
+	nulls  []int32
+	set    int32 // row+1 when the row being parsed has set a value
+}
+
+type parser struct {
+	cols   []column
+	active []int          // the columns kept, in schema order
+	index  map[string]int // key -> column
+	// The keys of the last line, in order, and their columns (-1: not in
+	// the schema): lines usually repeat their keys' order, and a key that
+	// matches its prediction costs one comparison, not a map lookup.
+	predKey []string
+	predCol []int
+	unknown map[string]string // interned keys outside the schema
+	line    int
+	rows    int
+	scratch []byte
+}
+
+func newParser(schema Schema, keep []bool, rows int) *parser {
+	p := &parser{cols: make([]column, len(schema)), index: make(map[string]int, len(schema)), unknown: map[string]string{}}
+	for i, c := range schema {
+		p.index[c.Name] = i
+		col := &p.cols[i]
+		col.name = c.Name
+		col.kind = c.Type
+		if !keep[i] {
+			col.kind = skipped
+			continue
+		}
+		p.active = append(p.active, i)
+		switch c.Type {
+		case Int64:
+			col.ints = make([]int64, rows)
+		case Float64:
+			col.floats = make([]float64, rows)
+		case Bool:
+			col.bools = make([]uint8, rows)
+		default:
+			col.strs = newStrColumn(rows, c.Dictionary)
+		}
+	}
+	return p
+}
+
+func (p *parser) run(data []byte) error {
+	for pos := 0; pos < len(data); {
+		p.line++
+		var ln []byte
+		if end := bytes.IndexByte(data[pos:], '\n'); end >= 0 {
+			ln = data[pos : pos+end]
+			pos += end + 1
+		} else {
+			ln = data[pos:]
+			pos = len(data)
+		}
+		if err := p.row(ln); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fail makes the error of the line being parsed; a syntaxError gains the
+// line number.
+func (p *parser) fail(col int, err error) error {
+	pe := &ParseError{Line: p.line, Msg: err.Error()}
+	if col >= 0 {
+		pe.Column = p.cols[col].name
+	}
+	return pe
+}
+
+// row parses one line: an object, or nothing but whitespace.
+func (p *parser) row(b []byte) error {
+	i := skipSpace(b, 0)
+	if i == len(b) {
+		return nil // a blank line
+	}
+	if b[i] != '{' {
+		end, err := skipValue(b, i, 0)
+		if err != nil {
+			return p.fail(-1, err)
+		}
+		return p.fail(-1, fmt.Errorf("want a JSON object, got %s %s", kindOf(b[i]), snippet(b[i:end])))
+	}
+	if p.rows == math.MaxInt32 {
+		return p.fail(-1, errors.New("more than 2^31-1 rows in one record; parse the data in blocks"))
+	}
+	stamp := int32(p.rows + 1)
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		i++
+	} else {
+		for k := 0; ; k++ {
+			if i >= len(b) || b[i] != '"' {
+				return p.fail(-1, expected(b, i, "a key in quotes"))
+			}
+			end, esc, err := scanString(b, i)
+			if err != nil {
+				return p.fail(-1, err)
+			}
+			key := b[i+1 : end-1]
+			if esc {
+				p.scratch = unescape(p.scratch[:0], key)
+				key = p.scratch
+			}
+			c := p.lookup(k, key)
+			if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
+				return p.fail(-1, expected(b, i, "':' after a key"))
+			}
+			i = skipSpace(b, i+1)
+			if c < 0 || p.cols[c].kind == skipped {
+				i, err = skipValue(b, i, 0)
+			} else {
+				i, err = p.value(b, i, &p.cols[c], stamp)
+			}
+			if err != nil {
+				return p.fail(c, err)
+			}
+			i = skipSpace(b, i)
+			if i < len(b) && b[i] == ',' {
+				i = skipSpace(b, i+1)
+				continue
+			}
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			return p.fail(-1, expected(b, i, "',' or '}' after a value"))
+		}
+	}
+	if i = skipSpace(b, i); i < len(b) {
+		return p.fail(-1, errAt(i, "unexpected %s after the object; each line holds one object", quoteRune(b, i)))
+	}
+	row := p.rows
+	for _, c := range p.active {
+		col := &p.cols[c]
+		null := col.set != stamp
+		if null {
+			col.nulls = append(col.nulls, int32(row))
+			switch col.kind {
+			case Int64:
+				col.ints[row] = 0
+			case Float64:
+				col.floats[row] = math.NaN()
+			case Bool:
+				col.bools[row] = 0
+			}
+		}
+		if col.kind == String {
+			if err := col.strs.endRow(row, null); err != nil {
+				return p.fail(c, err)
+			}
+		}
+	}
+	p.rows++
+	return nil
+}
+
+// lookup finds the column of the k-th key of a line, or -1.
+func (p *parser) lookup(k int, key []byte) int {
+	if k < len(p.predKey) && p.predCol[k] != -2 && p.predKey[k] == string(key) {
+		return p.predCol[k]
+	}
+	c, ok := p.index[string(key)]
+	name := ""
+	switch {
+	case ok:
+		name = p.cols[c].name
+	case len(p.unknown) < 1024:
+		c = -1
+		var seen bool
+		if name, seen = p.unknown[string(key)]; !seen {
+			name = string(key)
+			p.unknown[name] = name
+		}
+	default: // too many distinct unknown keys to remember: predict nothing
+		c = -2
+	}
+	if k >= len(p.predKey) {
+		p.predKey = append(p.predKey, name)
+		p.predCol = append(p.predCol, c)
+	} else {
+		p.predKey[k], p.predCol[k] = name, c
+	}
+	return max(c, -1)
+}
+
+// value parses the value at b[i] into col's row.
+func (p *parser) value(b []byte, i int, col *column, stamp int32) (int, error) {
+	row := p.rows
+	c := b[i]
+	if c == 'n' {
+		end, err := scanLiteral(b, i, "null")
+		col.set = 0
+		return end, err
+	}
+	switch col.kind {
+	case Int64:
+		if c == '-' || c >= '0' && c <= '9' {
+			if v, end, ok := fastInt(b, i); ok {
+				col.ints[row], col.set = v, stamp
+				return end, nil
+			}
+			end, isInt, err := scanNumber(b, i)
+			if err != nil {
+				return 0, err
+			}
+			if !isInt {
+				return 0, fmt.Errorf("want int64, got number %s", snippet(b[i:end]))
+			}
+			v, err := strconv.ParseInt(unsafeString(b[i:end]), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("want int64, got number %s, out of int64's range", snippet(b[i:end]))
+			}
+			col.ints[row], col.set = v, stamp
+			return end, nil
+		}
+	case Float64:
+		if c == '-' || c >= '0' && c <= '9' {
+			if v, end, ok := fastFloat(b, i); ok {
+				col.floats[row], col.set = v, stamp
+				return end, nil
+			}
+			end, _, err := scanNumber(b, i)
+			if err != nil {
+				return 0, err
+			}
+			v, err := strconv.ParseFloat(unsafeString(b[i:end]), 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) { // out of range reads as ±Inf
+				return 0, fmt.Errorf("want float64, got number %s", snippet(b[i:end]))
+			}
+			col.floats[row], col.set = v, stamp
+			return end, nil
+		}
+	case Bool:
+		switch c {
+		case 't':
+			end, err := scanLiteral(b, i, "true")
+			col.bools[row], col.set = 1, stamp
+			return end, err
+		case 'f':
+			end, err := scanLiteral(b, i, "false")
+			col.bools[row], col.set = 0, stamp
+			return end, err
+		}
+	default: // String: anything goes
+		if c == '"' {
+			end, esc, err := scanString(b, i)
+			if err != nil {
+				return 0, err
+			}
+			v := b[i+1 : end-1]
+			if esc {
+				p.scratch = unescape(p.scratch[:0], v)
+				v = p.scratch
+			}
+			col.set = stamp
+			return end, col.strs.set(row, v, col.nulls)
+		}
+		end, err := skipValue(b, i, 0)
+		if err != nil {
+			return 0, err
+		}
+		col.set = stamp
+		return end, col.strs.set(row, b[i:end], col.nulls)
+	}
+	end, err := skipValue(b, i, 0)
+	if err != nil {
+		return 0, err
+	}
+	return 0, fmt.Errorf("want %s, got %s %s", col.kind, kindOf(c), snippet(b[i:end]))
+}
+
+// fastInt reads an integer of up to 18 digits at b[i]; ok is false for
+// anything else (longer numbers, fractions, exponents, bad syntax), which
+// the slow path handles.
+func fastInt(b []byte, i int) (int64, int, bool) {
+	n := len(b)
+	neg := b[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v uint64
+	for i < n {
+		x := b[i] - '0'
+		if x > 9 {
+			break
+		}
+		v = v*10 + uint64(x)
+		i++
+	}
+	k := i - start
+	if k == 0 || k > 18 || (k > 1 && b[start] == '0') || (i < n && (b[i] == '.' || b[i] == 'e' || b[i] == 'E')) {
+		return 0, 0, false
+	}
+	if neg {
+		return -int64(v), i, true
+	}
+	return int64(v), i, true
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastFloat reads a decimal of up to 15 digits without an exponent at
+// b[i]. Such digits fit float64's 53 bits and the power of ten is exact, so
+// one division rounds correctly (Clinger's fast path); ok is false for
+// anything else.
+func fastFloat(b []byte, i int) (float64, int, bool) {
+	n := len(b)
+	neg := b[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var mant uint64
+	for i < n {
+		x := b[i] - '0'
+		if x > 9 {
+			break
+		}
+		mant = mant*10 + uint64(x)
+		i++
+	}
+	digits, frac := i-start, 0
+	if digits == 0 || (digits > 1 && b[start] == '0') {
+		return 0, 0, false
+	}
+	if i < n && b[i] == '.' {
+		i++
+		f := i
+		for i < n {
+			x := b[i] - '0'
+			if x > 9 {
+				break
+			}
+			mant = mant*10 + uint64(x)
+			i++
+		}
+		frac = i - f
+		if frac == 0 {
+			return 0, 0, false
+		}
+		digits += frac
+	}
+	if digits > 15 || (i < n && (b[i] == 'e' || b[i] == 'E')) {
+		return 0, 0, false
+	}
+	v := float64(mant) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, i, true
+}
+
+// record wraps the columns kept as a record.
+func (p *parser) record(schema Schema) (arrow.Record, error) {
+	fields := make([]arrow.Field, 0, len(p.active))
+	arrs := make([]arrow.Array, 0, len(p.active))
+	defer func() {
+		for _, a := range arrs {
+			a.Release()
+		}
+	}()
+	for _, c := range p.active {
+		col := &p.cols[c]
+		a, err := col.finish(p.rows)
+		if err != nil {
+			return nil, err
+		}
+		arrs = append(arrs, a)
+		fields = append(fields, arrow.Field{Name: schema[c].Name, Type: a.DataType(), Nullable: true})
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), arrs, int64(p.rows)), nil
+}
+
+func (c *column) finish(rows int) (arrow.Array, error) {
+	valid := validityOf(c.nulls, rows)
+	switch c.kind {
+	case Int64:
+		return kernel.NewInt64(c.ints[:rows], valid), nil
+	case Float64:
+		return kernel.NewFloat64(c.floats[:rows], valid), nil
+	case Bool:
+		return kernel.NewBool(c.bools[:rows], valid), nil
+	}
+	a, err := c.strs.finish(rows, c.nulls, valid)
+	if err != nil {
+		return nil, fmt.Errorf("jsonl: column %s: %w", c.name, err)
+	}
+	return a, nil
+}
+
+// validityOf makes the bitmap of rows rows in which the listed ones are null.
+func validityOf(nulls []int32, rows int) []byte {
+	if len(nulls) == 0 {
+		return nil
+	}
+	bits := make([]byte, (rows+7)/8)
+	for i := range bits {
+		bits[i] = 0xff
+	}
+	for _, r := range nulls {
+		bits[r>>3] &^= 1 << (r & 7)
+	}
+	return bits
+}
+
+// strColumn builds a string column, plain or dictionary-encoded. A
+// dictionary column whose values turn out mostly distinct becomes plain,
+// where a dictionary would only cost.
+type strColumn struct {
+	dict    bool
+	rows    int     // the most rows the column will hold
+	offsets []int32 // plain: the rows' (one per row ended, plus one); dict: the values'
+	data    []byte
+	indices []int32          // dict: row -> value id
+	ids     map[string]int32 // dict: value -> id
+}
+
+// sizeRows is the row after which a plain column sizes its data once, from
+// the average length so far, instead of growing it many times.
+const sizeRows = 1024
+
+// dictMin is the fewest distinct values at which a dictionary column that
+// holds more distinct values than half its rows turns plain.
+const dictMin = 4096
+
+func newStrColumn(rows int, dict bool) *strColumn {
+	if !dict {
+		return &strColumn{rows: rows, offsets: make([]int32, 1, rows+1)}
+	}
+	return &strColumn{dict: true, rows: rows, offsets: make([]int32, 1, 256), indices: make([]int32, rows), ids: map[string]int32{}}
+}
+
+var errTooLarge = errors.New("more than 2 GiB of strings in one column; parse the data in blocks")
+
+// set sets the value of row, the row being parsed; nulls lists the null
+// rows before it.
+func (s *strColumn) set(row int, v []byte, nulls []int32) error {
+	if s.dict {
+		if id, ok := s.ids[string(v)]; ok {
+			s.indices[row] = id
+			return nil
+		}
+		if len(s.ids) < dictMin || len(s.ids) <= row/2 {
+			if len(s.data)+len(v) > math.MaxInt32 {
+				return errTooLarge
+			}
+			id := int32(len(s.offsets) - 1)
+			s.data = append(s.data, v...)
+			s.offsets = append(s.offsets, int32(len(s.data)))
+			s.ids[string(v)] = id
+			s.indices[row] = id
+			return nil
+		}
+		if err := s.toPlain(row, nulls); err != nil {
+			return err
+		}
+	}
+	s.data = append(s.data[:s.offsets[row]], v...)
+	return nil
+}
+
+// endRow ends row, the row being parsed.
+func (s *strColumn) endRow(row int, null bool) error {
+	if s.dict {
+		if null {
+			s.indices[row] = 0
+		}
+		return nil
+	}
+	if null {
+		s.data = s.data[:s.offsets[row]]
+	}
+	if len(s.data) > math.MaxInt32 {
+		return errTooLarge
+	}
+	s.offsets = append(s.offsets, int32(len(s.data)))
+	if row+1 == sizeRows && s.rows > sizeRows {
+		s.data = grow(s.data, len(s.data)*(s.rows-sizeRows)/sizeRows*9/8)
+	}
+	return nil
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	return append(make([]byte, 0, len(b)+n), b...)
+}
+
+// toPlain turns a dictionary column of rows rows into a plain one; the
+// null rows (listed in nulls) hold no bytes.
+func (s *strColumn) toPlain(rows int, nulls []int32) error {
+	offsets := make([]int32, 1, s.rows+1)
+	var data []byte
+	for r := 0; r < rows; r++ {
+		if len(nulls) > 0 && int(nulls[0]) == r {
+			nulls = nulls[1:]
+		} else {
+			id := s.indices[r]
+			data = append(data, s.data[s.offsets[id]:s.offsets[id+1]]...)
+			if len(data) > math.MaxInt32 {
+				return errTooLarge
+			}
+		}
+		offsets = append(offsets, int32(len(data)))
+	}
+	*s = strColumn{rows: s.rows, offsets: offsets, data: data}
+	return nil
+}
+
+func (s *strColumn) finish(rows int, nulls []int32, valid []byte) (arrow.Array, error) {
+	if s.dict && 2*(len(s.offsets)-1) > rows {
+		if err := s.toPlain(rows, nulls); err != nil {
+			return nil, err
+		}
+	}
+	if !s.dict {
+		return kernel.NewString(s.offsets[:rows+1], s.data, valid), nil
+	}
+	values := kernel.NewString(s.offsets, s.data, nil)
+	defer values.Release()
+	return kernel.NewDict(s.indices[:rows], values, valid), nil
+}
