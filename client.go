@@ -13,6 +13,7 @@ import (
 
 	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/cache"
 	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/transport"
@@ -39,6 +40,7 @@ type options struct {
 	memoryLimit    int64
 	fractions      worker.Fractions
 	localDir       string
+	cache          string
 }
 
 // Address connects to the scheduler of a running cluster ("host:8786"),
@@ -84,6 +86,18 @@ func MemoryFractions(f Fractions) Option { return func(o *options) { o.fractions
 // system's temporary directory.
 func LocalDirectory(dir string) Option { return func(o *options) { o.localDir = dir } }
 
+// WithCache keeps the results of per-datum tasks (those that depend on one
+// input file or datum, up to the first shuffle or combination) under dir, a
+// local path or URL ("file:///var/cache/dusk", "s3://bucket/cache"), keyed
+// by the datum's fingerprint and the work done on it. Running a pipeline
+// again then recomputes only the datums that were added or changed, and what
+// depends on them; changing the pipeline's operations or arguments changes
+// the keys, so everything is recomputed. Every worker must reach dir.
+func WithCache(dir string) Option { return func(o *options) { o.cache = dir } }
+
+// CacheStats count the cached results that computations loaded and stored.
+type CacheStats = cache.Stats
+
 // Fractions are the thresholds of a worker's memory management.
 type Fractions = worker.Fractions
 
@@ -113,6 +127,8 @@ type Client struct {
 	once      sync.Once
 	queries   map[uint64]chan []protocol.WorkerInfo
 	queryID   uint64
+	cacheDir  string
+	cacheSt   CacheStats
 }
 
 // keyState is what the client knows of a key it wants.
@@ -142,11 +158,12 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		o.log = slog.New(slog.DiscardHandler)
 	}
 	c := &Client{
-		log:     o.log,
-		keys:    make(map[graph.Key]*keyState),
-		queries: make(map[uint64]chan []protocol.WorkerInfo),
-		closed:  make(chan struct{}),
-		flush:   make(chan struct{}, 1),
+		log:      o.log,
+		keys:     make(map[graph.Key]*keyState),
+		queries:  make(map[uint64]chan []protocol.WorkerInfo),
+		closed:   make(chan struct{}),
+		flush:    make(chan struct{}, 1),
+		cacheDir: o.cache,
 	}
 	schedAddr := o.address
 	if schedAddr != "" {
@@ -180,6 +197,14 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 	go c.flushReleases()
 	collections.PushDefault(c)
 	return c, nil
+}
+
+// CacheStats returns how many results computations have loaded from the
+// cache (WithCache) and stored in it so far.
+func (c *Client) CacheStats() CacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cacheSt
 }
 
 // WithClient returns a context whose computations run on c.
@@ -291,7 +316,19 @@ func (c *Client) settle(ks *keyState) {
 // only cost.
 func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) error {
 	if !independent {
-		g = graph.Fuse(graph.Cull(g, keys), keys)
+		g = graph.Cull(g, keys)
+		if c.cacheDir != "" {
+			var st CacheStats
+			var err error
+			if g, st, err = cache.Rewrite(g, keys, c.cacheDir); err != nil {
+				return fmt.Errorf("dusk: %w", err)
+			}
+			c.mu.Lock()
+			c.cacheSt.Hits += st.Hits
+			c.cacheSt.Stores += st.Stores
+			c.mu.Unlock()
+		}
+		g = graph.Fuse(g, keys)
 	}
 	c.sendMu.Lock()
 	defer c.sendMu.Unlock()

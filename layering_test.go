@@ -32,6 +32,7 @@ var layers = []struct {
 	{"internal/registry", []string{"internal/transport", "internal/cluster", "scheduler", "worker"}},
 	{"internal/transport", []string{"internal/cluster", "scheduler", "worker", "collections", "dataframe"}},
 	{"internal/s3test", []string{"scheduler", "worker", "internal/cluster", "collections", "dataframe", "bag", "array"}},
+	{"internal/cache", []string{"scheduler", "worker", "internal/cluster", "internal/transport", "collections", "dataframe", "bag", "array"}},
 	{"internal/codec", []string{"scheduler", "worker", "internal/cluster", "internal/transport", "collections", "dataframe!", "bag", "array"}},
 	{"internal/membership", []string{"scheduler", "worker", "internal/cluster", "collections", "dataframe", "bag", "array"}},
 	{"internal/daemon", []string{"collections", "dataframe", "bag", "array"}},
