@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/duskdata/dusk/io/storage"
 )
 
 // GroupByRow is one row of db-benchmark's groupby table (groupby-datagen.R):
@@ -136,27 +138,13 @@ func pow10(e int) int {
 }
 
 // GroupByFile returns the path of the groupby table of n rows and k groups
-// in dir, writing it first if it is not there. It writes to a temporary
-// name and renames, so a half-written file is never taken for a whole one.
+// in dir, writing it first if it is not there, atomically, so a
+// half-written file is never taken for a whole one.
 func GroupByFile(dir string, n, k int) (string, error) {
 	path := filepath.Join(dir, GroupByFileName(n, k))
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, ".gen-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if err := WriteGroupByCSV(tmp, n, k, 1); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp.Name(), path)
+	err := storage.WriteFile(path, true, func(w io.Writer) error { return WriteGroupByCSV(w, n, k, 1) })
+	return path, err
 }

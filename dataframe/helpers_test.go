@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"os"
@@ -25,6 +26,8 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/io/jsonl"
+	"github.com/duskdata/dusk/io/parquet"
 )
 
 // newClient starts a local cluster of two workers for t, closed when t ends,
@@ -181,7 +184,7 @@ type source struct {
 // sources are the ways frames are made: Arrow records, one per partition,
 // and CSV files, one per partition (a header-only file when empty), read
 // with a glob; the CSV reader dictionary-encodes the repetitive strings.
-var sources = []source{{"arrow", arrowFrame}, {"csv", csvFrame}}
+var sources = []source{{"arrow", arrowFrame}, {"csv", csvFrame}, {"parquet", parquetFrame}, {"json", jsonFrame}}
 
 // testFrame is a frame of generated rows in one layout from one source.
 type testFrame struct {
@@ -276,6 +279,42 @@ func csvFrame(t *testing.T, rows []testRow, sizes []int) *dataframe.Frame {
 		lo += n
 	}
 	return dataframe.ReadCSV(filepath.Join(dir, "part-*.csv"), dataframe.CSVOptions{Types: csvTypes})
+}
+
+// parquetFrame writes each partition's rows as a Parquet file with
+// io/parquet (small row groups, so that partitions hold several) and reads
+// them with a glob.
+func parquetFrame(t *testing.T, rows []testRow, sizes []int) *dataframe.Frame {
+	return fileFrame(t, rows, sizes, "parquet", func(w io.Writer, rec arrow.Record) error {
+		return parquet.Write(w, rec.Schema(), []arrow.Record{rec}, parquet.WriteOptions{RowGroupRows: 7})
+	}, func(pattern string) *dataframe.Frame { return dataframe.ReadParquet(pattern) })
+}
+
+// jsonFrame writes each partition's rows as JSON lines with io/jsonl and
+// reads them with a glob.
+func jsonFrame(t *testing.T, rows []testRow, sizes []int) *dataframe.Frame {
+	return fileFrame(t, rows, sizes, "json", jsonl.Write, func(pattern string) *dataframe.Frame {
+		return dataframe.ReadJSON(pattern, dataframe.JSONOptions{Types: csvTypes})
+	})
+}
+
+func fileFrame(t *testing.T, rows []testRow, sizes []int, ext string, write func(io.Writer, arrow.Record) error, read func(string) *dataframe.Frame) *dataframe.Frame {
+	dir := t.TempDir()
+	lo := 0
+	for i, n := range sizes {
+		rec := record(rows[lo : lo+n])
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("part-%02d.%s", i, ext)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := write(f, rec); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		rec.Release()
+		lo += n
+	}
+	return read(filepath.Join(dir, "part-*."+ext))
 }
 
 // writeCSV writes rows with a header; nulls are empty fields.

@@ -17,7 +17,6 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/csv"
-	"github.com/duskdata/dusk/io/storage"
 )
 
 // CSVOptions say how ReadCSV reads files; the zero value reads
@@ -48,8 +47,8 @@ type CSVOptions struct {
 // DefaultBlockSize is the default partition size of ReadCSV, in bytes.
 const DefaultBlockSize = 64 << 20
 
-type readCSVArgs struct {
-	Block  csv.Block   `json:"block"`
+// csvOpts are what a CSV read task needs besides its block.
+type csvOpts struct {
 	Schema csv.Schema  `json:"schema"`
 	Opts   csv.Options `json:"opts"`
 }
@@ -68,6 +67,11 @@ type source struct {
 	bytes int64     // the input's size, for choosing broadcast joins; -1: unknown
 	out   *arrow.Schema
 	tok   string
+	// all are the partitions' arguments before pruning; prune, when set,
+	// returns those of the partitions that may hold rows where pred holds
+	// (a reader's statistics rule the others out).
+	all   [][]byte
+	prune func(pred *exprNode) [][]byte
 }
 
 // sourceArgs wrap a source's own arguments with what the optimizer pushed
@@ -86,14 +90,21 @@ func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string
 		}
 		base = graph.Name(prefix, op, nil, parts...)
 	}
-	return (&source{op: op, args: args, full: full, base: base, bytes: bytes}).narrowed(nil, nil)
+	return (&source{op: op, args: args, all: args, full: full, base: base, bytes: bytes}).narrowed(nil, nil)
 }
 
 // narrowed returns the source reading only cols (nil: all) and keeping the
 // rows where pred holds (nil: all).
 func (n *source) narrowed(cols []string, pred *exprNode) *source {
 	c := *n
-	c.cols, c.pred, c.out = cols, pred, n.full
+	c.cols, c.pred, c.out, c.args = cols, pred, n.full, n.all
+	if pred != nil && n.prune != nil {
+		if kept := n.prune(pred); len(kept) > 0 {
+			c.args = kept
+		} else {
+			c.args = n.all[:1] // no rows: one partition, filtered to none
+		}
+	}
 	if cols != nil {
 		fields := make([]arrow.Field, len(cols))
 		for i, name := range cols {
@@ -168,20 +179,24 @@ func readWith(name string, raw []byte, read func(src []byte, cols []string) (arr
 	return rec, nil
 }
 
-// ReadCSV reads the CSV files that pattern names (a file, a directory, or a
-// glob such as "data/2014-*.csv"): one partition per file, or per block of a
-// file larger than the block size, split at line boundaries. Column types are
-// inferred from the start of the first file unless given. Nothing is read but
-// that sample until the frame is computed; the files' sizes and modification
-// times are part of the frame's identity, so a changed file is read again.
+// ReadCSV reads the CSV files that pattern names (a file, a directory, a
+// glob such as "data/2014-*.csv", or their URLs; see storage.Datums for how
+// the glob makes datums). A partition holds whole files or blocks of one
+// datum up to the block size; a larger file is split at line boundaries,
+// except a compressed one (.gz, .zst), which is read whole. Column types are
+// inferred from the start of the first file unless given; hive-style
+// directories (year=2024/) become columns. Nothing is read but that sample
+// until the frame is computed; the files' sizes and modification times are
+// part of the frame's identity, so a changed file is read again.
 func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	var o CSVOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	files, err := storage.List(pattern)
+	fail := func(err error) *Frame { return failed(fmt.Errorf("ReadCSV %s: %w", pattern, err)) }
+	files, datum, err := datumFiles(pattern)
 	if err != nil {
-		return failed(fmt.Errorf("ReadCSV: %w", err))
+		return fail(err)
 	}
 	copts := csv.Options{Delimiter: o.Delimiter, NoHeader: o.NoHeader, Names: o.Names,
 		NullValues: o.NullValues, NoDefaultNulls: o.NoDefaultNulls, NoDictionary: o.NoDictionary}
@@ -193,36 +208,26 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	}
 	schema, err := csv.Infer(files[0].Path, copts)
 	if err != nil {
-		return failed(fmt.Errorf("ReadCSV: %w", err))
+		return fail(err)
 	}
 	size := o.BlockSize
 	if size <= 0 {
 		size = DefaultBlockSize
 	}
-	blocks := csv.Blocks(files, size)
-	args := make([][]byte, len(blocks))
-	for i, b := range blocks {
-		if args[i], err = json.Marshal(readCSVArgs{Block: b, Schema: schema, Opts: copts}); err != nil {
-			return failed(fmt.Errorf("ReadCSV: %w", err))
-		}
-	}
 	fields := make([]arrow.Field, len(schema))
 	for i, c := range schema {
 		fields[i] = arrow.Field{Name: c.Name, Type: csvType(c.Type), Nullable: true}
 	}
-	// A file's identity is its path, size and modification time.
-	stamps := make([]string, len(files))
+	full, hive, err := withHive(arrow.NewSchema(fields, nil), files)
+	if err != nil {
+		return fail(err)
+	}
 	var total int64
-	for i, f := range files {
-		stamps[i] = fmt.Sprintf("%s:%d:%d", f.Path, f.Size, f.ModTime.UnixNano())
+	for _, f := range files {
 		total += f.Size
 	}
-	argText := make([]string, len(args))
-	for i, a := range args {
-		argText[i] = string(a)
-	}
-	base := graph.Name("read-csv", opReadCSV, []byte(strings.Join(argText, "\n")), stamps...)
-	return &Frame{plan: newSource("read-csv", opReadCSV, args, arrow.NewSchema(fields, nil), base, total)}
+	parts := pack(blockPieces(files, datum, hive, size), size)
+	return fileSource("read-csv", opReadCSV, parts, full, hive, csvOpts{Schema: schema, Opts: copts}, total)
 }
 
 func csvType(t csv.Type) arrow.DataType {
@@ -238,13 +243,13 @@ func csvType(t csv.Type) arrow.DataType {
 }
 
 func readCSVOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readWith(opReadCSV, raw, func(src []byte, cols []string) (arrow.Record, error) {
-		var a readCSVArgs
-		if err := json.Unmarshal(src, &a); err != nil {
+	return readFiles(opReadCSV, raw, func(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.Record, error) {
+		var o csvOpts
+		if err := json.Unmarshal(rawOpts, &o); err != nil {
 			return nil, fmt.Errorf("%s: decode arguments: %w", opReadCSV, err)
 		}
-		a.Opts.Columns = cols
-		return csv.ReadBlock(a.Block, a.Schema, a.Opts)
+		o.Opts.Columns = cols
+		return csv.ReadBlock(s.block(), o.Schema, o.Opts)
 	})
 }
 

@@ -258,8 +258,11 @@ func TestReadCSVDirectory(t *testing.T) {
 	writeFile(t, dir, "sub/c.csv", "k,v\nc,4\n")
 	writeFile(t, dir, ".hidden.csv", "not,a,csv,file\n")
 	writeFile(t, dir, "_SUCCESS", "")
-	readCSV(t, dir, dataframe.CSVOptions{}, 3, []string{"k", "v"}, []string{"utf8", "int64"},
-		[][]any{{"a", int64(1)}, {"b", int64(2)}, {"b", int64(3)}, {"c", int64(4)}})
+	want := [][]any{{"a", int64(1)}, {"b", int64(2)}, {"b", int64(3)}, {"c", int64(4)}}
+	// The directory is one datum: its small files share a partition.
+	readCSV(t, dir, dataframe.CSVOptions{}, 1, []string{"k", "v"}, []string{"utf8", "int64"}, want)
+	// Each entry of the directory is a datum: a.csv, b.csv and sub/.
+	readCSV(t, filepath.Join(dir, "*"), dataframe.CSVOptions{}, 3, []string{"k", "v"}, []string{"utf8", "int64"}, want)
 }
 
 // TestReadCSVBlocks splits one large file into many partitions at small

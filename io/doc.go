@@ -1,8 +1,12 @@
 // Package io is the home of Dusk's readers and writers. Its subpackages each
 // own one format or concern:
 //
-//	io/storage  finding and opening the files a pattern names (local paths)
-//	io/csv      parsing CSV straight into Arrow columns
+//	io/storage  paths and object-store URLs: listing, glob datums, line
+//	            blocks, atomic writes, compressed streams
+//	io/csv      parsing CSV straight into Arrow columns, and writing it
+//	io/jsonl    JSON lines to and from Arrow records
+//	io/parquet  Parquet (parquet-go) to and from Arrow records
+//	io/avro     Avro object container files (hamba/avro) to and from Arrow
 //
 // Readers produce Arrow records of bounded size; they know nothing of tasks
 // or graphs. They build columns with the pure kernels of dataframe/kernel.

@@ -2,10 +2,13 @@ package jsonl
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -87,12 +90,13 @@ type parser struct {
 	// The keys of the last line, in order, and their columns (-1: not in
 	// the schema): lines usually repeat their keys' order, and a key that
 	// matches its prediction costs one comparison, not a map lookup.
-	predKey []string
-	predCol []int
-	unknown map[string]string // interned keys outside the schema
-	line    int
-	rows    int
-	scratch []byte
+	predKey   []string
+	predCol   []int
+	predPlain []bool            // the key is written as it is, without escapes
+	unknown   map[string]string // interned keys outside the schema
+	line      int
+	rows      int
+	scratch   []byte
 }
 
 func newParser(schema Schema, keep []bool, rows int) *parser {
@@ -122,7 +126,7 @@ func newParser(schema Schema, keep []bool, rows int) *parser {
 }
 
 func (p *parser) run(data []byte) error {
-	for pos := 0; pos < len(data); {
+	for pos := bomLen(data); pos < len(data); {
 		p.line++
 		var ln []byte
 		if end := bytes.IndexByte(data[pos:], '\n'); end >= 0 {
@@ -174,20 +178,34 @@ func (p *parser) row(b []byte) error {
 			if i >= len(b) || b[i] != '"' {
 				return p.fail(-1, expected(b, i, "a key in quotes"))
 			}
-			end, esc, err := scanString(b, i)
-			if err != nil {
-				return p.fail(-1, err)
+			var c, end int
+			if k < len(p.predKey) && p.predPlain[k] {
+				// The predicted key, compared in place.
+				name := p.predKey[k]
+				if e := i + 1 + len(name); e < len(b) && b[e] == '"' && string(b[i+1:e]) == name {
+					c, end = p.predCol[k], e+1
+					goto found
+				}
 			}
-			key := b[i+1 : end-1]
-			if esc {
-				p.scratch = unescape(p.scratch[:0], key)
-				key = p.scratch
+			{
+				var esc bool
+				var err error
+				if end, esc, err = scanString(b, i); err != nil {
+					return p.fail(-1, err)
+				}
+				key := b[i+1 : end-1]
+				if esc {
+					p.scratch = unescape(p.scratch[:0], key)
+					key = p.scratch
+				}
+				c = p.lookup(k, key)
 			}
-			c := p.lookup(k, key)
+		found:
 			if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
 				return p.fail(-1, expected(b, i, "':' after a key"))
 			}
 			i = skipSpace(b, i+1)
+			var err error
 			if c < 0 || p.cols[c].kind == skipped {
 				i, err = skipValue(b, i, 0)
 			} else {
@@ -256,17 +274,33 @@ func (p *parser) lookup(k int, key []byte) int {
 	default: // too many distinct unknown keys to remember: predict nothing
 		c = -2
 	}
+	plain := c != -2 && isPlainKey(name)
 	if k >= len(p.predKey) {
 		p.predKey = append(p.predKey, name)
 		p.predCol = append(p.predCol, c)
+		p.predPlain = append(p.predPlain, plain)
 	} else {
-		p.predKey[k], p.predCol[k] = name, c
+		p.predKey[k], p.predCol[k], p.predPlain[k] = name, c, plain
 	}
 	return max(c, -1)
 }
 
+// isPlainKey reports whether a key's JSON text is the key itself, between
+// quotes: no bytes that must be escaped.
+func isPlainKey(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if strStop[name[i]] {
+			return false
+		}
+	}
+	return utf8.ValidString(name)
+}
+
 // value parses the value at b[i] into col's row.
 func (p *parser) value(b []byte, i int, col *column, stamp int32) (int, error) {
+	if i >= len(b) {
+		return 0, errAt(i, "the line ends where a value should be")
+	}
 	row := p.rows
 	c := b[i]
 	if c == 'n' {
@@ -497,7 +531,8 @@ type strColumn struct {
 	offsets []int32 // plain: the rows' (one per row ended, plus one); dict: the values'
 	data    []byte
 	indices []int32          // dict: row -> value id
-	ids     map[string]int32 // dict: value -> id
+	ids     map[string]int32 // dict: value -> id, for values longer than maxShort
+	short   shortTable       // dict: the ids of the other values
 }
 
 // sizeRows is the row after which a plain column sizes its data once, from
@@ -521,18 +556,30 @@ var errTooLarge = errors.New("more than 2 GiB of strings in one column; parse th
 // rows before it.
 func (s *strColumn) set(row int, v []byte, nulls []int32) error {
 	if s.dict {
-		if id, ok := s.ids[string(v)]; ok {
+		var key uint64
+		short := len(v) <= maxShort
+		if short {
+			key = packShort(v)
+			if id := s.short.find(key); id >= 0 {
+				s.indices[row] = id
+				return nil
+			}
+		} else if id, ok := s.ids[string(v)]; ok {
 			s.indices[row] = id
 			return nil
 		}
-		if len(s.ids) < dictMin || len(s.ids) <= row/2 {
+		if n := len(s.offsets) - 1; n < dictMin || n <= row/2 {
 			if len(s.data)+len(v) > math.MaxInt32 {
 				return errTooLarge
 			}
-			id := int32(len(s.offsets) - 1)
+			id := int32(n)
 			s.data = append(s.data, v...)
 			s.offsets = append(s.offsets, int32(len(s.data)))
-			s.ids[string(v)] = id
+			if short {
+				s.short.insert(key, id)
+			} else {
+				s.ids[string(v)] = id
+			}
 			s.indices[row] = id
 			return nil
 		}
@@ -605,4 +652,65 @@ func (s *strColumn) finish(rows int, nulls []int32, valid []byte) (arrow.Array, 
 	values := kernel.NewString(s.offsets, s.data, nil)
 	defer values.Release()
 	return kernel.NewDict(s.indices[:rows], values, valid), nil
+}
+
+// maxShort is the longest string keyed by its own bytes: seven bytes and
+// the length fill a 64-bit word.
+const maxShort = 7
+
+// packShort packs a string of at most maxShort bytes and its length in a word.
+func packShort(v []byte) uint64 {
+	var w uint64
+	if cap(v) >= 8 { // v is inside a longer buffer: load a word at once
+		w = binary.LittleEndian.Uint64(v[:8]) & (1<<(8*len(v)) - 1)
+	} else {
+		var b [8]byte
+		copy(b[:], v)
+		w = binary.LittleEndian.Uint64(b[:])
+	}
+	return w | uint64(len(v))<<56
+}
+
+// shortTable maps packed short strings to dictionary ids: open addressing
+// on the word itself, no bytes compared.
+type shortTable struct {
+	keys  []uint64
+	ids   []int32 // id+1; 0 is empty
+	shift uint
+	n     int
+}
+
+func (t *shortTable) find(key uint64) int32 {
+	if t.n == 0 {
+		return -1
+	}
+	mask := uint64(len(t.ids) - 1)
+	for s := (key * 0x9E3779B97F4A7C15) >> t.shift; ; s = (s + 1) & mask {
+		switch id := t.ids[s]; {
+		case id == 0:
+			return -1
+		case t.keys[s] == key:
+			return id - 1
+		}
+	}
+}
+
+func (t *shortTable) insert(key uint64, id int32) {
+	if 2*(t.n+1) > len(t.ids) {
+		old := *t
+		size := max(64, 2*len(old.ids))
+		*t = shortTable{keys: make([]uint64, size), ids: make([]int32, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+		for i, oid := range old.ids {
+			if oid != 0 {
+				t.insert(old.keys[i], oid-1)
+			}
+		}
+	}
+	mask := uint64(len(t.ids) - 1)
+	s := (key * 0x9E3779B97F4A7C15) >> t.shift
+	for t.ids[s] != 0 {
+		s = (s + 1) & mask
+	}
+	t.keys[s], t.ids[s] = key, id+1
+	t.n++
 }

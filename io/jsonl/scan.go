@@ -36,9 +36,18 @@ var strStop = func() (t [256]bool) {
 	return t
 }()
 
+// bomLen is the length of the UTF-8 byte order mark at the start of data,
+// which some tools write and Parse and Infer step over; 0 if there is none.
+func bomLen(data []byte) int {
+	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
+		return 3
+	}
+	return 0
+}
+
 // skipSpace steps over JSON whitespace within a line.
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
 		i++
 	}
 	return i

@@ -1,0 +1,549 @@
+package dataframe
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/io/storage"
+)
+
+// DefaultPartitionSize is the size, in bytes of decoded data, up to which
+// readers put the pieces of one datum (files, row groups) in one partition.
+const DefaultPartitionSize = 128 << 20
+
+// fileSlice is the part of one file a partition reads: all of it, or some
+// of its row groups. Stamp, the file's fingerprint, makes the task's
+// arguments (and so the incremental cache's key) change with the file.
+type fileSlice struct {
+	Path   string `json:"path"`
+	Stamp  string `json:"stamp"`
+	Groups []int  `json:"groups,omitempty"`
+	// Start, End and Size make a line-based file's slice a block: the lines
+	// that start in [Start, End) of a file of Size bytes.
+	Start int64 `json:"start,omitempty"`
+	End   int64 `json:"end,omitempty"`
+	Size  int64 `json:"size,omitempty"`
+	// Cols are the file's own columns when it lacks some of the source's
+	// (a union of files); nil: it has them all.
+	Cols []string `json:"cols,omitempty"`
+}
+
+// piece is a unit a reader can read on its own, with what a partition's
+// reader needs to know of it.
+type piece struct {
+	datum  int // pieces of different datums never share a partition
+	hive   string
+	slice  fileSlice
+	bytes  int64
+	ranges map[string]colRange // statistics, for skipping; nil: none
+}
+
+// filePart is a partition of a file source: pieces of one datum.
+type filePart struct {
+	pieces []piece
+}
+
+// pack puts consecutive pieces of one datum and hive directory in a
+// partition until it holds target bytes.
+func pack(pieces []piece, target int64) []filePart {
+	var parts []filePart
+	var size int64
+	for i, p := range pieces {
+		n := len(parts)
+		if n == 0 || p.datum != pieces[i-1].datum || p.hive != pieces[i-1].hive || size+p.bytes > target {
+			parts = append(parts, filePart{})
+			size = 0
+			n++
+		}
+		parts[n-1].pieces = append(parts[n-1].pieces, p)
+		size += p.bytes
+	}
+	return parts
+}
+
+// hiveColumn is a column that hive-style directories (year=2024/) give.
+type hiveColumn struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"` // int64 or string
+}
+
+var hiveSegment = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
+
+// hiveNull is the directory value that stands for null, as Hive and Spark
+// write it.
+const hiveNull = "__HIVE_DEFAULT_PARTITION__"
+
+// hivePairs returns the key=value directories of a file's path, in order.
+func hivePairs(path string) [][2]string {
+	body, _, _ := strings.Cut(path, "?")
+	segs := strings.Split(strings.ReplaceAll(body, "\\", "/"), "/")
+	var out [][2]string
+	for _, s := range segs[:len(segs)-1] {
+		if m := hiveSegment.FindStringSubmatch(s); m != nil {
+			v := m[2]
+			if u, err := unescapeHive(v); err == nil {
+				v = u
+			}
+			out = append(out, [2]string{m[1], v})
+		}
+	}
+	return out
+}
+
+// hiveColumns finds the hive columns of files: the key=value directories
+// every file has, in the same order, and their kinds (int64 when every
+// value is an integer). Files that disagree are an error.
+func hiveColumns(paths []string) ([]hiveColumn, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	first := hivePairs(paths[0])
+	cols := make([]hiveColumn, len(first))
+	for i, p := range first {
+		cols[i] = hiveColumn{Name: p[0], Kind: "int64"}
+	}
+	for _, path := range paths {
+		pairs := hivePairs(path)
+		if len(pairs) != len(first) {
+			return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", path, pairs, paths[0], first)
+		}
+		for i, p := range pairs {
+			if p[0] != cols[i].Name {
+				return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", path, pairs, paths[0], first)
+			}
+			if _, err := strconv.ParseInt(p[1], 10, 64); err != nil && p[1] != hiveNull {
+				cols[i].Kind = "string"
+			}
+		}
+	}
+	return cols, nil
+}
+
+// hiveLiterals are the values of the hive columns in path.
+func hiveLiterals(cols []hiveColumn, path string) []literal {
+	pairs := hivePairs(path)
+	out := make([]literal, len(cols))
+	for i, c := range cols {
+		v := pairs[i][1]
+		switch {
+		case v == hiveNull:
+			out[i] = literal{Kind: "null"}
+		case c.Kind == "int64":
+			n, _ := strconv.ParseInt(v, 10, 64)
+			out[i] = literal{Kind: "int64", I: n}
+		default:
+			out[i] = literal{Kind: "string", S: v}
+		}
+	}
+	return out
+}
+
+func hiveRange(l literal) colRange {
+	if l.Kind == "null" {
+		return colRange{nulls: true, allNull: true}
+	}
+	v := l.value()
+	return colRange{min: v, max: v}
+}
+
+// escapeHive and unescapeHive keep a value's '/', '=' and '%' out of a
+// directory name, as Hive does.
+func escapeHive(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '/' || c == '=' || c == '%' || c == '\\' || c == '?' || c == '*' || c < 0x20 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func unescapeHive(s string) (string, error) {
+	if !strings.Contains(s, "%") {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			n, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", err
+			}
+			b.WriteByte(byte(n))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), nil
+}
+
+// schemaSet gathers the schemas of files for one source: they must agree,
+// or, with union, their columns are merged.
+type schemaSet struct {
+	paths   []string
+	schemas []*arrow.Schema
+}
+
+func (s *schemaSet) add(path string, sc *arrow.Schema) {
+	s.paths = append(s.paths, path)
+	s.schemas = append(s.schemas, kernel.PlainSchema(sc))
+}
+
+// resolve returns the source's schema: the files' common one, or with union
+// every column any file has, in order of appearance. Files that disagree
+// without union are listed side by side.
+func (s *schemaSet) resolve(union bool) (*arrow.Schema, error) {
+	first := s.schemas[0]
+	same := true
+	for _, sc := range s.schemas[1:] {
+		same = same && sc.Equal(first)
+	}
+	if same {
+		return first, nil
+	}
+	if !union {
+		var b strings.Builder
+		b.WriteString("the files' columns differ (pass Union to read every column, with nulls where a file lacks one):")
+		w := 0
+		for _, p := range s.paths {
+			w = max(w, len(p))
+		}
+		seen := map[string]bool{}
+		for i, sc := range s.schemas {
+			desc := describeSchema(sc)
+			if seen[desc] && i > 0 {
+				continue
+			}
+			seen[desc] = true
+			fmt.Fprintf(&b, "\n  %-*s  %s", w, s.paths[i], desc)
+		}
+		return nil, fmt.Errorf("%s", b.String())
+	}
+	var fields []arrow.Field
+	where := map[string]int{}
+	for i, sc := range s.schemas {
+		for _, f := range sc.Fields() {
+			j, ok := where[f.Name]
+			if !ok {
+				where[f.Name] = len(fields)
+				fields = append(fields, f)
+				continue
+			}
+			if !kernel.SameType(fields[j].Type, f.Type) {
+				return nil, fmt.Errorf("column %s is %s in %s but %s in %s: a union needs one type",
+					f.Name, kernel.TypeName(fields[j].Type), s.firstWith(f.Name), kernel.TypeName(f.Type), s.paths[i])
+			}
+		}
+	}
+	return arrow.NewSchema(fields, nil), nil
+}
+
+func (s *schemaSet) firstWith(col string) string {
+	for i, sc := range s.schemas {
+		if sc.HasField(col) {
+			return s.paths[i]
+		}
+	}
+	return ""
+}
+
+func describeSchema(s *arrow.Schema) string {
+	parts := make([]string, s.NumFields())
+	for i, f := range s.Fields() {
+		parts[i] = f.Name + " " + kernel.TypeName(f.Type)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fileArgs are the arguments of a file source's read task.
+type fileArgs struct {
+	Slices []fileSlice     `json:"slices"`
+	Schema []colSpec       `json:"schema"` // the source's columns, hive ones last
+	Hive   []hiveColumn    `json:"hive,omitempty"`
+	Values []literal       `json:"values,omitempty"` // this partition's hive values
+	Opts   json.RawMessage `json:"opts,omitempty"`
+}
+
+// fileSource makes a source of parts; pieces keep their statistics so that
+// a pushed-down filter can skip them.
+func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive []hiveColumn, opts any, bytes int64) *Frame {
+	var optRaw json.RawMessage
+	if opts != nil {
+		optRaw = mustJSON(opts)
+	}
+	spec := specOf(schema)
+	argsOf := func(pieces []piece) []byte {
+		a := fileArgs{Schema: spec, Hive: hive, Opts: optRaw}
+		for _, p := range pieces {
+			a.Slices = append(a.Slices, p.slice)
+		}
+		if len(hive) > 0 {
+			a.Values = hiveLiterals(hive, pieces[0].slice.Path)
+		}
+		return mustJSON(a)
+	}
+	args := make([][]byte, len(parts))
+	for i, p := range parts {
+		args[i] = argsOf(p.pieces)
+	}
+	src := newSource(prefix, op, args, schema, "", bytes)
+	src.prune = func(pred *exprNode) [][]byte {
+		var out [][]byte
+		for _, part := range parts {
+			var kept []piece
+			for _, p := range part.pieces {
+				ranges := func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok }
+				if mayMatch(pred, ranges) {
+					kept = append(kept, p)
+				}
+			}
+			if len(kept) > 0 {
+				out = append(out, argsOf(kept))
+			}
+		}
+		return out
+	}
+	return &Frame{plan: src}
+}
+
+// readFiles reads a file source's partition: each slice with read (given
+// the file's columns to read, nil: all), conformed to the source's columns
+// (nulls for those a file lacks, the hive columns' values), concatenated.
+func readFiles(name string, raw []byte, read func(s fileSlice, cols []string, opts json.RawMessage) (arrow.Record, error)) (arrow.Record, error) {
+	return readWith(name, raw, func(src []byte, cols []string) (arrow.Record, error) {
+		var a fileArgs
+		if err := json.Unmarshal(src, &a); err != nil {
+			return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
+		}
+		schema := schemaOf(a.Schema)
+		if cols != nil { // the source's own order
+			var kept []arrow.Field
+			for _, f := range schema.Fields() {
+				if slices.Contains(cols, f.Name) {
+					kept = append(kept, f)
+				}
+			}
+			schema = arrow.NewSchema(kept, nil)
+		}
+		hive := map[string]literal{}
+		for i, h := range a.Hive {
+			hive[h.Name] = a.Values[i]
+		}
+		var fileCols []string
+		for _, f := range schema.Fields() {
+			if _, ok := hive[f.Name]; !ok {
+				fileCols = append(fileCols, f.Name)
+			}
+		}
+		recs := make([]arrow.Record, 0, len(a.Slices))
+		defer func() {
+			for _, r := range recs {
+				r.Release()
+			}
+		}()
+		for _, s := range a.Slices {
+			rec, err := read(s, fileCols, a.Opts)
+			if err != nil {
+				return nil, err
+			}
+			conformed, err := conform(rec, schema, hive)
+			rec.Release()
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", s.Path, err)
+			}
+			recs = append(recs, conformed)
+		}
+		if len(recs) == 1 {
+			recs[0].Retain()
+			return recs[0], nil
+		}
+		return kernel.ConcatRecordsDict(schema, recs)
+	})
+}
+
+// conform returns rec with schema's columns: its own, nulls for those it
+// lacks, and the constant values of hive columns.
+func conform(rec arrow.Record, schema *arrow.Schema, hive map[string]literal) (arrow.Record, error) {
+	n := int(rec.NumRows())
+	cols := make([]arrow.Array, schema.NumFields())
+	fields := make([]arrow.Field, schema.NumFields())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, f := range schema.Fields() {
+		fields[i] = f
+		if l, ok := hive[f.Name]; ok {
+			cols[i] = constColumn(f.Type, l, n)
+			fields[i].Type = cols[i].DataType()
+			continue
+		}
+		j := rec.Schema().FieldIndices(f.Name)
+		if len(j) == 0 {
+			cols[i] = constColumn(f.Type, literal{Kind: "null"}, n)
+			fields[i].Type = cols[i].DataType()
+			continue
+		}
+		c := rec.Column(j[0])
+		if !kernel.SameType(c.DataType(), f.Type) {
+			return nil, fmt.Errorf("column %s is %s, not %s as in the other files", f.Name, kernel.TypeName(c.DataType()), kernel.TypeName(f.Type))
+		}
+		c.Retain()
+		cols[i] = c
+		fields[i].Type = c.DataType()
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n)), nil
+}
+
+// constColumn is n rows of one value (null for a null literal) of type t.
+func constColumn(t arrow.DataType, l literal, n int) arrow.Array {
+	var valid []byte
+	if l.Kind == "null" {
+		valid = make([]byte, (n+7)/8)
+	}
+	switch kernel.PlainType(t).ID() {
+	case arrow.INT64:
+		vals := make([]int64, n)
+		if l.Kind == "int64" {
+			for i := range vals {
+				vals[i] = l.I
+			}
+		}
+		return kernel.NewInt64(vals, valid)
+	case arrow.FLOAT64:
+		vals := make([]float64, n)
+		if v, ok := l.value().(float64); ok {
+			for i := range vals {
+				vals[i] = v
+			}
+		}
+		return kernel.NewFloat64(vals, valid)
+	case arrow.BOOL:
+		vals := make([]uint8, n)
+		if l.Kind == "bool" && l.B {
+			for i := range vals {
+				vals[i] = 1
+			}
+		}
+		return kernel.NewBool(vals, valid)
+	}
+	dict := kernel.NewString([]int32{0, int32(len(l.S))}, []byte(l.S), nil)
+	defer dict.Release()
+	return kernel.NewDict(make([]int32, n), dict, valid)
+}
+
+// inspectAll runs inspect on every file, eight at a time (footers of
+// object-store files are a round trip each), and returns the results in
+// order.
+func inspectAll[T any](files []storage.File, inspect func(storage.File) (T, error)) ([]T, error) {
+	out := make([]T, len(files))
+	errs := make([]error, len(files))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i], errs[i] = inspect(f)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// blockPieces splits the files into line blocks of about size bytes, as
+// pieces of their datums.
+func blockPieces(files []storage.File, datum []int, hive []hiveColumn, size int64) []piece {
+	var pieces []piece
+	for i, f := range files {
+		for _, b := range storage.Blocks([]storage.File{f}, size) {
+			pieces = append(pieces, piece{datum: datum[i], hive: hiveDir(f.Path), bytes: b.End - b.Start, ranges: hiveRanges(hive, f.Path),
+				slice: fileSlice{Path: b.Path, Stamp: b.Stamp, Start: b.Start, End: b.End, Size: b.Size}})
+		}
+	}
+	return pieces
+}
+
+func (s fileSlice) block() storage.Block {
+	return storage.Block{Path: s.Path, Start: s.Start, End: s.End, Size: s.Size, Stamp: s.Stamp}
+}
+
+// withHive adds the hive columns of files to schema.
+func withHive(schema *arrow.Schema, files []storage.File) (*arrow.Schema, []hiveColumn, error) {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	hive, err := hiveColumns(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	fields := schema.Fields()
+	for _, h := range hive {
+		if schema.HasField(h.Name) {
+			return nil, nil, fmt.Errorf("column %s is both in the files and a hive directory", h.Name)
+		}
+		fields = append(fields, arrow.Field{Name: h.Name, Type: kindNamed(h.Kind), Nullable: true})
+	}
+	return arrow.NewSchema(fields, nil), hive, nil
+}
+
+// hiveRanges are the ranges of the hive columns of a file.
+func hiveRanges(hive []hiveColumn, path string) map[string]colRange {
+	if len(hive) == 0 {
+		return nil
+	}
+	out := make(map[string]colRange, len(hive))
+	for i, l := range hiveLiterals(hive, path) {
+		out[hive[i].Name] = hiveRange(l)
+	}
+	return out
+}
+
+// datumFiles lists the files of pattern's datums with their datum's index.
+func datumFiles(pattern string) ([]storage.File, []int, error) {
+	ds, err := storage.Datums(pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []storage.File
+	var datum []int
+	for i, d := range ds {
+		for _, f := range d.Files {
+			files = append(files, f)
+			datum = append(datum, i)
+		}
+	}
+	return files, datum, nil
+}
+
+func hiveDir(path string) string {
+	var b strings.Builder
+	for _, p := range hivePairs(path) {
+		b.WriteString(p[0] + "=" + p[1] + "/")
+	}
+	return b.String()
+}

@@ -1,0 +1,237 @@
+package dataframe_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/s3test"
+	"github.com/duskdata/dusk/io/storage"
+)
+
+// allRows are rows' values, the reference a read of what was written
+// must give back.
+func allRows(rows []testRow) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = r.values()
+	}
+	return out
+}
+
+// stores are the places the round trips write to and read from.
+func stores(t *testing.T, name string) map[string]string {
+	return map[string]string{
+		"local": t.TempDir(),
+		"mem":   "mem://io-test/" + name,
+		"s3":    s3test.Start(t, "io-"+strings.ToLower(name)),
+	}
+}
+
+// TestWriteReadRoundTrips writes a frame of three partitions (one empty)
+// in every format to every store and reads it back.
+func TestWriteReadRoundTrips(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(41, 300)
+	f := arrowFrame(t, rows, []int{120, 0, 180})
+	formats := []struct {
+		name  string
+		write func(dir string) ([]string, error)
+		read  func(dir string) *dataframe.Frame
+		files int
+	}{
+		{"parquet", func(dir string) ([]string, error) { return f.ToParquet(ctx, dir) },
+			func(dir string) *dataframe.Frame { return dataframe.ReadParquet(dir + "/*") }, 3},
+		{"csv", func(dir string) ([]string, error) { return f.ToCSV(ctx, storage.Join(dir, "x-*.csv")) },
+			func(dir string) *dataframe.Frame {
+				return dataframe.ReadCSV(dir+"/*", dataframe.CSVOptions{Types: csvTypes})
+			}, 3},
+		{"csv-single-gz", func(dir string) ([]string, error) {
+			return f.ToCSV(ctx, storage.Join(dir, "all.csv.gz"), dataframe.CSVWriteOptions{SingleFile: true})
+		}, func(dir string) *dataframe.Frame {
+			return dataframe.ReadCSV(storage.Join(dir, "all.csv.gz"), dataframe.CSVOptions{Types: csvTypes})
+		}, 1},
+		{"json-zst", func(dir string) ([]string, error) { return f.ToJSON(ctx, storage.Join(dir, "p-*.json.zst")) },
+			func(dir string) *dataframe.Frame {
+				return dataframe.ReadJSON(dir+"/*", dataframe.JSONOptions{Types: csvTypes})
+			}, 3},
+	}
+	for store, root := range stores(t, "roundtrip") {
+		for _, format := range formats {
+			t.Run(store+"/"+format.name, func(t *testing.T) {
+				dir := storage.Join(root, format.name)
+				paths, err := format.write(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(paths) != format.files {
+					t.Fatalf("wrote %v, want %d files", paths, format.files)
+				}
+				back := format.read(dir)
+				checkRows(t, tableRows(t, compute(t, ctx, back)), allRows(rows), 0)
+				// Writing again over the files fails and keeps them.
+				if _, err := format.write(dir); err == nil || !strings.Contains(err.Error(), "already exists") {
+					t.Fatalf("second write: %v, want ErrExist", err)
+				}
+				checkRows(t, tableRows(t, compute(t, ctx, format.read(dir))), allRows(rows), 0)
+			})
+		}
+	}
+}
+
+// TestParquetHivePartitions writes by a column into hive directories, and
+// reads them back with the column, skipping the directories a filter rules
+// out.
+func TestParquetHivePartitions(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(42, 400)
+	f := arrowFrame(t, rows, []int{100, 150, 150}).Select("ID", "I", "F", "S", "K", "KI")
+	dir := t.TempDir()
+	paths, err := f.ToParquet(ctx, dir, dataframe.ParquetWriteOptions{PartitionBy: []string{"KI"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		if !strings.Contains(filepath.ToSlash(p), "/KI=") {
+			t.Fatalf("%s is not in a hive directory", p)
+		}
+	}
+	back := dataframe.ReadParquet(dir)
+	if err := back.Err(); err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, "hive schema", back.Schema(), []string{"ID", "I", "F", "S", "K", "KI"},
+		[]string{"int64", "int64", "float64", "utf8", "utf8", "int64"})
+	all := back.NumPartitions()
+	sel := back.Filter(dataframe.Col("KI").Eq(2)).Select("ID", "KI")
+	if got := partitionsRead(t, sel); got*2 >= all {
+		t.Errorf("a filter on the hive column reads %d of %d partitions:\n%s", got, all, sel.Explain())
+	}
+	var want [][]any
+	for _, r := range rows {
+		if r.KI != nil && *r.KI == 2 {
+			want = append(want, []any{r.ID, int64(2)})
+		}
+	}
+	got := tableRows(t, compute(t, ctx, sel.SortValues([]string{"ID"})))
+	checkRows(t, got, want, 0)
+	// Null keys go to the default directory and come back null.
+	nulls := tableRows(t, compute(t, ctx, back.Filter(dataframe.Col("KI").IsNull()).Select("ID")))
+	var wantNulls int
+	for _, r := range rows {
+		if r.KI == nil {
+			wantNulls++
+		}
+	}
+	if len(nulls) != wantNulls || wantNulls == 0 {
+		t.Fatalf("%d rows with a null key, want %d", len(nulls), wantNulls)
+	}
+}
+
+// partitionsRead is the number of partitions the reader at the bottom of
+// f's optimized plan reads.
+func partitionsRead(t *testing.T, f *dataframe.Frame) int {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(f.Explain()), "\n")
+	last := lines[len(lines)-1]
+	var n int
+	if i := strings.LastIndex(last, "["); i >= 0 {
+		for _, c := range last[i+1:] {
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+	}
+	return n
+}
+
+// TestParquetSkipsRowGroups reads a file of sorted IDs in row groups of 25
+// rows, a partition each, and checks that a range filter reads only the
+// row groups whose statistics overlap it.
+func TestParquetSkipsRowGroups(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(43, 500)
+	dir := t.TempDir()
+	if _, err := arrowFrame(t, rows, []int{500}).ToParquet(ctx, dir, dataframe.ParquetWriteOptions{RowGroupRows: 25}); err != nil {
+		t.Fatal(err)
+	}
+	back := dataframe.ReadParquet(dir, dataframe.ParquetOptions{PartitionSize: 1})
+	if n := back.NumPartitions(); n != 20 {
+		t.Fatalf("%d partitions, want 20 (one per row group)", n)
+	}
+	cases := []struct {
+		pred  dataframe.Expr
+		parts int
+		keep  func(id int64) bool
+	}{
+		{dataframe.Col("ID").Ge(100).And(dataframe.Col("ID").Lt(150)), 2, func(id int64) bool { return id >= 100 && id < 150 }},
+		{dataframe.Col("ID").Eq(260), 1, func(id int64) bool { return id == 260 }},
+		{dataframe.Col("ID").IsIn(3, 499), 2, func(id int64) bool { return id == 3 || id == 499 }},
+		{dataframe.Col("ID").Gt(1000).Or(dataframe.Col("ID").Le(10)), 1, func(id int64) bool { return id <= 10 }},
+		{dataframe.Col("ID").Gt(1000), 1, func(id int64) bool { return false }},
+	}
+	for _, c := range cases {
+		f := back.Filter(c.pred).Select("ID")
+		if got := partitionsRead(t, f); got != c.parts {
+			t.Errorf("%s: reads %d partitions, want %d:\n%s", c.pred, got, c.parts, f.Explain())
+		}
+		var want [][]any
+		for _, r := range rows {
+			if c.keep(r.ID) {
+				want = append(want, []any{r.ID})
+			}
+		}
+		checkRows(t, tableRows(t, compute(t, ctx, f)), want, 0)
+	}
+}
+
+// TestReadBadFiles checks the errors for files that disagree or are broken.
+func TestReadBadFiles(t *testing.T) {
+	ctx := newClient(t)
+	dir := t.TempDir()
+	rows := genRows(44, 50)
+	a := arrowFrame(t, rows, []int{50})
+	if _, err := a.Select("ID", "F").ToParquet(ctx, filepath.Join(dir, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Select("ID", "S").ToParquet(ctx, filepath.Join(dir, "b")); err != nil {
+		t.Fatal(err)
+	}
+	mixed := dataframe.ReadParquet(filepath.Join(dir, "*", "*.parquet"))
+	wantErr(t, "schemas differ", mixed.Err(), "columns differ", "a/part.0.parquet", "ID int64, F float64",
+		"b/part.0.parquet", "ID int64, S string", "Union")
+	union := dataframe.ReadParquet(filepath.Join(dir, "*", "*.parquet"), dataframe.ParquetOptions{Union: true})
+	if err := union.Err(); err != nil {
+		t.Fatal(err)
+	}
+	got := tableRows(t, compute(t, ctx, union))
+	if len(got) != 100 || got[0][2] != nil || got[50][1] != nil {
+		t.Fatalf("union: %d rows, first %v, 51st %v", len(got), got[0], got[50])
+	}
+
+	file := filepath.Join(dir, "a", "part.0.parquet")
+	data, _ := os.ReadFile(file)
+	for name, bad := range map[string][]byte{"truncated": data[:len(data)/2], "garbage": []byte(strings.Repeat("not parquet ", 100))} {
+		p := filepath.Join(dir, name+".parquet")
+		os.WriteFile(p, bad, 0o644)
+		wantErr(t, name, dataframe.ReadParquet(p).Err(), p)
+	}
+	// A corrupt column chunk, found only when the partition is read.
+	corrupt := slices.Clone(data)
+	for i := 4; i < len(corrupt)/2; i++ {
+		corrupt[i] ^= 0x5a
+	}
+	p := filepath.Join(dir, "corrupt.parquet")
+	os.WriteFile(p, corrupt, 0o644)
+	if f := dataframe.ReadParquet(p); f.Err() == nil {
+		_, err := f.Compute(ctx)
+		wantErr(t, "corrupt", err, p)
+	}
+	_, err := a.ToParquet(ctx, "ftp://host/dir")
+	wantErr(t, "unknown scheme", err, `unknown URL scheme "ftp"`, "s3://")
+	wantErr(t, "no such column", dataframe.ReadParquet(file).Filter(dataframe.Col("nope").Gt(1)).Err(), "nope")
+}

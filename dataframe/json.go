@@ -1,0 +1,162 @@
+package dataframe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/io/csv"
+	"github.com/duskdata/dusk/io/jsonl"
+	"github.com/duskdata/dusk/io/storage"
+)
+
+const opReadJSON = "df-read-json"
+
+func init() { registry.Register(opReadJSON, readJSONOp) }
+
+// JSONOptions say how ReadJSON reads.
+type JSONOptions struct {
+	// Types fixes the types of the named keys ("int64", "float64",
+	// "string", "bool") instead of inferring them; a key given here that
+	// the sample lacks is read too.
+	Types map[string]string
+	// BlockSize splits files larger than this many bytes into several
+	// partitions. Default 64 MiB.
+	BlockSize int64
+}
+
+// jsonOpts are what a JSON read task needs besides its block.
+type jsonOpts struct {
+	Schema jsonl.Schema `json:"schema"`
+}
+
+// ReadJSON reads JSON lines files (one object per line) that pattern names,
+// as ReadCSV reads CSV: blocks of a datum up to the block size, compressed
+// files (.gz, .zst) whole. The keys and their types are inferred from the
+// start of the first file: integers are int64, other numbers float64,
+// nested objects and arrays their JSON text. A key that the sample lacks
+// fails the read where it appears, naming it, unless Types gives it.
+func ReadJSON(pattern string, opts ...JSONOptions) *Frame {
+	var o JSONOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	fail := func(err error) *Frame { return failed(fmt.Errorf("ReadJSON %s: %w", pattern, err)) }
+	files, datum, err := datumFiles(pattern)
+	if err != nil {
+		return fail(err)
+	}
+	first := files[0] // the first file with something in it
+	for _, f := range files {
+		if f.Size > 0 {
+			first = f
+			break
+		}
+	}
+	r, err := storage.OpenStream(first.Path)
+	if err != nil {
+		return fail(err)
+	}
+	sample := make([]byte, csv.SampleSize)
+	n, err := io.ReadFull(r, sample)
+	r.Close()
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return fail(err)
+	}
+	sample = sample[:n]
+	if n == len(sample) { // drop the last, likely partial, line
+		for n > 0 && sample[n-1] != '\n' {
+			n--
+		}
+		sample = sample[:n]
+	}
+	schema, err := jsonl.Infer(sample)
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", first.Path, err))
+	}
+	given := make([]string, 0, len(o.Types))
+	for name := range o.Types {
+		given = append(given, name)
+	}
+	slices.Sort(given) // keys the sample lacks come last, in name order
+	for _, name := range given {
+		t := o.Types[name]
+		found := false
+		for i := range schema {
+			if schema[i].Name == name {
+				schema[i].Type, schema[i].Dictionary, found = jsonl.Type(t), false, true
+			}
+		}
+		if !found {
+			schema = append(schema, jsonl.Column{Name: name, Type: jsonl.Type(t)})
+		}
+	}
+	fields := make([]arrow.Field, len(schema))
+	for i, c := range schema {
+		fields[i] = arrow.Field{Name: c.Name, Type: csvType(csv.Type(c.Type)), Nullable: true}
+	}
+	full, hive, err := withHive(arrow.NewSchema(fields, nil), files)
+	if err != nil {
+		return fail(err)
+	}
+	size := o.BlockSize
+	if size <= 0 {
+		size = DefaultBlockSize
+	}
+	var total int64
+	for _, f := range files {
+		total += f.Size
+	}
+	parts := pack(blockPieces(files, datum, hive, size), size)
+	return fileSource("read-json", opReadJSON, parts, full, hive, jsonOpts{Schema: schema}, total)
+}
+
+func readJSONOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
+	return readFiles(opReadJSON, raw, func(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.Record, error) {
+		var o jsonOpts
+		if err := json.Unmarshal(rawOpts, &o); err != nil {
+			return nil, fmt.Errorf("%s: decode arguments: %w", opReadJSON, err)
+		}
+		buf := storage.GetBuffer()
+		defer storage.PutBuffer(buf)
+		data, skipped, err := storage.ReadLines(s.block(), buf)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := jsonl.Parse(data, o.Schema, cols)
+		if err != nil {
+			var pe *jsonl.ParseError
+			if errors.As(err, &pe) {
+				pe.Line += storage.LinesBefore(s.Path, s.Start) + skipped
+			}
+			return nil, fmt.Errorf("read %s %w", s.Path, err)
+		}
+		return rec, nil
+	})
+}
+
+// JSONWriteOptions say how ToJSON writes.
+type JSONWriteOptions struct {
+	// SingleFile writes every partition, in order, into the one file path.
+	SingleFile bool
+	// Overwrite replaces files already there.
+	Overwrite bool
+}
+
+// ToJSON writes the frame as JSON lines, one object per row, named as
+// ToCSV names its files (part.N.json in a directory, or path's '*'
+// replaced by the partition's number); .gz and .zst names are compressed.
+// Every file is written atomically. It returns the files written.
+func (f *Frame) ToJSON(ctx context.Context, path string, opts ...JSONWriteOptions) ([]string, error) {
+	var o JSONWriteOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	return f.writeText(ctx, "ToJSON", path, "json", csv.WriteOptions{}, o.SingleFile, o.Overwrite)
+}

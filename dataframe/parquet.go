@@ -1,0 +1,261 @@
+package dataframe
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/io/parquet"
+	"github.com/duskdata/dusk/io/storage"
+)
+
+const (
+	opReadParquet  = "df-read-parquet"
+	opWriteParquet = "df-write-parquet"
+)
+
+func init() {
+	registry.Register(opReadParquet, readParquetOp)
+	registry.Register(opWriteParquet, writeParquetOp)
+}
+
+// ParquetOptions say how ReadParquet reads.
+type ParquetOptions struct {
+	// PartitionSize is the most decoded bytes of row groups put in one
+	// partition; a larger row group is a partition alone. Default 128 MiB.
+	PartitionSize int64
+	// Union reads files whose columns differ: the frame has every column
+	// any file has, null where a file lacks it. Without it such files are
+	// an error that lists them side by side.
+	Union bool
+}
+
+// ReadParquet reads the Parquet files that pattern names (a file, a
+// directory, a glob, or their URLs: see storage.Datums for how the glob
+// makes datums). Each partition holds row groups of one datum, up to the
+// partition size. Only the columns used are decoded, and a filter pushed
+// down to the read skips the row groups whose statistics rule it out.
+// Hive-style directories (year=2024/month=01/) become columns, and a filter
+// on them skips whole directories. Only the files' footers are read here.
+func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
+	var o ParquetOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	if o.PartitionSize <= 0 {
+		o.PartitionSize = DefaultPartitionSize
+	}
+	fail := func(err error) *Frame { return failed(fmt.Errorf("ReadParquet %s: %w", pattern, err)) }
+	files, datum, err := datumFiles(pattern)
+	if err != nil {
+		return fail(err)
+	}
+	infos, err := inspectAll(files, func(f storage.File) (*parquet.FileInfo, error) {
+		r, err := storage.Open(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return parquet.Inspect(r, r.Size(), f.Path)
+	})
+	if err != nil {
+		return fail(err)
+	}
+	var set schemaSet
+	for i, f := range files {
+		set.add(f.Path, infos[i].Schema)
+	}
+	schema, err := set.resolve(o.Union)
+	if err != nil {
+		return fail(err)
+	}
+	fileCols := schema.NumFields()
+	schema, hive, err := withHive(schema, files)
+	if err != nil {
+		return fail(err)
+	}
+	var pieces []piece
+	var total int64
+	for i, f := range files {
+		info := infos[i]
+		var own []string // the file's columns, when it lacks some
+		if info.Schema.NumFields() != fileCols {
+			own = names(info.Schema)
+		}
+		if len(info.RowGroups) == 0 { // an empty file: an empty partition
+			pieces = append(pieces, piece{datum: datum[i], hive: hiveDir(f.Path), ranges: hiveRanges(hive, f.Path),
+				slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Cols: own}})
+		}
+		for g, rg := range info.RowGroups {
+			ranges := hiveRanges(hive, f.Path)
+			if ranges == nil {
+				ranges = make(map[string]colRange, len(rg.Columns))
+			}
+			for c, st := range rg.Columns {
+				ranges[info.Schema.Field(c).Name] = statsRange(info.Schema.Field(c).Type, st)
+			}
+			pieces = append(pieces, piece{
+				datum: datum[i], hive: hiveDir(f.Path), bytes: rg.Bytes, ranges: ranges,
+				slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Groups: []int{g}, Cols: own},
+			})
+			total += rg.Bytes
+		}
+	}
+	return fileSource("read-parquet", opReadParquet, mergeGroups(pack(pieces, o.PartitionSize)), schema, hive, nil, total)
+}
+
+// mergeGroups joins the consecutive slices of one file in a partition into
+// one slice of several row groups.
+func mergeGroups(parts []filePart) []filePart {
+	for i := range parts {
+		var out []piece
+		for _, p := range parts[i].pieces {
+			if n := len(out); n > 0 && out[n-1].slice.Path == p.slice.Path {
+				out[n-1].slice.Groups = append(slices.Clip(out[n-1].slice.Groups), p.slice.Groups...)
+				out[n-1].bytes += p.bytes
+				out[n-1].ranges = unionRanges(out[n-1].ranges, p.ranges)
+				continue
+			}
+			out = append(out, p)
+		}
+		parts[i].pieces = out
+	}
+	return parts
+}
+
+// unionRanges is what is known of the values of two units together.
+func unionRanges(a, b map[string]colRange) map[string]colRange {
+	out := make(map[string]colRange, len(a))
+	for col, ra := range a {
+		rb, ok := b[col]
+		if !ok {
+			continue
+		}
+		r := colRange{nulls: ra.nulls || rb.nulls, allNull: ra.allNull && rb.allNull}
+		switch {
+		case ra.allNull:
+			r.min, r.max = rb.min, rb.max
+		case rb.allNull:
+			r.min, r.max = ra.min, ra.max
+		case ra.min != nil && rb.min != nil:
+			r.min, r.max = ra.min, ra.max
+			if c, ok := compare(rb.min, ra.min); ok && c < 0 {
+				r.min = rb.min
+			}
+			if c, ok := compare(rb.max, ra.max); ok && c > 0 {
+				r.max = rb.max
+			}
+		}
+		out[col] = r
+	}
+	return out
+}
+
+// statsRange turns a row group's column statistics into a range.
+func statsRange(t arrow.DataType, st parquet.ColumnStats) colRange {
+	r := colRange{nulls: st.Nulls > 0}
+	if !st.HasMinMax {
+		r.nulls = true // unknown
+		return r
+	}
+	switch kernel.PlainType(t).ID() {
+	case arrow.INT64:
+		r.min, r.max = st.MinInt, st.MaxInt
+	case arrow.FLOAT64:
+		r.min, r.max = st.MinFloat, st.MaxFloat
+	case arrow.STRING:
+		r.min, r.max = st.MinString, st.MaxString
+	case arrow.BOOL:
+		r.min, r.max = st.MinBool, st.MaxBool
+	}
+	return r
+}
+
+func readParquetOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
+	return readFiles(opReadParquet, raw, func(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {
+		if s.Cols != nil {
+			var own []string
+			for _, c := range cols {
+				if slices.Contains(s.Cols, c) {
+					own = append(own, c)
+				}
+			}
+			cols = own
+		}
+		f, err := storage.Open(s.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", s.Path, err)
+		}
+		defer f.Close()
+		if err := checkStamp(s); err != nil {
+			return nil, err
+		}
+		return parquet.Read(f, f.Size(), s.Path, s.Groups, cols)
+	})
+}
+
+// checkStamp fails a read of a file that changed after the frame was made:
+// its row groups may no longer be those planned.
+func checkStamp(s fileSlice) error {
+	if st, err := storage.Stat(s.Path); err == nil && st.Fingerprint() != s.Stamp {
+		return fmt.Errorf("read %s: the file changed since the frame was made (%s, was %s): make the frame again", s.Path, st.Fingerprint(), s.Stamp)
+	}
+	return nil
+}
+
+// ParquetWriteOptions say how ToParquet writes.
+type ParquetWriteOptions struct {
+	// Compression: "zstd" (default), "snappy", "gzip" or "none".
+	Compression string
+	// PartitionBy writes each partition's rows in hive-style directories
+	// by the values of these columns (dir/year=2024/part.0.parquet),
+	// without the columns themselves in the files.
+	PartitionBy []string
+	// Overwrite replaces files already there; without it a file in the way
+	// fails the write and is left as it was.
+	Overwrite bool
+	// RowGroupRows is the most rows in a row group. Default 1,048,576.
+	RowGroupRows int64
+}
+
+type writeParquetArgs struct {
+	Dir  string              `json:"dir"`
+	Part int                 `json:"part"`
+	Opts ParquetWriteOptions `json:"opts"`
+}
+
+// ToParquet writes the frame to the directory dir (a path or URL), one file
+// per partition, part.N.parquet, each written atomically; strings with few
+// distinct values are dictionary-encoded. It returns the files written.
+func (f *Frame) ToParquet(ctx context.Context, dir string, opts ...ParquetWriteOptions) ([]string, error) {
+	var o ParquetWriteOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	for _, c := range o.PartitionBy {
+		if f.err == nil && !f.plan.schema().HasField(c) {
+			return nil, fmt.Errorf("ToParquet: no column %q to partition by (the frame has %v)", c, names(f.plan.schema()))
+		}
+	}
+	return f.write(ctx, "ToParquet", opWriteParquet, func(i int) any {
+		return writeParquetArgs{Dir: dir, Part: i, Opts: o}
+	})
+}
+
+func writeParquetOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a writeParquetArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: %w", opWriteParquet, err)
+	}
+	rec := inputs[0].(arrow.Record)
+	name := fmt.Sprintf("part.%d.parquet", a.Part)
+	opts := parquet.WriteOptions{Compression: a.Opts.Compression, RowGroupRows: a.Opts.RowGroupRows}
+	return writeSplit(rec, a.Dir, name, a.Opts.PartitionBy, a.Opts.Overwrite, func(w writer, r arrow.Record) error {
+		return parquet.Write(w, r.Schema(), []arrow.Record{r}, opts)
+	})
+}

@@ -1,0 +1,183 @@
+package dataframe
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestMayMatchNeverSkipsAMatch checks mayMatch against rows: for random
+// units of rows and random predicates, a unit with a row where the
+// predicate holds is never ruled out, and simple ruled-out cases are.
+func TestMayMatchNeverSkipsAMatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	preds := func() Expr {
+		v := r.IntN(40) - 5
+		switch r.IntN(9) {
+		case 0:
+			return Col("a").Eq(v)
+		case 1:
+			return Col("a").Ne(v)
+		case 2:
+			return Col("a").Lt(v)
+		case 3:
+			return Col("a").Le(float64(v) + 0.5)
+		case 4:
+			return Col("a").Gt(v).And(Col("s").Ge("m"))
+		case 5:
+			return Col("a").Ge(v).Or(Col("s").Eq("q"))
+		case 6:
+			return Col("a").IsIn(v, v+3)
+		case 7:
+			return Col("a").IsNull()
+		}
+		return Lit(v).Lt(Col("a")) // operands swapped
+	}
+	for trial := 0; trial < 5000; trial++ {
+		n := 1 + r.IntN(6)
+		as := make([]*int64, n)
+		ss := make([]string, n)
+		for i := range as {
+			if r.IntN(5) > 0 {
+				v := int64(r.IntN(30))
+				as[i] = &v
+			}
+			ss[i] = string(rune('a' + r.IntN(26)))
+		}
+		rng := colRange{}
+		for _, a := range as {
+			if a == nil {
+				rng.nulls = true
+				continue
+			}
+			if rng.min == nil || *a < rng.min.(int64) {
+				rng.min = *a
+			}
+			if rng.max == nil || *a > rng.max.(int64) {
+				rng.max = *a
+			}
+		}
+		rng.allNull = rng.min == nil
+		srng := colRange{min: ss[0], max: ss[0]}
+		for _, s := range ss {
+			srng.min, srng.max = min(srng.min.(string), s), max(srng.max.(string), s)
+		}
+		ranges := func(c string) (colRange, bool) {
+			if c == "a" {
+				return rng, true
+			}
+			return srng, true
+		}
+		p := preds()
+		any := false
+		for i := range as {
+			if holds(p.n, as[i], ss[i]) {
+				any = true
+			}
+		}
+		if any && !mayMatch(p.n, ranges) {
+			t.Fatalf("%s skipped a unit with a matching row: a=%v s=%v", p, deref(as), ss)
+		}
+	}
+	lo := func(c string) (colRange, bool) { return colRange{min: int64(10), max: int64(20)}, c == "a" }
+	for _, c := range []struct {
+		p    Expr
+		want bool
+	}{
+		{Col("a").Gt(20), false}, {Col("a").Ge(20), true}, {Col("a").Lt(10), false}, {Col("a").Eq(15.5), true},
+		{Col("a").IsIn(1, 2, 30), false}, {Col("a").IsNull(), false}, {Col("b").Eq(1), true},
+		{Col("a").Gt(30).Or(Col("b").Eq(1)), true}, {Col("a").Add(1).Gt(100), true}, {Col("a").Eq(nil), false},
+	} {
+		if got := mayMatch(c.p.n, lo); got != c.want {
+			t.Errorf("%s on a in [10, 20]: mayMatch = %v, want %v", c.p, got, c.want)
+		}
+	}
+}
+
+// holds evaluates the test predicates on one row, as SQL does: a
+// comparison with null is not true.
+func holds(e *exprNode, a *int64, s string) bool {
+	val := func(n *exprNode) (float64, string, bool) {
+		switch {
+		case n.Op == "col" && n.Name == "a":
+			if a == nil {
+				return 0, "", false
+			}
+			return float64(*a), "", true
+		case n.Op == "col":
+			return 0, s, true
+		}
+		switch v := n.Lit.value().(type) {
+		case int64:
+			return float64(v), "", true
+		case float64:
+			return v, "", true
+		case string:
+			return 0, v, true
+		}
+		return 0, "", false
+	}
+	switch e.Op {
+	case "and":
+		return holds(e.Args[0], a, s) && holds(e.Args[1], a, s)
+	case "or":
+		return holds(e.Args[0], a, s) || holds(e.Args[1], a, s)
+	case "isnull":
+		return a == nil
+	case "isin":
+		for _, v := range e.Values {
+			if a != nil && float64(*a) == float64(v.I) {
+				return true
+			}
+		}
+		return false
+	case "cmp":
+		x, xs, ok1 := val(e.Args[0])
+		y, ys, ok2 := val(e.Args[1])
+		if !ok1 || !ok2 {
+			return false
+		}
+		c := 0
+		switch {
+		case xs != "" || ys != "":
+			c = compareStrings(xs, ys)
+		case x < y:
+			c = -1
+		case x > y:
+			c = 1
+		}
+		switch e.Cmp {
+		case "==":
+			return c == 0
+		case "!=":
+			return c != 0
+		case "<":
+			return c < 0
+		case "<=":
+			return c <= 0
+		case ">":
+			return c > 0
+		}
+		return c >= 0
+	}
+	return true
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func deref(ps []*int64) []any {
+	out := make([]any, len(ps))
+	for i, p := range ps {
+		if p != nil {
+			out[i] = *p
+		}
+	}
+	return out
+}

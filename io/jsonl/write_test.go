@@ -1,0 +1,196 @@
+package jsonl_test
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/io/jsonl"
+)
+
+// validity packs a null mask (true: null) into an Arrow bitmap.
+func validity(null []bool) []byte {
+	bits := make([]byte, (len(null)+7)/8)
+	for i, n := range null {
+		if !n {
+			bits[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return bits
+}
+
+// fiveTypes makes a record of n rows with one column of each of Dusk's
+// types, with nulls at different rows in each.
+func fiveTypes(n int) arrow.Record {
+	ints := make([]int64, n)
+	floats := make([]float64, n)
+	bools := make([]uint8, n)
+	var offs []int32
+	var data []byte
+	offs = append(offs, 0)
+	indices := make([]int32, n)
+	nulls := make([][]bool, 5)
+	for c := range nulls {
+		nulls[c] = make([]bool, n)
+	}
+	strs := []string{"plain", `q"uote\back`, "tab\tnew\nline\r", "é中😀", "", "ctl\x01\x1f", "</script>&"}
+	for i := 0; i < n; i++ {
+		ints[i] = int64(i*i*7919) - 1<<40
+		if i == 1 {
+			ints[i] = math.MinInt64
+		}
+		floats[i] = []float64{0.1, -2.5, 3, 1e21, 1e-7, 123456.789, math.MaxFloat64 / 4, math.SmallestNonzeroFloat64, math.Copysign(0, -1)}[i%9] * float64(1+i%3)
+		bools[i] = uint8(i % 2)
+		data = append(data, strs[i%len(strs)]...)
+		offs = append(offs, int32(len(data)))
+		indices[i] = int32(i % 3)
+		for c := range nulls {
+			nulls[c][i] = (i+c)%4 == 0
+		}
+	}
+	dict := kernel.NewString([]int32{0, 1, 3, 6}, []byte("abbccc"), nil)
+	defer dict.Release()
+	cols := []arrow.Array{
+		kernel.NewInt64(ints, validity(nulls[0])),
+		kernel.NewFloat64(floats, validity(nulls[1])),
+		kernel.NewBool(bools, validity(nulls[2])),
+		kernel.NewString(offs, data, validity(nulls[3])),
+		kernel.NewDict(indices, dict, validity(nulls[4])),
+	}
+	fields := []arrow.Field{
+		{Name: "i", Type: kernel.Int64, Nullable: true}, {Name: "f", Type: kernel.Float64, Nullable: true},
+		{Name: "b", Type: kernel.Bool, Nullable: true}, {Name: "s", Type: kernel.String, Nullable: true},
+		{Name: "d", Type: kernel.Dict, Nullable: true},
+	}
+	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}
+
+func TestWriteParseRoundTrip(t *testing.T) {
+	full := fiveTypes(100)
+	defer full.Release()
+	sliced := full.NewSlice(13, 77) // non-zero offsets in every column
+	defer sliced.Release()
+	schema := jsonl.Schema{
+		{Name: "i", Type: jsonl.Int64}, {Name: "f", Type: jsonl.Float64}, {Name: "b", Type: jsonl.Bool},
+		{Name: "s", Type: jsonl.String}, {Name: "d", Type: jsonl.String, Dictionary: true},
+	}
+	for _, tt := range []struct {
+		name string
+		rec  arrow.Record
+	}{{"whole", full}, {"sliced", sliced}, {"empty", full.NewSlice(5, 5)}} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "data.jsonl")
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := jsonl.Write(f, tt.rec); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := bytes.Count(data, []byte{'\n'}); got != int(tt.rec.NumRows()) {
+				t.Fatalf("%d lines for %d rows", got, tt.rec.NumRows())
+			}
+			back, err := jsonl.Parse(data, schema, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer back.Release()
+			if got, want := rowsOf(back), rowsOf(tt.rec); !reflect.DeepEqual(got, want) {
+				t.Errorf("rows differ after a round trip:\n got %v\nwant %v", got, want)
+			}
+			if tt.rec.NumRows() == 0 {
+				return
+			}
+			// Infer finds the types back, floats included.
+			inferred, err := jsonl.Infer(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range inferred {
+				if c.Name != schema[i].Name || c.Type != schema[i].Type {
+					t.Errorf("Infer column %d = %+v, want %+v", i, c, schema[i])
+				}
+			}
+		})
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	fields := []arrow.Field{
+		{Name: "f", Type: kernel.Float64, Nullable: true}, {Name: `k"ey`, Type: kernel.String, Nullable: true},
+	}
+	floats := []float64{3, math.NaN(), math.Inf(1), math.Inf(-1), 1e21, 1e-7, 0.1, math.Copysign(0, -1), 1e20}
+	n := len(floats)
+	offs := make([]int32, n+1)
+	data := []byte("a\xffb\x01")
+	offs[1] = int32(len(data))
+	for i := 2; i <= n; i++ {
+		offs[i] = offs[1]
+	}
+	cols := []arrow.Array{kernel.NewFloat64(floats, nil), kernel.NewString(offs, data, validity(append([]bool{false}, make([]bool, n-1)...)))}
+	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))
+	defer rec.Release()
+	var b bytes.Buffer
+	if err := jsonl.Write(&b, rec); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join([]string{
+		`{"f":3.0,"k\"ey":"a\ufffdb\u0001"}`,
+		`{"f":null,"k\"ey":""}`,
+		`{"f":null,"k\"ey":""}`,
+		`{"f":null,"k\"ey":""}`,
+		`{"f":1e+21,"k\"ey":""}`,
+		`{"f":1e-7,"k\"ey":""}`,
+		`{"f":0.1,"k\"ey":""}`,
+		`{"f":-0.0,"k\"ey":""}`,
+		`{"f":100000000000000000000.0,"k\"ey":""}`,
+	}, "\n") + "\n"
+	if b.String() != want {
+		t.Errorf("Write wrote\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestWriteNoColumns(t *testing.T) {
+	rec := array.NewRecord(arrow.NewSchema(nil, nil), nil, 2)
+	defer rec.Release()
+	var b bytes.Buffer
+	if err := jsonl.Write(&b, rec); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != "{}\n{}\n" {
+		t.Errorf("Write wrote %q", b.String())
+	}
+}
+
+func TestWriteUnsupportedType(t *testing.T) {
+	bld := array.NewInt32Builder(memory.DefaultAllocator)
+	bld.Append(1)
+	col := bld.NewArray()
+	defer col.Release()
+	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32}}, nil), []arrow.Array{col}, 1)
+	defer rec.Release()
+	err := jsonl.Write(&bytes.Buffer{}, rec)
+	if want := "jsonl: column x: cannot write type int32 (want int64, float64, bool or string)"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,717 @@
+package parquet
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding"
+)
+
+// Read decodes the given row groups of a file (nil: all of them, else in the
+// order given) into one record, with only the named columns (nil: all), in
+// the file's column order. The caller owns the record and releases it.
+func Read(r io.ReaderAt, size int64, path string, groups []int, cols []string) (arrow.Record, error) {
+	f, err := open(r, size, path)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := f.selectColumns(cols)
+	if err != nil {
+		return nil, err
+	}
+	rowGroups := f.file.RowGroups()
+	if groups == nil {
+		groups = make([]int, len(rowGroups))
+		for g := range groups {
+			groups[g] = g
+		}
+	}
+	rows := int64(0)
+	for _, g := range groups {
+		if g < 0 || g >= len(rowGroups) {
+			return nil, fmt.Errorf("read %s: no row group %d (the file has %d)", path, g, len(rowGroups))
+		}
+		rows += rowGroups[g].NumRows()
+	}
+	if rows > math.MaxInt32 {
+		return nil, fmt.Errorf("read %s: %d rows are too many for one record; read fewer row groups", path, rows)
+	}
+
+	fields := make([]arrow.Field, len(sel))
+	arrays := make([]arrow.Array, 0, len(sel))
+	defer func() {
+		for _, a := range arrays {
+			a.Release()
+		}
+	}()
+	for i, c := range sel {
+		fields[i] = arrow.Field{Name: c.name, Type: c.typ, Nullable: true}
+		b := newBuilder(c, int(rows), f.bytesHint(c, groups, size))
+		row := 0
+		for _, g := range groups {
+			n := int(rowGroups[g].NumRows())
+			if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
+				return nil, fmt.Errorf("read %s: row group %d column %s: %w", path, g, c.name, err)
+			}
+			row += n
+		}
+		arrays = append(arrays, b.finish())
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), arrays, rows), nil
+}
+
+// selectColumns returns the named columns in file order (nil: all of them).
+func (f *file) selectColumns(names []string) ([]*column, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var sel []*column
+	for i := range f.cols {
+		c := &f.cols[i]
+		if names != nil && !want[c.name] {
+			continue
+		}
+		if c.err != nil {
+			return nil, fmt.Errorf("read %s: %w", f.path, c.err)
+		}
+		delete(want, c.name)
+		sel = append(sel, c)
+	}
+	for _, n := range names {
+		if want[n] {
+			return nil, fmt.Errorf("read %s: no column %q", f.path, n)
+		}
+	}
+	return sel, nil
+}
+
+// bytesHint guesses the string bytes of a column in the given groups, to
+// size its buffer: the chunks' uncompressed size, within reason.
+func (f *file) bytesHint(c *column, groups []int, size int64) int {
+	if c.kind != parquet.ByteArray {
+		return 0
+	}
+	meta := f.file.Metadata()
+	n := int64(0)
+	for _, g := range groups {
+		n += meta.RowGroups[g].Columns[c.leaf].MetaData.TotalUncompressedSize
+	}
+	return int(max(0, min(n, 16*size, 1<<30)))
+}
+
+// readChunk decodes a column chunk of n rows into rows [row, row+n) of b.
+// parquet-go can panic on a corrupt file: a panic becomes the error.
+func readChunk(b builder, chunk parquet.ColumnChunk, row, n int) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("decode: parquet-go panicked: %v", p)
+		}
+	}()
+	pages := chunk.Pages()
+	defer pages.Close()
+	end := row + n
+	for i := 0; ; i++ {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("page %d: %w", i, err)
+		}
+		if len(p.RepetitionLevels()) > 0 {
+			parquet.Release(p)
+			return fmt.Errorf("page %d: repetition levels in a column that is not repeated", i)
+		}
+		rows, err := b.page(p, row, end)
+		parquet.Release(p)
+		if err != nil {
+			return fmt.Errorf("page %d: %w", i, err)
+		}
+		row += rows
+	}
+	if row != end {
+		return fmt.Errorf("the chunk holds %d rows, its row group %d", n-(end-row), n)
+	}
+	return nil
+}
+
+// errCorrupt says a page's parts disagree.
+var errCorrupt = errors.New("corrupt page")
+
+// builder decodes a column's pages into Go slices that become its array.
+type builder interface {
+	// page decodes p into the rows from row on, short of end, and returns
+	// how many rows it held.
+	page(p parquet.Page, row, end int) (int, error)
+	// finish returns the column, which the caller owns.
+	finish() arrow.Array
+}
+
+func newBuilder(c *column, rows, bytesHint int) builder {
+	v := validity{}
+	if c.optional {
+		v.bits = make([]byte, (rows+7)/8)
+	}
+	switch c.typ {
+	case kernel.Int64:
+		return &intBuilder{validity: v, unsigned: c.unsigned, vals: make([]int64, rows)}
+	case kernel.Float64:
+		return &floatBuilder{validity: v, vals: make([]float64, rows)}
+	case kernel.Bool:
+		return &boolBuilder{validity: v, vals: make([]uint8, rows)}
+	case kernel.Dict:
+		return &dictBuilder{validity: v, indices: make([]int32, rows), offsets: []int32{0}}
+	default:
+		offsets := make([]int32, rows+1)
+		return &stringBuilder{validity: v, offsets: offsets, data: make([]byte, 0, bytesHint)}
+	}
+}
+
+// validity is a column's validity bitmap, nil for a required column.
+type validity struct {
+	bits  []byte
+	nulls int
+}
+
+// levels reads a page's shape: its rows, from its definition levels for an
+// optional column, and how many of them are not null. It sets their bits.
+func (v *validity) levels(p parquet.Page, row, end int) (n, k int, levels []byte, err error) {
+	if v.bits == nil {
+		n = int(p.NumValues())
+		k = n
+	} else {
+		levels = p.DefinitionLevels()
+		n = len(levels)
+	}
+	if n > end-row {
+		return 0, 0, nil, fmt.Errorf("%w: %d rows, past the row group's end", errCorrupt, n)
+	}
+	if v.bits != nil {
+		k = setBits(v.bits, row, levels)
+		v.nulls += n - k
+	}
+	return n, k, levels, nil
+}
+
+// valid returns the bitmap for the array: nil when nothing is null.
+func (v *validity) valid() []byte {
+	if v.nulls == 0 {
+		return nil
+	}
+	return v.bits
+}
+
+// setBits sets bit pos+i of bm for each level that is not zero (not null,
+// in a column whose maximum definition level is 1) and counts them.
+func setBits(bm []byte, pos int, levels []byte) int {
+	ones, i := 0, 0
+	for ; i < len(levels) && (pos+i)&7 != 0; i++ {
+		if levels[i] != 0 {
+			bm[(pos+i)>>3] |= 1 << ((pos + i) & 7)
+			ones++
+		}
+	}
+	out := bm[(pos+i)>>3:]
+	for ; i+8 <= len(levels); i += 8 {
+		// Fold each of 8 level bytes into its low bit (set if the byte is
+		// not zero), then gather the 8 low bits into one byte.
+		x := binary.LittleEndian.Uint64(levels[i:])
+		x |= x >> 4
+		x |= x >> 2
+		x |= x >> 1
+		b := byte(((x & 0x0101010101010101) * 0x0102040810204080) >> 56)
+		out[0] = b
+		out = out[1:]
+		ones += bits.OnesCount8(b)
+	}
+	for ; i < len(levels); i++ {
+		if levels[i] != 0 {
+			bm[(pos+i)>>3] |= 1 << ((pos + i) & 7)
+			ones++
+		}
+	}
+	return ones
+}
+
+// place writes a page's k non-null values src into dst, one per row, at
+// the rows whose level is not zero; with no nulls it is a copy.
+func place[T any](dst, src []T, levels []byte, k int) error {
+	if len(src) < k {
+		return fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(src), k)
+	}
+	if k == len(dst) {
+		copy(dst, src[:k])
+		return nil
+	}
+	src = src[:k]
+	j := 0
+	for i, l := range levels {
+		if l != 0 {
+			dst[i] = src[j]
+			j++
+		}
+	}
+	return nil
+}
+
+// gather looks up indices in dict, into out (len(idx) values).
+func gather[T any](out, dict []T, idx []int32) error {
+	out = out[:len(idx)]
+	for i, j := range idx {
+		if uint32(j) >= uint32(len(dict)) {
+			return fmt.Errorf("%w: dictionary index %d out of %d values", errCorrupt, j, len(dict))
+		}
+		out[i] = dict[j]
+	}
+	return nil
+}
+
+// grow returns s with length n, reusing its memory.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// dictCache holds a dictionary's values converted to a column's type; a
+// column chunk has one dictionary, shared by its pages.
+type dictCache[T any] struct {
+	dict parquet.Dictionary
+	vals []T
+}
+
+func (d *dictCache[T]) get(dict parquet.Dictionary, convert func(parquet.Page) ([]T, error)) ([]T, error) {
+	if dict != d.dict {
+		vals, err := convert(dict.Page())
+		if err != nil {
+			return nil, fmt.Errorf("dictionary: %w", err)
+		}
+		d.dict, d.vals = dict, vals
+	}
+	return d.vals, nil
+}
+
+// indexed decodes a dictionary-encoded page of k non-null values into dst
+// (a row each) through the dictionary's values.
+func indexed[T any](p parquet.Page, dict, dst []T, levels []byte, k int, scratch *[]T) error {
+	idx := dataOf(p).Int32()
+	if len(idx) < k {
+		return fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(idx), k)
+	}
+	idx = idx[:k]
+	if k == len(dst) {
+		return gather(dst, dict, idx)
+	}
+	*scratch = grow(*scratch, k)
+	if err := gather(*scratch, dict, idx); err != nil {
+		return err
+	}
+	return place(dst, *scratch, levels, k)
+}
+
+type intBuilder struct {
+	validity
+	unsigned bool
+	vals     []int64
+	scratch  []int64
+	dict     dictCache[int64]
+}
+
+func (b *intBuilder) page(p parquet.Page, row, end int) (int, error) {
+	n, k, levels, err := b.levels(p, row, end)
+	if err != nil || k == 0 {
+		return n, err // all null: the values stay zero
+	}
+	dst := b.vals[row : row+n]
+	if d := p.Dictionary(); d != nil {
+		dict, err := b.dict.get(d, func(p parquet.Page) ([]int64, error) { return b.dense(p, new([]int64)) })
+		if err != nil {
+			return 0, err
+		}
+		return n, indexed(p, dict, dst, levels, k, &b.scratch)
+	}
+	src, err := b.dense(p, &b.scratch)
+	if err != nil {
+		return 0, err
+	}
+	return n, place(dst, src, levels, k)
+}
+
+// dense returns a plain page's values as int64s: the page's own, or
+// converted into *buf.
+func (b *intBuilder) dense(p parquet.Page, buf *[]int64) ([]int64, error) {
+	data := p.Data()
+	switch p.Type().Kind() {
+	case parquet.Int64:
+		return data.Int64(), nil
+	case parquet.Int32:
+		v := data.Int32()
+		out := grow(*buf, len(v))
+		*buf = out
+		if b.unsigned {
+			for i, x := range v {
+				out[i] = int64(uint32(x))
+			}
+		} else {
+			for i, x := range v {
+				out[i] = int64(x)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: a %s page in an int column", errCorrupt, p.Type().Kind())
+}
+
+func (b *intBuilder) finish() arrow.Array { return kernel.NewInt64(b.vals, b.valid()) }
+
+type floatBuilder struct {
+	validity
+	vals    []float64
+	scratch []float64
+	dict    dictCache[float64]
+}
+
+func (b *floatBuilder) page(p parquet.Page, row, end int) (int, error) {
+	n, k, levels, err := b.levels(p, row, end)
+	if err != nil || k == 0 {
+		return n, err // all null: the values stay zero
+	}
+	dst := b.vals[row : row+n]
+	if d := p.Dictionary(); d != nil {
+		dict, err := b.dict.get(d, func(p parquet.Page) ([]float64, error) { return b.dense(p, new([]float64)) })
+		if err != nil {
+			return 0, err
+		}
+		return n, indexed(p, dict, dst, levels, k, &b.scratch)
+	}
+	src, err := b.dense(p, &b.scratch)
+	if err != nil {
+		return 0, err
+	}
+	return n, place(dst, src, levels, k)
+}
+
+// dense returns a plain page's values as float64s: the page's own, or
+// converted into *buf.
+func (b *floatBuilder) dense(p parquet.Page, buf *[]float64) ([]float64, error) {
+	data := p.Data()
+	switch p.Type().Kind() {
+	case parquet.Double:
+		return data.Double(), nil
+	case parquet.Float:
+		v := data.Float()
+		out := grow(*buf, len(v))
+		*buf = out
+		for i, x := range v {
+			out[i] = float64(x)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: a %s page in a float column", errCorrupt, p.Type().Kind())
+}
+
+func (b *floatBuilder) finish() arrow.Array { return kernel.NewFloat64(b.vals, b.valid()) }
+
+type boolBuilder struct {
+	validity
+	vals    []uint8
+	scratch []uint8
+	dict    dictCache[uint8]
+}
+
+func (b *boolBuilder) page(p parquet.Page, row, end int) (int, error) {
+	n, k, levels, err := b.levels(p, row, end)
+	if err != nil || k == 0 {
+		return n, err // all null: the values stay zero
+	}
+	dst := b.vals[row : row+n]
+	if d := p.Dictionary(); d != nil {
+		dict, err := b.dict.get(d, func(p parquet.Page) ([]uint8, error) { return unpackBools(nil, p, int(p.NumValues())) })
+		if err != nil {
+			return 0, err
+		}
+		return n, indexed(p, dict, dst, levels, k, &b.scratch)
+	}
+	src, err := unpackBools(b.scratch, p, k)
+	if err != nil {
+		return 0, err
+	}
+	b.scratch = src
+	return n, place(dst, src, levels, k)
+}
+
+// unpackBools returns the first k values of a plain boolean page, a byte each.
+func unpackBools(out []uint8, p parquet.Page, k int) ([]uint8, error) {
+	if p.Type().Kind() != parquet.Boolean {
+		return nil, fmt.Errorf("%w: a %s page in a bool column", errCorrupt, p.Type().Kind())
+	}
+	packed := dataOf(p).Boolean()
+	if len(packed)*8 < k {
+		return nil, fmt.Errorf("%w: %d bytes of booleans for %d values", errCorrupt, len(packed), k)
+	}
+	out = grow(out, k)
+	for i := range out {
+		out[i] = packed[i>>3] >> (i & 7) & 1
+	}
+	return out, nil
+}
+
+func (b *boolBuilder) finish() arrow.Array { return kernel.NewBool(b.vals, b.valid()) }
+
+// byteArrays returns a plain BYTE_ARRAY page's first k values: value i is
+// data[offs[i]:offs[i+1]].
+func byteArrays(p parquet.Page, k int) (data []byte, offs []uint32, err error) {
+	if p.Type().Kind() != parquet.ByteArray {
+		return nil, nil, fmt.Errorf("%w: a %s page in a string column", errCorrupt, p.Type().Kind())
+	}
+	data, offs = dataOf(p).ByteArray()
+	if len(offs) < k+1 || offs[0] > offs[k] || int(offs[k]) > len(data) {
+		return nil, nil, fmt.Errorf("%w: %d string offsets for %d values", errCorrupt, len(offs), k)
+	}
+	return data, offs[:k+1], nil
+}
+
+// stringBuilder builds a plain string column.
+type stringBuilder struct {
+	validity
+	offsets []int32 // len rows+1
+	data    []byte
+	dict    parquet.Dictionary // the current chunk's dictionary, and its values
+	dData   []byte
+	dOffs   []uint32
+}
+
+func (b *stringBuilder) page(p parquet.Page, row, end int) (int, error) {
+	n, k, levels, err := b.levels(p, row, end)
+	if err != nil {
+		return 0, err
+	}
+	offs := b.offsets[row+1 : row+1+n]
+	if k == 0 { // all null
+		for i := range offs {
+			offs[i] = int32(len(b.data))
+		}
+		return n, nil
+	}
+	if d := p.Dictionary(); d != nil {
+		if d != b.dict {
+			if b.dData, b.dOffs, err = byteArrays(d.Page(), d.Len()); err != nil {
+				return 0, fmt.Errorf("dictionary: %w", err)
+			}
+			b.dict = d
+		}
+		idx := dataOf(p).Int32()
+		if len(idx) < k {
+			return 0, fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(idx), k)
+		}
+		idx = idx[:k]
+		j := 0
+		for i := range offs {
+			if levels == nil || levels[i] != 0 {
+				x := idx[j]
+				j++
+				if uint32(x) >= uint32(len(b.dOffs)-1) {
+					return 0, fmt.Errorf("%w: dictionary index %d out of %d values", errCorrupt, x, len(b.dOffs)-1)
+				}
+				b.data = append(b.data, b.dData[b.dOffs[x]:b.dOffs[x+1]]...)
+			}
+			offs[i] = int32(len(b.data))
+		}
+		if len(b.data) > math.MaxInt32 {
+			return 0, errTooLong
+		}
+		return n, nil
+	}
+	data, vo, err := byteArrays(p, k)
+	if err != nil {
+		return 0, err
+	}
+	base := int64(len(b.data)) - int64(vo[0])
+	if base+int64(vo[k]) > math.MaxInt32 {
+		return 0, errTooLong
+	}
+	b.data = append(b.data, data[vo[0]:vo[k]]...)
+	if k == n {
+		for i, o := range vo[1:] {
+			offs[i] = int32(base + int64(o))
+		}
+		return n, nil
+	}
+	j := 0
+	for i, l := range levels {
+		if l != 0 {
+			j++
+		}
+		offs[i] = int32(base + int64(vo[j]))
+	}
+	return n, nil
+}
+
+var errTooLong = errors.New("the strings pass 2 GiB, too many for one column; read fewer row groups")
+
+func (b *stringBuilder) finish() arrow.Array {
+	return kernel.NewString(b.offsets, b.data, b.valid())
+}
+
+// dictBuilder builds a dictionary-encoded string column; the dictionaries
+// of several chunks are merged into one.
+type dictBuilder struct {
+	validity
+	indices []int32
+	offsets []int32 // the merged dictionary's values
+	data    []byte
+	ids     map[string]int32 // value to merged id, built once two dictionaries meet
+
+	dict  parquet.Dictionary // the current chunk's dictionary
+	remap []int32            // its values' merged ids; nil: the same ids
+	n     int32              // its size
+}
+
+func (b *dictBuilder) page(p parquet.Page, row, end int) (int, error) {
+	n, k, levels, err := b.levels(p, row, end)
+	if err != nil || k == 0 {
+		return n, err // all null: the indices stay zero
+	}
+	out := b.indices[row : row+n]
+	if d := p.Dictionary(); d != nil {
+		if d != b.dict {
+			if err := b.useDictionary(d); err != nil {
+				return 0, fmt.Errorf("dictionary: %w", err)
+			}
+		}
+		idx := dataOf(p).Int32()
+		if len(idx) < k {
+			return 0, fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(idx), k)
+		}
+		return n, b.place(out, idx[:k], levels)
+	}
+	// A plain page, where the metadata promised a dictionary: add its
+	// values to the dictionary one by one.
+	data, vo, err := byteArrays(p, k)
+	if err != nil {
+		return 0, err
+	}
+	b.index()
+	j := 0
+	for i := range out {
+		if levels == nil || levels[i] != 0 {
+			out[i] = b.intern(data[vo[j]:vo[j+1]])
+			j++
+		}
+	}
+	if len(b.data) > math.MaxInt32 {
+		return 0, errTooLong
+	}
+	return n, nil
+}
+
+// place writes the merged ids of a page's non-null indices idx into out,
+// at the rows whose level is not zero.
+func (b *dictBuilder) place(out, idx []int32, levels []byte) error {
+	remap, size := b.remap, uint32(b.n)
+	if len(idx) == len(out) {
+		for i, x := range idx {
+			if uint32(x) >= size {
+				return indexError(x, size)
+			}
+			if remap != nil {
+				x = remap[x]
+			}
+			out[i] = x
+		}
+		return nil
+	}
+	j := 0
+	for i, l := range levels {
+		if l == 0 {
+			continue
+		}
+		x := idx[j]
+		j++
+		if uint32(x) >= size {
+			return indexError(x, size)
+		}
+		if remap != nil {
+			x = remap[x]
+		}
+		out[i] = x
+	}
+	return nil
+}
+
+func indexError(x int32, size uint32) error {
+	return fmt.Errorf("%w: dictionary index %d out of %d values", errCorrupt, x, size)
+}
+
+// useDictionary makes d the current chunk's dictionary, adding its values
+// to the merged one.
+func (b *dictBuilder) useDictionary(d parquet.Dictionary) error {
+	data, offs, err := byteArrays(d.Page(), d.Len())
+	if err != nil {
+		return err
+	}
+	b.dict, b.n, b.remap = d, int32(len(offs)-1), nil
+	if len(b.offsets) == 1 && b.ids == nil {
+		// The first dictionary: its ids are the merged ones.
+		base := offs[0]
+		for _, o := range offs[1:] {
+			b.offsets = append(b.offsets, int32(o-base))
+		}
+		b.data = append(b.data, data[base:offs[len(offs)-1]]...)
+		return nil
+	}
+	b.index()
+	b.remap = make([]int32, b.n)
+	for j := range b.remap {
+		b.remap[j] = b.intern(data[offs[j]:offs[j+1]])
+	}
+	if len(b.data) > math.MaxInt32 {
+		return errTooLong
+	}
+	return nil
+}
+
+// index builds the map of the merged dictionary's values.
+func (b *dictBuilder) index() {
+	if b.ids != nil {
+		return
+	}
+	b.ids = make(map[string]int32, len(b.offsets))
+	for j := len(b.offsets) - 2; j >= 0; j-- { // the first of duplicates wins
+		b.ids[string(b.data[b.offsets[j]:b.offsets[j+1]])] = int32(j)
+	}
+}
+
+// intern returns v's id in the merged dictionary, adding it if new.
+func (b *dictBuilder) intern(v []byte) int32 {
+	if id, ok := b.ids[string(v)]; ok {
+		return id
+	}
+	id := int32(len(b.offsets) - 1)
+	b.data = append(b.data, v...)
+	b.offsets = append(b.offsets, int32(len(b.data)))
+	b.ids[string(v)] = id
+	return id
+}
+
+func (b *dictBuilder) finish() arrow.Array {
+	values := kernel.NewString(b.offsets, b.data, nil)
+	defer values.Release()
+	return kernel.NewDict(b.indices, values, b.valid())
+}
+
+// dataOf returns a page's values, as they are in its buffers.
+func dataOf(p parquet.Page) *encoding.Values {
+	v := p.Data()
+	return &v
+}
