@@ -26,6 +26,7 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/io/avro"
 	"github.com/duskdata/dusk/io/jsonl"
 	"github.com/duskdata/dusk/io/parquet"
 )
@@ -184,7 +185,7 @@ type source struct {
 // sources are the ways frames are made: Arrow records, one per partition,
 // and CSV files, one per partition (a header-only file when empty), read
 // with a glob; the CSV reader dictionary-encodes the repetitive strings.
-var sources = []source{{"arrow", arrowFrame}, {"csv", csvFrame}, {"parquet", parquetFrame}, {"json", jsonFrame}}
+var sources = []source{{"arrow", arrowFrame}, {"csv", csvFrame}, {"parquet", parquetFrame}, {"json", jsonFrame}, {"avro", avroFrame}}
 
 // testFrame is a frame of generated rows in one layout from one source.
 type testFrame struct {
@@ -288,6 +289,14 @@ func parquetFrame(t *testing.T, rows []testRow, sizes []int) *dataframe.Frame {
 	return fileFrame(t, rows, sizes, "parquet", func(w io.Writer, rec arrow.Record) error {
 		return parquet.Write(w, rec.Schema(), []arrow.Record{rec}, parquet.WriteOptions{RowGroupRows: 7})
 	}, func(pattern string) *dataframe.Frame { return dataframe.ReadParquet(pattern) })
+}
+
+// avroFrame writes each partition's rows as an Avro file with io/avro and
+// reads them with a glob.
+func avroFrame(t *testing.T, rows []testRow, sizes []int) *dataframe.Frame {
+	return fileFrame(t, rows, sizes, "avro", func(w io.Writer, rec arrow.Record) error {
+		return avro.Write(w, []arrow.Record{rec}, avro.WriteOptions{Schema: rec.Schema()})
+	}, func(pattern string) *dataframe.Frame { return dataframe.ReadAvro(pattern) })
 }
 
 // jsonFrame writes each partition's rows as JSON lines with io/jsonl and

@@ -54,6 +54,8 @@ func TestWriteReadRoundTrips(t *testing.T) {
 		}, func(dir string) *dataframe.Frame {
 			return dataframe.ReadCSV(storage.Join(dir, "all.csv.gz"), dataframe.CSVOptions{Types: csvTypes})
 		}, 1},
+		{"avro", func(dir string) ([]string, error) { return f.ToAvro(ctx, dir) },
+			func(dir string) *dataframe.Frame { return dataframe.ReadAvro(dir + "/*") }, 3},
 		{"json-zst", func(dir string) ([]string, error) { return f.ToJSON(ctx, storage.Join(dir, "p-*.json.zst")) },
 			func(dir string) *dataframe.Frame {
 				return dataframe.ReadJSON(dir+"/*", dataframe.JSONOptions{Types: csvTypes})

@@ -1,0 +1,148 @@
+package dataframe
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/io/avro"
+	"github.com/duskdata/dusk/io/storage"
+)
+
+const (
+	opReadAvro  = "df-read-avro"
+	opWriteAvro = "df-write-avro"
+)
+
+func init() {
+	registry.Register(opReadAvro, readAvroOp)
+	registry.Register(opWriteAvro, writeAvroOp)
+}
+
+// AvroOptions say how ReadAvro reads.
+type AvroOptions struct {
+	// Union reads files whose columns differ: every column any file has,
+	// null where a file lacks it. Without it such files are an error that
+	// lists them side by side.
+	Union bool
+	// PartitionSize is the most bytes of files put in one partition (a
+	// larger file is a partition alone). Default 128 MiB.
+	PartitionSize int64
+}
+
+// ReadAvro reads Avro object container files that pattern names, as
+// ReadParquet does: small files of one datum share a partition, hive
+// directories become columns. Each file's schema (record fields of long,
+// int, double, float, boolean, string, enum or bytes, each optionally a
+// union with null) is read from its header here.
+func ReadAvro(pattern string, opts ...AvroOptions) *Frame {
+	var o AvroOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	if o.PartitionSize <= 0 {
+		o.PartitionSize = DefaultPartitionSize
+	}
+	fail := func(err error) *Frame { return failed(fmt.Errorf("ReadAvro %s: %w", pattern, err)) }
+	files, datum, err := datumFiles(pattern)
+	if err != nil {
+		return fail(err)
+	}
+	schemas, err := inspectAll(files, func(f storage.File) (*arrow.Schema, error) {
+		r, err := storage.OpenStream(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return avro.Inspect(r, f.Path)
+	})
+	if err != nil {
+		return fail(err)
+	}
+	var set schemaSet
+	for i, f := range files {
+		set.add(f.Path, schemas[i])
+	}
+	schema, err := set.resolve(o.Union)
+	if err != nil {
+		return fail(err)
+	}
+	fileCols := schema.NumFields()
+	schema, hive, err := withHive(schema, files)
+	if err != nil {
+		return fail(err)
+	}
+	var pieces []piece
+	var total int64
+	for i, f := range files {
+		var own []string
+		if schemas[i].NumFields() != fileCols {
+			own = names(schemas[i])
+		}
+		pieces = append(pieces, piece{datum: datum[i], hive: hiveDir(f.Path), bytes: f.Size, ranges: hiveRanges(hive, f.Path),
+			slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Cols: own}})
+		total += f.Size
+	}
+	return fileSource("read-avro", opReadAvro, pack(pieces, o.PartitionSize), schema, hive, nil, total)
+}
+
+func readAvroOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
+	return readFiles(opReadAvro, raw, func(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {
+		if s.Cols != nil {
+			cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return !slices.Contains(s.Cols, c) })
+		}
+		if err := checkStamp(s); err != nil {
+			return nil, err
+		}
+		r, err := storage.OpenStream(s.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", s.Path, err)
+		}
+		defer r.Close()
+		return avro.Read(r, s.Path, cols)
+	})
+}
+
+// AvroWriteOptions say how ToAvro writes.
+type AvroWriteOptions struct {
+	// Compression of the blocks: "zstd" (default), "deflate", "snappy" or
+	// "none".
+	Compression string
+	// Overwrite replaces files already there.
+	Overwrite bool
+}
+
+type writeAvroArgs struct {
+	Dir  string           `json:"dir"`
+	Part int              `json:"part"`
+	Opts AvroWriteOptions `json:"opts"`
+}
+
+// ToAvro writes the frame to the directory dir (a path or URL) as Avro
+// object container files, part.N.avro, one per partition, each written
+// atomically; every field is a union of null and its type. It returns the
+// files written.
+func (f *Frame) ToAvro(ctx context.Context, dir string, opts ...AvroWriteOptions) ([]string, error) {
+	var o AvroWriteOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	return f.write(ctx, "ToAvro", opWriteAvro, func(i int) any { return writeAvroArgs{Dir: dir, Part: i, Opts: o} })
+}
+
+func writeAvroOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a writeAvroArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: %w", opWriteAvro, err)
+	}
+	rec := inputs[0].(arrow.Record)
+	name := fmt.Sprintf("part.%d.avro", a.Part)
+	return writeSplit(rec, a.Dir, name, nil, a.Opts.Overwrite, func(w io.Writer, r arrow.Record) error {
+		return avro.Write(w, []arrow.Record{r}, avro.WriteOptions{Compression: a.Opts.Compression, Schema: r.Schema()})
+	})
+}

@@ -1,0 +1,232 @@
+// Package avro converts between Avro object container files and Arrow
+// records. Schemas are parsed and files written with
+// github.com/hamba/avro/v2; reading walks the container's blocks itself
+// and decodes each value straight into the Go slices that become Arrow
+// buffers, driven by the file's schema, with every length and count checked
+// against the bytes that are there, so that a corrupt file is an error
+// naming the file and the block or record, never a panic or a runaway
+// allocation.
+//
+// Type mapping on read (Dusk columns are int64, float64, bool and strings):
+//
+//	long, int                 int64  (also with logical types date, time-*, timestamp-*, local-timestamp-*)
+//	double, float             float64
+//	boolean                   bool
+//	string (also uuid), bytes string (bytes must be UTF-8 text)
+//	enum                      dictionary string (kernel.Dict), the symbols its dictionary
+//	["null", T], [T, "null"]  T, with nulls
+//
+// Logical types read as their raw numbers: date as days since the epoch,
+// time-millis and timestamp-millis as milliseconds, time-micros and
+// timestamp-micros as microseconds. Arrays, maps, records, fixed, decimal
+// and unions of several types are not supported: ArrowSchema and Inspect
+// fail on them, naming the field, and Read when they are asked for (a
+// projection that leaves them out reads the file).
+//
+// Writing maps int64, float64, bool and strings to ["null", long | double |
+// boolean | string]. A dictionary string column is written as string with
+// the field property "dusk.dictionary": true, which Read honours, so that a
+// round trip keeps the column's type.
+//
+// Must never import: scheduler, worker, internal/cluster, the collections.
+package avro
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/hamba/avro/v2"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+)
+
+// DictProp is the field property that marks a string field as a dictionary
+// column.
+const DictProp = "dusk.dictionary"
+
+// kind is how a field's values are encoded.
+type kind uint8
+
+const (
+	kLong kind = iota
+	kInt
+	kDouble
+	kFloat
+	kBool
+	kString
+	kBytes
+	kEnum
+)
+
+// field is how to read one field of the file's records.
+type field struct {
+	name    string
+	schema  avro.Schema // the field's schema, to skip it
+	err     error       // why the field cannot be read; nil if it can
+	kind    kind
+	union   bool  // the value follows a union branch index
+	nullIdx int64 // the null branch; -1 for none
+	valIdx  int64 // the value's branch
+	symbols []string
+	typ     arrow.DataType
+}
+
+// fieldsOf maps a record schema's fields; a field that cannot be read
+// carries its error.
+func fieldsOf(s avro.Schema) ([]field, error) {
+	s = deref(s)
+	rs, ok := s.(*avro.RecordSchema)
+	if !ok {
+		return nil, fmt.Errorf("the schema is %s, not a record", describe(s))
+	}
+	fields := make([]field, len(rs.Fields()))
+	for i, f := range rs.Fields() {
+		fields[i] = mapField(f)
+	}
+	return fields, nil
+}
+
+func deref(s avro.Schema) avro.Schema {
+	if r, ok := s.(*avro.RefSchema); ok {
+		return r.Schema()
+	}
+	return s
+}
+
+// describe names an Avro type for a message.
+func describe(s avro.Schema) string {
+	s = deref(s)
+	name := string(s.Type())
+	if n, ok := s.(avro.NamedSchema); ok {
+		name += " " + n.FullName()
+	}
+	if l, ok := s.(avro.LogicalTypeSchema); ok && l.Logical() != nil {
+		name += " (logical type " + string(l.Logical().Type()) + ")"
+	}
+	return name
+}
+
+func mapField(f *avro.Field) field {
+	fd := field{name: f.Name(), schema: f.Type(), nullIdx: -1}
+	t := deref(f.Type())
+	unsupported := func(what string) field {
+		fd.err = fmt.Errorf("field %s: Avro type %s is not supported (Dusk reads long, int, double, float, boolean, string, bytes and enum, and their unions with null)", f.Name(), what)
+		return fd
+	}
+	if u, ok := t.(*avro.UnionSchema); ok {
+		types := u.Types()
+		fd.union = true
+		switch {
+		case len(types) == 1:
+			fd.valIdx = 0
+		case len(types) == 2 && types[0].Type() == avro.Null && types[1].Type() != avro.Null:
+			fd.nullIdx, fd.valIdx = 0, 1
+		case len(types) == 2 && types[1].Type() == avro.Null && types[0].Type() != avro.Null:
+			fd.nullIdx, fd.valIdx = 1, 0
+		default:
+			return unsupported("union " + u.String())
+		}
+		t = deref(types[fd.valIdx])
+	}
+	var logical avro.LogicalType
+	if l, ok := t.(avro.LogicalTypeSchema); ok && l.Logical() != nil {
+		logical = l.Logical().Type()
+	}
+	switch t.Type() {
+	case avro.Long:
+		fd.kind, fd.typ = kLong, kernel.Int64
+	case avro.Int:
+		fd.kind, fd.typ = kInt, kernel.Int64
+	case avro.Double:
+		fd.kind, fd.typ = kDouble, kernel.Float64
+	case avro.Float:
+		fd.kind, fd.typ = kFloat, kernel.Float64
+	case avro.Boolean:
+		fd.kind, fd.typ = kBool, kernel.Bool
+	case avro.String:
+		fd.kind, fd.typ = kString, kernel.String
+		if v, ok := f.Prop(DictProp).(bool); ok && v {
+			fd.typ = kernel.Dict
+		}
+	case avro.Bytes:
+		if logical != "" {
+			return unsupported(describe(t))
+		}
+		fd.kind, fd.typ = kBytes, kernel.String
+	case avro.Enum:
+		fd.kind, fd.typ = kEnum, kernel.Dict
+		fd.symbols = t.(*avro.EnumSchema).Symbols()
+	default:
+		return unsupported(describe(t))
+	}
+	switch logical {
+	case "", avro.Date, avro.TimeMillis, avro.TimeMicros, avro.TimestampMillis, avro.TimestampMicros,
+		avro.LocalTimestampMillis, avro.LocalTimestampMicros, avro.UUID:
+	default:
+		return unsupported(describe(t))
+	}
+	return fd
+}
+
+// ArrowSchema maps an Avro record schema to an Arrow schema of Dusk's
+// types, every field nullable (see the package comment for the mapping).
+// A field of a type Dusk cannot hold is an error naming it.
+func ArrowSchema(s avro.Schema) (*arrow.Schema, error) {
+	fields, err := fieldsOf(s)
+	if err != nil {
+		return nil, fmt.Errorf("avro: %w", err)
+	}
+	out := make([]arrow.Field, len(fields))
+	for i, f := range fields {
+		if f.err != nil {
+			return nil, fmt.Errorf("avro: %w", f.err)
+		}
+		out[i] = arrow.Field{Name: f.name, Type: f.typ, Nullable: true}
+	}
+	return arrow.NewSchema(out, nil), nil
+}
+
+// AvroSchema maps an Arrow schema of Dusk's types to an Avro record schema
+// named name, every field a union ["null", T] with default null. Column
+// names must be valid Avro names: letters, digits and _, not starting with
+// a digit.
+func AvroSchema(name string, s *arrow.Schema) (avro.Schema, error) {
+	fields := make([]*avro.Field, s.NumFields())
+	seen := map[string]bool{}
+	for i, f := range s.Fields() {
+		if seen[f.Name] {
+			return nil, fmt.Errorf("avro: two columns named %s", f.Name)
+		}
+		seen[f.Name] = true
+		var t avro.Type
+		var opts []avro.SchemaOption
+		switch {
+		case f.Type.ID() == arrow.INT64:
+			t = avro.Long
+		case f.Type.ID() == arrow.FLOAT64:
+			t = avro.Double
+		case f.Type.ID() == arrow.BOOL:
+			t = avro.Boolean
+		case f.Type.ID() == arrow.STRING:
+			t = avro.String
+		case arrow.TypeEqual(f.Type, kernel.Dict):
+			t = avro.String
+			opts = append(opts, avro.WithProps(map[string]any{DictProp: true}))
+		default:
+			return nil, fmt.Errorf("avro: column %s: type %s cannot be written (Dusk writes int64, float64, bool and strings)", f.Name, f.Type)
+		}
+		u, err := avro.NewUnionSchema([]avro.Schema{avro.NewNullSchema(), avro.NewPrimitiveSchema(t, nil)})
+		if err != nil {
+			return nil, fmt.Errorf("avro: column %s: %w", f.Name, err)
+		}
+		opts = append(opts, avro.WithDefault(nil))
+		if fields[i], err = avro.NewField(f.Name, u, opts...); err != nil {
+			return nil, fmt.Errorf("avro: column %q is not a valid Avro field name (letters, digits and _, not starting with a digit): %w", f.Name, err)
+		}
+	}
+	rs, err := avro.NewRecordSchema(name, "", fields)
+	if err != nil {
+		return nil, fmt.Errorf("avro: record name %q: %w", name, err)
+	}
+	return rs, nil
+}
