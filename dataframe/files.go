@@ -320,7 +320,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 }
 
 // readFiles reads a file source's partition: each slice with read (given
-// the file's columns to read, nil: all), conformed to the source's columns
+// the files' columns to read; nil: all, as no projection was pushed down), conformed to the source's columns
 // (nulls for those a file lacks, the hive columns' values), concatenated.
 func readFiles(name string, raw []byte, read func(s fileSlice, cols []string, opts json.RawMessage) (arrow.Record, error)) (arrow.Record, error) {
 	return readWith(name, raw, func(src []byte, cols []string) (arrow.Record, error) {
@@ -342,10 +342,13 @@ func readFiles(name string, raw []byte, read func(s fileSlice, cols []string, op
 		for i, h := range a.Hive {
 			hive[h.Name] = a.Values[i]
 		}
-		var fileCols []string
-		for _, f := range schema.Fields() {
-			if _, ok := hive[f.Name]; !ok {
-				fileCols = append(fileCols, f.Name)
+		var fileCols []string // nil: every column of the files
+		if cols != nil {
+			fileCols = []string{}
+			for _, f := range schema.Fields() {
+				if _, ok := hive[f.Name]; !ok {
+					fileCols = append(fileCols, f.Name)
+				}
 			}
 		}
 		recs := make([]arrow.Record, 0, len(a.Slices))

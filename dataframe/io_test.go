@@ -233,7 +233,25 @@ func TestReadBadFiles(t *testing.T) {
 		_, err := f.Compute(ctx)
 		wantErr(t, "corrupt", err, p)
 	}
-	_, err := a.ToParquet(ctx, "ftp://host/dir")
+	// A JSON key the first file's sample lacks fails a read of every
+	// column, naming it, and is read when its type is given.
+	jdir := filepath.Join(dir, "json")
+	os.MkdirAll(jdir, 0o755)
+	os.WriteFile(filepath.Join(jdir, "1.json"), []byte("{\"a\":1,\"b\":1}\n"), 0o644)
+	os.WriteFile(filepath.Join(jdir, "2.json"), []byte("{\"a\":2,\"b\":2}\n{\"a\":3,\"b\":3,\"late\":\"x\"}\n"), 0o644)
+	_, err := dataframe.ReadJSON(filepath.Join(jdir, "*")).Compute(ctx)
+	wantErr(t, "unknown key", err, "2.json line 2", `key "late"`)
+	got = tableRows(t, compute(t, ctx, dataframe.ReadJSON(filepath.Join(jdir, "*")).Select("a")))
+	if len(got) != 3 {
+		t.Fatalf("projection past an unknown key: %v", got)
+	}
+	withLate := dataframe.ReadJSON(filepath.Join(jdir, "*"), dataframe.JSONOptions{Types: map[string]string{"late": "string"}})
+	got = tableRows(t, compute(t, ctx, withLate))
+	if len(got) != 3 || got[2][2] != "x" {
+		t.Fatalf("with the key's type given: %v", got)
+	}
+
+	_, err = a.ToParquet(ctx, "ftp://host/dir")
 	wantErr(t, "unknown scheme", err, `unknown URL scheme "ftp"`, "s3://")
 	wantErr(t, "no such column", dataframe.ReadParquet(file).Filter(dataframe.Col("nope").Gt(1)).Err(), "nope")
 }

@@ -129,7 +129,12 @@ func readJSONOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		rec, err := jsonl.Parse(data, o.Schema, cols)
+		var rec arrow.Record
+		if cols == nil { // nothing projected: no key may go unread
+			rec, err = jsonl.Strict(data, o.Schema)
+		} else {
+			rec, err = jsonl.Parse(data, o.Schema, cols)
+		}
 		if err != nil {
 			var pe *jsonl.ParseError
 			if errors.As(err, &pe) {

@@ -19,12 +19,23 @@ import (
 // Parse parses the lines of data into a record with the schema's columns,
 // only those named in cols when cols is not nil (in the schema's order).
 // A missing key and a JSON null are null; keys not in the schema are
-// checked for syntax and skipped; a key given twice in a line keeps its
+// checked for syntax and skipped (Strict fails on them instead); a key given twice in a line keeps its
 // last value. A string column takes any value: strings decoded, other
 // values as their JSON text. Blank lines are skipped. Errors about the data
 // are *ParseError, with lines counted from 1 at data's start. The caller
 // owns the record, which shares no memory with data.
 func Parse(data []byte, schema Schema, cols []string) (arrow.Record, error) {
+	return parse(data, schema, cols, false)
+}
+
+// Strict parses every column of the schema as Parse does, except that a key
+// outside the schema is an error naming it and the line, so that no value
+// is dropped unseen.
+func Strict(data []byte, schema Schema) (arrow.Record, error) {
+	return parse(data, schema, nil, true)
+}
+
+func parse(data []byte, schema Schema, cols []string, strict bool) (arrow.Record, error) {
 	if err := schema.check(); err != nil {
 		return nil, err
 	}
@@ -36,6 +47,7 @@ func Parse(data []byte, schema Schema, cols []string) (arrow.Record, error) {
 	// that sizes the columns once.
 	rows := bytes.Count(data, []byte{'\n'}) + 1
 	p := newParser(schema, keep, rows)
+	p.strict = strict
 	if err := p.run(data); err != nil {
 		return nil, err
 	}
@@ -94,6 +106,7 @@ type parser struct {
 	predCol   []int
 	predPlain []bool            // the key is written as it is, without escapes
 	unknown   map[string]string // interned keys outside the schema
+	strict    bool              // a key outside the schema is an error
 	line      int
 	rows      int
 	scratch   []byte
@@ -145,6 +158,14 @@ func (p *parser) run(data []byte) error {
 
 // fail makes the error of the line being parsed; a syntaxError gains the
 // line number.
+func (p *parser) names() []string {
+	out := make([]string, len(p.cols))
+	for i, c := range p.cols {
+		out[i] = c.name
+	}
+	return out
+}
+
 func (p *parser) fail(col int, err error) error {
 	pe := &ParseError{Line: p.line, Msg: err.Error()}
 	if col >= 0 {
@@ -179,6 +200,7 @@ func (p *parser) row(b []byte) error {
 				return p.fail(-1, expected(b, i, "a key in quotes"))
 			}
 			var c, end int
+			keyAt := i
 			if k < len(p.predKey) && p.predPlain[k] {
 				// The predicted key, compared in place.
 				name := p.predKey[k]
@@ -206,6 +228,10 @@ func (p *parser) row(b []byte) error {
 			}
 			i = skipSpace(b, i+1)
 			var err error
+			if c < 0 && p.strict {
+				k, _, _ := scanString(b, keyAt)
+				return p.fail(-1, fmt.Errorf("key %s is not among the columns %q", b[keyAt:k], p.names()))
+			}
 			if c < 0 || p.cols[c].kind == skipped {
 				i, err = skipValue(b, i, 0)
 			} else {

@@ -249,3 +249,16 @@ func itoa(i int) string {
 	}
 	return string(b)
 }
+
+func TestStrictNamesUnknownKeys(t *testing.T) {
+	schema := jsonl.Schema{{Name: "a", Type: jsonl.Int64}, {Name: "b", Type: jsonl.String}}
+	rec, err := jsonl.Strict([]byte("{\"a\":1,\"b\":\"x\"}\n{\"b\":\"y\"}\n"), schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	_, err = jsonl.Strict([]byte("{\"a\":1}\n{\"a\":2,\"c\":[1,2]}\n"), schema)
+	if err == nil || err.Error() != `line 2: key "c" is not among the columns ["a" "b"]` {
+		t.Fatalf("unknown key: %v", err)
+	}
+}
