@@ -14,6 +14,7 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/s3test"
 )
 
 var kvSchema = arrow.NewSchema([]arrow.Field{
@@ -38,12 +39,15 @@ func init() {
 // added, and the pipeline changed. It counts the per-datum tasks executed
 // and checks each answer against sums computed here.
 func TestCacheRecomputesOnlyChangedDatums(t *testing.T) {
-	for _, where := range []string{"local", "mem"} {
+	for _, where := range []string{"local", "mem", "s3"} {
 		t.Run(where, func(t *testing.T) {
 			dir := t.TempDir()
 			cacheDir := "file://" + filepath.ToSlash(filepath.Join(dir, "cache"))
-			if where == "mem" {
+			switch where {
+			case "mem":
 				cacheDir = "mem://cache-test/c"
+			case "s3":
+				cacheDir = s3test.Start(t, "cache-test") + "/c"
 			}
 			data := filepath.Join(dir, "data")
 			os.MkdirAll(data, 0o755)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -15,8 +17,14 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// benchRows is the size of the db-benchmark groupby table the benchmarks use.
-const benchRows = 1_000_000
+// benchRows is the size of the db-benchmark groupby table the benchmarks
+// use: DUSK_BENCH_ROWS, else 1,000,000.
+func benchRows() int {
+	if n, err := strconv.Atoi(os.Getenv("DUSK_BENCH_ROWS")); err == nil && n > 0 {
+		return n
+	}
+	return 1_000_000
+}
 
 var groupBy struct {
 	once   sync.Once
@@ -30,7 +38,7 @@ var groupBy struct {
 // them, and writes it with Write.
 func groupByTable(b *testing.B) (*arrow.Schema, arrow.Record, []byte) {
 	groupBy.once.Do(func() {
-		const n, k = benchRows, 100
+		n, k := benchRows(), 100
 		r := rand.New(rand.NewPCG(42, 0))
 		small := make([]string, k)
 		for i := range small {
@@ -79,7 +87,7 @@ func groupByTable(b *testing.B) (*arrow.Schema, arrow.Record, []byte) {
 			fields[i] = arrow.Field{Name: names[i], Type: c.DataType(), Nullable: true}
 		}
 		groupBy.schema = arrow.NewSchema(fields, nil)
-		groupBy.rec = array.NewRecord(groupBy.schema, cols, n)
+		groupBy.rec = array.NewRecord(groupBy.schema, cols, int64(n))
 		var buf bytes.Buffer
 		if err := Write(&buf, groupBy.schema, []arrow.Record{groupBy.rec}, WriteOptions{}); err != nil {
 			panic(err)
@@ -142,11 +150,11 @@ func BenchmarkRawPages(b *testing.B) {
 				pages.Close()
 			}
 		}
-		if read != 9*benchRows {
+		if read != 9*benchRows() {
 			b.Fatalf("read %d values", read)
 		}
 	}
-	reportRows(b, benchRows)
+	reportRows(b, benchRows())
 }
 
 // BenchmarkRawPageData is a stricter reference: parquet-go decoding every
@@ -178,11 +186,11 @@ func BenchmarkRawPageData(b *testing.B) {
 				pages.Close()
 			}
 		}
-		if read != 9*benchRows {
+		if read != 9*benchRows() {
 			b.Fatalf("read %d values", read)
 		}
 	}
-	reportRows(b, benchRows)
+	reportRows(b, benchRows())
 }
 
 func benchRead(b *testing.B, cols []string) {
@@ -194,12 +202,12 @@ func benchRead(b *testing.B, cols []string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if rec.NumRows() != benchRows {
+		if rec.NumRows() != int64(benchRows()) {
 			b.Fatalf("%d rows", rec.NumRows())
 		}
 		rec.Release()
 	}
-	reportRows(b, benchRows)
+	reportRows(b, benchRows())
 }
 
 // BenchmarkRead reads the whole groupby table.
@@ -219,7 +227,7 @@ func BenchmarkWrite(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportRows(b, benchRows)
+	reportRows(b, benchRows())
 }
 
 // groupByRow is the groupby table's row for parquet-go's GenericWriter.
@@ -266,5 +274,5 @@ func BenchmarkWriteGenericWriter(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportRows(b, benchRows)
+	reportRows(b, benchRows())
 }
