@@ -48,47 +48,24 @@ func ReadAvro(pattern string, opts ...AvroOptions) *Frame {
 	if o.PartitionSize <= 0 {
 		o.PartitionSize = DefaultPartitionSize
 	}
-	fail := func(err error) *Frame { return failed(fmt.Errorf("ReadAvro %s: %w", pattern, err)) }
-	files, datum, err := datumFiles(pattern)
-	if err != nil {
-		return fail(err)
-	}
-	schemas, err := inspectAll(files, func(f storage.File) (*arrow.Schema, error) {
+	d, err := describeFiles(pattern, o.Union, func(f storage.File) (*arrow.Schema, error) {
 		r, err := storage.OpenStream(f.Path)
 		if err != nil {
 			return nil, err
 		}
 		defer r.Close()
 		return avro.Inspect(r, f.Path)
-	})
+	}, func(s *arrow.Schema) *arrow.Schema { return s })
 	if err != nil {
-		return fail(err)
+		return failed(fmt.Errorf("ReadAvro %s: %w", pattern, err))
 	}
-	var set schemaSet
-	for i, f := range files {
-		set.add(f.Path, schemas[i])
-	}
-	schema, err := set.resolve(o.Union)
-	if err != nil {
-		return fail(err)
-	}
-	fileCols := schema.NumFields()
-	schema, hive, err := withHive(schema, files)
-	if err != nil {
-		return fail(err)
-	}
-	var pieces []piece
+	pieces := make([]piece, len(d.files))
 	var total int64
-	for i, f := range files {
-		var own []string
-		if schemas[i].NumFields() != fileCols {
-			own = names(schemas[i])
-		}
-		pieces = append(pieces, piece{datum: datum[i], hive: hiveDir(f.Path), bytes: f.Size, ranges: hiveRanges(hive, f.Path),
-			slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Cols: own}})
+	for i, f := range d.files {
+		pieces[i] = d.piece(i, f.Size, nil)
 		total += f.Size
 	}
-	return fileSource("read-avro", opReadAvro, pack(pieces, o.PartitionSize), schema, hive, nil, total)
+	return fileSource("read-avro", opReadAvro, pack(pieces, o.PartitionSize), d.schema, d.hive, nil, total)
 }
 
 func readAvroOp(_ *registry.Context, raw []byte, _ []any) (any, error) {

@@ -451,32 +451,6 @@ func constColumn(t arrow.DataType, l literal, n int) arrow.Array {
 	return kernel.NewDict(make([]int32, n), dict, valid)
 }
 
-// inspectAll runs inspect on every file, eight at a time (footers of
-// object-store files are a round trip each), and returns the results in
-// order.
-func inspectAll[T any](files []storage.File, inspect func(storage.File) (T, error)) ([]T, error) {
-	out := make([]T, len(files))
-	errs := make([]error, len(files))
-	sem := make(chan struct{}, 8)
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			out[i], errs[i] = inspect(f)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // blockPieces splits the files into line blocks of about size bytes, as
 // pieces of their datums.
 func blockPieces(files []storage.File, datum []int, hive []hiveColumn, size int64) []piece {
@@ -524,6 +498,74 @@ func hiveRanges(hive []hiveColumn, path string) map[string]colRange {
 		out[hive[i].Name] = hiveRange(l)
 	}
 	return out
+}
+
+// selfDescribed are files that carry their own schemas (Parquet, Avro),
+// listed and inspected, with the source's schema resolved from theirs.
+type selfDescribed[T any] struct {
+	files  []storage.File
+	datum  []int // each file's datum
+	infos  []T   // what inspect said of each file
+	own    [][]string
+	schema *arrow.Schema // the files' columns, then the hive ones
+	hive   []hiveColumn
+}
+
+// describeFiles lists pattern's files and inspects each (eight at a time:
+// on an object store every header is a round trip); their schemas must
+// agree unless union is set. own[i] lists file i's columns when it lacks
+// some of the source's.
+func describeFiles[T any](pattern string, union bool, inspect func(storage.File) (T, error), schemaOf func(T) *arrow.Schema) (*selfDescribed[T], error) {
+	files, datum, err := datumFiles(pattern)
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]T, len(files))
+	errs := make([]error, len(files))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			infos[i], errs[i] = inspect(f)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	var set schemaSet
+	for i, f := range files {
+		set.add(f.Path, schemaOf(infos[i]))
+	}
+	schema, err := set.resolve(union)
+	if err != nil {
+		return nil, err
+	}
+	own := make([][]string, len(files))
+	for i := range files {
+		if s := schemaOf(infos[i]); s.NumFields() != schema.NumFields() {
+			own[i] = names(s)
+		}
+	}
+	schema, hive, err := withHive(schema, files)
+	if err != nil {
+		return nil, err
+	}
+	return &selfDescribed[T]{files: files, datum: datum, infos: infos, own: own, schema: schema, hive: hive}, nil
+}
+
+// piece is file i's piece holding bytes of its data: the whole file, or
+// the row groups given.
+func (d *selfDescribed[T]) piece(i int, bytes int64, groups []int) piece {
+	f := d.files[i]
+	return piece{datum: d.datum[i], hive: hiveDir(f.Path), bytes: bytes, ranges: hiveRanges(d.hive, f.Path),
+		slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Groups: groups, Cols: d.own[i]}}
 }
 
 // datumFiles lists the files of pattern's datums with their datum's index.

@@ -50,63 +50,36 @@ func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
 	if o.PartitionSize <= 0 {
 		o.PartitionSize = DefaultPartitionSize
 	}
-	fail := func(err error) *Frame { return failed(fmt.Errorf("ReadParquet %s: %w", pattern, err)) }
-	files, datum, err := datumFiles(pattern)
-	if err != nil {
-		return fail(err)
-	}
-	infos, err := inspectAll(files, func(f storage.File) (*parquet.FileInfo, error) {
+	d, err := describeFiles(pattern, o.Union, func(f storage.File) (*parquet.FileInfo, error) {
 		r, err := storage.Open(f.Path)
 		if err != nil {
 			return nil, err
 		}
 		defer r.Close()
 		return parquet.Inspect(r, r.Size(), f.Path)
-	})
+	}, func(info *parquet.FileInfo) *arrow.Schema { return info.Schema })
 	if err != nil {
-		return fail(err)
-	}
-	var set schemaSet
-	for i, f := range files {
-		set.add(f.Path, infos[i].Schema)
-	}
-	schema, err := set.resolve(o.Union)
-	if err != nil {
-		return fail(err)
-	}
-	fileCols := schema.NumFields()
-	schema, hive, err := withHive(schema, files)
-	if err != nil {
-		return fail(err)
+		return failed(fmt.Errorf("ReadParquet %s: %w", pattern, err))
 	}
 	var pieces []piece
 	var total int64
-	for i, f := range files {
-		info := infos[i]
-		var own []string // the file's columns, when it lacks some
-		if info.Schema.NumFields() != fileCols {
-			own = names(info.Schema)
-		}
+	for i, info := range d.infos {
 		if len(info.RowGroups) == 0 { // an empty file: an empty partition
-			pieces = append(pieces, piece{datum: datum[i], hive: hiveDir(f.Path), ranges: hiveRanges(hive, f.Path),
-				slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Cols: own}})
+			pieces = append(pieces, d.piece(i, 0, nil))
 		}
 		for g, rg := range info.RowGroups {
-			ranges := hiveRanges(hive, f.Path)
-			if ranges == nil {
-				ranges = make(map[string]colRange, len(rg.Columns))
+			p := d.piece(i, rg.Bytes, []int{g})
+			if p.ranges == nil {
+				p.ranges = make(map[string]colRange, len(rg.Columns))
 			}
 			for c, st := range rg.Columns {
-				ranges[info.Schema.Field(c).Name] = statsRange(info.Schema.Field(c).Type, st)
+				p.ranges[info.Schema.Field(c).Name] = statsRange(info.Schema.Field(c).Type, st)
 			}
-			pieces = append(pieces, piece{
-				datum: datum[i], hive: hiveDir(f.Path), bytes: rg.Bytes, ranges: ranges,
-				slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Groups: []int{g}, Cols: own},
-			})
+			pieces = append(pieces, p)
 			total += rg.Bytes
 		}
 	}
-	return fileSource("read-parquet", opReadParquet, mergeGroups(pack(pieces, o.PartitionSize)), schema, hive, nil, total)
+	return fileSource("read-parquet", opReadParquet, mergeGroups(pack(pieces, o.PartitionSize)), d.schema, d.hive, nil, total)
 }
 
 // mergeGroups joins the consecutive slices of one file in a partition into
