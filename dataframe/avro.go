@@ -90,7 +90,8 @@ type AvroWriteOptions struct {
 	// Compression of the blocks: "zstd" (default), "deflate", "snappy" or
 	// "none".
 	Compression string
-	// Overwrite replaces files already there.
+	// Overwrite replaces files already there, and removes the part files
+	// of an earlier write to dir that this one does not replace.
 	Overwrite bool
 }
 
@@ -109,7 +110,11 @@ func (f *Frame) ToAvro(ctx context.Context, dir string, opts ...AvroWriteOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	return f.write(ctx, "ToAvro", opWriteAvro, func(i int) any { return writeAvroArgs{Dir: dir, Part: i, Opts: o} })
+	paths, err := f.write(ctx, "ToAvro", opWriteAvro, func(i int) any { return writeAvroArgs{Dir: dir, Part: i, Opts: o} })
+	if o.Overwrite {
+		return replaced("ToAvro", dir, "avro", paths, err)
+	}
+	return paths, err
 }
 
 func writeAvroOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {

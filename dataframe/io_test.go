@@ -255,3 +255,43 @@ func TestReadBadFiles(t *testing.T) {
 	wantErr(t, "unknown scheme", err, `unknown URL scheme "ftp"`, "s3://")
 	wantErr(t, "no such column", dataframe.ReadParquet(file).Filter(dataframe.Col("nope").Gt(1)).Err(), "nope")
 }
+
+// TestOverwriteRemovesStaleParts writes three partitions, then one with
+// Overwrite: a read of the directory must see the new rows only.
+func TestOverwriteRemovesStaleParts(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(45, 90)
+	f := arrowFrame(t, rows, []int{30, 30, 30})
+	one := f.Repartition(1)
+	for _, c := range []struct {
+		name  string
+		write func(f *dataframe.Frame, dir string, over bool) error
+		read  func(dir string) *dataframe.Frame
+	}{
+		{"parquet", func(f *dataframe.Frame, dir string, over bool) error {
+			_, err := f.ToParquet(ctx, dir, dataframe.ParquetWriteOptions{Overwrite: over})
+			return err
+		}, func(dir string) *dataframe.Frame { return dataframe.ReadParquet(dir) }},
+		{"avro", func(f *dataframe.Frame, dir string, over bool) error {
+			_, err := f.ToAvro(ctx, dir, dataframe.AvroWriteOptions{Overwrite: over})
+			return err
+		}, func(dir string) *dataframe.Frame { return dataframe.ReadAvro(dir) }},
+		{"csv", func(f *dataframe.Frame, dir string, over bool) error {
+			_, err := f.ToCSV(ctx, dir, dataframe.CSVWriteOptions{Overwrite: over})
+			return err
+		}, func(dir string) *dataframe.Frame { return dataframe.ReadCSV(dir, dataframe.CSVOptions{Types: csvTypes}) }},
+	} {
+		dir := filepath.Join(t.TempDir(), c.name)
+		if err := c.write(f, dir, false); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "notes.txt.keep"), []byte("not ours"), 0o644)
+		if err := c.write(one, dir, true); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if err := os.Remove(filepath.Join(dir, "notes.txt.keep")); err != nil {
+			t.Fatalf("%s: a file the write did not make is gone: %v", c.name, err)
+		}
+		checkRows(t, tableRows(t, compute(t, ctx, c.read(dir))), allRows(rows), 0)
+	}
+}

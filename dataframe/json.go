@@ -150,7 +150,9 @@ func readJSONOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
 type JSONWriteOptions struct {
 	// SingleFile writes every partition, in order, into the one file path.
 	SingleFile bool
-	// Overwrite replaces files already there.
+	// Overwrite replaces files already there, and removes the part files
+	// of an earlier write to the directory path that this one does not
+	// replace.
 	Overwrite bool
 }
 

@@ -189,8 +189,9 @@ type ParquetWriteOptions struct {
 	// by the values of these columns (dir/year=2024/part.0.parquet),
 	// without the columns themselves in the files.
 	PartitionBy []string
-	// Overwrite replaces files already there; without it a file in the way
-	// fails the write and is left as it was.
+	// Overwrite replaces files already there, and removes the part files
+	// of an earlier write to dir that this one does not replace; without
+	// it a file in the way fails the write and is left as it was.
 	Overwrite bool
 	// RowGroupRows is the most rows in a row group. Default 1,048,576.
 	RowGroupRows int64
@@ -215,9 +216,13 @@ func (f *Frame) ToParquet(ctx context.Context, dir string, opts ...ParquetWriteO
 			return nil, fmt.Errorf("ToParquet: no column %q to partition by (the frame has %v)", c, names(f.plan.schema()))
 		}
 	}
-	return f.write(ctx, "ToParquet", opWriteParquet, func(i int) any {
+	paths, err := f.write(ctx, "ToParquet", opWriteParquet, func(i int) any {
 		return writeParquetArgs{Dir: dir, Part: i, Opts: o}
 	})
+	if o.Overwrite {
+		return replaced("ToParquet", dir, "parquet", paths, err)
+	}
+	return paths, err
 }
 
 func writeParquetOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {

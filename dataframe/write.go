@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -60,6 +61,36 @@ func (f *Frame) write(ctx context.Context, what, op string, argsOf func(i int) a
 	}
 	return paths, nil
 }
+
+// replaced finishes a write with Overwrite into the directory dir: the
+// files of an earlier write there (part.N.ext, also in hive directories)
+// that this one did not replace are removed, so that a later read does not
+// take them for part of the new data.
+func replaced(what, dir, ext string, written []string, err error) ([]string, error) {
+	if err != nil {
+		return written, err
+	}
+	files, lerr := storage.List(dir)
+	if lerr != nil {
+		return written, nil // nothing there besides what was written
+	}
+	kept := make(map[string]bool, len(written))
+	for _, p := range written {
+		kept[p] = true
+	}
+	for _, f := range files {
+		body, _, _ := strings.Cut(f.Path, "?")
+		name := body[strings.LastIndexAny(body, "/\\")+1:]
+		if !kept[f.Path] && stalePart.MatchString(name) && strings.HasSuffix(name, "."+ext) {
+			if err := storage.Remove(f.Path); err != nil {
+				return written, fmt.Errorf("%s: remove %s, left by an earlier write: %w", what, f.Path, err)
+			}
+		}
+	}
+	return written, nil
+}
+
+var stalePart = regexp.MustCompile(`^part\.[0-9]+\.`)
 
 // writeSplit writes rec to dir/name with write, atomically; with by, the
 // rows of each combination of the by columns' values go to their hive
@@ -187,8 +218,10 @@ type CSVWriteOptions struct {
 	Null string
 	// SingleFile writes every partition, in order, into the one file path.
 	SingleFile bool
-	// Overwrite replaces files already there; without it a file in the way
-	// fails the write and is left as it was.
+	// Overwrite replaces files already there, and removes the part files
+	// of an earlier write to the directory path that this one does not
+	// replace; without it a file in the way fails the write and is left as
+	// it was.
 	Overwrite bool
 }
 
@@ -227,6 +260,9 @@ func (f *Frame) writeText(ctx context.Context, what, path, format string, copts 
 		return writeTextArgs{Path: path, Part: i, Format: format, CSV: copts, Single: single, Over: overwrite}
 	})
 	if err != nil || !single {
+		if overwrite && !strings.Contains(path, "*") {
+			return replaced(what, path, format, paths, err)
+		}
 		return paths, err
 	}
 	defer func() {
