@@ -72,3 +72,20 @@ func ReadAll(p string, buf []byte) ([]byte, error) {
 	}
 	return w.Bytes(), nil
 }
+
+// Compress wraps w to compress what is written as p's extension says (.gz,
+// .zst); Close finishes the stream but does not close w.
+func Compress(w io.Writer, p string) io.WriteCloser {
+	switch compression(p) {
+	case "gzip":
+		return gzip.NewWriter(w)
+	case "zstd":
+		z, _ := zstd.NewWriter(w, zstd.WithEncoderConcurrency(1)) // fails only on bad options
+		return z
+	}
+	return nopCloser{w}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

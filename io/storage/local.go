@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 )
 
 // local is the file system of this machine.
@@ -82,7 +84,7 @@ func (local) create(_ context.Context, p string, overwrite bool) (*Writer, error
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
+	tmp, err := createTemp(dir, "."+filepath.Base(p)+".tmp-")
 	if err != nil {
 		return nil, err
 	}
@@ -111,3 +113,16 @@ func (local) create(_ context.Context, p string, overwrite bool) (*Writer, error
 }
 
 func (local) remove(_ context.Context, p string) error { return os.Remove(p) }
+
+// createTemp creates a new file named prefix and a random suffix in dir,
+// readable by others as the umask allows (os.CreateTemp makes it private).
+func createTemp(dir, prefix string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("create a temporary file in %s: too many names taken", dir)
+}

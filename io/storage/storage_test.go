@@ -201,3 +201,14 @@ func TestBadURLs(t *testing.T) {
 		t.Fatalf("s3 without credentials: %v", err)
 	}
 }
+
+func TestLocalWritesAreReadableByOthers(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.csv")
+	if err := WriteFile(p, false, func(w io.Writer) error { _, err := io.WriteString(w, "a\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(p)
+	if err != nil || info.Mode().Perm()&0o044 == 0 {
+		t.Fatalf("mode %v, %v: want readable by group and others (umask permitting)", info.Mode(), err)
+	}
+}
