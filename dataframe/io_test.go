@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/internal/s3test"
@@ -250,6 +251,15 @@ func TestReadBadFiles(t *testing.T) {
 	if len(got) != 3 || got[2][2] != "x" {
 		t.Fatalf("with the key's type given: %v", got)
 	}
+
+	// A file that changes after the frame was made fails its read.
+	before := dataframe.ReadParquet(filepath.Join(dir, "b"))
+	if _, err := a.Select("ID").ToParquet(ctx, filepath.Join(dir, "b"), dataframe.ParquetWriteOptions{Overwrite: true}); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(filepath.Join(dir, "b", "part.0.parquet"), time.Now().Add(time.Hour), time.Now().Add(time.Hour))
+	_, err = before.Compute(ctx)
+	wantErr(t, "changed file", err, "b/part.0.parquet", "changed since the frame was made")
 
 	_, err = a.ToParquet(ctx, "ftp://host/dir")
 	wantErr(t, "unknown scheme", err, `unknown URL scheme "ftp"`, "s3://")
