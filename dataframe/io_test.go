@@ -289,7 +289,9 @@ func TestOverwriteRemovesStaleParts(t *testing.T) {
 		{"csv", func(f *dataframe.Frame, dir string, over bool) error {
 			_, err := f.ToCSV(ctx, dir, dataframe.CSVWriteOptions{Overwrite: over})
 			return err
-		}, func(dir string) *dataframe.Frame { return dataframe.ReadCSV(dir, dataframe.CSVOptions{Types: csvTypes}) }},
+		}, func(dir string) *dataframe.Frame {
+			return dataframe.ReadCSV(dir, dataframe.CSVOptions{Types: csvTypes})
+		}},
 	} {
 		dir := filepath.Join(t.TempDir(), c.name)
 		if err := c.write(f, dir, false); err != nil {

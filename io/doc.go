@@ -7,6 +7,9 @@
 //	io/jsonl    JSON lines to and from Arrow records
 //	io/parquet  Parquet (parquet-go) to and from Arrow records
 //	io/avro     Avro object container files (hamba/avro) to and from Arrow
+//	io/internal/strdict, io/internal/colbuild  what the parsers share:
+//	            dictionary tables for strings, typed column building
+//	io/internal/iotest  test records and readers for the format tests
 //
 // Readers produce Arrow records of bounded size; they know nothing of tasks
 // or graphs. They build columns with the pure kernels of dataframe/kernel.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/duskdata/dusk/dataframe/kernel"
 	davro "github.com/duskdata/dusk/io/avro"
+	"github.com/duskdata/dusk/io/internal/iotest"
 )
 
 // writeFile writes recs to a new file in a test directory.
@@ -56,7 +57,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	recs := []arrow.Record{full, empty, sliced}
 	var want [][]any
 	for _, r := range recs {
-		want = append(want, rowsOf(r)...)
+		want = append(want, iotest.RowsOf(r)...)
 	}
 	for _, codec := range []string{"", "zstd", "deflate", "snappy", "none"} {
 		for _, blockSize := range []int{0, 256} { // one block, or many
@@ -67,10 +68,10 @@ func TestWriteReadRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer rec.Release()
-				if got, want := typesOf(rec), []string{"int64", "float64", "bool", "utf8", "dict"}; !reflect.DeepEqual(got, want) {
+				if got, want := iotest.TypesOf(rec), []string{"int64", "float64", "bool", "utf8", "dict"}; !reflect.DeepEqual(got, want) {
 					t.Errorf("types = %v, want %v", got, want)
 				}
-				if got := rowsOf(rec); !reflect.DeepEqual(got, want) {
+				if got := iotest.RowsOf(rec); !reflect.DeepEqual(got, want) {
 					t.Errorf("rows differ after a round trip:\n got %v\nwant %v", got, want)
 				}
 				for _, f := range rec.Schema().Fields() {
@@ -109,7 +110,7 @@ func TestWriteReadByHamba(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := rowsOf(rec)
+	want := iotest.RowsOf(rec)
 	names := []string{"i", "f", "b", "s", "d"}
 	n := 0
 	for ; dec.HasNext(); n++ {
@@ -146,8 +147,8 @@ func TestReadProjection(t *testing.T) {
 	if names := got.Schema().Fields(); len(names) != 2 || names[0].Name != "i" || names[1].Name != "d" {
 		t.Fatalf("projection gave %s", got.Schema())
 	}
-	all := rowsOf(rec)
-	for i, row := range rowsOf(got) {
+	all := iotest.RowsOf(rec)
+	for i, row := range iotest.RowsOf(got) {
 		if !reflect.DeepEqual(row, []any{all[i][0], all[i][4]}) {
 			t.Fatalf("row %d = %v, want %v", i, row, []any{all[i][0], all[i][4]})
 		}
@@ -264,10 +265,10 @@ func testReadHambaStructs(t *testing.T, cfg avro.API) {
 		t.Fatal(err)
 	}
 	defer rec.Release()
-	if got, want := typesOf(rec), []string{"int64", "float64", "dict", "utf8", "int64", "bool", "utf8", "int64", "int64", "dict"}; !reflect.DeepEqual(got, want) {
+	if got, want := iotest.TypesOf(rec), []string{"int64", "float64", "dict", "utf8", "int64", "bool", "utf8", "int64", "int64", "dict"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("types = %v, want %v", got, want)
 	}
-	if got := rowsOf(rec); !reflect.DeepEqual(got, want) {
+	if got := iotest.RowsOf(rec); !reflect.DeepEqual(got, want) {
 		t.Errorf("rows:\n got %v\nwant %v", got, want)
 	}
 

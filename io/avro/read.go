@@ -19,6 +19,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/io/internal/colbuild"
 )
 
 // Limits on what a file's framing may claim, so that a corrupt length
@@ -754,7 +755,7 @@ func (d *decoder) record(keep []bool) (arrow.Record, error) {
 }
 
 func (c *column) finish(rows int) arrow.Array {
-	valid := validityOf(c.nulls, rows)
+	valid := colbuild.Validity(c.nulls, rows)
 	switch {
 	case c.f.kind == kLong || c.f.kind == kInt:
 		return kernel.NewInt64(c.ints, valid)
@@ -778,19 +779,4 @@ func (c *column) finish(rows int) arrow.Array {
 		return kernel.NewDict(c.indices, values, valid)
 	}
 	return kernel.NewString(c.offsets, c.data, valid)
-}
-
-// validityOf makes the bitmap of rows rows in which the listed ones are null.
-func validityOf(nulls []int32, rows int) []byte {
-	if len(nulls) == 0 {
-		return nil
-	}
-	bits := make([]byte, (rows+7)/8)
-	for i := range bits {
-		bits[i] = 0xff
-	}
-	for _, r := range nulls {
-		bits[r>>3] &^= 1 << (r & 7)
-	}
-	return bits
 }

@@ -14,41 +14,26 @@ package csv
 import (
 	"fmt"
 	"strings"
+
+	"github.com/duskdata/dusk/io/internal/colbuild"
 )
 
 // Type is a column's type.
-type Type string
+type Type = colbuild.Type
 
 // The column types CSV columns parse into.
 const (
-	Int64   Type = "int64"
-	Float64 Type = "float64"
-	String  Type = "string"
-	Bool    Type = "bool"
+	Int64   = colbuild.Int64
+	Float64 = colbuild.Float64
+	String  = colbuild.String
+	Bool    = colbuild.Bool
 )
 
-func (t Type) valid() bool { return t == Int64 || t == Float64 || t == String || t == Bool }
-
 // Column is a named, typed column.
-type Column struct {
-	Name string `json:"name"`
-	Type Type   `json:"type"`
-	// Dictionary encodes a string column as indices into its distinct
-	// values, for columns with few of them (Infer decides from its sample).
-	Dictionary bool `json:"dict,omitempty"`
-}
+type Column = colbuild.Column
 
 // Schema is the columns of a CSV file, in order.
-type Schema []Column
-
-// Names lists the column names.
-func (s Schema) Names() []string {
-	names := make([]string, len(s))
-	for i, c := range s {
-		names[i] = c.Name
-	}
-	return names
-}
+type Schema = colbuild.Schema
 
 // DefaultNullValues are the fields read as null, as pandas reads them.
 var DefaultNullValues = []string{"", "NA", "N/A", "NULL", "null", "NaN", "nan", "#N/A"}
@@ -96,7 +81,7 @@ func (o Options) WithDefaults() (Options, error) {
 		return o, fmt.Errorf("csv: a file without a header needs column names (Names)")
 	}
 	for name, t := range o.Types {
-		if !t.valid() {
+		if !t.Valid() {
 			return o, fmt.Errorf("csv: column %s: unknown type %q (want int64, float64, string or bool)", name, t)
 		}
 	}

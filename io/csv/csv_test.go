@@ -64,7 +64,7 @@ func randomCSV(r *rand.Rand, rows int, crlf bool) string {
 	return b.String()
 }
 
-var testSchema = Schema{{"i", Int64, false}, {"f", Float64, false}, {"s", String, true}, {"b", Bool, false}}
+var testSchema = Schema{{Name: "i", Type: Int64}, {Name: "f", Type: Float64}, {Name: "s", Type: String, Dictionary: true}, {Name: "b", Type: Bool}}
 
 // checkAgainstReference parses text with encoding/csv and compares every
 // value with rec's.
@@ -197,7 +197,7 @@ func TestErrorsNameFileLineAndColumn(t *testing.T) {
 		{"unclosed quote", good + "200,\"a1,3\n", nil, "line 202 column area: a quoted field is not closed"},
 		{"stray quote", good + "200,a\"1,3\n", nil, "line 202 column area: a quote inside an unquoted field"},
 	}
-	schema := Schema{{"id", Int64, false}, {"area", String, true}, {"num_clicks", Int64, false}}
+	schema := Schema{{Name: "id", Type: Int64}, {Name: "area", Type: String, Dictionary: true}, {Name: "num_clicks", Type: Int64}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, dir, strings.ReplaceAll(tt.name, " ", "-")+".csv", tt.text)
@@ -226,7 +226,7 @@ func TestInfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Schema{{"i", Int64, false}, {"f", Float64, false}, {"s", String, true}, {"b", Bool, false}, {"empty", String, true}, {"mixed", Float64, false}}
+	want := Schema{{Name: "i", Type: Int64}, {Name: "f", Type: Float64}, {Name: "s", Type: String, Dictionary: true}, {Name: "b", Type: Bool}, {Name: "empty", Type: String, Dictionary: true}, {Name: "mixed", Type: Float64}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("Infer = %v, want %v", got, want)
 	}
@@ -246,7 +246,7 @@ func TestHeaderMismatchAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "a.csv", "x,y\n1,2\n")
 	b := writeFile(t, dir, "b.csv", "x,z\n1,2\n")
-	schema := Schema{{"x", Int64, false}, {"y", Int64, false}}
+	schema := Schema{{Name: "x", Type: Int64}, {Name: "y", Type: Int64}}
 	files, _ := storage.List(b)
 	_, err := ReadBlock(Blocks(files, 1<<20)[0], schema, Options{})
 	if err == nil || !strings.Contains(err.Error(), "b.csv") || !strings.Contains(err.Error(), "differs") {
@@ -275,7 +275,7 @@ func TestFastFloatPathIsExact(t *testing.T) {
 		b.WriteString(s)
 		b.WriteByte('\n')
 	}
-	rec, err := Parse([]byte(b.String()), Schema{{"f", Float64, false}}, Options{})
+	rec, err := Parse([]byte(b.String()), Schema{{Name: "f", Type: Float64}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestInferDictionary(t *testing.T) {
 // short or long.
 func TestDictionaryHasNoDuplicates(t *testing.T) {
 	text := "id042\n\"id042\"\nlonger-than-seven\n\"longer-than-seven\"\nid042\n\n\"\"\n"
-	rec, err := Parse([]byte(text), Schema{{"s", String, true}}, Options{NoDefaultNulls: true, NullValues: []string{"-"}})
+	rec, err := Parse([]byte(text), Schema{{Name: "s", Type: String, Dictionary: true}}, Options{NoDefaultNulls: true, NullValues: []string{"-"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,8 @@ package csv
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"strconv"
 
@@ -13,6 +11,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/io/internal/colbuild"
+	"github.com/duskdata/dusk/io/internal/strdict"
 )
 
 // Parse parses the lines of data (no header) into a record with schema's
@@ -34,19 +34,12 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 	p.cols = make([]column, len(schema))
 	for i, c := range schema {
 		col := &p.cols[i]
-		col.kind = c.Type
+		col.Kind = c.Type
 		if !keep(c.Name) {
-			col.kind = skipped
+			col.Kind = skipped
 			continue
 		}
-		switch c.Type {
-		case Int64:
-			col.ints = make([]int64, rows)
-		case Float64:
-			col.floats = make([]float64, rows)
-		case Bool:
-			col.bools = make([]uint8, rows)
-		default:
+		if !col.Make(rows) {
 			col.strs = newStringColumn(rows, c.Dictionary && !opts.NoDictionary)
 		}
 	}
@@ -56,7 +49,7 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 	var fields []arrow.Field
 	var cols []arrow.Array
 	for i := range p.cols {
-		if p.cols[i].kind == skipped {
+		if p.cols[i].Kind == skipped {
 			continue
 		}
 		c := p.cols[i].finish(p.rows)
@@ -95,44 +88,19 @@ func newParser(data []byte, delim byte) *parser {
 // are stepped over.
 const skipped Type = "skip"
 
-// column is one column being built; kind says which slice holds it. Values
-// are written at their row's index; null rows are listed, and the validity
-// bitmap is made from that list at the end, so valid rows cost nothing.
+// column is one column being built; a string column keeps its values in
+// strs.
 type column struct {
-	kind   Type
-	ints   []int64
-	floats []float64
-	bools  []uint8
-	strs   *stringColumn
-	nulls  []int32
+	colbuild.Values
+	strs *stringColumn
 }
 
 func (c *column) finish(rows int) arrow.Array {
-	valid := validityOf(c.nulls, rows)
-	switch c.kind {
-	case Int64:
-		return kernel.NewInt64(c.ints[:rows], valid)
-	case Float64:
-		return kernel.NewFloat64(c.floats[:rows], valid)
-	case Bool:
-		return kernel.NewBool(c.bools[:rows], valid)
+	valid := colbuild.Validity(c.Nulls, rows)
+	if c.strs != nil {
+		return c.strs.finish(rows, valid)
 	}
-	return c.strs.finish(rows, valid)
-}
-
-// validityOf makes the bitmap of rows rows in which the listed ones are null.
-func validityOf(nulls []int32, rows int) []byte {
-	if len(nulls) == 0 {
-		return nil
-	}
-	bits := make([]byte, (rows+7)/8)
-	for i := range bits {
-		bits[i] = 0xff
-	}
-	for _, r := range nulls {
-		bits[r>>3] &^= 1 << (r & 7)
-	}
-	return bits
+	return c.Array(rows, valid)
 }
 
 func (p *parser) run(schema Schema) error {
@@ -151,10 +119,10 @@ func (p *parser) run(schema Schema) error {
 			col := &p.cols[c]
 			// The common case of each type inline, the rest in slow paths.
 			var err error
-			switch col.kind {
+			switch col.Kind {
 			case Int64:
 				if v, end, ok := scanInt(d, pos, term); ok {
-					col.ints[row], pos = v, end
+					col.Ints[row], pos = v, end
 					break
 				}
 				p.pos = pos
@@ -162,7 +130,7 @@ func (p *parser) run(schema Schema) error {
 				pos = p.pos
 			case Float64:
 				if v, end, ok := scanFloat(d, pos, term); ok {
-					col.floats[row], pos = v, end
+					col.Floats[row], pos = v, end
 					break
 				}
 				p.pos = pos
@@ -172,13 +140,12 @@ func (p *parser) run(schema Schema) error {
 				if end, ok := scanString(d, pos, &p.special); ok {
 					f := d[pos:end]
 					if len(f) <= p.nulls.maxLen && p.nulls.match(f) {
-						col.nulls = append(col.nulls, int32(row))
+						col.Nulls = append(col.Nulls, int32(row))
 						f = nil
 					}
-					if k := end - pos; k <= maxShort && pos+8 <= n && f != nil && !col.strs.plain {
+					if end-pos <= strdict.MaxShort && f != nil && !col.strs.plain {
 						// The bytes and the length are the key itself.
-						key := binary.LittleEndian.Uint64(d[pos:])&(1<<(8*k)-1) | uint64(k)<<56
-						col.strs.addShort(row, key, f)
+						col.strs.addShort(row, strdict.Pack(f), f)
 					} else {
 						col.strs.add(row, f)
 					}
@@ -243,15 +210,7 @@ func scanInt(d []byte, i int, term *[256]bool) (int64, int, bool) {
 		i++
 	}
 	start := i
-	var v uint64
-	for i < n {
-		x := d[i] - '0'
-		if x > 9 {
-			break
-		}
-		v = v*10 + uint64(x)
-		i++
-	}
+	v, i := colbuild.Digits(d, i, 0)
 	if k := i - start; k == 0 || k > 18 || (i < n && !term[d[i]]) {
 		return 0, 0, false
 	}
@@ -272,34 +231,20 @@ func scanFloat(d []byte, i int, term *[256]bool) (float64, int, bool) {
 		neg = d[i] == '-'
 		i++
 	}
-	var mant uint64
-	digits, frac := 0, 0
-	for i < n {
-		x := d[i] - '0'
-		if x > 9 {
-			break
-		}
-		mant = mant*10 + uint64(x)
-		digits++
-		i++
-	}
+	start := i
+	mant, i := colbuild.Digits(d, i, 0)
+	digits, frac := i-start, 0
 	if i < n && d[i] == '.' {
 		i++
-		for i < n {
-			x := d[i] - '0'
-			if x > 9 {
-				break
-			}
-			mant = mant*10 + uint64(x)
-			digits++
-			frac++
-			i++
-		}
+		f := i
+		mant, i = colbuild.Digits(d, i, mant)
+		frac = i - f
+		digits += frac
 	}
 	if digits == 0 || digits > 15 || (i < n && !term[d[i]]) {
 		return 0, 0, false
 	}
-	v := float64(mant) / pow10[frac]
+	v := float64(mant) / colbuild.Pow10[frac]
 	if neg {
 		v = -v
 	}
@@ -389,20 +334,16 @@ func (p *parser) parseInt(c *column) error {
 		return err
 	}
 	if p.nulls.match(f) {
-		c.nulls = append(c.nulls, int32(p.rows))
+		c.Nulls = append(c.Nulls, int32(p.rows))
 		return nil
 	}
 	x, err := strconv.ParseInt(string(trimSpace(f)), 10, 64)
 	if err != nil {
 		return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as int64", f)}
 	}
-	c.ints[p.rows] = x
+	c.Ints[p.rows] = x
 	return nil
 }
-
-// pow10 holds the powers of ten that float64 represents exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // parseFloat is the slow path of a float field: exponents, long numbers,
 // nulls, spaces.
@@ -412,15 +353,15 @@ func (p *parser) parseFloat(c *column) error {
 		return err
 	}
 	if p.nulls.match(f) {
-		c.floats[p.rows] = math.NaN()
-		c.nulls = append(c.nulls, int32(p.rows))
+		c.Floats[p.rows] = math.NaN()
+		c.Nulls = append(c.Nulls, int32(p.rows))
 		return nil
 	}
 	v, err := strconv.ParseFloat(string(trimSpace(f)), 64)
 	if err != nil {
 		return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as float64", f)}
 	}
-	c.floats[p.rows] = v
+	c.Floats[p.rows] = v
 	return nil
 }
 
@@ -430,11 +371,11 @@ func (p *parser) parseBool(c *column) error {
 		return err
 	}
 	if v, ok := parseBool(f); ok {
-		c.bools[p.rows] = v
+		c.Bools[p.rows] = v
 		return nil
 	}
 	if p.nulls.match(f) {
-		c.nulls = append(c.nulls, int32(p.rows))
+		c.Nulls = append(c.Nulls, int32(p.rows))
 		return nil
 	}
 	return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as bool", f)}
@@ -458,7 +399,7 @@ func (p *parser) parseString(c *column) error {
 	}
 	if len(f) <= p.nulls.maxLen && p.nulls.match(f) {
 		c.strs.add(p.rows, nil)
-		c.nulls = append(c.nulls, int32(p.rows))
+		c.Nulls = append(c.Nulls, int32(p.rows))
 		return nil
 	}
 	c.strs.add(p.rows, f)
@@ -470,9 +411,9 @@ func (p *parser) parseString(c *column) error {
 // returned plain, where a dictionary would only cost.
 type stringColumn struct {
 	plain   bool
-	rows    int      // the most rows the column will hold
-	table   strTable // strings longer than maxShort
-	short   shortTable
+	rows    int           // the most rows the column will hold
+	table   strdict.Table // strings longer than strdict.MaxShort
+	short   strdict.ShortTable
 	offsets []int32 // dictionary, or plain: the rows', offsets into data
 	data    []byte
 	indices []int32 // row -> dictionary id
@@ -482,7 +423,7 @@ func newStringColumn(rows int, dict bool) *stringColumn {
 	if !dict {
 		return &stringColumn{plain: true, rows: rows, offsets: make([]int32, 1, rows+1)}
 	}
-	return &stringColumn{rows: rows, table: newStrTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows)}
+	return &stringColumn{rows: rows, table: strdict.NewTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows)}
 }
 
 // sizeRows is the row after which a plain column sizes its data once, from
@@ -490,18 +431,16 @@ func newStringColumn(rows int, dict bool) *stringColumn {
 const sizeRows = 1024
 
 func (c *stringColumn) add(row int, f []byte) {
-	if !c.plain && len(f) <= maxShort {
-		var w [8]byte
-		copy(w[:], f)
-		c.addShort(row, binary.LittleEndian.Uint64(w[:])|uint64(len(f))<<56, f)
+	if !c.plain && len(f) <= strdict.MaxShort {
+		c.addShort(row, strdict.Pack(f), f)
 		return
 	}
 	if !c.plain {
-		h := hashBytes(f)
-		id := c.table.find(h, f, c.offsets, c.data)
+		h := strdict.Hash(f)
+		id := c.table.Find(h, f, c.offsets, c.data)
 		if id < 0 {
 			id = int32(len(c.offsets) - 1)
-			c.table.insert(h, id)
+			c.table.Insert(h, id)
 		} else {
 			c.indices[row] = id
 			return
@@ -515,13 +454,13 @@ func (c *stringColumn) add(row int, f []byte) {
 	}
 }
 
-// addShort adds a dictionary string of at most maxShort bytes, whose key
-// is its bytes and length packed in a word.
+// addShort adds a dictionary string of at most strdict.MaxShort bytes,
+// whose key is its bytes and length packed in a word.
 func (c *stringColumn) addShort(row int, key uint64, f []byte) {
-	id := c.short.find(key)
+	id := c.short.Find(key)
 	if id < 0 {
 		id = int32(len(c.offsets) - 1)
-		c.short.insert(key, id)
+		c.short.Insert(key, id)
 		c.data = append(c.data, f...)
 		c.offsets = append(c.offsets, int32(len(c.data)))
 	}
@@ -541,132 +480,6 @@ func (c *stringColumn) finish(rows int, valid []byte) arrow.Array {
 	defer dict.Release()
 	plain, _ := kernel.Concat(kernel.String, []arrow.Array{dict})
 	return plain
-}
-
-// strTable finds a string's dictionary id by its hash with open addressing;
-// a slot holds the hash and the id together, one cache line per probe, and
-// bytes are compared only when the full 64-bit hashes match.
-type strTable struct {
-	slots []strSlot
-	n     int
-}
-
-type strSlot struct {
-	hash uint64
-	id   int32 // id+1; 0 is empty
-}
-
-func newStrTable(size int) strTable { return strTable{slots: make([]strSlot, size)} }
-
-func (t *strTable) find(h uint64, f []byte, offs []int32, data []byte) int32 {
-	mask := uint64(len(t.slots) - 1)
-	for s := h & mask; ; s = (s + 1) & mask {
-		slot := &t.slots[s]
-		if slot.id == 0 {
-			return -1
-		}
-		if slot.hash == h {
-			id := slot.id - 1
-			if string(data[offs[id]:offs[id+1]]) == string(f) {
-				return id
-			}
-		}
-	}
-}
-
-func (t *strTable) insert(h uint64, id int32) {
-	if 2*(t.n+1) > len(t.slots) {
-		old := t.slots
-		*t = newStrTable(2 * len(old))
-		for _, sl := range old {
-			if sl.id != 0 {
-				t.insert(sl.hash, sl.id-1)
-			}
-		}
-	}
-	mask := uint64(len(t.slots) - 1)
-	s := h & mask
-	for t.slots[s].id != 0 {
-		s = (s + 1) & mask
-	}
-	t.slots[s] = strSlot{hash: h, id: id + 1}
-	t.n++
-}
-
-// maxShort is the longest string keyed by its own bytes: seven bytes and
-// the length fill a 64-bit word.
-const maxShort = 7
-
-// shortTable maps packed short strings to dictionary ids: open addressing
-// on the word itself, no bytes compared.
-type shortTable struct {
-	keys  []uint64
-	ids   []int32 // id+1; 0 is empty
-	shift uint
-	n     int
-}
-
-func (t *shortTable) find(key uint64) int32 {
-	if t.n == 0 {
-		return -1
-	}
-	mask := uint64(len(t.ids) - 1)
-	for s := (key * 0x9E3779B97F4A7C15) >> t.shift; ; s = (s + 1) & mask {
-		switch id := t.ids[s]; {
-		case id == 0:
-			return -1
-		case t.keys[s] == key:
-			return id - 1
-		}
-	}
-}
-
-func (t *shortTable) insert(key uint64, id int32) {
-	if 2*(t.n+1) > len(t.ids) {
-		old := *t
-		size := max(64, 2*len(old.ids))
-		*t = shortTable{keys: make([]uint64, size), ids: make([]int32, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
-		for i, oid := range old.ids {
-			if oid != 0 {
-				t.insert(old.keys[i], oid-1)
-			}
-		}
-	}
-	mask := uint64(len(t.ids) - 1)
-	s := (key * 0x9E3779B97F4A7C15) >> t.shift
-	for t.ids[s] != 0 {
-		s = (s + 1) & mask
-	}
-	t.keys[s], t.ids[s] = key, id+1
-	t.n++
-}
-
-// hashBytes is a fast hash for short fields: a word or two read at once,
-// mixed by a 128-bit multiply.
-func hashBytes(b []byte) uint64 {
-	const k0, k1 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db
-	n := len(b)
-	var a, c uint64
-	switch {
-	case n > 16:
-		h := uint64(n) ^ k0
-		for i := 0; i+8 <= n-8; i += 8 { // every word but the last 8 bytes
-			h = mix(h^binary.LittleEndian.Uint64(b[i:]), k1)
-		}
-		a, c = h, binary.LittleEndian.Uint64(b[n-8:])
-	case n >= 8:
-		a, c = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
-	case n >= 4:
-		a, c = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
-	case n > 0:
-		a = uint64(b[0])<<16 | uint64(b[n>>1])<<8 | uint64(b[n-1])
-	}
-	return mix(a^k1, c^uint64(n)^k0)
-}
-
-func mix(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	return hi ^ lo
 }
 
 func trimSpace(b []byte) []byte {

@@ -1,54 +1,17 @@
 package jsonl_test
 
 import (
-	"fmt"
+	"math"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/io/internal/iotest"
 )
 
-// rowsOf reads a record back as rows of plain Go values: int64, float64,
-// bool, string, or nil for null.
-func rowsOf(rec arrow.Record) [][]any {
-	out := make([][]any, rec.NumRows())
-	for i := range out {
-		out[i] = make([]any, rec.NumCols())
-	}
-	for c, col := range rec.Columns() {
-		for i := 0; i < col.Len(); i++ {
-			if col.IsNull(i) {
-				continue
-			}
-			switch a := col.(type) {
-			case *array.Int64:
-				out[i][c] = a.Value(i)
-			case *array.Float64:
-				out[i][c] = a.Value(i)
-			case *array.Boolean:
-				out[i][c] = a.Value(i)
-			case *array.String:
-				out[i][c] = a.Value(i)
-			case *array.Dictionary:
-				out[i][c] = kernel.StringsOf(a).Value(i)
-			default:
-				panic(fmt.Sprintf("unexpected column type %s", col.DataType()))
-			}
-		}
-	}
-	return out
-}
-
-// typesOf names the record's column types.
-func typesOf(rec arrow.Record) []string {
-	var out []string
-	for _, f := range rec.Schema().Fields() {
-		if arrow.TypeEqual(f.Type, kernel.Dict) {
-			out = append(out, "dict")
-			continue
-		}
-		out = append(out, f.Type.String())
-	}
-	return out
+// fiveTypes makes iotest.FiveTypes's record of n rows with strings that
+// JSON must escape and floats whose shortest form it must keep.
+func fiveTypes(n int) arrow.Record {
+	return iotest.FiveTypes(n,
+		[]string{"plain", `q"uote\back`, "tab\tnew\nline\r", "é中😀", "", "ctl\x01\x1f", "</script>&"},
+		[]float64{0.1, -2.5, 3, 1e21, 1e-7, 123456.789, math.MaxFloat64 / 4, math.SmallestNonzeroFloat64, math.Copysign(0, -1)})
 }

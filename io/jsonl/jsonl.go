@@ -16,47 +16,32 @@ package jsonl
 import (
 	"fmt"
 	"strings"
+
+	"github.com/duskdata/dusk/io/internal/colbuild"
 )
 
 // Type is a column's type.
-type Type string
+type Type = colbuild.Type
 
 // The column types JSON values parse into.
 const (
-	Int64   Type = "int64"
-	Float64 Type = "float64"
-	String  Type = "string"
-	Bool    Type = "bool"
+	Int64   = colbuild.Int64
+	Float64 = colbuild.Float64
+	String  = colbuild.String
+	Bool    = colbuild.Bool
 )
 
-func (t Type) valid() bool { return t == Int64 || t == Float64 || t == String || t == Bool }
-
 // Column is a named, typed column: the values of one key.
-type Column struct {
-	Name string `json:"name"`
-	Type Type   `json:"type"`
-	// Dictionary encodes a string column as indices into its distinct
-	// values, for columns with few of them (Infer decides from its sample).
-	Dictionary bool `json:"dict,omitempty"`
-}
+type Column = colbuild.Column
 
 // Schema is the columns read from JSON lines, in order.
-type Schema []Column
-
-// Names lists the column names.
-func (s Schema) Names() []string {
-	names := make([]string, len(s))
-	for i, c := range s {
-		names[i] = c.Name
-	}
-	return names
-}
+type Schema = colbuild.Schema
 
 // check reports an unknown type or a name given twice.
-func (s Schema) check() error {
+func check(s Schema) error {
 	seen := make(map[string]bool, len(s))
 	for _, c := range s {
-		if !c.Type.valid() {
+		if !c.Type.Valid() {
 			return fmt.Errorf("jsonl: column %s: unknown type %q (want int64, float64, string or bool)", c.Name, c.Type)
 		}
 		if seen[c.Name] {

@@ -2,11 +2,9 @@ package jsonl
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -14,6 +12,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/io/internal/colbuild"
+	"github.com/duskdata/dusk/io/internal/strdict"
 )
 
 // Parse parses the lines of data into a record with the schema's columns,
@@ -36,7 +36,7 @@ func Strict(data []byte, schema Schema) (arrow.Record, error) {
 }
 
 func parse(data []byte, schema Schema, cols []string, strict bool) (arrow.Record, error) {
-	if err := schema.check(); err != nil {
+	if err := check(schema); err != nil {
 		return nil, err
 	}
 	keep, err := projection(schema, cols)
@@ -81,18 +81,13 @@ func projection(schema Schema, cols []string) ([]bool, error) {
 // values are checked for syntax and stepped over.
 const skipped Type = "skip"
 
-// column is one column being built; kind says which slice holds it.
-// Values are written at their row's index; null rows are listed, and the
-// validity bitmap is made from that list at the end.
+// column is one column being built; a string column keeps its values in
+// strs.
 type column struct {
-	kind   Type
-	name   string
-	ints   []int64
-	floats []float64
-	bools  []uint8
-	strs   *strColumn
-	nulls  []int32
-	set    int32 // row+1 when the row being parsed has set a value
+	colbuild.Values
+	name string
+	strs *strColumn
+	set  int32 // row+1 when the row being parsed has set a value
 }
 
 type parser struct {
@@ -118,20 +113,13 @@ func newParser(schema Schema, keep []bool, rows int) *parser {
 		p.index[c.Name] = i
 		col := &p.cols[i]
 		col.name = c.Name
-		col.kind = c.Type
+		col.Kind = c.Type
 		if !keep[i] {
-			col.kind = skipped
+			col.Kind = skipped
 			continue
 		}
 		p.active = append(p.active, i)
-		switch c.Type {
-		case Int64:
-			col.ints = make([]int64, rows)
-		case Float64:
-			col.floats = make([]float64, rows)
-		case Bool:
-			col.bools = make([]uint8, rows)
-		default:
+		if !col.Make(rows) {
 			col.strs = newStrColumn(rows, c.Dictionary)
 		}
 	}
@@ -232,7 +220,7 @@ func (p *parser) row(b []byte) error {
 				k, _, _ := scanString(b, keyAt)
 				return p.fail(-1, fmt.Errorf("key %s is not among the columns %q", b[keyAt:k], p.names()))
 			}
-			if c < 0 || p.cols[c].kind == skipped {
+			if c < 0 || p.cols[c].Kind == skipped {
 				i, err = skipValue(b, i, 0)
 			} else {
 				i, err = p.value(b, i, &p.cols[c], stamp)
@@ -260,17 +248,17 @@ func (p *parser) row(b []byte) error {
 		col := &p.cols[c]
 		null := col.set != stamp
 		if null {
-			col.nulls = append(col.nulls, int32(row))
-			switch col.kind {
+			col.Nulls = append(col.Nulls, int32(row))
+			switch col.Kind {
 			case Int64:
-				col.ints[row] = 0
+				col.Ints[row] = 0
 			case Float64:
-				col.floats[row] = math.NaN()
+				col.Floats[row] = math.NaN()
 			case Bool:
-				col.bools[row] = 0
+				col.Bools[row] = 0
 			}
 		}
-		if col.kind == String {
+		if col.Kind == String {
 			if err := col.strs.endRow(row, null); err != nil {
 				return p.fail(c, err)
 			}
@@ -334,11 +322,11 @@ func (p *parser) value(b []byte, i int, col *column, stamp int32) (int, error) {
 		col.set = 0
 		return end, err
 	}
-	switch col.kind {
+	switch col.Kind {
 	case Int64:
 		if c == '-' || c >= '0' && c <= '9' {
 			if v, end, ok := fastInt(b, i); ok {
-				col.ints[row], col.set = v, stamp
+				col.Ints[row], col.set = v, stamp
 				return end, nil
 			}
 			end, isInt, err := scanNumber(b, i)
@@ -352,13 +340,13 @@ func (p *parser) value(b []byte, i int, col *column, stamp int32) (int, error) {
 			if err != nil {
 				return 0, fmt.Errorf("want int64, got number %s, out of int64's range", snippet(b[i:end]))
 			}
-			col.ints[row], col.set = v, stamp
+			col.Ints[row], col.set = v, stamp
 			return end, nil
 		}
 	case Float64:
 		if c == '-' || c >= '0' && c <= '9' {
 			if v, end, ok := fastFloat(b, i); ok {
-				col.floats[row], col.set = v, stamp
+				col.Floats[row], col.set = v, stamp
 				return end, nil
 			}
 			end, _, err := scanNumber(b, i)
@@ -369,18 +357,18 @@ func (p *parser) value(b []byte, i int, col *column, stamp int32) (int, error) {
 			if err != nil && !errors.Is(err, strconv.ErrRange) { // out of range reads as ±Inf
 				return 0, fmt.Errorf("want float64, got number %s", snippet(b[i:end]))
 			}
-			col.floats[row], col.set = v, stamp
+			col.Floats[row], col.set = v, stamp
 			return end, nil
 		}
 	case Bool:
 		switch c {
 		case 't':
 			end, err := scanLiteral(b, i, "true")
-			col.bools[row], col.set = 1, stamp
+			col.Bools[row], col.set = 1, stamp
 			return end, err
 		case 'f':
 			end, err := scanLiteral(b, i, "false")
-			col.bools[row], col.set = 0, stamp
+			col.Bools[row], col.set = 0, stamp
 			return end, err
 		}
 	default: // String: anything goes
@@ -395,20 +383,20 @@ func (p *parser) value(b []byte, i int, col *column, stamp int32) (int, error) {
 				v = p.scratch
 			}
 			col.set = stamp
-			return end, col.strs.set(row, v, col.nulls)
+			return end, col.strs.set(row, v, col.Nulls)
 		}
 		end, err := skipValue(b, i, 0)
 		if err != nil {
 			return 0, err
 		}
 		col.set = stamp
-		return end, col.strs.set(row, b[i:end], col.nulls)
+		return end, col.strs.set(row, b[i:end], col.Nulls)
 	}
 	end, err := skipValue(b, i, 0)
 	if err != nil {
 		return 0, err
 	}
-	return 0, fmt.Errorf("want %s, got %s %s", col.kind, kindOf(c), snippet(b[i:end]))
+	return 0, fmt.Errorf("want %s, got %s %s", col.Kind, kindOf(c), snippet(b[i:end]))
 }
 
 // fastInt reads an integer of up to 18 digits at b[i]; ok is false for
@@ -421,15 +409,7 @@ func fastInt(b []byte, i int) (int64, int, bool) {
 		i++
 	}
 	start := i
-	var v uint64
-	for i < n {
-		x := b[i] - '0'
-		if x > 9 {
-			break
-		}
-		v = v*10 + uint64(x)
-		i++
-	}
+	v, i := colbuild.Digits(b, i, 0)
 	k := i - start
 	if k == 0 || k > 18 || (k > 1 && b[start] == '0') || (i < n && (b[i] == '.' || b[i] == 'e' || b[i] == 'E')) {
 		return 0, 0, false
@@ -439,10 +419,6 @@ func fastInt(b []byte, i int) (int64, int, bool) {
 	}
 	return int64(v), i, true
 }
-
-// pow10 holds the powers of ten that float64 represents exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // fastFloat reads a decimal of up to 15 digits without an exponent at
 // b[i]. Such digits fit float64's 53 bits and the power of ten is exact, so
@@ -455,15 +431,7 @@ func fastFloat(b []byte, i int) (float64, int, bool) {
 		i++
 	}
 	start := i
-	var mant uint64
-	for i < n {
-		x := b[i] - '0'
-		if x > 9 {
-			break
-		}
-		mant = mant*10 + uint64(x)
-		i++
-	}
+	mant, i := colbuild.Digits(b, i, 0)
 	digits, frac := i-start, 0
 	if digits == 0 || (digits > 1 && b[start] == '0') {
 		return 0, 0, false
@@ -471,14 +439,7 @@ func fastFloat(b []byte, i int) (float64, int, bool) {
 	if i < n && b[i] == '.' {
 		i++
 		f := i
-		for i < n {
-			x := b[i] - '0'
-			if x > 9 {
-				break
-			}
-			mant = mant*10 + uint64(x)
-			i++
-		}
+		mant, i = colbuild.Digits(b, i, mant)
 		frac = i - f
 		if frac == 0 {
 			return 0, 0, false
@@ -488,7 +449,7 @@ func fastFloat(b []byte, i int) (float64, int, bool) {
 	if digits > 15 || (i < n && (b[i] == 'e' || b[i] == 'E')) {
 		return 0, 0, false
 	}
-	v := float64(mant) / pow10[frac]
+	v := float64(mant) / colbuild.Pow10[frac]
 	if neg {
 		v = -v
 	}
@@ -517,35 +478,15 @@ func (p *parser) record(schema Schema) (arrow.Record, error) {
 }
 
 func (c *column) finish(rows int) (arrow.Array, error) {
-	valid := validityOf(c.nulls, rows)
-	switch c.kind {
-	case Int64:
-		return kernel.NewInt64(c.ints[:rows], valid), nil
-	case Float64:
-		return kernel.NewFloat64(c.floats[:rows], valid), nil
-	case Bool:
-		return kernel.NewBool(c.bools[:rows], valid), nil
+	valid := colbuild.Validity(c.Nulls, rows)
+	if c.strs == nil {
+		return c.Array(rows, valid), nil
 	}
-	a, err := c.strs.finish(rows, c.nulls, valid)
+	a, err := c.strs.finish(rows, c.Nulls, valid)
 	if err != nil {
 		return nil, fmt.Errorf("jsonl: column %s: %w", c.name, err)
 	}
 	return a, nil
-}
-
-// validityOf makes the bitmap of rows rows in which the listed ones are null.
-func validityOf(nulls []int32, rows int) []byte {
-	if len(nulls) == 0 {
-		return nil
-	}
-	bits := make([]byte, (rows+7)/8)
-	for i := range bits {
-		bits[i] = 0xff
-	}
-	for _, r := range nulls {
-		bits[r>>3] &^= 1 << (r & 7)
-	}
-	return bits
 }
 
 // strColumn builds a string column, plain or dictionary-encoded. A
@@ -556,9 +497,9 @@ type strColumn struct {
 	rows    int     // the most rows the column will hold
 	offsets []int32 // plain: the rows' (one per row ended, plus one); dict: the values'
 	data    []byte
-	indices []int32          // dict: row -> value id
-	ids     map[string]int32 // dict: value -> id, for values longer than maxShort
-	short   shortTable       // dict: the ids of the other values
+	indices []int32            // dict: row -> value id
+	ids     map[string]int32   // dict: value -> id, for values longer than strdict.MaxShort
+	short   strdict.ShortTable // dict: the ids of the other values
 }
 
 // sizeRows is the row after which a plain column sizes its data once, from
@@ -583,10 +524,10 @@ var errTooLarge = errors.New("more than 2 GiB of strings in one column; parse th
 func (s *strColumn) set(row int, v []byte, nulls []int32) error {
 	if s.dict {
 		var key uint64
-		short := len(v) <= maxShort
+		short := len(v) <= strdict.MaxShort
 		if short {
-			key = packShort(v)
-			if id := s.short.find(key); id >= 0 {
+			key = strdict.Pack(v)
+			if id := s.short.Find(key); id >= 0 {
 				s.indices[row] = id
 				return nil
 			}
@@ -602,7 +543,7 @@ func (s *strColumn) set(row int, v []byte, nulls []int32) error {
 			s.data = append(s.data, v...)
 			s.offsets = append(s.offsets, int32(len(s.data)))
 			if short {
-				s.short.insert(key, id)
+				s.short.Insert(key, id)
 			} else {
 				s.ids[string(v)] = id
 			}
@@ -678,65 +619,4 @@ func (s *strColumn) finish(rows int, nulls []int32, valid []byte) (arrow.Array, 
 	values := kernel.NewString(s.offsets, s.data, nil)
 	defer values.Release()
 	return kernel.NewDict(s.indices[:rows], values, valid), nil
-}
-
-// maxShort is the longest string keyed by its own bytes: seven bytes and
-// the length fill a 64-bit word.
-const maxShort = 7
-
-// packShort packs a string of at most maxShort bytes and its length in a word.
-func packShort(v []byte) uint64 {
-	var w uint64
-	if cap(v) >= 8 { // v is inside a longer buffer: load a word at once
-		w = binary.LittleEndian.Uint64(v[:8]) & (1<<(8*len(v)) - 1)
-	} else {
-		var b [8]byte
-		copy(b[:], v)
-		w = binary.LittleEndian.Uint64(b[:])
-	}
-	return w | uint64(len(v))<<56
-}
-
-// shortTable maps packed short strings to dictionary ids: open addressing
-// on the word itself, no bytes compared.
-type shortTable struct {
-	keys  []uint64
-	ids   []int32 // id+1; 0 is empty
-	shift uint
-	n     int
-}
-
-func (t *shortTable) find(key uint64) int32 {
-	if t.n == 0 {
-		return -1
-	}
-	mask := uint64(len(t.ids) - 1)
-	for s := (key * 0x9E3779B97F4A7C15) >> t.shift; ; s = (s + 1) & mask {
-		switch id := t.ids[s]; {
-		case id == 0:
-			return -1
-		case t.keys[s] == key:
-			return id - 1
-		}
-	}
-}
-
-func (t *shortTable) insert(key uint64, id int32) {
-	if 2*(t.n+1) > len(t.ids) {
-		old := *t
-		size := max(64, 2*len(old.ids))
-		*t = shortTable{keys: make([]uint64, size), ids: make([]int32, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
-		for i, oid := range old.ids {
-			if oid != 0 {
-				t.insert(old.keys[i], oid-1)
-			}
-		}
-	}
-	mask := uint64(len(t.ids) - 1)
-	s := (key * 0x9E3779B97F4A7C15) >> t.shift
-	for t.ids[s] != 0 {
-		s = (s + 1) & mask
-	}
-	t.keys[s], t.ids[s] = key, id+1
-	t.n++
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/duskdata/dusk/io/internal/iotest"
 	"github.com/duskdata/dusk/io/jsonl"
 )
 
@@ -119,10 +120,10 @@ func TestParse(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer rec.Release()
-			if got := typesOf(rec); !reflect.DeepEqual(got, tt.types) {
+			if got := iotest.TypesOf(rec); !reflect.DeepEqual(got, tt.types) {
 				t.Errorf("types = %v, want %v", got, tt.types)
 			}
-			if got := rowsOf(rec); !reflect.DeepEqual(got, tt.want) {
+			if got := iotest.RowsOf(rec); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("rows = %v, want %v", got, tt.want)
 			}
 			for _, f := range rec.Schema().Fields() {
@@ -223,10 +224,10 @@ func TestParseDictionaryFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rec.Release()
-	if got := typesOf(rec); !reflect.DeepEqual(got, []string{"dict", "utf8"}) {
+	if got := iotest.TypesOf(rec); !reflect.DeepEqual(got, []string{"dict", "utf8"}) {
 		t.Errorf("types = %v", got)
 	}
-	rows := rowsOf(rec)
+	rows := iotest.RowsOf(rec)
 	for i := 0; i < n; i++ {
 		var few, many any
 		if i%7 != 0 {

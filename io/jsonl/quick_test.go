@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/duskdata/dusk/io/internal/iotest"
 	"github.com/duskdata/dusk/io/jsonl"
 )
 
@@ -181,7 +182,7 @@ func TestParseMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		got := rowsOf(rec)
+		got := iotest.RowsOf(rec)
 		rec.Release()
 		if len(want) == 0 {
 			want = [][]any{}

@@ -14,69 +14,9 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/io/internal/iotest"
 	"github.com/duskdata/dusk/io/jsonl"
 )
-
-// validity packs a null mask (true: null) into an Arrow bitmap.
-func validity(null []bool) []byte {
-	bits := make([]byte, (len(null)+7)/8)
-	for i, n := range null {
-		if !n {
-			bits[i>>3] |= 1 << (i & 7)
-		}
-	}
-	return bits
-}
-
-// fiveTypes makes a record of n rows with one column of each of Dusk's
-// types, with nulls at different rows in each.
-func fiveTypes(n int) arrow.Record {
-	ints := make([]int64, n)
-	floats := make([]float64, n)
-	bools := make([]uint8, n)
-	var offs []int32
-	var data []byte
-	offs = append(offs, 0)
-	indices := make([]int32, n)
-	nulls := make([][]bool, 5)
-	for c := range nulls {
-		nulls[c] = make([]bool, n)
-	}
-	strs := []string{"plain", `q"uote\back`, "tab\tnew\nline\r", "é中😀", "", "ctl\x01\x1f", "</script>&"}
-	for i := 0; i < n; i++ {
-		ints[i] = int64(i*i*7919) - 1<<40
-		if i == 1 {
-			ints[i] = math.MinInt64
-		}
-		floats[i] = []float64{0.1, -2.5, 3, 1e21, 1e-7, 123456.789, math.MaxFloat64 / 4, math.SmallestNonzeroFloat64, math.Copysign(0, -1)}[i%9] * float64(1+i%3)
-		bools[i] = uint8(i % 2)
-		data = append(data, strs[i%len(strs)]...)
-		offs = append(offs, int32(len(data)))
-		indices[i] = int32(i % 3)
-		for c := range nulls {
-			nulls[c][i] = (i+c)%4 == 0
-		}
-	}
-	dict := kernel.NewString([]int32{0, 1, 3, 6}, []byte("abbccc"), nil)
-	defer dict.Release()
-	cols := []arrow.Array{
-		kernel.NewInt64(ints, validity(nulls[0])),
-		kernel.NewFloat64(floats, validity(nulls[1])),
-		kernel.NewBool(bools, validity(nulls[2])),
-		kernel.NewString(offs, data, validity(nulls[3])),
-		kernel.NewDict(indices, dict, validity(nulls[4])),
-	}
-	fields := []arrow.Field{
-		{Name: "i", Type: kernel.Int64, Nullable: true}, {Name: "f", Type: kernel.Float64, Nullable: true},
-		{Name: "b", Type: kernel.Bool, Nullable: true}, {Name: "s", Type: kernel.String, Nullable: true},
-		{Name: "d", Type: kernel.Dict, Nullable: true},
-	}
-	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))
-	for _, c := range cols {
-		c.Release()
-	}
-	return rec
-}
 
 func TestWriteParseRoundTrip(t *testing.T) {
 	full := fiveTypes(100)
@@ -115,7 +55,7 @@ func TestWriteParseRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer back.Release()
-			if got, want := rowsOf(back), rowsOf(tt.rec); !reflect.DeepEqual(got, want) {
+			if got, want := iotest.RowsOf(back), iotest.RowsOf(tt.rec); !reflect.DeepEqual(got, want) {
 				t.Errorf("rows differ after a round trip:\n got %v\nwant %v", got, want)
 			}
 			if tt.rec.NumRows() == 0 {
@@ -147,7 +87,7 @@ func TestWriteText(t *testing.T) {
 	for i := 2; i <= n; i++ {
 		offs[i] = offs[1]
 	}
-	cols := []arrow.Array{kernel.NewFloat64(floats, nil), kernel.NewString(offs, data, validity(append([]bool{false}, make([]bool, n-1)...)))}
+	cols := []arrow.Array{kernel.NewFloat64(floats, nil), kernel.NewString(offs, data, iotest.Validity(append([]bool{false}, make([]bool, n-1)...)))}
 	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))
 	defer rec.Release()
 	var b bytes.Buffer

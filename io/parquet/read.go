@@ -163,11 +163,27 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 	}
 	switch c.typ {
 	case kernel.Int64:
-		return &intBuilder{validity: v, unsigned: c.unsigned, vals: make([]int64, rows)}
+		unsigned := c.unsigned
+		return &numBuilder[int64]{
+			validity: v,
+			vals:     make([]int64, rows),
+			plain:    func(p parquet.Page, _ int, buf *[]int64) ([]int64, error) { return plainInts(p, buf, unsigned) },
+			array:    func(vals []int64, valid []byte) arrow.Array { return kernel.NewInt64(vals, valid) },
+		}
 	case kernel.Float64:
-		return &floatBuilder{validity: v, vals: make([]float64, rows)}
+		return &numBuilder[float64]{
+			validity: v,
+			vals:     make([]float64, rows),
+			plain:    plainFloats,
+			array:    func(vals []float64, valid []byte) arrow.Array { return kernel.NewFloat64(vals, valid) },
+		}
 	case kernel.Bool:
-		return &boolBuilder{validity: v, vals: make([]uint8, rows)}
+		return &numBuilder[uint8]{
+			validity: v,
+			vals:     make([]uint8, rows),
+			plain:    unpackBools,
+			array:    func(vals []uint8, valid []byte) arrow.Array { return kernel.NewBool(vals, valid) },
+		}
 	case kernel.Dict:
 		return &dictBuilder{validity: v, indices: make([]int32, rows), offsets: []int32{0}}
 	default:
@@ -301,14 +317,23 @@ func (d *dictCache[T]) get(dict parquet.Dictionary, convert func(parquet.Page) (
 	return d.vals, nil
 }
 
+// indices returns the first k dictionary indices of a dictionary-encoded
+// page.
+func indices(p parquet.Page, k int) ([]int32, error) {
+	idx := dataOf(p).Int32()
+	if len(idx) < k {
+		return nil, fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(idx), k)
+	}
+	return idx[:k], nil
+}
+
 // indexed decodes a dictionary-encoded page of k non-null values into dst
 // (a row each) through the dictionary's values.
 func indexed[T any](p parquet.Page, dict, dst []T, levels []byte, k int, scratch *[]T) error {
-	idx := dataOf(p).Int32()
-	if len(idx) < k {
-		return fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(idx), k)
+	idx, err := indices(p, k)
+	if err != nil {
+		return err
 	}
-	idx = idx[:k]
 	if k == len(dst) {
 		return gather(dst, dict, idx)
 	}
@@ -319,37 +344,44 @@ func indexed[T any](p parquet.Page, dict, dst []T, levels []byte, k int, scratch
 	return place(dst, *scratch, levels, k)
 }
 
-type intBuilder struct {
+// numBuilder builds an int64, float64 or bool column (a byte a bool).
+type numBuilder[T int64 | float64 | uint8] struct {
 	validity
-	unsigned bool
-	vals     []int64
-	scratch  []int64
-	dict     dictCache[int64]
+	vals    []T
+	scratch []T
+	dict    dictCache[T]
+	// plain returns a plain page's values, at least its first k: the
+	// page's own, or converted into *buf.
+	plain func(p parquet.Page, k int, buf *[]T) ([]T, error)
+	// array makes the column of the values.
+	array func(vals []T, valid []byte) arrow.Array
 }
 
-func (b *intBuilder) page(p parquet.Page, row, end int) (int, error) {
+func (b *numBuilder[T]) page(p parquet.Page, row, end int) (int, error) {
 	n, k, levels, err := b.levels(p, row, end)
 	if err != nil || k == 0 {
 		return n, err // all null: the values stay zero
 	}
 	dst := b.vals[row : row+n]
 	if d := p.Dictionary(); d != nil {
-		dict, err := b.dict.get(d, func(p parquet.Page) ([]int64, error) { return b.dense(p, new([]int64)) })
+		dict, err := b.dict.get(d, func(p parquet.Page) ([]T, error) { return b.plain(p, int(p.NumValues()), new([]T)) })
 		if err != nil {
 			return 0, err
 		}
 		return n, indexed(p, dict, dst, levels, k, &b.scratch)
 	}
-	src, err := b.dense(p, &b.scratch)
+	src, err := b.plain(p, k, &b.scratch)
 	if err != nil {
 		return 0, err
 	}
 	return n, place(dst, src, levels, k)
 }
 
-// dense returns a plain page's values as int64s: the page's own, or
+func (b *numBuilder[T]) finish() arrow.Array { return b.array(b.vals, b.valid()) }
+
+// plainInts returns a plain page's values as int64s: the page's own, or
 // converted into *buf.
-func (b *intBuilder) dense(p parquet.Page, buf *[]int64) ([]int64, error) {
+func plainInts(p parquet.Page, buf *[]int64, unsigned bool) ([]int64, error) {
 	data := p.Data()
 	switch p.Type().Kind() {
 	case parquet.Int64:
@@ -358,7 +390,7 @@ func (b *intBuilder) dense(p parquet.Page, buf *[]int64) ([]int64, error) {
 		v := data.Int32()
 		out := grow(*buf, len(v))
 		*buf = out
-		if b.unsigned {
+		if unsigned {
 			for i, x := range v {
 				out[i] = int64(uint32(x))
 			}
@@ -372,38 +404,9 @@ func (b *intBuilder) dense(p parquet.Page, buf *[]int64) ([]int64, error) {
 	return nil, fmt.Errorf("%w: a %s page in an int column", errCorrupt, p.Type().Kind())
 }
 
-func (b *intBuilder) finish() arrow.Array { return kernel.NewInt64(b.vals, b.valid()) }
-
-type floatBuilder struct {
-	validity
-	vals    []float64
-	scratch []float64
-	dict    dictCache[float64]
-}
-
-func (b *floatBuilder) page(p parquet.Page, row, end int) (int, error) {
-	n, k, levels, err := b.levels(p, row, end)
-	if err != nil || k == 0 {
-		return n, err // all null: the values stay zero
-	}
-	dst := b.vals[row : row+n]
-	if d := p.Dictionary(); d != nil {
-		dict, err := b.dict.get(d, func(p parquet.Page) ([]float64, error) { return b.dense(p, new([]float64)) })
-		if err != nil {
-			return 0, err
-		}
-		return n, indexed(p, dict, dst, levels, k, &b.scratch)
-	}
-	src, err := b.dense(p, &b.scratch)
-	if err != nil {
-		return 0, err
-	}
-	return n, place(dst, src, levels, k)
-}
-
-// dense returns a plain page's values as float64s: the page's own, or
-// converted into *buf.
-func (b *floatBuilder) dense(p parquet.Page, buf *[]float64) ([]float64, error) {
+// plainFloats returns a plain page's values as float64s: the page's own,
+// or converted into *buf.
+func plainFloats(p parquet.Page, _ int, buf *[]float64) ([]float64, error) {
 	data := p.Data()
 	switch p.Type().Kind() {
 	case parquet.Double:
@@ -420,38 +423,9 @@ func (b *floatBuilder) dense(p parquet.Page, buf *[]float64) ([]float64, error) 
 	return nil, fmt.Errorf("%w: a %s page in a float column", errCorrupt, p.Type().Kind())
 }
 
-func (b *floatBuilder) finish() arrow.Array { return kernel.NewFloat64(b.vals, b.valid()) }
-
-type boolBuilder struct {
-	validity
-	vals    []uint8
-	scratch []uint8
-	dict    dictCache[uint8]
-}
-
-func (b *boolBuilder) page(p parquet.Page, row, end int) (int, error) {
-	n, k, levels, err := b.levels(p, row, end)
-	if err != nil || k == 0 {
-		return n, err // all null: the values stay zero
-	}
-	dst := b.vals[row : row+n]
-	if d := p.Dictionary(); d != nil {
-		dict, err := b.dict.get(d, func(p parquet.Page) ([]uint8, error) { return unpackBools(nil, p, int(p.NumValues())) })
-		if err != nil {
-			return 0, err
-		}
-		return n, indexed(p, dict, dst, levels, k, &b.scratch)
-	}
-	src, err := unpackBools(b.scratch, p, k)
-	if err != nil {
-		return 0, err
-	}
-	b.scratch = src
-	return n, place(dst, src, levels, k)
-}
-
-// unpackBools returns the first k values of a plain boolean page, a byte each.
-func unpackBools(out []uint8, p parquet.Page, k int) ([]uint8, error) {
+// unpackBools returns the first k values of a plain boolean page, a byte
+// each, in *buf.
+func unpackBools(p parquet.Page, k int, buf *[]uint8) ([]uint8, error) {
 	if p.Type().Kind() != parquet.Boolean {
 		return nil, fmt.Errorf("%w: a %s page in a bool column", errCorrupt, p.Type().Kind())
 	}
@@ -459,14 +433,13 @@ func unpackBools(out []uint8, p parquet.Page, k int) ([]uint8, error) {
 	if len(packed)*8 < k {
 		return nil, fmt.Errorf("%w: %d bytes of booleans for %d values", errCorrupt, len(packed), k)
 	}
-	out = grow(out, k)
+	out := grow(*buf, k)
+	*buf = out
 	for i := range out {
 		out[i] = packed[i>>3] >> (i & 7) & 1
 	}
 	return out, nil
 }
-
-func (b *boolBuilder) finish() arrow.Array { return kernel.NewBool(b.vals, b.valid()) }
 
 // byteArrays returns a plain BYTE_ARRAY page's first k values: value i is
 // data[offs[i]:offs[i+1]].
@@ -510,11 +483,10 @@ func (b *stringBuilder) page(p parquet.Page, row, end int) (int, error) {
 			}
 			b.dict = d
 		}
-		idx := dataOf(p).Int32()
-		if len(idx) < k {
-			return 0, fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(idx), k)
+		idx, err := indices(p, k)
+		if err != nil {
+			return 0, err
 		}
-		idx = idx[:k]
 		j := 0
 		for i := range offs {
 			if levels == nil || levels[i] != 0 {
@@ -572,9 +544,9 @@ type dictBuilder struct {
 	data    []byte
 	ids     map[string]int32 // value to merged id, built once two dictionaries meet
 
-	dict  parquet.Dictionary // the current chunk's dictionary
-	remap []int32            // its values' merged ids; nil: the same ids
-	n     int32              // its size
+	dict    parquet.Dictionary // the current chunk's dictionary
+	remap   []int32            // its values' merged ids
+	scratch []int32
 }
 
 func (b *dictBuilder) page(p parquet.Page, row, end int) (int, error) {
@@ -589,11 +561,7 @@ func (b *dictBuilder) page(p parquet.Page, row, end int) (int, error) {
 				return 0, fmt.Errorf("dictionary: %w", err)
 			}
 		}
-		idx := dataOf(p).Int32()
-		if len(idx) < k {
-			return 0, fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(idx), k)
-		}
-		return n, b.place(out, idx[:k], levels)
+		return n, indexed(p, b.remap, out, levels, k, &b.scratch)
 	}
 	// A plain page, where the metadata promised a dictionary: add its
 	// values to the dictionary one by one.
@@ -615,44 +583,6 @@ func (b *dictBuilder) page(p parquet.Page, row, end int) (int, error) {
 	return n, nil
 }
 
-// place writes the merged ids of a page's non-null indices idx into out,
-// at the rows whose level is not zero.
-func (b *dictBuilder) place(out, idx []int32, levels []byte) error {
-	remap, size := b.remap, uint32(b.n)
-	if len(idx) == len(out) {
-		for i, x := range idx {
-			if uint32(x) >= size {
-				return indexError(x, size)
-			}
-			if remap != nil {
-				x = remap[x]
-			}
-			out[i] = x
-		}
-		return nil
-	}
-	j := 0
-	for i, l := range levels {
-		if l == 0 {
-			continue
-		}
-		x := idx[j]
-		j++
-		if uint32(x) >= size {
-			return indexError(x, size)
-		}
-		if remap != nil {
-			x = remap[x]
-		}
-		out[i] = x
-	}
-	return nil
-}
-
-func indexError(x int32, size uint32) error {
-	return fmt.Errorf("%w: dictionary index %d out of %d values", errCorrupt, x, size)
-}
-
 // useDictionary makes d the current chunk's dictionary, adding its values
 // to the merged one.
 func (b *dictBuilder) useDictionary(d parquet.Dictionary) error {
@@ -660,18 +590,18 @@ func (b *dictBuilder) useDictionary(d parquet.Dictionary) error {
 	if err != nil {
 		return err
 	}
-	b.dict, b.n, b.remap = d, int32(len(offs)-1), nil
+	b.dict, b.remap = d, make([]int32, len(offs)-1)
 	if len(b.offsets) == 1 && b.ids == nil {
 		// The first dictionary: its ids are the merged ones.
 		base := offs[0]
-		for _, o := range offs[1:] {
+		for j, o := range offs[1:] {
 			b.offsets = append(b.offsets, int32(o-base))
+			b.remap[j] = int32(j)
 		}
 		b.data = append(b.data, data[base:offs[len(offs)-1]]...)
 		return nil
 	}
 	b.index()
-	b.remap = make([]int32, b.n)
 	for j := range b.remap {
 		b.remap[j] = b.intern(data[offs[j]:offs[j+1]])
 	}

@@ -1,0 +1,130 @@
+// Package colbuild owns what the readers that build Arrow columns row by
+// row share: the column model of the text formats (Type, Column and Schema,
+// which io/csv and io/jsonl export as their own), the typed values of a
+// column being built (Values) and the validity bitmap made from its list of
+// null rows, and the digit scanning and exact powers of ten behind the
+// decimal fast paths.
+//
+// Must never import: anything but the standard library, Arrow and
+// dataframe/kernel.
+package colbuild
+
+import (
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+)
+
+// Type is a column's type.
+type Type string
+
+// The column types text values parse into.
+const (
+	Int64   Type = "int64"
+	Float64 Type = "float64"
+	String  Type = "string"
+	Bool    Type = "bool"
+)
+
+// Valid reports whether t is one of the four column types.
+func (t Type) Valid() bool { return t == Int64 || t == Float64 || t == String || t == Bool }
+
+// Column is a named, typed column.
+type Column struct {
+	Name string `json:"name"`
+	Type Type   `json:"type"`
+	// Dictionary encodes a string column as indices into its distinct
+	// values, for columns with few of them (Infer decides from its sample).
+	Dictionary bool `json:"dict,omitempty"`
+}
+
+// Schema is a file's columns, in order.
+type Schema []Column
+
+// Names lists the column names.
+func (s Schema) Names() []string {
+	names := make([]string, len(s))
+	for i, c := range s {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// Values is a column being built row by row: Kind says which slice holds
+// its values, each written at its row's index, and Nulls lists its null
+// rows, from which Validity makes the bitmap at the end, so that valid rows
+// cost nothing. A string column's values are its parser's own.
+type Values struct {
+	Kind   Type
+	Ints   []int64
+	Floats []float64
+	Bools  []uint8 // 0 or 1
+	Nulls  []int32
+}
+
+// Make sizes the slice of Kind for rows rows, and reports whether Kind has
+// one here: false for a string column.
+func (v *Values) Make(rows int) bool {
+	switch v.Kind {
+	case Int64:
+		v.Ints = make([]int64, rows)
+	case Float64:
+		v.Floats = make([]float64, rows)
+	case Bool:
+		v.Bools = make([]uint8, rows)
+	default:
+		return false
+	}
+	return true
+}
+
+// Array returns the first rows values, with the validity bitmap valid, as
+// an array that the caller owns: nil where Make reported false.
+func (v *Values) Array(rows int, valid []byte) arrow.Array {
+	switch v.Kind {
+	case Int64:
+		return kernel.NewInt64(v.Ints[:rows], valid)
+	case Float64:
+		return kernel.NewFloat64(v.Floats[:rows], valid)
+	case Bool:
+		return kernel.NewBool(v.Bools[:rows], valid)
+	}
+	return nil
+}
+
+// Validity makes the bitmap of rows rows in which the listed ones are null:
+// nil when none is.
+func Validity(nulls []int32, rows int) []byte {
+	if len(nulls) == 0 {
+		return nil
+	}
+	bits := make([]byte, (rows+7)/8)
+	for i := range bits {
+		bits[i] = 0xff
+	}
+	for _, r := range nulls {
+		bits[r>>3] &^= 1 << (r & 7)
+	}
+	return bits
+}
+
+// Pow10 holds the powers of ten that float64 represents exactly: a decimal
+// of at most 15 digits divided by one of them rounds correctly (Clinger's
+// fast path). It is read only.
+var Pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// Digits reads the decimal digits at b[i:] into v, as v*10+digit each
+// (wrapping: the caller bounds their count), and returns v and the index
+// after the last digit.
+func Digits(b []byte, i int, v uint64) (uint64, int) {
+	for i < len(b) {
+		x := b[i] - '0'
+		if x > 9 {
+			break
+		}
+		v = v*10 + uint64(x)
+		i++
+	}
+	return v, i
+}

@@ -1,0 +1,76 @@
+package strdict
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestTablesAgainstMap gives strings of every length ids through the two
+// tables, as a parser does, and checks them against a map.
+func TestTablesAgainstMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	want := map[string]int32{}
+	var short ShortTable
+	long := NewTable(4)
+	offs, data := []int32{0}, []byte(nil)
+	for range 20000 {
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			b[i] = "ab\x00"[r.IntN(3)] // few distinct bytes: many repeats, zeros included
+		}
+		var id int32
+		if len(b) <= MaxShort {
+			id = short.Find(Pack(b))
+		} else {
+			id = long.Find(Hash(b), b, offs, data)
+		}
+		if w, ok := want[string(b)]; !ok && id != -1 || ok && id != w {
+			t.Fatalf("%q: id %d, want %d (held: %v)", b, id, w, ok)
+		}
+		if id >= 0 {
+			continue
+		}
+		id = int32(len(offs) - 1)
+		want[string(b)] = id
+		data = append(data, b...)
+		offs = append(offs, int32(len(data)))
+		if len(b) <= MaxShort {
+			short.Insert(Pack(b), id)
+		} else {
+			long.Insert(Hash(b), id)
+		}
+	}
+}
+
+// TestPack checks that a string's key depends on its bytes and length
+// alone, not on the bytes after it in its buffer.
+func TestPack(t *testing.T) {
+	buf := []byte("abcdefg\xffxyz")
+	for n := 0; n <= MaxShort; n++ {
+		inside := buf[:n] // capacity 8 or more: Pack loads a word at once
+		alone := append([]byte(nil), buf[:n]...)
+		alone = alone[:n:n] // capacity n: Pack copies it
+		if Pack(inside) != Pack(alone) {
+			t.Errorf("length %d: Pack %x inside a buffer, %x alone", n, Pack(inside), Pack(alone))
+		}
+		if n > 0 && Pack(buf[:n]) == Pack(buf[:n-1]) {
+			t.Errorf("lengths %d and %d pack alike", n, n-1)
+		}
+	}
+	if Pack(nil) != Pack([]byte{}) {
+		t.Error("nil and empty pack differently")
+	}
+}
+
+func BenchmarkHash(b *testing.B) {
+	for _, n := range []int{4, 12, 40} {
+		v := []byte(fmt.Sprintf("%0*d", n, 7))
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for range b.N {
+				Hash(v)
+			}
+		})
+	}
+}
