@@ -307,3 +307,23 @@ func TestOverwriteRemovesStaleParts(t *testing.T) {
 		checkRows(t, tableRows(t, compute(t, ctx, c.read(dir))), allRows(rows), 0)
 	}
 }
+
+// TestManyPartsReadBackInOrder writes twelve partitions (part.10 sorts
+// before part.2 as text) and reads them back in partition order.
+func TestManyPartsReadBackInOrder(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(46, 240)
+	sizes := make([]int, 12)
+	for i := range sizes {
+		sizes[i] = 20
+	}
+	dir := t.TempDir()
+	if _, err := arrowFrame(t, rows, sizes).ToParquet(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	back := dataframe.ReadParquet(filepath.Join(dir, "*"))
+	if n := back.NumPartitions(); n != 12 {
+		t.Fatalf("%d partitions, want 12", n)
+	}
+	checkRows(t, tableRows(t, compute(t, ctx, back)), allRows(rows), 0)
+}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 
@@ -147,7 +146,7 @@ func (b *bucket) list(ctx context.Context, p string) ([]File, error) {
 		}
 		files = append(files, b.file(o.Key, o))
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	sortFiles(files)
 	return files, nil
 }
 

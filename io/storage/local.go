@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 )
 
@@ -40,7 +39,7 @@ func (local) list(_ context.Context, root string) ([]File, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	sortFiles(files)
 	return files, err
 }
 

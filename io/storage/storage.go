@@ -16,6 +16,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -87,7 +88,8 @@ func resolve(ctx context.Context, p string) (backend, string, error) {
 	return b, p, nil
 }
 
-// List returns the files that pattern names, sorted by path: a file, every
+// List returns the files that pattern names, in path order (numbers in names
+// in numeric order: part.2 before part.10): a file, every
 // file under a directory, or the files a glob (path.Match syntax per path
 // segment) matches, directories among them expanded likewise.
 func List(pattern string) ([]File, error) {
@@ -106,10 +108,10 @@ func List(pattern string) ([]File, error) {
 // file under it.
 type Datum struct {
 	Name  string // the matched path
-	Files []File // sorted by path
+	Files []File // in path order
 }
 
-// Datums returns the datums a pattern names, sorted by name, as Pachyderm's
+// Datums returns the datums a pattern names, in path order, as Pachyderm's
 // glob patterns do: "data/*" makes each file or directory at the top of data
 // one datum (all the files of data/California/ together); "data/*/*" makes
 // each file one level down one datum; "data/California/*" takes a subset;
@@ -189,6 +191,7 @@ func localDatums(ctx context.Context, root, pattern string) ([]Datum, error) {
 	if err != nil {
 		return nil, err
 	}
+	slices.SortFunc(matches, func(a, b string) int { return comparePaths(filepath.ToSlash(a), filepath.ToSlash(b)) })
 	var out []Datum
 	for _, m := range matches {
 		if rel, err := filepath.Rel(root, m); err != nil || hiddenIn(filepath.ToSlash(rel)) {

@@ -212,3 +212,30 @@ func TestLocalWritesAreReadableByOthers(t *testing.T) {
 		t.Fatalf("mode %v, %v: want readable by group and others (umask permitting)", info.Mode(), err)
 	}
 }
+
+func TestPathOrderIsNumeric(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"a/part.2.csv", "a/part.10.csv", "a/part.1.csv", "a10/x.csv", "a2/x.csv", "b.csv", "a/part.02.csv"}
+	for _, n := range names {
+		if err := WriteFile(filepath.Join(dir, n), false, func(io.Writer) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f.Path)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	want := []string{"a/part.1.csv", "a/part.02.csv", "a/part.2.csv", "a/part.10.csv", "a2/x.csv", "a10/x.csv", "b.csv"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %q, want %q", got, want)
+	}
+	ds, _ := Datums(filepath.Join(dir, "*"))
+	if len(ds) != 4 || !strings.HasSuffix(ds[1].Name, "a2") || !strings.HasSuffix(ds[2].Name, "a10") {
+		t.Fatalf("datums %v", ds)
+	}
+}
