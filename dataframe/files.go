@@ -40,7 +40,8 @@ type fileSlice struct {
 // piece is a unit a reader can read on its own, with what a partition's
 // reader needs to know of it.
 type piece struct {
-	datum  int // pieces of different datums never share a partition
+	datum  int    // pieces of different datums never share a partition
+	rel    string // the file's path below the dataset's root
 	hive   string
 	slice  fileSlice
 	bytes  int64
@@ -82,7 +83,8 @@ var hiveSegment = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
 // write it.
 const hiveNull = "__HIVE_DEFAULT_PARTITION__"
 
-// hivePairs returns the key=value directories of a file's path, in order.
+// hivePairs returns the key=value directories of a file's path below the
+// dataset's root, in order.
 func hivePairs(path string) [][2]string {
 	body, _, _ := strings.Cut(path, "?")
 	segs := strings.Split(strings.ReplaceAll(body, "\\", "/"), "/")
@@ -102,24 +104,25 @@ func hivePairs(path string) [][2]string {
 // hiveColumns finds the hive columns of files: the key=value directories
 // every file has, in the same order, and their kinds (int64 when every
 // value is an integer). Files that disagree are an error.
-func hiveColumns(paths []string) ([]hiveColumn, error) {
-	if len(paths) == 0 {
+func hiveColumns(files []storage.File) ([]hiveColumn, error) {
+	if len(files) == 0 {
 		return nil, nil
 	}
-	first := hivePairs(paths[0])
+	first := hivePairs(files[0].Rel)
 	cols := make([]hiveColumn, len(first))
 	for i, p := range first {
 		cols[i] = hiveColumn{Name: p[0], Kind: "int64"}
 	}
-	for _, path := range paths {
-		pairs := hivePairs(path)
-		if len(pairs) != len(first) {
-			return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", path, pairs, paths[0], first)
+	for _, f := range files {
+		pairs := hivePairs(f.Rel)
+		same := len(pairs) == len(first)
+		for i := 0; same && i < len(pairs); i++ {
+			same = pairs[i][0] == cols[i].Name
+		}
+		if !same {
+			return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", f.Path, pairs, files[0].Path, first)
 		}
 		for i, p := range pairs {
-			if p[0] != cols[i].Name {
-				return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", path, pairs, paths[0], first)
-			}
 			if _, err := strconv.ParseInt(p[1], 10, 64); err != nil && p[1] != hiveNull {
 				cols[i].Kind = "string"
 			}
@@ -291,7 +294,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 			a.Slices = append(a.Slices, p.slice)
 		}
 		if len(hive) > 0 {
-			a.Values = hiveLiterals(hive, pieces[0].slice.Path)
+			a.Values = hiveLiterals(hive, pieces[0].rel)
 		}
 		return mustJSON(a)
 	}
@@ -457,7 +460,7 @@ func blockPieces(files []storage.File, datum []int, hive []hiveColumn, size int6
 	var pieces []piece
 	for i, f := range files {
 		for _, b := range storage.Blocks([]storage.File{f}, size) {
-			pieces = append(pieces, piece{datum: datum[i], hive: hiveDir(f.Path), bytes: b.End - b.Start, ranges: hiveRanges(hive, f.Path),
+			pieces = append(pieces, piece{datum: datum[i], rel: f.Rel, hive: hiveDir(f.Rel), bytes: b.End - b.Start, ranges: hiveRanges(hive, f.Rel),
 				slice: fileSlice{Path: b.Path, Stamp: b.Stamp, Start: b.Start, End: b.End, Size: b.Size}})
 		}
 	}
@@ -470,11 +473,7 @@ func (s fileSlice) block() storage.Block {
 
 // withHive adds the hive columns of files to schema.
 func withHive(schema *arrow.Schema, files []storage.File) (*arrow.Schema, []hiveColumn, error) {
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-	}
-	hive, err := hiveColumns(paths)
+	hive, err := hiveColumns(files)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -564,7 +563,7 @@ func describeFiles[T any](pattern string, union bool, inspect func(storage.File)
 // the row groups given.
 func (d *selfDescribed[T]) piece(i int, bytes int64, groups []int) piece {
 	f := d.files[i]
-	return piece{datum: d.datum[i], hive: hiveDir(f.Path), bytes: bytes, ranges: hiveRanges(d.hive, f.Path),
+	return piece{datum: d.datum[i], rel: f.Rel, hive: hiveDir(f.Rel), bytes: bytes, ranges: hiveRanges(d.hive, f.Rel),
 		slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Groups: groups, Cols: d.own[i]}}
 }
 

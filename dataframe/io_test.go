@@ -92,7 +92,8 @@ func TestParquetHivePartitions(t *testing.T) {
 	ctx := newClient(t)
 	rows := genRows(42, 400)
 	f := arrowFrame(t, rows, []int{100, 150, 150}).Select("ID", "I", "F", "S", "K", "KI")
-	dir := t.TempDir()
+	// A key=value directory above the dataset is not a column of it.
+	dir := filepath.Join(t.TempDir(), "env=prod", "sales")
 	paths, err := f.ToParquet(ctx, dir, dataframe.ParquetWriteOptions{PartitionBy: []string{"KI"}})
 	if err != nil {
 		t.Fatal(err)

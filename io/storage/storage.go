@@ -28,6 +28,10 @@ type File struct {
 	ModTime time.Time `json:"mtime"`
 	// MD5 is the content hash an object store reports, hex; empty if none.
 	MD5 string `json:"md5,omitempty"`
+	// Rel is the path below the part of the pattern before its first glob
+	// (the dataset's root), with '/' separators; where hive directories
+	// (year=2024/) are looked for.
+	Rel string `json:"-"`
 }
 
 // Fingerprint identifies the file's content: its size and hash, or its size
@@ -144,6 +148,13 @@ func Datums(pattern string) ([]Datum, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w %s", ErrNoMatch, pattern)
+	}
+	rootBody, _, _ := strings.Cut(filepath.ToSlash(root), "?")
+	for _, d := range out {
+		for i := range d.Files {
+			body, _, _ := strings.Cut(filepath.ToSlash(d.Files[i].Path), "?")
+			d.Files[i].Rel = strings.TrimPrefix(strings.TrimPrefix(body, rootBody), "/")
+		}
 	}
 	return out, nil
 }
