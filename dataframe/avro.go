@@ -21,7 +21,7 @@ const (
 
 func init() {
 	registry.Register(opReadAvro, readAvroOp)
-	registry.Register(opWriteAvro, writeAvroOp)
+	registry.RegisterEffect(opWriteAvro, writeAvroOp)
 }
 
 // AvroOptions say how ReadAvro reads.

@@ -122,6 +122,23 @@ func TestCacheRecomputesOnlyChangedDatums(t *testing.T) {
 			run("one file added", 1, 1)
 			run("pipeline changed", 2, 5)
 			run("pipeline changed, again", 2, 0)
+			// Writes are side effects: they run every time, on cached reads.
+			out := filepath.Join(dir, "out")
+			frame := dataframe.ReadCSV(filepath.Join(data, "*")).MapPartitions("count-datum", kvSchema)
+			for i := 0; i < 2; i++ {
+				before := datumCalls.Load()
+				os.RemoveAll(out)
+				paths, err := frame.ToParquet(ctx, out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := os.Stat(paths[0]); err != nil || len(paths) != 5 {
+					t.Fatalf("write %d: %v, %v", i, paths, err)
+				}
+				if calls := datumCalls.Load() - before; i == 1 && calls != 0 {
+					t.Fatalf("the second write ran %d per-datum tasks, want 0 (cached)", calls)
+				}
+			}
 			if st := c.CacheStats(); st.Hits == 0 || st.Stores == 0 {
 				t.Fatalf("cache stats %+v", st)
 			}

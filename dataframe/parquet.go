@@ -21,7 +21,7 @@ const (
 
 func init() {
 	registry.Register(opReadParquet, readParquetOp)
-	registry.Register(opWriteParquet, writeParquetOp)
+	registry.RegisterEffect(opWriteParquet, writeParquetOp)
 }
 
 // ParquetOptions say how ReadParquet reads.

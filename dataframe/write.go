@@ -28,7 +28,7 @@ const opWriteText = "df-write-text"
 
 func init() {
 	codec.Register(reflect.TypeFor[[]string](), codec.JSON[[]string]())
-	registry.Register(opWriteText, writeTextOp)
+	registry.RegisterEffect(opWriteText, writeTextOp)
 }
 
 type writer = io.Writer

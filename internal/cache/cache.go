@@ -7,7 +7,8 @@
 // token of a task that depends on one datum changes exactly when that datum
 // or the work done on it changes. The per-datum tasks are those that depend,
 // through no shuffle and no task with several inputs, on a single task
-// without inputs (a read). Rewrite stores the results of the last per-datum
+// without inputs (a read); a task with side effects (a write) is never
+// one, so it runs every time. Rewrite stores the results of the last per-datum
 // task of each such chain and loads those already stored instead of running
 // what leads to them.
 //
@@ -121,7 +122,8 @@ func analyse(g *graph.Graph) (map[graph.Key]string, map[graph.Key]bool) {
 		h := sha256.New()
 		fmt.Fprintf(h, "%s\x00%d\x00", t.Op, len(t.Args))
 		h.Write(t.Args)
-		single := len(t.Inputs) <= 1 && t.Shuffle == nil && t.Op != graph.FusedOp && t.Op != LoadOp && t.Op != StoreOp
+		single := len(t.Inputs) <= 1 && t.Shuffle == nil && !registry.HasEffect(t.Op) &&
+			t.Op != graph.FusedOp && t.Op != LoadOp && t.Op != StoreOp
 		for _, in := range t.Inputs {
 			it := g.Task(in)
 			if it == nil { // held by the cluster already: not ours to name

@@ -35,9 +35,28 @@ type Split struct{ Pieces []any }
 type Op func(tc *Context, args []byte, inputs []any) (any, error)
 
 var (
-	mu  sync.RWMutex
-	ops = map[string]Op{}
+	mu      sync.RWMutex
+	ops     = map[string]Op{}
+	effects = map[string]bool{}
 )
+
+// RegisterEffect registers op as Register does, as an operation whose work
+// is a side effect (writing files): its result must never be taken from a
+// cache in place of running it.
+func RegisterEffect(name string, op Op) {
+	Register(name, op)
+	mu.Lock()
+	effects[name] = true
+	mu.Unlock()
+}
+
+// HasEffect reports whether the operation name was registered with
+// RegisterEffect.
+func HasEffect(name string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	return effects[name]
+}
 
 // Register makes op runnable under name. Registering a name twice is a
 // programming error and panics, naming it, so that the clash shows at start.
