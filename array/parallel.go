@@ -1,0 +1,54 @@
+package array
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/graph"
+)
+
+// Named is a function registered on the cluster by name, as dusk.Register
+// returns (dusk.Func).
+type Named interface{ Name() string }
+
+// ParallelMap runs fn on every item as its own task on the cluster and
+// returns the results in order, like Metaflow's parallel_map without a
+// process per item. fn must be registered with dusk.Register(name,
+// func(context.Context, In) (Out, error)); the type arguments are its:
+//
+//	out, err := array.ParallelMap[string, int](ctx, countWords, paths)
+func ParallelMap[In, Out any](ctx context.Context, fn Named, items []In) ([]Out, error) {
+	ex, err := collections.ExecutorFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, nil
+	}
+	name := fn.Name()
+	g := graph.New()
+	keys := make([]graph.Key, len(items))
+	for i, it := range items {
+		enc, err := json.Marshal(it)
+		if err != nil {
+			return nil, fmt.Errorf("array: ParallelMap %s: encode item %d: %w", name, i, err)
+		}
+		keys[i] = graph.Key(graph.Name(name, name, enc))
+		g.Add(&graph.Task{Key: keys[i], Op: name, Args: enc})
+	}
+	values, err := ex.Compute(ctx, g, keys)
+	if err != nil {
+		return nil, fmt.Errorf("array: ParallelMap %s: %w", name, err)
+	}
+	out := make([]Out, len(values))
+	for i, v := range values {
+		o, ok := v.(Out)
+		if !ok {
+			return nil, fmt.Errorf("array: ParallelMap %s: item %d gave a %T, not a %T", name, i, v, out[i])
+		}
+		out[i] = o
+	}
+	return out, nil
+}
