@@ -33,6 +33,9 @@ type node struct {
 	gen *genArgs
 	// lit, when set, is the value of a 0-d array known when it is built.
 	lit *float64
+	// keep is what must stay reachable while the plan is (a persisted
+	// frame whose keys the plan reads).
+	keep any
 }
 
 func failed(err error) *Array { return &Array{err: err} }

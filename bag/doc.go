@@ -16,8 +16,13 @@
 // values (map[string]any: numbers come back as float64). Operations typed
 // by the element type (FromSequence, ReadJSON, Sum, Frequencies...) are
 // registered when a bag of that type is first built in the process: the
-// local cluster always has them; a worker in another binary has them only
-// if that binary builds such a bag too.
+// local cluster always has them; a worker in another binary has them if
+// that binary builds such a bag too, or calls RegisterType[T] (or
+// RegisterComparable, RegisterOrdered, RegisterNumber) at init.
+//
+// Repartition concatenates or slices partitions without a shuffle.
+// FromDataFrame and ToDataFrame convert to and from a dataframe.Frame of
+// rows as map[string]any, lazily, a partition for a partition.
 //
 // Must never import: scheduler, worker, internal/cluster or a transport.
 package bag
