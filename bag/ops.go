@@ -30,6 +30,10 @@ func init() {
 	registry.Register(opReadText, readTextOp)
 	registerCodec[[]string]()
 	registerCodec[[]any]()
+	registry.Hint("bag-", "it is an operation of bags of one element type (its name says which): "+
+		"call bag.RegisterType[T]() for that type (and RegisterComparable, RegisterOrdered or "+
+		"RegisterNumber for the operations that need them) in an init function of a package "+
+		"that the worker's main imports")
 }
 
 // partOf is the partition number of the task being run, from its key.

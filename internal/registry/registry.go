@@ -8,6 +8,7 @@ package registry
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/duskdata/dusk/graph"
@@ -72,10 +73,28 @@ func Register(name string, op Op) {
 	ops[name] = op
 }
 
+var hints = map[string]string{} // name prefix: how to register such ops
+
+// Hint says how to register the operations whose names start with prefix,
+// for the error of a worker that lacks one (a collection's operations
+// registered per type, say).
+func Hint(prefix, how string) {
+	mu.Lock()
+	hints[prefix] = how
+	mu.Unlock()
+}
+
 // UnknownOpError is returned by Lookup for a name nothing registered.
-type UnknownOpError struct{ Name string }
+type UnknownOpError struct {
+	Name string
+	How  string // how to register it, when a Hint covers the name
+}
 
 func (e *UnknownOpError) Error() string {
+	if e.How != "" {
+		return fmt.Sprintf("operation %q is not registered in this worker's binary: %s, "+
+			"and run workers built from that binary (the local cluster always has it)", e.Name, e.How)
+	}
 	return fmt.Sprintf("operation %q is not registered in this worker's binary: "+
 		"register it with dusk.Register(%q, fn) in an init function or package-level "+
 		"variable of a package that the worker's main imports, and run workers "+
@@ -85,10 +104,17 @@ func (e *UnknownOpError) Error() string {
 // Lookup returns the op registered under name, or an *UnknownOpError.
 func Lookup(name string) (Op, error) {
 	mu.RLock()
+	defer mu.RUnlock()
 	op, ok := ops[name]
-	mu.RUnlock()
 	if !ok {
-		return nil, &UnknownOpError{Name: name}
+		err := &UnknownOpError{Name: name}
+		best := 0 // the longest prefix that covers name gives the hint
+		for prefix, how := range hints {
+			if strings.HasPrefix(name, prefix) && len(prefix) > best {
+				err.How, best = how, len(prefix)
+			}
+		}
+		return nil, err
 	}
 	return op, nil
 }
