@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 
 	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/graph"
@@ -145,7 +146,7 @@ func (a *Array) Compute(ctx context.Context) (*Dense, error) {
 		return nil, err
 	}
 	if len(values) == 1 {
-		if d, ok := values[0].(*Dense); ok && equalInts(d.Shape, a.shape) {
+		if d, ok := values[0].(*Dense); ok && slices.Equal(d.Shape, a.shape) {
 			return d, nil
 		}
 	}
@@ -270,29 +271,8 @@ func normChunks(shape, chunk []int) ([][]int, error) {
 	return out, nil
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalChunks(a, b [][]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !equalInts(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
-}
+// equalChunks reports whether two arrays are chunked alike.
+func equalChunks(a, b [][]int) bool { return slices.EqualFunc(a, b, slices.Equal) }
 
 // copyBox copies the box of the given shape at srcOff in src to dstOff in
 // dst, one run along the last axis at a time. Both must have dst's dtype.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/registry"
@@ -126,7 +127,7 @@ func (a *Array) binary(op string, b *Array) *Array {
 		a, b, rev = b, a, true
 	}
 	if b.NDim() > 0 {
-		if !equalInts(a.shape, b.shape) {
+		if !slices.Equal(a.shape, b.shape) {
 			return failed(fmt.Errorf("array: %s: shapes %v and %v differ (only equal shapes and 0-d operands broadcast)", op, a.shape, b.shape))
 		}
 		if !equalChunks(a.chunks, b.chunks) {

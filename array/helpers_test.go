@@ -5,25 +5,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"time"
 
-	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/array"
+	"github.com/duskdata/dusk/internal/testcluster"
 )
 
-// newClient starts a local cluster of two workers for t, closed when t ends,
-// and returns a context that carries it.
-func newClient(t testing.TB) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	t.Cleanup(cancel)
-	c, err := dusk.NewClient(ctx, dusk.Workers(2))
-	if err != nil {
-		t.Fatalf("start client: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return dusk.WithClient(ctx, c)
-}
+// newClient starts a local cluster of two workers for t (testcluster.Local).
+func newClient(t testing.TB) context.Context { return testcluster.Local(t) }
 
 // chunkings of a 2-d shape (13, 7): whole, even, uneven last chunks, ones.
 var chunkings2 = [][]int{{13, 7}, {5, 3}, {4, 7}, {13, 2}, {1, 1}, {6, 4}}

@@ -3,6 +3,7 @@ package array
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/registry"
@@ -28,7 +29,7 @@ func (a *Array) MatMul(b *Array) *Array {
 	if a.shape[1] != b.shape[0] {
 		return failed(fmt.Errorf("array: MatMul: shapes %v and %v do not align", a.shape, b.shape))
 	}
-	if !equalInts(a.chunks[1], b.chunks[0]) {
+	if !slices.Equal(a.chunks[1], b.chunks[0]) {
 		b = b.rechunkTo([][]int{a.chunks[1], b.chunks[1]})
 	}
 	dt := Float64

@@ -238,7 +238,7 @@ func chunkPartial[T float64 | int64](a *reduceArgs, data []T) *partial {
 	shape := append(append([]int{}, a.Shape[:ax]...), a.Shape[ax+1:]...)
 	p := &partial{Shape: shape, N: int64(n)}
 	size := outer * inner
-	isInt := any(data) != nil && isInts(data)
+	isInt := isInts(data)
 	switch a.Kind {
 	case "sum":
 		if isInt {

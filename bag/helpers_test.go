@@ -4,24 +4,13 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
-	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bag"
+	"github.com/duskdata/dusk/internal/testcluster"
 )
 
-// newClient starts a local cluster of two workers for t, closed when t ends.
-func newClient(t testing.TB) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	t.Cleanup(cancel)
-	c, err := dusk.NewClient(ctx, dusk.Workers(2))
-	if err != nil {
-		t.Fatalf("start client: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return dusk.WithClient(ctx, c)
-}
+// newClient starts a local cluster of two workers for t (testcluster.Local).
+func newClient(t testing.TB) context.Context { return testcluster.Local(t) }
 
 // layout is one way to cut items into partitions.
 type layout struct {

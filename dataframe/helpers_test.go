@@ -18,32 +18,20 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/testcluster"
 	"github.com/duskdata/dusk/io/avro"
 	"github.com/duskdata/dusk/io/jsonl"
 	"github.com/duskdata/dusk/io/parquet"
 )
 
-// newClient starts a local cluster of two workers for t, closed when t ends,
-// and returns a context that carries it and gives up after 60 seconds.
-func newClient(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	c, err := dusk.NewClient(ctx, dusk.Workers(2))
-	if err != nil {
-		t.Fatalf("start client: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return dusk.WithClient(ctx, c)
-}
+// newClient starts a local cluster of two workers for t (testcluster.Local).
+func newClient(t testing.TB) context.Context { return testcluster.Local(t) }
 
 // testRow is one generated row; a nil pointer is a null.
 type testRow struct {

@@ -3,6 +3,7 @@ package csv
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -36,7 +37,7 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read %s: header: %w", b.Path, err)
 		}
-		if len(opts.Names) == 0 && !equalNames(header, schema.Names()) {
+		if len(opts.Names) == 0 && !slices.Equal(header, schema.Names()) {
 			return nil, fmt.Errorf("read %s: its header %q differs from the columns %q of the first file",
 				b.Path, header, schema.Names())
 		}
@@ -53,16 +54,4 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 		return nil, err
 	}
 	return rec, nil
-}
-
-func equalNames(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -30,7 +31,7 @@ func TestWriteReadsBack(t *testing.T) {
 		}
 		data := buf.Bytes()
 		header, next, err := splitLine(data, 0, delim)
-		if err != nil || !equalNames(header, testSchema.Names()) {
+		if err != nil || !slices.Equal(header, testSchema.Names()) {
 			t.Fatalf("header %q: %v", header, err)
 		}
 		again, err := Parse(data[next:], testSchema, Options{Delimiter: delim})
