@@ -6,6 +6,8 @@ import (
 	"github.com/duskdata/dusk/internal/daemon"
 
 	// The built-in operations, so that every worker can run them.
+	_ "github.com/duskdata/dusk/array"
+	_ "github.com/duskdata/dusk/bag"
 	_ "github.com/duskdata/dusk/dataframe"
 )
 
