@@ -56,7 +56,7 @@ func FromDataFrame(f *dataframe.Frame) *Bag[map[string]any] {
 func fromFrameOp(tc *registry.Context, _ []byte, inputs []any) (any, error) {
 	rec, ok := inputs[0].(arrow.Record)
 	if !ok {
-		return nil, fmt.Errorf("%s: partition %s: input is a %T, not a dataframe partition", opFromFrame, partOf(tc), inputs[0])
+		return nil, fmt.Errorf("%s: partition %s: input is a %T, not a dataframe partition", opFromFrame, tc.Part(), inputs[0])
 	}
 	n := int(rec.NumRows())
 	rows := make([]map[string]any, n)
@@ -75,12 +75,12 @@ func fromFrameOp(tc *registry.Context, _ []byte, inputs []any) (any, error) {
 			at = func(i int) any { return a.Value(i) }
 		case *array.String, *array.Dictionary:
 			if !kernel.IsString(col.DataType()) {
-				return nil, fmt.Errorf("%s: partition %s: column %s has type %s", opFromFrame, partOf(tc), name, col.DataType())
+				return nil, fmt.Errorf("%s: partition %s: column %s has type %s", opFromFrame, tc.Part(), name, col.DataType())
 			}
 			s := kernel.StringsOf(col)
 			at = func(i int) any { return strings.Clone(s.Value(i)) } // not the record's memory
 		default:
-			return nil, fmt.Errorf("%s: partition %s: column %s has type %s", opFromFrame, partOf(tc), name, col.DataType())
+			return nil, fmt.Errorf("%s: partition %s: column %s has type %s", opFromFrame, tc.Part(), name, col.DataType())
 		}
 		for i, row := range rows {
 			if col.IsNull(i) {
@@ -147,7 +147,7 @@ func toFrameOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	}
 	rows, err := part[map[string]any](inputs[0])
 	if err != nil {
-		return nil, fmt.Errorf("%s: partition %s: %w", opToFrame, partOf(tc), err)
+		return nil, fmt.Errorf("%s: partition %s: %w", opToFrame, tc.Part(), err)
 	}
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
@@ -200,7 +200,7 @@ func toFrameOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 			}
 			if !ok {
 				return nil, fmt.Errorf("%s: partition %s item %d: column %s is %s, and %v (a %T) is not one",
-					opToFrame, partOf(tc), j, c.Name, fields[i].Type, v, v)
+					opToFrame, tc.Part(), j, c.Name, fields[i].Type, v, v)
 			}
 		}
 	}

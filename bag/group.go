@@ -26,7 +26,7 @@ func RegisterFold[T any, K comparable, A any](name string, key func(T) K, binop 
 		}
 		in, err := part[T](inputs[0])
 		if err != nil {
-			return nil, fmt.Errorf("%s: partition %s: %w", base, partOf(tc), err)
+			return nil, fmt.Errorf("%s: partition %s: %w", base, tc.Part(), err)
 		}
 		index := map[K]int{}
 		out := []Pair[K, A]{}
@@ -117,7 +117,7 @@ func init() {
 		}
 		s, err := e.splitPart(inputs[0], a.N)
 		if err != nil {
-			return nil, fmt.Errorf("%s %q on partition %s: %w", opGroupSplit, a.Func, partOf(tc), err)
+			return nil, fmt.Errorf("%s %q on partition %s: %w", opGroupSplit, a.Func, tc.Part(), err)
 		}
 		return s, nil
 	})
@@ -139,7 +139,7 @@ func init() {
 		}
 		out, err := e.groupPart(pieces)
 		if err != nil {
-			return nil, fmt.Errorf("%s %q on partition %s: %w", opGroupUnpack, a.Func, partOf(tc), err)
+			return nil, fmt.Errorf("%s %q on partition %s: %w", opGroupUnpack, a.Func, tc.Part(), err)
 		}
 		return out, nil
 	})

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/duskdata/dusk/graph"
@@ -36,19 +35,6 @@ func init() {
 		"that the worker's main imports")
 }
 
-// partOf is the partition number of the task being run, from its key.
-func partOf(tc *registry.Context) string {
-	if tc == nil {
-		return "?"
-	}
-	k := string(tc.Key)
-	i := strings.LastIndexByte(k, '-')
-	if _, err := strconv.Atoi(k[i+1:]); i < 0 || err != nil {
-		return k
-	}
-	return k[i+1:]
-}
-
 type funcArgs struct {
 	Func string `json:"func"`
 }
@@ -70,7 +56,7 @@ func funcOp(op string, pick func(*entry) func(any) (any, error)) registry.Op {
 		}
 		out, err := run(inputs[0])
 		if err != nil {
-			return nil, fmt.Errorf("%s %q on partition %s: %w", op, a.Func, partOf(tc), err)
+			return nil, fmt.Errorf("%s %q on partition %s: %w", op, a.Func, tc.Part(), err)
 		}
 		return out, nil
 	}
@@ -112,7 +98,7 @@ func pluckOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		for i, m := range ms {
 			v, ok := m[a.Field]
 			if !ok {
-				return nil, fmt.Errorf("%s: partition %s item %d has no field %q", opPluck, partOf(tc), i, a.Field)
+				return nil, fmt.Errorf("%s: partition %s item %d has no field %q", opPluck, tc.Part(), i, a.Field)
 			}
 			out[i] = v
 		}
@@ -120,13 +106,13 @@ func pluckOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	}
 	in := reflect.ValueOf(inputs[0])
 	if in.Kind() != reflect.Slice {
-		return nil, fmt.Errorf("%s: partition %s is a %T, not a slice", opPluck, partOf(tc), inputs[0])
+		return nil, fmt.Errorf("%s: partition %s is a %T, not a slice", opPluck, tc.Part(), inputs[0])
 	}
 	out := make([]any, in.Len())
 	for i := range out {
 		v, ok := fieldOf(in.Index(i), a.Field)
 		if !ok {
-			return nil, fmt.Errorf("%s: partition %s item %d (%s) has no field %q", opPluck, partOf(tc), i, in.Index(i).Type(), a.Field)
+			return nil, fmt.Errorf("%s: partition %s item %d (%s) has no field %q", opPluck, tc.Part(), i, in.Index(i).Type(), a.Field)
 		}
 		out[i] = v
 	}

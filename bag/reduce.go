@@ -73,11 +73,11 @@ func reduce[T, P any](b *Bag[T], r reducer[T, P], args []byte) (*graph.Graph, gr
 		return func(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 			in, err := part[T](inputs[0])
 			if err != nil {
-				return nil, fmt.Errorf("%s: partition %s: %w", base, partOf(tc), err)
+				return nil, fmt.Errorf("%s: partition %s: %w", base, tc.Part(), err)
 			}
 			p, err := r.partial(raw, in)
 			if err != nil {
-				return nil, fmt.Errorf("%s: partition %s: %w", base, partOf(tc), err)
+				return nil, fmt.Errorf("%s: partition %s: %w", base, tc.Part(), err)
 			}
 			return p, nil
 		}
@@ -343,7 +343,7 @@ func init() {
 		}
 		out, err := e.call(inputs[0])
 		if err != nil {
-			return nil, fmt.Errorf("%s %q on partition %s: %w", opReducePart, a.Part, partOf(tc), err)
+			return nil, fmt.Errorf("%s %q on partition %s: %w", opReducePart, a.Part, tc.Part(), err)
 		}
 		return out, nil
 	})

@@ -86,7 +86,7 @@ func repartitionOp[T any]() string {
 			for i, v := range inputs {
 				p, err := part[T](v)
 				if err != nil {
-					return nil, fmt.Errorf("%s: partition %s input %d: %w", name, partOf(tc), i, err)
+					return nil, fmt.Errorf("%s: partition %s input %d: %w", name, tc.Part(), i, err)
 				}
 				s, m := slices[i], len(p)
 				lo, hi := s.K*m/s.Of, (s.K+1)*m/s.Of

@@ -74,7 +74,7 @@ func writeOp(op string, write func(io.Writer, any) error) registry.Op {
 			return zw.Close()
 		})
 		if err != nil {
-			return nil, fmt.Errorf("%s: partition %s: %w", op, partOf(tc), err)
+			return nil, fmt.Errorf("%s: partition %s: %w", op, tc.Part(), err)
 		}
 		return int64(0), nil
 	}

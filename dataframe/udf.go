@@ -3,7 +3,6 @@ package dataframe
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -141,20 +140,7 @@ func mapPartitionsOp(tc *registry.Context, raw []byte, inputs []any) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return callFunc(a.Func, schemaOf(a.Out), rec, "partition "+partOf(tc))
-}
-
-// partOf is the partition number of the task being run, from its key.
-func partOf(tc *registry.Context) string {
-	if tc == nil {
-		return "?"
-	}
-	k := string(tc.Key)
-	i := strings.LastIndexByte(k, '-')
-	if _, err := strconv.Atoi(k[i+1:]); i < 0 || err != nil {
-		return k
-	}
-	return k[i+1:]
+	return callFunc(a.Func, schemaOf(a.Out), rec, "partition "+tc.Part())
 }
 
 // applyGroups calls a's function on each group's rows, in group order.
@@ -186,7 +172,7 @@ func applyGroups(tc *registry.Context, a *groupArgs, rec arrow.Record, ids []int
 	}()
 	for g := range n {
 		grp := kernel.TakeRecord(rec, rows[start[g]:start[g+1]])
-		res, err := callFunc(a.Func, out, grp, fmt.Sprintf("a group of partition %s", partOf(tc)))
+		res, err := callFunc(a.Func, out, grp, fmt.Sprintf("a group of partition %s", tc.Part()))
 		grp.Release()
 		if err != nil {
 			return nil, err

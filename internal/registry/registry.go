@@ -8,6 +8,7 @@ package registry
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -125,4 +126,18 @@ const BarrierOp = "shuffle-barrier"
 
 func init() {
 	Register(BarrierOp, func(*Context, []byte, []any) (any, error) { return int64(0), nil })
+}
+
+// Part names the partition of the task being run, for errors: the index
+// its key ends with, else the whole key ("?" without a context).
+func (tc *Context) Part() string {
+	if tc == nil {
+		return "?"
+	}
+	k := string(tc.Key)
+	i := strings.LastIndexByte(k, '-')
+	if _, err := strconv.Atoi(k[i+1:]); i < 0 || err != nil {
+		return k
+	}
+	return k[i+1:]
 }
