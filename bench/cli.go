@@ -12,13 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
-
-	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/io/storage"
@@ -81,8 +80,20 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	jsonPath := fs.String("json", "", "file to write the results to, one JSON object a line")
 	workers := fs.Int("workers", runtime.NumCPU(), "workers of the local cluster")
 	scheduler := fs.String("scheduler", "", "address of a running scheduler instead of a local cluster")
+	cpuProfile := fs.String("cpuprofile", "", "file to write a CPU profile of this process to (the local cluster's workers run in it)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -263,7 +274,6 @@ func (r *runner) header() {
 
 func (r *runner) report(res Result) {
 	res.Suite = r.suite
-	res.PeakRSSBytes = peakRSS()
 	sums := make([]string, len(res.Checksum))
 	for i, s := range res.Checksum {
 		sums[i] = strconv.FormatFloat(s, 'g', 10, 64)
@@ -280,6 +290,7 @@ func (r *runner) report(res Result) {
 
 // load reads the CSV files into the cluster's memory, timed as one step.
 func (r *runner) load(paths ...string) ([]*dataframe.Frame, error) {
+	resetPeakRSS()
 	start := time.Now()
 	frames := make([]*dataframe.Frame, len(paths))
 	for i, p := range paths {
@@ -296,7 +307,7 @@ func (r *runner) load(paths ...string) ([]*dataframe.Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.report(Result{Question: "load", Run: 1, Seconds: time.Since(start).Seconds(), Rows: rows})
+	r.report(Result{Question: "load", Run: 1, Seconds: time.Since(start).Seconds(), Rows: rows, PeakRSSBytes: peakRSS()})
 	return frames, nil
 }
 
@@ -309,25 +320,24 @@ func (r *runner) question(id string, build func() (*dataframe.Frame, error)) err
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}
+		resetPeakRSS()
 		start := time.Now()
 		p, err := f.Persist(r.ctx)
 		if err != nil {
 			return fmt.Errorf("%s run %d: %w", id, run, err)
 		}
 		rows, err := p.Len(r.ctx)
-		secs := time.Since(start).Seconds()
+		secs, rss := time.Since(start).Seconds(), peakRSS()
 		if err != nil {
 			p.Release()
 			return fmt.Errorf("%s run %d: %w", id, run, err)
 		}
-		tb, err := p.Compute(r.ctx)
+		sums, err := Checksum(r.ctx, p)
 		p.Release()
 		if err != nil {
-			return fmt.Errorf("%s run %d checksum: %w", id, run, err)
+			return fmt.Errorf("%s run %d: %w", id, run, err)
 		}
-		sums := RecordChecksum(tb.Record())
-		tb.Release()
-		r.report(Result{Question: id, Run: run, Seconds: secs, Rows: rows, Checksum: sums})
+		r.report(Result{Question: id, Run: run, Seconds: secs, Rows: rows, Checksum: sums, PeakRSSBytes: rss})
 	}
 	return nil
 }
@@ -380,65 +390,13 @@ func (r *runner) join(dir string, n int, ids []string) error {
 	return nil
 }
 
-// RecordChecksum sums each numeric column of rec, in column order, leaving
-// out nulls and NaNs; other columns have no sum.
-func RecordChecksum(rec arrow.Record) []float64 {
-	sums := []float64{}
-	for _, col := range rec.Columns() {
-		if !arrow.IsInteger(col.DataType().ID()) && !arrow.IsFloating(col.DataType().ID()) {
-			continue
-		}
-		var s float64
-		for i := range col.Len() {
-			if col.IsNull(i) {
-				continue
-			}
-			v, err := arrowValue(col, i)
-			if err != nil {
-				continue
-			}
-			switch v := v.(type) {
-			case int64:
-				s += float64(v)
-			case float64:
-				if !math.IsNaN(v) {
-					s += v
-				}
-			}
-		}
-		sums = append(sums, s)
-	}
-	return sums
-}
+// resetPeakRSS starts this process's peak resident memory (VmHWM) over
+// from what it holds now, so that each step reports its own peak; where
+// Linux does not allow it, peaks are the process's since it started.
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
-// Checksum sums each numeric column of a, as RecordChecksum does; a column
-// is numeric when a value in it is an int64 or a float64.
-func (a Answer) Checksum() []float64 {
-	sums := []float64{}
-	for c := range a.Columns {
-		numeric := false
-		var s float64
-		for _, row := range a.Rows {
-			switch v := row[c].(type) {
-			case int64:
-				numeric = true
-				s += float64(v)
-			case float64:
-				numeric = true
-				if !math.IsNaN(v) {
-					s += v
-				}
-			}
-		}
-		if numeric {
-			sums = append(sums, s)
-		}
-	}
-	return sums
-}
-
-// peakRSS is this process's peak resident memory (VmHWM), or 0 where
-// /proc is not there.
+// peakRSS is this process's peak resident memory (VmHWM) since the last
+// resetPeakRSS, or 0 where /proc is not there.
 func peakRSS() int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {

@@ -566,9 +566,12 @@ func groupCount(gkeys []arrow.Array) int { return gkeys[0].Len() }
 const probeRows = 4096
 
 // mostlyDistinct reports whether the leading rows of a partition several
-// times their number have more than 90% distinct keys.
+// times their number have more than 90% distinct keys. Keys that group by
+// direct indexing are never skipped: that grouping costs little, and a
+// sample of a key with many values looks distinct when a partition's rows
+// repeat them.
 func mostlyDistinct(keys []arrow.Array) bool {
-	if len(keys) == 0 || keys[0].Len() < 4*probeRows {
+	if len(keys) == 0 || keys[0].Len() < 4*probeRows || kernel.Dense(keys) {
 		return false
 	}
 	head := make([]arrow.Array, len(keys))

@@ -10,7 +10,8 @@ import (
 // of first appearance: ids[i] is row i's group, -1 where a key is null
 // (pandas' dropna), and firsts[g] is group g's first row. One pass over
 // row hashes with a flat open-addressing table, whatever the number and
-// kinds of key columns.
+// kinds of key columns; keys of small integer ranges, dictionaries and
+// booleans index a table directly instead (denseGroups).
 func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 	n := 0
 	if len(cols) > 0 {
@@ -20,6 +21,9 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 		ids = make([]int32, n)
 	}
 	ids = ids[:n]
+	if ids, firsts, ok := denseGroups(cols, ids); ok {
+		return ids, firsts
+	}
 	hashes := HashRows(cols, nil)
 	eq := newKeyEq(cols, cols)
 	var nulls []byte // rows with a null key, as a bitmap; nil for none

@@ -50,3 +50,90 @@ func TestGroupRows(t *testing.T) {
 		}
 	}
 }
+
+// checkGroups checks ids and firsts against a map of the rows' keys.
+func checkGroups(t *testing.T, cols []col, ids, firsts []int32) {
+	t.Helper()
+	seen := map[string]int32{}
+	for i := range ids {
+		want := int32(-1)
+		key, null := "", false
+		for _, c := range cols {
+			k := c.key(i)
+			null = null || k == nil
+			key += fmt.Sprintf("%#v|", k)
+		}
+		if !null {
+			g, ok := seen[key]
+			if !ok {
+				g = int32(len(seen))
+				seen[key] = g
+				if firsts[g] != int32(i) {
+					t.Fatalf("group %d first at row %d, want %d", g, firsts[g], i)
+				}
+			}
+			want = g
+		}
+		if ids[i] != want {
+			t.Fatalf("row %d: group %d, want %d", i, ids[i], want)
+		}
+	}
+	if len(firsts) != len(seen) {
+		t.Fatalf("%d groups, want %d", len(firsts), len(seen))
+	}
+}
+
+// Keys that group by direct indexing (small integer ranges, dictionaries,
+// booleans, and their combinations) give the groups the hash table gives,
+// in every shape; wide integers and plain strings fall back to hashing.
+func TestGroupRowsDense(t *testing.T) {
+	for _, tc := range []struct {
+		types []colType
+		dense bool // when no generated int is one of the extremes
+	}{
+		{[]colType{tInt}, true},
+		{[]colType{tDict}, true},
+		{[]colType{tBool}, true},
+		{[]colType{tDict, tInt, tBool}, true},
+		{[]colType{tInt, tString}, false},
+		{[]colType{tFloat}, false},
+	} {
+		t.Run(names(tc.types), func(t *testing.T) {
+			forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
+				cols := make([]col, len(tc.types))
+				arrs := make([]arrow.Array, len(tc.types))
+				for i, ct := range tc.types {
+					cols[i] = genCol(rng, ct, s)
+					arrs[i] = cols[i].arr
+					defer cols[i].arr.Release()
+				}
+				ids, firsts := GroupRows(arrs, nil)
+				checkGroups(t, cols, ids, firsts)
+				if !tc.dense && s.n > 0 && Dense(arrs) {
+					t.Errorf("%s grouped densely", names(tc.types))
+				}
+			})
+		})
+	}
+}
+
+// A dictionary whose entries repeat puts the rows of both copies of an
+// entry in one group, and a key of a narrow integer range is dense.
+func TestGroupRowsDenseRepeatedEntries(t *testing.T) {
+	entries := []string{"a", "b", "a", "c", "b"}
+	indices := []int32{0, 2, 1, 4, 3, 2, 0}
+	valid := []bool{true, true, true, true, true, false, true}
+	d := newDictArray(entries, indices, valid)
+	defer d.Release()
+	n := ints(int64(1e12), int64(1e12)+3, int64(1e12), int64(1e12), int64(1e12)+3, int64(1e12), int64(1e12))
+	defer n.Release()
+	cols := []arrow.Array{d, n}
+	if !Dense(cols) {
+		t.Fatal("not dense")
+	}
+	ids, firsts := GroupRows(cols, nil)
+	want := []int32{0, 1, 2, 2, 3, -1, 0}
+	if fmt.Sprint(ids) != fmt.Sprint(want) || fmt.Sprint(firsts) != "[0 1 2 4]" {
+		t.Errorf("ids %v firsts %v, want %v [0 1 2 4]", ids, firsts, want)
+	}
+}

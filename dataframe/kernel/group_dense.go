@@ -1,0 +1,188 @@
+package kernel
+
+import (
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// denseKey turns one key column's rows into small codes 0..size-1 (-1 for
+// null): an integer less the column's minimum, a dictionary index mapped to
+// the first entry with the same bytes, a boolean as 0 or 1.
+type denseKey struct {
+	size  int
+	ints  []int64
+	min   int64
+	dict  []int32 // dictionary index -> code
+	idx   []int32
+	bools *array.Boolean
+	valid []byte
+	off   int
+}
+
+// maxDense is the most codes a dense grouping indexes: a table of int32
+// group ids that stays in cache-sized memory for a partition's rows.
+func maxDense(n int) int { return min(max(2*n, 1<<16), 1<<24) }
+
+// newDenseKey returns col's codes, or false when col's values do not map to
+// at most limit codes.
+func newDenseKey(col arrow.Array, limit int) (denseKey, bool) {
+	k := denseKey{}
+	k.valid, k.off = Validity(col)
+	switch a := col.(type) {
+	case *array.Int64:
+		k.ints = a.Int64Values()
+		lo, hi, any := int64(0), int64(0), false
+		for i, v := range k.ints {
+			if k.valid != nil && !IsValid(k.valid, k.off, i) {
+				continue
+			}
+			if !any {
+				lo, hi, any = v, v, true
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		if span := uint64(hi - lo); hi >= lo && span < uint64(limit) {
+			k.min, k.size = lo, int(span)+1
+			return k, true
+		}
+	case *array.Boolean:
+		k.bools, k.size = a, 2
+		return k, true
+	case *array.Dictionary:
+		s := StringsOf(a)
+		if s.Dict.Len() > limit {
+			return k, false
+		}
+		// Entries are usually distinct; where one repeats, its rows still
+		// get the code of its first occurrence.
+		k.idx, k.dict = s.Indices, make([]int32, s.Dict.Len())
+		seen := make(map[string]int32, s.Dict.Len())
+		for j := range k.dict {
+			b := dictBytes(s.Dict, j)
+			c, ok := seen[string(b)]
+			if !ok {
+				c = int32(len(seen))
+				seen[string(b)] = c
+			}
+			k.dict[j] = c
+		}
+		k.size = max(len(seen), 1)
+		return k, true
+	}
+	return k, false
+}
+
+// code returns row i's code, -1 for a null.
+func (k *denseKey) code(i int) int32 {
+	if k.valid != nil && !IsValid(k.valid, k.off, i) {
+		return -1
+	}
+	switch {
+	case k.ints != nil:
+		return int32(k.ints[i] - k.min)
+	case k.dict != nil:
+		return k.dict[k.idx[i]]
+	}
+	return int32(b2u(k.bools.Value(i)))
+}
+
+// denseGroups is GroupRows for keys whose codes multiply out to a small
+// range: each row's combined code indexes a table of group ids directly,
+// with no hashing and no key comparison (DuckDB's perfect hash
+// aggregation). It returns false, having written nothing, when the range
+// is too large.
+func denseGroups(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32, ok bool) {
+	keys, size, ok := denseKeys(cols)
+	if !ok {
+		return ids, nil, false
+	}
+	// ids holds each row's combined code until it is replaced by the group.
+	for c := range keys {
+		k := &keys[c]
+		switch {
+		case c == 0 && k.valid == nil && k.ints != nil:
+			for i, v := range k.ints {
+				ids[i] = int32(v - k.min)
+			}
+		case c == 0 && k.valid == nil && k.dict != nil:
+			for i, j := range k.idx {
+				ids[i] = k.dict[j]
+			}
+		case c == 0:
+			for i := range ids {
+				ids[i] = k.code(i)
+			}
+		case k.valid == nil && k.ints != nil:
+			w := int32(k.size)
+			for i, v := range k.ints {
+				if ids[i] >= 0 {
+					ids[i] = ids[i]*w + int32(v-k.min)
+				}
+			}
+		case k.valid == nil && k.dict != nil:
+			w := int32(k.size)
+			for i, j := range k.idx {
+				if ids[i] >= 0 {
+					ids[i] = ids[i]*w + k.dict[j]
+				}
+			}
+		default:
+			w := int32(k.size)
+			for i := range ids {
+				if ids[i] >= 0 {
+					if v := k.code(i); v >= 0 {
+						ids[i] = ids[i]*w + v
+					} else {
+						ids[i] = -1
+					}
+				}
+			}
+		}
+	}
+	table := make([]int32, size)
+	for i := range table {
+		table[i] = -1
+	}
+	for i, code := range ids {
+		if code < 0 {
+			continue
+		}
+		g := table[code]
+		if g < 0 {
+			g = int32(len(firsts))
+			table[code] = g
+			firsts = append(firsts, int32(i))
+		}
+		ids[i] = g
+	}
+	return ids, firsts, true
+}
+
+// denseKeys returns the codes of each key column and the size of their
+// combined range, or false when that range is too large.
+func denseKeys(cols []arrow.Array) ([]denseKey, int, bool) {
+	if len(cols) == 0 {
+		return nil, 0, false
+	}
+	limit := maxDense(cols[0].Len())
+	keys := make([]denseKey, len(cols))
+	size := 1
+	for c, col := range cols {
+		k, ok := newDenseKey(col, limit/size)
+		if !ok {
+			return nil, 0, false
+		}
+		keys[c] = k
+		if size *= k.size; size > limit {
+			return nil, 0, false
+		}
+	}
+	return keys, size, true
+}
+
+// Dense reports whether GroupRows groups keys by direct indexing, which is
+// cheap enough that pre-aggregating a partition always pays.
+func Dense(keys []arrow.Array) bool {
+	_, _, ok := denseKeys(keys)
+	return ok
+}
