@@ -288,6 +288,12 @@ func pruneTo(n node, need setOf) node {
 		return newDedup(pruneTo(n.child, with(n.subset...)), n.subset)
 	case *mapPartitions:
 		return newMapPartitions(all(n.child), n.fn, n.out)
+	case *persisted:
+		// Partitions held in memory cost nothing to narrow, and a shuffle
+		// or join above them then moves only the columns it needs.
+		if cols := atLeastOne(need.in(n.out), n.out); len(cols) < n.out.NumFields() {
+			return newProject(n, cols)
+		}
 	}
 	return n
 }

@@ -455,8 +455,8 @@ func (c *stringColumn) add(row int, f []byte) {
 }
 
 // addShort adds a dictionary string of at most strdict.MaxShort bytes,
-// whose key is its bytes and length packed in a word.
-func (c *stringColumn) addShort(row int, key uint64, f []byte) {
+// whose key is its bytes and length packed in two words.
+func (c *stringColumn) addShort(row int, key strdict.Key, f []byte) {
 	id := c.short.Find(key)
 	if id < 0 {
 		id = int32(len(c.offsets) - 1)

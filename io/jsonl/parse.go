@@ -523,7 +523,7 @@ var errTooLarge = errors.New("more than 2 GiB of strings in one column; parse th
 // rows before it.
 func (s *strColumn) set(row int, v []byte, nulls []int32) error {
 	if s.dict {
-		var key uint64
+		var key strdict.Key
 		short := len(v) <= strdict.MaxShort
 		if short {
 			key = strdict.Pack(v)

@@ -3,7 +3,7 @@
 // distinct string to its id, a dense index (0, 1, ...) that the caller
 // assigns; the caller keeps the strings themselves, as the offsets and bytes
 // of an Arrow string array. ShortTable keys strings of up to MaxShort bytes
-// by the word they pack into (Pack), comparing no bytes; Table keys longer
+// by the two words they pack into (Pack), comparing no bytes; Table keys longer
 // ones by Hash and compares bytes only when the full hashes match.
 //
 // Must never import: anything outside the standard library.
@@ -14,67 +14,89 @@ import (
 	"math/bits"
 )
 
-// MaxShort is the longest string keyed by its own bytes: seven bytes and
-// the length fill a 64-bit word.
-const MaxShort = 7
+// MaxShort is the longest string keyed by its own bytes: fifteen bytes and
+// the length fill two 64-bit words.
+const MaxShort = 15
 
-// Pack packs a string of at most MaxShort bytes and its length in a word,
-// the string's key in a ShortTable.
-func Pack(v []byte) uint64 {
-	var w uint64
-	if cap(v) >= 8 { // v is inside a longer buffer: load a word at once
-		w = binary.LittleEndian.Uint64(v[:8]) & (1<<(8*len(v)) - 1)
-	} else {
-		var b [8]byte
+// Key is a string of at most MaxShort bytes and its length, packed in two
+// words: its key in a ShortTable.
+type Key struct{ Lo, Hi uint64 }
+
+// Pack packs a string of at most MaxShort bytes and its length.
+func Pack(v []byte) Key {
+	n := len(v)
+	var lo, hi uint64
+	switch {
+	case cap(v) >= 16: // v is inside a longer buffer: load words at once
+		v = v[:16]
+		lo, hi = binary.LittleEndian.Uint64(v), binary.LittleEndian.Uint64(v[8:])
+	default:
+		var b [16]byte
 		copy(b[:], v)
-		w = binary.LittleEndian.Uint64(b[:])
+		lo, hi = binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:])
 	}
-	return w | uint64(len(v))<<56
+	if n < 8 {
+		lo &= 1<<(8*n) - 1
+		hi = 0
+	} else {
+		hi &= 1<<(8*(n-8)) - 1
+	}
+	return Key{lo, hi | uint64(n)<<56}
 }
 
-// ShortTable maps packed short strings to ids: open addressing on the word
-// itself, no bytes compared. The zero value is an empty table.
+// ShortTable maps packed short strings to ids: open addressing on the key
+// itself, no bytes compared, and a slot holds the key and the id together,
+// so that a lookup touches one cache line. The zero value is an empty
+// table.
 type ShortTable struct {
-	keys  []uint64
-	ids   []int32 // id+1; 0 is empty
+	slots []shortSlot
 	shift uint
 	n     int
 }
 
+type shortSlot struct {
+	key Key
+	id  int32 // id+1; 0 is empty
+}
+
+func (t *ShortTable) home(k Key) uint64 {
+	return mix(k.Lo^0xa0761d6478bd642f, k.Hi^0xe7037ed1a0b428db) >> t.shift
+}
+
 // Find returns key's id, or -1 when the table does not hold it.
-func (t *ShortTable) Find(key uint64) int32 {
+func (t *ShortTable) Find(key Key) int32 {
 	if t.n == 0 {
 		return -1
 	}
-	mask := uint64(len(t.ids) - 1)
-	for s := (key * 0x9E3779B97F4A7C15) >> t.shift; ; s = (s + 1) & mask {
-		switch id := t.ids[s]; {
-		case id == 0:
+	mask := uint64(len(t.slots) - 1)
+	for s := t.home(key); ; s = (s + 1) & mask {
+		switch sl := &t.slots[s]; {
+		case sl.id == 0:
 			return -1
-		case t.keys[s] == key:
-			return id - 1
+		case sl.key == key:
+			return sl.id - 1
 		}
 	}
 }
 
 // Insert adds key, which the table must not hold, with its id.
-func (t *ShortTable) Insert(key uint64, id int32) {
-	if 2*(t.n+1) > len(t.ids) {
-		old := *t
-		size := max(64, 2*len(old.ids))
-		*t = ShortTable{keys: make([]uint64, size), ids: make([]int32, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
-		for i, oid := range old.ids {
-			if oid != 0 {
-				t.Insert(old.keys[i], oid-1)
+func (t *ShortTable) Insert(key Key, id int32) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		size := max(64, 2*len(old))
+		*t = ShortTable{slots: make([]shortSlot, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+		for _, sl := range old {
+			if sl.id != 0 {
+				t.Insert(sl.key, sl.id-1)
 			}
 		}
 	}
-	mask := uint64(len(t.ids) - 1)
-	s := (key * 0x9E3779B97F4A7C15) >> t.shift
-	for t.ids[s] != 0 {
+	mask := uint64(len(t.slots) - 1)
+	s := t.home(key)
+	for t.slots[s].id != 0 {
 		s = (s + 1) & mask
 	}
-	t.keys[s], t.ids[s] = key, id+1
+	t.slots[s] = shortSlot{key: key, id: id + 1}
 	t.n++
 }
 

@@ -46,9 +46,9 @@ func TestTablesAgainstMap(t *testing.T) {
 // TestPack checks that a string's key depends on its bytes and length
 // alone, not on the bytes after it in its buffer.
 func TestPack(t *testing.T) {
-	buf := []byte("abcdefg\xffxyz")
+	buf := []byte("abcdefghijklmno\xffxyzw")
 	for n := 0; n <= MaxShort; n++ {
-		inside := buf[:n] // capacity 8 or more: Pack loads a word at once
+		inside := buf[:n] // capacity 16 or more: Pack loads words at once
 		alone := append([]byte(nil), buf[:n]...)
 		alone = alone[:n:n] // capacity n: Pack copies it
 		if Pack(inside) != Pack(alone) {
