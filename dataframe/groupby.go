@@ -555,6 +555,13 @@ func groupKeys(keys []arrow.Array, buf []int32) ([]int32, []arrow.Array) {
 	ids, firsts := kernel.GroupRows(keys, buf)
 	out := make([]arrow.Array, len(keys))
 	for i, k := range keys {
+		if len(firsts) == k.Len() {
+			// Every row is its own group, and firsts, rising, is 0..n-1:
+			// the keys are already the groups' keys.
+			k.Retain()
+			out[i] = k
+			continue
+		}
 		out[i] = kernel.Take(k, firsts)
 	}
 	return ids, out

@@ -158,7 +158,9 @@ func ConcatRecordsDict(schema *arrow.Schema, recs []arrow.Record) (arrow.Record,
 }
 
 // ConcatDict appends arrays of one kind (at least one) as Concat does,
-// keeping dictionary strings encoded where they share one dictionary.
+// keeping dictionary strings encoded: where the parts share one dictionary,
+// their indices are appended; where their dictionaries differ but are
+// small beside the rows, they are merged into one.
 func ConcatDict(parts []arrow.Array) (arrow.Array, error) {
 	if d := sharedDict(parts); d != nil {
 		indices := make([]int32, 0, totalLen(parts))
@@ -167,7 +169,67 @@ func ConcatDict(parts []arrow.Array) (arrow.Array, error) {
 		}
 		return NewDict(indices, d, concatValid(parts, len(indices))), nil
 	}
+	if merged := mergeDicts(parts); merged != nil {
+		return merged, nil
+	}
 	return Concat(PlainType(parts[0].DataType()), parts)
+}
+
+// mergeDicts appends string dictionary columns encoded with different
+// dictionaries, re-encoding them with the union of the dictionaries: each
+// entry is looked up once, not each row, and what follows still groups and
+// joins by index. It returns nil where a part is not such a column or the
+// dictionaries hold more than a quarter as many entries as the parts have
+// rows: merging then costs more than copying the strings.
+func mergeDicts(parts []arrow.Array) arrow.Array {
+	n, entries := totalLen(parts), 0
+	if len(parts) < 2 {
+		return nil
+	}
+	for _, p := range parts {
+		d, ok := p.(*array.Dictionary)
+		if !ok {
+			return nil
+		}
+		if _, ok := d.Indices().(*array.Int32); !ok || d.Data().Dictionary().DataType().ID() != arrow.STRING {
+			return nil
+		}
+		entries += DictValues(d).Len()
+	}
+	if 4*entries > n {
+		return nil
+	}
+	ids := make(map[string]int32)
+	offsets, data := []int32{0}, []byte(nil)
+	indices := make([]int32, 0, n)
+	var remap []int32
+	for _, p := range parts {
+		d := p.(*array.Dictionary)
+		values := DictValues(d)
+		remap = remap[:0]
+		for j := range values.Len() {
+			b := dictBytes(values, j)
+			id, ok := ids[string(b)]
+			if !ok {
+				id = int32(len(offsets) - 1)
+				data = append(data, b...)
+				offsets = append(offsets, int32(len(data)))
+				ids[string(b)] = id
+			}
+			remap = append(remap, id)
+		}
+		valid, off := Validity(p)
+		for i, j := range d.Indices().(*array.Int32).Int32Values() {
+			if valid != nil && !IsValid(valid, off, i) {
+				indices = append(indices, 0) // a null row's index is any
+				continue
+			}
+			indices = append(indices, remap[j])
+		}
+	}
+	values := NewString(offsets, data, nil)
+	defer values.Release()
+	return NewDict(indices, values, concatValid(parts, n))
 }
 
 func totalLen(parts []arrow.Array) int {
