@@ -23,66 +23,114 @@ import (
 	"github.com/duskdata/dusk/io/storage"
 )
 
-// Connect reaches the cluster the questions run on: a local one of workers
-// workers when scheduler is empty. It returns a context whose computations
-// run there and a function that disconnects. bench cannot import the dusk
-// package (it reaches internal/cluster), so the command's caller supplies it.
-type Connect func(ctx context.Context, workers int, scheduler string) (context.Context, func(), error)
+// Cluster says where a suite runs.
+type Cluster struct {
+	Workers     int    // workers of a local cluster
+	Scheduler   string // address of a running scheduler; "" for a local cluster
+	MemoryLimit int64  // each local worker's memory limit in bytes; 0 for none
+}
+
+// Session is a connection to a cluster.
+type Session struct {
+	Ctx   context.Context // computations on it run on the cluster
+	Close func()
+	// Spilled returns the in-memory bytes of the results the workers have
+	// moved to disk (out) and read back (in) since they started.
+	Spilled func(ctx context.Context) (out, in int64, err error)
+}
+
+// Connect reaches the cluster the suites run on. bench cannot import the
+// dusk package (it reaches internal/cluster), so the command's caller
+// supplies it.
+type Connect func(ctx context.Context, c Cluster) (*Session, error)
 
 // Result is one timed step of a suite, one line of `dusk bench --json`.
 type Result struct {
-	Suite        string    `json:"suite"`    // "groupby" or "join"
-	Question     string    `json:"question"` // "load", "q1".."q10", "j1".."j5"
+	Suite        string    `json:"suite"`    // "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum"
+	Question     string    `json:"question"` // "load", "q1".."q10", "j1".."j5", or the suite's step
 	Run          int       `json:"run"`      // 1 or 2
 	Seconds      float64   `json:"seconds"`
-	Rows         int64     `json:"rows"`
-	Checksum     []float64 `json:"checksum"`       // sums of the answer's numeric columns, in column order
-	PeakRSSBytes int64     `json:"peak_rss_bytes"` // this process's VmHWM after the step; 0 where unknown
+	Rows         int64     `json:"rows"`                    // rows of the answer; tasks run; elements summed
+	Checksum     []float64 `json:"checksum"`                // sums of the answer's measure columns, in column order
+	PeakRSSBytes int64     `json:"peak_rss_bytes"`          // this process's peak resident memory during the step; 0 where unknown
+	TasksPerSec  float64   `json:"tasks_per_sec,omitempty"` // tasks suite
+	BytesPerSec  float64   `json:"bytes_per_sec,omitempty"` // shuffle, spill, io and bigsum suites
 }
 
-const usage = `usage: dusk bench COMMAND [flags]
+const usage = `usage: dusk bench SUITE [flags]
 
-  gen      --rows N [--data DIR]   write db-benchmark's groupby and join CSV files
-  groupby  --rows N [--data DIR] [--questions q1,q3] [--json FILE] [--workers N] [--scheduler ADDR]
-  join     --rows N [--data DIR] [--questions j1,j5] [--json FILE] [--workers N] [--scheduler ADDR]
-  compare  OLD.json NEW.json      seconds of NEW over OLD per suite, question and run
+  gen      write db-benchmark's groupby and join tables (CSV and Parquet) to --data
+  groupby  the 10 groupby questions on G1_N_1e2_0_0.csv
+  join     the 5 join questions on J1_N_{NA,1e1,1e4,1e7}_0_0.csv (N/1e6, N/1e3 and N rows)
+  tasks    N/100 trivial tasks: tasks per second and the overhead of one
+  shuffle  the groupby table of N rows shuffled by id6: GB/s of its memory
+  spill    N×8 random float64s persisted through workers of --memory-limit
+           (default: a quarter of the data, plus 256 MiB for the process, each),
+           then summed: MB/s out to disk and back in
+  io       the groupby table read and written as CSV and as Parquet: MB/s
+  bigsum   the sum of a square matrix of about 160·N random float64s, made
+           chunk by chunk: elements per second
+  compare  OLD.json NEW.json: seconds of NEW over OLD per suite, question and run
 
-N may be written 1e7. groupby and join write the files they need if absent.
+flags (N may be written 1e7; files are written if absent):
+  --rows N  --data DIR  --questions q1,q3  --json FILE  --partitions P
+  --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpuprofile FILE
 `
 
-// Main runs `dusk bench` with args (those after "bench"). connect is used by
-// groupby and join only.
+var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum"}
+
+// Main runs `dusk bench` with args (those after "bench"). connect is used
+// by every suite but gen.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect Connect) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stderr, usage)
 		if len(args) == 0 {
-			return errors.New("no command")
+			return errors.New("no suite")
 		}
 		return nil
 	}
 	cmd, args := args[0], args[1:]
-	switch cmd {
-	case "compare":
+	if cmd == "compare" {
 		if len(args) != 2 {
 			return errors.New("compare wants OLD.json NEW.json")
 		}
 		return compare(args[0], args[1], stdout)
-	case "gen", "groupby", "join":
-	default:
+	}
+	if !slices.Contains(suites, cmd) {
 		fmt.Fprint(stderr, usage)
-		return fmt.Errorf("unknown command %q", cmd)
+		return fmt.Errorf("unknown suite %q", cmd)
 	}
 	fs := flag.NewFlagSet("dusk bench "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	rows := fs.String("rows", "1e7", "rows of the groupby table and of the join's X (1e7 or 10000)")
-	dir := fs.String("data", "data", "directory of the CSV files")
+	dir := fs.String("data", "data", "directory of the data files, or one of them")
 	questions := fs.String("questions", "", "comma-separated questions to run; all when empty")
-	jsonPath := fs.String("json", "", "file to write the results to, one JSON object a line")
+	jsonPath := fs.String("json", "", "file to append the results to, one JSON object a line")
+	partitions := fs.Int("partitions", 0, "partitions of the data; 0 for the readers' default (64 MiB of CSV each)")
 	workers := fs.Int("workers", runtime.NumCPU(), "workers of the local cluster")
 	scheduler := fs.String("scheduler", "", "address of a running scheduler instead of a local cluster")
+	memLimit := fs.String("memory-limit", "", "memory limit of each local worker, such as 2GB; none by default")
 	cpuProfile := fs.String("cpuprofile", "", "file to write a CPU profile of this process to (the local cluster's workers run in it)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	n, err := parseCount(*rows)
+	if err != nil {
+		return fmt.Errorf("--rows: %w", err)
+	}
+	limit, err := parseBytes(*memLimit)
+	if err != nil {
+		return fmt.Errorf("--memory-limit: %w", err)
+	}
+	data := *dir
+	if st, err := os.Stat(data); err == nil && !st.IsDir() {
+		data = filepath.Dir(data) // a file of the suite's: its directory holds the others
+	}
+	if cmd == "gen" {
+		return gen(data, n, stderr)
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -95,48 +143,25 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	n, err := parseCount(*rows)
+	ids, err := chooseQuestions(cmd, *questions)
 	if err != nil {
-		return fmt.Errorf("--rows: %w", err)
-	}
-	if cmd == "gen" {
-		return gen(*dir, n, stderr)
-	}
-
-	var ids []string
-	if cmd == "groupby" {
-		for _, q := range GroupByQuestions {
-			ids = append(ids, q.ID)
-		}
-	} else {
-		for _, q := range JoinQuestions {
-			ids = append(ids, q.ID)
-		}
-	}
-	if *questions != "" {
-		want := strings.Split(*questions, ",")
-		for _, q := range want {
-			if !slices.Contains(ids, q) {
-				return fmt.Errorf("no %s question %q; there are %s", cmd, q, strings.Join(ids, ","))
-			}
-		}
-		ids = want
+		return err
 	}
 	if connect == nil {
 		return errors.New("no cluster to run on (nil Connect)")
 	}
-	ctx, done, err := connect(ctx, *workers, *scheduler)
+	if cmd == "spill" && limit == 0 && *scheduler == "" {
+		limit = int64(n)*8*8/4 + 256<<20 // a quarter of the data, and room for the process
+	}
+	sess, err := connect(ctx, Cluster{Workers: *workers, Scheduler: *scheduler, MemoryLimit: limit})
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer sess.Close()
 
-	r := &runner{ctx: ctx, suite: cmd, out: stdout}
+	r := &runner{ctx: sess.Ctx, sess: sess, suite: cmd, out: stdout, progress: terminal(stderr)}
 	if *jsonPath != "" {
-		f, err := os.Create(*jsonPath)
+		f, err := os.OpenFile(*jsonPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			return err
 		}
@@ -144,12 +169,89 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 		r.json = json.NewEncoder(f)
 	}
 	r.header()
-	if cmd == "groupby" {
-		err = r.groupby(*dir, n, ids)
-	} else {
-		err = r.join(*dir, n, ids)
+	switch cmd {
+	case "groupby":
+		err = r.groupby(data, n, *partitions, ids)
+	case "join":
+		err = r.join(data, n, *partitions, ids)
+	case "tasks":
+		err = r.tasks(max(n/100, 1))
+	case "shuffle":
+		err = r.shuffle(data, n, *partitions)
+	case "spill":
+		err = r.spill(n, *partitions)
+	case "io":
+		err = r.io(data, n, *partitions)
+	case "bigsum":
+		err = r.bigsum(n)
 	}
 	return errors.Join(err, r.err)
+}
+
+// chooseQuestions returns the questions of a groupby or join run: those
+// listed, or all.
+func chooseQuestions(suite, list string) ([]string, error) {
+	var ids []string
+	switch suite {
+	case "groupby":
+		for _, q := range GroupByQuestions {
+			ids = append(ids, q.ID)
+		}
+	case "join":
+		for _, q := range JoinQuestions {
+			ids = append(ids, q.ID)
+		}
+	default:
+		if list != "" {
+			return nil, fmt.Errorf("--questions is for groupby and join, not %s", suite)
+		}
+		return nil, nil
+	}
+	if list == "" {
+		return ids, nil
+	}
+	want := strings.Split(list, ",")
+	for _, q := range want {
+		if !slices.Contains(ids, q) {
+			return nil, fmt.Errorf("no %s question %q; there are %s", suite, q, strings.Join(ids, ","))
+		}
+	}
+	return want, nil
+}
+
+// parseBytes reads a size such as 2GB, 512MiB or 1000000; "" is 0.
+func parseBytes(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	num, mult := s, 1.0
+	for _, u := range units {
+		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
+			num, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f <= 0 || f*mult > math.MaxInt64/2 {
+		return 0, fmt.Errorf("%q is not a size such as 2GB, 512MiB or 1000000", s)
+	}
+	return int64(f * mult), nil
+}
+
+// terminal reports whether w is a terminal, where progress is shown.
+func terminal(w io.Writer) io.Writer {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return w
 }
 
 // parseCount reads a row count such as 10000, 1e7 or 1_000_000.
@@ -174,8 +276,8 @@ func JoinFileNames(n int) [4]string {
 	return [4]string{name("NA"), name(sci(n1)), name(sci(n2)), name(sci(n))}
 }
 
-// gen writes the groupby table and the join tables for n rows in dir,
-// keeping those already there.
+// gen writes the groupby table and the join tables for n rows in dir, as
+// CSV and as Parquet, keeping those already there.
 func gen(dir string, n int, log io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -186,18 +288,35 @@ func gen(dir string, n int, log io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(log, "%s (%.1fs)\n", p, time.Since(start).Seconds())
-	_, err = joinFiles(dir, n, log)
+	pq := parquetName(p)
+	if _, err := os.Stat(pq); err != nil {
+		if err := writeParquet(pq, GroupByRecords(n, 100, 1, rowGroups(n))); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "%s (%.1fs)\n", pq, time.Since(start).Seconds())
+	}
+	_, err = joinFiles(dir, n, true, log)
 	return err
 }
 
-// joinFiles returns the paths of the join tables for n rows in dir, writing
-// them first, atomically, if any is missing.
-func joinFiles(dir string, n int, log io.Writer) ([4]string, error) {
+// parquetName is the Parquet file beside a CSV file of the same table.
+func parquetName(csvPath string) string { return strings.TrimSuffix(csvPath, ".csv") + ".parquet" }
+
+// rowGroups is how many records of about a million rows n rows make.
+func rowGroups(n int) int { return (n + 1<<20 - 1) >> 20 }
+
+// joinFiles returns the paths of the join tables' CSV files for n rows in
+// dir, writing them first, atomically, if any is missing; with parquet,
+// their Parquet files too.
+func joinFiles(dir string, n int, parquet bool, log io.Writer) ([4]string, error) {
 	var paths [4]string
 	missing := false
 	for i, name := range JoinFileNames(n) {
 		paths[i] = filepath.Join(dir, name)
 		if _, err := os.Stat(paths[i]); err != nil {
+			missing = true
+		}
+		if _, err := os.Stat(parquetName(paths[i])); err != nil && parquet {
 			missing = true
 		}
 	}
@@ -210,12 +329,22 @@ func joinFiles(dir string, n int, log io.Writer) ([4]string, error) {
 	start := time.Now()
 	t := GenJoin(n, 1)
 	for i, tab := range []*JoinTable{&t.X, &t.Small, &t.Medium, &t.Big} {
-		cols := tab.columns()
-		err := storage.WriteFile(paths[i], true, func(w io.Writer) error { return writeCSV(w, cols) })
-		if err != nil {
-			return paths, err
+		if _, err := os.Stat(paths[i]); err != nil {
+			cols := tab.columns()
+			err := storage.WriteFile(paths[i], true, func(w io.Writer) error { return writeCSV(w, cols) })
+			if err != nil {
+				return paths, err
+			}
+			fmt.Fprintf(log, "%s (%.1fs)\n", paths[i], time.Since(start).Seconds())
 		}
-		fmt.Fprintf(log, "%s (%.1fs)\n", paths[i], time.Since(start).Seconds())
+		if pq := parquetName(paths[i]); parquet {
+			if _, err := os.Stat(pq); err != nil {
+				if err := writeParquet(pq, tab.Records(rowGroups(tab.Len()))); err != nil {
+					return paths, err
+				}
+				fmt.Fprintf(log, "%s (%.1fs)\n", pq, time.Since(start).Seconds())
+			}
+		}
 	}
 	return paths, nil
 }
@@ -257,29 +386,50 @@ func writeCSV(w io.Writer, cols []column) error {
 
 // runner times a suite's steps and reports them.
 type runner struct {
-	ctx   context.Context
-	suite string
-	out   io.Writer
-	json  *json.Encoder
-	err   error // the first error writing the JSON file
+	ctx      context.Context
+	sess     *Session
+	suite    string
+	out      io.Writer
+	progress io.Writer // a terminal to show the step running on; nil for none
+	json     *json.Encoder
+	err      error // the first error writing the JSON file
 }
 
 // rowFormat lays out the table in fixed columns, so each row can be printed
 // as soon as it is timed.
-const rowFormat = "%-8s  %3s  %9s  %11s  %s\n"
+const rowFormat = "%-13s  %3s  %9s  %11s  %13s  %s\n"
 
 func (r *runner) header() {
-	fmt.Fprintf(r.out, rowFormat, "question", "run", "seconds", "rows", "checksum")
+	fmt.Fprintf(r.out, rowFormat, "question", "run", "seconds", "rows", "rate", "checksum")
+}
+
+// step shows which step is running, until report prints its row.
+func (r *runner) step(question string, run int) {
+	if r.progress != nil {
+		fmt.Fprintf(r.progress, "\r%s %s run %d …", r.suite, question, run)
+	}
 }
 
 func (r *runner) report(res Result) {
+	if r.progress != nil {
+		fmt.Fprint(r.progress, "\r\033[K")
+	}
 	res.Suite = r.suite
 	sums := make([]string, len(res.Checksum))
 	for i, s := range res.Checksum {
 		sums[i] = strconv.FormatFloat(s, 'g', 10, 64)
 	}
+	rate := ""
+	switch {
+	case res.TasksPerSec > 0:
+		rate = fmt.Sprintf("%.0f tasks/s", res.TasksPerSec)
+	case res.BytesPerSec >= 1e9:
+		rate = fmt.Sprintf("%.2f GB/s", res.BytesPerSec/1e9)
+	case res.BytesPerSec > 0:
+		rate = fmt.Sprintf("%.0f MB/s", res.BytesPerSec/1e6)
+	}
 	fmt.Fprintf(r.out, rowFormat, res.Question, strconv.Itoa(res.Run), strconv.FormatFloat(res.Seconds, 'f', 3, 64),
-		strconv.FormatInt(res.Rows, 10), strings.Join(sums, " "))
+		strconv.FormatInt(res.Rows, 10), rate, strings.Join(sums, " "))
 	if r.json != nil && r.err == nil {
 		if res.Checksum == nil {
 			res.Checksum = []float64{}
@@ -288,13 +438,20 @@ func (r *runner) report(res Result) {
 	}
 }
 
-// load reads the CSV files into the cluster's memory, timed as one step.
-func (r *runner) load(paths ...string) ([]*dataframe.Frame, error) {
+// load reads the CSV files into the cluster's memory, timed as one step;
+// the first file in partitions parts when partitions > 0, the others in
+// parts of the same size.
+func (r *runner) load(partitions int, paths ...string) ([]*dataframe.Frame, error) {
+	r.step("load", 1)
+	var opts dataframe.CSVOptions
+	if st, err := os.Stat(paths[0]); err == nil && partitions > 0 {
+		opts.BlockSize = st.Size()/int64(partitions) + 1
+	}
 	resetPeakRSS()
 	start := time.Now()
 	frames := make([]*dataframe.Frame, len(paths))
 	for i, p := range paths {
-		f, err := dataframe.ReadCSV(p).Persist(r.ctx)
+		f, err := dataframe.ReadCSV(p, opts).Persist(r.ctx)
 		if err != nil {
 			for _, g := range frames[:i] {
 				g.Release()
@@ -320,6 +477,7 @@ func (r *runner) question(id string, build func() (*dataframe.Frame, error)) err
 		if err != nil {
 			return fmt.Errorf("%s: %w", id, err)
 		}
+		r.step(id, run)
 		resetPeakRSS()
 		start := time.Now()
 		p, err := f.Persist(r.ctx)
@@ -342,7 +500,7 @@ func (r *runner) question(id string, build func() (*dataframe.Frame, error)) err
 	return nil
 }
 
-func (r *runner) groupby(dir string, n int, ids []string) error {
+func (r *runner) groupby(dir string, n, partitions int, ids []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -350,7 +508,7 @@ func (r *runner) groupby(dir string, n int, ids []string) error {
 	if err != nil {
 		return err
 	}
-	frames, err := r.load(path)
+	frames, err := r.load(partitions, path)
 	if err != nil {
 		return err
 	}
@@ -365,15 +523,15 @@ func (r *runner) groupby(dir string, n int, ids []string) error {
 	return nil
 }
 
-func (r *runner) join(dir string, n int, ids []string) error {
+func (r *runner) join(dir string, n, partitions int, ids []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	paths, err := joinFiles(dir, n, io.Discard)
+	paths, err := joinFiles(dir, n, false, io.Discard)
 	if err != nil {
 		return err
 	}
-	t, err := r.load(paths[:]...)
+	t, err := r.load(partitions, paths[:]...)
 	if err != nil {
 		return err
 	}

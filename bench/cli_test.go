@@ -16,12 +16,24 @@ import (
 )
 
 // connect starts a local cluster, as cmd/dusk's does.
-func connect(ctx context.Context, workers int, _ string) (context.Context, func(), error) {
-	c, err := dusk.NewClient(ctx, dusk.Workers(workers))
-	if err != nil {
-		return nil, nil, err
+func connect(ctx context.Context, cl bench.Cluster) (*bench.Session, error) {
+	opts := []dusk.Option{dusk.Workers(cl.Workers)}
+	if cl.MemoryLimit > 0 {
+		opts = append(opts, dusk.MemoryLimit(cl.MemoryLimit))
 	}
-	return dusk.WithClient(ctx, c), func() { c.Close() }, nil
+	c, err := dusk.NewClient(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	spilled := func(ctx context.Context) (out, in int64, err error) {
+		ws, err := c.Workers(ctx)
+		for _, w := range ws {
+			out += w.Memory.SpilledTotal
+			in += w.Memory.UnspilledTotal
+		}
+		return out, in, err
+	}
+	return &bench.Session{Ctx: dusk.WithClient(ctx, c), Close: func() { c.Close() }, Spilled: spilled}, nil
 }
 
 // TestCLI runs `dusk bench` gen, groupby, join and compare on a small table
@@ -48,8 +60,10 @@ func TestCLI(t *testing.T) {
 		t.Errorf("join file names %q", got)
 	}
 	for _, name := range want {
-		if _, err := os.Stat(filepath.Join(data, name)); err != nil {
-			t.Errorf("gen wrote no %s: %v", name, err)
+		for _, file := range []string{name, strings.TrimSuffix(name, ".csv") + ".parquet"} {
+			if _, err := os.Stat(filepath.Join(data, file)); err != nil {
+				t.Errorf("gen wrote no %s: %v", file, err)
+			}
 		}
 	}
 
@@ -108,6 +122,66 @@ func TestCLI(t *testing.T) {
 	}
 	if !strings.Contains(out, "groupby  q1        1") || strings.Count(out, " 1.00\n") != 1+2*len(bench.GroupByQuestions) {
 		t.Errorf("compare of a file with itself:\n%s", out)
+	}
+}
+
+// TestSuites runs the tasks, shuffle, spill, io and bigsum suites small and
+// checks what they report against what the data must give.
+func TestSuites(t *testing.T) {
+	const n = 10_000
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	js := filepath.Join(dir, "all.json")
+	for _, suite := range []string{"tasks", "shuffle", "spill", "io", "bigsum"} {
+		var out, errs bytes.Buffer
+		if err := bench.Main(ctx, []string{suite, "--rows", "1e4", "--data", dir, "--json", js, "--workers", "2"}, &out, &errs, connect); err != nil {
+			t.Fatalf("dusk bench %s: %v\n%s", suite, err, errs.String())
+		}
+		t.Logf("%s:\n%s", suite, out.String())
+	}
+	results, err := bench.ReadResults(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := bench.NewGroupByTable(n, 100, 1)
+	var v1, v2, v3 float64
+	for i := range n {
+		v1, v2, v3 = v1+float64(table.V1[i]), v2+float64(table.V2[i]), v3+table.V3[i]
+	}
+	steps := map[string]int{}
+	for _, r := range results {
+		steps[r.Suite+"/"+r.Question]++
+		if r.Seconds <= 0 || r.Run < 1 || r.Run > 2 {
+			t.Errorf("bad result %+v", r)
+		}
+		switch r.Suite + "/" + r.Question {
+		case "tasks/tasks":
+			if r.TasksPerSec <= 0 || len(r.Checksum) != 1 || r.Checksum[0] != n/100 || r.Rows < n/100 {
+				t.Errorf("tasks: %+v, want %d tasks adding up to %d", r, n/100, n/100)
+			}
+		case "shuffle/shuffle":
+			if err := sameSums(r.Checksum, []float64{v1, v2, v3}); r.Rows != n || r.BytesPerSec <= 0 || err != nil {
+				t.Errorf("shuffle: %+v, want %d rows and sums %v %v %v", r, n, v1, v2, v3)
+			}
+		case "spill/read":
+			// n×8 uniform [0,1) values: mean 0.5, standard deviation of the sum about 26.
+			if r.Rows != n*8 || len(r.Checksum) != 1 || math.Abs(r.Checksum[0]-n*4) > 500 {
+				t.Errorf("spill: %+v, want a sum near %d", r, n*4)
+			}
+		case "bigsum/sum":
+			if len(r.Checksum) != 1 || math.Abs(r.Checksum[0]-float64(r.Rows)/2) > 0.01*float64(r.Rows) {
+				t.Errorf("bigsum: %+v, want a sum near %d", r, r.Rows/2)
+			}
+		}
+		if r.Suite == "io" && (r.Rows != n || r.BytesPerSec <= 0) {
+			t.Errorf("io: %+v", r)
+		}
+	}
+	for _, step := range []string{"tasks/tasks", "shuffle/shuffle", "spill/write", "spill/read", "io/csv-read", "io/csv-write", "io/parquet-write", "io/parquet-read", "bigsum/sum"} {
+		if steps[step] != 2 {
+			t.Errorf("%s ran %d times, want 2", step, steps[step])
+		}
 	}
 }
 

@@ -23,15 +23,26 @@ func main() {
 }
 
 // connect is the bench.Connect of `dusk bench`: a client of the scheduler
-// at scheduler, or of a local cluster of workers workers.
-func connect(ctx context.Context, workers int, scheduler string) (context.Context, func(), error) {
-	opts := []dusk.Option{dusk.Workers(workers)}
-	if scheduler != "" {
-		opts = append(opts, dusk.Address(scheduler))
+// at c.Scheduler, or of a local cluster of c.Workers workers.
+func connect(ctx context.Context, cl bench.Cluster) (*bench.Session, error) {
+	opts := []dusk.Option{dusk.Workers(cl.Workers)}
+	if cl.Scheduler != "" {
+		opts = append(opts, dusk.Address(cl.Scheduler))
+	}
+	if cl.MemoryLimit > 0 {
+		opts = append(opts, dusk.MemoryLimit(cl.MemoryLimit))
 	}
 	c, err := dusk.NewClient(ctx, opts...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return dusk.WithClient(ctx, c), func() { c.Close() }, nil
+	spilled := func(ctx context.Context) (out, in int64, err error) {
+		ws, err := c.Workers(ctx)
+		for _, w := range ws {
+			out += w.Memory.SpilledTotal
+			in += w.Memory.UnspilledTotal
+		}
+		return out, in, err
+	}
+	return &bench.Session{Ctx: dusk.WithClient(ctx, c), Close: func() { c.Close() }, Spilled: spilled}, nil
 }
