@@ -39,6 +39,8 @@ const usage = `dusk runs the processes of a Dusk cluster.
   dusk worker --scheduler HOST:PORT [--nthreads N] [--memory-limit 4GiB]
               [--resources GPU=1,...] [--name NAME] [--local-directory DIR]
               [--no-nanny]
+  dusk bench SUITE [--rows 1e7] [--data DIR] ...   (gen, groupby, join, tasks,
+              shuffle, spill, io, bigsum, compare; "dusk bench -h")
   dusk version
 
 Run "dusk COMMAND -h" for a command's flags.
