@@ -228,8 +228,9 @@ func TestConcatDictMatchesReference(t *testing.T) {
 }
 
 func TestConcatDictMerges(t *testing.T) {
-	a := dictStrs([]string{"x", "y", "z"}, "x", "y", "x", "x", nil, "z")
-	b := dictStrs([]string{"z", "w"}, "w", "z", "w", nil, "z")
+	// Five entries for 22 rows: merging costs less than copying strings.
+	a := dictStrs([]string{"x", "y", "z"}, "x", "y", "x", "x", nil, "z", "x", "x", "x", "x", "x", "x")
+	b := dictStrs([]string{"z", "w"}, "w", "z", "w", nil, "z", "z", "z", "z", "z", "z")
 	defer a.Release()
 	defer b.Release()
 	got, err := ConcatDict([]arrow.Array{a, b})
@@ -252,7 +253,7 @@ func TestConcatDictMerges(t *testing.T) {
 			rows = append(rows, StringsOf(got).Value(i))
 		}
 	}
-	if want := "[x y x x <null> z w z w <null> z]"; fmt.Sprint(rows) != want {
+	if want := "[x y x x <null> z x x x x x x w z w <null> z z z z z z]"; fmt.Sprint(rows) != want {
 		t.Errorf("rows %v, want %s", rows, want)
 	}
 }
