@@ -471,7 +471,8 @@ func (r *runner) load(partitions int, paths ...string) ([]*dataframe.Frame, erro
 // question runs one question twice. Each run's time is its answer computed
 // and held in the workers' memory (Persist) and its rows counted there; the
 // checksum is computed afterwards, untimed.
-func (r *runner) question(id string, build func() (*dataframe.Frame, error)) error {
+// bytes, when above 0, is what a run moves, for its rate.
+func (r *runner) question(id string, bytes int64, build func() (*dataframe.Frame, error)) error {
 	for run := 1; run <= 2; run++ {
 		f, err := build()
 		if err != nil {
@@ -495,7 +496,7 @@ func (r *runner) question(id string, build func() (*dataframe.Frame, error)) err
 		if err != nil {
 			return fmt.Errorf("%s run %d: %w", id, run, err)
 		}
-		r.report(Result{Question: id, Run: run, Seconds: secs, Rows: rows, Checksum: sums, PeakRSSBytes: rss})
+		r.report(Result{Question: id, Run: run, Seconds: secs, Rows: rows, Checksum: sums, PeakRSSBytes: rss, BytesPerSec: float64(bytes) / secs})
 	}
 	return nil
 }
@@ -516,7 +517,7 @@ func (r *runner) groupby(dir string, n, partitions int, ids []string) error {
 	defer x.Release()
 	splitOut := max(x.NumPartitions(), 1)
 	for _, id := range ids {
-		if err := r.question(id, func() (*dataframe.Frame, error) { return GroupByQuery(id, x, splitOut) }); err != nil {
+		if err := r.question(id, 0, func() (*dataframe.Frame, error) { return GroupByQuery(id, x, splitOut) }); err != nil {
 			return err
 		}
 	}
@@ -541,7 +542,7 @@ func (r *runner) join(dir string, n, partitions int, ids []string) error {
 		}
 	}()
 	for _, id := range ids {
-		if err := r.question(id, func() (*dataframe.Frame, error) { return JoinQuery(id, t[0], t[1], t[2], t[3]) }); err != nil {
+		if err := r.question(id, 0, func() (*dataframe.Frame, error) { return JoinQuery(id, t[0], t[1], t[2], t[3]) }); err != nil {
 			return err
 		}
 	}

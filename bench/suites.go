@@ -146,29 +146,8 @@ func (r *runner) shuffle(dir string, n, partitions int) error {
 	}
 	bytes := recordBytes([]arrow.Record{tb.Record()})
 	tb.Release()
-	partitions = x.NumPartitions()
-	for run := 1; run <= 2; run++ {
-		r.step("shuffle", run)
-		resetPeakRSS()
-		start := time.Now()
-		p, err := x.Shuffle(partitions, "id6").Persist(r.ctx)
-		if err != nil {
-			return fmt.Errorf("shuffle run %d: %w", run, err)
-		}
-		rows, err := p.Len(r.ctx)
-		secs, rss := time.Since(start).Seconds(), peakRSS()
-		if err != nil {
-			p.Release()
-			return err
-		}
-		sums, err := Checksum(r.ctx, p)
-		p.Release()
-		if err != nil {
-			return err
-		}
-		r.report(Result{Question: "shuffle", Run: run, Seconds: secs, Rows: rows, Checksum: sums, PeakRSSBytes: rss, BytesPerSec: float64(bytes) / secs})
-	}
-	return nil
+	parts := x.NumPartitions()
+	return r.question("shuffle", bytes, func() (*dataframe.Frame, error) { return x.Shuffle(parts, "id6"), nil })
 }
 
 // spill persists n×8 random float64s, in partitions chunks of rows (8 by
