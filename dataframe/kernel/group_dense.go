@@ -24,8 +24,9 @@ type denseKey struct {
 func maxDense(n int) int { return min(max(2*n, 1<<16), 1<<24) }
 
 // newDenseKey returns col's codes, or false when col's values do not map to
-// at most limit codes.
-func newDenseKey(col arrow.Array, limit int) (denseKey, bool) {
+// at most limit codes. Without codes it only sizes the range, and a
+// dictionary's entries are not compared (its size is its length).
+func newDenseKey(col arrow.Array, limit int, codes bool) (denseKey, bool) {
 	k := denseKey{}
 	k.valid, k.off = Validity(col)
 	switch a := col.(type) {
@@ -52,6 +53,10 @@ func newDenseKey(col arrow.Array, limit int) (denseKey, bool) {
 		s := StringsOf(a)
 		if s.Dict.Len() > limit {
 			return k, false
+		}
+		if !codes {
+			k.size = max(s.Dict.Len(), 1)
+			return k, true
 		}
 		// Entries are usually distinct; where one repeats, its rows still
 		// get the code of its first occurrence.
@@ -92,7 +97,7 @@ func (k *denseKey) code(i int) int32 {
 // aggregation). It returns false, having written nothing, when the range
 // is too large.
 func denseGroups(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32, ok bool) {
-	keys, size, ok := denseKeys(cols)
+	keys, size, ok := denseKeys(cols, true)
 	if !ok {
 		return ids, nil, false
 	}
@@ -160,7 +165,7 @@ func denseGroups(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32, ok
 
 // denseKeys returns the codes of each key column and the size of their
 // combined range, or false when that range is too large.
-func denseKeys(cols []arrow.Array) ([]denseKey, int, bool) {
+func denseKeys(cols []arrow.Array, codes bool) ([]denseKey, int, bool) {
 	if len(cols) == 0 {
 		return nil, 0, false
 	}
@@ -168,7 +173,7 @@ func denseKeys(cols []arrow.Array) ([]denseKey, int, bool) {
 	keys := make([]denseKey, len(cols))
 	size := 1
 	for c, col := range cols {
-		k, ok := newDenseKey(col, limit/size)
+		k, ok := newDenseKey(col, limit/size, codes)
 		if !ok {
 			return nil, 0, false
 		}
@@ -183,6 +188,6 @@ func denseKeys(cols []arrow.Array) ([]denseKey, int, bool) {
 // Dense reports whether GroupRows groups keys by direct indexing, which is
 // cheap enough that pre-aggregating a partition always pays.
 func Dense(keys []arrow.Array) bool {
-	_, _, ok := denseKeys(keys)
+	_, _, ok := denseKeys(keys, false)
 	return ok
 }
