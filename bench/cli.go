@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -449,16 +450,29 @@ func (r *runner) load(partitions int, paths ...string) ([]*dataframe.Frame, erro
 	}
 	resetPeakRSS()
 	start := time.Now()
+	// The files load at once, so that the workers' threads stay busy while
+	// the last blocks of one file are parsed.
 	frames := make([]*dataframe.Frame, len(paths))
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
 	for i, p := range paths {
-		f, err := dataframe.ReadCSV(p, opts).Persist(r.ctx)
-		if err != nil {
-			for _, g := range frames[:i] {
-				g.Release()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			frames[i], errs[i] = dataframe.ReadCSV(p, opts).Persist(r.ctx)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("load %s: %w", p, errs[i])
 			}
-			return nil, fmt.Errorf("load %s: %w", p, err)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, f := range frames {
+			if f != nil {
+				f.Release()
+			}
 		}
-		frames[i] = f
+		return nil, err
 	}
 	rows, err := frames[0].Len(r.ctx)
 	if err != nil {

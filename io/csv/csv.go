@@ -89,22 +89,36 @@ func (o Options) WithDefaults() (Options, error) {
 }
 
 // nullSet matches null fields quickly: most fields are longer than any
-// null value and are rejected by length alone.
+// null value and are rejected by length alone, and most of the others by
+// their first byte.
 type nullSet struct {
 	values []string
 	maxLen int
+	first  [256]bool // the first bytes of the values
+	empty  bool      // "" is among the values
 }
 
 func newNullSet(values []string) nullSet {
 	s := nullSet{values: values}
 	for _, v := range values {
 		s.maxLen = max(s.maxLen, len(v))
+		if v == "" {
+			s.empty = true
+		} else {
+			s.first[v[0]] = true
+		}
 	}
 	return s
 }
 
 func (s *nullSet) match(field []byte) bool {
 	if len(field) > s.maxLen {
+		return false
+	}
+	if len(field) == 0 {
+		return s.empty
+	}
+	if !s.first[field[0]] {
 		return false
 	}
 	for _, v := range s.values {

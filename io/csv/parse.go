@@ -39,6 +39,7 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 			col.Kind = skipped
 			continue
 		}
+		col.code = codeOf[c.Type]
 		if !col.Make(rows) {
 			col.strs = newStringColumn(rows, c.Dictionary && !opts.NoDictionary)
 		}
@@ -92,8 +93,23 @@ const skipped Type = "skip"
 // strs.
 type column struct {
 	colbuild.Values
+	code kind // Kind as a small integer, which the row loop switches on
 	strs *stringColumn
 }
+
+// kind numbers the column types for the row loop, where a switch on the
+// Type strings would compare them for every field.
+type kind uint8
+
+const (
+	skipKind kind = iota
+	intKind
+	floatKind
+	stringKind
+	boolKind
+)
+
+var codeOf = map[Type]kind{Int64: intKind, Float64: floatKind, String: stringKind, Bool: boolKind}
 
 func (c *column) finish(rows int) arrow.Array {
 	valid := colbuild.Validity(c.Nulls, rows)
@@ -119,8 +135,8 @@ func (p *parser) run(schema Schema) error {
 			col := &p.cols[c]
 			// The common case of each type inline, the rest in slow paths.
 			var err error
-			switch col.Kind {
-			case Int64:
+			switch col.code {
+			case intKind:
 				if v, end, ok := scanInt(d, pos, term); ok {
 					col.Ints[row], pos = v, end
 					break
@@ -128,7 +144,7 @@ func (p *parser) run(schema Schema) error {
 				p.pos = pos
 				err = p.parseInt(col)
 				pos = p.pos
-			case Float64:
+			case floatKind:
 				if v, end, ok := scanFloat(d, pos, term); ok {
 					col.Floats[row], pos = v, end
 					break
@@ -136,7 +152,7 @@ func (p *parser) run(schema Schema) error {
 				p.pos = pos
 				err = p.parseFloat(col)
 				pos = p.pos
-			case String:
+			case stringKind:
 				if end, ok := scanString(d, pos, &p.special); ok {
 					f := d[pos:end]
 					if len(f) <= p.nulls.maxLen && p.nulls.match(f) {
@@ -145,7 +161,7 @@ func (p *parser) run(schema Schema) error {
 					}
 					if end-pos <= strdict.MaxShort && f != nil && !col.strs.plain {
 						// The bytes and the length are the key itself.
-						col.strs.addShort(row, strdict.Pack(f), f)
+						col.strs.addShort(row, strdict.Pack(f))
 					} else {
 						col.strs.add(row, f)
 					}
@@ -155,7 +171,7 @@ func (p *parser) run(schema Schema) error {
 				p.pos = pos
 				err = p.parseString(col)
 				pos = p.pos
-			case skipped:
+			case skipKind:
 				if end, ok := scanString(d, pos, &p.special); ok {
 					pos = end
 					break
@@ -417,13 +433,23 @@ type stringColumn struct {
 	offsets []int32 // dictionary, or plain: the rows', offsets into data
 	data    []byte
 	indices []int32 // row -> dictionary id
+
+	// pending are the keys of the short strings of rows first.. whose ids
+	// are not found yet: looked up a batch at a time (ShortTable.FindAll).
+	pending []strdict.Key
+	first   int
 }
+
+// batchRows is how many short strings are looked up at once: enough for
+// the CPU to overlap their cache misses, few enough to stay in L1.
+const batchRows = 256
 
 func newStringColumn(rows int, dict bool) *stringColumn {
 	if !dict {
 		return &stringColumn{plain: true, rows: rows, offsets: make([]int32, 1, rows+1)}
 	}
-	return &stringColumn{rows: rows, table: strdict.NewTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows)}
+	return &stringColumn{rows: rows, table: strdict.NewTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows),
+		pending: make([]strdict.Key, 0, batchRows)}
 }
 
 // sizeRows is the row after which a plain column sizes its data once, from
@@ -432,7 +458,7 @@ const sizeRows = 1024
 
 func (c *stringColumn) add(row int, f []byte) {
 	if !c.plain && len(f) <= strdict.MaxShort {
-		c.addShort(row, strdict.Pack(f), f)
+		c.addShort(row, strdict.Pack(f))
 		return
 	}
 	if !c.plain {
@@ -455,19 +481,45 @@ func (c *stringColumn) add(row int, f []byte) {
 }
 
 // addShort adds a dictionary string of at most strdict.MaxShort bytes,
-// whose key is its bytes and length packed in two words.
-func (c *stringColumn) addShort(row int, key strdict.Key, f []byte) {
-	id := c.short.Find(key)
-	if id < 0 {
-		id = int32(len(c.offsets) - 1)
-		c.short.Insert(key, id)
-		c.data = append(c.data, f...)
-		c.offsets = append(c.offsets, int32(len(c.data)))
+// whose key is its bytes and length packed in two words. Its id is found
+// with the rest of its batch.
+func (c *stringColumn) addShort(row int, key strdict.Key) {
+	if len(c.pending) == 0 {
+		c.first = row
+	} else if row != c.first+len(c.pending) { // rows between took the long path
+		c.flush()
+		c.first = row
 	}
-	c.indices[row] = id
+	c.pending = append(c.pending, key)
+	if len(c.pending) == batchRows {
+		c.flush()
+	}
+}
+
+// flush finds or assigns the ids of the pending strings.
+func (c *stringColumn) flush() {
+	ids := c.indices[c.first : c.first+len(c.pending)]
+	c.short.FindAll(c.pending, ids)
+	for i, id := range ids {
+		if id >= 0 {
+			continue
+		}
+		key := c.pending[i]
+		if id = c.short.Find(key); id < 0 { // not inserted earlier in the batch
+			id = int32(len(c.offsets) - 1)
+			c.short.Insert(key, id)
+			c.data = key.AppendTo(c.data)
+			c.offsets = append(c.offsets, int32(len(c.data)))
+		}
+		ids[i] = id
+	}
+	c.pending = c.pending[:0]
 }
 
 func (c *stringColumn) finish(rows int, valid []byte) arrow.Array {
+	if !c.plain && len(c.pending) > 0 {
+		c.flush()
+	}
 	if c.plain {
 		return kernel.NewString(c.offsets, c.data, valid)
 	}

@@ -44,14 +44,24 @@ func Pack(v []byte) Key {
 	return Key{lo, hi | uint64(n)<<56}
 }
 
+// AppendTo appends the string that k packs to b.
+func (k Key) AppendTo(b []byte) []byte {
+	n := int(k.Hi >> 56)
+	var w [16]byte
+	binary.LittleEndian.PutUint64(w[:], k.Lo)
+	binary.LittleEndian.PutUint64(w[8:], k.Hi)
+	return append(b, w[:n]...)
+}
+
 // ShortTable maps packed short strings to ids: open addressing on the key
 // itself, no bytes compared, and a slot holds the key and the id together,
 // so that a lookup touches one cache line. The zero value is an empty
 // table.
 type ShortTable struct {
-	slots []shortSlot
-	shift uint
-	n     int
+	slots   []shortSlot
+	shift   uint
+	n       int
+	touched int32 // what FindAll's first loop loaded, kept so that it loads
 }
 
 type shortSlot struct {
@@ -76,6 +86,28 @@ func (t *ShortTable) Find(key Key) int32 {
 		case sl.key == key:
 			return sl.id - 1
 		}
+	}
+}
+
+// FindAll sets ids[i] to the id of keys[i], or -1 where the table does not
+// hold it. It first loads the home slot of every key in a tight loop, whose
+// loads the CPU issues at once, so that a table larger than the caches
+// costs one memory latency per batch rather than per key.
+func (t *ShortTable) FindAll(keys []Key, ids []int32) {
+	ids = ids[:len(keys)]
+	if t.n == 0 {
+		for i := range ids {
+			ids[i] = -1
+		}
+		return
+	}
+	var touched int32
+	for _, k := range keys {
+		touched |= t.slots[t.home(k)].id
+	}
+	t.touched = touched
+	for i, k := range keys {
+		ids[i] = t.Find(k)
 	}
 }
 

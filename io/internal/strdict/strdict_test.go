@@ -41,6 +41,23 @@ func TestTablesAgainstMap(t *testing.T) {
 			long.Insert(Hash(b), id)
 		}
 	}
+	// FindAll agrees with the map on held and missing keys alike.
+	var keys []Key
+	for range 1000 {
+		b := make([]byte, r.IntN(MaxShort+1))
+		for i := range b {
+			b[i] = "abc"[r.IntN(3)]
+		}
+		keys = append(keys, Pack(b))
+	}
+	ids := make([]int32, len(keys))
+	short.FindAll(keys, ids)
+	for i, k := range keys {
+		b := k.AppendTo(nil)
+		if w, ok := want[string(b)]; !ok && ids[i] != -1 || ok && ids[i] != w {
+			t.Fatalf("FindAll %q: id %d, want %d (held: %v)", b, ids[i], w, ok)
+		}
+	}
 }
 
 // TestPack checks that a string's key depends on its bytes and length
@@ -53,6 +70,9 @@ func TestPack(t *testing.T) {
 		alone = alone[:n:n] // capacity n: Pack copies it
 		if Pack(inside) != Pack(alone) {
 			t.Errorf("length %d: Pack %x inside a buffer, %x alone", n, Pack(inside), Pack(alone))
+		}
+		if got := Pack(alone).AppendTo(nil); string(got) != string(alone) {
+			t.Errorf("length %d: AppendTo gives %q, want %q", n, got, alone)
 		}
 		if n > 0 && Pack(buf[:n]) == Pack(buf[:n-1]) {
 			t.Errorf("lengths %d and %d pack alike", n, n-1)
