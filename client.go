@@ -7,15 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"runtime"
 	"sync"
 	"time"
 
 	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/cache"
 	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/scheduler"
@@ -41,6 +44,7 @@ type options struct {
 	fractions      worker.Fractions
 	localDir       string
 	cache          string
+	gpu            bool
 }
 
 // Address connects to the scheduler of a running cluster ("host:8786"),
@@ -61,6 +65,13 @@ func ThreadsPerWorker(n int) Option { return func(o *options) { o.threads = n } 
 func Resources(r map[string]float64) Option {
 	return func(o *options) { o.resources = graph.Resources(r) }
 }
+
+// WithGPU runs the operations that have GPU kernels (grouped sums, counts,
+// means, minima and maxima; array sums) on workers that offer a GPU, by
+// asking for the "GPU" resource; the scheduler places those tasks on GPU
+// workers. Where no worker offers one, everything runs on the CPU. The
+// workers of a local cluster offer the GPU when this process has one.
+func WithGPU() Option { return func(o *options) { o.gpu = true } }
 
 // Logger sets where the client and a local cluster log. Default: nowhere.
 func Logger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
@@ -129,6 +140,8 @@ type Client struct {
 	queryID   uint64
 	cacheDir  string
 	cacheSt   CacheStats
+	gpu       bool      // WithGPU
+	noGPU     sync.Once // logs that no worker offers a GPU
 }
 
 // keyState is what the client knows of a key it wants.
@@ -164,11 +177,19 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		closed:   make(chan struct{}),
 		flush:    make(chan struct{}, 1),
 		cacheDir: o.cache,
+		gpu:      o.gpu,
 	}
 	schedAddr := o.address
 	if schedAddr != "" {
 		c.net = grpcnet.New()
 	} else {
+		if o.gpu && o.resources["GPU"] == 0 && gpu.Available() {
+			o.resources = maps.Clone(o.resources)
+			if o.resources == nil {
+				o.resources = graph.Resources{}
+			}
+			o.resources["GPU"] = 1
+		}
 		local, err := cluster.StartLocal(ctx, cluster.LocalConfig{
 			Workers: o.workers, Threads: o.threads, Resources: o.resources, Scheduler: o.sched, Log: o.log,
 			MemoryLimit: o.memoryLimit, Fractions: o.fractions, LocalDirectory: o.localDir,
@@ -330,6 +351,9 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 		}
 		g = graph.Fuse(g, keys)
 	}
+	if c.gpu {
+		g = c.onGPU(g)
+	}
 	c.sendMu.Lock()
 	defer c.sendMu.Unlock()
 	c.mu.Lock()
@@ -355,6 +379,50 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 		return fmt.Errorf("dusk: submit: %w", err)
 	}
 	return nil
+}
+
+// onGPU returns g with its tasks that run operations with GPU kernels
+// asking for a GPU, when a worker offers one, and g itself otherwise. The
+// tasks are copied: g may be a collection's own graph.
+func (c *Client) onGPU(g *graph.Graph) *graph.Graph {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, err := c.Workers(ctx)
+	offered := false
+	for _, w := range ws {
+		offered = offered || w.Resources["GPU"] > 0
+	}
+	if err != nil || !offered {
+		c.noGPU.Do(func() { c.log.Info("dusk: WithGPU: no worker offers a GPU; running on the CPU", "err", err) })
+		return g
+	}
+	out := graph.New()
+	for _, t := range g.Tasks() {
+		if usesGPU(t) && t.Resources["GPU"] == 0 {
+			cp := *t
+			cp.Resources = maps.Clone(t.Resources)
+			if cp.Resources == nil {
+				cp.Resources = graph.Resources{}
+			}
+			cp.Resources["GPU"] = 1
+			t = &cp
+		}
+		out.Add(t)
+	}
+	return out
+}
+
+// usesGPU reports whether t, or a step of it if fused, has GPU kernels.
+func usesGPU(t *graph.Task) bool {
+	if registry.HasGPU(t.Op) {
+		return true
+	}
+	for _, s := range t.Chain {
+		if registry.HasGPU(s.Op) {
+			return true
+		}
+	}
+	return false
 }
 
 // send sends msgs to the scheduler after any pending releases.

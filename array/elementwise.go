@@ -2,17 +2,19 @@ package array
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/registry"
 )
 
 const opMap = "array-map"
 
-func init() { registry.Register(opMap, mapOp) }
+func init() { registry.RegisterGPU(opMap, mapOp) }
 
 // mapArgs are an elementwise task's arguments: the operation, a literal
 // scalar operand, whether the array is the right operand, and the result's
@@ -164,7 +166,7 @@ func (a *Array) binary(op string, b *Array) *Array {
 	return out
 }
 
-func mapOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+func mapOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	var a mapArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", opMap, err)
@@ -204,6 +206,11 @@ func mapOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, fmt.Errorf("%s: %s needs a second operand", opMap, a.Op)
 	}
 	scalar := y.Len() == 1 && len(y.Shape) == 0
+	if k := accelerator(tc); k != nil {
+		if ok, err := gpuMap(k, a, x, y, scalar, out); ok || err != nil {
+			return out, err
+		}
+	}
 	if a.DType == Int64 {
 		f := intOps[a.Op]
 		for i, v := range x.I {
@@ -246,4 +253,35 @@ func mapOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 		out.F[i] = f(v, w)
 	}
 	return out, nil
+}
+
+// gpuArith numbers the operators that have GPU kernels as gpu numbers them.
+var gpuArith = map[string]gpu.ArithOp{"add": gpu.Add, "sub": gpu.Sub, "mul": gpu.Mul, "div": gpu.Div}
+
+// gpuMap computes out = x op y on k, where both operands have out's dtype
+// and the operator a kernel (int64 division has none); ok is false where
+// the CPU computes it.
+func gpuMap(k gpu.Kernels, a mapArgs, x, y *Dense, scalar bool, out *Dense) (bool, error) {
+	op, has := gpuArith[a.Op]
+	if !has || a.Rev || x.DType != a.DType || y.DType != a.DType {
+		return false, nil
+	}
+	var err error
+	if a.DType == Int64 {
+		b, s := y.I, int64(0)
+		if scalar {
+			b, s = nil, y.I[0]
+		}
+		err = k.ArithInt64(x.I, b, s, op, out.I)
+	} else {
+		b, s := y.F, 0.0
+		if scalar {
+			b, s = nil, y.F[0]
+		}
+		err = k.ArithFloat64(x.F, b, s, op, out.F)
+	}
+	if errors.Is(err, gpu.ErrUnsupported) {
+		return false, nil
+	}
+	return err == nil, err
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/registry"
 )
@@ -24,7 +25,7 @@ const (
 )
 
 func init() {
-	registry.Register(opReduceChunk, reduceChunkOp)
+	registry.RegisterGPU(opReduceChunk, reduceChunkOp)
 	registry.Register(opReduceGen, reduceGenOp)
 	registry.Register(opReduceCombine, reduceCombineOp)
 	registry.Register(opReduceFinal, reduceFinalOp)
@@ -175,7 +176,7 @@ func decodeArgs(name string, raw []byte) (*reduceArgs, error) {
 	return a, nil
 }
 
-func reduceChunkOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+func reduceChunkOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	a, err := decodeArgs(opReduceChunk, raw)
 	if err != nil {
 		return nil, err
@@ -184,10 +185,36 @@ func reduceChunkOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: input is a %T, not an array chunk", opReduceChunk, inputs[0])
 	}
+	if k := accelerator(tc); k != nil && a.Axis < 0 {
+		if p, ok, err := gpuSum(k, a.Kind, d); ok || err != nil {
+			return p, err
+		}
+	}
 	if d.DType == Int64 {
 		return chunkPartial(a, d.I), nil
 	}
 	return chunkPartial(a, d.F), nil
+}
+
+// accelerator returns the GPU kernels of a task that holds a GPU, or nil
+// (see gpu.ForTask).
+func accelerator(tc *registry.Context) gpu.Kernels { return gpu.ForTask(tc != nil && tc.GPU) }
+
+// gpuSum is a chunk's full sum or mean on k; ok is false where k has no
+// kernel for it (other reductions, the mean of integers).
+func gpuSum(k gpu.Kernels, kind string, d *Dense) (p *partial, ok bool, err error) {
+	p = &partial{Shape: []int{}}
+	switch {
+	case d.DType == Int64 && kind == "sum":
+		s, err := k.SumInt64(d.I)
+		p.N, p.I = int64(len(d.I)), []int64{s}
+		return p, err == nil, err
+	case d.DType == Float64 && (kind == "sum" || kind == "mean"):
+		s, err := k.SumFloat64(d.F)
+		p.N, p.F = int64(len(d.F)), []float64{s}
+		return p, err == nil, err
+	}
+	return nil, false, nil
 }
 
 // reduceGenOp reduces a generated chunk over all axes, generating it a block

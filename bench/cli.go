@@ -47,7 +47,7 @@ type Connect func(ctx context.Context, c Cluster) (*Session, error)
 
 // Result is one timed step of a suite, one line of `dusk bench --json`.
 type Result struct {
-	Suite        string    `json:"suite"`    // "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum"
+	Suite        string    `json:"suite"`    // "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu"
 	Question     string    `json:"question"` // "load", "q1".."q10", "j1".."j5", or the suite's step
 	Run          int       `json:"run"`      // 1 or 2
 	Seconds      float64   `json:"seconds"`
@@ -71,6 +71,9 @@ const usage = `usage: dusk bench SUITE [flags]
   io       the groupby table read and written as CSV and as Parquet: MB/s
   bigsum   the sum of a square matrix of about 160·N random float64s, made
            chunk by chunk: elements per second
+  gpu      N float64s summed by N int64 keys of 100 values, on the GPU (the
+           copies to and from it timed apart) and on every core with Dusk's
+           CPU kernels; needs an NVIDIA GPU and driver
   compare  OLD.json NEW.json: seconds of NEW over OLD per suite, question and run
 
 flags (N may be written 1e7; files are written if absent):
@@ -78,7 +81,7 @@ flags (N may be written 1e7; files are written if absent):
   --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpuprofile FILE
 `
 
-var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum"}
+var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu"}
 
 // Main runs `dusk bench` with args (those after "bench"). connect is used
 // by every suite but gen.
@@ -185,6 +188,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 		err = r.io(data, n, *partitions)
 	case "bigsum":
 		err = r.bigsum(n)
+	case "gpu":
+		err = r.gpuSuite(n)
 	}
 	return errors.Join(err, r.err)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench"
+	"github.com/duskdata/dusk/gpu"
 )
 
 // connect starts a local cluster, as cmd/dusk's does.
@@ -181,6 +182,29 @@ func TestSuites(t *testing.T) {
 	for _, step := range []string{"tasks/tasks", "shuffle/shuffle", "spill/write", "spill/read", "io/csv-read", "io/csv-write", "io/parquet-write", "io/parquet-read", "bigsum/sum"} {
 		if steps[step] != 2 {
 			t.Errorf("%s ran %d times, want 2", step, steps[step])
+		}
+	}
+}
+
+// TestGPUSuite runs the gpu suite where a GPU is present, and checks that
+// it fails with a clear error where none is.
+func TestGPUSuite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errs bytes.Buffer
+	err := bench.Main(ctx, []string{"gpu", "--rows", "1e5", "--workers", "1"}, &out, &errs, connect)
+	if !gpu.Available() {
+		if err == nil || !strings.Contains(err.Error(), "gpu suite: gpu: ") {
+			t.Fatalf("gpu suite without a GPU: %v; want an error that says there is none", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("gpu suite: %v\n%s", err, errs.String())
+	}
+	for _, step := range []string{"cpu", "gpu", "gpu-transfer", "gpu-kernels"} {
+		if !strings.Contains(out.String(), "\n"+step+" ") {
+			t.Errorf("no %s step in:\n%s", step, out.String())
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/gpu"
 )
 
 // Expr is an expression over a frame's columns, such as
@@ -341,8 +342,9 @@ func (v value) asMask(n int) kernel.Mask {
 	return kernel.MaskOf(v.datum, n)
 }
 
-// eval evaluates n over rec's rows.
-func (n *exprNode) eval(rec arrow.Record) (value, error) {
+// eval evaluates n over rec's rows; with k, the comparisons and arithmetic
+// that k has kernels for run on it (a GPU).
+func (n *exprNode) eval(rec arrow.Record, k gpu.Kernels) (value, error) {
 	rows := int(rec.NumRows())
 	switch n.Op {
 	case "col":
@@ -354,11 +356,11 @@ func (n *exprNode) eval(rec arrow.Record) (value, error) {
 	case "lit":
 		return value{datum: kernel.Scalar(n.Lit.value())}, nil
 	case "cmp", "arith":
-		a, err := n.Args[0].eval(rec)
+		a, err := n.Args[0].eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
-		b, err := n.Args[1].eval(rec)
+		b, err := n.Args[1].eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
@@ -369,17 +371,23 @@ func (n *exprNode) eval(rec arrow.Record) (value, error) {
 			a.datum = kernel.Col(col)
 		}
 		if n.Op == "cmp" {
+			if m, ok, err := gpuCompare(k, a.datum, b.datum, parseCmp(n.Cmp)); ok || err != nil {
+				return value{mask: m, isMask: true}, err
+			}
 			m, err := kernel.Compare(a.datum, b.datum, parseCmp(n.Cmp), rows)
 			return value{mask: m, isMask: true}, err
+		}
+		if col, ok, err := gpuArith(k, a.datum, b.datum, parseArith(n.Arith)); ok || err != nil {
+			return value{datum: kernel.Col(col)}, err
 		}
 		col, err := kernel.Arith(a.datum, b.datum, parseArith(n.Arith), rows)
 		return value{datum: kernel.Col(col)}, err
 	case "and", "or":
-		a, err := n.Args[0].eval(rec)
+		a, err := n.Args[0].eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
-		b, err := n.Args[1].eval(rec)
+		b, err := n.Args[1].eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
@@ -388,13 +396,13 @@ func (n *exprNode) eval(rec arrow.Record) (value, error) {
 		}
 		return value{mask: kernel.Or(a.asMask(rows), b.asMask(rows)), isMask: true}, nil
 	case "not":
-		a, err := n.Args[0].eval(rec)
+		a, err := n.Args[0].eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
 		return value{mask: kernel.Not(a.asMask(rows)), isMask: true}, nil
 	case "isnull":
-		a, err := n.Args[0].eval(rec)
+		a, err := n.Args[0].eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
@@ -403,7 +411,7 @@ func (n *exprNode) eval(rec arrow.Record) (value, error) {
 		}
 		return value{mask: kernel.IsNull(a.datum, rows), isMask: true}, nil
 	case "isin":
-		a, err := n.Args[0].eval(rec)
+		a, err := n.Args[0].eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
@@ -421,9 +429,9 @@ func (n *exprNode) eval(rec arrow.Record) (value, error) {
 	return value{}, fmt.Errorf("unknown expression %q", n.Op)
 }
 
-// evalColumn evaluates n as a column of rec's length.
-func (n *exprNode) evalColumn(rec arrow.Record) (arrow.Array, error) {
-	v, err := n.eval(rec)
+// evalColumn evaluates n as a column of rec's length (with k as eval).
+func (n *exprNode) evalColumn(rec arrow.Record, k gpu.Kernels) (arrow.Array, error) {
+	v, err := n.eval(rec, k)
 	if err != nil {
 		return nil, err
 	}

@@ -516,7 +516,7 @@ func stateRecord(a *groupArgs, fns []kernel.AggFunc, keys []arrow.Array, states 
 // a row, garbage as soon as the partial states are made.
 var idBuffers = sync.Pool{New: func() any { return new([]int32) }}
 
-func aggPartialOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
+func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	fns, err := a.funcs()
 	if err != nil {
 		return nil, err
@@ -524,6 +524,11 @@ func aggPartialOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	keys, _, err := keyColumns(rec, a.Keys)
 	if err != nil {
 		return nil, err
+	}
+	if k := accelerator(tc); k != nil {
+		if out, ok, err := gpuPartial(k, a, fns, rec, keys); ok || err != nil {
+			return out, err
+		}
 	}
 	buf := idBuffers.Get().(*[]int32)
 	defer idBuffers.Put(buf)

@@ -59,9 +59,9 @@ func init() {
 	registry.Register(opReadCSV, readCSVOp)
 	registry.Register(opFromIPC, fromIPCOp)
 	registry.Register(opSelect, recordOp(opSelect, selectOp))
-	registry.Register(opFilter, recordOp(opFilter, filterOp))
-	registry.Register(opWithColumn, recordOp(opWithColumn, withColumnOp))
-	registry.Register(opAggPartial, recordOp(opAggPartial, aggPartialOp))
+	registry.RegisterGPU(opFilter, contextRecordOp(opFilter, filterOp))
+	registry.RegisterGPU(opWithColumn, contextRecordOp(opWithColumn, withColumnOp))
+	registry.RegisterGPU(opAggPartial, contextRecordOp(opAggPartial, aggPartialOp))
 	registry.Register(opAggCombine, aggCombineOp)
 	registry.Register(opAggFinal, recordOp(opAggFinal, aggFinalOp))
 	registry.Register(opHead, recordOp(opHead, headOp))
@@ -80,7 +80,15 @@ func init() {
 // recordOp adapts an operation on one record, with its JSON arguments, and
 // names the operation in its errors.
 func recordOp[A any](name string, fn func(args *A, rec arrow.Record) (arrow.Record, error)) registry.Op {
-	return func(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	return contextRecordOp(name, func(_ *registry.Context, args *A, rec arrow.Record) (arrow.Record, error) {
+		return fn(args, rec)
+	})
+}
+
+// contextRecordOp is recordOp for an operation that reads the task's
+// context (whether it holds a GPU).
+func contextRecordOp[A any](name string, fn func(tc *registry.Context, args *A, rec arrow.Record) (arrow.Record, error)) registry.Op {
+	return func(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		args := new(A)
 		if len(raw) > 0 {
 			if err := json.Unmarshal(raw, args); err != nil {
@@ -91,7 +99,7 @@ func recordOp[A any](name string, fn func(args *A, rec arrow.Record) (arrow.Reco
 		if !ok {
 			return nil, fmt.Errorf("%s: input is a %T, not a dataframe partition", name, inputs[0])
 		}
-		out, err := fn(args, rec)
+		out, err := fn(tc, args, rec)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -112,16 +120,16 @@ func selectOp(a *selectArgs, rec arrow.Record) (arrow.Record, error) {
 	return array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
 }
 
-func filterOp(a *exprArgs, rec arrow.Record) (arrow.Record, error) {
-	v, err := a.Expr.eval(rec)
+func filterOp(tc *registry.Context, a *exprArgs, rec arrow.Record) (arrow.Record, error) {
+	v, err := a.Expr.eval(rec, accelerator(tc))
 	if err != nil {
 		return nil, err
 	}
 	return kernel.Filter(rec, v.asMask(int(rec.NumRows())).Selected()), nil
 }
 
-func withColumnOp(a *exprArgs, rec arrow.Record) (arrow.Record, error) {
-	col, err := a.Expr.evalColumn(rec)
+func withColumnOp(tc *registry.Context, a *exprArgs, rec arrow.Record) (arrow.Record, error) {
+	col, err := a.Expr.evalColumn(rec, accelerator(tc))
 	if err != nil {
 		return nil, err
 	}

@@ -164,7 +164,7 @@ func readWith(name string, raw []byte, read func(src []byte, cols []string) (arr
 		return nil, err
 	}
 	if a.Pred != nil {
-		kept, err := filterOp(&exprArgs{Expr: a.Pred}, rec)
+		kept, err := filterOp(nil, &exprArgs{Expr: a.Pred}, rec)
 		rec.Release()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)

@@ -28,8 +28,9 @@ func Run(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (resu
 			result, err = nil, &PanicError{Value: r, Stack: string(debug.Stack())}
 		}
 	}()
+	gpu := t.Resources["GPU"] > 0
 	if t.Op != graph.FusedOp {
-		return runOne(ctx, t, inputs, pieces)
+		return runOne(ctx, t, inputs, pieces, gpu)
 	}
 	external := make(map[graph.Key]any, len(t.Inputs))
 	for i, k := range t.Inputs {
@@ -56,7 +57,7 @@ func Run(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (resu
 				args[j] = external[in]
 			}
 		}
-		out, err := runOne(ctx, step, args, pieces)
+		out, err := runOne(ctx, step, args, pieces, gpu)
 		if err != nil {
 			return nil, fmt.Errorf("in step %s: %w", step.Key, err)
 		}
@@ -73,10 +74,12 @@ func Run(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (resu
 	return result, nil
 }
 
-func runOne(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (any, error) {
+// runOne runs one task, or one step of a fused task; gpu says the task
+// holds a GPU.
+func runOne(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any, gpu bool) (any, error) {
 	op, err := registry.Lookup(t.Op)
 	if err != nil {
 		return nil, err
 	}
-	return op(&registry.Context{Context: ctx, Key: t.Key, Pieces: pieces}, t.Args, inputs)
+	return op(&registry.Context{Context: ctx, Key: t.Key, Pieces: pieces, GPU: gpu}, t.Args, inputs)
 }

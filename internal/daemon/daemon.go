@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/membership"
@@ -159,7 +160,7 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 		terminate:        fs.Float64("memory-terminate", d.Terminate, "fraction of the limit of process memory past which the nanny restarts the worker"),
 		spillCompression: fs.String("spill-compression", "auto", "compress results spilled to disk: auto (s2), s2, zstd or none"),
 		noNanny:          fs.Bool("no-nanny", false, "run the worker in this process, without a nanny to restart it"),
-		resources:        fs.String("resources", "", "what the worker offers, as GPU=1,FOO=2"),
+		resources:        fs.String("resources", "", "what the worker offers, as GPU=1,FOO=2 (default: GPU=n on a machine with n GPUs)"),
 		name:             fs.String("name", "", "a name for logs and listings"),
 		localDir:         fs.String("local-directory", "dusk-worker-space", "directory for the worker's files, spilled results among them (created if missing)"),
 		connect:          fs.Duration("connect-timeout", 10*time.Second, "how long to try to reach the scheduler"),
@@ -199,6 +200,13 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	res, err := parseResources(*f.resources)
 	if err != nil {
 		return err
+	}
+	if _, given := res["GPU"]; !given {
+		// A worker on a machine with GPUs offers them unless told otherwise
+		// (--resources GPU=0).
+		if n := gpu.Count(); n > 0 {
+			res["GPU"] = float64(n)
+		}
 	}
 	comp, err := grpcnet.ParseCompression(*f.compression)
 	if err != nil {

@@ -24,6 +24,10 @@ type Context struct {
 	// its transfers pushed, in the order of their sources (empty ones left
 	// out). Borrowed, as inputs are.
 	Pieces [][]any
+	// GPU says the task holds a worker's GPU (it asked for the "GPU"
+	// resource): an op registered with RegisterGPU runs its GPU kernels
+	// when the process has a GPU, and its CPU path otherwise.
+	GPU bool
 }
 
 // Split is what a shuffle transfer's operation returns: Pieces[j] holds its
@@ -40,7 +44,26 @@ var (
 	mu      sync.RWMutex
 	ops     = map[string]Op{}
 	effects = map[string]bool{}
+	gpuOps  = map[string]bool{}
 )
+
+// RegisterGPU registers op as Register does, as an operation with GPU
+// kernels: a client that asks for the GPU (dusk.WithGPU) places its tasks
+// on GPU workers.
+func RegisterGPU(name string, op Op) {
+	Register(name, op)
+	mu.Lock()
+	gpuOps[name] = true
+	mu.Unlock()
+}
+
+// HasGPU reports whether the operation name was registered with
+// RegisterGPU.
+func HasGPU(name string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	return gpuOps[name]
+}
 
 // RegisterEffect registers op as Register does, as an operation whose work
 // is a side effect (writing files): its result must never be taken from a

@@ -1,0 +1,119 @@
+package gpu
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// result is a CUresult: 0 is success.
+type result int32
+
+// driver is the part of the CUDA driver API (libcuda) the kernels use,
+// bound at run time, so that Dusk builds without CUDA.
+type driver struct {
+	lib uintptr
+
+	cuInit                   func(flags uint32) result
+	cuGetErrorName           func(r result, name **byte) result
+	cuDeviceGetCount         func(n *int32) result
+	cuDeviceGet              func(dev *int32, ordinal int32) result
+	cuDeviceGetName          func(name []byte, n int32, dev int32) result
+	cuDeviceTotalMem         func(bytes *uint64, dev int32) result
+	cuDevicePrimaryCtxRetain func(ctx *uintptr, dev int32) result
+	cuCtxSetCurrent          func(ctx uintptr) result
+	cuCtxSynchronize         func() result
+	cuModuleLoadData         func(mod *uintptr, image unsafe.Pointer) result
+	cuModuleGetFunction      func(fn *uintptr, mod uintptr, name string) result
+	cuMemAlloc               func(ptr *uint64, size uint64) result
+	cuMemFree                func(ptr uint64) result
+	cuMemAllocHost           func(p *unsafe.Pointer, size uint64) result
+	cuMemcpyHtoD             func(dst uint64, src unsafe.Pointer, size uint64) result
+	cuMemcpyDtoH             func(dst unsafe.Pointer, src uint64, size uint64) result
+	cuMemsetD8               func(dst uint64, v uint8, n uint64) result
+	cuLaunchKernel           func(f uintptr, gx, gy, gz, bx, by, bz, shared uint32, stream uintptr, params unsafe.Pointer, extra uintptr) result
+}
+
+// LibraryEnv names the environment variable that, when set, is the path of
+// the driver library to load instead of libcuda.so.1.
+const LibraryEnv = "DUSK_CUDA_LIBRARY"
+
+// loadDriver opens the driver library and binds its functions (the _v2
+// names are the 64-bit ones every driver since CUDA 4 exports).
+func loadDriver() (*driver, error) {
+	paths := []string{"libcuda.so.1", "libcuda.so"}
+	if p := os.Getenv(LibraryEnv); p != "" {
+		paths = []string{p}
+	}
+	var lib uintptr
+	var first error
+	for _, p := range paths {
+		var err error
+		if lib, err = purego.Dlopen(p, purego.RTLD_NOW|purego.RTLD_GLOBAL); err == nil {
+			first = nil
+			break
+		}
+		first = cmp.Or(first, err)
+	}
+	if first != nil {
+		return nil, fmt.Errorf("gpu: no NVIDIA driver: %w", first)
+	}
+	d := &driver{lib: lib}
+	for _, f := range []struct {
+		fn   any
+		name string
+	}{
+		{&d.cuInit, "cuInit"},
+		{&d.cuGetErrorName, "cuGetErrorName"},
+		{&d.cuDeviceGetCount, "cuDeviceGetCount"},
+		{&d.cuDeviceGet, "cuDeviceGet"},
+		{&d.cuDeviceGetName, "cuDeviceGetName"},
+		{&d.cuDeviceTotalMem, "cuDeviceTotalMem_v2"},
+		{&d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
+		{&d.cuCtxSetCurrent, "cuCtxSetCurrent"},
+		{&d.cuCtxSynchronize, "cuCtxSynchronize"},
+		{&d.cuModuleLoadData, "cuModuleLoadData"},
+		{&d.cuModuleGetFunction, "cuModuleGetFunction"},
+		{&d.cuMemAlloc, "cuMemAlloc_v2"},
+		{&d.cuMemFree, "cuMemFree_v2"},
+		{&d.cuMemAllocHost, "cuMemAllocHost_v2"},
+		{&d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"},
+		{&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"},
+		{&d.cuMemsetD8, "cuMemsetD8_v2"},
+		{&d.cuLaunchKernel, "cuLaunchKernel"},
+	} {
+		sym, err := purego.Dlsym(lib, f.name)
+		if err != nil {
+			purego.Dlclose(lib)
+			return nil, fmt.Errorf("gpu: the NVIDIA driver library lacks %s (too old a driver?): %w", f.name, err)
+		}
+		purego.RegisterFunc(f.fn, sym)
+	}
+	return d, nil
+}
+
+// check turns a CUresult into an error that names the call and the
+// driver's name for the code (CUDA_ERROR_OUT_OF_MEMORY, ...).
+func (d *driver) check(call string, r result) error {
+	if r == 0 {
+		return nil
+	}
+	name := fmt.Sprintf("CUresult %d", r)
+	var s *byte
+	if d.cuGetErrorName(r, &s) == 0 && s != nil {
+		name = cString(s)
+	}
+	return fmt.Errorf("gpu: %s: %s", call, name)
+}
+
+// cString copies the NUL-terminated string that the driver owns at p.
+func cString(p *byte) string {
+	n := 0
+	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
+		n++
+	}
+	return string(unsafe.Slice(p, n))
+}
