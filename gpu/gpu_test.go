@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/duskdata/dusk/internal/gpuemu"
 )
 
 // TestPTXEntries checks that the embedded PTX defines every kernel the
@@ -146,14 +148,7 @@ func TestDeviceMatchesReference(t *testing.T) {
 // rounds, and checks it against the reference as TestDeviceMatchesReference
 // does on a GPU.
 func TestEmulatedDevice(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no C++ compiler to build the emulator")
-	}
-	lib := filepath.Join(t.TempDir(), "libcuda.so.1")
-	if out, err := exec.Command(cxx, "-shared", "-fPIC", "-O2", "-o", lib, "testdata/emulator.cc").CombinedOutput(); err != nil {
-		t.Fatalf("build the emulator: %v\n%s", err, out)
-	}
+	lib := gpuemu.Build(t)
 	t.Setenv(LibraryEnv, lib)
 	old := stageBytes
 	stageBytes = 1 << 20
