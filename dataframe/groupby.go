@@ -532,26 +532,83 @@ func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.R
 	}
 	buf := idBuffers.Get().(*[]int32)
 	defer idBuffers.Put(buf)
-	var ids []int32
-	var gkeys []arrow.Array
 	if mostlyDistinct(keys) {
 		// Pre-aggregating would not shrink the partition: each row is its
 		// own group, and the combine step does the grouping once (as Spark
 		// and DuckDB skip partial aggregation of near-unique keys).
-		ids = identity(*buf, int(rec.NumRows()))
+		states, err := rowStates(a, fns, rec, buf)
+		if err != nil {
+			return nil, err
+		}
 		for _, k := range keys {
 			k.Retain()
 		}
-		gkeys = keys
-	} else {
-		ids, gkeys = groupKeys(keys, *buf)
+		return stateRecord(a, fns, keys, states), nil
 	}
+	ids, gkeys := groupKeys(keys, *buf)
 	*buf = ids
 	states, err := partialStates(a, fns, rec, ids, groupCount(gkeys))
 	if err != nil {
 		return nil, err
 	}
 	return stateRecord(a, fns, gkeys, states), nil
+}
+
+// rowStates are the partial states of rows that are each their own group.
+// A sum, minimum or maximum of a column without nulls is the column itself
+// and a count is ones, with nothing computed; the other aggregations take
+// partialStates with every row its own group (ids in buf).
+func rowStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int32) ([][]arrow.Array, error) {
+	n := int(rec.NumRows())
+	states := make([][]arrow.Array, len(fns))
+	var ones []int64
+	count := func() arrow.Array {
+		if ones == nil {
+			ones = make([]int64, n)
+			for i := range ones {
+				ones[i] = 1
+			}
+		}
+		return kernel.NewInt64(ones, nil)
+	}
+	for i, fn := range fns {
+		if fn == kernel.Size {
+			states[i] = []arrow.Array{count()}
+			continue
+		}
+		j, err := columnIndex(rec.Schema(), a.Aggs[i].Col)
+		if err != nil {
+			return nil, err
+		}
+		col := rec.Column(j)
+		_, isInt := col.(*array.Int64)
+		_, isFloat := col.(*array.Float64)
+		if col.NullN() > 0 || !isInt && !isFloat {
+			continue
+		}
+		switch {
+		case fn == kernel.Count:
+			states[i] = []arrow.Array{count()}
+		case fn == kernel.Sum || fn == kernel.Min || fn == kernel.Max:
+			col.Retain()
+			states[i] = []arrow.Array{col}
+		case fn == kernel.Mean && isFloat:
+			col.Retain()
+			states[i] = []arrow.Array{col, count()}
+		}
+	}
+	for i, st := range states {
+		if st != nil {
+			continue
+		}
+		*buf = identity(*buf, n)
+		rest, err := partialStates(&groupArgs{Aggs: a.Aggs[i : i+1]}, fns[i:i+1], rec, *buf, n)
+		if err != nil {
+			return nil, err
+		}
+		states[i] = rest[0]
+	}
+	return states, nil
 }
 
 // groupKeys numbers the groups of the key columns (GroupRows) and returns

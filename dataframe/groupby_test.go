@@ -331,3 +331,33 @@ func TestGroupByManyGroups(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupByDistinctKeys groups by a key that is distinct in every row,
+// with partitions large enough that partial aggregation is skipped and each
+// row's states are made directly (rowStates), nulls included.
+func TestGroupByDistinctKeys(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(9, 40000)
+	aggs := make([]dataframe.Agg, len(allAggs))
+	cols, types := []string{"ID"}, []string{"int64"}
+	for i, a := range allAggs {
+		aggs[i] = a.agg
+		cols = append(cols, a.name)
+		types = append(types, a.typ)
+	}
+	f := arrowFrame(t, rows, []int{20000, 20000}).GroupBy("ID").Agg(aggs...)
+	checkTable(t, f, compute(t, ctx, f), cols, types, refGroupBy(rows, []string{"ID"}, allAggs), 1e-9)
+
+	// Columns without nulls, whose states are the columns themselves.
+	g := arrowFrame(t, rows, []int{20000, 20000}).
+		WithColumn("X", col("ID").Mul(3)).WithColumn("Y", col("ID").Mul(0.5)).
+		GroupBy("ID").Agg(dataframe.Sum("X"), dataframe.Min("X"), dataframe.Max("Y"), dataframe.Mean("Y"),
+		dataframe.Count("X"), dataframe.Sum("Y"), dataframe.Mean("X"))
+	var want [][]any
+	for _, r := range rows {
+		x, y := r.ID*3, float64(r.ID)*0.5
+		want = append(want, []any{r.ID, x, x, y, y, int64(1), y, float64(x)})
+	}
+	checkTable(t, g, compute(t, ctx, g), []string{"ID", "sum(X)", "min(X)", "max(Y)", "mean(Y)", "count(X)", "sum(Y)", "mean(X)"},
+		[]string{"int64", "int64", "int64", "float64", "float64", "int64", "float64", "float64"}, want, 1e-12)
+}
