@@ -505,9 +505,8 @@ func (c *stringColumn) flush() {
 			continue
 		}
 		key := c.pending[i]
-		if id = c.short.Find(key); id < 0 { // not inserted earlier in the batch
-			id = int32(len(c.offsets) - 1)
-			c.short.Insert(key, id)
+		id, added := c.short.FindOrInsert(key, int32(len(c.offsets)-1)) // perhaps added earlier in the batch
+		if added {
 			c.data = key.AppendTo(c.data)
 			c.offsets = append(c.offsets, int32(len(c.data)))
 		}

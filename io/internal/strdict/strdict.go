@@ -113,23 +113,49 @@ func (t *ShortTable) FindAll(keys []Key, ids []int32) {
 
 // Insert adds key, which the table must not hold, with its id.
 func (t *ShortTable) Insert(key Key, id int32) {
+	if _, added := t.FindOrInsert(key, id); !added {
+		panic("strdict: Insert of a key the table holds")
+	}
+}
+
+// FindOrInsert returns key's id, or adds key with id and returns id and
+// true: one probe where Find and then Insert would take two.
+func (t *ShortTable) FindOrInsert(key Key, id int32) (int32, bool) {
 	if 2*(t.n+1) > len(t.slots) {
-		old := t.slots
-		size := max(64, 2*len(old))
-		*t = ShortTable{slots: make([]shortSlot, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
-		for _, sl := range old {
-			if sl.id != 0 {
-				t.Insert(sl.key, sl.id-1)
-			}
-		}
+		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
-	s := t.home(key)
-	for t.slots[s].id != 0 {
-		s = (s + 1) & mask
+	for s := t.home(key); ; s = (s + 1) & mask {
+		switch sl := &t.slots[s]; {
+		case sl.id == 0:
+			*sl = shortSlot{key: key, id: id + 1}
+			t.n++
+			return id, true
+		case sl.key == key:
+			return sl.id - 1, false
+		}
 	}
-	t.slots[s] = shortSlot{key: key, id: id + 1}
-	t.n++
+}
+
+// grow doubles the table, or quadruples a large one (fewer rounds of
+// moving its entries), and moves the entries over.
+func (t *ShortTable) grow() {
+	old := t.slots
+	size := max(64, 2*len(old))
+	if len(old) >= 4096 {
+		size = 4 * len(old)
+	}
+	t.slots, t.shift = make([]shortSlot, size), uint(64-bits.TrailingZeros(uint(size)))
+	mask := uint64(size - 1)
+	for _, sl := range old {
+		if sl.id != 0 {
+			s := t.home(sl.key)
+			for t.slots[s].id != 0 {
+				s = (s + 1) & mask
+			}
+			t.slots[s] = sl
+		}
+	}
 }
 
 // Table finds a string's id by its hash with open addressing; a slot holds
