@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -37,20 +38,60 @@ func GroupQuantile(col arrow.Array, ids []int32, n int, q float64) (arrow.Array,
 			continue
 		}
 		valid[g] = 1
-		slices.Sort(seg) // NaNs first
-		if seg[0] != seg[0] {
+		if slices.ContainsFunc(seg, math.IsNaN) {
 			out[g] = math.NaN()
 			continue
 		}
 		pos := q * float64(len(seg)-1)
 		lo := int(pos)
 		frac := pos - float64(lo)
+		selectKth(seg, lo)
 		out[g] = seg[lo]
 		if frac > 0 {
-			out[g] += (seg[lo+1] - seg[lo]) * frac
+			out[g] += (slices.Min(seg[lo+1:]) - seg[lo]) * frac
 		}
 	}
 	return NewFloat64(out, packValidIfNull(valid)), nil
+}
+
+// selectKth reorders s (no NaNs) so that s[k] is the value a sort would put
+// there, the values before it no greater and those after no smaller:
+// quickselect, linear where a sort is n log n, with a sort as its fallback
+// when the pivots keep choosing badly.
+func selectKth(s []float64, k int) {
+	lo, hi := 0, len(s)-1
+	for budget := 2*bits.Len(uint(len(s))) + 8; hi > lo; budget-- {
+		if budget == 0 || hi-lo < 16 {
+			slices.Sort(s[lo : hi+1])
+			return
+		}
+		// Median of three as the pivot, then Hoare's partition.
+		mid := lo + (hi-lo)/2
+		a, b, c := s[lo], s[mid], s[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < pivot {
+				i++
+			}
+			for s[j] > pivot {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return // s[j+1:i] all equal the pivot, k among them
+		}
+	}
 }
 
 // GroupMedian is GroupQuantile at 0.5.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -194,4 +195,38 @@ func TestGroupFirstLastMatchesReference(t *testing.T) {
 			got.Release()
 		}
 	})
+}
+
+// TestSelectKth checks quickselect against a sort, on sizes around its
+// switch to sorting and on values with many ties, already sorted or
+// reversed.
+func TestSelectKth(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for _, n := range []int{1, 2, 15, 16, 17, 100, 1000, 5000} {
+		for _, shape := range []string{"random", "ties", "sorted", "reversed", "equal"} {
+			base := make([]float64, n)
+			for i := range base {
+				switch shape {
+				case "random":
+					base[i] = rng.NormFloat64()
+				case "ties":
+					base[i] = float64(rng.Intn(5))
+				case "sorted":
+					base[i] = float64(i)
+				case "reversed":
+					base[i] = float64(n - i)
+				case "equal":
+					base[i] = 3
+				}
+			}
+			want := slices.Sorted(slices.Values(base))
+			for _, k := range []int{0, n / 3, n / 2, n - 1} {
+				s := slices.Clone(base)
+				selectKth(s, k)
+				if s[k] != want[k] || slices.Max(s[:k+1]) > s[k] || slices.Min(s[k:]) < s[k] {
+					t.Fatalf("n=%d %s k=%d: s[k]=%v, want %v, or not partitioned", n, shape, k, s[k], want[k])
+				}
+			}
+		}
+	}
 }
