@@ -155,12 +155,16 @@ func groupTopN[T number](x []T, col arrow.Array, ids []int32, n, k int, largest 
 		start[g] += start[g-1]
 	}
 	rows := make([]int32, start[n])
+	vals := make([]T, start[n]) // x of rows, laid out alike: compared without random reads
 	pos := append([]int(nil), start[:n]...)
 	for i, g := range ids {
 		if g >= 0 && IsValid(valid, off, i) && x[i] == x[i] {
-			rows[pos[g]] = int32(i)
+			rows[pos[g]], vals[pos[g]] = int32(i), x[i]
 			pos[g]++
 		}
+	}
+	if k <= smallTopN {
+		return smallGroupTopN(rows, vals, start, k, kept, largest)
 	}
 	before := func(i, j int32) bool {
 		if x[i] != x[j] {
@@ -193,6 +197,41 @@ func groupTopN[T number](x []T, col arrow.Array, ids []int32, n, k int, largest 
 		}
 		slices.SortFunc(h.rows, order)
 		out = append(out, h.rows...)
+	}
+	return out
+}
+
+// smallTopN is the largest k that smallGroupTopN keeps by insertion into a
+// sorted array, cheaper than a heap for so few.
+const smallTopN = 8
+
+// smallGroupTopN is groupTopN's selection for k <= smallTopN: per group,
+// the k best rows kept sorted by insertion, ties to the earlier row (a
+// group's rows come in row order, so a later row never displaces an equal
+// value).
+func smallGroupTopN[T number](rows []int32, vals []T, start []int, k, kept int, largest bool) []int32 {
+	better := func(v, w T) bool { return v != w && (v > w) == largest }
+	out := make([]int32, 0, kept)
+	topR, topV := make([]int32, 0, k), make([]T, 0, k)
+	for g := 0; g+1 < len(start); g++ {
+		topR, topV = topR[:0], topV[:0]
+		for j := start[g]; j < start[g+1]; j++ {
+			v := vals[j]
+			if len(topV) == k && !better(v, topV[k-1]) {
+				continue
+			}
+			p := len(topV)
+			for p > 0 && better(v, topV[p-1]) {
+				p--
+			}
+			if len(topV) < k {
+				topR, topV = append(topR, 0), append(topV, 0)
+			}
+			copy(topR[p+1:], topR[p:len(topR)-1])
+			copy(topV[p+1:], topV[p:len(topV)-1])
+			topR[p], topV[p] = rows[j], v
+		}
+		out = append(out, topR...)
 	}
 	return out
 }
