@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -157,68 +158,224 @@ func joinTableSize(rows int) (size int, shift uint) {
 }
 
 // joinInt64 matches a single int64 key: a table keyed by value, built in
-// reverse row order so that each chain runs in row order.
+// reverse row order so that each chain runs in row order. A large build
+// side is first split by the top bits of its keys' hashes, and the probe
+// side alike (radix partitioning), so that each part's table fits the L2
+// cache and the TLB's reach: one table larger than the caches costs a
+// memory latency, and a page walk, per row.
 func joinInt64(probe, build *array.Int64) joinMatches {
-	bv := build.Int64Values()
-	bvalid, boff := Validity(build)
-	size, shift := joinTableSize(len(bv))
-	mask := uint64(size - 1)
-	slots := make([]joinSlot, size)
-	next := make([]int32, len(bv))
+	bv, pv := build.Int64Values(), probe.Int64Values()
+	m := joinMatches{next: make([]int32, len(bv)), head: make([]int32, len(pv)), unique: true}
+	// Null keys match each other, as pandas' merge matches NaN keys.
 	nullHead, nullCount := int32(-1), 0
-	unique := true
-	for r := len(bv) - 1; r >= 0; r-- {
-		if bvalid != nil && !IsValid(bvalid, boff, r) {
-			next[r], nullHead = nullHead, int32(r)
-			nullCount++
-			continue
+	if build.NullN() > 0 {
+		valid, off := Validity(build)
+		for r := len(bv) - 1; r >= 0; r-- {
+			if !IsValid(valid, off, r) {
+				m.next[r], nullHead = nullHead, int32(r)
+				nullCount++
+			}
 		}
-		k := bv[r]
-		for s := (uint64(k) * 0x9E3779B97F4A7C15) >> shift; ; s = (s + 1) & mask {
-			sl := &slots[s]
+	}
+	m.unique = nullCount <= 1
+	if probe.NullN() > 0 {
+		valid, off := Validity(probe)
+		for i := range pv {
+			if !IsValid(valid, off, i) {
+				m.head[i] = nullHead
+				m.pairs += nullCount
+				if nullHead < 0 {
+					m.unmatched++
+				}
+			}
+		}
+	}
+	pbits := 0 // a table of up to 4·radixRows keys fits the L2 cache whole
+	for len(bv) > 4*radixRows && pbits < maxRadixBits && len(bv)>>pbits > radixRows {
+		pbits++
+	}
+	var t joinTable
+	if pbits == 0 {
+		t.reset(len(bv), 0)
+		var brows []int32
+		if nullCount > 0 {
+			brows = validRows(build, len(bv))
+			bv = gatherKeys(bv, brows)
+		}
+		m.build(&t, bv, brows)
+		var prows []int32
+		if probe.NullN() > 0 {
+			prows = validRows(probe, len(pv))
+			pv = gatherKeys(pv, prows)
+		}
+		m.probe(&t, pv, prows)
+		return m
+	}
+	bk, br, bstart := radixSplit(bv, build, pbits)
+	pk, pr, pstart := radixSplit(pv, probe, pbits)
+	for part := range 1 << pbits {
+		keys, rows := bk[bstart[part]:bstart[part+1]], br[bstart[part]:bstart[part+1]]
+		t.reset(len(keys), pbits)
+		m.build(&t, keys, rows)
+		m.probe(&t, pk[pstart[part]:pstart[part+1]], pr[pstart[part]:pstart[part+1]])
+	}
+	return m
+}
+
+// validRows lists the rows of a (n rows) that hold a value.
+func validRows(a arrow.Array, n int) []int32 {
+	valid, off := Validity(a)
+	rows := make([]int32, 0, n-a.NullN())
+	for r := range n {
+		if IsValid(valid, off, r) {
+			rows = append(rows, int32(r))
+		}
+	}
+	return rows
+}
+
+// gatherKeys returns the keys of rows.
+func gatherKeys(x []int64, rows []int32) []int64 {
+	out := make([]int64, len(rows))
+	for j, r := range rows {
+		out[j] = x[r]
+	}
+	return out
+}
+
+// radixRows is about how many build rows a part of a radix-partitioned
+// join holds: its table (16 bytes a slot, at most 2/3 full) then takes
+// 128 KiB. maxRadixBits bounds the parts at 256, as many write streams as
+// the split can keep cached.
+const (
+	radixRows    = 4096
+	maxRadixBits = 8
+)
+
+// joinHash is a join key's hash: its top bits choose a radix part, the
+// next ones a slot in that part's table.
+func joinHash(k int64) uint64 { return uint64(k) * 0x9E3779B97F4A7C15 }
+
+// radixSplit lays out the keys of a's rows that hold a value by the top
+// pbits of their hashes, stably: part p's keys are keys[start[p]:start[p+1]]
+// and rows[...] their row numbers.
+func radixSplit(x []int64, a arrow.Array, pbits int) (keys []int64, rows []int32, start []int) {
+	valid, off := Validity(a)
+	shift := 64 - pbits
+	start = make([]int, 1<<pbits+1)
+	for i, k := range x {
+		if valid == nil || IsValid(valid, off, i) {
+			start[joinHash(k)>>shift+1]++
+		}
+	}
+	for p := 1; p < len(start); p++ {
+		start[p] += start[p-1]
+	}
+	pos := slices.Clone(start[:len(start)-1])
+	keys, rows = make([]int64, start[len(start)-1]), make([]int32, start[len(start)-1])
+	for i, k := range x {
+		if valid == nil || IsValid(valid, off, i) {
+			p := joinHash(k) >> shift
+			keys[pos[p]], rows[pos[p]] = k, int32(i)
+			pos[p]++
+		}
+	}
+	return keys, rows, start
+}
+
+// joinTable is the open-addressing table of one join part, reused from
+// part to part.
+type joinTable struct {
+	slots []joinSlot
+	mask  uint64
+	shift uint // a slot is a key's hash, less its pbits radix bits, >> shift
+	pbits uint
+}
+
+// reset empties t and sizes it for rows keys whose hashes' top pbits are
+// the same.
+func (t *joinTable) reset(rows, pbits int) {
+	size, shift := joinTableSize(rows)
+	if cap(t.slots) < size {
+		t.slots = make([]joinSlot, size)
+	} else {
+		t.slots = t.slots[:size]
+		clear(t.slots)
+	}
+	t.mask, t.shift, t.pbits = uint64(size-1), shift, uint(pbits)
+}
+
+func (t *joinTable) home(k int64) uint64 { return joinHash(k) << t.pbits >> t.shift }
+
+// build adds keys to t in reverse order, chaining the build rows with one
+// key through m.next in row order; rows maps keys' indexes to build rows
+// (nil: the same).
+func (m *joinMatches) build(t *joinTable, keys []int64, rows []int32) {
+	var touched int32
+	for j := len(keys) - 1; j >= 0; j-- {
+		if j%probeBatch == probeBatch-1 || j == len(keys)-1 {
+			// The home slots of the next keys down, loaded at once (see
+			// GroupRows).
+			for _, k := range keys[max(0, j-probeBatch+1) : j+1] {
+				touched |= t.slots[t.home(k)].head1
+			}
+		}
+		r := int32(j)
+		if rows != nil {
+			r = rows[j]
+		}
+		k := keys[j]
+		for s := t.home(k); ; s = (s + 1) & t.mask {
+			sl := &t.slots[s]
 			if sl.head1 == 0 {
-				*sl = joinSlot{key: k, head1: int32(r) + 1, count: 1}
-				next[r] = -1
+				*sl = joinSlot{key: k, head1: r + 1, count: 1}
+				m.next[r] = -1
 				break
 			}
 			if sl.key == k {
-				next[r] = sl.head1 - 1
-				sl.head1 = int32(r) + 1
+				m.next[r] = sl.head1 - 1
+				sl.head1 = r + 1
 				sl.count++
-				unique = false
+				m.unique = false
 				break
 			}
 		}
 	}
-	m := joinMatches{next: next, unique: unique && nullCount <= 1}
-	pv := probe.Int64Values()
-	pvalid, poff := Validity(probe)
-	head := make([]int32, len(pv))
-	for i, k := range pv {
-		h := int32(-1)
-		if pvalid != nil && !IsValid(pvalid, poff, i) {
-			h = nullHead
-			m.pairs += nullCount
-		} else {
-			for s := (uint64(k) * 0x9E3779B97F4A7C15) >> shift; ; s = (s + 1) & mask {
-				sl := &slots[s]
-				if sl.head1 == 0 {
-					break
-				}
-				if sl.key == k {
-					h = sl.head1 - 1
-					m.pairs += int(sl.count)
-					break
-				}
+	probeSink.Store(uint64(touched))
+}
+
+// probe finds each key's first build row in t, into m.head of its probe
+// row (rows maps keys' indexes to probe rows; nil: the same).
+func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
+	var touched int32
+	for j, k := range keys {
+		if j%probeBatch == 0 {
+			for _, k := range keys[j:min(j+probeBatch, len(keys))] {
+				touched |= t.slots[t.home(k)].head1
 			}
 		}
-		head[i] = h
+		h := int32(-1)
+		for s := t.home(k); ; s = (s + 1) & t.mask {
+			sl := &t.slots[s]
+			if sl.head1 == 0 {
+				break
+			}
+			if sl.key == k {
+				h = sl.head1 - 1
+				m.pairs += int(sl.count)
+				break
+			}
+		}
+		i := j
+		if rows != nil {
+			i = int(rows[j])
+		}
+		m.head[i] = h
 		if h < 0 {
 			m.unmatched++
 		}
 	}
-	m.head = head
-	return m
+	probeSink.Store(uint64(touched))
 }
 
 // hashSlot is joinSlot for keys known by their HashRows hash; rows with

@@ -321,3 +321,29 @@ func BenchmarkHashJoinInt64(b *testing.B) {
 		})
 	}
 }
+
+// A build side large enough to be radix-partitioned, with repeated keys
+// and nulls on both sides, joins as the reference does.
+func TestHashJoinRadixInt64(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	gen := func(n, distinct int) []any {
+		keys := make([]any, n)
+		for i := range keys {
+			if rng.Intn(25) != 0 {
+				keys[i] = rng.Intn(distinct) - distinct/2
+			}
+		}
+		return keys
+	}
+	l, r := ints(gen(2000, 9000)...), ints(gen(20000, 8000)...)
+	defer l.Release()
+	defer r.Release()
+	for _, how := range []JoinType{Inner, Left, Outer} {
+		li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, how)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wl, wr := refJoin([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
+		checkPairs(t, li, ri, wl, wr)
+	}
+}
