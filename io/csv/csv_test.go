@@ -330,6 +330,51 @@ func TestDictionaryHasNoDuplicates(t *testing.T) {
 	}
 }
 
+// A dictionary column whose table outgrows the cache midway (lookups then
+// go in batches), with long strings, quoted ones and nulls among the short
+// ones, reads back every row's value.
+func TestDictionaryOutgrowsCache(t *testing.T) {
+	var text strings.Builder
+	var want []string
+	for i := range 60000 {
+		v := fmt.Sprintf("k%d", (i*7919)%20000)
+		switch i % 97 {
+		case 0:
+			v = fmt.Sprintf("a-longer-string-%d", i%50)
+		case 1:
+			v = ""
+		}
+		want = append(want, v)
+		if i%89 == 0 || v == "" { // an empty line would be a blank line, skipped
+			fmt.Fprintf(&text, "%q\n", v)
+		} else {
+			text.WriteString(v + "\n")
+		}
+	}
+	rec, err := Parse([]byte(text.String()), Schema{{Name: "s", Type: String, Dictionary: true}}, Options{NoDefaultNulls: true, NullValues: []string{"-"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	s := kernel.StringsOf(rec.Column(0))
+	if s.Dict == nil {
+		t.Fatalf("the column is plain; want a dictionary")
+	}
+	seen := map[string]bool{}
+	for i := range s.Dict.Len() {
+		if v := s.Dict.Value(i); seen[v] {
+			t.Fatalf("%q twice in the dictionary", v)
+		} else {
+			seen[v] = true
+		}
+	}
+	for i, w := range want {
+		if got := s.Value(i); got != w {
+			t.Fatalf("row %d = %q, want %q", i, got, w)
+		}
+	}
+}
+
 // Parsing only some columns gives those columns as a full parse does.
 func TestParseColumns(t *testing.T) {
 	text := randomCSV(rand.New(rand.NewSource(7)), 3000, false)

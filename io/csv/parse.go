@@ -482,8 +482,13 @@ func (c *stringColumn) add(row int, f []byte) {
 
 // addShort adds a dictionary string of at most strdict.MaxShort bytes,
 // whose key is its bytes and length packed in two words. Its id is found
-// with the rest of its batch.
+// at once while the table fits the cache, and with the rest of its batch
+// once it does not.
 func (c *stringColumn) addShort(row int, key strdict.Key) {
+	if len(c.pending) == 0 && c.short.Cached() {
+		c.indices[row] = c.findOrAdd(key)
+		return
+	}
 	if len(c.pending) == 0 {
 		c.first = row
 	} else if row != c.first+len(c.pending) { // rows between took the long path
@@ -504,15 +509,19 @@ func (c *stringColumn) flush() {
 		if id >= 0 {
 			continue
 		}
-		key := c.pending[i]
-		id, added := c.short.FindOrInsert(key, int32(len(c.offsets)-1)) // perhaps added earlier in the batch
-		if added {
-			c.data = key.AppendTo(c.data)
-			c.offsets = append(c.offsets, int32(len(c.data)))
-		}
-		ids[i] = id
+		ids[i] = c.findOrAdd(c.pending[i]) // perhaps added earlier in the batch
 	}
 	c.pending = c.pending[:0]
+}
+
+// findOrAdd returns key's id, adding it to the dictionary if new.
+func (c *stringColumn) findOrAdd(key strdict.Key) int32 {
+	id, added := c.short.FindOrInsert(key, int32(len(c.offsets)-1))
+	if added {
+		c.data = key.AppendTo(c.data)
+		c.offsets = append(c.offsets, int32(len(c.data)))
+	}
+	return id
 }
 
 func (c *stringColumn) finish(rows int, valid []byte) arrow.Array {
