@@ -175,10 +175,9 @@ func (g *Device) Stats() Stats {
 // session is one operation on the device: it holds the device and its
 // context on a locked OS thread, and frees what it allocated at the end.
 type session struct {
-	g     *Device
-	bufs  []uint64
-	err   error
-	start time.Time
+	g    *Device
+	bufs []uint64
+	err  error
 }
 
 func (g *Device) begin() *session {

@@ -50,9 +50,8 @@ extern "C" __global__ void arith_i64(const i64 *a, const i64 *b, i64 scalar, int
 
 // sum_*: each block adds its share of x in shared memory and writes one
 // partial sum per block; the host adds the partials. blockDim.x must be 256.
-extern "C" __global__ void sum_f64(const double *x, i64 n, double *partial) {
-	__shared__ double acc[256];
-	double s = 0;
+template <typename T> __device__ void sum_block(const T *x, i64 n, T *partial, T *acc) {
+	T s = 0;
 	for (i64 i = TID; i < n; i += STRIDE) s += x[i];
 	acc[LANE] = s;
 	SYNC();
@@ -62,17 +61,13 @@ extern "C" __global__ void sum_f64(const double *x, i64 n, double *partial) {
 	}
 	if (LANE == 0) partial[BLOCK_ID] = acc[0];
 }
+extern "C" __global__ void sum_f64(const double *x, i64 n, double *partial) {
+	__shared__ double acc[256];
+	sum_block(x, n, partial, acc);
+}
 extern "C" __global__ void sum_i64(const i64 *x, i64 n, i64 *partial) {
 	__shared__ i64 acc[256];
-	i64 s = 0;
-	for (i64 i = TID; i < n; i += STRIDE) s += x[i];
-	acc[LANE] = s;
-	SYNC();
-	for (unsigned w = BLOCK / 2; w > 0; w /= 2) {
-		if (LANE < w) acc[LANE] += acc[LANE + w];
-		SYNC();
-	}
-	if (LANE == 0) partial[BLOCK_ID] = acc[0];
+	sum_block(x, n, partial, acc);
 }
 
 // EMPTY marks a free slot of the int64 key table: the bytes 0x80 that
