@@ -9,10 +9,12 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench"
+	"github.com/duskdata/dusk/internal/cluster"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "bench" {
+		cluster.TuneGC() // the benchmark's process is Dusk's own, as a worker's is
 		if err := bench.Main(context.Background(), os.Args[2:], os.Stdout, os.Stderr, connect); err != nil {
 			fmt.Fprintln(os.Stderr, "dusk bench:", err)
 			os.Exit(1)

@@ -143,6 +143,23 @@ func (w *Worker) report(r worker.MemoryReading) {
 	w.enqueue(&protocol.WorkerMetrics{Memory: m})
 }
 
+// GCPercent is the collector's GOGC in a process that does Dusk's work
+// and nothing else (dusk worker, dusk bench): partitions are Arrow buffers
+// without pointers, so a collection costs little, while letting the heap
+// grow to twice the live data (Go's default, 100) costs memory and, as the
+// pages are first touched, page faults. Measured on db-benchmark's q10 at
+// 10M rows: peak RSS 2.3 -> 2.0 GiB, and no slower.
+const GCPercent = 50
+
+// TuneGC sets the collector to GCPercent in a process that is Dusk's own,
+// unless the GOGC environment variable chose a setting. (A local cluster
+// leaves the program's collector alone.)
+func TuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(GCPercent)
+	}
+}
+
 // LimitGoMemory sets the Go runtime's soft memory limit of a process that
 // is one worker to its spill threshold, unless GOMEMLIMIT set one: the
 // collector then works harder before the worker must spill, and returns

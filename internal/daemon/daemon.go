@@ -229,6 +229,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if limit > 0 {
 		res["memory"] = float64(limit)
 	}
+	cluster.TuneGC()
 	cluster.LimitGoMemory(limit, f.fractions())
 	advertise := advertisedHost(*f.host, *f.sched)
 	cctx, cancel := context.WithTimeout(ctx, *f.connect)
