@@ -2,6 +2,7 @@ package dataframe
 
 import (
 	"errors"
+	"math"
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -85,6 +86,9 @@ func gpuPartial(k gpu.Kernels, a *groupArgs, fns []kernel.AggFunc, rec arrow.Rec
 			byName[name] = c
 		}
 		colOf[i] = c
+		if (fn == kernel.Min || fn == kernel.Max) && slices.ContainsFunc(q.Cols[c].F64, math.IsNaN) {
+			return nil, false, nil // the GPU's extremes skip NaNs; the CPU's keep a leading one
+		}
 		switch fn {
 		case kernel.Sum, kernel.Mean:
 			q.Cols[c].Sum = true

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,11 +92,11 @@ func Override(k Kernels) (restore func()) {
 // Count returns how many GPUs the driver sees: 0 without a driver.
 func Count() int {
 	d, err := loadDriver()
-	if err != nil || d.cuInit(0) != 0 {
+	if err != nil {
 		return 0
 	}
 	var n int32
-	if d.cuDeviceGetCount(&n) != 0 {
+	if d.cuInit(0) != 0 || d.cuDeviceGetCount(&n) != 0 {
 		return 0
 	}
 	return int(n)
@@ -188,14 +189,30 @@ func (g *Device) begin() *session {
 	return s
 }
 
-// end frees the session's buffers and returns its first error.
-func (s *session) end() error {
+// end frees the session's buffers and releases the device; deferred by
+// every operation, so that a panic does not leave the device held.
+func (s *session) end() {
 	for _, b := range s.bufs {
 		s.fail("cuMemFree", s.g.d.cuMemFree(b))
 	}
+	s.bufs = nil
 	runtime.UnlockOSThread()
 	s.g.mu.Unlock()
-	return s.err
+}
+
+// free frees p, one of the session's buffers, before the session's end.
+func (s *session) free(p uint64) {
+	if i := slices.Index(s.bufs, p); i >= 0 {
+		s.bufs = slices.Delete(s.bufs, i, i+1)
+		s.fail("cuMemFree", s.g.d.cuMemFree(p))
+	}
+}
+
+// memset sets n bytes at p to v, unless the session has failed.
+func (s *session) memset(p uint64, v uint8, n int) {
+	if s.err == nil {
+		s.fail("cuMemsetD8", s.g.d.cuMemsetD8(p, v, uint64(n)))
+	}
 }
 
 // fail records the first failed call.
@@ -304,15 +321,19 @@ func compareOn[T Number](g *Device, fn string, x []T, op CmpOp, scalar T, out []
 	if len(out) != len(x) {
 		return fmt.Errorf("gpu: compare: %d outputs for %d values", len(out), len(x))
 	}
+	if op < Less || op > NotEqual {
+		return fmt.Errorf("gpu: compare: unknown operator %d", op)
+	}
 	if len(x) == 0 {
 		return nil
 	}
 	s := g.begin()
+	defer s.end()
 	dx := upload(s, x)
 	dout := s.alloc(len(out))
 	s.launch(fn, len(x), dx, scalar, int32(op), dout, int64(len(x)))
 	download(s, dout, out)
-	return s.end()
+	return s.err
 }
 
 // CompareFloat64 sets out[i] to x[i] op scalar on the GPU.
@@ -329,10 +350,14 @@ func arithOn[T Number](g *Device, fn string, a, b []T, scalar T, op ArithOp, out
 	if len(out) != len(a) || b != nil && len(b) != len(a) {
 		return fmt.Errorf("gpu: arith: lengths %d, %d and %d differ", len(a), len(b), len(out))
 	}
+	if op < Add || op > Div {
+		return fmt.Errorf("gpu: arith: unknown operator %d", op)
+	}
 	if len(a) == 0 {
 		return nil
 	}
 	s := g.begin()
+	defer s.end()
 	da := upload(s, a)
 	var db uint64
 	if b != nil {
@@ -341,7 +366,7 @@ func arithOn[T Number](g *Device, fn string, a, b []T, scalar T, op ArithOp, out
 	dout := s.alloc(len(bytesOf(out)))
 	s.launch(fn, len(a), da, db, scalar, int32(op), dout, int64(len(a)))
 	download(s, dout, out)
-	return s.end()
+	return s.err
 }
 
 // ArithFloat64 sets out[i] to a[i] op b[i] (or scalar) on the GPU.
@@ -363,6 +388,7 @@ func sumOn[T Number](g *Device, fn string, x []T) (T, error) {
 		return 0, nil
 	}
 	s := g.begin()
+	defer s.end()
 	dx := upload(s, x)
 	blocks := grid(len(x))
 	dpart := s.alloc(8 * blocks)
@@ -373,7 +399,7 @@ func sumOn[T Number](g *Device, fn string, x []T) (T, error) {
 	for _, p := range part {
 		sum += p
 	}
-	return sum, s.end()
+	return sum, s.err
 }
 
 // SumFloat64 adds x up on the GPU: per block in shared memory, then the
@@ -405,6 +431,7 @@ func (g *Device) GroupBy(q GroupBy) (GroupResult, error) {
 	}
 	n := q.Rows()
 	s := g.begin()
+	defer s.end()
 	var dgroup uint64
 	var table []int64
 	groups := q.NCodes
@@ -415,9 +442,9 @@ func (g *Device) GroupBy(q GroupBy) (GroupResult, error) {
 		size := 1 << bits.Len(uint(min(2*n, 1<<16)))
 		for s.err == nil {
 			dtable := s.alloc(8 * size)
-			s.fail("cuMemsetD8", g.d.cuMemsetD8(dtable, 0x80, uint64(8*size)))
-			s.fail("cuMemsetD8", g.d.cuMemsetD8(dover, 0, 4))
-			s.fail("cuMemsetD8", g.d.cuMemsetD8(dfilled, 0, 8))
+			s.memset(dtable, 0x80, 8*size)
+			s.memset(dover, 0, 4)
+			s.memset(dfilled, 0, 8)
 			s.launch("group_i64", n, dkeys, int64(n), dtable, int64(size), dgroup, dover, dfilled)
 			over := []int32{0}
 			download(s, dover, over)
@@ -427,15 +454,14 @@ func (g *Device) GroupBy(q GroupBy) (GroupResult, error) {
 				groups = size
 				break
 			}
+			s.free(dtable)
 			size *= 8
 		}
 	} else {
 		dgroup = upload(s, q.Codes)
 	}
 	dcount := s.alloc(8 * groups)
-	if s.err == nil {
-		s.fail("cuMemsetD8", g.d.cuMemsetD8(dcount, 0, uint64(8*groups)))
-	}
+	s.memset(dcount, 0, 8*groups)
 	type outs struct{ sum, lo, hi uint64 }
 	douts := make([]outs, len(q.Cols))
 	counted := false
@@ -501,8 +527,8 @@ func (g *Device) GroupBy(q GroupBy) (GroupResult, error) {
 		}
 		res.Cols = append(res.Cols, r)
 	}
-	if err := s.end(); err != nil {
-		return GroupResult{}, err
+	if s.err != nil {
+		return GroupResult{}, s.err
 	}
 	return res, nil
 }

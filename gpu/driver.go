@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -41,12 +42,38 @@ type driver struct {
 // the driver library to load instead of libcuda.so.1.
 const LibraryEnv = "DUSK_CUDA_LIBRARY"
 
-// loadDriver opens the driver library and binds its functions (the _v2
-// names are the 64-bit ones every driver since CUDA 4 exports).
+// loadDriver returns the driver library of the path the environment names,
+// opened and bound once per path: a driver library, once initialized, runs
+// threads of its own and is never closed.
 func loadDriver() (*driver, error) {
+	path := os.Getenv(LibraryEnv)
+	driversMu.Lock()
+	defer driversMu.Unlock()
+	if l, ok := drivers[path]; ok {
+		return l.d, l.err
+	}
+	d, err := openDriver(path)
+	drivers[path] = loadedDriver{d, err}
+	return d, err
+}
+
+type loadedDriver struct {
+	d   *driver
+	err error
+}
+
+var (
+	driversMu sync.Mutex
+	drivers   = map[string]loadedDriver{} // by LibraryEnv's value
+)
+
+// openDriver opens the driver library at path (default: libcuda.so.1) and
+// binds its functions (the _v2 names are the 64-bit ones every driver
+// since CUDA 4 exports).
+func openDriver(path string) (*driver, error) {
 	paths := []string{"libcuda.so.1", "libcuda.so"}
-	if p := os.Getenv(LibraryEnv); p != "" {
-		paths = []string{p}
+	if path != "" {
+		paths = []string{path}
 	}
 	var lib uintptr
 	var first error

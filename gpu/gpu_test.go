@@ -177,7 +177,7 @@ func matchReference(t *testing.T, d *Device) {
 	ia, ib := make([]int64, n), make([]int64, n)
 	keys, wide, codes := make([]int64, n), make([]int64, n), make([]int32, n)
 	for i := range n {
-		fa[i], fb[i] = r.NormFloat64()*1e3, r.Float64()+0.5
+		fa[i], fb[i] = r.NormFloat64()*1e3+10, r.Float64()+0.5 // fa sums far from 0: its relative error is meaningful
 		ia[i], ib[i] = r.Int64N(1<<40)-1<<39, r.Int64N(1000)-500
 		keys[i], codes[i] = r.Int64N(5000)-2500, int32(r.IntN(300))
 		wide[i] = r.Int64() // more distinct keys than the first hash table holds

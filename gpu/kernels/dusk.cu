@@ -44,8 +44,10 @@ extern "C" __global__ void cmp_i64(const i64 *x, i64 scalar, int op, unsigned ch
 extern "C" __global__ void arith_f64(const double *a, const double *b, double scalar, int op, double *out, i64 n) {
 	for (i64 i = TID; i < n; i += STRIDE) out[i] = arith(op, a[i], b ? b[i] : scalar);
 }
+// In unsigned arithmetic, whose wrapping is defined and gives int64's bits
+// for +, - and *; the host sends no division.
 extern "C" __global__ void arith_i64(const i64 *a, const i64 *b, i64 scalar, int op, i64 *out, i64 n) {
-	for (i64 i = TID; i < n; i += STRIDE) out[i] = arith(op, a[i], b ? b[i] : scalar);
+	for (i64 i = TID; i < n; i += STRIDE) out[i] = (i64)arith(op, (u64)a[i], (u64)(b ? b[i] : scalar));
 }
 
 // sum_*: each block adds its share of x in shared memory and writes one
@@ -66,8 +68,8 @@ extern "C" __global__ void sum_f64(const double *x, i64 n, double *partial) {
 	sum_block(x, n, partial, acc);
 }
 extern "C" __global__ void sum_i64(const i64 *x, i64 n, i64 *partial) {
-	__shared__ i64 acc[256];
-	sum_block(x, n, partial, acc);
+	__shared__ u64 acc[256]; // unsigned: wrapping is defined, and the same bits
+	sum_block((const u64 *)x, n, (u64 *)partial, acc);
 }
 
 // EMPTY marks a free slot of the int64 key table: the bytes 0x80 that
@@ -88,12 +90,18 @@ __device__ u64 mix(u64 k) {
 // *filled counts the keys inserted; past three quarters of the slots, the
 // table is too full to probe quickly: *overflow is set, the threads stop,
 // and the host retries with a larger table.
+// Threads probing at once can fill the table past the mark before any
+// sees the flag: a probe also stops at the flag, and after size slots.
 extern "C" __global__ void group_i64(const i64 *keys, i64 n, i64 *table, i64 size, int *slot, int *overflow, i64 *filled) {
 	for (i64 i = TID; i < n; i += STRIDE) {
 		if (*(volatile int *)overflow) return;
 		i64 k = keys[i];
 		u64 s = mix((u64)k) & (u64)(size - 1);
-		for (;;) {
+		for (i64 probes = 0;; probes++) {
+			if (probes == size || (probes > 0 && *(volatile int *)overflow)) {
+				*(volatile int *)overflow = 1;
+				return;
+			}
 			i64 prev = ATOMIC_CAS_I64(&table[s], EMPTY, k);
 			if (prev == k) break;
 			if (prev == EMPTY) {
