@@ -67,10 +67,12 @@ func Resources(r map[string]float64) Option {
 }
 
 // WithGPU runs the operations that have GPU kernels (grouped sums, counts,
-// means, minima and maxima; array sums) on workers that offer a GPU, by
-// asking for the "GPU" resource; the scheduler places those tasks on GPU
-// workers. Where no worker offers one, everything runs on the CPU. The
-// workers of a local cluster offer the GPU when this process has one.
+// means, minima and maxima; filters and computed columns; array arithmetic,
+// sums and means) on workers that offer a GPU, by asking for the "GPU"
+// resource; the scheduler places those tasks on GPU workers, and what a
+// kernel lacks (nulls, other types) runs on their CPUs. Where no worker
+// offers a GPU, everything runs on the CPU. The workers of a local cluster
+// offer the GPU when this process has one.
 func WithGPU() Option { return func(o *options) { o.gpu = true } }
 
 // Logger sets where the client and a local cluster log. Default: nowhere.
@@ -184,11 +186,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		c.net = grpcnet.New()
 	} else {
 		if o.gpu && o.resources["GPU"] == 0 && gpu.Available() {
-			o.resources = maps.Clone(o.resources)
-			if o.resources == nil {
-				o.resources = graph.Resources{}
-			}
-			o.resources["GPU"] = 1
+			o.resources = oneGPU(o.resources)
 		}
 		local, err := cluster.StartLocal(ctx, cluster.LocalConfig{
 			Workers: o.workers, Threads: o.threads, Resources: o.resources, Scheduler: o.sched, Log: o.log,
@@ -400,15 +398,21 @@ func (c *Client) onGPU(g *graph.Graph) *graph.Graph {
 	for _, t := range g.Tasks() {
 		if usesGPU(t) && t.Resources["GPU"] == 0 {
 			cp := *t
-			cp.Resources = maps.Clone(t.Resources)
-			if cp.Resources == nil {
-				cp.Resources = graph.Resources{}
-			}
-			cp.Resources["GPU"] = 1
+			cp.Resources = oneGPU(t.Resources)
 			t = &cp
 		}
 		out.Add(t)
 	}
+	return out
+}
+
+// oneGPU returns a copy of r with one GPU.
+func oneGPU(r graph.Resources) graph.Resources {
+	out := maps.Clone(r)
+	if out == nil {
+		out = graph.Resources{}
+	}
+	out["GPU"] = 1
 	return out
 }
 
