@@ -66,6 +66,9 @@ type Worker struct {
 	flushc chan struct{}
 	done   chan struct{}
 	once   sync.Once
+	// runners are the goroutines that run tasks: Close waits for them, so
+	// that no task of a closed worker still writes a file or reads a spill.
+	runners sync.WaitGroup
 
 	retired     chan struct{} // closed when the scheduler lets a retiring worker go
 	retiredOnce sync.Once
@@ -123,6 +126,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	w.gossip = welcome.Gossip
+	w.runners.Add(cfg.NThreads)
 	for i := 0; i < cfg.NThreads; i++ {
 		go w.runTasks()
 	}
@@ -222,10 +226,24 @@ func (w *Worker) Close() error {
 		w.sched.Close()
 		w.ln.Close()
 		w.cancel()
+		// Running tasks see their context end; one that ignores it is left
+		// behind after closeWait rather than holding Close.
+		finished := make(chan struct{})
+		go func() {
+			w.runners.Wait()
+			close(finished)
+		}()
+		select {
+		case <-finished:
+		case <-time.After(closeWait):
+		}
 		w.removeSpillDir()
 	})
 	return nil
 }
+
+// closeWait bounds how long Close waits for the tasks running.
+const closeWait = 10 * time.Second
 
 // Retire leaves the cluster gracefully: the worker asks the scheduler to
 // take its work elsewhere and to copy the results only it holds to other
@@ -370,6 +388,7 @@ type job struct {
 
 // runTasks is one of the worker's threads.
 func (w *Worker) runTasks() {
+	defer w.runners.Done()
 	for {
 		var j job
 		select {
