@@ -520,19 +520,28 @@ func (r *runner) question(id string, bytes int64, build func() (*dataframe.Frame
 	return nil
 }
 
-func (r *runner) groupby(dir string, n, partitions int, ids []string) error {
+// loadGroupBy loads the groupby table of n rows from its CSV file in dir,
+// writing the file first if it is not there.
+func (r *runner) loadGroupBy(dir string, n, partitions int) (*dataframe.Frame, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	path, err := GroupByFile(dir, n, 100)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	frames, err := r.load(partitions, path)
 	if err != nil {
+		return nil, err
+	}
+	return frames[0], nil
+}
+
+func (r *runner) groupby(dir string, n, partitions int, ids []string) error {
+	x, err := r.loadGroupBy(dir, n, partitions)
+	if err != nil {
 		return err
 	}
-	x := frames[0]
 	defer x.Release()
 	splitOut := max(x.NumPartitions(), 1)
 	for _, id := range ids {

@@ -130,15 +130,10 @@ func recordBytes(recs []arrow.Record) int64 {
 // in partitions parts when above 0) so that equal id6 share a partition,
 // twice: GB/s of the table's memory.
 func (r *runner) shuffle(dir string, n, partitions int) error {
-	path, err := GroupByFile(dir, n, 100)
+	x, err := r.loadGroupBy(dir, n, partitions)
 	if err != nil {
 		return err
 	}
-	frames, err := r.load(partitions, path)
-	if err != nil {
-		return err
-	}
-	x := frames[0]
 	defer x.Release()
 	tb, err := x.Compute(r.ctx)
 	if err != nil {
