@@ -13,8 +13,7 @@ import (
 
 // Start serves an S3 store holding an empty bucket for the rest of the test,
 // sets AWS_ENDPOINT_URL, the credentials and the region for it (restored at
-// the end of the test), and returns the bucket's URL, "s3://bucket". Give
-// each test its own bucket name: storage opens a bucket once per process.
+// the end of the test), and returns the bucket's URL, "s3://bucket".
 func Start(t testing.TB, bucket string) string {
 	t.Helper()
 	backend := s3mem.New()

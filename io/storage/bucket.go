@@ -18,7 +18,7 @@ import (
 	"gocloud.dev/gcerrors"
 )
 
-// bucket is an object store bucket, opened once per process: a mem://
+// bucket is an object store bucket, opened once per URL and settings: a mem://
 // bucket lives as long as the process and is shared by every caller.
 type bucket struct {
 	b      *blob.Bucket
@@ -40,7 +40,17 @@ var credentials = map[string]string{
 	"azblob": "AZURE_STORAGE_ACCOUNT with AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN (or AZURE_STORAGE_CONNECTION_STRING)",
 }
 
-// openBucket opens (once) the bucket of the URL p.
+// settings name, per scheme, the environment variables that choose where a
+// store's requests go and as whom: a bucket opened under other values of
+// them is another bucket (a test's server on another port, another
+// account).
+var settings = map[string][]string{
+	"s3":     {"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_ACCESS_KEY_ID"},
+	"gs":     {"GOOGLE_APPLICATION_CREDENTIALS", "STORAGE_EMULATOR_HOST"},
+	"azblob": {"AZURE_STORAGE_ACCOUNT", "AZURE_STORAGE_CONNECTION_STRING", "AZURE_STORAGE_DOMAIN"},
+}
+
+// openBucket opens (once per URL and settings) the bucket of the URL p.
 func openBucket(ctx context.Context, p string) (*bucket, error) {
 	u, err := url.Parse(p)
 	if err != nil {
@@ -60,9 +70,13 @@ func openBucket(ctx context.Context, p string) (*bucket, error) {
 	}
 	open := url.URL{Scheme: u.Scheme, Host: u.Host, RawQuery: q.Encode()}
 	id := open.String()
+	cacheKey := id
+	for _, v := range settings[u.Scheme] {
+		cacheKey += "\x00" + os.Getenv(v)
+	}
 	buckets.Lock()
 	defer buckets.Unlock()
-	if b := buckets.open[id]; b != nil {
+	if b := buckets.open[cacheKey]; b != nil {
 		return b, nil
 	}
 	if u.Scheme == "azblob" && os.Getenv("AZURE_STORAGE_ACCOUNT") == "" && os.Getenv("AZURE_STORAGE_CONNECTION_STRING") == "" {
@@ -79,7 +93,7 @@ func openBucket(ctx context.Context, p string) (*bucket, error) {
 	if buckets.open == nil {
 		buckets.open = make(map[string]*bucket)
 	}
-	buckets.open[id] = b
+	buckets.open[cacheKey] = b
 	return b, nil
 }
 

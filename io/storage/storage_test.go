@@ -123,6 +123,23 @@ func TestDatumsS3(t *testing.T) {
 	}
 }
 
+// A bucket URL opened again after its store's endpoint changed (another
+// server, as in a test run twice) reaches the new server, not the first.
+func TestBucketFollowsEndpoint(t *testing.T) {
+	for _, want := range []string{"first", "second"} {
+		t.Run(want, func(t *testing.T) {
+			p := Join(s3test.Start(t, "endpoint"), "x.txt")
+			if err := WriteFile(p, false, func(w io.Writer) error { _, err := io.WriteString(w, want); return err }); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadAll(p, nil)
+			if err != nil || string(got) != want {
+				t.Fatalf("read %q, %v; want %q", got, err, want)
+			}
+		})
+	}
+}
+
 // TestWritesAreAtomic checks, on each store, that an aborted or failed write
 // leaves nothing, that an existing file is kept unless overwrite is asked
 // for, and that files being written are not listed.
