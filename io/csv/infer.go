@@ -3,8 +3,10 @@ package csv
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
+	"github.com/duskdata/dusk/io/internal/strdict"
 	"github.com/duskdata/dusk/io/storage"
 )
 
@@ -70,54 +72,65 @@ func Infer(path string, opts Options) (Schema, error) {
 		}
 	}
 	fits := make([]struct{ notInt, notFloat, notBool, any bool }, len(names))
-	distinct := make([]map[string]struct{}, len(names))
-	for i := range distinct {
-		distinct[i] = map[string]struct{}{}
-	}
+	// The hashes of each column's values, counted as distinct values at the
+	// end: cheaper than a set of the strings, and a collision only
+	// undercounts by one.
+	hashes := make([][]uint64, len(names))
 	sampled := 0
 	nulls := newNullSet(opts.NullValues)
 	line := 1
 	if !opts.NoHeader {
 		line = 2
 	}
-	for pos < len(sample) {
-		if c := sample[pos]; c == '\n' || c == '\r' {
-			pos++
+	p := newParser(sample, opts.Delimiter)
+	p.pos = pos
+	for p.pos < len(sample) {
+		if c := sample[p.pos]; c == '\n' || c == '\r' {
+			p.pos++
 			continue
 		}
-		fields, next, err := splitLine(sample, pos, opts.Delimiter)
-		if err != nil {
-			return nil, fmt.Errorf("read %s line %d: %w", path, line, err)
-		}
-		if len(fields) != len(names) {
-			return nil, &ParseError{Path: path, Line: line, Msg: fmt.Sprintf("expected %d fields, found %d", len(names), len(fields))}
-		}
-		for i, v := range fields {
-			if nulls.match([]byte(v)) {
+		for i := range names {
+			v, err := p.field()
+			if err != nil {
+				return nil, fmt.Errorf("read %s line %d: %w", path, line, err)
+			}
+			if p.pos < len(sample) && sample[p.pos] == opts.Delimiter {
+				if i == len(names)-1 {
+					return nil, &ParseError{Path: path, Line: line, Msg: fmt.Sprintf("expected %d fields, found more", len(names))}
+				}
+				p.pos++
+			} else if i < len(names)-1 {
+				return nil, &ParseError{Path: path, Line: line, Msg: fmt.Sprintf("expected %d fields, found %d", len(names), i+1)}
+			}
+			if nulls.match(v) {
 				continue
 			}
 			t := &fits[i]
 			t.any = true
-			if len(distinct[i]) <= maxDictSample {
-				distinct[i][v] = struct{}{}
+			if len(hashes[i]) < maxDictSample {
+				hashes[i] = append(hashes[i], strdict.Hash(v))
 			}
 			if !t.notInt {
-				if _, err := strconv.ParseInt(v, 10, 64); err != nil {
-					t.notInt = true
+				if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+					t.notBool = true // an integer is a float too, and not a bool
+					continue
 				}
+				t.notInt = true
 			}
 			if !t.notFloat {
-				if _, err := strconv.ParseFloat(v, 64); err != nil {
+				if _, err := strconv.ParseFloat(string(v), 64); err != nil {
 					t.notFloat = true
 				}
 			}
 			if !t.notBool {
-				if _, ok := parseBool([]byte(v)); !ok {
+				if _, ok := parseBool(v); !ok {
 					t.notBool = true
 				}
 			}
 		}
-		pos = next
+		if p.pos < len(sample) {
+			p.endLine()
+		}
 		line++
 		sampled++
 	}
@@ -143,14 +156,20 @@ func Infer(path string, opts Options) (Schema, error) {
 			// db-benchmark's id3 (N/100 of them), repeats little in a
 			// sample yet much in a partition; a partition whose values turn
 			// out mostly distinct is stored plain (stringColumn.finish).
-			schema[i].Dictionary = len(distinct[i]) <= max(16, sampled*19/20)
+			schema[i].Dictionary = distinct(hashes[i]) <= max(16, sampled*19/20)
 		}
 	}
 	return schema, nil
 }
 
-// maxDictSample caps the distinct values Infer counts per column.
+// maxDictSample caps the values whose distinct count Infer takes per column.
 const maxDictSample = 1 << 16
+
+// distinct counts the distinct values among hashes, which it sorts.
+func distinct(hashes []uint64) int {
+	slices.Sort(hashes)
+	return len(slices.Compact(hashes))
+}
 
 // splitLine splits the line at pos into fields and returns the position of
 // the next line. It is the slow, general path, for headers and samples.
