@@ -13,7 +13,7 @@ import (
 // Block is a byte range of a file that one partition parses.
 type Block = storage.Block
 
-// Blocks splits files into blocks of about size bytes: see storage.Blocks.
+// Blocks splits files into blocks of at most size bytes: see storage.Blocks.
 func Blocks(files []storage.File, size int64) []Block { return storage.Blocks(files, size) }
 
 // ReadBlock reads and parses one block. In a file's first block the header

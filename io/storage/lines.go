@@ -17,8 +17,10 @@ type Block struct {
 	Stamp string `json:"stamp"` // the file's Fingerprint
 }
 
-// Blocks splits files into blocks of about size bytes, at least one a file;
-// a compressed file is one block.
+// Blocks splits each file into as few blocks as keep them within size
+// bytes, all of about one size, so that a file's partitions take about as
+// long as each other (a short last block would leave a thread idle while
+// the others finish); a compressed file is one block.
 func Blocks(files []File, size int64) []Block {
 	var out []Block
 	for _, f := range files {
@@ -27,11 +29,7 @@ func Blocks(files []File, size int64) []Block {
 			n = 1
 		}
 		for i := int64(0); i < n; i++ {
-			end := min((i+1)*size, f.Size)
-			if i == n-1 {
-				end = f.Size
-			}
-			out = append(out, Block{Path: f.Path, Start: i * size, End: end, Size: f.Size, Stamp: f.Fingerprint()})
+			out = append(out, Block{Path: f.Path, Start: f.Size * i / n, End: f.Size * (i + 1) / n, Size: f.Size, Stamp: f.Fingerprint()})
 		}
 	}
 	return out
