@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -85,18 +86,59 @@ func Concat(t arrow.DataType, parts []arrow.Array) (arrow.Array, error) {
 		}
 		return NewBool(out, valid), nil
 	case IsString(t):
-		offsets := make([]int32, 1, n+1)
-		var data []byte
-		for _, p := range parts {
-			s := StringsOf(p)
-			for i := 0; i < p.Len(); i++ {
-				data = append(data, s.bytesOf(i)...)
-				offsets = append(offsets, int32(len(data)))
-			}
-		}
-		return NewString(offsets, data, valid), nil
+		return concatStrings(parts, n, valid)
 	}
 	return nil, fmt.Errorf("cannot append columns of type %s", t)
+}
+
+// concatStrings appends string columns, plain or dictionary, as one plain
+// column: its bytes sized once, a plain part's copied at once.
+func concatStrings(parts []arrow.Array, n int, valid []byte) (arrow.Array, error) {
+	strs := make([]Strings, len(parts))
+	size := 0
+	for i, p := range parts {
+		if p.Len() == 0 { // its offsets may be empty
+			continue
+		}
+		s := StringsOf(p)
+		strs[i] = s
+		if s.Indices == nil {
+			size += int(s.Offsets[len(s.Offsets)-1] - s.Offsets[0])
+			continue
+		}
+		offs, _ := stringParts(s.Dict)
+		entries := uint(max(len(offs)-1, 0))
+		for _, j := range s.Indices {
+			if uint(j) < entries { // a null row's index may be any
+				size += int(offs[j+1] - offs[j])
+			}
+		}
+	}
+	if size > math.MaxInt32 {
+		return nil, fmt.Errorf("cannot append strings of %d bytes in all: a string column holds at most 2 GiB", size)
+	}
+	offsets := make([]int32, 1, n+1)
+	data := make([]byte, 0, size)
+	for _, s := range strs {
+		switch {
+		case s.Indices != nil:
+			offs, bytes := stringParts(s.Dict)
+			entries := uint(max(len(offs)-1, 0))
+			for _, j := range s.Indices {
+				if uint(j) < entries {
+					data = append(data, bytes[offs[j]:offs[j+1]]...)
+				}
+				offsets = append(offsets, int32(len(data)))
+			}
+		case s.Offsets != nil: // plain; an empty part has neither
+			shift := int32(len(data)) - s.Offsets[0]
+			data = append(data, s.Data[s.Offsets[0]:s.Offsets[len(s.Offsets)-1]]...)
+			for _, o := range s.Offsets[1:] {
+				offsets = append(offsets, o+shift)
+			}
+		}
+	}
+	return NewString(offsets, data, valid), nil
 }
 
 func concatValid(parts []arrow.Array, n int) []byte {
