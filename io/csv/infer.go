@@ -17,8 +17,8 @@ const SampleSize = 1 << 20
 // header's names (or opts.Names) and, for each column without a type in
 // opts.Types, the narrowest of int64, float64, bool and string that every
 // sampled value fits. A column with only nulls in the sample is a string.
-// String columns with at most one distinct value in eight sampled rows are
-// marked for dictionary encoding.
+// String columns whose sampled values repeat (at least one in 20 is a
+// repeat, or at most 16 distinct) are marked for dictionary encoding.
 // A later value that does not fit the inferred type fails the read with the
 // file and line; give the type in opts.Types then.
 func Infer(path string, opts Options) (Schema, error) {
@@ -76,7 +76,6 @@ func Infer(path string, opts Options) (Schema, error) {
 	// end: cheaper than a set of the strings, and a collision only
 	// undercounts by one.
 	hashes := make([][]uint64, len(names))
-	sampled := 0
 	nulls := newNullSet(opts.NullValues)
 	line := 1
 	if !opts.NoHeader {
@@ -132,7 +131,6 @@ func Infer(path string, opts Options) (Schema, error) {
 			p.endLine()
 		}
 		line++
-		sampled++
 	}
 	schema := make(Schema, len(names))
 	for i, name := range names {
@@ -156,7 +154,7 @@ func Infer(path string, opts Options) (Schema, error) {
 			// db-benchmark's id3 (N/100 of them), repeats little in a
 			// sample yet much in a partition; a partition whose values turn
 			// out mostly distinct is stored plain (stringColumn.finish).
-			schema[i].Dictionary = distinct(hashes[i]) <= max(16, sampled*19/20)
+			schema[i].Dictionary = distinct(hashes[i]) <= max(16, len(hashes[i])*19/20)
 		}
 	}
 	return schema, nil
