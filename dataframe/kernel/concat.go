@@ -106,8 +106,7 @@ func concatStrings(parts []arrow.Array, n int, valid []byte) (arrow.Array, error
 			size += int(s.Offsets[len(s.Offsets)-1] - s.Offsets[0])
 			continue
 		}
-		offs, _ := stringParts(s.Dict)
-		entries := uint(max(len(offs)-1, 0))
+		offs, _, entries := dictParts(s)
 		for _, j := range s.Indices {
 			if uint(j) < entries { // a null row's index may be any
 				size += int(offs[j+1] - offs[j])
@@ -122,8 +121,7 @@ func concatStrings(parts []arrow.Array, n int, valid []byte) (arrow.Array, error
 	for _, s := range strs {
 		switch {
 		case s.Indices != nil:
-			offs, bytes := stringParts(s.Dict)
-			entries := uint(max(len(offs)-1, 0))
+			offs, bytes, entries := dictParts(s)
 			for _, j := range s.Indices {
 				if uint(j) < entries {
 					data = append(data, bytes[offs[j]:offs[j+1]]...)
@@ -139,6 +137,13 @@ func concatStrings(parts []arrow.Array, n int, valid []byte) (arrow.Array, error
 		}
 	}
 	return NewString(offsets, data, valid), nil
+}
+
+// dictParts returns a dictionary column's values as offsets and bytes, and
+// how many there are (an empty dictionary may have no offsets at all).
+func dictParts(s Strings) ([]int32, []byte, uint) {
+	offs, data := stringParts(s.Dict)
+	return offs, data, uint(max(len(offs)-1, 0))
 }
 
 func concatValid(parts []arrow.Array, n int) []byte {
