@@ -133,6 +133,70 @@ func TestParseMatchesReference(t *testing.T) {
 	}
 }
 
+// Long runs of regular rows, parsed a chunk at a time, broken by a quoted
+// field, a blank line or a change of line break now and then, and a last
+// row without a line break, read as encoding/csv reads them.
+func TestParseLongRegularRuns(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	var b strings.Builder
+	b.WriteString("i,f,s,b\n")
+	nl := "\n"
+	for k := range 20000 {
+		if r.Intn(3000) == 0 {
+			nl = map[string]string{"\n": "\r\n", "\r\n": "\n"}[nl]
+		}
+		s := fmt.Sprintf("id%d", r.Intn(5000))
+		switch r.Intn(1500) {
+		case 0:
+			s = `"quoted, with a comma"`
+		case 1:
+			s = "NA"
+		case 2:
+			s = "a-string-longer-than-fifteen-bytes"
+		case 3:
+			b.WriteString(nl) // a blank line
+		}
+		i := strconv.Itoa(r.Intn(1e9) - 5e8)
+		if r.Intn(1000) == 0 {
+			i = "" // null
+		}
+		fmt.Fprintf(&b, "%s,%.*f,%s,%v", i, r.Intn(7), r.Float64()*1000-500, s, r.Intn(2) == 0)
+		if k < 19999 {
+			b.WriteString(nl)
+		}
+	}
+	text := b.String()
+	data := []byte(text[strings.IndexByte(text, '\n')+1:])
+	for _, noDict := range []bool{false, true} {
+		rec, err := Parse(data, testSchema, Options{NoDictionary: noDict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAgainstReference(t, text, rec)
+		rec.Release()
+	}
+}
+
+// Of two bad fields, the error names the first in row order, though the
+// chunk parser reads a column at a time.
+func TestFirstErrorInRowOrder(t *testing.T) {
+	var b strings.Builder
+	for k := range 100 {
+		i, v := strconv.Itoa(k), "true"
+		if k == 40 {
+			i = "x40"
+		}
+		if k == 30 {
+			v = "maybe"
+		}
+		fmt.Fprintf(&b, "%s,1.5,s,%s\n", i, v)
+	}
+	_, err := Parse([]byte(b.String()), testSchema, Options{})
+	if want := `line 31 column b: cannot parse "maybe" as bool`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v; want %q", err, want)
+	}
+}
+
 func writeFile(t *testing.T, dir, name, text string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)

@@ -2,8 +2,10 @@ package csv
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -32,6 +34,9 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 		keep = func(name string) bool { return slices.Contains(opts.Columns, name) }
 	}
 	p.cols = make([]column, len(schema))
+	chunkRows := max(1, chunkFields/max(1, len(schema)))
+	p.starts, p.ends = make([]int, chunkRows*len(schema)), make([]int, chunkRows*len(schema))
+	p.keys = make([]strdict.Key, chunkRows)
 	for i, c := range schema {
 		col := &p.cols[i]
 		col.Kind = c.Type
@@ -44,7 +49,8 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 			col.strs = newStringColumn(rows, c.Dictionary && !opts.NoDictionary)
 		}
 	}
-	if err := p.run(schema); err != nil {
+	p.names = schema.Names()
+	if err := p.run(); err != nil {
 		return nil, err
 	}
 	var fields []arrow.Field
@@ -73,8 +79,20 @@ type parser struct {
 	line    int       // line of the row being parsed
 	rows    int
 	cols    []column
+	names   []string // the columns', for errors
 	nulls   nullSet
 	scratch []byte
+
+	// Where fields end: the bitmap of special bytes, m and wb its bits
+	// past the fields parsed (see bitsFrom), the bounds of the chunk's
+	// fields that split found (quotes left out), and where the row after
+	// them starts (next).
+	specials     specials
+	m            uint64
+	wb           int
+	starts, ends []int
+	next         int
+	keys         []strdict.Key // a dictionary column's, in the chunk
 }
 
 func newParser(data []byte, delim byte) *parser {
@@ -82,6 +100,7 @@ func newParser(data []byte, delim byte) *parser {
 	p.term['\n'], p.term['\r'], p.term[delim] = true, true, true
 	p.special = p.term
 	p.special['"'] = true
+	p.specials.delims = uint64(delim) * lowBits
 	return p
 }
 
@@ -119,161 +138,371 @@ func (c *column) finish(rows int) arrow.Array {
 	return c.Array(rows, valid)
 }
 
-func (p *parser) run(schema Schema) error {
-	d, n, last := p.data, len(p.data), len(p.cols)-1
-	term := &p.term
-	pos := p.pos
-	for pos < n {
-		if c := d[pos]; c == '\n' || c == '\r' { // a blank line
-			p.pos = pos
-			p.endLine()
-			pos = p.pos
-			continue
+// run parses the rows from p.pos: regular rows a chunk at a time (split,
+// then chunk), any other row alone (row).
+func (p *parser) run() error {
+	p.m, p.wb = p.bitsFrom(p.pos)
+	for p.pos < len(p.data) {
+		var err error
+		if rows := p.split(); rows > 0 {
+			err = p.chunk(rows)
+		} else {
+			err = p.row()
 		}
-		row := p.rows
-		for c := range p.cols {
-			col := &p.cols[c]
-			// The common case of each type inline, the rest in slow paths.
-			var err error
-			switch col.code {
-			case intKind:
-				if v, end, ok := scanInt(d, pos, term); ok {
-					col.Ints[row], pos = v, end
-					break
-				}
-				p.pos = pos
-				err = p.parseInt(col)
-				pos = p.pos
-			case floatKind:
-				if v, end, ok := scanFloat(d, pos, term); ok {
-					col.Floats[row], pos = v, end
-					break
-				}
-				p.pos = pos
-				err = p.parseFloat(col)
-				pos = p.pos
-			case stringKind:
-				if end, ok := scanString(d, pos, &p.special); ok {
-					f := d[pos:end]
-					if len(f) <= p.nulls.maxLen && p.nulls.match(f) {
-						col.Nulls = append(col.Nulls, int32(row))
-						f = nil
-					}
-					if end-pos <= strdict.MaxShort && f != nil && !col.strs.plain {
-						// The bytes and the length are the key itself.
-						col.strs.addShort(row, strdict.Pack(f))
-					} else {
-						col.strs.add(row, f)
-					}
-					pos = end
-					break
-				}
-				p.pos = pos
-				err = p.parseString(col)
-				pos = p.pos
-			case skipKind:
-				if end, ok := scanString(d, pos, &p.special); ok {
-					pos = end
-					break
-				}
-				p.pos = pos
-				_, err = p.field()
-				pos = p.pos
-			default:
-				p.pos = pos
-				err = p.parseBool(col)
-				pos = p.pos
-			}
-			if err != nil {
-				if pe, ok := err.(*ParseError); ok && pe.Column == "" {
-					pe.Column = schema[c].Name
-				}
-				return err
-			}
-			if c == last {
-				break
-			}
-			if pos >= n || d[pos] != p.delim {
-				return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found %d", len(p.cols), c+1)}
-			}
-			pos++
+		if err != nil {
+			return err
 		}
-		if pos < n {
-			switch d[pos] {
-			case '\n', '\r':
-				p.pos = pos
-				p.endLine()
-				pos = p.pos
-			case p.delim:
-				return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found more", len(p.cols))}
-			default:
-				return &ParseError{Line: p.line, Msg: fmt.Sprintf("unexpected %q after the last field", d[pos])}
-			}
-		}
-		p.rows++
 	}
-	p.pos = pos
 	return nil
 }
 
-// scanInt reads a plain integer of up to 18 digits at d[i] that ends at a
-// field's end; ok is false for anything else, which the slow path handles.
-func scanInt(d []byte, i int, term *[256]bool) (int64, int, bool) {
-	n := len(d)
-	neg := false
-	if i < n && (d[i] == '-' || d[i] == '+') {
-		neg = d[i] == '-'
-		i++
+// chunkFields is about how many fields a chunk holds: their ends stay in
+// the L1 cache while each column is parsed.
+const chunkFields = 1024
+
+// split finds the bounds of the fields of up to a chunk of regular rows
+// from p.pos and returns how many rows it found: none when the row at
+// p.pos is not regular. A regular row has as many fields as columns, each
+// plain or in quotes with no special byte inside, and ends in a line break
+// like the chunk's others, \n or \r\n. The work per plain field is the
+// next bit of the bitmap and two stores, with no branch that depends on
+// the field's bytes.
+func (p *parser) split() int {
+	d, n, last := p.data, len(p.data), len(p.cols)-1
+	delim := p.delim
+	m, wb := p.m, p.wb
+	starts, ends := p.starts, p.ends
+	pos := p.pos
+	k, rows, crlf := 0, 0, 0
+	for k+last < len(starts) && pos < n && d[pos] != '\n' && d[pos] != '\r' {
+		um, uwb, upos := m, wb, pos // to undo a row that is not regular
+		var bad byte
+		e := n
+		for c := 0; c <= last; c++ {
+			for m == 0 {
+				m, wb = p.nextWord(wb)
+			}
+			e = wb + bits.TrailingZeros64(m)
+			m &= m - 1
+			s, end := pos, e
+			if e == pos && e < n && d[e] == '"' { // quoted: the closing quote is next, then the field's end
+				for m == 0 {
+					m, wb = p.nextWord(wb)
+				}
+				end = wb + bits.TrailingZeros64(m)
+				m &= m - 1
+				for m == 0 {
+					m, wb = p.nextWord(wb)
+				}
+				e = wb + bits.TrailingZeros64(m)
+				m &= m - 1
+				s++
+				if end >= n || d[end] != '"' || e != end+1 {
+					bad = 1
+				}
+			}
+			if e >= n {
+				bad = 1
+				break
+			}
+			starts[k+c], ends[k+c] = s, end
+			if c < last {
+				bad |= d[e] ^ delim
+			}
+			pos = e + 1
+		}
+		ok := bad == 0
+		switch {
+		case !ok:
+		case d[e] == '\n':
+			ok = rows == 0 || crlf == 0
+		case d[e] == '\r' && pos < n && d[pos] == '\n' && (rows == 0 || crlf == 1):
+			for m == 0 {
+				m, wb = p.nextWord(wb)
+			}
+			m &= m - 1 // the \n
+			crlf = 1
+			pos++
+		default: // too many fields, a lone \r, a quote after a closing one
+			ok = false
+		}
+		if !ok {
+			m, wb, pos = um, uwb, upos
+			break
+		}
+		k += last + 1
+		rows++
 	}
-	start := i
-	v, i := colbuild.Digits(d, i, 0)
-	if k := i - start; k == 0 || k > 18 || (i < n && !term[d[i]]) {
-		return 0, 0, false
+	if rows > 0 {
+		p.m, p.wb, p.next = m, wb, pos
 	}
-	if neg {
-		return -int64(v), i, true
-	}
-	return int64(v), i, true
+	return rows
 }
 
-// scanFloat reads a plain decimal of up to 15 digits at d[i] that ends at a
-// field's end. Such digits fit float64's 53 bits and the power of ten is
-// exact, so one division rounds correctly (Clinger's fast path); ok is false
-// for anything else (exponents, longer numbers, nulls).
-func scanFloat(d []byte, i int, term *[256]bool) (float64, int, bool) {
-	n := len(d)
+// chunk parses the rows that split found, a column at a time: each in its
+// own typed loop, where a switch on the column's type for every field
+// mispredicted from one column to the next. Of the errors, it returns the
+// first in row order, as the row parser would.
+func (p *parser) chunk(rows int) error {
+	d, cols, starts, ends := p.data, len(p.cols), p.starts, p.ends
+	first, line := p.rows, p.line
+	failed, failure := rows, error(nil)
+	fail := func(c, r int, err error) {
+		if r < failed {
+			failed, failure = r, p.withColumn(err, c)
+		}
+	}
+	for c := range p.cols {
+		col := &p.cols[c]
+		// Field c of row r is d[starts[k]:ends[k]], k = r*cols+c.
+		switch col.code {
+		case intKind:
+			ints := col.Ints[first : first+rows]
+			for r := range ints {
+				k := r*cols + c
+				s, e := starts[k], ends[k]
+				if n := e - s; uint(n-1) < 8 && e >= 8 {
+					if v, ok := digits8(d, e, n); ok {
+						ints[r] = int64(v)
+						continue
+					}
+				}
+				if err := p.setInt(col, first+r, line+r, d[s:e]); err != nil {
+					fail(c, r, err)
+					break
+				}
+			}
+		case floatKind:
+			floats := col.Floats[first : first+rows]
+			for r := range floats {
+				k := r*cols + c
+				s, e := starts[k], ends[k]
+				if v, ok := atof(d, s, e); ok {
+					floats[r] = v
+					continue
+				}
+				if err := p.setFloat(col, first+r, line+r, d[s:e]); err != nil {
+					fail(c, r, err)
+					break
+				}
+			}
+		case stringKind:
+			if !col.strs.plain && p.shortKeys(c, rows) {
+				col.strs.addKeys(first, p.keys[:rows])
+				break
+			}
+			for r := range rows {
+				k := r*cols + c
+				p.setString(col, first+r, d[starts[k]:ends[k]])
+			}
+		case boolKind:
+			for r := range rows {
+				k := r*cols + c
+				if err := p.setBool(col, first+r, line+r, d[starts[k]:ends[k]]); err != nil {
+					fail(c, r, err)
+					break
+				}
+			}
+		}
+	}
+	if failure != nil {
+		return failure
+	}
+	p.pos, p.rows, p.line = p.next, first+rows, line+rows
+	return nil
+}
+
+// shortKeys packs the fields of column c in the chunk's rows into
+// p.keys, and reports whether every one is short and not null, as is
+// common in a dictionary column; if not, setString takes them one by one.
+func (p *parser) shortKeys(c, rows int) bool {
+	d, cols, starts, ends, keys := p.data, len(p.cols), p.starts, p.ends, p.keys[:rows]
+	for r := range keys {
+		k := r*cols + c
+		f := d[starts[k]:ends[k]]
+		if len(f) > strdict.MaxShort || p.nulls.match(f) {
+			return false
+		}
+		keys[r] = strdict.Pack(f)
+	}
+	return true
+}
+
+// row parses the row at p.pos, one field after another, quoted or not,
+// or steps over a blank line; it reports a wrong count of fields.
+func (p *parser) row() error {
+	d, n, last := p.data, len(p.data), len(p.cols)-1
+	defer func() { p.m, p.wb = p.bitsFrom(p.pos) }()
+	if c := d[p.pos]; c == '\n' || c == '\r' { // a blank line
+		p.endLine()
+		return nil
+	}
+	for c := range p.cols {
+		col := &p.cols[c]
+		f, err := p.field()
+		if err == nil {
+			switch col.code {
+			case intKind:
+				err = p.setInt(col, p.rows, p.line, f)
+			case floatKind:
+				err = p.setFloat(col, p.rows, p.line, f)
+			case stringKind:
+				p.setString(col, p.rows, f)
+			case boolKind:
+				err = p.setBool(col, p.rows, p.line, f)
+			}
+		}
+		if err != nil {
+			return p.withColumn(err, c)
+		}
+		if c == last {
+			break
+		}
+		if p.pos >= n || d[p.pos] != p.delim {
+			return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found %d", len(p.cols), c+1)}
+		}
+		p.pos++
+	}
+	if p.pos < n {
+		switch d[p.pos] {
+		case '\n', '\r':
+			p.endLine()
+		case p.delim:
+			return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found more", len(p.cols))}
+		default:
+			return &ParseError{Line: p.line, Msg: fmt.Sprintf("unexpected %q after the last field", d[p.pos])}
+		}
+	}
+	p.rows++
+	return nil
+}
+
+// withColumn names column c in a ParseError about one of its fields.
+func (p *parser) withColumn(err error, c int) error {
+	if pe, ok := err.(*ParseError); ok && pe.Column == "" {
+		pe.Column = p.names[c]
+	}
+	return err
+}
+
+// atoi converts the plain integer d[s:e], a sign and up to 18 digits; ok
+// is false for anything else, which the slow path parses or rejects.
+func atoi(d []byte, s, e int) (int64, bool) {
 	neg := false
-	if i < n && (d[i] == '-' || d[i] == '+') {
-		neg = d[i] == '-'
-		i++
+	if s < e && (d[s] == '-' || d[s] == '+') {
+		neg = d[s] == '-'
+		s++
 	}
-	start := i
-	mant, i := colbuild.Digits(d, i, 0)
-	digits, frac := i-start, 0
-	if i < n && d[i] == '.' {
-		i++
-		f := i
-		mant, i = colbuild.Digits(d, i, mant)
-		frac = i - f
-		digits += frac
+	var v uint64
+	switch n := e - s; {
+	case n <= 0:
+		return 0, false
+	case n <= 8 && e >= 8:
+		x, ok := digits8(d, e, n)
+		if !ok {
+			return 0, false
+		}
+		v = x
+	case n <= 16 && e >= 16:
+		hi, ok1 := digits8(d, e-8, n-8)
+		lo, ok2 := digits8(d, e, 8)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		v = hi*1e8 + lo
+	default:
+		x, i := colbuild.Digits(d, s, 0)
+		if i != e || n > 18 {
+			return 0, false
+		}
+		v = x
 	}
-	if digits == 0 || digits > 15 || (i < n && !term[d[i]]) {
-		return 0, 0, false
+	if neg {
+		return -int64(v), true
+	}
+	return int64(v), true
+}
+
+// atof converts the plain decimal d[s:e], a sign, digits, perhaps a point
+// and more digits, at most 15 in all. Such digits fit float64's 53 bits
+// and the power of ten is exact, so one division rounds correctly
+// (Clinger's fast path); ok is false for anything else (exponents, longer
+// numbers, nulls).
+func atof(d []byte, s, e int) (float64, bool) {
+	neg := false
+	if s < e && (d[s] == '-' || d[s] == '+') {
+		neg = d[s] == '-'
+		s++
+	}
+	mant, digits, frac, ok := decimal8(d, s, e)
+	if !ok {
+		mant, digits, frac, ok = decimal(d, s, e)
+	}
+	if !ok || digits == 0 || digits > 15 {
+		return 0, false
 	}
 	v := float64(mant) / colbuild.Pow10[frac]
 	if neg {
 		v = -v
 	}
-	return v, i, true
+	return v, true
 }
 
-// scanString finds the end of an unquoted field at d[i]; ok is false for a
-// quoted field or a stray quote, which the slow path handles.
-func scanString(d []byte, i int, special *[256]bool) (int, bool) {
-	for i < len(d) && !special[d[i]] {
-		i++
+// decimal8 reads the digits of d[s:e] with a point among them, at most
+// eight on each side, a word at a time (digits8); ok is false for anything
+// else, and where the words would reach outside d.
+func decimal8(d []byte, s, e int) (mant uint64, digits, frac int, ok bool) {
+	if s < 8 || s+8 > len(d) {
+		return 0, 0, 0, false
 	}
-	return i, i == len(d) || d[i] != '"'
+	// The point is among the first nine bytes: in the first eight, or
+	// right after them.
+	dot := e
+	if m := zeroBytes(binary.LittleEndian.Uint64(d[s:]) ^ '.'*lowBits); m != 0 {
+		dot = min(s+bits.TrailingZeros64(m)>>3, e)
+	} else if s+8 < e {
+		if d[s+8] != '.' {
+			return 0, 0, 0, false
+		}
+		dot = s + 8
+	}
+	frac = max(e-dot-1, 0)
+	if frac > 8 {
+		return 0, 0, 0, false
+	}
+	whole, ok1 := digits8(d, dot, dot-s)
+	part, ok2 := digits8(d, e, frac)
+	return whole*pow10[frac] + part, dot - s + frac, frac, ok1 && ok2
+}
+
+// decimal reads the digits of d[s:e], perhaps with a point among them, one
+// at a time; ok is false for anything else.
+func decimal(d []byte, s, e int) (mant uint64, digits, frac int, ok bool) {
+	mant, i := colbuild.Digits(d[:e], s, 0)
+	digits = i - s
+	if i < e && d[i] == '.' {
+		f := i + 1
+		mant, i = colbuild.Digits(d[:e], f, mant)
+		frac = i - f
+		digits += frac
+	}
+	return mant, digits, frac, i == e
+}
+
+// pow10 are the powers of ten up to eight digits shift by.
+var pow10 = [...]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+
+// digits8 converts the n (0 to 8) decimal digits that end at d[e-1], where
+// e >= 8, at once: it loads the eight bytes before e, turns the field's n
+// into digit values and the bytes before them into zeros, checks that each
+// is a digit, and sums them by pairs, fours and eights, where a loop over
+// the digits would branch on each and mispredict its end.
+func digits8(d []byte, e, n int) (uint64, bool) {
+	pad := uint(8-n) * 8                                                    // the bytes before the field, lowest in the word
+	t := (binary.LittleEndian.Uint64(d[e-8:e]) ^ '0'*lowBits) >> pad << pad // digits to 0..9
+	ok := ((t+0x7676767676767676)|t)&highBits == 0                          // no byte above 9
+	t = t*10 + t>>8                                                         // byte 2j: the pair of digits 2j and 2j+1
+	return (t&0x000000ff000000ff*(100+1000000<<32) + t>>16&0x000000ff000000ff*(1+10000<<32)) >> 32, ok
 }
 
 // endLine steps over one line break (\n, \r\n or \r).
@@ -343,58 +572,57 @@ func (p *parser) quoted() ([]byte, error) {
 	return p.scratch, nil
 }
 
-// parseInt is the slow path of an integer field: nulls, spaces, 19 digits.
-func (p *parser) parseInt(c *column) error {
-	f, err := p.field()
-	if err != nil {
-		return err
+// setInt sets row's value from the unquoted field f, of line line: a
+// plain integer, a null, or what strconv parses (spaces, 19 digits).
+func (p *parser) setInt(c *column, row, line int, f []byte) error {
+	if v, ok := atoi(f, 0, len(f)); ok {
+		c.Ints[row] = v
+		return nil
 	}
 	if p.nulls.match(f) {
-		c.Nulls = append(c.Nulls, int32(p.rows))
+		c.Nulls = append(c.Nulls, int32(row))
 		return nil
 	}
 	x, err := strconv.ParseInt(string(trimSpace(f)), 10, 64)
 	if err != nil {
-		return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as int64", f)}
+		return &ParseError{Line: line, Msg: fmt.Sprintf("cannot parse %q as int64", f)}
 	}
-	c.Ints[p.rows] = x
+	c.Ints[row] = x
 	return nil
 }
 
-// parseFloat is the slow path of a float field: exponents, long numbers,
-// nulls, spaces.
-func (p *parser) parseFloat(c *column) error {
-	f, err := p.field()
-	if err != nil {
-		return err
+// setFloat is setInt for a float: a plain decimal, a null, or what strconv
+// parses (exponents, long numbers, spaces).
+func (p *parser) setFloat(c *column, row, line int, f []byte) error {
+	if v, ok := atof(f, 0, len(f)); ok {
+		c.Floats[row] = v
+		return nil
 	}
 	if p.nulls.match(f) {
-		c.Floats[p.rows] = math.NaN()
-		c.Nulls = append(c.Nulls, int32(p.rows))
+		c.Floats[row] = math.NaN()
+		c.Nulls = append(c.Nulls, int32(row))
 		return nil
 	}
 	v, err := strconv.ParseFloat(string(trimSpace(f)), 64)
 	if err != nil {
-		return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as float64", f)}
+		return &ParseError{Line: line, Msg: fmt.Sprintf("cannot parse %q as float64", f)}
 	}
-	c.Floats[p.rows] = v
+	c.Floats[row] = v
 	return nil
 }
 
-func (p *parser) parseBool(c *column) error {
-	f, err := p.field()
-	if err != nil {
-		return err
-	}
+// setBool is setInt for a bool: true or false in three spellings, or a
+// null.
+func (p *parser) setBool(c *column, row, line int, f []byte) error {
 	if v, ok := parseBool(f); ok {
-		c.Bools[p.rows] = v
+		c.Bools[row] = v
 		return nil
 	}
 	if p.nulls.match(f) {
-		c.Nulls = append(c.Nulls, int32(p.rows))
+		c.Nulls = append(c.Nulls, int32(row))
 		return nil
 	}
-	return &ParseError{Line: p.line, Msg: fmt.Sprintf("cannot parse %q as bool", f)}
+	return &ParseError{Line: line, Msg: fmt.Sprintf("cannot parse %q as bool", f)}
 }
 
 func parseBool(f []byte) (uint8, bool) {
@@ -407,19 +635,18 @@ func parseBool(f []byte) (uint8, bool) {
 	return 0, false
 }
 
-// parseString is the slow path of a string field: quoted, or a stray quote.
-func (p *parser) parseString(c *column) error {
-	f, err := p.field()
-	if err != nil {
-		return err
+// setString adds row's string f, or a null.
+func (p *parser) setString(c *column, row int, f []byte) {
+	switch {
+	case p.nulls.match(f):
+		c.Nulls = append(c.Nulls, int32(row))
+		c.strs.add(row, nil)
+	case len(f) <= strdict.MaxShort && !c.strs.plain:
+		// The bytes and the length are the key itself.
+		c.strs.addShort(row, strdict.Pack(f))
+	default:
+		c.strs.add(row, f)
 	}
-	if len(f) <= p.nulls.maxLen && p.nulls.match(f) {
-		c.strs.add(p.rows, nil)
-		c.Nulls = append(c.Nulls, int32(p.rows))
-		return nil
-	}
-	c.strs.add(p.rows, f)
-	return nil
 }
 
 // stringColumn keeps strings plain, or dictionary-encodes them as it reads
@@ -433,23 +660,13 @@ type stringColumn struct {
 	offsets []int32 // dictionary, or plain: the rows', offsets into data
 	data    []byte
 	indices []int32 // row -> dictionary id
-
-	// pending are the keys of the short strings of rows first.. whose ids
-	// are not found yet: looked up a batch at a time (ShortTable.FindAll).
-	pending []strdict.Key
-	first   int
 }
-
-// batchRows is how many short strings are looked up at once: enough for
-// the CPU to overlap their cache misses, few enough to stay in L1.
-const batchRows = 256
 
 func newStringColumn(rows int, dict bool) *stringColumn {
 	if !dict {
 		return &stringColumn{plain: true, rows: rows, offsets: make([]int32, 1, rows+1)}
 	}
-	return &stringColumn{rows: rows, table: strdict.NewTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows),
-		pending: make([]strdict.Key, 0, batchRows)}
+	return &stringColumn{rows: rows, table: strdict.NewTable(256), offsets: make([]int32, 1, 1024), indices: make([]int32, rows)}
 }
 
 // sizeRows is the row after which a plain column sizes its data once, from
@@ -481,37 +698,26 @@ func (c *stringColumn) add(row int, f []byte) {
 }
 
 // addShort adds a dictionary string of at most strdict.MaxShort bytes,
-// whose key is its bytes and length packed in two words. Its id is found
-// at once while the table fits the cache, and with the rest of its batch
-// once it does not.
-func (c *stringColumn) addShort(row int, key strdict.Key) {
-	if len(c.pending) == 0 && c.short.Cached() {
-		c.indices[row] = c.findOrAdd(key)
+// whose key is its bytes and length packed in two words.
+func (c *stringColumn) addShort(row int, key strdict.Key) { c.indices[row] = c.findOrAdd(key) }
+
+// addKeys adds the dictionary strings of rows first.. by their keys. A
+// table larger than the cache is probed a batch at a time (FindAll), so
+// that the CPU overlaps the misses.
+func (c *stringColumn) addKeys(first int, keys []strdict.Key) {
+	ids := c.indices[first : first+len(keys)]
+	if c.short.Cached() {
+		for i, k := range keys {
+			ids[i] = c.findOrAdd(k)
+		}
 		return
 	}
-	if len(c.pending) == 0 {
-		c.first = row
-	} else if row != c.first+len(c.pending) { // rows between took the long path
-		c.flush()
-		c.first = row
-	}
-	c.pending = append(c.pending, key)
-	if len(c.pending) == batchRows {
-		c.flush()
-	}
-}
-
-// flush finds or assigns the ids of the pending strings.
-func (c *stringColumn) flush() {
-	ids := c.indices[c.first : c.first+len(c.pending)]
-	c.short.FindAll(c.pending, ids)
+	c.short.FindAll(keys, ids)
 	for i, id := range ids {
-		if id >= 0 {
-			continue
+		if id < 0 {
+			ids[i] = c.findOrAdd(keys[i]) // perhaps added earlier in the batch
 		}
-		ids[i] = c.findOrAdd(c.pending[i]) // perhaps added earlier in the batch
 	}
-	c.pending = c.pending[:0]
 }
 
 // findOrAdd returns key's id, adding it to the dictionary if new.
@@ -525,9 +731,6 @@ func (c *stringColumn) findOrAdd(key strdict.Key) int32 {
 }
 
 func (c *stringColumn) finish(rows int, valid []byte) arrow.Array {
-	if !c.plain && len(c.pending) > 0 {
-		c.flush()
-	}
 	if c.plain {
 		return kernel.NewString(c.offsets, c.data, valid)
 	}
