@@ -168,75 +168,94 @@ const chunkFields = 1024
 // next bit of the bitmap and two stores, with no branch that depends on
 // the field's bytes.
 func (p *parser) split() int {
-	d, n, last := p.data, len(p.data), len(p.cols)-1
+	d, n, cols := p.data, len(p.data), len(p.cols)
 	delim := p.delim
 	m, wb := p.m, p.wb
 	starts, ends := p.starts, p.ends
 	pos := p.pos
-	k, rows, crlf := 0, 0, 0
-	for k+last < len(starts) && pos < n && d[pos] != '\n' && d[pos] != '\r' {
-		um, uwb, upos := m, wb, pos // to undo a row that is not regular
+	k, crlf := 0, -1 // crlf: the chunk's line break, unknown until its first row
+	for k+cols <= len(starts) && pos < n && d[pos] != '\n' && d[pos] != '\r' {
+		row := pos
 		var bad byte
-		e := n
-		for c := 0; c <= last; c++ {
+		b := delim // the byte that ended the field before
+		for c := k; c < k+cols; c++ {
+			bad |= b ^ delim
 			for m == 0 {
 				m, wb = p.nextWord(wb)
 			}
-			e = wb + bits.TrailingZeros64(m)
+			e := wb + bits.TrailingZeros64(m)
 			m &= m - 1
-			s, end := pos, e
-			if e == pos && e < n && d[e] == '"' { // quoted: the closing quote is next, then the field's end
-				for m == 0 {
-					m, wb = p.nextWord(wb)
-				}
-				end = wb + bits.TrailingZeros64(m)
-				m &= m - 1
-				for m == 0 {
-					m, wb = p.nextWord(wb)
-				}
-				e = wb + bits.TrailingZeros64(m)
-				m &= m - 1
-				s++
-				if end >= n || d[end] != '"' || e != end+1 {
-					bad = 1
-				}
-			}
 			if e >= n {
 				bad = 1
 				break
 			}
-			starts[k+c], ends[k+c] = s, end
-			if c < last {
-				bad |= d[e] ^ delim
+			starts[c], ends[c] = pos, e
+			if b = d[e]; b == '"' { // quoted: the closing quote is next, then the field's end
+				p.m, p.wb = m, wb
+				e = p.quoted8(pos, e)
+				m, wb = p.m, p.wb
+				if e < 0 {
+					bad = 1
+					break
+				}
+				starts[c], ends[c], b = pos+1, e-1, d[e]
 			}
 			pos = e + 1
 		}
 		ok := bad == 0
 		switch {
 		case !ok:
-		case d[e] == '\n':
-			ok = rows == 0 || crlf == 0
-		case d[e] == '\r' && pos < n && d[pos] == '\n' && (rows == 0 || crlf == 1):
+		case b == '\n':
+			ok = crlf != 1
+			crlf = 0
+		case b == '\r' && pos < n && d[pos] == '\n' && crlf != 0:
 			for m == 0 {
 				m, wb = p.nextWord(wb)
 			}
 			m &= m - 1 // the \n
 			crlf = 1
 			pos++
-		default: // too many fields, a lone \r, a quote after a closing one
+		default: // too many fields, a lone \r
 			ok = false
 		}
-		if !ok {
-			m, wb, pos = um, uwb, upos
+		if !ok { // the row parser takes this row
+			m, wb = p.bitsFrom(row)
+			pos = row
 			break
 		}
-		k += last + 1
-		rows++
+		k += cols
 	}
-	if rows > 0 {
-		p.m, p.wb, p.next = m, wb, pos
+	p.m, p.wb, p.next = m, wb, pos
+	return k / cols
+}
+
+// quoted8 steps over the quoted field that starts at s, whose first
+// special byte, at e, is its opening quote, when the field holds no special
+// byte: the next is the closing quote, and the next, right after it, ends
+// the field. It returns that end, or -1 for anything else, which the row
+// parser handles: a quote not at the field's start, a special byte in the
+// quotes, the data's end.
+func (p *parser) quoted8(s, e int) int {
+	d, n := p.data, len(p.data)
+	if e != s {
+		return -1
 	}
-	return rows
+	m, wb := p.m, p.wb
+	for m == 0 {
+		m, wb = p.nextWord(wb)
+	}
+	q := wb + bits.TrailingZeros64(m)
+	m &= m - 1
+	for m == 0 {
+		m, wb = p.nextWord(wb)
+	}
+	e = wb + bits.TrailingZeros64(m)
+	m &= m - 1
+	p.m, p.wb = m, wb
+	if q >= n || d[q] != '"' || e != q+1 || e >= n {
+		return -1
+	}
+	return e
 }
 
 // chunk parses the rows that split found, a column at a time: each in its
