@@ -394,9 +394,9 @@ func TestDictionaryHasNoDuplicates(t *testing.T) {
 	}
 }
 
-// A dictionary column whose table outgrows the cache midway (lookups then
-// go in batches), with long strings, quoted ones and nulls among the short
-// ones, reads back every row's value.
+// A dictionary column whose table outgrows the cache midway, with long
+// strings, quoted ones and nulls among the short ones, reads back every
+// row's value.
 func TestDictionaryOutgrowsCache(t *testing.T) {
 	var text strings.Builder
 	var want []string

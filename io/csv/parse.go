@@ -725,17 +725,11 @@ func (c *stringColumn) add(row int, f []byte) {
 // whose key is its bytes and length packed in two words.
 func (c *stringColumn) addShort(row int, key strdict.Key) { c.indices[row] = c.findOrAdd(key) }
 
-// addKeys adds the dictionary strings of rows first.. by their keys. A
-// table larger than the cache is probed a batch at a time (FindAll), so
-// that the CPU overlaps the misses.
+// addKeys adds the dictionary strings of rows first.. by their keys,
+// looked up as a batch (FindAll): the probes inline, and the misses of a
+// table larger than the cache overlapped.
 func (c *stringColumn) addKeys(first int, keys []strdict.Key) {
 	ids := c.indices[first : first+len(keys)]
-	if c.short.Cached() {
-		for i, k := range keys {
-			ids[i] = c.findOrAdd(k)
-		}
-		return
-	}
 	c.short.FindAll(keys, ids)
 	for i, id := range ids {
 		if id < 0 {

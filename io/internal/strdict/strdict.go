@@ -90,14 +90,6 @@ func (t *ShortTable) Find(key Key) int32 {
 	}
 }
 
-// cachedSlots is the most slots a table has whose lookups hit the cache:
-// 16,384 slots of 24 bytes, 384 KiB, within a core's L2.
-const cachedSlots = 1 << 14
-
-// Cached reports whether t is small enough for its lookups to hit the
-// cache, where batching them (FindAll) gains nothing.
-func (t *ShortTable) Cached() bool { return len(t.slots) <= cachedSlots }
-
 // FindAll sets ids[i] to the id of keys[i], or -1 where the table does not
 // hold it. It first loads the home slot of every key in a tight loop, whose
 // loads the CPU issues at once, so that a table larger than the caches
