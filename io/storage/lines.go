@@ -87,7 +87,10 @@ func readLines(f io.ReaderAt, b Block, pool *[]byte) ([]byte, int, error) {
 		want += 64 << 10 // room for the line that crosses End
 	}
 	if int64(cap(*pool)) < want {
-		*pool = make([]byte, want)
+		// With room to spare, so that the buffer also takes the blocks of
+		// another file of about the same block size: a fresh one costs a
+		// page fault per 4 KiB.
+		*pool = make([]byte, want, want+want/16)
 	}
 	buf := (*pool)[:want]
 	n, err := f.ReadAt(buf, begin)
