@@ -142,16 +142,30 @@ func (c *column) finish(rows int) arrow.Array {
 // then chunk), any other row alone (row).
 func (p *parser) run() error {
 	p.m, p.wb = p.bitsFrom(p.pos)
+	slow := 1 // rows for the row parser after a row split could not take
 	for p.pos < len(p.data) {
-		var err error
 		if rows := p.split(); rows > 0 {
-			err = p.chunk(rows)
-		} else {
-			err = p.row()
+			slow = 1
+			if err := p.chunk(rows); err != nil {
+				return err
+			}
+			continue
 		}
-		if err != nil {
-			return err
+		// Where rows are irregular, they tend to be so in runs (a text
+		// column quoted throughout): the more in a row, the more taken
+		// without trying split first.
+		for i := 0; i < slow && p.pos < len(p.data); i++ {
+			if err := p.row(); err != nil {
+				return err
+			}
 		}
+		slow = min(2*slow, 64)
+		for i := range p.cols {
+			if c := p.cols[i].strs; c != nil && !c.plain {
+				c.flush()
+			}
+		}
+		p.m, p.wb = p.bitsFrom(p.pos)
 	}
 	return nil
 }
@@ -230,10 +244,10 @@ func (p *parser) split() int {
 }
 
 // quoted8 steps over the quoted field that starts at s, whose first
-// special byte, at e, is its opening quote, when the field holds no special
-// byte: the next is the closing quote, and the next, right after it, ends
-// the field. It returns that end, or -1 for anything else, which the row
-// parser handles: a quote not at the field's start, a special byte in the
+// special byte, at e, is its opening quote: the bits up to the closing
+// quote, delimiters among them, and the one right after it, which ends the
+// field. It returns that end, or -1 for what the row parser handles: a
+// quote not at the field's start, a doubled quote, a line break in the
 // quotes, the data's end.
 func (p *parser) quoted8(s, e int) int {
 	d, n := p.data, len(p.data)
@@ -241,21 +255,29 @@ func (p *parser) quoted8(s, e int) int {
 		return -1
 	}
 	m, wb := p.m, p.wb
-	for m == 0 {
-		m, wb = p.nextWord(wb)
+	defer func() { p.m, p.wb = m, wb }()
+	for {
+		for m == 0 {
+			m, wb = p.nextWord(wb)
+		}
+		q := wb + bits.TrailingZeros64(m)
+		m &= m - 1
+		if q >= n || d[q] == '\n' || d[q] == '\r' {
+			return -1
+		}
+		if d[q] != '"' {
+			continue // a delimiter inside the quotes
+		}
+		for m == 0 {
+			m, wb = p.nextWord(wb)
+		}
+		e = wb + bits.TrailingZeros64(m)
+		m &= m - 1
+		if e != q+1 || e >= n || d[e] == '"' {
+			return -1
+		}
+		return e
 	}
-	q := wb + bits.TrailingZeros64(m)
-	m &= m - 1
-	for m == 0 {
-		m, wb = p.nextWord(wb)
-	}
-	e = wb + bits.TrailingZeros64(m)
-	m &= m - 1
-	p.m, p.wb = m, wb
-	if q >= n || d[q] != '"' || e != q+1 || e >= n {
-		return -1
-	}
-	return e
 }
 
 // chunk parses the rows that split found, a column at a time: each in its
@@ -314,6 +336,7 @@ func (p *parser) chunk(rows int) error {
 				k := r*cols + c
 				p.setString(col, first+r, d[starts[k]:ends[k]])
 			}
+			col.strs.flush()
 		case boolKind:
 			for r := range rows {
 				k := r*cols + c
@@ -351,19 +374,30 @@ func (p *parser) shortKeys(c, rows int) bool {
 // or steps over a blank line; it reports a wrong count of fields.
 func (p *parser) row() error {
 	d, n, last := p.data, len(p.data), len(p.cols)-1
-	defer func() { p.m, p.wb = p.bitsFrom(p.pos) }()
 	if c := d[p.pos]; c == '\n' || c == '\r' { // a blank line
 		p.endLine()
 		return nil
 	}
 	for c := range p.cols {
 		col := &p.cols[c]
+		s := p.pos
 		f, err := p.field()
+		// An unquoted number is read in place, where the word-at-a-time
+		// paths can load the bytes before it.
+		inPlace := s < n && d[s] != '"'
 		if err == nil {
 			switch col.code {
 			case intKind:
+				if v, ok := atoi(d, s, p.pos); ok && inPlace {
+					col.Ints[p.rows] = v
+					break
+				}
 				err = p.setInt(col, p.rows, p.line, f)
 			case floatKind:
+				if v, ok := atof(d, s, p.pos); ok && inPlace {
+					col.Floats[p.rows] = v
+					break
+				}
 				err = p.setFloat(col, p.rows, p.line, f)
 			case stringKind:
 				p.setString(col, p.rows, f)
@@ -661,8 +695,9 @@ func (p *parser) setString(c *column, row int, f []byte) {
 		c.Nulls = append(c.Nulls, int32(row))
 		c.strs.add(row, nil)
 	case len(f) <= strdict.MaxShort && !c.strs.plain:
-		// The bytes and the length are the key itself.
-		c.strs.addShort(row, strdict.Pack(f))
+		// The bytes and the length are the key itself, looked up with
+		// the other rows' the row parser took (flush).
+		c.strs.pend(row, strdict.Pack(f))
 	default:
 		c.strs.add(row, f)
 	}
@@ -679,6 +714,11 @@ type stringColumn struct {
 	offsets []int32 // dictionary, or plain: the rows', offsets into data
 	data    []byte
 	indices []int32 // row -> dictionary id
+
+	// The keys of rows that the row parser took, to look up as a batch.
+	pendRows []int32
+	pendKeys []strdict.Key
+	pendIDs  []int32
 }
 
 func newStringColumn(rows int, dict bool) *stringColumn {
@@ -738,6 +778,29 @@ func (c *stringColumn) addKeys(first int, keys []strdict.Key) {
 	}
 }
 
+// pend keeps row's key for flush.
+func (c *stringColumn) pend(row int, key strdict.Key) {
+	c.pendRows = append(c.pendRows, int32(row))
+	c.pendKeys = append(c.pendKeys, key)
+}
+
+// flush looks up the pending keys as a batch (see addKeys) and sets their
+// rows' ids.
+func (c *stringColumn) flush() {
+	if len(c.pendKeys) == 0 {
+		return
+	}
+	ids := slices.Grow(c.pendIDs[:0], len(c.pendKeys))[:len(c.pendKeys)]
+	c.short.FindAll(c.pendKeys, ids)
+	for i, id := range ids {
+		if id < 0 {
+			id = c.findOrAdd(c.pendKeys[i]) // perhaps added earlier in the batch
+		}
+		c.indices[c.pendRows[i]] = id
+	}
+	c.pendRows, c.pendKeys, c.pendIDs = c.pendRows[:0], c.pendKeys[:0], ids[:0]
+}
+
 // findOrAdd returns key's id, adding it to the dictionary if new.
 func (c *stringColumn) findOrAdd(key strdict.Key) int32 {
 	id, added := c.short.FindOrInsert(key, int32(len(c.offsets)-1))
@@ -749,6 +812,7 @@ func (c *stringColumn) findOrAdd(key strdict.Key) int32 {
 }
 
 func (c *stringColumn) finish(rows int, valid []byte) arrow.Array {
+	c.flush()
 	if c.plain {
 		return kernel.NewString(c.offsets, c.data, valid)
 	}
