@@ -165,7 +165,6 @@ func (p *parser) run() error {
 				c.flush()
 			}
 		}
-		p.m, p.wb = p.bitsFrom(p.pos)
 	}
 	return nil
 }
@@ -371,39 +370,59 @@ func (p *parser) shortKeys(c, rows int) bool {
 }
 
 // row parses the row at p.pos, one field after another, quoted or not,
-// or steps over a blank line; it reports a wrong count of fields.
+// or steps over a blank line; it reports a wrong count of fields. An
+// unquoted field ends at the next bit of the bitmap, as in split; a quoted
+// one is read byte by byte (quoted), and the bits taken again after it.
 func (p *parser) row() error {
 	d, n, last := p.data, len(p.data), len(p.cols)-1
+	m, wb := p.m, p.wb // the special bytes from p.pos on
+	defer func() { p.m, p.wb = m, wb }()
 	if c := d[p.pos]; c == '\n' || c == '\r' { // a blank line
 		p.endLine()
+		m, wb = p.bitsFrom(p.pos)
 		return nil
 	}
 	for c := range p.cols {
 		col := &p.cols[c]
 		s := p.pos
-		f, err := p.field()
+		var f []byte
+		if s < n && d[s] == '"' {
+			var err error
+			if f, err = p.quoted(); err != nil {
+				return p.withColumn(err, c)
+			}
+			m, wb = p.bitsFrom(p.pos)
+		} else {
+			for m == 0 {
+				m, wb = p.nextWord(wb)
+			}
+			e := wb + bits.TrailingZeros64(m)
+			if e < n && d[e] == '"' {
+				return p.withColumn(&ParseError{Line: p.line, Msg: "a quote inside an unquoted field"}, c)
+			}
+			f, p.pos = d[s:e], e
+		}
 		// An unquoted number is read in place, where the word-at-a-time
 		// paths can load the bytes before it.
 		inPlace := s < n && d[s] != '"'
-		if err == nil {
-			switch col.code {
-			case intKind:
-				if v, ok := atoi(d, s, p.pos); ok && inPlace {
-					col.Ints[p.rows] = v
-					break
-				}
-				err = p.setInt(col, p.rows, p.line, f)
-			case floatKind:
-				if v, ok := atof(d, s, p.pos); ok && inPlace {
-					col.Floats[p.rows] = v
-					break
-				}
-				err = p.setFloat(col, p.rows, p.line, f)
-			case stringKind:
-				p.setString(col, p.rows, f)
-			case boolKind:
-				err = p.setBool(col, p.rows, p.line, f)
+		var err error
+		switch col.code {
+		case intKind:
+			if v, ok := atoi(d, s, p.pos); ok && inPlace {
+				col.Ints[p.rows] = v
+				break
 			}
+			err = p.setInt(col, p.rows, p.line, f)
+		case floatKind:
+			if v, ok := atof(d, s, p.pos); ok && inPlace {
+				col.Floats[p.rows] = v
+				break
+			}
+			err = p.setFloat(col, p.rows, p.line, f)
+		case stringKind:
+			p.setString(col, p.rows, f)
+		case boolKind:
+			err = p.setBool(col, p.rows, p.line, f)
 		}
 		if err != nil {
 			return p.withColumn(err, c)
@@ -414,12 +433,18 @@ func (p *parser) row() error {
 		if p.pos >= n || d[p.pos] != p.delim {
 			return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found %d", len(p.cols), c+1)}
 		}
+		m &= m - 1 // the delimiter
 		p.pos++
 	}
 	if p.pos < n {
 		switch d[p.pos] {
-		case '\n', '\r':
+		case '\n':
+			m &= m - 1
+			p.pos++
+			p.line++
+		case '\r':
 			p.endLine()
+			m, wb = p.bitsFrom(p.pos)
 		case p.delim:
 			return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found more", len(p.cols))}
 		default:
