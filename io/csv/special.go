@@ -31,7 +31,8 @@ type specials struct {
 
 // bitsFrom returns the bits of the special bytes at or after i in i's
 // word, and the index of the word's first byte; past the data's end, a
-// last special byte at len(data) (nextWord).
+// single bit for len(data), which ends the last field of data that ends
+// without a line break.
 func (p *parser) bitsFrom(i int) (uint64, int) {
 	if i >= len(p.data) {
 		return 1, len(p.data)
@@ -45,20 +46,8 @@ func (p *parser) bitsFrom(i int) (uint64, int) {
 }
 
 // nextWord returns the bits of the word after the one at byte wb, and its
-// first byte's index; past the data's end, a single bit for len(data),
-// which ends the last field of data that ends without a line break.
-func (p *parser) nextWord(wb int) (uint64, int) {
-	i := wb + 64
-	if i >= len(p.data) {
-		return 1, len(p.data)
-	}
-	s := &p.specials
-	w := i >> 6
-	if uint(w-s.from) >= uint(s.n) {
-		p.window(w)
-	}
-	return s.words[w-s.from], i
-}
+// first byte's index (see bitsFrom).
+func (p *parser) nextWord(wb int) (uint64, int) { return p.bitsFrom(wb + 64) }
 
 // window makes the bitmap of the words from word from on.
 func (p *parser) window(from int) {
