@@ -152,8 +152,8 @@ func (p *parser) run() error {
 			continue
 		}
 		// Where rows are irregular, they tend to be so in runs (a text
-		// column quoted throughout): the more in a row, the more taken
-		// without trying split first.
+		// column with doubled quotes throughout): the more in a row, the
+		// more taken without trying split first.
 		for i := 0; i < slow && p.pos < len(p.data); i++ {
 			if err := p.row(); err != nil {
 				return err
@@ -176,10 +176,10 @@ const chunkFields = 1024
 // split finds the bounds of the fields of up to a chunk of regular rows
 // from p.pos and returns how many rows it found: none when the row at
 // p.pos is not regular. A regular row has as many fields as columns, each
-// plain or in quotes with no special byte inside, and ends in a line break
-// like the chunk's others, \n or \r\n. The work per plain field is the
-// next bit of the bitmap and two stores, with no branch that depends on
-// the field's bytes.
+// plain or in quotes with no line break or doubled quote inside (quoted8),
+// and ends in a line break like the chunk's others, \n or \r\n. The work
+// per plain field is the next bit of the bitmap and two stores, with no
+// branch that depends on the field's bytes.
 func (p *parser) split() int {
 	d, n, cols := p.data, len(p.data), len(p.cols)
 	delim := p.delim
