@@ -54,13 +54,20 @@ func (k Key) AppendTo(b []byte) []byte {
 }
 
 // ShortTable maps packed short strings to ids: open addressing on the key
-// itself, no bytes compared, and a slot holds the key and the id together,
-// so that a lookup touches one cache line. The zero value is an empty
-// table.
+// itself, no bytes compared. While every key is at most seven bytes, it is
+// narrow: a key and its length fit one word, and a slot is that word and
+// the id, twelve bytes, in two arrays, so that the table of a column of
+// ten thousand such values fits a core's L2 cache (384 KiB, where slots of
+// two-word keys took 1.5 MiB). The first longer key makes it wide: a slot
+// holds the two words and the id. Either way a lookup touches one slot.
+// The zero value is an empty table.
 type ShortTable struct {
-	slots   []shortSlot
-	shift   uint
-	n       int
+	words []uint64    // narrow: the keys (Narrow)
+	wids  []int32     // and their ids+1; 0 is empty
+	slots []shortSlot // wide
+	shift uint
+	n     int
+
 	touched int32    // what FindAll's first loop loaded, kept so that it loads
 	homes   []uint64 // FindAll's
 }
@@ -70,21 +77,49 @@ type shortSlot struct {
 	id  int32 // id+1; 0 is empty
 }
 
+// narrow returns the one word of a key of at most seven bytes: its bytes
+// and its length in the top byte; ok is false for a longer key.
+func narrow(k Key) (uint64, bool) { return k.Lo | k.Hi, k.Hi>>56 <= 7 }
+
 func (t *ShortTable) home(k Key) uint64 {
 	return mix(k.Lo^0xa0761d6478bd642f, k.Hi^0xe7037ed1a0b428db) >> t.shift
 }
+
+// homeWord is a narrow key's home slot: one multiplication, whose top bits
+// depend on every bit of the word.
+func (t *ShortTable) homeWord(w uint64) uint64 { return (w * 0x9e3779b97f4a7c15) >> t.shift }
 
 // Find returns key's id, or -1 when the table does not hold it.
 func (t *ShortTable) Find(key Key) int32 {
 	if t.n == 0 {
 		return -1
 	}
-	mask := uint64(len(t.slots) - 1)
-	for s := t.home(key); ; s = (s + 1) & mask {
-		switch sl := &t.slots[s]; {
-		case sl.id == 0:
+	if t.slots == nil {
+		w, ok := narrow(key)
+		if !ok {
 			return -1
-		case sl.key == key:
+		}
+		return t.findWord(w, t.homeWord(w))
+	}
+	return t.findWide(key, t.home(key))
+}
+
+func (t *ShortTable) findWord(w, s uint64) int32 {
+	mask := uint64(len(t.words) - 1)
+	for ; ; s = (s + 1) & mask {
+		id := t.wids[s]
+		if id == 0 || t.words[s] == w {
+			return id - 1
+		}
+	}
+}
+
+func (t *ShortTable) findWide(key Key, s uint64) int32 {
+	mask := uint64(len(t.slots) - 1)
+	for ; ; s = (s + 1) & mask {
+		// The key first, the common case: an empty slot holds the empty
+		// string's key with id 0, which reads as -1 too.
+		if sl := &t.slots[s]; sl.key == key || sl.id == 0 {
 			return sl.id - 1
 		}
 	}
@@ -108,22 +143,31 @@ func (t *ShortTable) FindAll(keys []Key, ids []int32) {
 	}
 	homes := t.homes[:len(keys)]
 	var touched int32
+	if t.slots == nil {
+		for i, k := range keys {
+			w, _ := narrow(k)
+			h := t.homeWord(w)
+			homes[i] = h
+			touched |= t.wids[h]
+		}
+		t.touched = touched
+		for i, k := range keys {
+			if w, ok := narrow(k); ok {
+				ids[i] = t.findWord(w, homes[i])
+			} else {
+				ids[i] = -1
+			}
+		}
+		return
+	}
 	for i, k := range keys {
 		h := t.home(k)
 		homes[i] = h
 		touched |= t.slots[h].id
 	}
 	t.touched = touched
-	mask := uint64(len(t.slots) - 1)
 	for i, k := range keys {
-		for s := homes[i]; ; s = (s + 1) & mask {
-			// The key first, the common case: an empty slot holds the
-			// empty string's key with id 0, which reads as -1 too.
-			if sl := &t.slots[s]; sl.key == k || sl.id == 0 {
-				ids[i] = sl.id - 1
-				break
-			}
-		}
+		ids[i] = t.findWide(k, homes[i])
 	}
 }
 
@@ -137,8 +181,25 @@ func (t *ShortTable) Insert(key Key, id int32) {
 // FindOrInsert returns key's id, or adds key with id and returns id and
 // true: one probe where Find and then Insert would take two.
 func (t *ShortTable) FindOrInsert(key Key, id int32) (int32, bool) {
-	if 2*(t.n+1) > len(t.slots) || (len(t.slots) < sparseSlots && 8*(t.n+1) > len(t.slots)) {
+	w, ok := narrow(key)
+	if !ok && t.slots == nil {
+		t.widen()
+	}
+	if size := len(t.words) + len(t.slots); 2*(t.n+1) > size || (size < sparseSlots && 8*(t.n+1) > size) {
 		t.grow()
+	}
+	if t.slots == nil {
+		mask := uint64(len(t.words) - 1)
+		for s := t.homeWord(w); ; s = (s + 1) & mask {
+			switch {
+			case t.wids[s] == 0:
+				t.words[s], t.wids[s] = w, id+1
+				t.n++
+				return id, true
+			case t.words[s] == w:
+				return t.wids[s] - 1, false
+			}
+		}
 	}
 	mask := uint64(len(t.slots) - 1)
 	for s := t.home(key); ; s = (s + 1) & mask {
@@ -159,14 +220,48 @@ func (t *ShortTable) FindOrInsert(key Key, id int32) (int32, bool) {
 // column of 11 values went from 9.6 to 5.3 ns a lookup.
 const sparseSlots = 4096
 
-// grow doubles the table, or quadruples a large one (fewer rounds of
+// grow doubles the table, or quadruples a large wide one (fewer rounds of
 // moving its entries), and moves the entries over.
 func (t *ShortTable) grow() {
-	old := t.slots
-	size := max(64, 2*len(old))
-	if len(old) >= 4096 {
-		size = 4 * len(old)
+	if t.slots == nil {
+		words, wids := t.words, t.wids
+		size := max(64, 2*len(words))
+		t.words, t.wids, t.shift = make([]uint64, size), make([]int32, size), uint(64-bits.TrailingZeros(uint(size)))
+		mask := uint64(size - 1)
+		for i, id := range wids {
+			if id != 0 {
+				s := t.homeWord(words[i])
+				for t.wids[s] != 0 {
+					s = (s + 1) & mask
+				}
+				t.words[s], t.wids[s] = words[i], id
+			}
+		}
+		return
 	}
+	size := max(64, 2*len(t.slots))
+	if len(t.slots) >= 4096 {
+		size = 4 * len(t.slots)
+	}
+	t.rehash(t.slots, size)
+}
+
+// widen turns a narrow table wide, for its first key longer than seven
+// bytes.
+func (t *ShortTable) widen() {
+	old := make([]shortSlot, 0, t.n)
+	for i, id := range t.wids {
+		if id != 0 {
+			w := t.words[i]
+			old = append(old, shortSlot{key: Key{Lo: w &^ (0xff << 56), Hi: w & (0xff << 56)}, id: id})
+		}
+	}
+	t.words, t.wids = nil, nil
+	t.rehash(old, max(64, 4*len(old)))
+}
+
+// rehash places the entries of old in size wide slots.
+func (t *ShortTable) rehash(old []shortSlot, size int) {
 	t.slots, t.shift = make([]shortSlot, size), uint(64-bits.TrailingZeros(uint(size)))
 	mask := uint64(size - 1)
 	for _, sl := range old {

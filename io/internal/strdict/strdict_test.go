@@ -7,15 +7,22 @@ import (
 )
 
 // TestTablesAgainstMap gives strings of every length ids through the two
-// tables, as a parser does, and checks them against a map.
+// tables, as a parser does, and checks them against a map: strings of up
+// to 7 bytes alone (a narrow ShortTable) and of up to 23 (one made wide).
 func TestTablesAgainstMap(t *testing.T) {
+	for _, maxLen := range []int{7, 23} {
+		t.Run(fmt.Sprint("max", maxLen), func(t *testing.T) { tablesAgainstMap(t, maxLen) })
+	}
+}
+
+func tablesAgainstMap(t *testing.T, maxLen int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	want := map[string]int32{}
 	var short ShortTable
 	long := NewTable(4)
 	offs, data := []int32{0}, []byte(nil)
 	for range 20000 {
-		b := make([]byte, r.IntN(24))
+		b := make([]byte, r.IntN(maxLen+1))
 		for i := range b {
 			b[i] = "ab\x00"[r.IntN(3)] // few distinct bytes: many repeats, zeros included
 		}
@@ -44,7 +51,7 @@ func TestTablesAgainstMap(t *testing.T) {
 	// FindAll agrees with the map on held and missing keys alike.
 	var keys []Key
 	for range 1000 {
-		b := make([]byte, r.IntN(MaxShort+1))
+		b := make([]byte, r.IntN(min(maxLen, MaxShort)+1))
 		for i := range b {
 			b[i] = "abc"[r.IntN(3)]
 		}
