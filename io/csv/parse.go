@@ -327,7 +327,11 @@ func (p *parser) chunk(rows int) error {
 				}
 			}
 		case stringKind:
-			if !col.strs.plain && p.shortKeys(c, rows) {
+			if col.strs.plain {
+				p.plainStrings(col, first, c, rows)
+				break
+			}
+			if p.shortKeys(c, rows) {
 				col.strs.addKeys(first, p.keys[:rows])
 				break
 			}
@@ -351,6 +355,23 @@ func (p *parser) chunk(rows int) error {
 	}
 	p.pos, p.rows, p.line = p.next, first+rows, line+rows
 	return nil
+}
+
+// plainStrings appends the chunk's fields of column c, whose strings are
+// kept plain; a null, and the row after which the column sizes its bytes,
+// go through setString.
+func (p *parser) plainStrings(col *column, first, c, rows int) {
+	d, cols, starts, ends, sc := p.data, len(p.cols), p.starts, p.ends, col.strs
+	for r := range rows {
+		k := r*cols + c
+		f := d[starts[k]:ends[k]]
+		if p.nulls.match(f) || len(sc.offsets) == sizeRows {
+			p.setString(col, first+r, f)
+			continue
+		}
+		sc.data = append(sc.data, f...)
+		sc.offsets = append(sc.offsets, int32(len(sc.data)))
+	}
 }
 
 // shortKeys packs the fields of column c in the chunk's rows into
