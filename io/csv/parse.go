@@ -161,7 +161,7 @@ func (p *parser) run() error {
 		}
 		slow = min(2*slow, 64)
 		for i := range p.cols {
-			if c := p.cols[i].strs; c != nil && !c.plain {
+			if c := p.cols[i].strs; c != nil {
 				c.flush()
 			}
 		}

@@ -62,7 +62,7 @@ func (k Key) AppendTo(b []byte) []byte {
 // holds the two words and the id. Either way a lookup touches one slot.
 // The zero value is an empty table.
 type ShortTable struct {
-	words []uint64    // narrow: the keys (Narrow)
+	words []uint64    // narrow: the keys (see narrow)
 	wids  []int32     // and their ids+1; 0 is empty
 	slots []shortSlot // wide
 	shift uint
