@@ -193,11 +193,8 @@ func (p *parser) split() int {
 		b := delim // the byte that ended the field before
 		for c := k; c < k+cols; c++ {
 			bad |= b ^ delim
-			for m == 0 {
-				m, wb = p.nextWord(wb)
-			}
-			e := wb + bits.TrailingZeros64(m)
-			m &= m - 1
+			var e int
+			e, m, wb = p.take(m, wb)
 			if e >= n {
 				bad = 1
 				break
@@ -222,10 +219,7 @@ func (p *parser) split() int {
 			ok = crlf != 1
 			crlf = 0
 		case b == '\r' && pos < n && d[pos] == '\n' && crlf != 0:
-			for m == 0 {
-				m, wb = p.nextWord(wb)
-			}
-			m &= m - 1 // the \n
+			_, m, wb = p.take(m, wb) // the \n
 			crlf = 1
 			pos++
 		default: // too many fields, a lone \r
@@ -242,6 +236,25 @@ func (p *parser) split() int {
 	return k / cols
 }
 
+// take returns the index of the next special byte in bits m of the word
+// at byte wb or the words after, and the bits after it.
+func (p *parser) take(m uint64, wb int) (int, uint64, int) {
+	if m == 0 {
+		m, wb = p.nextBits(wb)
+	}
+	return wb + bits.TrailingZeros64(m), m & (m - 1), wb
+}
+
+// nextBits returns the first word after the one at byte wb that holds a
+// special byte, and its first byte's index (see nextWord).
+func (p *parser) nextBits(wb int) (uint64, int) {
+	m, wb := p.nextWord(wb)
+	for m == 0 {
+		m, wb = p.nextWord(wb)
+	}
+	return m, wb
+}
+
 // quoted8 steps over the quoted field that starts at s, whose first
 // special byte, at e, is its opening quote: the bits up to the closing
 // quote, delimiters among them, and the one right after it, which ends the
@@ -256,22 +269,15 @@ func (p *parser) quoted8(s, e int) int {
 	m, wb := p.m, p.wb
 	defer func() { p.m, p.wb = m, wb }()
 	for {
-		for m == 0 {
-			m, wb = p.nextWord(wb)
-		}
-		q := wb + bits.TrailingZeros64(m)
-		m &= m - 1
+		var q int
+		q, m, wb = p.take(m, wb)
 		if q >= n || d[q] == '\n' || d[q] == '\r' {
 			return -1
 		}
 		if d[q] != '"' {
 			continue // a delimiter inside the quotes
 		}
-		for m == 0 {
-			m, wb = p.nextWord(wb)
-		}
-		e = wb + bits.TrailingZeros64(m)
-		m &= m - 1
+		e, m, wb = p.take(m, wb)
 		if e != q+1 || e >= n || d[e] == '"' {
 			return -1
 		}
@@ -414,10 +420,10 @@ func (p *parser) row() error {
 			}
 			m, wb = p.bitsFrom(p.pos)
 		} else {
-			for m == 0 {
-				m, wb = p.nextWord(wb)
+			if m == 0 {
+				m, wb = p.nextBits(wb)
 			}
-			e := wb + bits.TrailingZeros64(m)
+			e := wb + bits.TrailingZeros64(m) // taken after the delimiter check
 			if e < n && d[e] == '"' {
 				return p.withColumn(&ParseError{Line: p.line, Msg: "a quote inside an unquoted field"}, c)
 			}
@@ -815,7 +821,12 @@ func (c *stringColumn) addShort(row int, key strdict.Key) { c.indices[row] = c.f
 // looked up as a batch (FindAll): the probes inline, and the misses of a
 // table larger than the cache overlapped.
 func (c *stringColumn) addKeys(first int, keys []strdict.Key) {
-	ids := c.indices[first : first+len(keys)]
+	c.idsOf(keys, c.indices[first:first+len(keys)])
+}
+
+// idsOf sets ids[i] to the id of keys[i], adding the keys the dictionary
+// lacks.
+func (c *stringColumn) idsOf(keys []strdict.Key, ids []int32) {
 	c.short.FindAll(keys, ids)
 	for i, id := range ids {
 		if id < 0 {
@@ -830,18 +841,15 @@ func (c *stringColumn) pend(row int, key strdict.Key) {
 	c.pendKeys = append(c.pendKeys, key)
 }
 
-// flush looks up the pending keys as a batch (see addKeys) and sets their
+// flush looks up the pending keys as a batch (idsOf) and sets their
 // rows' ids.
 func (c *stringColumn) flush() {
 	if len(c.pendKeys) == 0 {
 		return
 	}
 	ids := slices.Grow(c.pendIDs[:0], len(c.pendKeys))[:len(c.pendKeys)]
-	c.short.FindAll(c.pendKeys, ids)
+	c.idsOf(c.pendKeys, ids)
 	for i, id := range ids {
-		if id < 0 {
-			id = c.findOrAdd(c.pendKeys[i]) // perhaps added earlier in the batch
-		}
 		c.indices[c.pendRows[i]] = id
 	}
 	c.pendRows, c.pendKeys, c.pendIDs = c.pendRows[:0], c.pendKeys[:0], ids[:0]
