@@ -873,7 +873,7 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 		cols := slices.Clone(rec.Columns())
 		var owned []arrow.Array
 		for i, r := range results {
-			c := kernel.TakeOrNull(r, ids)
+			c := kernel.Take(r, ids)
 			owned = append(owned, c)
 			fields = append(fields, arrow.Field{Name: a.Aggs[i].As, Type: c.DataType(), Nullable: true})
 			cols = append(cols, c)

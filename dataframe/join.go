@@ -315,10 +315,11 @@ func (j *join) lower(l *lowering) []graph.Key {
 }
 
 // joinOp joins the left and right rows that met in one partition. The
-// right side's pieces are concatenated for the hash table; for inner and
-// left joins, whose output follows the left rows in order, the left
-// pieces are not: only their keys are, and the other columns are gathered
-// from the pieces in step.
+// right side's pieces are concatenated for the hash table: its rows are
+// taken in random order, which one array serves fastest. Except for right
+// joins, whose output follows the right rows, the left pieces are not:
+// only their keys are, and the other columns are gathered from the pieces
+// in step.
 func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	var a joinArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -326,7 +327,7 @@ func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	}
 	var left []arrow.Record
 	var err error
-	if a.How == kernel.Inner || a.How == kernel.Left {
+	if a.How != kernel.Right {
 		left, err = side(opJoin, tc, inputs, 0)
 	} else {
 		var whole arrow.Record
@@ -349,7 +350,7 @@ func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, err
 	}
 	defer right.Release()
-	out, err := joinRecords(&a, left, right)
+	out, err := joinRecords(&a, left, []arrow.Record{right})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opJoin, err)
 	}
@@ -369,31 +370,57 @@ func partsOf(recs []arrow.Record, name string) ([]arrow.Array, error) {
 	return out, nil
 }
 
-// joinRecords joins left, in one or more pieces (several only for inner
-// and left joins), with right.
-func joinRecords(a *joinArgs, left []arrow.Record, right arrow.Record) (arrow.Record, error) {
-	lkeys := make([]arrow.Array, len(a.LeftOn))
-	defer release(lkeys)
-	for k, name := range a.LeftOn {
-		parts, err := partsOf(left, name)
-		if err != nil {
-			return nil, fmt.Errorf("left: %w", err)
-		}
-		if len(parts) == 1 {
+// joinKeys returns the named key columns of recs, each one array the
+// caller releases.
+func joinKeys(recs []arrow.Record, names []string) ([]arrow.Array, error) {
+	keys := make([]arrow.Array, len(names))
+	for k, name := range names {
+		parts, err := partsOf(recs, name)
+		if err == nil && len(parts) == 1 {
 			parts[0].Retain()
-			lkeys[k] = parts[0]
-		} else if lkeys[k], err = kernel.ConcatDict(parts); err != nil {
-			return nil, fmt.Errorf("left key %s: %w", name, err)
+			keys[k] = parts[0]
+		} else if err == nil {
+			keys[k], err = kernel.ConcatDict(parts)
+		}
+		if err != nil {
+			release(keys)
+			return nil, fmt.Errorf("key %s: %w", name, err)
 		}
 	}
-	rkeys, _, err := keyColumns(right, a.RightOn)
+	return keys, nil
+}
+
+// joinRecords joins left with right, each in one or more pieces: the rows
+// taken from a side in pieces should be in order, as gathering at random
+// from several arrays is slower than from one.
+func joinRecords(a *joinArgs, left, right []arrow.Record) (arrow.Record, error) {
+	lkeys, err := joinKeys(left, a.LeftOn)
+	if err != nil {
+		return nil, fmt.Errorf("left: %w", err)
+	}
+	defer release(lkeys)
+	rkeys, err := joinKeys(right, a.RightOn)
 	if err != nil {
 		return nil, fmt.Errorf("right: %w", err)
 	}
+	defer release(rkeys)
 	li, ri, err := kernel.HashJoin(lkeys, rkeys, a.How)
 	if err != nil {
 		return nil, err
 	}
+	// Each side's matched rows are located in its pieces once, for all of
+	// its columns.
+	taker := func(idx []int32) func([]arrow.Array) arrow.Array {
+		var loc *kernel.Rows
+		return func(parts []arrow.Array) arrow.Array {
+			if loc == nil {
+				l := kernel.LocateRows(parts, idx)
+				loc = &l
+			}
+			return kernel.TakeParts(parts, *loc)
+		}
+	}
+	takeLeft, takeRight := taker(li), taker(ri)
 	fields := make([]arrow.Field, len(a.Cols))
 	cols := make([]arrow.Array, len(a.Cols))
 	defer release(cols)
@@ -401,24 +428,20 @@ func joinRecords(a *joinArgs, left []arrow.Record, right arrow.Record) (arrow.Re
 		var col arrow.Array
 		switch {
 		case c.Key >= 0 && a.How == kernel.Outer:
-			col, err = coalesced(lkeys[c.Key], rkeys[c.Key], li, ri)
+			col = coalesced(lkeys[c.Key], rkeys[c.Key], li, ri)
 		case c.Key >= 0 && a.How == kernel.Right:
-			col = kernel.TakeOrNull(rkeys[c.Key], ri)
+			col = kernel.Take(rkeys[c.Key], ri)
 		case c.Key >= 0:
-			col = kernel.TakeOrNull(lkeys[c.Key], li)
+			col = kernel.Take(lkeys[c.Key], li)
 		case c.Side == 1:
-			var j int
-			if j, err = columnIndex(right.Schema(), c.Src); err == nil {
-				col = kernel.TakeOrNull(right.Column(j), ri)
+			var parts []arrow.Array
+			if parts, err = partsOf(right, c.Src); err == nil {
+				col = takeRight(parts)
 			}
 		default:
 			var parts []arrow.Array
 			if parts, err = partsOf(left, c.Src); err == nil {
-				if len(parts) == 1 {
-					col = kernel.TakeOrNull(parts[0], li)
-				} else {
-					col = kernel.TakeAscending(parts, li) // inner or left: li ascends, no -1
-				}
+				col = takeLeft(parts)
 			}
 		}
 		if err != nil {
@@ -440,12 +463,7 @@ func release(arrays []arrow.Array) {
 
 // coalesced is an outer join's shared key: the left row's where there is
 // one, else the right's.
-func coalesced(l, r arrow.Array, li, ri []int32) (arrow.Array, error) {
-	both, err := kernel.Concat(kernel.PlainType(l.DataType()), []arrow.Array{l, r})
-	if err != nil {
-		return nil, err
-	}
-	defer both.Release()
+func coalesced(l, r arrow.Array, li, ri []int32) arrow.Array {
 	idx := make([]int32, len(li))
 	for i := range li {
 		if li[i] >= 0 {
@@ -454,7 +472,8 @@ func coalesced(l, r arrow.Array, li, ri []int32) (arrow.Array, error) {
 			idx[i] = int32(l.Len()) + ri[i]
 		}
 	}
-	return kernel.TakeOrNull(both, idx), nil
+	both := []arrow.Array{l, r}
+	return kernel.TakeParts(both, kernel.LocateRows(both, idx))
 }
 
 // sizeOf estimates the bytes of a step's input data, or -1 if unknown.

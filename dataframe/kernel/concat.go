@@ -225,35 +225,58 @@ func ConcatDict(parts []arrow.Array) (arrow.Array, error) {
 // mergeDicts appends string dictionary columns encoded with different
 // dictionaries, re-encoding them with the union of the dictionaries: each
 // entry is looked up once, not each row, and what follows still groups and
-// joins by index. It returns nil where a part is not such a column or the
-// dictionaries hold more than a quarter as many entries as the parts have
-// rows: merging then costs more than copying the strings.
+// joins by index. It returns nil where unifyDicts declines.
 func mergeDicts(parts []arrow.Array) arrow.Array {
-	n, entries := totalLen(parts), 0
-	if len(parts) < 2 {
+	n := totalLen(parts)
+	values, remap := unifyDicts(parts, n)
+	if values == nil {
 		return nil
 	}
+	defer values.Release()
+	indices := make([]int32, 0, n)
+	for k, p := range parts {
+		valid, off := Validity(p)
+		for i, j := range p.(*array.Dictionary).Indices().(*array.Int32).Int32Values() {
+			if valid != nil && !IsValid(valid, off, i) {
+				indices = append(indices, 0) // a null row's index is any
+				continue
+			}
+			indices = append(indices, remap[k][j])
+		}
+	}
+	return NewDict(indices, values, concatValid(parts, n))
+}
+
+// unifyDicts returns the union of the dictionaries of string dictionary
+// columns, which the caller releases, and for each part the union's index
+// of each of its entries. It returns nil where there are fewer than two
+// parts, a part is not such a column, or the dictionaries hold more than a
+// quarter as many entries as rows are to be encoded with the union: then
+// merging costs more than copying the strings.
+func unifyDicts(parts []arrow.Array, rows int) (*array.String, [][]int32) {
+	if len(parts) < 2 {
+		return nil, nil
+	}
+	entries := 0
 	for _, p := range parts {
 		d, ok := p.(*array.Dictionary)
 		if !ok {
-			return nil
+			return nil, nil
 		}
 		if _, ok := d.Indices().(*array.Int32); !ok || d.Data().Dictionary().DataType().ID() != arrow.STRING {
-			return nil
+			return nil, nil
 		}
 		entries += DictValues(d).Len()
 	}
-	if 4*entries > n {
-		return nil
+	if 4*entries > rows {
+		return nil, nil
 	}
 	ids := make(map[string]int32)
 	offsets, data := []int32{0}, []byte(nil)
-	indices := make([]int32, 0, n)
-	var remap []int32
-	for _, p := range parts {
-		d := p.(*array.Dictionary)
-		values := DictValues(d)
-		remap = remap[:0]
+	remap := make([][]int32, len(parts))
+	for k, p := range parts {
+		values := DictValues(p.(*array.Dictionary))
+		remap[k] = make([]int32, values.Len())
 		for j := range values.Len() {
 			b := dictBytes(values, j)
 			id, ok := ids[string(b)]
@@ -263,20 +286,10 @@ func mergeDicts(parts []arrow.Array) arrow.Array {
 				offsets = append(offsets, int32(len(data)))
 				ids[string(b)] = id
 			}
-			remap = append(remap, id)
-		}
-		valid, off := Validity(p)
-		for i, j := range d.Indices().(*array.Int32).Int32Values() {
-			if valid != nil && !IsValid(valid, off, i) {
-				indices = append(indices, 0) // a null row's index is any
-				continue
-			}
-			indices = append(indices, remap[j])
+			remap[k][j] = id
 		}
 	}
-	values := NewString(offsets, data, nil)
-	defer values.Release()
-	return NewDict(indices, values, concatValid(parts, n))
+	return NewString(offsets, data, nil), remap
 }
 
 func totalLen(parts []arrow.Array) int {

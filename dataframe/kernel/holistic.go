@@ -148,13 +148,13 @@ func GroupNunique(col arrow.Array, ids []int32, n int) arrow.Array {
 // GroupFirst is each group's first non-null value in row order, null for
 // a group with none, as pandas' first. The result has col's type.
 func GroupFirst(col arrow.Array, ids []int32, n int) arrow.Array {
-	return TakeOrNull(col, firstOrLastRows(col, ids, n, false))
+	return Take(col, firstOrLastRows(col, ids, n, false))
 }
 
 // GroupLast is each group's last non-null value in row order, null for a
 // group with none, as pandas' last. The result has col's type.
 func GroupLast(col arrow.Array, ids []int32, n int) arrow.Array {
-	return TakeOrNull(col, firstOrLastRows(col, ids, n, true))
+	return Take(col, firstOrLastRows(col, ids, n, true))
 }
 
 // firstOrLastRows is each group's first (or last) row with a value, -1

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 var allJoinTypes = []JoinType{Inner, Left, Right, Outer}
@@ -218,79 +217,6 @@ func TestJoinTypeString(t *testing.T) {
 			t.Errorf("JoinType(%d) is %q, want %q", i, got, want)
 		}
 	}
-}
-
-// randomIndicesOrNull is randomIndices with some -1s.
-func randomIndicesOrNull(rng *rand.Rand, n int) []int {
-	idx := randomIndices(rng, n)
-	for k := rng.Intn(4); k > 0; k-- {
-		idx = append(idx, -1)
-	}
-	rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
-	return idx
-}
-
-// gatherOrNull is col.gather where -1 gives a null row.
-func (c col) gatherOrNull(idx []int) col {
-	out := col{kind: c.kind, valid: []bool{}}
-	for _, i := range idx {
-		if i >= 0 {
-			g := c.gather([]int{i})
-			out = concatCols(c.kind, []col{out, g})
-			continue
-		}
-		out.valid = append(out.valid, false)
-		switch c.kind {
-		case KindInt:
-			out.ints = append(out.ints, 0)
-		case KindFloat:
-			out.flts = append(out.flts, 0)
-		case KindString:
-			out.strs = append(out.strs, "")
-		case KindBool:
-			out.bools = append(out.bools, false)
-		}
-	}
-	return out
-}
-
-func TestTakeOrNullMatchesReference(t *testing.T) {
-	for _, ct := range allColTypes {
-		t.Run(ct.String(), func(t *testing.T) {
-			forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
-				c := genCol(rng, ct, s)
-				defer release(c)
-				for _, idx := range [][]int{randomIndicesOrNull(rng, s.n), randomIndices(rng, s.n), {-1, -1}, nil} {
-					got := TakeOrNull(c.arr, toInt32s(idx))
-					if !arrow.TypeEqual(got.DataType(), c.arr.DataType()) {
-						t.Errorf("TakeOrNull of %s gave %s", c.arr.DataType(), got.DataType())
-					}
-					checkCol(t, "TakeOrNull", readCol(t, got), c.gatherOrNull(idx))
-					got.Release()
-				}
-			})
-		})
-	}
-}
-
-// TakeOrNull's results own what they hold: released, with their inputs,
-// nothing stays allocated.
-func TestTakeOrNullReleasesEverything(t *testing.T) {
-	forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
-		withCheckedMem(t, func(*memory.CheckedAllocator) {
-			rec, cols := genRecord(rng, s)
-			defer rec.Release()
-			idx := randomIndicesOrNull(rng, s.n)
-			for c, w := range cols {
-				got := TakeOrNull(rec.Column(c), toInt32s(idx))
-				if got.Len() != len(idx) || !SameType(got.DataType(), rec.Column(c).DataType()) {
-					t.Fatalf("%s: %d rows of %s, want %d of %s", rec.ColumnName(c), got.Len(), got.DataType(), len(idx), rec.Column(c).DataType())
-				}
-				checkCol(t, rec.ColumnName(c), readCol(t, got), w.gatherOrNull(idx))
-				got.Release()
-			}
-		})
-	})
 }
 
 // BenchmarkHashJoinInt64 inner-joins 1,000,000 rows with 1,000,000 on a

@@ -171,9 +171,13 @@ func SplitRecord(rec arrow.Record, parts []int32, n int) []arrow.Record {
 	for p := range cols {
 		cols[p] = make([]arrow.Array, rec.NumCols())
 	}
+	locs := make([]Rows, n)
+	for p := range locs {
+		locs[p] = Rows{row: perm[start[p]:start[p+1]]}
+	}
 	for c, col := range rec.Columns() {
 		for p := range cols {
-			cols[p][c] = Take(col, perm[start[p]:start[p+1]])
+			cols[p][c] = TakeParts([]arrow.Array{col}, locs[p])
 		}
 	}
 	for p := range out {

@@ -29,9 +29,10 @@ func Filter(rec arrow.Record, sel []uint8) arrow.Record {
 
 // TakeRecord returns the rows of rec at idx, in that order.
 func TakeRecord(rec arrow.Record, idx []int32) arrow.Record {
+	loc := LocateRows(rec.Columns()[:min(1, rec.NumCols())], idx)
 	cols := make([]arrow.Array, rec.NumCols())
 	for i, c := range rec.Columns() {
-		cols[i] = Take(c, idx)
+		cols[i] = TakeParts([]arrow.Array{c}, loc)
 	}
 	out := array.NewRecord(rec.Schema(), cols, int64(len(idx)))
 	for _, c := range cols {
@@ -40,106 +41,300 @@ func TakeRecord(rec arrow.Record, idx []int32) arrow.Record {
 	return out
 }
 
-// Take returns the rows of a at idx, in that order.
+// Take returns the rows of a at idx, in that order; an index of -1 gives
+// a null row. Dictionary columns keep their dictionary.
 func Take(a arrow.Array, idx []int32) arrow.Array {
-	return takeColumn(a, idx, takeValid(a, idx), false)
+	parts := []arrow.Array{a}
+	return TakeParts(parts, LocateRows(parts, idx))
 }
 
-// takeColumn gathers a's values at idx under the validity valid; with
-// orNull, an index of -1 gives a zero value (null by valid).
-func takeColumn(a arrow.Array, idx []int32, valid []byte, orNull bool) arrow.Array {
-	switch a := a.(type) {
+// Rows locates rows of parts read as one array: taken row j is row row[j]
+// of part part[j] (of part 0 where part is nil), and null where row[j] is
+// negative. Locating rows once serves every column of a record, and of
+// one split in pieces, as a join's sides are.
+type Rows struct {
+	part, row []int32
+	missing   bool // some row is negative
+}
+
+// LocateRows locates idx, rows of parts read as one array (-1: none), in
+// parts, of which only the lengths count. Rows in order, or many in one
+// part, are found without a search.
+func LocateRows(parts []arrow.Array, idx []int32) Rows {
+	if len(parts) <= 1 {
+		low := int32(0)
+		for _, i := range idx {
+			low = min(low, i)
+		}
+		return Rows{row: idx, missing: low < 0}
+	}
+	starts := make([]int32, len(parts)+1)
+	for k, p := range parts {
+		starts[k+1] = starts[k] + int32(p.Len())
+	}
+	loc := Rows{part: make([]int32, len(idx)), row: make([]int32, len(idx))}
+	c := 0
+	for j, i := range idx {
+		if i < 0 {
+			loc.row[j], loc.missing = -1, true
+			continue
+		}
+		if i < starts[c] || i >= starts[c+1] {
+			// The first part that ends after i: it is not empty.
+			lo, hi := 0, len(parts)-1
+			for lo < hi {
+				if m := (lo + hi) / 2; starts[m+1] > i {
+					hi = m
+				} else {
+					lo = m + 1
+				}
+			}
+			if i >= starts[lo+1] {
+				panic(fmt.Sprintf("kernel: take row %d of %d", i, starts[len(parts)]))
+			}
+			c = lo
+		}
+		loc.part[j], loc.row[j] = int32(c), i-starts[c]
+	}
+	return loc
+}
+
+// TakeParts gathers the rows loc locates in parts, columns of one kind:
+// all plain or dictionary strings alike. Where the parts are encoded with
+// one dictionary, or with dictionaries small beside the rows taken, the
+// result is encoded too; other strings come out plain.
+func TakeParts(parts []arrow.Array, loc Rows) arrow.Array {
+	valid := rowsValid(parts, loc)
+	switch parts[0].(type) {
 	case *array.Int64:
-		return NewInt64(gatherAt(a.Int64Values(), idx, orNull), valid)
+		return NewInt64(gatherRows(partValues(parts, (*array.Int64).Int64Values), loc), valid)
 	case *array.Float64:
-		return NewFloat64(gatherAt(a.Float64Values(), idx, orNull), valid)
+		return NewFloat64(gatherRows(partValues(parts, (*array.Float64).Float64Values), loc), valid)
 	case *array.Boolean:
-		vals := make([]uint8, len(idx))
-		for j, i := range idx {
-			if i >= 0 {
-				vals[j] = b2u(a.Value(int(i)))
+		bits, offs := make([][]byte, len(parts)), make([]int, len(parts))
+		for k, p := range parts {
+			if b := p.Data().Buffers()[1]; b != nil { // nil in an empty array
+				bits[k], offs[k] = b.Bytes(), p.Data().Offset()
 			}
 		}
-		return NewBool(vals, valid)
-	case *array.String:
-		offs, vals := stringParts(a)
-		outOffs, data := takeStrings(offs, vals, idx)
-		return NewString(outOffs, data, valid)
-	case *array.Dictionary:
-		indices := gatherAt(a.Indices().(*array.Int32).Int32Values(), idx, orNull)
-		return NewDict(indices, DictValues(a), valid)
+		out := make([]uint8, len(loc.row))
+		if loc.part == nil {
+			bits, off := bits[0], offs[0]
+			for j, r := range loc.row {
+				if k := off + int(r); r >= 0 {
+					out[j] = bits[k>>3] >> (k & 7) & 1
+				}
+			}
+		} else {
+			for j, r := range loc.row {
+				if c := loc.part[j]; r >= 0 {
+					k := offs[c] + int(r)
+					out[j] = bits[c][k>>3] >> (k & 7) & 1
+				}
+			}
+		}
+		return NewBool(out, valid)
+	case *array.String, *array.Dictionary:
+		if d := sharedDict(parts); d != nil {
+			return NewDict(gatherRows(dictIndices(parts), loc), d, valid)
+		}
+		if values, remap := unifyDicts(parts, len(loc.row)); values != nil {
+			defer values.Release()
+			return NewDict(gatherRemapped(dictIndices(parts), remap, loc), values, valid)
+		}
+		offs, data := takeStrings(stringPartsOf(parts), loc)
+		return NewString(offs, data, valid)
 	}
-	panic(fmt.Sprintf("kernel: Take of %s", a.DataType()))
+	panic(fmt.Sprintf("kernel: Take of %s", parts[0].DataType()))
 }
 
-func gatherAt[T any](vals []T, idx []int32, orNull bool) []T {
-	if orNull {
-		return gatherOrZero(vals, idx)
+func partOf(loc Rows, j int) int {
+	if loc.part == nil {
+		return 0
 	}
-	return gather(vals, idx)
+	return int(loc.part[j])
 }
 
-func gather[T any](vals []T, idx []int32) []T {
-	out := make([]T, len(idx))
-	for j, i := range idx {
-		out[j] = vals[i]
+// partValues returns each part's values.
+func partValues[A arrow.Array, T any](parts []arrow.Array, values func(A) []T) [][]T {
+	out := make([][]T, len(parts))
+	for k, p := range parts {
+		out[k] = values(p.(A))
 	}
 	return out
 }
 
-// takeValid gathers a's validity bitmap at idx; nil when a has no nulls or
-// none of the taken rows is null.
-func takeValid(a arrow.Array, idx []int32) []byte {
-	valid, off := Validity(a)
-	if valid == nil {
-		return nil
+func dictIndices(parts []arrow.Array) [][]int32 {
+	out := make([][]int32, len(parts))
+	for k, p := range parts {
+		out[k] = p.(*array.Dictionary).Indices().(*array.Int32).Int32Values()
 	}
-	out := make([]byte, (len(idx)+7)/8)
-	any := false
-	for j, i := range idx {
-		k := off + int(i)
-		if valid[k>>3]&(1<<(k&7)) != 0 {
-			out[j>>3] |= 1 << (j & 7)
-		} else {
-			any = true
+	return out
+}
+
+// gather returns vals at idx, which holds no -1.
+func gather[T any](vals []T, idx []int32) []T { return gatherRows([][]T{vals}, Rows{row: idx}) }
+
+// gatherRows gathers the values loc locates, zero for a null row.
+func gatherRows[T any](vals [][]T, loc Rows) []T {
+	out := make([]T, len(loc.row))
+	switch {
+	case loc.part == nil && !loc.missing:
+		v := vals[0]
+		for j, r := range loc.row {
+			out[j] = v[r]
+		}
+	case loc.part == nil:
+		v := vals[0]
+		for j, r := range loc.row {
+			if r >= 0 {
+				out[j] = v[r]
+			}
+		}
+	default:
+		for j, r := range loc.row {
+			if r >= 0 {
+				out[j] = vals[loc.part[j]][r]
+			}
 		}
 	}
-	if !any {
+	return out
+}
+
+// gatherRemapped gathers the dictionary indices loc locates, each mapped
+// by its part's remap into a union of the dictionaries. A null row may
+// hold any index: one outside its dictionary is taken as 0.
+func gatherRemapped(ids [][]int32, remap [][]int32, loc Rows) []int32 {
+	out := make([]int32, len(loc.row))
+	for j, r := range loc.row {
+		if r >= 0 {
+			c := partOf(loc, j)
+			if k := ids[c][r]; uint(k) < uint(len(remap[c])) {
+				out[j] = remap[c][k]
+			}
+		}
+	}
+	return out
+}
+
+// rowsValid is the validity of the rows loc locates in parts; nil when
+// none is null.
+func rowsValid(parts []arrow.Array, loc Rows) []byte {
+	bits, offs := make([][]byte, len(parts)), make([]int, len(parts))
+	nulls := loc.missing
+	for k, p := range parts {
+		bits[k], offs[k] = Validity(p)
+		nulls = nulls || bits[k] != nil
+	}
+	if !nulls {
+		return nil
+	}
+	out := make([]byte, (len(loc.row)+7)/8)
+	nulls = false
+	if loc.part == nil && !loc.missing {
+		valid, off := bits[0], offs[0]
+		for j, r := range loc.row {
+			if k := off + int(r); valid[k>>3]&(1<<(k&7)) != 0 {
+				out[j>>3] |= 1 << (j & 7)
+			} else {
+				nulls = true
+			}
+		}
+	} else {
+		for j, r := range loc.row {
+			if c := partOf(loc, j); r >= 0 && IsValid(bits[c], offs[c], int(r)) {
+				out[j>>3] |= 1 << (j & 7)
+			} else {
+				nulls = true
+			}
+		}
+	}
+	if !nulls {
 		return nil
 	}
 	return out
 }
 
-// takeStrings gathers the strings of offs and vals at idx (-1: empty) into
-// new offsets and bytes, in one pass: idx is often in random order (a
+// stringPart is a string column as offsets into data, indexed by row or,
+// for a dictionary column, by the row's entry in ids.
+type stringPart struct {
+	offs []int32
+	data []byte
+	ids  []int32
+}
+
+func stringPartsOf(parts []arrow.Array) []stringPart {
+	out := make([]stringPart, len(parts))
+	for k, p := range parts {
+		s := StringsOf(p)
+		if s.Dict != nil {
+			out[k].offs, out[k].data = stringParts(s.Dict)
+			out[k].ids = s.Indices
+		} else {
+			out[k].offs, out[k].data = s.Offsets, s.Data
+		}
+	}
+	return out
+}
+
+// span returns where row r's string lies in p.data; an empty span for
+// a null row (r < 0) or a dictionary index outside the dictionary (a null
+// row may hold any).
+func (p *stringPart) span(r int32) (start, end int) {
+	i := int(r)
+	if p.ids != nil && r >= 0 {
+		i = int(p.ids[r])
+	}
+	if uint(i) >= uint(len(p.offs)-1) {
+		return 0, 0
+	}
+	return int(p.offs[i]), int(p.offs[i+1])
+}
+
+// takeStrings gathers the strings loc locates in parts (null: empty) into
+// new offsets and bytes, in one pass: rows are often in random order (a
 // join's build side), where every pass costs cache misses, so the bytes
 // are sized from the average length and grown if need be rather than
-// measured first. Strings of up to 16 bytes are copied as one 16-byte word
-// where both sides have room, without a call to memmove: most keys and
-// labels are that short.
-func takeStrings(offs []int32, vals []byte, idx []int32) ([]int32, []byte) {
-	est := 16
-	if rows := len(offs) - 1; rows > 0 {
-		est += int(offs[rows]-offs[0]) / rows * len(idx) * 9 / 8
+// measured first. Strings of up to 16 bytes are copied as one 16-byte
+// word where both sides have room, without a call to memmove: most keys
+// and labels are that short.
+func takeStrings(parts []stringPart, loc Rows) ([]int32, []byte) {
+	strs, size := 0, 0
+	for _, p := range parts {
+		if n := len(p.offs) - 1; n > 0 {
+			strs, size = strs+n, size+int(p.offs[n]-p.offs[0])
+		}
 	}
-	outOffs := make([]int32, len(idx)+1)
+	est := 16
+	if strs > 0 {
+		est += size / strs * len(loc.row) * 9 / 8
+	}
+	outOffs := make([]int32, len(loc.row)+1)
 	data := make([]byte, est)
 	pos := 0
-	for j, i := range idx {
-		if i >= 0 {
-			start, end := int(offs[i]), int(offs[i+1])
-			if pos+16+end-start > len(data) {
-				data = append(data[:pos], make([]byte, len(data)/2+16+end-start)...)
-				data = data[:cap(data)]
-			}
-			if end-start <= 16 && start+16 <= len(vals) {
-				*(*[16]byte)(data[pos : pos+16]) = *(*[16]byte)(vals[start : start+16])
-			} else {
-				copy(data[pos:], vals[start:end])
-			}
-			pos += end - start
+	p := &parts[0]
+	for j, r := range loc.row {
+		if loc.part != nil {
+			p = &parts[loc.part[j]]
 		}
+		start, end := p.span(r)
+		if pos+16+end-start > len(data) {
+			data = grow(data, pos, end-start)
+		}
+		if end-start <= 16 && start+16 <= len(p.data) {
+			*(*[16]byte)(data[pos : pos+16]) = *(*[16]byte)(p.data[start : start+16])
+		} else {
+			copy(data[pos:], p.data[start:end])
+		}
+		pos += end - start
 		outOffs[j+1] = int32(pos)
 	}
 	return outOffs, data[:pos:pos]
+}
+
+// grow returns data, of which pos bytes are used, with room for n more
+// and a 16-byte word beyond them.
+func grow(data []byte, pos, n int) []byte {
+	data = append(data[:pos], make([]byte, len(data)/2+16+n)...)
+	return data[:cap(data)]
 }

@@ -1,7 +1,9 @@
 package kernel
 
 import (
+	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -69,18 +71,72 @@ func toInt32s(idx []int) []int32 {
 	return out
 }
 
+// randomIndicesOrNull is randomIndices with some -1s.
+func randomIndicesOrNull(rng *rand.Rand, n int) []int {
+	idx := randomIndices(rng, n)
+	for k := rng.Intn(4); k > 0; k-- {
+		idx = append(idx, -1)
+	}
+	rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	return idx
+}
+
+// gatherOrNull is col.gather where -1 gives a null row.
+func (c col) gatherOrNull(idx []int) col {
+	out := col{kind: c.kind, valid: []bool{}}
+	for _, i := range idx {
+		if i >= 0 {
+			g := c.gather([]int{i})
+			out = concatCols(c.kind, []col{out, g})
+			continue
+		}
+		out.valid = append(out.valid, false)
+		switch c.kind {
+		case KindInt:
+			out.ints = append(out.ints, 0)
+		case KindFloat:
+			out.flts = append(out.flts, 0)
+		case KindString:
+			out.strs = append(out.strs, "")
+		case KindBool:
+			out.bools = append(out.bools, false)
+		}
+	}
+	return out
+}
+
+// Take's results, with null rows, own what they hold: released, with their inputs,
+// nothing stays allocated.
+func TestTakeWithNullsReleasesEverything(t *testing.T) {
+	forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
+		withCheckedMem(t, func(*memory.CheckedAllocator) {
+			rec, cols := genRecord(rng, s)
+			defer rec.Release()
+			idx := randomIndicesOrNull(rng, s.n)
+			for c, w := range cols {
+				got := Take(rec.Column(c), toInt32s(idx))
+				if got.Len() != len(idx) || !SameType(got.DataType(), rec.Column(c).DataType()) {
+					t.Fatalf("%s: %d rows of %s, want %d of %s", rec.ColumnName(c), got.Len(), got.DataType(), len(idx), rec.Column(c).DataType())
+				}
+				checkCol(t, rec.ColumnName(c), readCol(t, got), w.gatherOrNull(idx))
+				got.Release()
+			}
+		})
+	})
+}
+
 func TestTakeMatchesReference(t *testing.T) {
 	for _, ct := range allColTypes {
 		t.Run(ct.String(), func(t *testing.T) {
 			forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
 				c := genCol(rng, ct, s)
 				defer release(c)
-				for _, idx := range [][]int{randomIndices(rng, s.n), reversed(s.n), nil} {
+				for _, idx := range [][]int{randomIndices(rng, s.n), reversed(s.n), randomIndicesOrNull(rng, s.n), {-1, -1}, nil} {
 					got := Take(c.arr, toInt32s(idx))
 					if !arrow.TypeEqual(got.DataType(), c.arr.DataType()) {
 						t.Errorf("Take of %s gave %s", c.arr.DataType(), got.DataType())
 					}
-					checkCol(t, "Take", readCol(t, got), c.gather(idx))
+					checkCol(t, "Take", readCol(t, got), c.gatherOrNull(idx))
 					got.Release()
 				}
 			})
@@ -196,4 +252,86 @@ func seq(n int) []int {
 		idx[i] = i
 	}
 	return idx
+}
+
+// Taking rows located in parts, in any order and with -1s, gives what
+// concatenating the parts and taking does; string parts with dictionaries
+// of their own, few beside the rows, come out encoded.
+func TestTakeParts(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	sizes := []int{5, 0, 33, 1, 20}
+	doffs, ddata := stringOffsets([]string{"a", "bb", "ccc"})
+	dict := NewString(doffs, ddata, nil)
+	defer dict.Release()
+	var ints, floats, bools, strs, dicts, owndicts, mixed []arrow.Array
+	total := 0
+	for k, n := range sizes {
+		iv, fv, bv, sv, dv := make([]int64, n), make([]float64, n), make([]uint8, n), make([]string, n), make([]int32, n)
+		valid := make([]byte, (n+7)/8)
+		for i := range n {
+			iv[i], fv[i], bv[i], sv[i], dv[i] = r.Int63(), r.Float64(), uint8(r.Intn(2)), fmt.Sprint("s", r.Intn(99)), int32(r.Intn(3))
+			if r.Intn(4) != 0 {
+				valid[i/8] |= 1 << (i % 8)
+			}
+		}
+		ints = append(ints, NewInt64(iv, valid))
+		floats = append(floats, NewFloat64(fv, nil))
+		bools = append(bools, NewBool(bv, valid))
+		offs, data := stringOffsets(sv)
+		strs = append(strs, NewString(offs, data, valid))
+		dicts = append(dicts, NewDict(dv, dict, valid))
+		// A dictionary of its own: the shared one's entries, in another
+		// order and with one more.
+		ooffs, odata := stringOffsets([]string{"ccc", fmt.Sprint("part", k), "a", "bb"})
+		own := NewString(ooffs, odata, nil)
+		ov := make([]int32, n)
+		for i, v := range dv {
+			ov[i] = []int32{2, 3, 0}[v]
+		}
+		owndicts = append(owndicts, NewDict(ov, own, valid))
+		own.Release()
+		if k%2 == 0 {
+			mixed = append(mixed, NewDict(dv, dict, valid))
+		} else {
+			mixed = append(mixed, NewString(offs, data, valid))
+		}
+		total += n
+	}
+	ascending := make([]int32, 150)
+	for j := range ascending {
+		ascending[j] = int32(r.Intn(total))
+	}
+	slices.Sort(ascending)
+	random := make([]int32, 150)
+	for j := range random {
+		random[j] = int32(r.Intn(total+1)) - 1
+	}
+	for name, parts := range map[string][]arrow.Array{"int": ints, "float": floats, "bool": bools, "string": strs, "dict": dicts, "own dicts": owndicts, "mixed": mixed} {
+		whole, err := Concat(PlainType(parts[0].DataType()), parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for order, idx := range map[string][]int32{"ascending": ascending, "random": random} {
+			want := Take(whole, idx)
+			got := TakeParts(parts, LocateRows(parts, idx))
+			_, encoded := got.(*array.Dictionary)
+			if wantEncoded := name == "dict" || name == "own dicts"; encoded != wantEncoded {
+				t.Errorf("%s, %s: got %s", name, order, got.DataType())
+			}
+			if encoded {
+				plain, _ := Concat(String, []arrow.Array{got})
+				got.Release()
+				got = plain
+			}
+			if !array.Equal(got, want) {
+				t.Errorf("%s, %s: got %v, want %v", name, order, got, want)
+			}
+			got.Release()
+			want.Release()
+		}
+		whole.Release()
+		for _, p := range parts {
+			p.Release()
+		}
+	}
 }
