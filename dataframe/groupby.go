@@ -791,18 +791,15 @@ func aggUnpackOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", opAggUnpack, err)
 	}
-	recs, err := side(opAggUnpack, tc, inputs, 0)
+	if tc != nil && tc.Pieces != nil && len(tc.Pieces[0]) == 0 {
+		return emptyRecord(a.Out), nil
+	}
+	states, err := gathered(opAggUnpack, tc, inputs, 0, nil)
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) == 0 {
-		return emptyRecord(a.Out), nil
-	}
-	vs := make([]any, len(recs))
-	for i, r := range recs {
-		vs[i] = r
-	}
-	combined, err := combineStates(&a, vs)
+	defer states.Release()
+	combined, err := combineStates(&a, []any{states})
 	if err != nil {
 		return nil, err
 	}

@@ -314,43 +314,25 @@ func (j *join) lower(l *lowering) []graph.Key {
 	return out
 }
 
-// joinOp joins the left and right rows that met in one partition. The
-// right side's pieces are concatenated for the hash table: its rows are
-// taken in random order, which one array serves fastest. Except for right
-// joins, whose output follows the right rows, the left pieces are not:
-// only their keys are, and the other columns are gathered from the pieces
-// in step.
+// joinOp joins the left and right rows that met in one partition. Each
+// side's key columns are concatenated for the hash table and its probes;
+// the other columns are gathered from the pieces where their rows lie.
 func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	var a joinArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", opJoin, err)
 	}
-	var left []arrow.Record
-	var err error
-	if a.How != kernel.Right {
-		left, err = side(opJoin, tc, inputs, 0)
-	} else {
-		var whole arrow.Record
-		whole, err = gathered(opJoin, tc, inputs, 0, a.Left)
-		if err == nil {
-			defer whole.Release()
-			left = []arrow.Record{whole}
-		}
-	}
+	left, err := sideOf(opJoin, tc, inputs, 0, a.Left)
 	if err != nil {
 		return nil, err
 	}
-	if len(left) == 0 {
-		empty := emptyRecord(a.Left)
-		defer empty.Release()
-		left = []arrow.Record{empty}
-	}
-	right, err := gathered(opJoin, tc, inputs, 1, a.Right)
+	defer left.release()
+	right, err := sideOf(opJoin, tc, inputs, 1, a.Right)
 	if err != nil {
 		return nil, err
 	}
-	defer right.Release()
-	out, err := joinRecords(&a, left, []arrow.Record{right})
+	defer right.release()
+	out, err := joinRecords(&a, left, right)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opJoin, err)
 	}
@@ -370,17 +352,14 @@ func partsOf(recs []arrow.Record, name string) ([]arrow.Array, error) {
 	return out, nil
 }
 
-// joinKeys returns the named key columns of recs, each one array the
+// joinKeys returns the named key columns of a side, each one array the
 // caller releases.
-func joinKeys(recs []arrow.Record, names []string) ([]arrow.Array, error) {
+func joinKeys(side *sideRows, names []string) ([]arrow.Array, error) {
 	keys := make([]arrow.Array, len(names))
 	for k, name := range names {
-		parts, err := partsOf(recs, name)
-		if err == nil && len(parts) == 1 {
-			parts[0].Retain()
-			keys[k] = parts[0]
-		} else if err == nil {
-			keys[k], err = kernel.ConcatDict(parts)
+		parts, err := side.column(name)
+		if err == nil {
+			keys[k], err = side.concat(parts)
 		}
 		if err != nil {
 			release(keys)
@@ -390,10 +369,31 @@ func joinKeys(recs []arrow.Record, names []string) ([]arrow.Array, error) {
 	return keys, nil
 }
 
-// joinRecords joins left with right, each in one or more pieces: the rows
-// taken from a side in pieces should be in order, as gathering at random
-// from several arrays is slower than from one.
-func joinRecords(a *joinArgs, left, right []arrow.Record) (arrow.Record, error) {
+// sideTaker returns what gathers a side's columns at idx, its rows that
+// the output takes. Rows in order are gathered from the pieces where they
+// lie, located once for every column; rows in random order from a column
+// concatenated first, as one array serves them fastest.
+func sideTaker(side *sideRows, idx []int32, ordered bool) func([]arrow.Array) (arrow.Array, error) {
+	var loc *kernel.Rows
+	return func(parts []arrow.Array) (arrow.Array, error) {
+		if !ordered && len(parts) > 1 {
+			col, err := side.concat(parts)
+			if err != nil {
+				return nil, err
+			}
+			defer col.Release()
+			return kernel.Take(col, idx), nil
+		}
+		if loc == nil {
+			l := side.locate(parts, idx)
+			loc = &l
+		}
+		return kernel.TakeParts(parts, *loc), nil
+	}
+}
+
+// joinRecords joins the left side with the right.
+func joinRecords(a *joinArgs, left, right *sideRows) (arrow.Record, error) {
 	lkeys, err := joinKeys(left, a.LeftOn)
 	if err != nil {
 		return nil, fmt.Errorf("left: %w", err)
@@ -408,24 +408,16 @@ func joinRecords(a *joinArgs, left, right []arrow.Record) (arrow.Record, error) 
 	if err != nil {
 		return nil, err
 	}
-	// Each side's matched rows are located in its pieces once, for all of
-	// its columns.
-	taker := func(idx []int32) func([]arrow.Array) arrow.Array {
-		var loc *kernel.Rows
-		return func(parts []arrow.Array) arrow.Array {
-			if loc == nil {
-				l := kernel.LocateRows(parts, idx)
-				loc = &l
-			}
-			return kernel.TakeParts(parts, *loc)
-		}
-	}
-	takeLeft, takeRight := taker(li), taker(ri)
+	// The output follows the left rows but for right joins, which follow
+	// the right ones.
+	takeLeft := sideTaker(left, li, a.How != kernel.Right)
+	takeRight := sideTaker(right, ri, a.How == kernel.Right)
 	fields := make([]arrow.Field, len(a.Cols))
 	cols := make([]arrow.Array, len(a.Cols))
 	defer release(cols)
 	for i, c := range a.Cols {
 		var col arrow.Array
+		var parts []arrow.Array
 		switch {
 		case c.Key >= 0 && a.How == kernel.Outer:
 			col = coalesced(lkeys[c.Key], rkeys[c.Key], li, ri)
@@ -434,14 +426,12 @@ func joinRecords(a *joinArgs, left, right []arrow.Record) (arrow.Record, error) 
 		case c.Key >= 0:
 			col = kernel.Take(lkeys[c.Key], li)
 		case c.Side == 1:
-			var parts []arrow.Array
-			if parts, err = partsOf(right, c.Src); err == nil {
-				col = takeRight(parts)
+			if parts, err = right.column(c.Src); err == nil {
+				col, err = takeRight(parts)
 			}
 		default:
-			var parts []arrow.Array
-			if parts, err = partsOf(left, c.Src); err == nil {
-				col = takeLeft(parts)
+			if parts, err = left.column(c.Src); err == nil {
+				col, err = takeLeft(parts)
 			}
 		}
 		if err != nil {

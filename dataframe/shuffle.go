@@ -96,21 +96,6 @@ func hashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	return splitOf(rec, parts, a.N), nil
 }
 
-// splitOf splits rec by parts into a shuffle transfer's pieces, nil for
-// empty ones.
-func splitOf(rec arrow.Record, parts []int32, n int) *registry.Split {
-	pieces := kernel.SplitRecord(rec, parts, n)
-	split := &registry.Split{Pieces: make([]any, n)}
-	for i, p := range pieces {
-		if p.NumRows() == 0 {
-			p.Release()
-			continue
-		}
-		split.Pieces[i] = p
-	}
-	return split
-}
-
 func recordIn(op string, v any) (arrow.Record, error) {
 	rec, ok := v.(arrow.Record)
 	if !ok {
@@ -119,46 +104,24 @@ func recordIn(op string, v any) (arrow.Record, error) {
 	return rec, nil
 }
 
-// side returns the records an unpack (or a task on a partition that needed
-// no shuffle) works on: the pieces of one side, or its input.
-func side(op string, tc *registry.Context, inputs []any, s int) ([]arrow.Record, error) {
-	var vs []any
-	if tc != nil && tc.Pieces != nil {
-		vs = tc.Pieces[s]
-	} else {
-		vs = inputs[s : s+1]
-	}
-	recs := make([]arrow.Record, len(vs))
-	for i, v := range vs {
-		r, err := recordIn(op, v)
-		if err != nil {
-			return nil, err
-		}
-		recs[i] = r
-	}
-	return recs, nil
-}
-
 // concatArgs carry the output's columns, for when there are no pieces.
 type concatArgs struct {
 	Out []colSpec `json:"out"`
 }
 
-// gathered concatenates one side's records into one the caller releases.
+// gathered concatenates one side's pieces into one record the caller
+// releases; out gives its columns (nil: the first piece's).
 func gathered(op string, tc *registry.Context, inputs []any, s int, out []colSpec) (arrow.Record, error) {
-	recs, err := side(op, tc, inputs, s)
+	side, err := sideOf(op, tc, inputs, s, out)
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) == 1 {
-		recs[0].Retain()
-		return recs[0], nil
+	defer side.release()
+	var schema *arrow.Schema
+	if out != nil {
+		schema = schemaOf(out)
 	}
-	schema := schemaOf(out)
-	if out == nil && len(recs) > 0 {
-		schema = recs[0].Schema()
-	}
-	rec, err := kernel.ConcatRecordsDict(schema, recs)
+	rec, err := side.record(schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}

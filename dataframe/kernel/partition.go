@@ -143,16 +143,10 @@ func PartitionOf(hashes []uint64, n int, out []int32) []int32 {
 	return out
 }
 
-// SplitRecord splits rec into n records of its schema: record p holds the
-// rows whose parts entry is p (each in [0, n)), in their original order,
-// and has 0 rows if there are none. Dictionary columns keep their
-// dictionary. Each record owns its buffers; the caller releases them.
-func SplitRecord(rec arrow.Record, parts []int32, n int) []arrow.Record {
-	if len(parts) != int(rec.NumRows()) {
-		panic(fmt.Sprintf("kernel: SplitRecord of %d rows with %d parts", rec.NumRows(), len(parts)))
-	}
-	// One counting pass, then the row numbers of each part laid out in
-	// turn: perm[start[p]:start[p+1]] are part p's rows, in order.
+// SplitRows lists, for each part p in [0, n), the rows whose parts entry
+// is p, ascending: one counting pass, then the row numbers of each part
+// laid out in turn in one array.
+func SplitRows(parts []int32, n int) [][]int32 {
 	start := make([]int, n+1)
 	for _, p := range parts {
 		start[p+1]++
@@ -166,25 +160,9 @@ func SplitRecord(rec arrow.Record, parts []int32, n int) []arrow.Record {
 		perm[pos[p]] = int32(i)
 		pos[p]++
 	}
-	out := make([]arrow.Record, n)
-	cols := make([][]arrow.Array, n)
-	for p := range cols {
-		cols[p] = make([]arrow.Array, rec.NumCols())
-	}
-	locs := make([]Rows, n)
-	for p := range locs {
-		locs[p] = Rows{row: perm[start[p]:start[p+1]]}
-	}
-	for c, col := range rec.Columns() {
-		for p := range cols {
-			cols[p][c] = TakeParts([]arrow.Array{col}, locs[p])
-		}
-	}
+	out := make([][]int32, n)
 	for p := range out {
-		out[p] = array.NewRecord(rec.Schema(), cols[p], int64(start[p+1]-start[p]))
-		for _, a := range cols[p] {
-			a.Release()
-		}
+		out[p] = perm[start[p]:start[p+1]:start[p+1]]
 	}
 	return out
 }

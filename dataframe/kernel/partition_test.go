@@ -5,11 +5,11 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 // rowKey names row i's key tuple, nulls included: equal tuples, as joins
@@ -160,56 +160,32 @@ func TestPartitionOfSpreads(t *testing.T) {
 	}
 }
 
-func TestSplitRecordMatchesReference(t *testing.T) {
+func TestSplitRowsMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
 	for _, n := range []int{1, 3, 16} {
-		t.Run(fmt.Sprintf("parts=%d", n), func(t *testing.T) {
-			forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
-				rec, cols := genRecord(rng, s)
-				defer rec.Release()
-				parts := make([]int32, s.n)
-				used := 1 + rng.Intn(n) // some parts stay empty
-				for i := range parts {
-					parts[i] = int32(rng.Intn(used))
-				}
-				got := SplitRecord(rec, parts, n)
-				if len(got) != n {
-					t.Fatalf("%d records, want %d", len(got), n)
-				}
-				for p, r := range got {
-					var idx []int
-					for i, q := range parts {
-						if int(q) == p {
-							idx = append(idx, i)
-						}
-					}
-					if !r.Schema().Equal(rec.Schema()) {
-						t.Errorf("part %d: schema %s, want %s", p, r.Schema(), rec.Schema())
-					}
-					checkRecord(t, r, cols, idx)
-					r.Release()
-				}
-			})
-		})
-	}
-}
-
-// The parts own what they hold: once they and the input are released,
-// nothing stays allocated.
-func TestSplitRecordReleasesEverything(t *testing.T) {
-	forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
-		withCheckedMem(t, func(*memory.CheckedAllocator) {
-			rec, _ := genRecord(rng, s)
-			parts := make([]int32, s.n)
+		for _, rows := range []int{0, 1, 100} {
+			parts := make([]int32, rows)
+			used := 1 + rng.Intn(n) // some parts stay empty
 			for i := range parts {
-				parts[i] = int32(rng.Intn(4))
+				parts[i] = int32(rng.Intn(used))
 			}
-			out := SplitRecord(rec, parts, 4)
-			rec.Release()
-			for _, r := range out {
-				r.Release()
+			got := SplitRows(parts, n)
+			if len(got) != n {
+				t.Fatalf("%d parts, want %d", len(got), n)
 			}
-		})
-	})
+			for p, r := range got {
+				var want []int32
+				for i, q := range parts {
+					if int(q) == p {
+						want = append(want, int32(i))
+					}
+				}
+				if !slices.Equal(r, want) {
+					t.Errorf("n=%d rows=%d: part %d holds %v, want %v", n, rows, p, r, want)
+				}
+			}
+		}
+	}
 }
 
 // refRangePartition gives row i the number of bounds that sort strictly
@@ -358,9 +334,10 @@ func BenchmarkHashRows(b *testing.B) {
 	}
 }
 
-// BenchmarkSplitRecord splits 1,000,000 rows of six columns (int64,
-// float64, string, dict, bool, int64 with nulls) into 16 parts by hash.
-func BenchmarkSplitRecord(b *testing.B) {
+// BenchmarkSplitAndTake splits 1,000,000 rows of six columns (int64,
+// float64, string, dict, bool, int64 with nulls) into 16 parts by hash
+// and copies each part out.
+func BenchmarkSplitAndTake(b *testing.B) {
 	const rows, parts = 1_000_000, 16
 	rng := rand.New(rand.NewSource(1))
 	ivals, fvals := make([]int64, rows), make([]float64, rows)
@@ -381,8 +358,8 @@ func BenchmarkSplitRecord(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for _, r := range SplitRecord(rec, p, parts) {
-			r.Release()
+		for _, rows := range SplitRows(p, parts) {
+			TakeRecord(rec, rows).Release()
 		}
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")

@@ -99,6 +99,41 @@ func LocateRows(parts []arrow.Array, idx []int32) Rows {
 	return loc
 }
 
+// RowsIn locates rows by their parts and their rows there, one of each
+// per row (part nil: all in part 0); a negative row is a null.
+func RowsIn(part, row []int32) Rows {
+	if part != nil && len(part) != len(row) {
+		panic(fmt.Sprintf("kernel: %d parts for %d rows", len(part), len(row)))
+	}
+	low := int32(0)
+	for _, r := range row {
+		low = min(low, r)
+	}
+	return Rows{part: part, row: row, missing: low < 0}
+}
+
+// Len returns the number of rows loc locates.
+func (loc Rows) Len() int { return len(loc.row) }
+
+// At locates the rows at idx of those loc locates, -1 giving a null.
+func (loc Rows) At(idx []int32) Rows {
+	out := Rows{row: make([]int32, len(idx))}
+	if loc.part != nil {
+		out.part = make([]int32, len(idx))
+	}
+	for j, i := range idx {
+		if i < 0 || loc.row[i] < 0 {
+			out.row[j], out.missing = -1, true
+			continue
+		}
+		out.row[j] = loc.row[i]
+		if loc.part != nil {
+			out.part[j] = loc.part[i]
+		}
+	}
+	return out
+}
+
 // TakeParts gathers the rows loc locates in parts, columns of one kind:
 // all plain or dictionary strings alike. Where the parts are encoded with
 // one dictionary, or with dictionaries small beside the rows taken, the

@@ -311,9 +311,21 @@ func TestTakeParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for order, idx := range map[string][]int32{"ascending": ascending, "random": random} {
+		// Every row located by part and row, then those at idx.
+		var part, row []int32
+		for k, p := range parts {
+			for r := range p.Len() {
+				part, row = append(part, int32(k)), append(row, int32(r))
+			}
+		}
+		all := RowsIn(part, row)
+		for order, idx := range map[string][]int32{"ascending": ascending, "random": random, "at": random} {
 			want := Take(whole, idx)
-			got := TakeParts(parts, LocateRows(parts, idx))
+			loc := LocateRows(parts, idx)
+			if order == "at" {
+				loc = all.At(idx)
+			}
+			got := TakeParts(parts, loc)
 			_, encoded := got.(*array.Dictionary)
 			if wantEncoded := name == "dict" || name == "own dicts"; encoded != wantEncoded {
 				t.Errorf("%s, %s: got %s", name, order, got.DataType())

@@ -52,9 +52,18 @@ func Register(t reflect.Type, c Codec) {
 	byType[t] = c
 }
 
+// Lazy is a value that stands for an Arrow record it can make, such as
+// rows not yet copied out of a record: it travels and spills as that
+// record, and reads back as one.
+type Lazy interface {
+	// Record makes the record, which the caller releases.
+	Record() arrow.Record
+}
+
 // For returns the codec of v's type.
 func For(v any) (Codec, error) {
-	if _, ok := v.(arrow.Record); ok {
+	switch v.(type) {
+	case arrow.Record, Lazy:
 		return Arrow, nil
 	}
 	mu.RLock()
@@ -110,7 +119,11 @@ func (c arrowCodec) Name() string {
 }
 
 func (c arrowCodec) Encode(w io.Writer, v any) error {
-	rec := v.(arrow.Record)
+	rec, ok := v.(arrow.Record)
+	if !ok {
+		rec = v.(Lazy).Record()
+		defer rec.Release()
+	}
 	if c.compress {
 		zw := lz4.NewWriter(w)
 		if err := zw.Apply(lz4.ConcurrencyOption(runtime.GOMAXPROCS(0)), lz4.BlockSizeOption(lz4.Block4Mb),

@@ -1,0 +1,187 @@
+package dataframe
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/registry"
+)
+
+// rowsPiece is a shuffle piece not yet copied out of the partition it was
+// split from: src's rows at rows, ascending. The split copies nothing, and
+// the task that reads an output's pieces copies their rows once, into
+// what it builds (a join gathers its output straight from them), where
+// copying each piece out and then concatenating copied twice and held
+// both. A piece that leaves the process, or spills, is copied out then: it
+// is a codec.Lazy.
+type rowsPiece struct {
+	src  arrow.Record
+	rows []int32
+}
+
+func (p *rowsPiece) Retain()  { p.src.Retain() }
+func (p *rowsPiece) Release() { p.src.Release() }
+
+// Record copies the rows out into a record the caller releases.
+func (p *rowsPiece) Record() arrow.Record { return kernel.TakeRecord(p.src, p.rows) }
+
+// SizeBytes counts the rows' share of the partition's memory, which they
+// keep alive once nothing else holds the partition, and their numbers.
+func (p *rowsPiece) SizeBytes() int64 {
+	var n int64
+	for _, c := range p.src.Columns() {
+		n += int64(recordBytes(c.Data()))
+	}
+	rows := int64(len(p.rows))
+	return n*rows/max(p.src.NumRows(), 1) + 4*rows
+}
+
+// splitOf splits rec by parts into a shuffle transfer's pieces, nil for
+// empty ones; a piece holding every row is rec itself.
+func splitOf(rec arrow.Record, parts []int32, n int) *registry.Split {
+	split := &registry.Split{Pieces: make([]any, n)}
+	for i, rows := range kernel.SplitRows(parts, n) {
+		switch {
+		case len(rows) == 0:
+			continue
+		case len(rows) == int(rec.NumRows()):
+			split.Pieces[i] = rec
+		default:
+			split.Pieces[i] = &rowsPiece{src: rec, rows: rows}
+		}
+		rec.Retain()
+	}
+	return split
+}
+
+// sideRows is one side of a task's input, read as one table: the pieces a
+// shuffle brought (whole records or rowsPieces), or the task's input.
+type sideRows struct {
+	recs []arrow.Record // each piece's record: the piece, or the partition its rows lie in
+	loc  *kernel.Rows   // each row's piece and row in its record; nil where every piece is whole
+	own  arrow.Record   // a record the side made and releases
+}
+
+// sideOf reads side s of a task's inputs; out gives its columns where it
+// has no pieces. The caller releases it.
+func sideOf(op string, tc *registry.Context, inputs []any, s int, out []colSpec) (*sideRows, error) {
+	var vs []any
+	if tc != nil && tc.Pieces != nil {
+		vs = tc.Pieces[s]
+	} else {
+		vs = inputs[s : s+1]
+	}
+	side := &sideRows{recs: make([]arrow.Record, len(vs))}
+	n, lazy := 0, false
+	for k, v := range vs {
+		switch v := v.(type) {
+		case arrow.Record:
+			side.recs[k] = v
+			n += int(v.NumRows())
+		case *rowsPiece:
+			side.recs[k] = v.src
+			n += len(v.rows)
+			lazy = true
+		default:
+			return nil, fmt.Errorf("%s: input is a %T, not a dataframe partition", op, v)
+		}
+	}
+	if len(vs) == 0 {
+		side.own = emptyRecord(out)
+		side.recs = []arrow.Record{side.own}
+	}
+	if !lazy {
+		return side, nil
+	}
+	var part []int32
+	if len(vs) > 1 {
+		part = make([]int32, 0, n)
+	}
+	row := make([]int32, 0, n)
+	for k, v := range vs {
+		var rows []int32
+		switch v := v.(type) {
+		case arrow.Record:
+			rows = make([]int32, v.NumRows())
+			for r := range rows {
+				rows[r] = int32(r)
+			}
+		case *rowsPiece:
+			rows = v.rows
+		}
+		row = append(row, rows...)
+		for range rows {
+			if part != nil {
+				part = append(part, int32(k))
+			}
+		}
+	}
+	loc := kernel.RowsIn(part, row)
+	side.loc = &loc
+	return side, nil
+}
+
+func (s *sideRows) release() {
+	if s.own != nil {
+		s.own.Release()
+	}
+}
+
+// column returns the named column of each piece's record.
+func (s *sideRows) column(name string) ([]arrow.Array, error) { return partsOf(s.recs, name) }
+
+// concat returns the side's rows of a column (parts, one per piece) as one
+// array, which the caller releases. Dictionary strings stay encoded where
+// the pieces' dictionaries are one, or small enough to merge.
+func (s *sideRows) concat(parts []arrow.Array) (arrow.Array, error) {
+	switch {
+	case s.loc != nil:
+		return kernel.TakeParts(parts, *s.loc), nil
+	case len(parts) == 1:
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	return kernel.ConcatDict(parts)
+}
+
+// locate locates the side's rows at idx (-1: none) in the pieces' records
+// (parts: a column of them).
+func (s *sideRows) locate(parts []arrow.Array, idx []int32) kernel.Rows {
+	if s.loc != nil {
+		return s.loc.At(idx)
+	}
+	return kernel.LocateRows(parts, idx)
+}
+
+// record returns the side as one record, which the caller releases; schema
+// names its columns, or where nil the first piece's record does.
+func (s *sideRows) record(schema *arrow.Schema) (arrow.Record, error) {
+	if schema == nil {
+		schema = s.recs[0].Schema()
+	}
+	if s.loc == nil {
+		if len(s.recs) == 1 {
+			s.recs[0].Retain()
+			return s.recs[0], nil
+		}
+		return kernel.ConcatRecordsDict(schema, s.recs)
+	}
+	fields := make([]arrow.Field, schema.NumFields())
+	cols := make([]arrow.Array, schema.NumFields())
+	defer release(cols)
+	parts := make([]arrow.Array, len(s.recs))
+	for c := range cols {
+		for k, r := range s.recs {
+			if c >= int(r.NumCols()) {
+				return nil, fmt.Errorf("a piece has %d columns, not %d", r.NumCols(), len(cols))
+			}
+			parts[k] = r.Column(c)
+		}
+		cols[c] = kernel.TakeParts(parts, *s.loc)
+		fields[c] = arrow.Field{Name: schema.Field(c).Name, Type: cols[c].DataType(), Nullable: true}
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(s.loc.Len())), nil
+}
