@@ -131,7 +131,26 @@ func (s *sideRows) release() {
 }
 
 // column returns the named column of each piece's record.
-func (s *sideRows) column(name string) ([]arrow.Array, error) { return partsOf(s.recs, name) }
+func (s *sideRows) column(name string) ([]arrow.Array, error) {
+	parts, err := partsOf(s.recs, name)
+	if err != nil {
+		return nil, err
+	}
+	return parts, oneKind(name, parts)
+}
+
+// oneKind checks that the pieces of a column are of one kind (strings
+// plain or encoded alike), as what reads them together needs.
+func oneKind(name string, parts []arrow.Array) error {
+	first, _ := kernel.KindOf(parts[0].DataType())
+	for _, p := range parts[1:] {
+		if k, _ := kernel.KindOf(p.DataType()); k != first {
+			return fmt.Errorf("column %s is %s in one piece and %s in another",
+				name, kernel.TypeName(parts[0].DataType()), kernel.TypeName(p.DataType()))
+		}
+	}
+	return nil
+}
 
 // concat returns the side's rows of a column (parts, one per piece) as one
 // array, which the caller releases. Dictionary strings stay encoded where
@@ -179,6 +198,9 @@ func (s *sideRows) record(schema *arrow.Schema) (arrow.Record, error) {
 				return nil, fmt.Errorf("a piece has %d columns, not %d", r.NumCols(), len(cols))
 			}
 			parts[k] = r.Column(c)
+		}
+		if err := oneKind(schema.Field(c).Name, parts); err != nil {
+			return nil, err
 		}
 		cols[c] = kernel.TakeParts(parts, *s.loc)
 		fields[c] = arrow.Field{Name: schema.Field(c).Name, Type: cols[c].DataType(), Nullable: true}

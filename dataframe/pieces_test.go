@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -164,5 +165,21 @@ func checkTravels(t *testing.T, p *rowsPiece) {
 	}
 	if size := p.SizeBytes(); size <= 0 {
 		t.Errorf("a piece of %d rows counts %d bytes", len(p.rows), size)
+	}
+}
+
+// Pieces whose column differs in kind give an error that names it, not a
+// panic.
+func TestPiecesOfDifferentKinds(t *testing.T) {
+	ints := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil),
+		[]arrow.Array{kernel.NewInt64([]int64{1, 2, 3}, nil)}, 3)
+	floats := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Float64}}, nil),
+		[]arrow.Array{kernel.NewFloat64([]float64{1.5, 2.5}, nil)}, 2)
+	defer ints.Release()
+	defer floats.Release()
+	pieces := []any{&rowsPiece{src: ints, rows: []int32{0, 2}}, floats}
+	_, err := gathered("test", &registry.Context{Pieces: [][]any{pieces}}, nil, 0, nil)
+	if err == nil || !strings.Contains(err.Error(), "column x is int64 in one piece and float64 in another") {
+		t.Errorf("got %v", err)
 	}
 }
