@@ -156,12 +156,8 @@ func oneKind(name string, parts []arrow.Array) error {
 // array, which the caller releases. Dictionary strings stay encoded where
 // the pieces' dictionaries are one, or small enough to merge.
 func (s *sideRows) concat(parts []arrow.Array) (arrow.Array, error) {
-	switch {
-	case s.loc != nil:
+	if s.loc != nil {
 		return kernel.TakeParts(parts, *s.loc), nil
-	case len(parts) == 1:
-		parts[0].Retain()
-		return parts[0], nil
 	}
 	return kernel.ConcatDict(parts)
 }

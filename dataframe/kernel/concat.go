@@ -207,9 +207,17 @@ func ConcatRecordsDict(schema *arrow.Schema, recs []arrow.Record) (arrow.Record,
 // ConcatDict appends arrays of one kind (at least one) as Concat does,
 // keeping dictionary strings encoded: where the parts share one dictionary,
 // their indices are appended; where their dictionaries differ but are
-// small beside the rows, they are merged into one.
+// small beside the rows, they are merged into one. One part is returned
+// as it is, retained, unless it is a dictionary column of another kind.
 func ConcatDict(parts []arrow.Array) (arrow.Array, error) {
-	if d := sharedDict(parts); d != nil {
+	d := sharedDict(parts)
+	if len(parts) == 1 {
+		if _, encoded := parts[0].(*array.Dictionary); !encoded || d != nil {
+			parts[0].Retain()
+			return parts[0], nil
+		}
+	}
+	if d != nil {
 		indices := make([]int32, 0, totalLen(parts))
 		for _, p := range parts {
 			indices = append(indices, p.(*array.Dictionary).Indices().(*array.Int32).Int32Values()...)

@@ -46,6 +46,9 @@ func floatBits(v float64) uint64 {
 // grown if shorter than the rows, and returns it. Equal values hash equally
 // whatever their encoding (plain or dictionary strings, -0 and 0, any NaN);
 // a null hashes to a constant of its column position.
+//
+// Rows go a block at a time through every column, so that the block's
+// hashes stay in the L1 cache while the columns fold in.
 func HashRows(cols []arrow.Array, out []uint64) []uint64 {
 	n := 0
 	if len(cols) > 0 {
@@ -55,73 +58,113 @@ func HashRows(cols []arrow.Array, out []uint64) []uint64 {
 		out = make([]uint64, n)
 	}
 	out = out[:n]
-	var tmp []uint64
+	if len(cols) == 0 {
+		return out
+	}
+	hs := make([]colHasher, len(cols))
 	for c, col := range cols {
-		if c == 0 {
-			hashColumn(col, out)
-			continue
-		}
-		if tmp == nil {
-			tmp = make([]uint64, n)
-		}
-		hashColumn(col, tmp)
-		for i, h := range tmp {
-			out[i] = combineHash(out[i], h)
+		hs[c] = newColHasher(col)
+	}
+	if len(cols) == 1 {
+		hs[0].hash(0, out)
+		return out
+	}
+	var block [hashBlock]uint64
+	for from := 0; from < n; from += hashBlock {
+		dst := out[from:min(from+hashBlock, n)]
+		hs[0].hash(from, dst)
+		for c := range hs[1:] {
+			b := block[:len(dst)]
+			hs[c+1].hash(from, b)
+			for i, h := range b {
+				dst[i] = combineHash(dst[i], h)
+			}
 		}
 	}
 	return out
 }
 
-// hashColumn writes the hash of each row of col into dst.
-func hashColumn(col arrow.Array, dst []uint64) {
-	valid, off := Validity(col)
+// hashBlock is how many rows HashRows hashes through all columns at once.
+const hashBlock = 1024
+
+// colHasher hashes the rows of one column.
+type colHasher struct {
+	col     arrow.Array
+	valid   []byte
+	off     int
+	ints    []int64
+	floats  []float64
+	offs    []int32 // plain strings, or a dictionary's entries
+	data    []byte
+	ids     []int32  // dictionary indices
+	entries []uint64 // a dictionary's entries' hashes, each computed once
+}
+
+func newColHasher(col arrow.Array) colHasher {
+	h := colHasher{col: col}
+	h.valid, h.off = Validity(col)
 	switch a := col.(type) {
 	case *array.Int64:
-		for i, v := range a.Int64Values() {
+		h.ints = a.Int64Values()
+	case *array.Float64:
+		h.floats = a.Float64Values()
+	case *array.Boolean:
+	case *array.String:
+		h.offs, h.data = stringParts(a)
+	case *array.Dictionary:
+		s := StringsOf(a)
+		h.ids = s.Indices
+		offs, data := stringParts(s.Dict)
+		h.entries = make([]uint64, s.Dict.Len())
+		for j := range h.entries {
+			h.entries[j] = xxhash.Sum64(data[offs[j]:offs[j+1]])
+		}
+	default:
+		panic(fmt.Sprintf("kernel: HashRows of %s", col.DataType()))
+	}
+	return h
+}
+
+// hash writes the hashes of rows from to from+len(dst) into dst.
+func (h *colHasher) hash(from int, dst []uint64) {
+	to := from + len(dst)
+	switch a := h.col.(type) {
+	case *array.Int64:
+		for i, v := range h.ints[from:to] {
 			dst[i] = mix64(uint64(v))
 		}
 	case *array.Float64:
-		for i, v := range a.Float64Values() {
+		for i, v := range h.floats[from:to] {
 			dst[i] = mix64(floatBits(v))
 		}
 	case *array.Boolean:
 		for i := range dst {
-			dst[i] = boolHash[b2u(a.Value(i))]
+			dst[i] = boolHash[b2u(a.Value(from+i))]
 		}
 	case *array.String:
-		offs, data := stringParts(a)
 		for i := range dst {
-			dst[i] = xxhash.Sum64(data[offs[i]:offs[i+1]])
+			dst[i] = xxhash.Sum64(h.data[h.offs[from+i]:h.offs[from+i+1]])
 		}
 	case *array.Dictionary:
-		// Hash each dictionary entry once, then gather; null rows may hold
-		// any index, so they are skipped rather than patched afterwards.
-		s := StringsOf(a)
-		entries := make([]uint64, s.Dict.Len())
-		offs, data := stringParts(s.Dict)
-		for j := range entries {
-			entries[j] = xxhash.Sum64(data[offs[j]:offs[j+1]])
-		}
-		if valid == nil {
-			for i, j := range s.Indices {
-				dst[i] = entries[j]
+		if h.valid == nil {
+			for i, j := range h.ids[from:to] {
+				dst[i] = h.entries[j]
 			}
 			return
 		}
-		for i, j := range s.Indices {
-			if IsValid(valid, off, i) {
-				dst[i] = entries[j]
+		// A null row may hold any index: it is skipped, not patched after.
+		for i, j := range h.ids[from:to] {
+			if IsValid(h.valid, h.off, from+i) {
+				dst[i] = h.entries[j]
 			} else {
 				dst[i] = nullHash
 			}
 		}
 		return
-	default:
-		panic(fmt.Sprintf("kernel: HashRows of %s", col.DataType()))
 	}
-	if valid != nil {
+	if h.valid != nil {
 		for i := range dst {
-			if !IsValid(valid, off, i) {
+			if !IsValid(h.valid, h.off, from+i) {
 				dst[i] = nullHash
 			}
 		}

@@ -320,6 +320,7 @@ func BenchmarkHashRows(b *testing.B) {
 		{"string", []arrow.Array{plain}, rows * 11},
 		{"dict", []arrow.Array{dict}, rows * 4},
 		{"int64+dict", []arrow.Array{intCol, dict}, rows * 12},
+		{"3×dict+3×int64", []arrow.Array{dict, dict, dict, intCol, intCol, intCol}, rows * 36}, // groupby q10's keys
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			out := make([]uint64, rows)
