@@ -42,7 +42,8 @@ func TakeRecord(rec arrow.Record, idx []int32) arrow.Record {
 }
 
 // Take returns the rows of a at idx, in that order; an index of -1 gives
-// a null row. Dictionary columns keep their dictionary.
+// a null row. Dictionary columns keep their dictionary. Taking every row
+// in order returns a itself, retained.
 func Take(a arrow.Array, idx []int32) arrow.Array {
 	parts := []arrow.Array{a}
 	return TakeParts(parts, LocateRows(parts, idx))
@@ -55,6 +56,7 @@ func Take(a arrow.Array, idx []int32) arrow.Array {
 type Rows struct {
 	part, row []int32
 	missing   bool // some row is negative
+	whole     bool // the rows are all of one part's, in order: nothing to copy
 }
 
 // LocateRows locates idx, rows of parts read as one array (-1: none), in
@@ -63,10 +65,12 @@ type Rows struct {
 func LocateRows(parts []arrow.Array, idx []int32) Rows {
 	if len(parts) <= 1 {
 		low := int32(0)
-		for _, i := range idx {
+		whole := len(parts) == 1 && len(idx) == parts[0].Len()
+		for j, i := range idx {
 			low = min(low, i)
+			whole = whole && i == int32(j)
 		}
-		return Rows{row: idx, missing: low < 0}
+		return Rows{row: idx, missing: low < 0, whole: whole}
 	}
 	starts := make([]int32, len(parts)+1)
 	for k, p := range parts {
@@ -137,8 +141,13 @@ func (loc Rows) At(idx []int32) Rows {
 // TakeParts gathers the rows loc locates in parts, columns of one kind:
 // all plain or dictionary strings alike. Where the parts are encoded with
 // one dictionary, or with dictionaries small beside the rows taken, the
-// result is encoded too; other strings come out plain.
+// result is encoded too; other strings come out plain. Taking every row
+// of one part in order returns it, retained.
 func TakeParts(parts []arrow.Array, loc Rows) arrow.Array {
+	if loc.whole {
+		parts[0].Retain()
+		return parts[0]
+	}
 	valid := rowsValid(parts, loc)
 	switch parts[0].(type) {
 	case *array.Int64:
