@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"math/bits"
+	"slices"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -41,6 +42,9 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 				nulls[i>>3] |= 1 << (i & 7)
 			}
 		}
+	}
+	if n >= radixGroupMin && mostlyDistinctHashes(hashes) {
+		return groupRadix(hashes, eq, nulls, ids)
 	}
 	// A slot holds the high 32 bits of a group's hash and its id + 1.
 	size := 1 << bits.Len(uint(n+n/2+16))
@@ -93,3 +97,123 @@ const probeBatch = 256
 // probeSink keeps the loads of GroupRows' first loops from being compiled
 // away.
 var probeSink atomic.Uint64
+
+// radixGroupMin is the fewest rows that groupRadix takes: below it the
+// table of GroupRows fits the L2 cache anyway.
+const radixGroupMin = 1 << 16
+
+// radixGroupPart is about how many rows each part of groupRadix holds:
+// its table then takes 128 KiB.
+const radixGroupPart = 8192
+
+// mostlyDistinctHashes reports whether the first rows' hashes are more
+// than half distinct: the groups will be many, and a table of them all
+// larger than the caches.
+func mostlyDistinctHashes(hashes []uint64) bool {
+	const sample, size = 2048, 4096
+	var table [size]uint64
+	distinct := 0
+	for _, h := range hashes[:min(sample, len(hashes))] {
+		h |= 1 // 0 marks an empty slot
+		for s := h & (size - 1); ; s = (s + 1) & (size - 1) {
+			if table[s] == 0 {
+				table[s] = h
+				distinct++
+				break
+			}
+			if table[s] == h {
+				break
+			}
+		}
+	}
+	return distinct > sample/2
+}
+
+// groupRadix is GroupRows' table for many groups: rows are first laid out
+// by the top bits of their hashes (radix partitioning), and each part is
+// grouped with a table small enough for the L2 cache and the TLB's reach,
+// where one table of every group costs a memory latency and a page walk
+// per row. Groups are numbered part by part, then renumbered in order of
+// their first rows.
+func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, []int32) {
+	n := len(hashes)
+	pbits := 0
+	for n>>pbits > radixGroupPart && pbits < 12 {
+		pbits++
+	}
+	shift := 64 - pbits
+	start := make([]int32, 1<<pbits+1)
+	for i, h := range hashes {
+		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
+			ids[i] = -1
+			continue
+		}
+		start[h>>shift+1]++
+	}
+	for p := 1; p < len(start); p++ {
+		start[p] += start[p-1]
+	}
+	pos := slices.Clone(start[:len(start)-1])
+	rows := make([]int32, start[len(start)-1])
+	phash := make([]uint64, len(rows))
+	for i, h := range hashes {
+		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
+			continue
+		}
+		p := h >> shift
+		rows[pos[p]], phash[pos[p]] = int32(i), h
+		pos[p]++
+	}
+	// Each part's groups, numbered on from the last part's; a slot holds
+	// the high 32 bits of a group's hash and its number in the part + 1.
+	var table []uint64
+	firstRows := make([]int32, 0, len(rows))
+	pids := make([]int32, len(rows)) // each row's group, in part order
+	for p := range len(start) - 1 {
+		part, ph := rows[start[p]:start[p+1]], phash[start[p]:start[p+1]]
+		size := 1 << bits.Len(uint(len(part)+len(part)/2+16))
+		if cap(table) < size {
+			table = make([]uint64, size)
+		}
+		table = table[:size]
+		clear(table)
+		mask := uint64(size - 1)
+		base := len(firstRows)
+		for k, i := range part {
+			h := ph[k]
+			tag := h >> 32 << 32
+			for s := h & mask; ; s = (s + 1) & mask {
+				e := table[s]
+				if e == 0 {
+					table[s] = tag | uint64(len(firstRows)-base+1)
+					pids[int(start[p])+k] = int32(len(firstRows))
+					firstRows = append(firstRows, i)
+					break
+				}
+				if e&^0xffffffff == tag {
+					if g := base + int(e&0xffffffff) - 1; eq.equal(int(firstRows[g]), int(i)) {
+						pids[int(start[p])+k] = int32(g)
+						break
+					}
+				}
+			}
+		}
+	}
+	// Renumber the groups in order of their first rows.
+	starts := make([]int32, n) // row -> its group's number + 1, where it is the first
+	for g, r := range firstRows {
+		starts[r] = int32(g + 1)
+	}
+	final := make([]int32, len(firstRows))
+	firsts := make([]int32, 0, len(firstRows))
+	for r, g1 := range starts {
+		if g1 != 0 {
+			final[g1-1] = int32(len(firsts))
+			firsts = append(firsts, int32(r))
+		}
+	}
+	for k, i := range rows {
+		ids[i] = final[pids[k]]
+	}
+	return ids, firsts
+}

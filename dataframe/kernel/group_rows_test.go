@@ -137,3 +137,52 @@ func TestGroupRowsDenseRepeatedEntries(t *testing.T) {
 		t.Errorf("ids %v firsts %v, want %v [0 1 2 4]", ids, firsts, want)
 	}
 }
+
+// Many groups take the radix-partitioned table: its groups, renumbered in
+// order of first appearance, are the map's, with null keys and repeats
+// that come late as well as early.
+func TestGroupRowsManyGroups(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	const n = 150_000
+	for _, repeat := range []string{"random", "late"} {
+		ints := make([]int64, n)
+		strs := make([]string, n)
+		valid := make([]byte, (n+7)/8)
+		for i := range n {
+			switch repeat {
+			case "random":
+				ints[i] = int64(r.Intn(n / 2))
+			case "late": // every key distinct, then the first half again
+				ints[i] = int64(i % (n * 2 / 3))
+			}
+			strs[i] = fmt.Sprint("k", ints[i]%7)
+			if r.Intn(50) != 0 {
+				valid[i/8] |= 1 << (i % 8)
+			}
+		}
+		offs, data := stringOffsets(strs)
+		cols := []arrow.Array{NewInt64(ints, valid), NewString(offs, data, nil)}
+		ids, firsts := GroupRows(cols, nil)
+		seen := map[int64]int32{}
+		for i := range n {
+			want := int32(-1)
+			if valid[i/8]&(1<<(i%8)) != 0 {
+				g, ok := seen[ints[i]]
+				if !ok {
+					g = int32(len(seen))
+					seen[ints[i]] = g
+					if firsts[g] != int32(i) {
+						t.Fatalf("%s: group %d first at row %d, want %d", repeat, g, firsts[g], i)
+					}
+				}
+				want = g
+			}
+			if ids[i] != want {
+				t.Fatalf("%s row %d: group %d, want %d", repeat, i, ids[i], want)
+			}
+		}
+		if len(firsts) != len(seen) {
+			t.Fatalf("%s: %d groups, want %d", repeat, len(firsts), len(seen))
+		}
+	}
+}
