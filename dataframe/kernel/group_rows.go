@@ -200,13 +200,13 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 		}
 	}
 	// Renumber the groups in order of their first rows.
-	starts := make([]int32, n) // row -> its group's number + 1, where it is the first
+	leads := make([]int32, n) // row -> its group's number + 1, where it is the first
 	for g, r := range firstRows {
-		starts[r] = int32(g + 1)
+		leads[r] = int32(g + 1)
 	}
 	final := make([]int32, len(firstRows))
 	firsts := make([]int32, 0, len(firstRows))
-	for r, g1 := range starts {
+	for r, g1 := range leads {
 		if g1 != 0 {
 			final[g1-1] = int32(len(firsts))
 			firsts = append(firsts, int32(r))
