@@ -26,28 +26,35 @@ func TestGroupRows(t *testing.T) {
 		offs, data := stringOffsets(strs)
 		cols := []arrow.Array{NewInt64(ints, valid), NewString(offs, data, nil)}
 		ids, firsts := GroupRows(cols, nil)
-		seen := map[string]int32{}
-		for i := range n {
-			want := int32(-1)
-			if valid[i/8]&(1<<(i%8)) != 0 {
-				k := fmt.Sprint(ints[i], strs[i])
-				g, ok := seen[k]
-				if !ok {
-					g = int32(len(seen))
-					seen[k] = g
-					if firsts[g] != int32(i) {
-						t.Fatalf("n=%d: group %d first at row %d, want %d", n, g, firsts[g], i)
-					}
+		checkKeyGroups(t, fmt.Sprintf("n=%d", n), ints, strs, valid, ids, firsts)
+	}
+}
+
+// checkKeyGroups checks ids and firsts of rows keyed by ints and strs
+// (null where valid's bit is clear) against a map.
+func checkKeyGroups(t *testing.T, label string, ints []int64, strs []string, valid []byte, ids, firsts []int32) {
+	t.Helper()
+	seen := map[string]int32{}
+	for i := range ints {
+		want := int32(-1)
+		if valid[i/8]&(1<<(i%8)) != 0 {
+			k := fmt.Sprint(ints[i], strs[i])
+			g, ok := seen[k]
+			if !ok {
+				g = int32(len(seen))
+				seen[k] = g
+				if firsts[g] != int32(i) {
+					t.Fatalf("%s: group %d first at row %d, want %d", label, g, firsts[g], i)
 				}
-				want = g
 			}
-			if ids[i] != want {
-				t.Fatalf("n=%d row %d: group %d, want %d", n, i, ids[i], want)
-			}
+			want = g
 		}
-		if len(firsts) != len(seen) {
-			t.Fatalf("n=%d: %d groups, want %d", n, len(firsts), len(seen))
+		if ids[i] != want {
+			t.Fatalf("%s row %d: group %d, want %d", label, i, ids[i], want)
 		}
+	}
+	if len(firsts) != len(seen) {
+		t.Fatalf("%s: %d groups, want %d", label, len(firsts), len(seen))
 	}
 }
 
@@ -163,26 +170,6 @@ func TestGroupRowsManyGroups(t *testing.T) {
 		offs, data := stringOffsets(strs)
 		cols := []arrow.Array{NewInt64(ints, valid), NewString(offs, data, nil)}
 		ids, firsts := GroupRows(cols, nil)
-		seen := map[int64]int32{}
-		for i := range n {
-			want := int32(-1)
-			if valid[i/8]&(1<<(i%8)) != 0 {
-				g, ok := seen[ints[i]]
-				if !ok {
-					g = int32(len(seen))
-					seen[ints[i]] = g
-					if firsts[g] != int32(i) {
-						t.Fatalf("%s: group %d first at row %d, want %d", repeat, g, firsts[g], i)
-					}
-				}
-				want = g
-			}
-			if ids[i] != want {
-				t.Fatalf("%s row %d: group %d, want %d", repeat, i, ids[i], want)
-			}
-		}
-		if len(firsts) != len(seen) {
-			t.Fatalf("%s: %d groups, want %d", repeat, len(firsts), len(seen))
-		}
+		checkKeyGroups(t, repeat, ints, strs, valid, ids, firsts)
 	}
 }
