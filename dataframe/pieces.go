@@ -102,19 +102,17 @@ func sideOf(op string, tc *registry.Context, inputs []any, s int, out []colSpec)
 	}
 	row := make([]int32, 0, n)
 	for k, v := range vs {
-		var rows []int32
+		from := len(row)
 		switch v := v.(type) {
 		case arrow.Record:
-			rows = make([]int32, v.NumRows())
-			for r := range rows {
-				rows[r] = int32(r)
+			for r := range int32(v.NumRows()) {
+				row = append(row, r)
 			}
 		case *rowsPiece:
-			rows = v.rows
+			row = append(row, v.rows...)
 		}
-		row = append(row, rows...)
-		for range rows {
-			if part != nil {
+		if part != nil {
+			for range len(row) - from {
 				part = append(part, int32(k))
 			}
 		}
