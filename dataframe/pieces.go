@@ -175,29 +175,39 @@ func (s *sideRows) record(schema *arrow.Schema) (arrow.Record, error) {
 	if schema == nil {
 		schema = s.recs[0].Schema()
 	}
-	if s.loc == nil {
-		if len(s.recs) == 1 {
-			s.recs[0].Retain()
-			return s.recs[0], nil
+	if s.loc == nil && len(s.recs) == 1 {
+		s.recs[0].Retain()
+		return s.recs[0], nil
+	}
+	rows := int64(0)
+	if s.loc != nil {
+		rows = int64(s.loc.Len())
+	} else {
+		for _, r := range s.recs {
+			rows += r.NumRows()
 		}
-		return kernel.ConcatRecordsDict(schema, s.recs)
 	}
 	fields := make([]arrow.Field, schema.NumFields())
 	cols := make([]arrow.Array, schema.NumFields())
 	defer release(cols)
 	parts := make([]arrow.Array, len(s.recs))
 	for c := range cols {
+		name := schema.Field(c).Name
 		for k, r := range s.recs {
 			if c >= int(r.NumCols()) {
 				return nil, fmt.Errorf("a piece has %d columns, not %d", r.NumCols(), len(cols))
 			}
 			parts[k] = r.Column(c)
 		}
-		if err := oneKind(schema.Field(c).Name, parts); err != nil {
+		if err := oneKind(name, parts); err != nil {
 			return nil, err
 		}
-		cols[c] = kernel.TakeParts(parts, *s.loc)
-		fields[c] = arrow.Field{Name: schema.Field(c).Name, Type: cols[c].DataType(), Nullable: true}
+		col, err := s.concat(parts)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", name, err)
+		}
+		cols[c] = col
+		fields[c] = arrow.Field{Name: name, Type: col.DataType(), Nullable: true}
 	}
-	return array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(s.loc.Len())), nil
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, rows), nil
 }

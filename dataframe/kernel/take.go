@@ -180,11 +180,11 @@ func TakeParts(parts []arrow.Array, loc Rows) arrow.Array {
 		return NewBool(out, valid)
 	case *array.String, *array.Dictionary:
 		if d := sharedDict(parts); d != nil {
-			return NewDict(gatherRows(dictIndices(parts), loc), d, valid)
+			return NewDict(gatherRows(partValues(parts, dictIndices), loc), d, valid)
 		}
 		if values, remap := unifyDicts(parts, len(loc.row)); values != nil {
 			defer values.Release()
-			return NewDict(gatherRemapped(dictIndices(parts), remap, loc), values, valid)
+			return NewDict(gatherRemapped(partValues(parts, dictIndices), remap, loc), values, valid)
 		}
 		offs, data := takeStrings(stringPartsOf(parts), loc)
 		return NewString(offs, data, valid)
@@ -208,13 +208,8 @@ func partValues[A arrow.Array, T any](parts []arrow.Array, values func(A) []T) [
 	return out
 }
 
-func dictIndices(parts []arrow.Array) [][]int32 {
-	out := make([][]int32, len(parts))
-	for k, p := range parts {
-		out[k] = p.(*array.Dictionary).Indices().(*array.Int32).Int32Values()
-	}
-	return out
-}
+// dictIndices returns a string dictionary column's indices.
+func dictIndices(d *array.Dictionary) []int32 { return d.Indices().(*array.Int32).Int32Values() }
 
 // gather returns vals at idx, which holds no -1.
 func gather[T any](vals []T, idx []int32) []T { return gatherRows([][]T{vals}, Rows{row: idx}) }
