@@ -241,31 +241,27 @@ func ReadText(pattern string) *Bag[string] {
 // eachLine calls fn with each line that starts in block b, and its number
 // in the file (from 1) when asked for it.
 func eachLine(b storage.Block, fn func(line []byte, lineNo func() int) error) error {
-	buf := storage.GetBuffer()
-	defer storage.PutBuffer(buf)
-	data, skipped, err := storage.ReadLines(b, buf)
-	if err != nil {
-		return err
-	}
-	i := 0
-	lineNo := func() int { return storage.LinesBefore(b.Path, b.Start) + skipped + i + 1 }
-	if b.Start == 0 {
-		lineNo = func() int { return skipped + i + 1 }
-	}
-	for len(data) > 0 {
-		line := data
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			line, data = data[:j], data[j+1:]
-		} else {
-			data = nil
+	return storage.ReadLines(b, func(data []byte, skipped int) error {
+		i := 0
+		lineNo := func() int { return storage.LinesBefore(b.Path, b.Start) + skipped + i + 1 }
+		if b.Start == 0 {
+			lineNo = func() int { return skipped + i + 1 }
 		}
-		line = bytes.TrimSuffix(line, []byte{'\r'})
-		if err := fn(line, lineNo); err != nil {
-			return err
+		for len(data) > 0 {
+			line := data
+			if j := bytes.IndexByte(data, '\n'); j >= 0 {
+				line, data = data[:j], data[j+1:]
+			} else {
+				data = nil
+			}
+			line = bytes.TrimSuffix(line, []byte{'\r'})
+			if err := fn(line, lineNo); err != nil {
+				return err
+			}
+			i++
 		}
-		i++
-	}
-	return nil
+		return nil
+	})
 }
 
 func readTextOp(_ *registry.Context, raw []byte, _ []any) (any, error) {

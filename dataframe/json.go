@@ -123,26 +123,24 @@ func readJSONOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
 		if err := json.Unmarshal(rawOpts, &o); err != nil {
 			return nil, fmt.Errorf("%s: decode arguments: %w", opReadJSON, err)
 		}
-		buf := storage.GetBuffer()
-		defer storage.PutBuffer(buf)
-		data, skipped, err := storage.ReadLines(s.block(), buf)
-		if err != nil {
-			return nil, err
-		}
 		var rec arrow.Record
-		if cols == nil { // nothing projected: no key may go unread
-			rec, err = jsonl.Strict(data, o.Schema)
-		} else {
-			rec, err = jsonl.Parse(data, o.Schema, cols)
-		}
-		if err != nil {
-			var pe *jsonl.ParseError
-			if errors.As(err, &pe) {
-				pe.Line += storage.LinesBefore(s.Path, s.Start) + skipped
+		err := storage.ReadLines(s.block(), func(data []byte, skipped int) error {
+			var err error
+			if cols == nil { // nothing projected: no key may go unread
+				rec, err = jsonl.Strict(data, o.Schema)
+			} else {
+				rec, err = jsonl.Parse(data, o.Schema, cols)
 			}
-			return nil, fmt.Errorf("read %s %w", s.Path, err)
-		}
-		return rec, nil
+			if err != nil {
+				var pe *jsonl.ParseError
+				if errors.As(err, &pe) {
+					pe.Line += storage.LinesBefore(s.Path, s.Start) + skipped
+				}
+				return fmt.Errorf("read %s %w", s.Path, err)
+			}
+			return nil
+		})
+		return rec, err
 	})
 }
 

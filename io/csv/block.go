@@ -23,35 +23,31 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf := storage.GetBuffer()
-	defer storage.PutBuffer(buf)
-	data, skipped, err := storage.ReadLines(b, buf)
-	if err != nil {
-		return nil, err
-	}
-	if b.Size == 0 {
-		return Parse(nil, schema, opts) // an empty file: no rows
-	}
-	if b.Start == 0 && !opts.NoHeader {
-		header, next, err := splitLine(data, 0, opts.Delimiter)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: header: %w", b.Path, err)
+	var rec arrow.Record
+	err = storage.ReadLines(b, func(data []byte, skipped int) error {
+		if b.Size == 0 {
+			rec, err = Parse(nil, schema, opts) // an empty file: no rows
+			return err
 		}
-		if len(opts.Names) == 0 && !slices.Equal(header, schema.Names()) {
-			return nil, fmt.Errorf("read %s: its header %q differs from the columns %q of the first file",
-				b.Path, header, schema.Names())
+		if b.Start == 0 && !opts.NoHeader {
+			header, next, err := splitLine(data, 0, opts.Delimiter)
+			if err != nil {
+				return fmt.Errorf("read %s: header: %w", b.Path, err)
+			}
+			if len(opts.Names) == 0 && !slices.Equal(header, schema.Names()) {
+				return fmt.Errorf("read %s: its header %q differs from the columns %q of the first file",
+					b.Path, header, schema.Names())
+			}
+			data = data[next:]
+			skipped++
 		}
-		data = data[next:]
-		skipped++
-	}
-	rec, err := Parse(data, schema, opts)
-	if err != nil {
+		rec, err = Parse(data, schema, opts)
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			pe.Path = b.Path
 			pe.Line += storage.LinesBefore(b.Path, b.Start) + skipped
 		}
-		return nil, err
-	}
-	return rec, nil
+		return err
+	})
+	return rec, err
 }

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
+	"slices"
 	"sync"
+	"unsafe"
 )
 
 // Block is a byte range of a file that one partition parses: the lines that
@@ -35,53 +39,126 @@ func Blocks(files []File, size int64) []Block {
 	return out
 }
 
-// ReadLines returns the bytes of the lines that start in b, and how many
-// lines of the file come before them (0 or 1 in a block's own bytes: the
-// partial first line it skips). A compressed file is decompressed whole.
-// The bytes live in *buf, which it grows as needed: see GetBuffer.
-func ReadLines(b Block, buf *[]byte) ([]byte, int, error) {
+// ReadLines calls use with the bytes of the lines that start in b, and how
+// many lines of the file come before them (0 or 1 in a block's own bytes:
+// the partial first line it skips). The bytes are valid only during the
+// call, so use must copy what it keeps. A local file is mapped into memory
+// rather than read, which spares a copy of every byte and a buffer's page
+// faults; a compressed file is decompressed whole.
+func ReadLines(b Block, use func(data []byte, skipped int) error) error {
+	buf := buffers.Get().(*[]byte)
+	defer buffers.Put(buf)
 	if Compressed(b.Path) {
 		data, err := ReadAll(b.Path, *buf)
 		if err != nil {
-			return nil, 0, err
+			return err
 		}
 		*buf = data
-		return data, 0, nil
+		return use(data, 0)
 	}
 	f, err := Open(b.Path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", b.Path, err)
+		return fmt.Errorf("read %s: %w", b.Path, err)
 	}
 	defer f.Close()
+	if lf, ok := f.(localFile); ok {
+		if mapped, err := mappedLines(lf, b, use); mapped {
+			return err
+		}
+	}
 	data, skipped, err := readLines(f, b, buf)
 	if err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", b.Path, err)
+		return fmt.Errorf("read %s: %w", b.Path, err)
 	}
-	return data, skipped, nil
+	return use(data, skipped)
 }
 
-// buffers recycles read buffers: parsed columns copy what they keep, so a
-// block's bytes are garbage once parsed, and reusing them spares the cost of
-// fresh memory (a page fault per 4 KiB) on every block.
-var buffers sync.Pool
+// buffers recycles read buffers: a block's bytes are garbage once parsed,
+// and reusing them spares the cost of fresh memory (a page fault per 4 KiB)
+// on every block.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// GetBuffer returns a buffer for ReadLines; give it back with PutBuffer once
-// nothing refers to its bytes.
-func GetBuffer() *[]byte {
-	if b, ok := buffers.Get().(*[]byte); ok {
-		return b
+// mappedLines calls use with the lines of b in a read-only mapping of the
+// file, from the page that holds b's byte before its start; only the pages
+// read are faulted in. It reports false, having done nothing, where the file
+// cannot be mapped. Should the file shrink under the mapping, reading the
+// lost bytes is an error rather than a crash.
+func mappedLines(f localFile, b Block, use func([]byte, int) error) (mapped bool, err error) {
+	b = b.upTo(f.size)
+	begin := max(b.Start-1, 0)
+	offset := begin &^ int64(os.Getpagesize()-1)
+	if begin >= b.Size {
+		return false, nil
 	}
-	return new([]byte)
+	m, err := mapFile(f.File, offset, int(b.Size-offset))
+	if err != nil {
+		return false, nil
+	}
+	defer unmapFile(m)
+	mapped = true // even should use fault
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer faultAsError(b.Path, m, &err)
+	lines, skipped, _ := lineBounds(m[begin-offset:], b)
+	return mapped, use(lines, skipped)
 }
 
-// PutBuffer recycles a buffer from GetBuffer.
-func PutBuffer(b *[]byte) { buffers.Put(b) }
+// faultAsError, deferred, turns a fault reading the mapping m into *err;
+// any other panic goes on.
+func faultAsError(path string, m []byte, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if f, ok := r.(interface{ Addr() uintptr }); ok {
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
+		if a := f.Addr(); a >= start && a < start+uintptr(len(m)) {
+			*err = fmt.Errorf("read %s: the file changed while it was read: %v", path, r)
+			return
+		}
+	}
+	panic(r)
+}
 
-// readLines returns the bytes of the lines that start in b, and how many
-// lines before them it skipped (0 or 1: the partial first line). The bytes
-// live in *pool, which it grows as needed.
+// upTo returns b for a file of size bytes: b's own size where the file has
+// grown since b was made, and where it has shrunk, a block that ends with
+// it.
+func (b Block) upTo(size int64) Block {
+	if size < b.Size {
+		b.Size, b.End = size, min(b.End, size)
+	}
+	return b
+}
+
+// lineBounds returns the lines that start in b within buf, the file's
+// bytes from the byte before b's start (which tells whether the start
+// begins a line), and how many lines before them it skipped (0 or 1: the
+// partial first line). more reports that the last line runs past buf,
+// which does not reach the file's end.
+func lineBounds(buf []byte, b Block) (lines []byte, skipped int, more bool) {
+	begin := max(b.Start-1, 0)
+	start := 0
+	if b.Start > 0 {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 || int64(i+1) >= b.End-begin {
+			return nil, 0, false // no line starts here
+		}
+		start, skipped = i+1, 1
+	}
+	if b.End >= b.Size {
+		return buf[start:], skipped, false
+	}
+	// The last line is the one that starts before End: to its end.
+	from := int(b.End-begin) - 1
+	if i := bytes.IndexByte(buf[from:], '\n'); i >= 0 {
+		return buf[start : from+i+1], skipped, false
+	}
+	return buf[start:], skipped, begin+int64(len(buf)) < b.Size
+}
+
+// readLines reads the lines that start in b into *pool, which it grows as
+// needed, and returns them and how many lines before them it skipped.
 func readLines(f io.ReaderAt, b Block, pool *[]byte) ([]byte, int, error) {
-	begin := max(b.Start-1, 0) // the byte before tells whether Start begins a line
+	begin := max(b.Start-1, 0)
 	want := b.End - begin
 	if b.End < b.Size {
 		want += 64 << 10 // room for the line that crosses End
@@ -92,41 +169,21 @@ func readLines(f io.ReaderAt, b Block, pool *[]byte) ([]byte, int, error) {
 		// page fault per 4 KiB.
 		*pool = make([]byte, want, want+want/16)
 	}
-	buf := (*pool)[:want]
-	n, err := f.ReadAt(buf, begin)
-	if err != nil && err != io.EOF {
-		return nil, 0, err
-	}
-	buf = buf[:n]
-	start, skipped := 0, 0
-	if b.Start > 0 {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 || int64(i+1) >= b.End-begin {
-			return nil, 0, nil // no line starts here
-		}
-		start, skipped = i+1, 1
-	}
-	if b.End >= b.Size {
-		return buf[start:], skipped, nil
-	}
-	// The last line is the one that starts before End: read to its end.
-	from := int(b.End-begin) - 1
+	buf := (*pool)[:0]
 	for {
-		if i := bytes.IndexByte(buf[from:], '\n'); i >= 0 {
-			return buf[start : from+i+1], skipped, nil
-		}
-		if begin+int64(len(buf)) >= b.Size {
-			return buf[start:], skipped, nil
-		}
-		from = len(buf)
-		grown := make([]byte, len(buf), 2*len(buf)+1<<20)
-		copy(grown, buf)
-		m, err := f.ReadAt(grown[len(buf):cap(grown)], begin+int64(len(buf)))
-		if err != nil && err != io.EOF {
+		n, err := f.ReadAt(buf[len(buf):want], begin+int64(len(buf)))
+		if err == io.EOF {
+			b = b.upTo(begin + int64(len(buf)+n))
+		} else if err != nil {
 			return nil, 0, err
 		}
-		buf = grown[:len(buf)+m]
-		*pool = grown
+		buf = buf[:len(buf)+n]
+		if lines, skipped, more := lineBounds(buf, b); !more {
+			return lines, skipped, nil
+		}
+		want = int64(2*len(buf) + 1<<20)
+		buf = slices.Grow(buf, int(want)-len(buf))
+		*pool = buf
 	}
 }
 
