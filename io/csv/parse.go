@@ -178,8 +178,9 @@ const chunkFields = 1024
 // p.pos is not regular. A regular row has as many fields as columns, each
 // plain or in quotes with no line break or doubled quote inside (quoted8),
 // and ends in a line break like the chunk's others, \n or \r\n. The work
-// per plain field is the next bit of the bitmap and two stores, with no
-// branch that depends on the field's bytes.
+// per plain field is the next bit of the bitmap, two stores and a check of
+// the byte that ends it, which regular rows always pass: no branch depends
+// on the field's own bytes.
 func (p *parser) split() int {
 	d, n, cols := p.data, len(p.data), len(p.cols)
 	delim := p.delim
@@ -189,14 +190,17 @@ func (p *parser) split() int {
 	k, crlf := 0, -1 // crlf: the chunk's line break, unknown until its first row
 	for k+cols <= len(starts) && pos < n && d[pos] != '\n' && d[pos] != '\r' {
 		row := pos
-		var bad byte
+		bad := false
 		b := delim // the byte that ended the field before
 		for c := k; c < k+cols; c++ {
-			bad |= b ^ delim
+			if b != delim { // the row ended early
+				bad = true
+				break
+			}
 			var e int
 			e, m, wb = p.take(m, wb)
 			if e >= n {
-				bad = 1
+				bad = true
 				break
 			}
 			starts[c], ends[c] = pos, e
@@ -205,14 +209,14 @@ func (p *parser) split() int {
 				e = p.quoted8(pos, e)
 				m, wb = p.m, p.wb
 				if e < 0 {
-					bad = 1
+					bad = true
 					break
 				}
 				starts[c], ends[c], b = pos+1, e-1, d[e]
 			}
 			pos = e + 1
 		}
-		ok := bad == 0
+		ok := !bad
 		switch {
 		case !ok:
 		case b == '\n':
@@ -368,16 +372,20 @@ func (p *parser) chunk(rows int) error {
 // go through setString.
 func (p *parser) plainStrings(col *column, first, c, rows int) {
 	d, cols, starts, ends, sc := p.data, len(p.cols), p.starts, p.ends, col.strs
+	data, offsets := sc.data, sc.offsets // in registers, not stored back per row
 	for r := range rows {
 		k := r*cols + c
 		f := d[starts[k]:ends[k]]
-		if p.nulls.match(f) || len(sc.offsets) == sizeRows {
+		if p.nulls.match(f) || len(offsets) == sizeRows {
+			sc.data, sc.offsets = data, offsets
 			p.setString(col, first+r, f)
+			data, offsets = sc.data, sc.offsets
 			continue
 		}
-		sc.data = append(sc.data, f...)
-		sc.offsets = append(sc.offsets, int32(len(sc.data)))
+		data = append(data, f...)
+		offsets = append(offsets, int32(len(data)))
 	}
+	sc.data, sc.offsets = data, offsets
 }
 
 // shortKeys packs the fields of column c in the chunk's rows into
