@@ -291,94 +291,112 @@ func (p *parser) quoted8(s, e int) int {
 
 // chunk parses the rows that split found, a column at a time: each in its
 // own typed loop, where a switch on the column's type for every field
-// mispredicted from one column to the next. Of the errors, it returns the
-// first in row order, as the row parser would.
+// mispredicted from one column to the next, and in its own small function,
+// whose values stay in registers. Field c of row r is
+// p.data[p.starts[k]:p.ends[k]], k = r*len(p.cols)+c. Of the errors, it
+// returns the first in row order, as the row parser would.
 func (p *parser) chunk(rows int) error {
-	d, cols, starts, ends := p.data, len(p.cols), p.starts, p.ends
-	first, line := p.rows, p.line
 	failed, failure := rows, error(nil)
-	fail := func(c, r int, err error) {
-		if r < failed {
-			failed, failure = r, p.withColumn(err, c)
-		}
-	}
 	for c := range p.cols {
 		col := &p.cols[c]
-		// Field c of row r is d[starts[k]:ends[k]], k = r*cols+c.
+		r, err := rows, error(nil)
 		switch col.code {
 		case intKind:
-			ints := col.Ints[first : first+rows]
-			for r := range ints {
-				k := r*cols + c
-				s, e := starts[k], ends[k]
-				if n := e - s; uint(n-1) < 8 && e >= 8 {
-					if v, ok := digits8(d, e, n); ok {
-						ints[r] = int64(v)
-						continue
-					}
-				}
-				if err := p.setInt(col, first+r, line+r, d[s:e]); err != nil {
-					fail(c, r, err)
-					break
-				}
-			}
+			r, err = p.intFields(col, c, rows)
 		case floatKind:
-			floats := col.Floats[first : first+rows]
-			for r := range floats {
-				k := r*cols + c
-				s, e := starts[k], ends[k]
-				if v, ok := atof(d, s, e); ok {
-					floats[r] = v
-					continue
-				}
-				if err := p.setFloat(col, first+r, line+r, d[s:e]); err != nil {
-					fail(c, r, err)
-					break
-				}
-			}
+			r, err = p.floatFields(col, c, rows)
 		case stringKind:
-			if col.strs.plain {
-				p.plainStrings(col, first, c, rows)
-				break
-			}
-			if p.shortKeys(c, rows) {
-				col.strs.addKeys(first, p.keys[:rows])
-				break
-			}
-			for r := range rows {
-				k := r*cols + c
-				p.setString(col, first+r, d[starts[k]:ends[k]])
-			}
-			col.strs.flush()
+			p.stringFields(col, c, rows)
 		case boolKind:
-			for r := range rows {
-				k := r*cols + c
-				if err := p.setBool(col, first+r, line+r, d[starts[k]:ends[k]]); err != nil {
-					fail(c, r, err)
-					break
-				}
-			}
+			r, err = p.boolFields(col, c, rows)
+		}
+		if err != nil && r < failed {
+			failed, failure = r, p.withColumn(err, c)
 		}
 	}
 	if failure != nil {
 		return failure
 	}
-	p.pos, p.rows, p.line = p.next, first+rows, line+rows
+	p.pos, p.rows, p.line = p.next, p.rows+rows, p.line+rows
 	return nil
+}
+
+// intFields parses the chunk's fields of integer column c, those of up to
+// eight digits at once (digits8). It returns the first row that fails and
+// its error.
+func (p *parser) intFields(col *column, c, rows int) (int, error) {
+	d, starts, ends := p.data, p.starts, p.ends
+	ints := col.Ints[p.rows : p.rows+rows]
+	for r, k := 0, c; r < len(ints); r, k = r+1, k+len(p.cols) {
+		s, e := starts[k], ends[k]
+		if n := e - s; uint(n-1) < 8 && e >= 8 {
+			if v, ok := digits8(d, e, n); ok {
+				ints[r] = int64(v)
+				continue
+			}
+		}
+		if err := p.setInt(col, p.rows+r, p.line+r, d[s:e]); err != nil {
+			return r, err
+		}
+	}
+	return rows, nil
+}
+
+// floatFields parses the chunk's fields of float column c, like intFields.
+func (p *parser) floatFields(col *column, c, rows int) (int, error) {
+	d, starts, ends := p.data, p.starts, p.ends
+	floats := col.Floats[p.rows : p.rows+rows]
+	for r, k := 0, c; r < len(floats); r, k = r+1, k+len(p.cols) {
+		s, e := starts[k], ends[k]
+		if v, ok := atof(d, s, e); ok {
+			floats[r] = v
+			continue
+		}
+		if err := p.setFloat(col, p.rows+r, p.line+r, d[s:e]); err != nil {
+			return r, err
+		}
+	}
+	return rows, nil
+}
+
+// boolFields parses the chunk's fields of bool column c, like intFields.
+func (p *parser) boolFields(col *column, c, rows int) (int, error) {
+	for r, k := 0, c; r < rows; r, k = r+1, k+len(p.cols) {
+		if err := p.setBool(col, p.rows+r, p.line+r, p.data[p.starts[k]:p.ends[k]]); err != nil {
+			return r, err
+		}
+	}
+	return rows, nil
+}
+
+// stringFields adds the chunk's fields of string column c: plain
+// (plainStrings), or short dictionary keys looked up as a batch
+// (shortKeys), or else one by one.
+func (p *parser) stringFields(col *column, c, rows int) {
+	switch {
+	case col.strs.plain:
+		p.plainStrings(col, c, rows)
+	case p.shortKeys(c, rows):
+		col.strs.addKeys(p.rows, p.keys[:rows])
+	default:
+		for r, k := 0, c; r < rows; r, k = r+1, k+len(p.cols) {
+			p.setString(col, p.rows+r, p.data[p.starts[k]:p.ends[k]])
+		}
+		col.strs.flush()
+	}
 }
 
 // plainStrings appends the chunk's fields of column c, whose strings are
 // kept plain; a null, and the row after which the column sizes its bytes,
 // go through setString.
-func (p *parser) plainStrings(col *column, first, c, rows int) {
-	d, cols, starts, ends, sc := p.data, len(p.cols), p.starts, p.ends, col.strs
+func (p *parser) plainStrings(col *column, c, rows int) {
+	d, starts, ends, sc := p.data, p.starts, p.ends, col.strs
 	data, offsets := sc.data, sc.offsets // in registers, not stored back per row
-	for r := range rows {
-		k := r*cols + c
+	for r, k := 0, c; r < rows; r, k = r+1, k+len(p.cols) {
 		f := d[starts[k]:ends[k]]
 		if p.nulls.match(f) || len(offsets) == sizeRows {
 			sc.data, sc.offsets = data, offsets
-			p.setString(col, first+r, f)
+			p.setString(col, p.rows+r, f)
 			data, offsets = sc.data, sc.offsets
 			continue
 		}
