@@ -325,9 +325,9 @@ func (p *parser) chunk(rows int) error {
 // eight digits at once (digits8). It returns the first row that fails and
 // its error.
 func (p *parser) intFields(col *column, c, rows int) (int, error) {
-	d, starts, ends := p.data, p.starts, p.ends
+	d, cols, starts, ends := p.data, len(p.cols), p.starts, p.ends
 	ints := col.Ints[p.rows : p.rows+rows]
-	for r, k := 0, c; r < len(ints); r, k = r+1, k+len(p.cols) {
+	for r, k := 0, c; r < len(ints); r, k = r+1, k+cols {
 		s, e := starts[k], ends[k]
 		if n := e - s; uint(n-1) < 8 && e >= 8 {
 			if v, ok := digits8(d, e, n); ok {
@@ -344,9 +344,9 @@ func (p *parser) intFields(col *column, c, rows int) (int, error) {
 
 // floatFields parses the chunk's fields of float column c, like intFields.
 func (p *parser) floatFields(col *column, c, rows int) (int, error) {
-	d, starts, ends := p.data, p.starts, p.ends
+	d, cols, starts, ends := p.data, len(p.cols), p.starts, p.ends
 	floats := col.Floats[p.rows : p.rows+rows]
-	for r, k := 0, c; r < len(floats); r, k = r+1, k+len(p.cols) {
+	for r, k := 0, c; r < len(floats); r, k = r+1, k+cols {
 		s, e := starts[k], ends[k]
 		if v, ok := atof(d, s, e); ok {
 			floats[r] = v
@@ -361,7 +361,7 @@ func (p *parser) floatFields(col *column, c, rows int) (int, error) {
 
 // boolFields parses the chunk's fields of bool column c, like intFields.
 func (p *parser) boolFields(col *column, c, rows int) (int, error) {
-	for r, k := 0, c; r < rows; r, k = r+1, k+len(p.cols) {
+	for r, k, cols := 0, c, len(p.cols); r < rows; r, k = r+1, k+cols {
 		if err := p.setBool(col, p.rows+r, p.line+r, p.data[p.starts[k]:p.ends[k]]); err != nil {
 			return r, err
 		}
@@ -379,7 +379,7 @@ func (p *parser) stringFields(col *column, c, rows int) {
 	case p.shortKeys(c, rows):
 		col.strs.addKeys(p.rows, p.keys[:rows])
 	default:
-		for r, k := 0, c; r < rows; r, k = r+1, k+len(p.cols) {
+		for r, k, cols := 0, c, len(p.cols); r < rows; r, k = r+1, k+cols {
 			p.setString(col, p.rows+r, p.data[p.starts[k]:p.ends[k]])
 		}
 		col.strs.flush()
@@ -390,9 +390,9 @@ func (p *parser) stringFields(col *column, c, rows int) {
 // kept plain; a null, and the row after which the column sizes its bytes,
 // go through setString.
 func (p *parser) plainStrings(col *column, c, rows int) {
-	d, starts, ends, sc := p.data, p.starts, p.ends, col.strs
+	d, cols, starts, ends, sc := p.data, len(p.cols), p.starts, p.ends, col.strs
 	data, offsets := sc.data, sc.offsets // in registers, not stored back per row
-	for r, k := 0, c; r < rows; r, k = r+1, k+len(p.cols) {
+	for r, k := 0, c; r < rows; r, k = r+1, k+cols {
 		f := d[starts[k]:ends[k]]
 		if p.nulls.match(f) || len(offsets) == sizeRows {
 			sc.data, sc.offsets = data, offsets
@@ -411,8 +411,7 @@ func (p *parser) plainStrings(col *column, c, rows int) {
 // common in a dictionary column; if not, setString takes them one by one.
 func (p *parser) shortKeys(c, rows int) bool {
 	d, cols, starts, ends, keys := p.data, len(p.cols), p.starts, p.ends, p.keys[:rows]
-	for r := range keys {
-		k := r*cols + c
+	for r, k := 0, c; r < len(keys); r, k = r+1, k+cols {
 		f := d[starts[k]:ends[k]]
 		if len(f) > strdict.MaxShort || p.nulls.match(f) {
 			return false

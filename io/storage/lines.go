@@ -95,7 +95,7 @@ func mappedLines(f localFile, b Block, use func([]byte, int) error) (mapped bool
 		return false, nil
 	}
 	defer unmapFile(m)
-	mapped = true // even should use fault
+	mapped = true // before use runs: a fault in it is this read's error
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer faultAsError(b.Path, m, &err)
 	lines, skipped, _ := lineBounds(m[begin-offset:], b)
