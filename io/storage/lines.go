@@ -46,9 +46,9 @@ func Blocks(files []File, size int64) []Block {
 // rather than read, which spares a copy of every byte and a buffer's page
 // faults; a compressed file is decompressed whole.
 func ReadLines(b Block, use func(data []byte, skipped int) error) error {
-	buf := buffers.Get().(*[]byte)
-	defer buffers.Put(buf)
 	if Compressed(b.Path) {
+		buf := buffers.Get().(*[]byte)
+		defer buffers.Put(buf)
 		data, err := ReadAll(b.Path, *buf)
 		if err != nil {
 			return err
@@ -66,6 +66,8 @@ func ReadLines(b Block, use func(data []byte, skipped int) error) error {
 			return err
 		}
 	}
+	buf := buffers.Get().(*[]byte)
+	defer buffers.Put(buf)
 	data, skipped, err := readLines(f, b, buf)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", b.Path, err)
