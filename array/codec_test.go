@@ -1,11 +1,10 @@
 package array
 
 import (
-	"bytes"
 	"reflect"
 	"testing"
 
-	"github.com/duskdata/dusk/internal/codec"
+	"github.com/duskdata/dusk/internal/codec/codectest"
 )
 
 // TestCodecs round-trips chunks and partials through their codecs, as
@@ -20,18 +19,7 @@ func TestCodecs(t *testing.T) {
 		&partial{Shape: []int{}, N: 9, I: []int64{-3}},
 		&partial{Shape: []int{1}, N: 2, F: []float64{0.5}, M: []float64{0.25}},
 	} {
-		c, err := codec.For(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := c.Encode(&b, v); err != nil {
-			t.Fatal(err)
-		}
-		got, err := c.Decode(&b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := codectest.RoundTrip(t, v)
 		if !reflect.DeepEqual(got, v) {
 			t.Errorf("%#v came back as %#v", v, got)
 		}

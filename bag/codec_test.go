@@ -1,35 +1,12 @@
 package bag_test
 
 import (
-	"bytes"
 	"reflect"
 	"testing"
 
 	"github.com/duskdata/dusk/bag"
-	"github.com/duskdata/dusk/internal/codec"
+	"github.com/duskdata/dusk/internal/codec/codectest"
 )
-
-// roundTrip encodes v with its registered codec and decodes it.
-func roundTrip(t *testing.T, v any) any {
-	t.Helper()
-	c, err := codec.For(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := c.Encode(&buf, v); err != nil {
-		t.Fatalf("%s encode: %v", c.Name(), err)
-	}
-	named, err := codec.Named(c.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := named.Decode(&buf)
-	if err != nil {
-		t.Fatalf("%s decode: %v", c.Name(), err)
-	}
-	return got
-}
 
 // TestCodecs checks that partitions and partial results cross processes.
 func TestCodecs(t *testing.T) {
@@ -43,7 +20,7 @@ func TestCodecs(t *testing.T) {
 		[]map[string]any{{"id": 1.0, "area": "x", "info": map[string]any{"a_field": "y"}}},
 		[]any{"a", 1.5, nil},
 	} {
-		if got := roundTrip(t, v); !reflect.DeepEqual(got, v) {
+		if got := codectest.RoundTrip(t, v); !reflect.DeepEqual(got, v) {
 			t.Errorf("%T: got %#v, want %#v", v, got, v)
 		}
 	}

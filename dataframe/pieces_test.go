@@ -1,7 +1,6 @@
 package dataframe
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -11,7 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/dataframe/kernel"
-	"github.com/duskdata/dusk/internal/codec"
+	"github.com/duskdata/dusk/internal/codec/codectest"
 	"github.com/duskdata/dusk/internal/registry"
 )
 
@@ -141,18 +140,7 @@ func plainAll(t *testing.T, recs []arrow.Record) []arrow.Record {
 // the record its rows make.
 func checkTravels(t *testing.T, p *rowsPiece) {
 	t.Helper()
-	c, err := codec.For(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := c.Encode(&buf, p); err != nil {
-		t.Fatal(err)
-	}
-	v, err := c.Decode(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := codectest.RoundTrip(t, p)
 	got, ok := v.(arrow.Record)
 	if !ok {
 		t.Fatalf("a piece reads back as %T", v)
