@@ -11,7 +11,7 @@ import (
 
 	"github.com/duskdata/dusk/bag"
 	"github.com/duskdata/dusk/dataframe"
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // row is a frame row with every column type, nullable.

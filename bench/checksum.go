@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/dataframe"
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // checksumFunc is the registered partition function that sums an answer's

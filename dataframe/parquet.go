@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/parquet"
 	"github.com/duskdata/dusk/io/storage"

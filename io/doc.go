@@ -12,7 +12,7 @@
 //	io/internal/iotest  test records and readers for the format tests
 //
 // Readers produce Arrow records of bounded size; they know nothing of tasks
-// or graphs. They build columns with the pure kernels of dataframe/kernel.
+// or graphs. They build columns with the pure kernels of internal/kernel.
 // Must never import: scheduler, worker, internal/cluster, or the collections
 // themselves (dataframe, bag, array).
 package io

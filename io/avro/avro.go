@@ -37,7 +37,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/hamba/avro/v2"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // DictProp is the field property that marks a string field as a dictionary

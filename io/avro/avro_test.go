@@ -15,7 +15,7 @@ import (
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 	davro "github.com/duskdata/dusk/io/avro"
 	"github.com/duskdata/dusk/io/internal/iotest"
 )

@@ -18,7 +18,7 @@ import (
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/io/internal/colbuild"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // WriteOptions say how to write a file. The zero value writes zstd blocks

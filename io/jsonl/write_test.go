@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/io/internal/iotest"
 	"github.com/duskdata/dusk/io/jsonl"
 )

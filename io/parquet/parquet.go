@@ -35,7 +35,7 @@ import (
 	"math"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"

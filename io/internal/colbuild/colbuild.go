@@ -6,13 +6,13 @@
 // decimal fast paths.
 //
 // Must never import: anything but the standard library, Arrow and
-// dataframe/kernel.
+// internal/kernel.
 package colbuild
 
 import (
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // Type is a column's type.

@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
-	"github.com/duskdata/dusk/dataframe/kernel"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // RowsOf reads a record back as rows of plain Go values: int64, float64,

@@ -10,5 +10,7 @@
 // return belong to the caller; they may share buffers with the inputs (a
 // selection of every row returns the input, retained).
 //
-// Must never import: anything of Dusk but graph (it is pure computation).
+// It sits below every collection and reader (io, bag, array, bench and
+// dataframe all build on it), so it must never import them, nor anything of
+// Dusk but graph: it is pure computation.
 package kernel
