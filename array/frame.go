@@ -12,8 +12,8 @@ import (
 
 	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/dataframe"
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
 

@@ -13,8 +13,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/gpu"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // gpuGroups is the number of distinct keys of the gpu suite, as id4 has.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/gpu"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // Expr is an expression over a frame's columns, such as

@@ -11,8 +11,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/collections"
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // Frame is a lazy, partitioned dataframe. Methods return new frames and never

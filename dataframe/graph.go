@@ -6,8 +6,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // The hooks below let another collection (a bag) build on a frame's tasks,

@@ -9,8 +9,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/codec/codectest"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
 

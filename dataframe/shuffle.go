@@ -9,8 +9,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
 

@@ -13,8 +13,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/csv"
 )

@@ -15,9 +15,9 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/codec"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/csv"
 	"github.com/duskdata/dusk/io/jsonl"
