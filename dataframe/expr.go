@@ -14,19 +14,20 @@ import (
 // Expr is an expression over a frame's columns, such as
 // Col("num_clicks").Gt(2).And(Col("area").IsIn("north", "south")). Methods
 // that take an operand accept an Expr or a Go value (int, float64, string,
-// bool, nil), which becomes a literal.
+// bool, nil), which becomes a literal. Every operation an Expr can hold is
+// described once, in the table of functions.go.
 type Expr struct{ n *exprNode }
 
 // exprNode is the serialized form of an expression: tasks carry it as data.
 type exprNode struct {
-	Op     string      `json:"op"` // col lit cmp and or not isin isnull arith
-	Name   string      `json:"name,omitempty"`
+	Op     string      `json:"op"`             // a name in functions
+	Name   string      `json:"name,omitempty"` // col: the column
 	Lit    *literal    `json:"lit,omitempty"`
-	Cmp    string      `json:"cmp,omitempty"`
-	Arith  string      `json:"arith,omitempty"`
 	Args   []*exprNode `json:"args,omitempty"`
-	Values []literal   `json:"values,omitempty"`
-	Err    string      `json:"err,omitempty"` // a literal that could not be made
+	Values []literal   `json:"values,omitempty"` // isin: the set
+	Str    []string    `json:"str,omitempty"`    // text options: a pattern, a separator, a type
+	Int    []int64     `json:"int,omitempty"`    // whole-number options: digits, start and length, an index
+	Err    string      `json:"err,omitempty"`    // what could not be built
 }
 
 // literal is a typed constant; floats travel as text so NaN and ±Inf survive.
@@ -125,46 +126,60 @@ func Lit(v any) Expr {
 	return Expr{&exprNode{Op: "lit", Lit: &l}}
 }
 
-func (e Expr) cmp(op kernel.CmpOp, v any) Expr {
-	return Expr{&exprNode{Op: "cmp", Cmp: op.String(), Args: []*exprNode{e.n, Lit(v).n}}}
+// call builds the expression op(args...) with options.
+func call(op string, args ...*exprNode) *exprNode { return &exprNode{Op: op, Args: args} }
+
+func (e Expr) call(op string, operands ...any) Expr {
+	args := []*exprNode{e.n}
+	for _, o := range operands {
+		args = append(args, Lit(o).n)
+	}
+	return Expr{call(op, args...)}
 }
 
 // Eq is e == v.
-func (e Expr) Eq(v any) Expr { return e.cmp(kernel.Eq, v) }
+func (e Expr) Eq(v any) Expr { return e.call("==", v) }
 
 // Ne is e != v.
-func (e Expr) Ne(v any) Expr { return e.cmp(kernel.Ne, v) }
+func (e Expr) Ne(v any) Expr { return e.call("!=", v) }
 
 // Lt is e < v.
-func (e Expr) Lt(v any) Expr { return e.cmp(kernel.Lt, v) }
+func (e Expr) Lt(v any) Expr { return e.call("<", v) }
 
 // Le is e <= v.
-func (e Expr) Le(v any) Expr { return e.cmp(kernel.Le, v) }
+func (e Expr) Le(v any) Expr { return e.call("<=", v) }
 
 // Gt is e > v.
-func (e Expr) Gt(v any) Expr { return e.cmp(kernel.Gt, v) }
+func (e Expr) Gt(v any) Expr { return e.call(">", v) }
 
 // Ge is e >= v.
-func (e Expr) Ge(v any) Expr { return e.cmp(kernel.Ge, v) }
+func (e Expr) Ge(v any) Expr { return e.call(">=", v) }
+
+// Between is lo <= e <= hi, both ends included (as SQL's BETWEEN).
+func (e Expr) Between(lo, hi any) Expr { return e.Ge(lo).And(e.Le(hi)) }
 
 // And is true where both are true (SQL's three-valued logic with nulls).
-func (e Expr) And(o Expr) Expr { return Expr{&exprNode{Op: "and", Args: []*exprNode{e.n, o.n}}} }
+func (e Expr) And(o Expr) Expr { return e.call("and", o) }
 
 // Or is true where either is true.
-func (e Expr) Or(o Expr) Expr { return Expr{&exprNode{Op: "or", Args: []*exprNode{e.n, o.n}}} }
+func (e Expr) Or(o Expr) Expr { return e.call("or", o) }
 
 // Not negates a bool expression.
-func (e Expr) Not() Expr { return Expr{&exprNode{Op: "not", Args: []*exprNode{e.n}}} }
+func (e Expr) Not() Expr { return e.call("not") }
 
 // IsNull is true where e is null.
-func (e Expr) IsNull() Expr { return Expr{&exprNode{Op: "isnull", Args: []*exprNode{e.n}}} }
+func (e Expr) IsNull() Expr { return e.call("isnull") }
 
 // NotNull is true where e is not null.
 func (e Expr) NotNull() Expr { return e.IsNull().Not() }
 
+// IsNaN is true where a float is NaN (false for other numbers, null where e
+// is null).
+func (e Expr) IsNaN() Expr { return e.call("isnan") }
+
 // IsIn is true where e equals one of values.
 func (e Expr) IsIn(values ...any) Expr {
-	n := &exprNode{Op: "isin", Args: []*exprNode{e.n}}
+	n := call("isin", e.n)
 	for _, v := range values {
 		l, err := makeLiteral(v)
 		if err != nil {
@@ -176,156 +191,260 @@ func (e Expr) IsIn(values ...any) Expr {
 	return Expr{n}
 }
 
-func (e Expr) arith(op kernel.ArithOp, v any) Expr {
-	return Expr{&exprNode{Op: "arith", Arith: op.String(), Args: []*exprNode{e.n, Lit(v).n}}}
-}
-
 // Add is e + v.
-func (e Expr) Add(v any) Expr { return e.arith(kernel.Add, v) }
+func (e Expr) Add(v any) Expr { return e.call("+", v) }
 
 // Sub is e - v.
-func (e Expr) Sub(v any) Expr { return e.arith(kernel.Sub, v) }
+func (e Expr) Sub(v any) Expr { return e.call("-", v) }
 
 // Mul is e × v.
-func (e Expr) Mul(v any) Expr { return e.arith(kernel.Mul, v) }
+func (e Expr) Mul(v any) Expr { return e.call("*", v) }
 
 // Div is e ÷ v, always float64 (true division, as in pandas).
-func (e Expr) Div(v any) Expr { return e.arith(kernel.Div, v) }
+func (e Expr) Div(v any) Expr { return e.call("/", v) }
+
+// Mod is the remainder of e ÷ v with the sign of v, as Python's %: int64 for
+// two ints (null where v is 0), else float64.
+func (e Expr) Mod(v any) Expr { return e.call("mod", v) }
+
+// Pow is e raised to the power v, as float64.
+func (e Expr) Pow(v any) Expr { return e.call("pow", v) }
+
+// Neg is -e.
+func (e Expr) Neg() Expr { return e.call("neg") }
+
+// Abs is |e|.
+func (e Expr) Abs() Expr { return e.call("abs") }
+
+// Sqrt is the square root of e, as float64 (NaN below 0).
+func (e Expr) Sqrt() Expr { return e.call("sqrt") }
+
+// Log is the natural logarithm of e, as float64.
+func (e Expr) Log() Expr { return e.call("log") }
+
+// Exp is e to the power e, as float64.
+func (e Expr) Exp() Expr { return e.call("exp") }
+
+// Floor rounds down; an int stays as it is.
+func (e Expr) Floor() Expr { return e.call("floor") }
+
+// Ceil rounds up; an int stays as it is.
+func (e Expr) Ceil() Expr { return e.call("ceil") }
+
+// Round rounds to digits decimal places, halves away from zero; negative
+// digits round to tens, hundreds...
+func (e Expr) Round(digits int) Expr {
+	x := e.call("round")
+	x.n.Int = []int64{int64(digits)}
+	return x
+}
+
+// FillNull replaces nulls with v (an Expr or a literal).
+func (e Expr) FillNull(v any) Expr { return Coalesce(e, v) }
+
+// Coalesce is, row by row, the first of its operands that is not null.
+func Coalesce(first any, rest ...any) Expr {
+	args := []*exprNode{Lit(first).n}
+	for _, v := range rest {
+		args = append(args, Lit(v).n)
+	}
+	return Expr{call("coalesce", args...)}
+}
+
+// Cast converts e to the type t (Int64, Float64, String, Bool). It is
+// strict: a value that does not convert fails the computation with an error
+// naming the value, the column and the row; TryCast makes it null instead.
+func (e Expr) Cast(t arrow.DataType) Expr { return e.cast("cast", t) }
+
+// TryCast is Cast with nulls for values that do not convert (Polars'
+// strict=False, Spark's try_cast).
+func (e Expr) TryCast(t arrow.DataType) Expr { return e.cast("try_cast", t) }
+
+func (e Expr) cast(op string, t arrow.DataType) Expr {
+	x := e.call(op)
+	if t == nil {
+		x.n.Err = op + ": no type given"
+		return x
+	}
+	x.n.Str = []string{t.String()}
+	return x
+}
+
+// The column types an expression can be cast to.
+var (
+	Int64   arrow.DataType = kernel.Int64
+	Float64 arrow.DataType = kernel.Float64
+	String  arrow.DataType = kernel.String
+	Bool    arrow.DataType = kernel.Bool
+)
+
+// When starts a conditional: When(c1).Then(x).When(c2).Then(y).Otherwise(z)
+// is x where c1 is true, else y where c2 is, else z (SQL's CASE WHEN; a null
+// condition counts as false).
+func When(cond Expr) WhenClause { return WhenClause{cond: cond.n} }
+
+// WhenClause is a condition waiting for its value.
+type WhenClause struct {
+	args []*exprNode // earlier conditions and values
+	cond *exprNode
+}
+
+// Then gives the value where the condition holds.
+func (w WhenClause) Then(v any) Conditional {
+	return Conditional{args: append(append(append([]*exprNode(nil), w.args...), w.cond), Lit(v).n)}
+}
+
+// Conditional is a chain of conditions and values; finish it with Otherwise.
+type Conditional struct{ args []*exprNode }
+
+// When adds a condition, tried where the earlier ones were not true.
+func (c Conditional) When(cond Expr) WhenClause { return WhenClause{args: c.args, cond: cond.n} }
+
+// Otherwise gives the value where no condition holds (nil: null).
+func (c Conditional) Otherwise(v any) Expr {
+	return Expr{call("when", append(append([]*exprNode(nil), c.args...), Lit(v).n)...)}
+}
+
+// Str gives e's string operations (Polars' .str namespace).
+func (e Expr) Str() StrExpr { return StrExpr{e} }
+
+// StrExpr holds the string operations of an expression.
+type StrExpr struct{ e Expr }
+
+func (s StrExpr) with(op string, str []string, ints []int64) Expr {
+	x := s.e.call(op)
+	x.n.Str, x.n.Int = str, ints
+	return x
+}
+
+// Contains is true where the string holds sub (a literal, not a pattern).
+func (s StrExpr) Contains(sub string) Expr { return s.with("str.contains", []string{sub}, nil) }
+
+// Matches is true where the RE2 regular expression pattern matches part of
+// the string (anchor it with ^ and $ to match the whole).
+func (s StrExpr) Matches(pattern string) Expr { return s.with("str.matches", []string{pattern}, nil) }
+
+// Like is SQL's LIKE: % stands for any run of characters, _ for one; the
+// whole string must match.
+func (s StrExpr) Like(pattern string) Expr { return s.with("str.like", []string{pattern}, nil) }
+
+// StartsWith is true where the string begins with prefix.
+func (s StrExpr) StartsWith(prefix string) Expr {
+	return s.with("str.starts_with", []string{prefix}, nil)
+}
+
+// EndsWith is true where the string ends with suffix.
+func (s StrExpr) EndsWith(suffix string) Expr { return s.with("str.ends_with", []string{suffix}, nil) }
+
+// Lower is the string in lower case.
+func (s StrExpr) Lower() Expr { return s.with("str.lower", nil, nil) }
+
+// Upper is the string in upper case.
+func (s StrExpr) Upper() Expr { return s.with("str.upper", nil, nil) }
+
+// Len is the number of characters (code points), as pandas' str.len.
+func (s StrExpr) Len() Expr { return s.with("str.len", nil, nil) }
+
+// Slice is length characters from start (counted from 0; a negative start
+// counts from the end); a negative length takes the rest.
+func (s StrExpr) Slice(start, length int) Expr {
+	return s.with("str.slice", nil, []int64{int64(start), int64(length)})
+}
+
+// Replace replaces every occurrence of old (a literal) with new.
+func (s StrExpr) Replace(old, new string) Expr {
+	return s.with("str.replace", []string{old, new}, nil)
+}
+
+// Strip removes leading and trailing white space.
+func (s StrExpr) Strip() Expr { return s.with("str.strip", nil, nil) }
+
+// Split cuts the string at each sep; Get picks a piece.
+func (s StrExpr) Split(sep string) SplitExpr { return SplitExpr{s.e, sep} }
+
+// SplitExpr is a string split at a separator.
+type SplitExpr struct {
+	e   Expr
+	sep string
+}
+
+// Get is piece i of the split (a negative i counts from the end); null
+// where there are too few pieces.
+func (s SplitExpr) Get(i int) Expr {
+	return s.e.Str().with("str.split_get", []string{s.sep}, []int64{int64(i)})
+}
+
+// ConcatStr joins its operands' strings end to end, row by row; numbers and
+// bools are formatted first; a null operand gives null.
+func ConcatStr(parts ...any) Expr {
+	if len(parts) == 0 {
+		return Expr{&exprNode{Op: "concat_str", Err: "ConcatStr: nothing to join"}}
+	}
+	args := make([]*exprNode, len(parts))
+	for i, p := range parts {
+		args[i] = Lit(p).n
+	}
+	return Expr{call("concat_str", args...)}
+}
 
 // String renders e, as in ((num_clicks > 2) and (area == "north")).
 func (e Expr) String() string { return e.n.String() }
 
 func (n *exprNode) String() string {
-	switch n.Op {
-	case "col":
-		return n.Name
-	case "lit":
-		if n.Lit == nil {
-			return "<bad literal>"
-		}
-		return n.Lit.String()
-	case "cmp":
-		return "(" + n.Args[0].String() + " " + n.Cmp + " " + n.Args[1].String() + ")"
-	case "arith":
-		return "(" + n.Args[0].String() + " " + n.Arith + " " + n.Args[1].String() + ")"
-	case "and", "or":
-		return "(" + n.Args[0].String() + " " + n.Op + " " + n.Args[1].String() + ")"
-	case "not":
-		return "not " + n.Args[0].String()
-	case "isnull":
-		return "isnull(" + n.Args[0].String() + ")"
-	case "isin":
-		vals := make([]string, len(n.Values))
-		for i, v := range n.Values {
-			vals[i] = v.String()
-		}
-		return n.Args[0].String() + " in (" + strings.Join(vals, ", ") + ")"
+	f, ok := functions[n.Op]
+	if !ok {
+		return n.Op
 	}
-	return n.Op
-}
-
-// describe names an operand and its kind for error messages.
-func describe(n *exprNode, k kernel.Kind) string {
-	return fmt.Sprintf("%s (%s)", n, k)
-}
-
-func parseCmp(s string) kernel.CmpOp {
-	for op := kernel.Eq; op <= kernel.Ge; op++ {
-		if op.String() == s {
-			return op
-		}
+	args := make([]string, len(n.Args))
+	for i, a := range n.Args {
+		args[i] = a.String()
 	}
-	panic("dataframe: unknown comparison " + s)
+	return f.format(n, args)
 }
 
-func parseArith(s string) kernel.ArithOp {
-	for op := kernel.Add; op <= kernel.Div; op++ {
-		if op.String() == s {
-			return op
-		}
+// describe names an operand and its type for error messages.
+func describe(n *exprNode, t arrow.DataType) string {
+	return fmt.Sprintf("%s (%s)", n, typeName(t))
+}
+
+// typeName names an expression's type for users.
+func typeName(t arrow.DataType) string {
+	if t.ID() == arrow.NULL {
+		return "null"
 	}
-	panic("dataframe: unknown arithmetic " + s)
+	return kernel.TypeName(t)
 }
 
-// kindOf type-checks n against schema and returns the kind of its values.
-func (n *exprNode) kindOf(schema *arrow.Schema) (kernel.Kind, error) {
+// typeOf type-checks n against schema and returns the type of its values.
+func (n *exprNode) typeOf(schema *arrow.Schema) (arrow.DataType, error) {
 	if n.Err != "" {
-		return 0, fmt.Errorf("%s", n.Err)
+		return nil, fmt.Errorf("%s", n.Err)
 	}
-	switch n.Op {
-	case "col":
-		f, err := field(schema, n.Name)
-		if err != nil {
-			return 0, err
-		}
-		return kernel.KindOf(f.Type)
-	case "lit":
-		return n.Lit.kind(), nil
-	case "cmp":
-		a, b, err := kinds2(n, schema)
-		if err != nil {
-			return 0, err
-		}
-		num := func(k kernel.Kind) bool { return k == kernel.KindInt || k == kernel.KindFloat }
-		op := parseCmp(n.Cmp)
-		switch {
-		case a == kernel.KindNull || b == kernel.KindNull:
-		case num(a) && num(b), a == kernel.KindString && b == kernel.KindString:
-		case a == kernel.KindBool && b == kernel.KindBool && (op == kernel.Eq || op == kernel.Ne):
-		default:
-			return 0, fmt.Errorf("cannot compare %s with %s", describe(n.Args[0], a), describe(n.Args[1], b))
-		}
-		return kernel.KindBool, nil
-	case "and", "or", "not":
-		for _, arg := range n.Args {
-			k, err := arg.kindOf(schema)
-			if err != nil {
-				return 0, err
-			}
-			if k != kernel.KindBool && k != kernel.KindNull {
-				return 0, fmt.Errorf("%s needs bool operands, but %s is not", n.Op, describe(arg, k))
-			}
-		}
-		return kernel.KindBool, nil
-	case "isnull":
-		if _, err := n.Args[0].kindOf(schema); err != nil {
-			return 0, err
-		}
-		return kernel.KindBool, nil
-	case "isin":
-		k, err := n.Args[0].kindOf(schema)
-		if err != nil {
-			return 0, err
-		}
-		for _, v := range n.Values {
-			vk := v.kind()
-			ok := vk == k || (k == kernel.KindInt || k == kernel.KindFloat) && (vk == kernel.KindInt || vk == kernel.KindFloat)
-			if !ok {
-				return 0, fmt.Errorf("isin: %s is compared with %s (%s)", describe(n.Args[0], k), v, vk)
-			}
-		}
-		return kernel.KindBool, nil
-	case "arith":
-		a, b, err := kinds2(n, schema)
-		if err != nil {
-			return 0, err
-		}
-		k, err := parseArith(n.Arith).ResultKind(a, b)
-		if err != nil {
-			return 0, fmt.Errorf("cannot compute %s: %s %s %s", n, describe(n.Args[0], a), n.Arith, describe(n.Args[1], b))
-		}
-		return k, nil
+	f, ok := functions[n.Op]
+	if !ok {
+		return nil, fmt.Errorf("unknown expression %q", n.Op)
 	}
-	return 0, fmt.Errorf("unknown expression %q", n.Op)
+	if len(n.Args) < f.arity || !f.variadic && len(n.Args) != f.arity {
+		return nil, fmt.Errorf("%s takes %d operands, not %d", n.Op, f.arity, len(n.Args))
+	}
+	in := make([]arrow.DataType, len(n.Args))
+	for i, a := range n.Args {
+		t, err := a.typeOf(schema)
+		if err != nil {
+			return nil, err
+		}
+		in[i] = t
+	}
+	return f.typeOf(&typeCall{n: n, schema: schema}, in)
 }
 
-func kinds2(n *exprNode, schema *arrow.Schema) (kernel.Kind, kernel.Kind, error) {
-	a, err := n.Args[0].kindOf(schema)
+// kindOf is the kernels' kind of n's values.
+func (n *exprNode) kindOf(schema *arrow.Schema) (kernel.Kind, error) {
+	t, err := n.typeOf(schema)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	b, err := n.Args[1].kindOf(schema)
-	return a, b, err
+	return kernel.KindOf(t)
 }
 
 // value is an evaluated expression: a column, a scalar, or a mask.
@@ -342,91 +461,30 @@ func (v value) asMask(n int) kernel.Mask {
 	return kernel.MaskOf(v.datum, n)
 }
 
+// asDatum reads v as a column or scalar; a mask becomes a bool column.
+func (v value) asDatum() kernel.Datum {
+	if v.isMask {
+		return kernel.Col(v.mask.Array())
+	}
+	return v.datum
+}
+
 // eval evaluates n over rec's rows; with k, the comparisons and arithmetic
 // that k has kernels for run on it (a GPU).
 func (n *exprNode) eval(rec arrow.Record, k gpu.Kernels) (value, error) {
-	rows := int(rec.NumRows())
-	switch n.Op {
-	case "col":
-		i, err := columnIndex(rec.Schema(), n.Name)
-		if err != nil {
-			return value{}, err
-		}
-		return value{datum: kernel.Col(rec.Column(i))}, nil
-	case "lit":
-		return value{datum: kernel.Scalar(n.Lit.value())}, nil
-	case "cmp", "arith":
-		a, err := n.Args[0].eval(rec, k)
-		if err != nil {
-			return value{}, err
-		}
-		b, err := n.Args[1].eval(rec, k)
-		if err != nil {
-			return value{}, err
-		}
-		if a.datum.Array == nil && b.datum.Array == nil {
-			// Two literals: kernels want a column on one side.
-			col := broadcast(a.datum.Scalar, rows)
-			defer col.Release()
-			a.datum = kernel.Col(col)
-		}
-		if n.Op == "cmp" {
-			if m, ok, err := gpuCompare(k, a.datum, b.datum, parseCmp(n.Cmp)); ok || err != nil {
-				return value{mask: m, isMask: true}, err
-			}
-			m, err := kernel.Compare(a.datum, b.datum, parseCmp(n.Cmp), rows)
-			return value{mask: m, isMask: true}, err
-		}
-		if col, ok, err := gpuArith(k, a.datum, b.datum, parseArith(n.Arith)); ok || err != nil {
-			return value{datum: kernel.Col(col)}, err
-		}
-		col, err := kernel.Arith(a.datum, b.datum, parseArith(n.Arith), rows)
-		return value{datum: kernel.Col(col)}, err
-	case "and", "or":
-		a, err := n.Args[0].eval(rec, k)
-		if err != nil {
-			return value{}, err
-		}
-		b, err := n.Args[1].eval(rec, k)
-		if err != nil {
-			return value{}, err
-		}
-		if n.Op == "and" {
-			return value{mask: kernel.And(a.asMask(rows), b.asMask(rows)), isMask: true}, nil
-		}
-		return value{mask: kernel.Or(a.asMask(rows), b.asMask(rows)), isMask: true}, nil
-	case "not":
-		a, err := n.Args[0].eval(rec, k)
-		if err != nil {
-			return value{}, err
-		}
-		return value{mask: kernel.Not(a.asMask(rows)), isMask: true}, nil
-	case "isnull":
-		a, err := n.Args[0].eval(rec, k)
-		if err != nil {
-			return value{}, err
-		}
-		if a.isMask {
-			return value{mask: kernel.IsNull(kernel.Col(a.mask.Array()), rows), isMask: true}, nil
-		}
-		return value{mask: kernel.IsNull(a.datum, rows), isMask: true}, nil
-	case "isin":
-		a, err := n.Args[0].eval(rec, k)
-		if err != nil {
-			return value{}, err
-		}
-		vals := make([]any, len(n.Values))
-		for i, v := range n.Values {
-			vals[i] = v.value()
-		}
-		d := a.datum
-		if a.isMask {
-			d = kernel.Col(a.mask.Array())
-		}
-		m, err := kernel.IsIn(d, vals, rows)
-		return value{mask: m, isMask: true}, err
+	f, ok := functions[n.Op]
+	if !ok {
+		return value{}, fmt.Errorf("unknown expression %q", n.Op)
 	}
-	return value{}, fmt.Errorf("unknown expression %q", n.Op)
+	in := make([]value, len(n.Args))
+	for i, a := range n.Args {
+		v, err := a.eval(rec, k)
+		if err != nil {
+			return value{}, err
+		}
+		in[i] = v
+	}
+	return f.eval(&evalCall{n: n, rec: rec, rows: int(rec.NumRows()), gpu: k}, in)
 }
 
 // evalColumn evaluates n as a column of rec's length (with k as eval).
@@ -475,7 +533,7 @@ func broadcast(s any, rows int) arrow.Array {
 		return kernel.NewBool(vals, nil)
 	}
 	// The null literal: a float column of nulls.
-	return kernel.NewFloat64(make([]float64, rows), make([]byte, (rows+7)/8))
+	return kernel.Nulls(kernel.KindFloat, rows)
 }
 
 // field finds a column by name, or says which columns there are.

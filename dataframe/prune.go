@@ -41,8 +41,8 @@ func mayMatch(e *exprNode, ranges func(col string) (colRange, bool)) bool {
 			}
 		}
 		return false
-	case "cmp":
-		col, lit, op := e.Args[0], e.Args[1], e.Cmp
+	case "==", "!=", "<", "<=", ">", ">=":
+		col, lit, op := e.Args[0], e.Args[1], e.Op
 		if col.Op == "lit" && lit.Op == "col" {
 			col, lit, op = lit, col, flipped[op]
 		}

@@ -130,7 +130,7 @@ func holds(e *exprNode, a *int64, s string) bool {
 			}
 		}
 		return false
-	case "cmp":
+	case "==", "!=", "<", "<=", ">", ">=":
 		x, xs, ok1 := val(e.Args[0])
 		y, ys, ok2 := val(e.Args[1])
 		if !ok1 || !ok2 {
@@ -145,7 +145,7 @@ func holds(e *exprNode, a *int64, s string) bool {
 		case x > y:
 			c = 1
 		}
-		switch e.Cmp {
+		switch e.Op {
 		case "==":
 			return c == 0
 		case "!=":

@@ -41,7 +41,10 @@ func MaskOf(d Datum, n int) Mask {
 		}
 		return Mask{Vals: vals, Valid: d.validBytes(n)}
 	}
-	a := d.Array.(*array.Boolean)
+	a, ok := d.Array.(*array.Boolean)
+	if !ok { // Arrow's null type
+		return Mask{Vals: make([]uint8, n), Valid: make([]uint8, n)}
+	}
 	vals := make([]uint8, n)
 	for i := range vals {
 		vals[i] = b2u(a.Value(i))

@@ -1,0 +1,737 @@
+package dataframe
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/gpu"
+	"github.com/duskdata/dusk/internal/kernel"
+)
+
+// function describes one operation an expression can hold, once: its name,
+// how many operands it takes, the rule that types its result from theirs
+// (with the error when they do not fit), its evaluation over a partition's
+// rows, and how it prints. Adding an operation is one entry here, its
+// kernel, and its case in functions_test.go, which fails for an entry
+// without a reference check.
+type function struct {
+	name     string
+	arity    int  // operands; the least number where variadic
+	variadic bool // takes arity or more operands
+	typeOf   func(c *typeCall, in []arrow.DataType) (arrow.DataType, error)
+	eval     func(c *evalCall, in []value) (value, error)
+	format   func(n *exprNode, args []string) string
+}
+
+// typeCall is what a type rule sees of its call.
+type typeCall struct {
+	n      *exprNode
+	schema *arrow.Schema
+}
+
+// evalCall is what an evaluation sees of its call: the node, the partition
+// and, on a task that holds one, the GPU's kernels.
+type evalCall struct {
+	n    *exprNode
+	rec  arrow.Record
+	rows int
+	gpu  gpu.Kernels
+}
+
+// functions is the table of every operation, by name.
+var functions = map[string]*function{}
+
+func init() {
+	for _, list := range [][]*function{leafFunctions(), logicFunctions(), numberFunctions(), nullFunctions(), castFunctions(), stringFunctions()} {
+		for _, f := range list {
+			if functions[f.name] != nil {
+				panic("dataframe: function " + f.name + " described twice")
+			}
+			functions[f.name] = f
+		}
+	}
+}
+
+// ---- formats
+
+func infix(n *exprNode, args []string) string {
+	return "(" + args[0] + " " + n.Op + " " + args[1] + ")"
+}
+
+// callFormat prints op(args, options).
+func callFormat(n *exprNode, args []string) string {
+	for _, s := range n.Str {
+		args = append(args, strconv.Quote(s))
+	}
+	for _, i := range n.Int {
+		args = append(args, strconv.FormatInt(i, 10))
+	}
+	return n.Op + "(" + strings.Join(args, ", ") + ")"
+}
+
+// ---- type rules
+
+// kindOfType is the kernels' kind of an expression type.
+func kindOfType(t arrow.DataType) kernel.Kind {
+	k, err := kernel.KindOf(t)
+	if err != nil {
+		panic(err) // typeOf only returns types kernels take
+	}
+	return k
+}
+
+// exprType is the type an expression of kind k has.
+func exprType(k kernel.Kind) arrow.DataType {
+	if k == kernel.KindNull {
+		return arrow.Null
+	}
+	return kindType(k)
+}
+
+func isNumeric(t arrow.DataType) bool {
+	k := kindOfType(t)
+	return k == kernel.KindInt || k == kernel.KindFloat || k == kernel.KindNull
+}
+
+// needs checks that operand i has a type test accepts, or says what the
+// operation needs.
+func needs(c *typeCall, in []arrow.DataType, what string, test func(arrow.DataType) bool) error {
+	for i, t := range in {
+		if !test(t) && t.ID() != arrow.NULL {
+			return fmt.Errorf("%s needs %s, but %s is not", c.n.Op, what, describe(c.n.Args[i], t))
+		}
+	}
+	return nil
+}
+
+func fixed(t arrow.DataType) func(*typeCall, []arrow.DataType) (arrow.DataType, error) {
+	return func(*typeCall, []arrow.DataType) (arrow.DataType, error) { return t, nil }
+}
+
+// unifyKinds is the kind that values of kinds ks share: ints widen to
+// floats, nulls fit anything; ok is false where they share none.
+func unifyKinds(ks []kernel.Kind) (kernel.Kind, bool) {
+	out := kernel.KindNull
+	for _, k := range ks {
+		switch {
+		case k == kernel.KindNull || k == out:
+		case out == kernel.KindNull:
+			out = k
+		case (out == kernel.KindInt || out == kernel.KindFloat) && (k == kernel.KindInt || k == kernel.KindFloat):
+			out = kernel.KindFloat
+		default:
+			return 0, false
+		}
+	}
+	return out, true
+}
+
+// unify types operands idx of a call with their shared type.
+func unify(c *typeCall, in []arrow.DataType, idx []int) (arrow.DataType, error) {
+	ks := make([]kernel.Kind, len(idx))
+	for j, i := range idx {
+		ks[j] = kindOfType(in[i])
+	}
+	k, ok := unifyKinds(ks)
+	if !ok {
+		parts := make([]string, len(idx))
+		for j, i := range idx {
+			parts[j] = describe(c.n.Args[i], in[i])
+		}
+		return nil, fmt.Errorf("%s: %s have no common type", c.n.Op, strings.Join(parts, ", "))
+	}
+	return exprType(k), nil
+}
+
+// ---- evaluation helpers
+
+func (c *evalCall) mask(m kernel.Mask) value { return value{mask: m, isMask: true} }
+
+func (c *evalCall) column(a arrow.Array) value { return value{datum: kernel.Col(a)} }
+
+// array reads v as a column of the partition's length, broadcasting a
+// scalar.
+func (c *evalCall) array(v value) arrow.Array {
+	d := v.asDatum()
+	if d.Array != nil {
+		return d.Array
+	}
+	return broadcast(d.Scalar, c.rows)
+}
+
+// ---- leaves
+
+func leafFunctions() []*function {
+	return []*function{
+		{name: "col",
+			typeOf: func(c *typeCall, _ []arrow.DataType) (arrow.DataType, error) {
+				f, err := field(c.schema, c.n.Name)
+				if err != nil {
+					return nil, err
+				}
+				k, err := kernel.KindOf(f.Type)
+				if err != nil {
+					return nil, fmt.Errorf("column %q: %w", c.n.Name, err)
+				}
+				return exprType(k), nil
+			},
+			eval: func(c *evalCall, _ []value) (value, error) {
+				i, err := columnIndex(c.rec.Schema(), c.n.Name)
+				if err != nil {
+					return value{}, err
+				}
+				return c.column(c.rec.Column(i)), nil
+			},
+			format: func(n *exprNode, _ []string) string { return n.Name }},
+		{name: "lit",
+			typeOf: func(c *typeCall, _ []arrow.DataType) (arrow.DataType, error) {
+				if c.n.Lit == nil {
+					return nil, fmt.Errorf("a literal without a value")
+				}
+				return exprType(c.n.Lit.kind()), nil
+			},
+			eval: func(c *evalCall, _ []value) (value, error) {
+				return value{datum: kernel.Scalar(c.n.Lit.value())}, nil
+			},
+			format: func(n *exprNode, _ []string) string {
+				if n.Lit == nil {
+					return "<bad literal>"
+				}
+				return n.Lit.String()
+			}},
+	}
+}
+
+// ---- comparisons and logic
+
+func logicFunctions() []*function {
+	var out []*function
+	for op := kernel.Eq; op <= kernel.Ge; op++ {
+		out = append(out, &function{name: op.String(), arity: 2, format: infix,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				a, b := kindOfType(in[0]), kindOfType(in[1])
+				num := func(k kernel.Kind) bool { return k == kernel.KindInt || k == kernel.KindFloat }
+				switch {
+				case a == kernel.KindNull || b == kernel.KindNull:
+				case num(a) && num(b), a == kernel.KindString && b == kernel.KindString:
+				case a == kernel.KindBool && b == kernel.KindBool && (op == kernel.Eq || op == kernel.Ne):
+				default:
+					return nil, fmt.Errorf("cannot compare %s with %s", describe(c.n.Args[0], in[0]), describe(c.n.Args[1], in[1]))
+				}
+				return kernel.Bool, nil
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				a, b := in[0].asDatum(), in[1].asDatum()
+				if a.Array == nil && b.Array == nil {
+					a = kernel.Col(broadcast(a.Scalar, c.rows)) // kernels want a column on one side
+				}
+				if m, ok, err := gpuCompare(c.gpu, a, b, op); ok || err != nil {
+					return c.mask(m), err
+				}
+				m, err := kernel.Compare(a, b, op, c.rows)
+				return c.mask(m), err
+			}})
+	}
+	boolRule := func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+		for i, t := range in {
+			if k := kindOfType(t); k != kernel.KindBool && k != kernel.KindNull {
+				return nil, fmt.Errorf("%s needs bool operands, but %s is not", c.n.Op, describe(c.n.Args[i], t))
+			}
+		}
+		return kernel.Bool, nil
+	}
+	return append(out,
+		&function{name: "and", arity: 2, typeOf: boolRule, format: infix,
+			eval: func(c *evalCall, in []value) (value, error) {
+				return c.mask(kernel.And(in[0].asMask(c.rows), in[1].asMask(c.rows))), nil
+			}},
+		&function{name: "or", arity: 2, typeOf: boolRule, format: infix,
+			eval: func(c *evalCall, in []value) (value, error) {
+				return c.mask(kernel.Or(in[0].asMask(c.rows), in[1].asMask(c.rows))), nil
+			}},
+		&function{name: "not", arity: 1, typeOf: boolRule,
+			format: func(_ *exprNode, args []string) string { return "not " + args[0] },
+			eval: func(c *evalCall, in []value) (value, error) {
+				return c.mask(kernel.Not(in[0].asMask(c.rows))), nil
+			}},
+		&function{name: "isin", arity: 1,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				k := kindOfType(in[0])
+				for _, v := range c.n.Values {
+					vk := v.kind()
+					ok := vk == k || (k == kernel.KindInt || k == kernel.KindFloat) && (vk == kernel.KindInt || vk == kernel.KindFloat)
+					if !ok {
+						return nil, fmt.Errorf("isin: %s is compared with %s (%s)", describe(c.n.Args[0], in[0]), v, vk)
+					}
+				}
+				return kernel.Bool, nil
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				vals := make([]any, len(c.n.Values))
+				for i, v := range c.n.Values {
+					vals[i] = v.value()
+				}
+				m, err := kernel.IsIn(in[0].asDatum(), vals, c.rows)
+				return c.mask(m), err
+			},
+			format: func(n *exprNode, args []string) string {
+				vals := make([]string, len(n.Values))
+				for i, v := range n.Values {
+					vals[i] = v.String()
+				}
+				return args[0] + " in (" + strings.Join(vals, ", ") + ")"
+			}},
+	)
+}
+
+// ---- numbers
+
+func numberFunctions() []*function {
+	var out []*function
+	for op := kernel.Add; op <= kernel.Div; op++ {
+		out = append(out, &function{name: op.String(), arity: 2, format: infix,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				k, err := op.ResultKind(kindOfType(in[0]), kindOfType(in[1]))
+				if err != nil {
+					return nil, fmt.Errorf("cannot compute %s: %s %s %s", c.n, describe(c.n.Args[0], in[0]), op, describe(c.n.Args[1], in[1]))
+				}
+				return kindType(k), nil
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				a, b := in[0].asDatum(), in[1].asDatum()
+				if a.Array == nil && b.Array == nil {
+					a = kernel.Col(broadcast(a.Scalar, c.rows))
+				}
+				if col, ok, err := gpuArith(c.gpu, a, b, op); ok || err != nil {
+					return c.column(col), err
+				}
+				col, err := kernel.Arith(a, b, op, c.rows)
+				return c.column(col), err
+			}})
+	}
+	binary := func(name string, kernelFn func(a, b kernel.Datum, n int) (arrow.Array, error), result func(a, b kernel.Kind) kernel.Kind) *function {
+		return &function{name: name, arity: 2, format: callFormat,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				if err := needs(c, in, "numbers", isNumeric); err != nil {
+					return nil, err
+				}
+				return kindType(result(kindOfType(in[0]), kindOfType(in[1]))), nil
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				col, err := kernelFn(in[0].asDatum(), in[1].asDatum(), c.rows)
+				return c.column(col), err
+			}}
+	}
+	out = append(out,
+		binary("mod", kernel.Mod, func(a, b kernel.Kind) kernel.Kind {
+			if a != kernel.KindFloat && b != kernel.KindFloat {
+				return kernel.KindInt
+			}
+			return kernel.KindFloat
+		}),
+		binary("pow", kernel.Pow, func(a, b kernel.Kind) kernel.Kind { return kernel.KindFloat }))
+	for op := kernel.Neg; op <= kernel.Ceil; op++ {
+		out = append(out, &function{name: op.String(), arity: 1, format: callFormat,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				k, err := op.ResultKind(kindOfType(in[0]))
+				if err != nil {
+					return nil, fmt.Errorf("%s needs a number, but %s is not", op, describe(c.n.Args[0], in[0]))
+				}
+				return kindType(k), nil
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				col, err := kernel.Math(c.array(in[0]), op)
+				return c.column(col), err
+			}})
+	}
+	return append(out, &function{name: "round", arity: 1, format: callFormat,
+		typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+			if err := needs(c, in, "a number", isNumeric); err != nil {
+				return nil, err
+			}
+			if kindOfType(in[0]) == kernel.KindInt {
+				return kernel.Int64, nil
+			}
+			return kernel.Float64, nil
+		},
+		eval: func(c *evalCall, in []value) (value, error) {
+			col, err := kernel.Round(c.array(in[0]), int(c.n.Int[0]))
+			return c.column(col), err
+		}})
+}
+
+// ---- nulls and conditionals
+
+func nullFunctions() []*function {
+	return []*function{
+		{name: "isnull", arity: 1, typeOf: fixed(kernel.Bool), format: callFormat,
+			eval: func(c *evalCall, in []value) (value, error) {
+				return c.mask(kernel.IsNull(in[0].asDatum(), c.rows)), nil
+			}},
+		{name: "isnan", arity: 1, format: callFormat,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				return kernel.Bool, needs(c, in, "a number", isNumeric)
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				return c.mask(kernel.IsNaN(in[0].asDatum(), c.rows)), nil
+			}},
+		{name: "coalesce", arity: 1, variadic: true, format: callFormat,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				idx := make([]int, len(in))
+				for i := range idx {
+					idx[i] = i
+				}
+				return unify(c, in, idx)
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				// From the last operand back: where the earlier one is null, the later.
+				res := in[len(in)-1].asDatum()
+				for i := len(in) - 2; i >= 0; i-- {
+					a := in[i].asDatum()
+					k, _ := unifyKinds([]kernel.Kind{a.Kind(), res.Kind()})
+					col, err := kernel.Choose(kernel.Not(kernel.IsNull(a, c.rows)), a, res, k, c.rows)
+					if err != nil {
+						return value{}, err
+					}
+					res = kernel.Col(col)
+				}
+				return value{datum: res}, nil
+			}},
+		{name: "when", arity: 3, variadic: true,
+			format: func(_ *exprNode, args []string) string {
+				var b strings.Builder
+				b.WriteString("when(")
+				for i := 0; i+1 < len(args); i += 2 {
+					fmt.Fprintf(&b, "%s then %s, ", args[i], args[i+1])
+				}
+				b.WriteString("otherwise " + args[len(args)-1] + ")")
+				return b.String()
+			},
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				if len(in)%2 == 0 {
+					return nil, fmt.Errorf("when: conditions and values must pair, with one value otherwise")
+				}
+				var vals []int
+				for i := 0; i+1 < len(in); i += 2 {
+					if k := kindOfType(in[i]); k != kernel.KindBool && k != kernel.KindNull {
+						return nil, fmt.Errorf("when needs a bool condition, but %s is not", describe(c.n.Args[i], in[i]))
+					}
+					vals = append(vals, i+1)
+				}
+				return unify(c, in, append(vals, len(in)-1))
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				ks := []kernel.Kind{in[len(in)-1].asDatum().Kind()}
+				for i := 1; i < len(in); i += 2 {
+					ks = append(ks, in[i].asDatum().Kind())
+				}
+				k, _ := unifyKinds(ks)
+				res := in[len(in)-1].asDatum()
+				for i := len(in) - 3; i >= 0; i -= 2 {
+					col, err := kernel.Choose(in[i].asMask(c.rows), in[i+1].asDatum(), res, k, c.rows)
+					if err != nil {
+						return value{}, err
+					}
+					res = kernel.Col(col)
+				}
+				return value{datum: res}, nil
+			}},
+	}
+}
+
+// ---- casts
+
+// castTypes are the types a cast can reach, by their Arrow names.
+var castTypes = map[string]kernel.Kind{"int64": kernel.KindInt, "float64": kernel.KindFloat, "utf8": kernel.KindString, "bool": kernel.KindBool}
+
+func castFunctions() []*function {
+	var out []*function
+	for _, name := range []string{"cast", "try_cast"} {
+		strict := name == "cast"
+		out = append(out, &function{name: name, arity: 1, format: callFormat,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				to, ok := castTypes[c.n.Str[0]]
+				if !ok {
+					return nil, fmt.Errorf("%s: cannot cast to %s; the types are int64, float64, utf8 and bool", c.n, c.n.Str[0])
+				}
+				return kindType(to), nil
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				col, err := kernel.Cast(c.array(in[0]), castTypes[c.n.Str[0]], strict)
+				if err != nil {
+					return value{}, fmt.Errorf("%s: %w", c.n, err)
+				}
+				return c.column(col), nil
+			}})
+	}
+	return out
+}
+
+// ---- strings
+
+func isString(t arrow.DataType) bool { return kindOfType(t) == kernel.KindString }
+
+// stringTest is a string predicate whose test is made from the call's
+// options (and checked at plan time by making it).
+func stringTest(name string, make func(n *exprNode) (func([]byte) bool, error)) *function {
+	return &function{name: name, arity: 1, format: callFormat,
+		typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+			if err := needs(c, in, "a string", isString); err != nil {
+				return nil, err
+			}
+			_, err := make(c.n)
+			return kernel.Bool, err
+		},
+		eval: func(c *evalCall, in []value) (value, error) {
+			test, err := make(c.n)
+			if err != nil {
+				return value{}, err
+			}
+			return c.mask(kernel.StringTest(c.array(in[0]), test)), nil
+		}}
+}
+
+// stringMap is a string to string function made from the call's options.
+func stringMap(name string, make func(n *exprNode) (func(dst, s []byte) ([]byte, bool), error)) *function {
+	return &function{name: name, arity: 1, format: callFormat,
+		typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+			if err := needs(c, in, "a string", isString); err != nil {
+				return nil, err
+			}
+			_, err := make(c.n)
+			return kernel.String, err
+		},
+		eval: func(c *evalCall, in []value) (value, error) {
+			f, err := make(c.n)
+			if err != nil {
+				return value{}, err
+			}
+			return c.column(kernel.StringMap(c.array(in[0]), f)), nil
+		}}
+}
+
+func literalTest(test func(s, pat []byte) bool) func(n *exprNode) (func([]byte) bool, error) {
+	return func(n *exprNode) (func([]byte) bool, error) {
+		pat := []byte(n.Str[0])
+		return func(s []byte) bool { return test(s, pat) }, nil
+	}
+}
+
+func stringFunctions() []*function {
+	contains := stringTest("str.contains", literalTest(bytes.Contains))
+	contains.eval = func(c *evalCall, in []value) (value, error) {
+		return c.mask(kernel.Contains(c.array(in[0]), []byte(c.n.Str[0]))), nil
+	}
+	return []*function{
+		contains,
+		stringTest("str.starts_with", literalTest(bytes.HasPrefix)),
+		stringTest("str.ends_with", literalTest(bytes.HasSuffix)),
+		stringTest("str.matches", func(n *exprNode) (func([]byte) bool, error) {
+			re, err := regexp.Compile(n.Str[0])
+			if err != nil {
+				return nil, fmt.Errorf("str.matches: %w", err)
+			}
+			return re.Match, nil
+		}),
+		stringTest("str.like", likeTest),
+		stringMap("str.lower", func(*exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+			return caseMap(bytes.ToLower, 'A', 'Z'), nil
+		}),
+		stringMap("str.upper", func(*exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+			return caseMap(bytes.ToUpper, 'a', 'z'), nil
+		}),
+		stringMap("str.strip", func(*exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+			return func(dst, s []byte) ([]byte, bool) { return append(dst, bytes.TrimSpace(s)...), true }, nil
+		}),
+		stringMap("str.replace", func(n *exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+			old, new := []byte(n.Str[0]), []byte(n.Str[1])
+			if len(old) == 0 {
+				return nil, fmt.Errorf("str.replace: the text to replace is empty")
+			}
+			return func(dst, s []byte) ([]byte, bool) {
+				for {
+					i := bytes.Index(s, old)
+					if i < 0 {
+						return append(dst, s...), true
+					}
+					dst = append(append(dst, s[:i]...), new...)
+					s = s[i+len(old):]
+				}
+			}, nil
+		}),
+		stringMap("str.slice", func(n *exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+			start, length := int(n.Int[0]), int(n.Int[1])
+			return func(dst, s []byte) ([]byte, bool) { return append(dst, sliceRunes(s, start, length)...), true }, nil
+		}),
+		stringMap("str.split_get", func(n *exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+			sep, i := []byte(n.Str[0]), int(n.Int[0])
+			if len(sep) == 0 {
+				return nil, fmt.Errorf("str.split_get: the separator is empty")
+			}
+			return func(dst, s []byte) ([]byte, bool) {
+				piece, ok := splitGet(s, sep, i)
+				return append(dst, piece...), ok
+			}, nil
+		}),
+		{name: "str.len", arity: 1, format: callFormat,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				return kernel.Int64, needs(c, in, "a string", isString)
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				return c.column(kernel.StringInts(c.array(in[0]), kernel.RuneCount)), nil
+			}},
+		{name: "concat_str", arity: 1, variadic: true, format: callFormat,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				return kernel.String, nil
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				parts := make([]kernel.Datum, len(in))
+				for i, v := range in {
+					d := v.asDatum()
+					switch {
+					case d.Array == nil && d.Scalar != nil:
+						d = kernel.Scalar(formatScalar(d.Scalar))
+					case d.Array != nil && d.Kind() != kernel.KindString:
+						col, err := kernel.Cast(d.Array, kernel.KindString, true)
+						if err != nil {
+							return value{}, err
+						}
+						d = kernel.Col(col)
+					}
+					parts[i] = d
+				}
+				return c.column(kernel.ConcatStrings(parts, c.rows)), nil
+			}},
+	}
+}
+
+// formatScalar writes a literal as concat_str joins it.
+func formatScalar(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case float64:
+		return string(kernel.AppendFloat(nil, v))
+	}
+	return fmt.Sprint(v)
+}
+
+// caseMap changes case, byte by byte where s is ASCII.
+func caseMap(full func([]byte) []byte, lo, hi byte) func(dst, s []byte) ([]byte, bool) {
+	return func(dst, s []byte) ([]byte, bool) {
+		for _, c := range s {
+			if c >= utf8.RuneSelf {
+				return append(dst, full(s)...), true
+			}
+		}
+		for _, c := range s {
+			if c >= lo && c <= hi {
+				c ^= 0x20
+			}
+			dst = append(dst, c)
+		}
+		return dst, true
+	}
+}
+
+// sliceRunes is length characters of s from start (negative: from the end;
+// a negative length: to the end).
+func sliceRunes(s []byte, start, length int) []byte {
+	n := utf8.RuneCount(s)
+	if start < 0 {
+		start = max(n+start, 0)
+	}
+	start = min(start, n)
+	end := n
+	if length >= 0 {
+		end = min(start+length, n)
+	}
+	if n == len(s) { // ASCII
+		return s[start:end]
+	}
+	i, lo, hi := 0, len(s), len(s)
+	for pos := range string(s) {
+		if i == start {
+			lo = pos
+		}
+		if i == end {
+			hi = pos
+			break
+		}
+		i++
+	}
+	return s[lo:hi]
+}
+
+// splitGet is piece i of s cut at sep (negative i from the end).
+func splitGet(s, sep []byte, i int) ([]byte, bool) {
+	if i < 0 {
+		for ; ; i++ {
+			j := bytes.LastIndex(s, sep)
+			if i == -1 {
+				return s[j+len(sep):], true // j = -1: the whole first piece
+			}
+			if j < 0 {
+				return nil, false
+			}
+			s = s[:j]
+		}
+	}
+	for ; ; i-- {
+		j := bytes.Index(s, sep)
+		if i == 0 {
+			if j < 0 {
+				return s, true
+			}
+			return s[:j], true
+		}
+		if j < 0 {
+			return nil, false
+		}
+		s = s[j+len(sep):]
+	}
+}
+
+// likeTest makes SQL's LIKE test: patterns of the forms TPC-H uses (x, x%,
+// %x, %x%) run as literal searches, the others as a regular expression.
+func likeTest(n *exprNode) (func([]byte) bool, error) {
+	pat := n.Str[0]
+	inner := strings.Trim(pat, "%")
+	if !strings.ContainsAny(inner, "%_") {
+		lead, trail := strings.HasPrefix(pat, "%"), strings.HasSuffix(pat, "%")
+		lit := []byte(inner)
+		switch {
+		case lead && trail:
+			return func(s []byte) bool { return bytes.Contains(s, lit) }, nil
+		case lead:
+			return func(s []byte) bool { return bytes.HasSuffix(s, lit) }, nil
+		case trail:
+			return func(s []byte) bool { return bytes.HasPrefix(s, lit) }, nil
+		}
+		return func(s []byte) bool { return bytes.Equal(s, lit) }, nil
+	}
+	var re strings.Builder
+	re.WriteString(`(?s)^`)
+	for _, r := range pat {
+		switch r {
+		case '%':
+			re.WriteString(".*")
+		case '_':
+			re.WriteString(".")
+		default:
+			re.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	re.WriteString("$")
+	compiled, err := regexp.Compile(re.String())
+	if err != nil {
+		return nil, fmt.Errorf("str.like %q: %w", pat, err)
+	}
+	return compiled.Match, nil
+}
