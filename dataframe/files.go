@@ -482,7 +482,7 @@ func withHive(schema *arrow.Schema, files []storage.File) (*arrow.Schema, []hive
 		if schema.HasField(h.Name) {
 			return nil, nil, fmt.Errorf("column %s is both in the files and a hive directory", h.Name)
 		}
-		fields = append(fields, arrow.Field{Name: h.Name, Type: kindNamed(h.Kind), Nullable: true})
+		fields = append(fields, arrow.Field{Name: h.Name, Type: typeNamed(h.Kind), Nullable: true})
 	}
 	return arrow.NewSchema(fields, nil), hive, nil
 }

@@ -28,9 +28,10 @@ func (f *Frame) Graph() (*graph.Graph, []graph.Key, error) {
 }
 
 // FromGraph makes a frame whose partitions are the values of keys in g, in
-// order. Each must be an arrow.Record with schema's columns, int64,
-// float64, bool or string (plain or dictionary-encoded): the task that
-// makes it is trusted to, nothing checks it. At least one key is needed.
+// order. Each must be an arrow.Record with schema's columns, of types
+// kernels take (numbers, bool, strings plain or dictionary-encoded, date32,
+// timestamps, durations, decimals): the task that makes it is trusted to,
+// nothing checks it. At least one key is needed.
 func FromGraph(g *graph.Graph, keys []graph.Key, schema *arrow.Schema) *Frame {
 	if len(keys) == 0 {
 		return failed(fmt.Errorf("FromGraph: no partitions: at least one is needed"))
@@ -40,7 +41,7 @@ func FromGraph(g *graph.Graph, keys []graph.Key, schema *arrow.Schema) *Frame {
 	}
 	for _, fl := range schema.Fields() {
 		if k, err := kernel.KindOf(fl.Type); err != nil || k == kernel.KindNull {
-			return failed(fmt.Errorf("FromGraph: column %s has type %s: int64, float64, bool or string are allowed", fl.Name, fl.Type))
+			return failed(fmt.Errorf("FromGraph: column %s has type %s, which Dusk does not take: numbers, bool, strings, date32, timestamps, durations and decimals are", fl.Name, fl.Type))
 		}
 	}
 	ks := make([]string, len(keys))

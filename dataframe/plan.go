@@ -179,14 +179,13 @@ func names(s *arrow.Schema) []string {
 // colSpec is a column of a logical schema, as operations' arguments carry it.
 type colSpec struct {
 	Name string `json:"name"`
-	Kind string `json:"kind"`
+	Type string `json:"type"` // as arrow.DataType's String writes it; strings plain
 }
 
 func specOf(s *arrow.Schema) []colSpec {
 	out := make([]colSpec, s.NumFields())
 	for i, f := range s.Fields() {
-		k, _ := kernel.KindOf(f.Type)
-		out[i] = colSpec{Name: f.Name, Kind: k.String()}
+		out[i] = colSpec{Name: f.Name, Type: kernel.PlainType(f.Type).String()}
 	}
 	return out
 }
@@ -194,18 +193,18 @@ func specOf(s *arrow.Schema) []colSpec {
 func schemaOf(spec []colSpec) *arrow.Schema {
 	fields := make([]arrow.Field, len(spec))
 	for i, c := range spec {
-		fields[i] = arrow.Field{Name: c.Name, Type: kindNamed(c.Kind), Nullable: true}
+		fields[i] = arrow.Field{Name: c.Name, Type: typeNamed(c.Type), Nullable: true}
 	}
 	return arrow.NewSchema(fields, nil)
 }
 
-func kindNamed(name string) arrow.DataType {
-	for _, k := range []kernel.Kind{kernel.KindInt, kernel.KindFloat, kernel.KindBool, kernel.KindString} {
-		if k.String() == name {
-			return kindType(k)
-		}
+// typeNamed is the type a colSpec names (specOf wrote it, so it parses).
+func typeNamed(name string) arrow.DataType {
+	t, err := kernel.ParseType(name)
+	if err != nil {
+		panic(fmt.Sprintf("dataframe: %v", err))
 	}
-	return kernel.String
+	return t
 }
 
 // setOf is a set of column names.

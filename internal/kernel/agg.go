@@ -93,6 +93,10 @@ func (f AggFunc) StateTypes(k Kind) []arrow.DataType {
 // Partial computes f's state columns over col (nil for Size) for rows
 // grouped by ids (-1: dropped) into n groups. Corr takes PartialPair.
 func Partial(f AggFunc, col arrow.Array, ids []int32, n int) []arrow.Array {
+	if col != nil {
+		col = Widen(col)
+		defer col.Release()
+	}
 	switch f {
 	case Corr:
 		panic("kernel: corr reads two columns: call PartialPair")

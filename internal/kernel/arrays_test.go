@@ -123,7 +123,7 @@ func TestTypeHelpers(t *testing.T) {
 			t.Errorf("Kind.String() = %q", tt.kind)
 		}
 	}
-	for _, typ := range []arrow.DataType{arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.Binary, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: Int64}} {
+	for _, typ := range []arrow.DataType{arrow.BinaryTypes.Binary, arrow.ListOf(Int64), &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: Int64}} {
 		if _, err := KindOf(typ); err == nil {
 			t.Errorf("KindOf(%s) succeeded, want an error", typ)
 		}

@@ -87,6 +87,11 @@ func Concat(t arrow.DataType, parts []arrow.Array) (arrow.Array, error) {
 		return NewBool(out, valid), nil
 	case IsString(t):
 		return concatStrings(parts, n, valid)
+	case t.ID() == arrow.NULL:
+		return array.NewNull(n), nil
+	}
+	if out, ok := concatFixed(t, parts, n, valid); ok {
+		return out, nil
 	}
 	return nil, fmt.Errorf("cannot append columns of type %s", t)
 }

@@ -150,7 +150,7 @@ func TestConcatMismatchedTypesFails(t *testing.T) {
 		{"int into string", String, []arrow.Array{strs("1"), ints(1)}},
 		{"bool into dict", Dict, []arrow.Array{bools(true)}},
 		{"string into bool", Bool, []arrow.Array{strs("true")}},
-		{"unsupported type", arrow.PrimitiveTypes.Int32, nil},
+		{"unsupported type", arrow.BinaryTypes.Binary, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,27 +31,14 @@ const (
 	KindFloat
 	KindString
 	KindBool
+	KindDate      // date32: days since 1970-01-01
+	KindTimestamp // an instant in its type's unit since the epoch
+	KindDuration
+	KindDecimal // decimal128: an unscaled integer and the type's scale
 )
 
 func (k Kind) String() string {
-	return [...]string{"null", "int64", "float64", "string", "bool"}[k]
-}
-
-// KindOf maps a column type to its kind, or fails for a type kernels do not handle.
-func KindOf(t arrow.DataType) (Kind, error) {
-	switch {
-	case t.ID() == arrow.INT64:
-		return KindInt, nil
-	case t.ID() == arrow.FLOAT64:
-		return KindFloat, nil
-	case t.ID() == arrow.BOOL:
-		return KindBool, nil
-	case IsString(t):
-		return KindString, nil
-	case t.ID() == arrow.NULL:
-		return KindNull, nil
-	}
-	return 0, fmt.Errorf("unsupported column type %s", t)
+	return [...]string{"null", "int64", "float64", "string", "bool", "date32", "timestamp", "duration", "decimal"}[k]
 }
 
 // Kind returns what d holds.
@@ -127,20 +114,37 @@ func (d Datum) floats() ([]float64, float64) {
 	case *array.Null:
 		return nil, math.NaN() // every row null
 	case nil:
-		switch s := d.Scalar.(type) {
-		case float64:
-			return nil, s
-		case int64:
-			return nil, float64(s)
-		}
-		return nil, math.NaN()
+		return nil, scalarFloat(d.Scalar)
+	}
+	switch w := Widen(d.Array).(type) {
+	case *array.Float64:
+		return w.Float64Values(), 0
+	case *array.Int64:
+		return Col(w).floats()
 	}
 	panic(fmt.Sprintf("kernel: %s is not numeric", d.Array.DataType()))
+}
+
+// scalarFloat reads a numeric scalar as float64; null is NaN.
+func scalarFloat(v any) float64 {
+	switch s := v.(type) {
+	case float64:
+		return s
+	case int64:
+		return float64(s)
+	}
+	return math.NaN()
 }
 
 func (d Datum) ints() ([]int64, int64) {
 	if a, ok := d.Array.(*array.Int64); ok {
 		return a.Int64Values(), 0
+	}
+	if d.Array != nil {
+		if w, ok := Widen(d.Array).(*array.Int64); ok {
+			return w.Int64Values(), 0
+		}
+		return nil, 0
 	}
 	s, _ := d.Scalar.(int64)
 	return nil, s

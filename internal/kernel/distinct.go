@@ -10,6 +10,8 @@ import (
 // occurrence of their values: what pandas' drop_duplicates keeps. Nulls
 // equal nulls and NaNs equal NaNs.
 func FirstRows(cols []arrow.Array) []int32 {
+	cols, release := WidenAll(cols)
+	defer release()
 	if len(cols) == 0 {
 		return nil
 	}

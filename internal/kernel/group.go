@@ -28,21 +28,17 @@ type pairLevel struct {
 func NewGrouper(types []arrow.DataType) (*Grouper, error) {
 	g := &Grouper{}
 	for _, t := range types {
-		k, err := KindOf(t)
-		if err != nil {
-			return nil, err
-		}
-		switch k {
-		case KindInt:
+		switch {
+		case t.ID() == arrow.INT64:
 			g.cols = append(g.cols, &intGrouper{table: newInt64Table(64)})
-		case KindFloat:
+		case t.ID() == arrow.FLOAT64:
 			g.cols = append(g.cols, &floatGrouper{table: newInt64Table(64)})
-		case KindString:
+		case IsString(t):
 			g.cols = append(g.cols, &stringGrouper{idmap: make(map[string]int32), offsets: []int32{0}})
-		case KindBool:
+		case t.ID() == arrow.BOOL:
 			g.cols = append(g.cols, &boolGrouper{slot: [2]int32{-1, -1}})
 		default:
-			return nil, fmt.Errorf("cannot group by a %s column", t)
+			return nil, fmt.Errorf("cannot group by a %s column (Widen it first)", t)
 		}
 	}
 	for range g.cols[1:] {

@@ -188,6 +188,8 @@ func denseKeys(cols []arrow.Array, codes bool) ([]denseKey, int, bool) {
 // Dense reports whether GroupRows groups keys by direct indexing, which is
 // cheap enough that pre-aggregating a partition always pays.
 func Dense(keys []arrow.Array) bool {
+	keys, release := WidenAll(keys)
+	defer release()
 	_, _, ok := denseKeys(keys, false)
 	return ok
 }

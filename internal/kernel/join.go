@@ -39,6 +39,10 @@ var joinNames = [...]string{"inner", "left", "right", "outer"}
 // matched nothing. The hash table is built on right (on left for Right), so
 // pass the smaller side there when the join allows.
 func HashJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, err error) {
+	left, releaseLeft := WidenAll(left)
+	defer releaseLeft()
+	right, releaseRight := WidenAll(right)
+	defer releaseRight()
 	if len(left) != len(right) || len(left) == 0 {
 		return nil, nil, fmt.Errorf("join on %d left and %d right key columns", len(left), len(right))
 	}

@@ -50,6 +50,8 @@ func floatBits(v float64) uint64 {
 // Rows go a block at a time through every column, so that the block's
 // hashes stay in the L1 cache while the columns fold in.
 func HashRows(cols []arrow.Array, out []uint64) []uint64 {
+	cols, release := WidenAll(cols)
+	defer release()
 	n := 0
 	if len(cols) > 0 {
 		n = cols[0].Len()
@@ -218,6 +220,9 @@ func SplitRows(parts []int32, n int) [][]int32 {
 // NaN counts as after every number either way (as SortIndices puts it),
 // and nulls go to the last partition. It writes into out, grown if short.
 func RangePartition(col arrow.Array, bounds arrow.Array, ascending bool, out []int32) []int32 {
+	col, bounds = Widen(col), Widen(bounds)
+	defer col.Release()
+	defer bounds.Release()
 	rows := col.Len()
 	if cap(out) < rows {
 		out = make([]int32, rows)

@@ -13,6 +13,8 @@ import (
 // first; ascending[i] gives column i's direction. Nulls sort last either
 // way, NaNs after numbers. The sort is stable.
 func SortIndices(cols []arrow.Array, ascending []bool) []int32 {
+	cols, release := WidenAll(cols)
+	defer release()
 	n := 0
 	if len(cols) > 0 {
 		n = cols[0].Len()
@@ -84,6 +86,8 @@ func isNaN(col arrow.Array, i int32) bool {
 // bounds must be of col's kind (int64, float64 or string). It searches
 // rather than scans.
 func SortedRange(col arrow.Array, lo, hi any) (start, end int) {
+	col = Widen(col)
+	defer col.Release()
 	n := col.Len() - col.NullN()
 	var at func(i int, v any) int // compares row i with v
 	switch a := col.(type) {

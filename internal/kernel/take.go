@@ -188,8 +188,10 @@ func TakeParts(parts []arrow.Array, loc Rows) arrow.Array {
 		}
 		offs, data := takeStrings(stringPartsOf(parts), loc)
 		return NewString(offs, data, valid)
+	case *array.Null:
+		return array.NewNull(len(loc.row))
 	}
-	panic(fmt.Sprintf("kernel: Take of %s", parts[0].DataType()))
+	return takeFixed(parts, loc, valid)
 }
 
 func partOf(loc Rows, j int) int {

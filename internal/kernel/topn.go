@@ -12,6 +12,8 @@ import (
 // gives, in that order, ties as the stable sort breaks them. It keeps a
 // heap of k rows, so it costs about one comparison per row when k is small.
 func TopN(cols []arrow.Array, ascending []bool, k int) []int32 {
+	cols, release := WidenAll(cols)
+	defer release()
 	n := 0
 	if len(cols) > 0 {
 		n = cols[0].Len()
@@ -128,6 +130,8 @@ func (h *rowHeap) replaceTop(r int32) {
 // ties. Nulls and NaNs are skipped, as pandas' nlargest drops them. The
 // column must be int64 or float64.
 func GroupTopN(col arrow.Array, ids []int32, n int, k int, largest bool) []int32 {
+	col = Widen(col)
+	defer col.Release()
 	switch a := col.(type) {
 	case *array.Int64:
 		return groupTopN(a.Int64Values(), col, ids, n, k, largest)

@@ -1,0 +1,260 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// The column types kernels take are described here once: what kind of
+// value each holds (how expressions, keys and aggregations see it), and
+// how it is stored. Kernels that compute (hash, group, join, sort,
+// aggregate, compare) read a column through Widen, which gives every
+// integer-like type as int64 and every float as float64; kernels that move
+// rows (take, concatenate) copy any fixed-width type by its byte width, so
+// a column keeps the type it was read with.
+
+// columnKinds maps each Arrow type ID kernels take to its kind; strings
+// (plain or dictionary-encoded) are handled by IsString.
+var columnKinds = map[arrow.Type]Kind{
+	arrow.INT8: KindInt, arrow.INT16: KindInt, arrow.INT32: KindInt, arrow.INT64: KindInt,
+	arrow.UINT8: KindInt, arrow.UINT16: KindInt, arrow.UINT32: KindInt, arrow.UINT64: KindInt,
+	arrow.FLOAT32: KindFloat, arrow.FLOAT64: KindFloat,
+	arrow.BOOL:       KindBool,
+	arrow.DATE32:     KindDate,
+	arrow.TIMESTAMP:  KindTimestamp,
+	arrow.DURATION:   KindDuration,
+	arrow.DECIMAL128: KindDecimal,
+	arrow.NULL:       KindNull,
+}
+
+// KindOf maps a column type to its kind, or fails for a type kernels do not handle.
+func KindOf(t arrow.DataType) (Kind, error) {
+	if IsString(t) {
+		return KindString, nil
+	}
+	if k, ok := columnKinds[t.ID()]; ok {
+		if d, ok := t.(*arrow.Decimal128Type); ok && d.Precision > 38 {
+			return 0, fmt.Errorf("unsupported column type %s", t)
+		}
+		return k, nil
+	}
+	return 0, fmt.Errorf("unsupported column type %s", t)
+}
+
+// Widen returns a as one of the types the computing kernels switch on:
+// int64 (every integer, date32 as days, timestamps and durations in their
+// unit, decimals of precision up to 18 as their unscaled value), float64
+// (float32, and wider decimals as their nearest value), bool or string. The
+// caller releases the result; a column already of such a type is returned
+// retained, and timestamps and durations are views of a's buffers.
+func Widen(a arrow.Array) arrow.Array {
+	t := a.DataType()
+	switch t.ID() {
+	case arrow.INT64, arrow.FLOAT64, arrow.BOOL, arrow.STRING, arrow.DICTIONARY, arrow.NULL:
+		a.Retain()
+		return a
+	case arrow.TIMESTAMP, arrow.DURATION:
+		d := a.Data()
+		view := array.NewData(Int64, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset())
+		defer view.Release()
+		return array.NewInt64Data(view)
+	case arrow.INT8:
+		return NewInt64(widenTo[int8, int64](a), alignedValid(a))
+	case arrow.INT16:
+		return NewInt64(widenTo[int16, int64](a), alignedValid(a))
+	case arrow.INT32, arrow.DATE32:
+		return NewInt64(widenTo[int32, int64](a), alignedValid(a))
+	case arrow.UINT8:
+		return NewInt64(widenTo[uint8, int64](a), alignedValid(a))
+	case arrow.UINT16:
+		return NewInt64(widenTo[uint16, int64](a), alignedValid(a))
+	case arrow.UINT32:
+		return NewInt64(widenTo[uint32, int64](a), alignedValid(a))
+	case arrow.UINT64:
+		return NewInt64(widenTo[uint64, int64](a), alignedValid(a))
+	case arrow.FLOAT32:
+		return NewFloat64(widenTo[float32, float64](a), alignedValid(a))
+	case arrow.DECIMAL128:
+		vals := FixedValues[decimal128.Num](a)
+		if t.(*arrow.Decimal128Type).Precision <= 18 {
+			out := make([]int64, len(vals))
+			for i, v := range vals {
+				out[i] = int64(v.LowBits())
+			}
+			return NewInt64(out, alignedValid(a))
+		}
+		scale := t.(*arrow.Decimal128Type).Scale
+		out := make([]float64, len(vals))
+		for i, v := range vals {
+			out[i] = v.ToFloat64(scale)
+		}
+		return NewFloat64(out, alignedValid(a))
+	}
+	panic(fmt.Sprintf("kernel: cannot widen %s", t))
+}
+
+// WidenAll widens each column; release releases what it made.
+func WidenAll(cols []arrow.Array) (out []arrow.Array, release func()) {
+	out = make([]arrow.Array, len(cols))
+	for i, c := range cols {
+		out[i] = Widen(c)
+	}
+	return out, func() {
+		for _, c := range out {
+			c.Release()
+		}
+	}
+}
+
+// widenTo converts a's values to a wider number type.
+func widenTo[From, To int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](a arrow.Array) []To {
+	vals := FixedValues[From](a)
+	out := make([]To, len(vals))
+	for i, v := range vals {
+		out[i] = To(v)
+	}
+	return out
+}
+
+// FixedValues returns a fixed-width column's values as T, a type of the same
+// width, borrowed from a's buffer.
+func FixedValues[T any](a arrow.Array) []T {
+	d := a.Data()
+	b := d.Buffers()[1]
+	if b == nil || b.Len() == 0 || d.Len() == 0 {
+		return nil
+	}
+	var zero T
+	all := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b.Bytes()))), b.Len()/int(unsafe.Sizeof(zero)))
+	return all[d.Offset() : d.Offset()+d.Len()]
+}
+
+// NewFixed wraps vals, without copying, as a column of the fixed-width type
+// t, whose values have T's width.
+func NewFixed[T any](t arrow.DataType, vals []T, valid []byte) arrow.Array {
+	vb, nulls := validBuffer(valid, len(vals))
+	data := array.NewData(t, len(vals), []*memory.Buffer{vb, bufferOf(vals)}, nil, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+// byteWidth is the width of a fixed-width type's values other than bools,
+// or 0.
+func byteWidth(t arrow.DataType) int {
+	if fw, ok := t.(arrow.FixedWidthDataType); ok && t.ID() != arrow.BOOL && !IsString(t) && t.ID() != arrow.NULL {
+		return fw.BitWidth() / 8
+	}
+	return 0
+}
+
+// takeFixed gathers the rows loc locates in fixed-width parts by width.
+func takeFixed(parts []arrow.Array, loc Rows, valid []byte) arrow.Array {
+	t := parts[0].DataType()
+	switch byteWidth(t) {
+	case 1:
+		return NewFixed(t, gatherRows(partValues(parts, FixedValues[uint8]), loc), valid)
+	case 2:
+		return NewFixed(t, gatherRows(partValues(parts, FixedValues[uint16]), loc), valid)
+	case 4:
+		return NewFixed(t, gatherRows(partValues(parts, FixedValues[uint32]), loc), valid)
+	case 8:
+		return NewFixed(t, gatherRows(partValues(parts, FixedValues[uint64]), loc), valid)
+	case 16:
+		return NewFixed(t, gatherRows(partValues(parts, FixedValues[[2]uint64]), loc), valid)
+	}
+	panic(fmt.Sprintf("kernel: Take of %s", t))
+}
+
+// concatFixed appends fixed-width parts by width.
+func concatFixed(t arrow.DataType, parts []arrow.Array, n int, valid []byte) (arrow.Array, bool) {
+	switch byteWidth(t) {
+	case 1:
+		return NewFixed(t, appendFixed[uint8](parts, n), valid), true
+	case 2:
+		return NewFixed(t, appendFixed[uint16](parts, n), valid), true
+	case 4:
+		return NewFixed(t, appendFixed[uint32](parts, n), valid), true
+	case 8:
+		return NewFixed(t, appendFixed[uint64](parts, n), valid), true
+	case 16:
+		return NewFixed(t, appendFixed[[2]uint64](parts, n), valid), true
+	}
+	return nil, false
+}
+
+func appendFixed[T any](parts []arrow.Array, n int) []T {
+	out := make([]T, 0, n)
+	for _, p := range parts {
+		out = append(out, FixedValues[T](p)...)
+	}
+	return out
+}
+
+// ParseType reads a type as arrow.DataType's String writes it, for the
+// types kernels take: "int32", "date32", "timestamp[us, tz=UTC]",
+// "duration[ms]", "decimal(15, 2)", "utf8", "null".
+func ParseType(s string) (arrow.DataType, error) {
+	for _, t := range []arrow.DataType{
+		arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64,
+		arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint32, arrow.PrimitiveTypes.Uint64,
+		arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, arrow.PrimitiveTypes.Date32,
+		Bool, String, arrow.Null,
+	} {
+		if t.String() == s {
+			return t, nil
+		}
+	}
+	if s == "string" {
+		return String, nil
+	}
+	if body, ok := strings.CutPrefix(s, "timestamp["); ok {
+		unit, tz, _ := strings.Cut(strings.TrimSuffix(body, "]"), ", tz=")
+		u, err := parseUnit(unit)
+		if err != nil {
+			return nil, err
+		}
+		return &arrow.TimestampType{Unit: u, TimeZone: tz}, nil
+	}
+	if body, ok := strings.CutPrefix(s, "duration["); ok {
+		u, err := parseUnit(strings.TrimSuffix(body, "]"))
+		if err != nil {
+			return nil, err
+		}
+		return &arrow.DurationType{Unit: u}, nil
+	}
+	if body, ok := strings.CutPrefix(s, "decimal("); ok {
+		p, sc, _ := strings.Cut(strings.TrimSuffix(body, ")"), ",")
+		prec, err1 := strconv.Atoi(strings.TrimSpace(p))
+		scale, err2 := strconv.Atoi(strings.TrimSpace(sc))
+		if err1 != nil || err2 != nil || prec < 1 || prec > 38 || scale < 0 || scale > prec {
+			return nil, fmt.Errorf("type %q: want decimal(precision, scale) with 1 <= precision <= 38 and 0 <= scale <= precision", s)
+		}
+		return &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(scale)}, nil
+	}
+	return nil, fmt.Errorf("unknown type %q", s)
+}
+
+func parseUnit(s string) (arrow.TimeUnit, error) {
+	for _, u := range []arrow.TimeUnit{arrow.Second, arrow.Millisecond, arrow.Microsecond, arrow.Nanosecond} {
+		if u.String() == s {
+			return u, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown time unit %q: the units are s, ms, us and ns", s)
+}
+
+// UnitsPerSecond is how many of unit u make a second.
+func UnitsPerSecond(u arrow.TimeUnit) int64 {
+	return [...]int64{1, 1e3, 1e6, 1e9}[u]
+}
+
+// Pow10 is 10^n as int64 for n in 0..18.
+func Pow10(n int32) int64 { return int64(math.Pow10(int(n))) }
