@@ -137,9 +137,9 @@ func statsRange(t arrow.DataType, st parquet.ColumnStats) colRange {
 		return r
 	}
 	switch kernel.PlainType(t).ID() {
-	case arrow.INT64:
+	case arrow.INT64, arrow.INT32, arrow.INT16, arrow.INT8, arrow.UINT32, arrow.UINT16, arrow.UINT8:
 		r.min, r.max = st.MinInt, st.MaxInt
-	case arrow.FLOAT64:
+	case arrow.FLOAT64, arrow.FLOAT32:
 		r.min, r.max = st.MinFloat, st.MaxFloat
 	case arrow.STRING:
 		r.min, r.max = st.MinString, st.MaxString

@@ -3,18 +3,22 @@
 // Go slices that become Arrow buffers, one column at a time; writing turns
 // Arrow buffers into parquet-go column values in batches.
 //
-// Type mapping on read (Dusk columns are int64, float64, bool and strings):
+// Type mapping on read (each column keeps the type it was written with):
 //
-//	INT32, INT64 (any int logical type, DATE, TIME, TIMESTAMP)  int64
-//	FLOAT, DOUBLE                                             float64
-//	BOOLEAN                                                   bool
-//	BYTE_ARRAY (plain, STRING, ENUM, JSON)                    string
+//	INT32, INT64 (and INT(8|16|32|64, signed or not))  int8 ... int64, uint8 ... uint64
+//	DATE                                               date32
+//	TIMESTAMP(unit), TIMESTAMP_MILLIS/MICROS           timestamp[unit] (tz=UTC where adjusted to UTC)
+//	INT96 (as Spark and Impala write timestamps)       timestamp[ns]
+//	DECIMAL(p, s) in INT32, INT64 or FIXED_LEN_BYTE_ARRAY  decimal128(p, s)
+//	FLOAT, DOUBLE                                      float32, float64
+//	BOOLEAN                                            bool
+//	BYTE_ARRAY (plain, STRING, ENUM, JSON)             string
 //
-// DATE, TIME and TIMESTAMP columns read as their raw int64 (days, or the
-// column's time unit since the epoch), and a column of the NULL logical type
-// as int64 nulls; UINT_64 values above MaxInt64 wrap.
-// DECIMAL, INT96, FIXED_LEN_BYTE_ARRAY, nested and repeated columns are not
-// supported: Inspect fails on them, and Read when they are asked for.
+// TIME columns read as their raw int64 (the column's unit since midnight),
+// and a column of the NULL logical type as int64 nulls. Other
+// FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY logical types, nested and repeated
+// columns are not supported: Inspect fails on them, naming the column and
+// its type, and Read when they are asked for.
 //
 // A string column comes out dictionary-encoded (kernel.Dict) when the
 // file's metadata says that every data page of it, in every row group, uses
@@ -211,7 +215,7 @@ func columnOf(e *format.SchemaElement, leaf int) column {
 	c := column{name: e.Name, leaf: leaf, kind: parquet.Kind(e.Type.V)}
 	c.optional = e.RepetitionType.Valid && e.RepetitionType.V == format.Optional
 	unsupported := func() column {
-		c.err = fmt.Errorf("column %s: parquet type %s is not supported (Dusk reads int, float, bool and string columns)", e.Name, typeName(e))
+		c.err = fmt.Errorf("column %s: parquet type %s is not supported (Dusk reads numbers, bool, strings, DATE, TIMESTAMP, INT96 and DECIMAL up to 38 digits)", e.Name, typeName(e))
 		return c
 	}
 	if e.RepetitionType.Valid && e.RepetitionType.V == format.Repeated {
@@ -219,28 +223,91 @@ func columnOf(e *format.SchemaElement, leaf int) column {
 	}
 	logical := e.LogicalType.Value
 	conv, hasConv := e.ConvertedType.V, e.ConvertedType.Valid
+	if !hasConv {
+		conv = -1
+	}
+	decimal := func(p, s int32) column {
+		if p < 1 || p > 38 || s < 0 || s > p {
+			return unsupported()
+		}
+		c.typ = &arrow.Decimal128Type{Precision: p, Scale: s}
+		return c
+	}
+	if l, ok := logical.(*format.DecimalType); ok {
+		if e.Type.V == format.ByteArray || e.Type.V == format.FixedLenByteArray && e.TypeLength.V > 16 {
+			return unsupported()
+		}
+		return decimal(l.Precision, l.Scale)
+	}
+	if logical == nil && conv == deprecated.Decimal {
+		if e.Type.V == format.ByteArray || e.Type.V == format.FixedLenByteArray && e.TypeLength.V > 16 {
+			return unsupported()
+		}
+		return decimal(e.Precision.V, e.Scale.V)
+	}
 	switch e.Type.V {
 	case format.Boolean:
 		c.typ = kernel.Bool
-	case format.Float, format.Double:
+	case format.Float:
+		c.typ = arrow.PrimitiveTypes.Float32
+	case format.Double:
 		c.typ = kernel.Float64
+	case format.Int96:
+		c.typ = &arrow.TimestampType{Unit: arrow.Nanosecond} // as Spark and Impala write it: naive, as pandas reads it
 	case format.Int32, format.Int64:
+		wide := e.Type.V == format.Int64
+		bits, signed := 32, true
+		if wide {
+			bits = 64
+		}
 		switch l := logical.(type) {
 		case nil:
-			switch {
-			case !hasConv:
-			case conv == deprecated.Uint8 || conv == deprecated.Uint16 || conv == deprecated.Uint32 || conv == deprecated.Uint64:
-				c.unsigned = true
-			case conv == deprecated.Decimal || conv == deprecated.Interval:
+			switch conv {
+			case -1, deprecated.Int32, deprecated.Int64:
+			case deprecated.Int8, deprecated.Int16:
+				bits = 8 * (1 + int(conv-deprecated.Int8))
+			case deprecated.Uint8, deprecated.Uint16, deprecated.Uint32, deprecated.Uint64:
+				bits, signed = 8<<int(conv-deprecated.Uint8), false
+			case deprecated.Date:
+				c.typ = arrow.FixedWidthTypes.Date32
+			case deprecated.TimestampMillis, deprecated.TimestampMicros:
+				c.typ = &arrow.TimestampType{Unit: arrow.Millisecond + arrow.TimeUnit(conv-deprecated.TimestampMillis), TimeZone: "UTC"}
+			case deprecated.TimeMillis, deprecated.TimeMicros:
+				c.typ = kernel.Int64 // raw, in the column's unit
+			default:
 				return unsupported()
 			}
 		case *format.IntType:
-			c.unsigned = !l.IsSigned
-		case *format.DateType, *format.TimeType, *format.TimestampType, *format.NullType:
+			bits, signed = int(l.BitWidth), l.IsSigned
+			if bits != 8 && bits != 16 && bits != 32 && bits != 64 {
+				return unsupported()
+			}
+		case *format.DateType:
+			c.typ = arrow.FixedWidthTypes.Date32
+		case *format.TimestampType:
+			tz := ""
+			if l.IsAdjustedToUTC {
+				tz = "UTC"
+			}
+			unit := arrow.Millisecond
+			switch l.Unit.Value.(type) {
+			case *format.MicroSeconds:
+				unit = arrow.Microsecond
+			case *format.NanoSeconds:
+				unit = arrow.Nanosecond
+			}
+			c.typ = &arrow.TimestampType{Unit: unit, TimeZone: tz}
+		case *format.TimeType, *format.NullType:
+			c.typ = kernel.Int64 // raw, in the column's unit; NULL as int64 nulls
 		default:
 			return unsupported()
 		}
-		c.typ = kernel.Int64
+		if c.typ == nil {
+			c.typ, c.unsigned = intTypes[intType{bits, signed}], !signed
+		}
+		if c.typ == arrow.FixedWidthTypes.Date32 && wide || c.typ.ID() == arrow.TIMESTAMP && !wide {
+			return unsupported()
+		}
 	case format.ByteArray:
 		switch logical.(type) {
 		case nil:
@@ -256,6 +323,19 @@ func columnOf(e *format.SchemaElement, leaf int) column {
 		return unsupported()
 	}
 	return c
+}
+
+type intType struct {
+	bits   int
+	signed bool
+}
+
+// intTypes are the Arrow types of Parquet's integer logical types.
+var intTypes = map[intType]arrow.DataType{
+	{8, true}: arrow.PrimitiveTypes.Int8, {16, true}: arrow.PrimitiveTypes.Int16,
+	{32, true}: arrow.PrimitiveTypes.Int32, {64, true}: arrow.PrimitiveTypes.Int64,
+	{8, false}: arrow.PrimitiveTypes.Uint8, {16, false}: arrow.PrimitiveTypes.Uint16,
+	{32, false}: arrow.PrimitiveTypes.Uint32, {64, false}: arrow.PrimitiveTypes.Uint64,
 }
 
 // typeName describes an element's type for errors: "INT32 DECIMAL(9,2)".

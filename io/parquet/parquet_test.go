@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -154,8 +155,11 @@ func records(cols []col, cuts []int) (*arrow.Schema, []arrow.Record) {
 	return schema, recs
 }
 
-// valuesOf reads an array back as values, nil for null.
+// valuesOf reads an array back as values, nil for null: every integer type
+// as int64, floats as float64.
 func valuesOf(a arrow.Array) []any {
+	a = kernel.Widen(a)
+	defer a.Release()
 	out := make([]any, a.Len())
 	for i := range out {
 		if a.IsNull(i) {
@@ -548,9 +552,13 @@ func TestGenericWriterFile(t *testing.T) {
 			}
 			info := inspectFile(t, path)
 			names := []string{"i32", "u32", "i64", "opt_i", "f32", "f64", "b", "s", "opt_s", "dict_s", "i8", "dict_i", "dict_f", "dict_b"}
+			types := map[string]string{"i32": "int32", "u32": "uint32", "i64": "int64", "f32": "float32", "f64": "float64", "i8": "int8"}
 			for i, name := range names {
 				if info.Schema.Field(i).Name != name {
 					t.Fatalf("field %d is %s, want %s", i, info.Schema.Field(i).Name, name)
+				}
+				if want, ok := types[name]; ok && info.Schema.Field(i).Type.String() != want {
+					t.Errorf("field %s is %s, want %s as written", name, info.Schema.Field(i).Type, want)
 				}
 			}
 			rec := readFile(t, path, nil, nil)
@@ -639,7 +647,7 @@ func TestUnsupported(t *testing.T) {
 func TestWriteErrors(t *testing.T) {
 	schema, recs := records([]col{{name: "a", kind: "int", vals: []any{int64(1)}}}, []int{0, 1})
 	other, _ := records([]col{{name: "b", kind: "int", vals: []any{int64(1)}}}, []int{0, 1})
-	i32 := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil)
+	i32 := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.BinaryTypes.Binary, Nullable: true}}, nil)
 	for _, tc := range []struct {
 		name   string
 		schema *arrow.Schema
@@ -648,7 +656,7 @@ func TestWriteErrors(t *testing.T) {
 	}{
 		{"compression", schema, WriteOptions{Compression: "lzma"}, "unknown compression"},
 		{"schema", other, WriteOptions{}, "the schema's b"},
-		{"type", i32, WriteOptions{}, "column x: type int32 is not supported"},
+		{"type", i32, WriteOptions{}, "column x: type binary is not supported"},
 	} {
 		rs := recs
 		if tc.schema == i32 {
@@ -809,15 +817,17 @@ func TestBuilders(t *testing.T) {
 		pages []parquet.Page
 		want  []any
 	}{
-		{column{typ: kernel.Dict}, []parquet.Page{strs("a", "b", "a"), indexed(dict1, 1, 0, 1), indexed(dict2, 0, 1, 2)},
+		{column{kind: parquet.ByteArray, typ: kernel.Dict}, []parquet.Page{strs("a", "b", "a"), indexed(dict1, 1, 0, 1), indexed(dict2, 0, 1, 2)},
 			[]any{"a", "b", "a", "c", "b", "c", "c", "a", "c"}},
-		{column{typ: kernel.Dict}, []parquet.Page{indexed(dict2, 2, 1), indexed(dict1, 0, 1), strs("x", "c")},
+		{column{kind: parquet.ByteArray, typ: kernel.Dict}, []parquet.Page{indexed(dict2, 2, 1), indexed(dict1, 0, 1), strs("x", "c")},
 			[]any{"c", "a", "b", "c", "x", "c"}},
-		{column{typ: kernel.String}, []parquet.Page{strs("a", "b", "a"), indexed(dict1, 1, 0, 1), indexed(dict2, 0, 1, 2)},
+		{column{kind: parquet.ByteArray, typ: kernel.String}, []parquet.Page{strs("a", "b", "a"), indexed(dict1, 1, 0, 1), indexed(dict2, 0, 1, 2)},
 			[]any{"a", "b", "a", "c", "b", "c", "c", "a", "c"}},
-		{column{typ: kernel.Int64}, []parquet.Page{ints(5, -6), indexed(ints(7, 8), 1, 1, 0), int32s(-1)},
+		{column{kind: parquet.Int64, typ: kernel.Int64}, []parquet.Page{ints(5, -6), indexed(ints(7, 8), 1, 1, 0), ints(-1)},
 			[]any{int64(5), int64(-6), int64(8), int64(8), int64(7), int64(-1)}},
-		{column{typ: kernel.Int64, unsigned: true}, []parquet.Page{int32s(-1, 2), indexed(int32s(-2), 0)},
+		{column{kind: parquet.Int32, typ: arrow.PrimitiveTypes.Int32}, []parquet.Page{int32s(-1, 2), indexed(int32s(-2), 0)},
+			[]any{int64(-1), int64(2), int64(-2)}},
+		{column{kind: parquet.Int32, typ: arrow.PrimitiveTypes.Uint32, unsigned: true}, []parquet.Page{int32s(-1, 2), indexed(int32s(-2), 0)},
 			[]any{int64(math.MaxUint32), int64(2), int64(math.MaxUint32 - 1)}},
 	} {
 		b := newBuilder(&tc.col, len(tc.want), 0)
@@ -840,7 +850,7 @@ func TestBuilders(t *testing.T) {
 	}
 	// An index outside the dictionary is an error, not a panic.
 	for _, typ := range []arrow.DataType{kernel.Dict, kernel.String} {
-		b := newBuilder(&column{typ: typ}, 2, 0)
+		b := newBuilder(&column{kind: parquet.ByteArray, typ: typ}, 2, 0)
 		if _, err := b.page(indexed(dict1, 0, 2), 0, 2); err == nil || !strings.Contains(err.Error(), "index 2 out of 2") {
 			t.Errorf("%s: %v, want an index error", typ, err)
 		}
@@ -936,6 +946,11 @@ func referenceValues(t *testing.T, f *parquet.File, c *column) []any {
 					x = v.Boolean()
 				case v.Kind() == parquet.Int32 && c.unsigned:
 					x = int64(uint32(v.Int32()))
+				case v.Kind() == parquet.Int96:
+					i := v.Int96()
+					x = (int64(i[2])-2440588)*86400e9 + (int64(i[0]) | int64(i[1])<<32)
+				case v.Kind() == parquet.FixedLenByteArray:
+					x = referenceDecimal(v.ByteArray(), c.typ.(*arrow.Decimal128Type))
 				case v.Kind() == parquet.Int32:
 					x = int64(v.Int32())
 				case v.Kind() == parquet.Int64:
@@ -959,6 +974,20 @@ func referenceValues(t *testing.T, f *parquet.File, c *column) []any {
 		vr.Close()
 	}
 	return out
+}
+
+// referenceDecimal reads a big-endian two's complement decimal as valuesOf
+// gives it: the unscaled int64 up to precision 18, else the float64 value.
+func referenceDecimal(b []byte, t *arrow.Decimal128Type) any {
+	v := new(big.Int).SetBytes(b)
+	if len(b) > 0 && b[0]&0x80 != 0 {
+		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+	}
+	if t.Precision <= 18 {
+		return v.Int64()
+	}
+	f, _ := new(big.Float).Quo(new(big.Float).SetInt(v), new(big.Float).SetFloat64(math.Pow10(int(t.Scale)))).Float64()
+	return f
 }
 
 // TestWriteSlices writes records that are slices of a larger one: arrays

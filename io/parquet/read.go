@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -161,35 +162,134 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 	if c.optional {
 		v.bits = make([]byte, (rows+7)/8)
 	}
-	switch c.typ {
-	case kernel.Int64:
-		unsigned := c.unsigned
-		return &numBuilder[int64]{
-			validity: v,
-			vals:     make([]int64, rows),
-			plain:    func(p parquet.Page, _ int, buf *[]int64) ([]int64, error) { return plainInts(p, buf, unsigned) },
-			array:    func(vals []int64, valid []byte) arrow.Array { return kernel.NewInt64(vals, valid) },
+	typ := c.typ
+	switch c.kind {
+	case parquet.Boolean:
+		return &numBuilder[uint8]{validity: v, vals: make([]uint8, rows), plain: unpackBools,
+			array: func(vals []uint8, valid []byte) arrow.Array { return kernel.NewBool(vals, valid) }}
+	case parquet.Float:
+		return numbers(v, rows, parquet.Float, (*encoding.Values).Float, typ)
+	case parquet.Double:
+		return numbers(v, rows, parquet.Double, (*encoding.Values).Double, typ)
+	case parquet.Int32:
+		b := numbers(v, rows, parquet.Int32, (*encoding.Values).Int32, typ)
+		b.array = func(vals []int32, valid []byte) arrow.Array { return fromInt32(typ, vals, valid) }
+		return b
+	case parquet.Int64:
+		b := numbers(v, rows, parquet.Int64, (*encoding.Values).Int64, typ)
+		if d, ok := typ.(*arrow.Decimal128Type); ok {
+			b.array = func(vals []int64, valid []byte) arrow.Array { return decimalOf(d, vals, valid) }
 		}
-	case kernel.Float64:
-		return &numBuilder[float64]{
-			validity: v,
-			vals:     make([]float64, rows),
-			plain:    plainFloats,
-			array:    func(vals []float64, valid []byte) arrow.Array { return kernel.NewFloat64(vals, valid) },
-		}
-	case kernel.Bool:
-		return &numBuilder[uint8]{
-			validity: v,
-			vals:     make([]uint8, rows),
-			plain:    unpackBools,
-			array:    func(vals []uint8, valid []byte) arrow.Array { return kernel.NewBool(vals, valid) },
-		}
-	case kernel.Dict:
-		return &dictBuilder{validity: v, indices: make([]int32, rows), offsets: []int32{0}}
-	default:
-		offsets := make([]int32, rows+1)
-		return &stringBuilder{validity: v, offsets: offsets, data: make([]byte, 0, bytesHint)}
+		return b
+	case parquet.Int96:
+		return &numBuilder[int64]{validity: v, vals: make([]int64, rows), plain: int96Nanos,
+			array: func(vals []int64, valid []byte) arrow.Array { return kernel.NewFixed(typ, vals, valid) }}
+	case parquet.FixedLenByteArray:
+		return &numBuilder[decimal128.Num]{validity: v, vals: make([]decimal128.Num, rows), plain: fixedDecimals,
+			array: func(vals []decimal128.Num, valid []byte) arrow.Array { return kernel.NewFixed(typ, vals, valid) }}
 	}
+	if c.typ == kernel.Dict {
+		return &dictBuilder{validity: v, indices: make([]int32, rows), offsets: []int32{0}}
+	}
+	offsets := make([]int32, rows+1)
+	return &stringBuilder{validity: v, offsets: offsets, data: make([]byte, 0, bytesHint)}
+}
+
+// numbers builds a column of a page kind whose values Arrow stores as they
+// are (T), as typ.
+func numbers[T any](v validity, rows int, kind parquet.Kind, values func(*encoding.Values) []T, typ arrow.DataType) *numBuilder[T] {
+	return &numBuilder[T]{validity: v, vals: make([]T, rows),
+		plain: func(p parquet.Page, _ int, _ *[]T) ([]T, error) {
+			if p.Type().Kind() != kind {
+				return nil, fmt.Errorf("%w: a %s page in a %s column", errCorrupt, p.Type().Kind(), kind)
+			}
+			return values(dataOf(p)), nil
+		},
+		array: func(vals []T, valid []byte) arrow.Array { return kernel.NewFixed(typ, vals, valid) }}
+}
+
+// fromInt32 makes the column of an INT32 column's values: as they are for
+// int32, uint32 and date32, narrowed or widened for the other types.
+func fromInt32(typ arrow.DataType, vals []int32, valid []byte) arrow.Array {
+	switch typ.ID() {
+	case arrow.INT8:
+		return kernel.NewFixed(typ, convert[int32, int8](vals), valid)
+	case arrow.UINT8:
+		return kernel.NewFixed(typ, convert[int32, uint8](vals), valid)
+	case arrow.INT16:
+		return kernel.NewFixed(typ, convert[int32, int16](vals), valid)
+	case arrow.UINT16:
+		return kernel.NewFixed(typ, convert[int32, uint16](vals), valid)
+	case arrow.INT64: // TIME(MILLIS) and NULL, raw
+		return kernel.NewInt64(convert[int32, int64](vals), valid)
+	case arrow.DECIMAL128:
+		return decimalOf(typ.(*arrow.Decimal128Type), convert[int32, int64](vals), valid)
+	}
+	return kernel.NewFixed(typ, vals, valid)
+}
+
+func convert[From, To int32 | int64 | int8 | uint8 | int16 | uint16](vals []From) []To {
+	out := make([]To, len(vals))
+	for i, v := range vals {
+		out[i] = To(v)
+	}
+	return out
+}
+
+// decimalOf makes a decimal column of unscaled values.
+func decimalOf(t *arrow.Decimal128Type, vals []int64, valid []byte) arrow.Array {
+	out := make([]decimal128.Num, len(vals))
+	for i, v := range vals {
+		out[i] = decimal128.FromI64(v)
+	}
+	return kernel.NewFixed(t, out, valid)
+}
+
+// julianEpoch is the Julian day number of 1970-01-01.
+const julianEpoch = 2440588
+
+// int96Nanos reads an INT96 page as nanoseconds since the epoch: each value
+// is the nanoseconds of its day (8 bytes) and the day's Julian number (4).
+func int96Nanos(p parquet.Page, _ int, buf *[]int64) ([]int64, error) {
+	if p.Type().Kind() != parquet.Int96 {
+		return nil, fmt.Errorf("%w: a %s page in an INT96 column", errCorrupt, p.Type().Kind())
+	}
+	v := dataOf(p).Int96()
+	out := grow(*buf, len(v))
+	*buf = out
+	for i, x := range v {
+		nanos := int64(x[0]) | int64(x[1])<<32
+		out[i] = (int64(x[2])-julianEpoch)*86400e9 + nanos
+	}
+	return out, nil
+}
+
+// fixedDecimals reads a FIXED_LEN_BYTE_ARRAY page of big-endian two's
+// complement unscaled decimals.
+func fixedDecimals(p parquet.Page, _ int, buf *[]decimal128.Num) ([]decimal128.Num, error) {
+	if p.Type().Kind() != parquet.FixedLenByteArray {
+		return nil, fmt.Errorf("%w: a %s page in a decimal column", errCorrupt, p.Type().Kind())
+	}
+	data, size := dataOf(p).FixedLenByteArray()
+	if size < 1 || size > 16 {
+		return nil, fmt.Errorf("%w: decimals of %d bytes", errCorrupt, size)
+	}
+	n := len(data) / size
+	out := grow(*buf, n)
+	*buf = out
+	for i := range out {
+		b := data[i*size : (i+1)*size]
+		var hi, lo uint64
+		if b[0]&0x80 != 0 { // negative: sign-extend
+			hi, lo = ^uint64(0), ^uint64(0)
+		}
+		for _, c := range b {
+			hi = hi<<8 | lo>>56
+			lo = lo<<8 | uint64(c)
+		}
+		out[i] = decimal128.New(int64(hi), lo)
+	}
+	return out, nil
 }
 
 // validity is a column's validity bitmap, nil for a required column.
@@ -344,8 +444,8 @@ func indexed[T any](p parquet.Page, dict, dst []T, levels []byte, k int, scratch
 	return place(dst, *scratch, levels, k)
 }
 
-// numBuilder builds an int64, float64 or bool column (a byte a bool).
-type numBuilder[T int64 | float64 | uint8] struct {
+// numBuilder builds a fixed-width column, or a bool one (a byte a bool).
+type numBuilder[T any] struct {
 	validity
 	vals    []T
 	scratch []T
@@ -378,50 +478,6 @@ func (b *numBuilder[T]) page(p parquet.Page, row, end int) (int, error) {
 }
 
 func (b *numBuilder[T]) finish() arrow.Array { return b.array(b.vals, b.valid()) }
-
-// plainInts returns a plain page's values as int64s: the page's own, or
-// converted into *buf.
-func plainInts(p parquet.Page, buf *[]int64, unsigned bool) ([]int64, error) {
-	data := p.Data()
-	switch p.Type().Kind() {
-	case parquet.Int64:
-		return data.Int64(), nil
-	case parquet.Int32:
-		v := data.Int32()
-		out := grow(*buf, len(v))
-		*buf = out
-		if unsigned {
-			for i, x := range v {
-				out[i] = int64(uint32(x))
-			}
-		} else {
-			for i, x := range v {
-				out[i] = int64(x)
-			}
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("%w: a %s page in an int column", errCorrupt, p.Type().Kind())
-}
-
-// plainFloats returns a plain page's values as float64s: the page's own,
-// or converted into *buf.
-func plainFloats(p parquet.Page, _ int, buf *[]float64) ([]float64, error) {
-	data := p.Data()
-	switch p.Type().Kind() {
-	case parquet.Double:
-		return data.Double(), nil
-	case parquet.Float:
-		v := data.Float()
-		out := grow(*buf, len(v))
-		*buf = out
-		for i, x := range v {
-			out[i] = float64(x)
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("%w: a %s page in a float column", errCorrupt, p.Type().Kind())
-}
 
 // unpackBools returns the first k values of a plain boolean page, a byte
 // each, in *buf.

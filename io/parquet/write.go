@@ -1,12 +1,14 @@
 package parquet
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"reflect"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -95,7 +97,9 @@ func Write(w io.Writer, schema *arrow.Schema, recs []arrow.Record, opts WriteOpt
 				leaf = parquet.Encoded(leaf, &parquet.RLEDictionary)
 			}
 		default:
-			return fmt.Errorf("write parquet: column %s: type %s is not supported (Dusk writes int64, float64, bool and string columns)", f.Name, f.Type)
+			if leaf = leafOf(f.Type); leaf == nil {
+				return fmt.Errorf("write parquet: column %s: type %s is not supported", f.Name, f.Type)
+			}
 		}
 		fields[i] = field{Node: parquet.Optional(leaf), name: f.Name}
 	}
@@ -200,7 +204,7 @@ func writeColumn(w *parquet.ColumnWriter, c int, a arrow.Array, start, end int, 
 			for i := range batch {
 				batch[i] = parquet.BooleanValue(a.Value(lo + i))
 			}
-		default:
+		case *array.String, *array.Dictionary:
 			if strs.Indices != nil {
 				// Null rows may hold any index: keep within the dictionary.
 				n := int32(len(dictOffs) - 1)
@@ -216,6 +220,11 @@ func writeColumn(w *parquet.ColumnWriter, c int, a arrow.Array, start, end int, 
 				for i := range batch {
 					batch[i] = parquet.ByteArrayValue(strs.Data[offs[i]:offs[i+1]])
 				}
+			}
+		default:
+			valueOf := parquetValues(a)
+			for i := range batch {
+				batch[i] = valueOf(lo + i)
 			}
 		}
 		for i := range batch {
@@ -266,4 +275,89 @@ func (f field) Value(reflect.Value) reflect.Value { return reflect.Value{} }
 type field struct {
 	parquet.Node
 	name string
+}
+
+// leafOf is the Parquet type of a column type beyond int64, float64, bool
+// and strings (which Write maps itself), as pyarrow writes them: narrow
+// ints with their INT logical type, DATE, TIMESTAMP adjusted to UTC where
+// the column has a time zone (seconds written as milliseconds), DECIMAL in
+// INT32, INT64 or a 16-byte FIXED_LEN_BYTE_ARRAY by precision, durations
+// as plain INT64; nil for a type it cannot write.
+func leafOf(t arrow.DataType) parquet.Node {
+	switch t := t.(type) {
+	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type:
+		return parquet.Int(t.(arrow.FixedWidthDataType).BitWidth())
+	case *arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type:
+		return parquet.Uint(t.(arrow.FixedWidthDataType).BitWidth())
+	case *arrow.Float32Type:
+		return parquet.Leaf(parquet.FloatType)
+	case *arrow.Date32Type:
+		return parquet.Date()
+	case *arrow.TimestampType:
+		unit := [...]parquet.TimeUnit{parquet.Millisecond, parquet.Millisecond, parquet.Microsecond, parquet.Nanosecond}[t.Unit]
+		return parquet.TimestampAdjusted(unit, t.TimeZone != "")
+	case *arrow.DurationType:
+		return parquet.Leaf(parquet.Int64Type)
+	case *arrow.Decimal128Type:
+		switch {
+		case t.Precision <= 9:
+			return parquet.Decimal(int(t.Scale), int(t.Precision), parquet.Int32Type)
+		case t.Precision <= 18:
+			return parquet.Decimal(int(t.Scale), int(t.Precision), parquet.Int64Type)
+		}
+		return parquet.Decimal(int(t.Scale), int(t.Precision), parquet.FixedLenByteArrayType(16))
+	}
+	return nil
+}
+
+// parquetValues returns the Parquet value of each row of a column of a type
+// leafOf maps.
+func parquetValues(a arrow.Array) func(i int) parquet.Value {
+	switch t := a.DataType().(type) {
+	case *arrow.Int8Type:
+		v := kernel.FixedValues[int8](a)
+		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
+	case *arrow.Int16Type:
+		v := kernel.FixedValues[int16](a)
+		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
+	case *arrow.Int32Type, *arrow.Date32Type:
+		v := kernel.FixedValues[int32](a)
+		return func(i int) parquet.Value { return parquet.Int32Value(v[i]) }
+	case *arrow.Uint8Type:
+		v := kernel.FixedValues[uint8](a)
+		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
+	case *arrow.Uint16Type:
+		v := kernel.FixedValues[uint16](a)
+		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
+	case *arrow.Uint32Type:
+		v := kernel.FixedValues[uint32](a)
+		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
+	case *arrow.Float32Type:
+		v := kernel.FixedValues[float32](a)
+		return func(i int) parquet.Value { return parquet.FloatValue(v[i]) }
+	case *arrow.TimestampType:
+		v := kernel.FixedValues[int64](a)
+		if t.Unit == arrow.Second {
+			return func(i int) parquet.Value { return parquet.Int64Value(v[i] * 1000) }
+		}
+		return func(i int) parquet.Value { return parquet.Int64Value(v[i]) }
+	case *arrow.Uint64Type, *arrow.DurationType:
+		v := kernel.FixedValues[int64](a)
+		return func(i int) parquet.Value { return parquet.Int64Value(v[i]) }
+	case *arrow.Decimal128Type:
+		v := kernel.FixedValues[decimal128.Num](a)
+		switch {
+		case t.Precision <= 9:
+			return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i].LowBits())) }
+		case t.Precision <= 18:
+			return func(i int) parquet.Value { return parquet.Int64Value(int64(v[i].LowBits())) }
+		}
+		return func(i int) parquet.Value {
+			var b [16]byte
+			binary.BigEndian.PutUint64(b[:8], uint64(v[i].HighBits()))
+			binary.BigEndian.PutUint64(b[8:], v[i].LowBits())
+			return parquet.FixedLenByteArrayValue(b[:])
+		}
+	}
+	panic(fmt.Sprintf("parquet: no values for %s", a.DataType()))
 }
