@@ -117,6 +117,9 @@ func formatCell(col arrow.Array, i int) string {
 	case *array.String:
 		return a.Value(i)
 	}
+	if text, err := kernel.TextOf(col); err == nil {
+		return string(text(nil, i))
+	}
 	return col.ValueStr(i)
 }
 

@@ -181,7 +181,14 @@ func hiveValue(c arrow.Array, r int) string {
 	case *array.Boolean:
 		return strconv.FormatBool(a.Value(r))
 	}
-	return escapeHive(kernel.StringsOf(c).Value(r))
+	if kernel.IsString(c.DataType()) {
+		return escapeHive(kernel.StringsOf(c).Value(r))
+	}
+	text, err := kernel.TextOf(c)
+	if err != nil {
+		return escapeHive(c.ValueStr(r))
+	}
+	return escapeHive(string(text(nil, r)))
 }
 
 // partPath names partition i's file: path with its '*' replaced by i, or

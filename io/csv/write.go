@@ -100,7 +100,11 @@ func formatter(c arrow.Array, delim byte, null string) (func([]byte, int) []byte
 		}
 		return withNull(func(b []byte, r int) []byte { return append(b, quoted[idx[r]]...) }), nil
 	}
-	return nil, fmt.Errorf("type %s cannot be written as CSV", c.DataType())
+	text, err := kernel.TextOf(c)
+	if err != nil {
+		return nil, fmt.Errorf("type %s cannot be written as CSV: %w", c.DataType(), err)
+	}
+	return withNull(text), nil
 }
 
 func appendFloat(b []byte, v float64) []byte {
