@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -31,8 +32,10 @@ type exprNode struct {
 }
 
 // literal is a typed constant; floats travel as text so NaN and ±Inf survive.
+// Dates are days since 1970-01-01, timestamps and durations nanoseconds
+// (a timestamp's zone in S), months a count of calendar months.
 type literal struct {
-	Kind string `json:"kind"` // int64 float64 string bool null
+	Kind string `json:"kind"` // int64 float64 string bool null date timestamp duration months
 	I    int64  `json:"i,omitempty"`
 	F    string `json:"f,omitempty"`
 	S    string `json:"s,omitempty"`
@@ -41,7 +44,7 @@ type literal struct {
 
 func (l literal) value() any {
 	switch l.Kind {
-	case "int64":
+	case "int64", "date", "timestamp", "duration", "months":
 		return l.I
 	case "float64":
 		f, _ := strconv.ParseFloat(l.F, 64)
@@ -64,11 +67,43 @@ func (l literal) kind() kernel.Kind {
 		return kernel.KindString
 	case "bool":
 		return kernel.KindBool
+	case "date":
+		return kernel.KindDate
+	case "timestamp":
+		return kernel.KindTimestamp
+	case "duration":
+		return kernel.KindDuration
 	}
 	return kernel.KindNull
 }
 
+// typ is the literal's type.
+func (l literal) typ() arrow.DataType {
+	switch l.Kind {
+	case "date":
+		return arrow.FixedWidthTypes.Date32
+	case "timestamp":
+		return &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: l.S}
+	case "duration":
+		return arrow.FixedWidthTypes.Duration_ns
+	case "months":
+		return arrow.FixedWidthTypes.MonthInterval
+	}
+	return exprType(l.kind())
+}
+
 func (l literal) String() string {
+	switch l.Kind {
+	case "date":
+		return "date " + string(kernel.AppendDate(nil, l.I))
+	case "timestamp":
+		loc, _ := kernel.Location(l.S)
+		return "timestamp " + kernel.ToTime(l.I, arrow.Nanosecond).In(loc).Format(time.RFC3339Nano)
+	case "duration":
+		return time.Duration(l.I).String()
+	case "months":
+		return fmt.Sprintf("%d months", l.I)
+	}
 	switch v := l.value().(type) {
 	case string:
 		return strconv.Quote(v)
@@ -107,8 +142,37 @@ func makeLiteral(v any) (literal, error) {
 		return literal{Kind: "string", S: v}, nil
 	case bool:
 		return literal{Kind: "bool", B: v}, nil
+	case time.Time:
+		tz := ""
+		if v.Location() != time.Local || time.Local == time.UTC {
+			tz = v.Location().String()
+		}
+		if _, err := kernel.Location(tz); err != nil || tz == "Local" {
+			tz = "UTC"
+		}
+		return literal{Kind: "timestamp", I: v.UnixNano(), S: tz}, nil
+	case time.Duration:
+		return literal{Kind: "duration", I: int64(v)}, nil
 	}
-	return literal{}, fmt.Errorf("%v (%T) cannot be a literal: use an int, float64, string, bool or nil", v, v)
+	return literal{}, fmt.Errorf("%v (%T) cannot be a literal: use an int, float64, string, bool, time.Time, time.Duration or nil", v, v)
+}
+
+// Date is the date s, written 2006-01-02, as a literal.
+func Date(s string) Expr {
+	days, err := kernel.ParseDate(s)
+	if err != nil {
+		return Expr{&exprNode{Op: "lit", Err: "Date: " + err.Error()}}
+	}
+	return Expr{&exprNode{Op: "lit", Lit: &literal{Kind: "date", I: days}}}
+}
+
+// Days is a duration of n days, to add to dates and timestamps.
+func Days(n int) Expr { return Lit(time.Duration(n) * 24 * time.Hour) }
+
+// Months is n calendar months, to add to dates and timestamps (Jan 31 plus
+// one month is the last day of February, as pandas' DateOffset).
+func Months(n int) Expr {
+	return Expr{&exprNode{Op: "lit", Lit: &literal{Kind: "months", I: int64(n)}}}
 }
 
 // Col refers to the column called name.
@@ -447,11 +511,13 @@ func (n *exprNode) kindOf(schema *arrow.Schema) (kernel.Kind, error) {
 	return kernel.KindOf(t)
 }
 
-// value is an evaluated expression: a column, a scalar, or a mask.
+// value is an evaluated expression: a column, a scalar, or a mask, and its
+// type (as the function table's type rule gave it).
 type value struct {
 	datum  kernel.Datum
 	mask   kernel.Mask
 	isMask bool
+	typ    arrow.DataType
 }
 
 func (v value) asMask(n int) kernel.Mask {
@@ -477,14 +543,21 @@ func (n *exprNode) eval(rec arrow.Record, k gpu.Kernels) (value, error) {
 		return value{}, fmt.Errorf("unknown expression %q", n.Op)
 	}
 	in := make([]value, len(n.Args))
+	types := make([]arrow.DataType, len(n.Args))
 	for i, a := range n.Args {
 		v, err := a.eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
-		in[i] = v
+		in[i], types[i] = v, v.typ
 	}
-	return f.eval(&evalCall{n: n, rec: rec, rows: int(rec.NumRows()), gpu: k}, in)
+	t, err := f.typeOf(&typeCall{n: n, schema: rec.Schema()}, types)
+	if err != nil {
+		return value{}, err
+	}
+	v, err := f.eval(&evalCall{n: n, rec: rec, rows: int(rec.NumRows()), gpu: k, out: t}, in)
+	v.typ = t
+	return v, err
 }
 
 // evalColumn evaluates n as a column of rec's length (with k as eval).
@@ -498,10 +571,13 @@ func (n *exprNode) evalColumn(rec arrow.Record, k gpu.Kernels) (arrow.Array, err
 	case v.isMask:
 		return v.mask.Array(), nil
 	case v.datum.Array != nil:
+		if col := retype(v.datum.Array, v.typ); col != v.datum.Array {
+			return col, nil
+		}
 		v.datum.Array.Retain()
 		return v.datum.Array, nil
 	}
-	return broadcast(v.datum.Scalar, rows), nil
+	return retype(broadcast(v.datum.Scalar, rows), v.typ), nil
 }
 
 // broadcast makes a column of rows copies of a scalar.

@@ -358,9 +358,12 @@ type assign struct {
 
 func newAssign(child node, name string, e *exprNode) *assign {
 	in := child.schema()
-	k, _ := e.kindOf(in)
+	t, _ := e.typeOf(in)
+	if t == nil || t.ID() == arrow.NULL {
+		t = kernel.Float64 // a column of nulls is float, as in pandas
+	}
 	fields := append([]arrow.Field(nil), in.Fields()...)
-	nf := arrow.Field{Name: name, Type: kindType(k), Nullable: true}
+	nf := arrow.Field{Name: name, Type: t, Nullable: true}
 	if i := in.FieldIndices(name); len(i) > 0 {
 		fields[i[0]] = nf
 	} else {

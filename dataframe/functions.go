@@ -42,6 +42,7 @@ type evalCall struct {
 	rec  arrow.Record
 	rows int
 	gpu  gpu.Kernels
+	out  arrow.DataType // the result's type, by the type rule
 }
 
 // functions is the table of every operation, by name.
@@ -114,39 +115,62 @@ func fixed(t arrow.DataType) func(*typeCall, []arrow.DataType) (arrow.DataType, 
 	return func(*typeCall, []arrow.DataType) (arrow.DataType, error) { return t, nil }
 }
 
-// unifyKinds is the kind that values of kinds ks share: ints widen to
-// floats, nulls fit anything; ok is false where they share none.
-func unifyKinds(ks []kernel.Kind) (kernel.Kind, bool) {
-	out := kernel.KindNull
-	for _, k := range ks {
-		switch {
-		case k == kernel.KindNull || k == out:
-		case out == kernel.KindNull:
-			out = k
-		case (out == kernel.KindInt || out == kernel.KindFloat) && (k == kernel.KindInt || k == kernel.KindFloat):
-			out = kernel.KindFloat
-		default:
-			return 0, false
+// unify types operands idx of a call with their common type (commonType,
+// folded left to right).
+func unify(c *typeCall, in []arrow.DataType, idx []int) (arrow.DataType, error) {
+	t := arrow.DataType(arrow.Null)
+	for _, i := range idx {
+		next, ok := commonType(t, in[i])
+		if !ok {
+			parts := make([]string, len(idx))
+			for j, k := range idx {
+				parts[j] = describe(c.n.Args[k], in[k])
+			}
+			return nil, fmt.Errorf("%s: %s have no common type", c.n.Op, strings.Join(parts, ", "))
 		}
+		t = next
 	}
-	return out, true
+	return t, nil
 }
 
-// unify types operands idx of a call with their shared type.
-func unify(c *typeCall, in []arrow.DataType, idx []int) (arrow.DataType, error) {
-	ks := make([]kernel.Kind, len(idx))
-	for j, i := range idx {
-		ks[j] = kindOfType(in[i])
+// choose is, row by row, a where cond holds, else b: both brought to the
+// call's result type first.
+func (c *evalCall) choose(cond kernel.Mask, a, b value) (value, error) {
+	x, err := coerce(c, a, c.out)
+	if err != nil {
+		return value{}, err
 	}
-	k, ok := unifyKinds(ks)
-	if !ok {
-		parts := make([]string, len(idx))
-		for j, i := range idx {
-			parts[j] = describe(c.n.Args[i], in[i])
+	y, err := coerce(c, b, c.out)
+	if err != nil {
+		return value{}, err
+	}
+	col, err := kernel.Choose(cond, x, y, physicalKind(c.out), c.rows)
+	if err != nil {
+		return value{}, err
+	}
+	return value{datum: kernel.Col(retype(col, c.out)), typ: c.out}, nil
+}
+
+// checkTextLiterals parses, at plan time, a string compared with a date or
+// timestamp: it must be a literal in ISO 8601 form.
+func checkTextLiterals(c *typeCall, in []arrow.DataType, t arrow.DataType) error {
+	k := kindOfType(t)
+	if k != kernel.KindDate && k != kernel.KindTimestamp {
+		return nil
+	}
+	for i, a := range c.n.Args {
+		if kindOfType(in[i]) != kernel.KindString {
+			continue
 		}
-		return nil, fmt.Errorf("%s: %s have no common type", c.n.Op, strings.Join(parts, ", "))
+		if a.Op != "lit" {
+			return fmt.Errorf("cannot compare %s with a %s: cast it first", describe(a, in[i]), typeName(t))
+		}
+		s := a.Lit.S
+		if _, ok := kernel.ParseTime(s, ""); !ok || k == kernel.KindDate && len(s) != 10 {
+			return fmt.Errorf("%s is not a %s in ISO 8601 form (2006-01-02%s)", a, typeName(t), map[bool]string{true: " or 2006-01-02T15:04:05"}[k == kernel.KindTimestamp])
+		}
 	}
-	return exprType(k), nil
+	return nil
 }
 
 // ---- evaluation helpers
@@ -175,11 +199,10 @@ func leafFunctions() []*function {
 				if err != nil {
 					return nil, err
 				}
-				k, err := kernel.KindOf(f.Type)
-				if err != nil {
+				if _, err := kernel.KindOf(f.Type); err != nil {
 					return nil, fmt.Errorf("column %q: %w", c.n.Name, err)
 				}
-				return exprType(k), nil
+				return plainOf(f.Type), nil
 			},
 			eval: func(c *evalCall, _ []value) (value, error) {
 				i, err := columnIndex(c.rec.Schema(), c.n.Name)
@@ -194,7 +217,7 @@ func leafFunctions() []*function {
 				if c.n.Lit == nil {
 					return nil, fmt.Errorf("a literal without a value")
 				}
-				return exprType(c.n.Lit.kind()), nil
+				return c.n.Lit.typ(), nil
 			},
 			eval: func(c *evalCall, _ []value) (value, error) {
 				return value{datum: kernel.Scalar(c.n.Lit.value())}, nil
@@ -215,19 +238,22 @@ func logicFunctions() []*function {
 	for op := kernel.Eq; op <= kernel.Ge; op++ {
 		out = append(out, &function{name: op.String(), arity: 2, format: infix,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
-				a, b := kindOfType(in[0]), kindOfType(in[1])
-				num := func(k kernel.Kind) bool { return k == kernel.KindInt || k == kernel.KindFloat }
-				switch {
-				case a == kernel.KindNull || b == kernel.KindNull:
-				case num(a) && num(b), a == kernel.KindString && b == kernel.KindString:
-				case a == kernel.KindBool && b == kernel.KindBool && (op == kernel.Eq || op == kernel.Ne):
-				default:
+				t, ok := commonType(in[0], in[1])
+				if !ok || kindOfType(t) == kernel.KindBool && op != kernel.Eq && op != kernel.Ne {
 					return nil, fmt.Errorf("cannot compare %s with %s", describe(c.n.Args[0], in[0]), describe(c.n.Args[1], in[1]))
 				}
-				return kernel.Bool, nil
+				return kernel.Bool, checkTextLiterals(c, in, t)
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
-				a, b := in[0].asDatum(), in[1].asDatum()
+				t, _ := commonType(in[0].typ, in[1].typ)
+				a, err := coerce(c, in[0], t)
+				if err != nil {
+					return value{}, err
+				}
+				b, err := coerce(c, in[1], t)
+				if err != nil {
+					return value{}, err
+				}
 				if a.Array == nil && b.Array == nil {
 					a = kernel.Col(broadcast(a.Scalar, c.rows)) // kernels want a column on one side
 				}
@@ -297,21 +323,14 @@ func numberFunctions() []*function {
 	for op := kernel.Add; op <= kernel.Div; op++ {
 		out = append(out, &function{name: op.String(), arity: 2, format: infix,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
-				k, err := op.ResultKind(kindOfType(in[0]), kindOfType(in[1]))
+				t, _, err := arithRule(op, in[0], in[1])
 				if err != nil {
-					return nil, fmt.Errorf("cannot compute %s: %s %s %s", c.n, describe(c.n.Args[0], in[0]), op, describe(c.n.Args[1], in[1]))
+					return nil, fmt.Errorf("cannot compute %s: %s %s %s: %w", c.n, describe(c.n.Args[0], in[0]), op, describe(c.n.Args[1], in[1]), err)
 				}
-				return kindType(k), nil
+				return t, nil
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
-				a, b := in[0].asDatum(), in[1].asDatum()
-				if a.Array == nil && b.Array == nil {
-					a = kernel.Col(broadcast(a.Scalar, c.rows))
-				}
-				if col, ok, err := gpuArith(c.gpu, a, b, op); ok || err != nil {
-					return c.column(col), err
-				}
-				col, err := kernel.Arith(a, b, op, c.rows)
+				col, err := evalArith(c, op, in[0], in[1])
 				return c.column(col), err
 			}})
 	}
@@ -391,17 +410,14 @@ func nullFunctions() []*function {
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
 				// From the last operand back: where the earlier one is null, the later.
-				res := in[len(in)-1].asDatum()
+				res := in[len(in)-1]
 				for i := len(in) - 2; i >= 0; i-- {
-					a := in[i].asDatum()
-					k, _ := unifyKinds([]kernel.Kind{a.Kind(), res.Kind()})
-					col, err := kernel.Choose(kernel.Not(kernel.IsNull(a, c.rows)), a, res, k, c.rows)
-					if err != nil {
+					var err error
+					if res, err = c.choose(kernel.Not(kernel.IsNull(in[i].asDatum(), c.rows)), in[i], res); err != nil {
 						return value{}, err
 					}
-					res = kernel.Col(col)
 				}
-				return value{datum: res}, nil
+				return res, nil
 			}},
 		{name: "when", arity: 3, variadic: true,
 			format: func(_ *exprNode, args []string) string {
@@ -427,20 +443,14 @@ func nullFunctions() []*function {
 				return unify(c, in, append(vals, len(in)-1))
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
-				ks := []kernel.Kind{in[len(in)-1].asDatum().Kind()}
-				for i := 1; i < len(in); i += 2 {
-					ks = append(ks, in[i].asDatum().Kind())
-				}
-				k, _ := unifyKinds(ks)
-				res := in[len(in)-1].asDatum()
+				res := in[len(in)-1]
 				for i := len(in) - 3; i >= 0; i -= 2 {
-					col, err := kernel.Choose(in[i].asMask(c.rows), in[i+1].asDatum(), res, k, c.rows)
-					if err != nil {
+					var err error
+					if res, err = c.choose(in[i].asMask(c.rows), in[i+1], res); err != nil {
 						return value{}, err
 					}
-					res = kernel.Col(col)
 				}
-				return value{datum: res}, nil
+				return res, nil
 			}},
 	}
 }

@@ -1,0 +1,265 @@
+package dataframe
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
+
+	"github.com/duskdata/dusk/internal/kernel"
+)
+
+// Operands of different types meet in a common type before they are
+// compared, chosen between or computed on, and the kernels then see each
+// as its physical form: int64 for integers, decimals (unscaled, at the
+// common scale), dates (days), timestamps and durations (in the common
+// unit); float64 for floats; bool; strings. retype turns a kernel's int64
+// result back into the logical type.
+
+// decimalMaxPrecision is the widest decimal that computes exactly here: its
+// unscaled values fit an int64.
+const decimalMaxPrecision = 18
+
+// commonType is the type a and b meet in, or false where they do not: ints
+// widen to int64, any float makes float64, decimals take the larger scale
+// (with ints as scale 0), dates meet timestamps as timestamps, timestamps
+// and durations take the finer unit; a string meets a date or timestamp
+// (a literal written as one). Nulls meet anything as the other's type.
+func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
+	ka, kb := kindOfType(a), kindOfType(b)
+	switch {
+	case ka == kernel.KindNull:
+		return plainOf(b), true
+	case kb == kernel.KindNull:
+		return plainOf(a), true
+	case ka == kernel.KindString && kb == kernel.KindString:
+		return kernel.String, true
+	case ka == kernel.KindBool && kb == kernel.KindBool:
+		return kernel.Bool, true
+	case ka == kernel.KindFloat && isNumberKind(kb), kb == kernel.KindFloat && isNumberKind(ka):
+		return kernel.Float64, true
+	case ka == kernel.KindInt && kb == kernel.KindInt:
+		return kernel.Int64, true
+	case ka == kernel.KindDecimal && isNumberKind(kb), kb == kernel.KindDecimal && isNumberKind(ka):
+		if physicalKind(a) == kernel.KindFloat || physicalKind(b) == kernel.KindFloat {
+			return kernel.Float64, true // a decimal too wide to compute exactly
+		}
+		return &arrow.Decimal128Type{Precision: decimalMaxPrecision, Scale: max(scaleOf(a), scaleOf(b))}, true
+	case ka == kernel.KindDate && kb == kernel.KindDate,
+		ka == kernel.KindDate && kb == kernel.KindString, ka == kernel.KindString && kb == kernel.KindDate:
+		return arrow.FixedWidthTypes.Date32, true
+	case ka == kernel.KindTimestamp || kb == kernel.KindTimestamp:
+		ta, oka := a.(*arrow.TimestampType)
+		tb, okb := b.(*arrow.TimestampType)
+		switch {
+		case oka && okb:
+			return &arrow.TimestampType{Unit: max(ta.Unit, tb.Unit), TimeZone: ta.TimeZone}, true
+		case oka && (kb == kernel.KindDate || kb == kernel.KindString):
+			return ta, true
+		case okb && (ka == kernel.KindDate || ka == kernel.KindString):
+			return tb, true
+		}
+	case ka == kernel.KindDuration && kb == kernel.KindDuration:
+		return &arrow.DurationType{Unit: max(a.(*arrow.DurationType).Unit, b.(*arrow.DurationType).Unit)}, true
+	}
+	return nil, false
+}
+
+func isNumberKind(k kernel.Kind) bool {
+	return k == kernel.KindInt || k == kernel.KindFloat || k == kernel.KindDecimal
+}
+
+// plainOf is t with dictionary strings plain.
+func plainOf(t arrow.DataType) arrow.DataType { return kernel.PlainType(t) }
+
+func scaleOf(t arrow.DataType) int32 {
+	if d, ok := t.(*arrow.Decimal128Type); ok {
+		return d.Scale
+	}
+	return 0
+}
+
+// coerce gives v, of type from, in the physical form of type to (see the
+// top of this file); it fails only for a string that does not parse as
+// the date or timestamp it is compared with.
+func coerce(c *evalCall, v value, to arrow.DataType) (kernel.Datum, error) {
+	from := v.typ
+	d := v.asDatum()
+	if d.Array == nil && d.Scalar == nil {
+		return d, nil // null
+	}
+	switch to := to.(type) {
+	case *arrow.Float64Type:
+		if dt, ok := from.(*arrow.Decimal128Type); ok {
+			return scaled(d, func(x int64) float64 { return float64(x) / float64(kernel.Pow10(dt.Scale)) }, dt), nil
+		}
+		return d, nil // kernels read every other number as float64
+	case *arrow.Decimal128Type:
+		if mul := kernel.Pow10(to.Scale - scaleOf(from)); mul != 1 {
+			return mapInts(intsOf(d), func(x int64) int64 { return x * mul }), nil
+		}
+		return intsOf(d), nil
+	case *arrow.Date32Type:
+		if s, ok := d.Scalar.(string); ok {
+			days, err := kernel.ParseDate(s)
+			return kernel.Scalar(days), err
+		}
+		return intsOf(d), nil
+	case *arrow.TimestampType:
+		per := kernel.UnitsPerSecond(to.Unit)
+		switch from := from.(type) {
+		case *arrow.StringType:
+			t, ok := kernel.ParseTime(d.Scalar.(string), "")
+			if !ok {
+				return kernel.Datum{}, fmt.Errorf("%q is not a timestamp in ISO 8601 form", d.Scalar)
+			}
+			if loc, err := kernel.Location(to.TimeZone); err == nil && !hasOffset(d.Scalar.(string)) {
+				t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
+			}
+			return kernel.Scalar(kernel.FromTime(t, to.Unit)), nil
+		case *arrow.Date32Type:
+			return mapInts(intsOf(d), func(x int64) int64 { return x * 86400 * per }), nil
+		case *arrow.TimestampType:
+			return convertUnit(intsOf(d), from.Unit, to.Unit), nil
+		}
+	case *arrow.DurationType:
+		if from, ok := from.(*arrow.DurationType); ok {
+			return convertUnit(intsOf(d), from.Unit, to.Unit), nil
+		}
+	}
+	return d, nil
+}
+
+// hasOffset reports whether an ISO 8601 text names its offset from UTC.
+func hasOffset(s string) bool {
+	_, ok := kernel.ParseTime(s, time.RFC3339Nano)
+	return ok || len(s) > 10 && (s[len(s)-1] == 'Z' || s[len(s)-6] == '+' || s[len(s)-6] == '-')
+}
+
+// convertUnit rescales times from unit a to unit b, flooring where b is
+// coarser.
+func convertUnit(d kernel.Datum, a, b arrow.TimeUnit) kernel.Datum {
+	pa, pb := kernel.UnitsPerSecond(a), kernel.UnitsPerSecond(b)
+	switch {
+	case pa == pb:
+		return d
+	case pb > pa:
+		return mapInts(d, func(x int64) int64 { return x * (pb / pa) })
+	}
+	return mapInts(d, func(x int64) int64 { return floorDiv(x, pa/pb) })
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// intsOf reads an integer-like column or scalar as int64.
+func intsOf(d kernel.Datum) kernel.Datum {
+	if d.Array == nil {
+		return d
+	}
+	w := kernel.Widen(d.Array)
+	if _, ok := w.(*array.Int64); ok {
+		return kernel.Col(w)
+	}
+	return d
+}
+
+// mapInts applies f to an int64 column's values (keeping its nulls) or to an
+// int64 scalar.
+func mapInts(d kernel.Datum, f func(int64) int64) kernel.Datum {
+	if d.Array == nil {
+		if v, ok := d.Scalar.(int64); ok {
+			return kernel.Scalar(f(v))
+		}
+		return d
+	}
+	a := d.Array.(*array.Int64)
+	vals := a.Int64Values()
+	out := make([]int64, len(vals))
+	for i, v := range vals {
+		out[i] = f(v)
+	}
+	return kernel.Col(kernel.NewFixed(kernel.Int64, out, validCopy(a)))
+}
+
+// scaled reads a decimal column or scalar as float64.
+func scaled(d kernel.Datum, f func(int64) float64, t *arrow.Decimal128Type) kernel.Datum {
+	if d.Array == nil {
+		if v, ok := d.Scalar.(int64); ok {
+			return kernel.Scalar(f(v))
+		}
+		return d
+	}
+	if t.Precision > decimalMaxPrecision {
+		return d // Widen reads it as float64 already
+	}
+	a := kernel.Widen(d.Array).(*array.Int64)
+	vals := a.Int64Values()
+	out := make([]float64, len(vals))
+	for i, v := range vals {
+		out[i] = f(v)
+	}
+	return kernel.Col(kernel.NewFixed(kernel.Float64, out, validCopy(a)))
+}
+
+// validCopy is a's validity bitmap, aligned to its first row, or nil.
+func validCopy(a arrow.Array) []byte {
+	if a.NullN() == 0 {
+		return nil
+	}
+	out := make([]byte, (a.Len()+7)/8)
+	for i := 0; i < a.Len(); i++ {
+		if a.IsValid(i) {
+			out[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return out
+}
+
+// retype turns a kernel's int64 result into a column of the logical type t
+// (a date, timestamp, duration or decimal); other results are as they are.
+func retype(a arrow.Array, t arrow.DataType) arrow.Array {
+	ints, ok := a.(*array.Int64)
+	if !ok {
+		return a
+	}
+	vals, valid := ints.Int64Values(), validCopy(ints)
+	switch t := t.(type) {
+	case *arrow.TimestampType, *arrow.DurationType:
+		return kernel.NewFixed(t, vals, valid)
+	case *arrow.Date32Type:
+		out := make([]int32, len(vals))
+		for i, v := range vals {
+			out[i] = int32(v)
+		}
+		return kernel.NewFixed(t, out, valid)
+	case *arrow.Decimal128Type:
+		out := make([]decimal128.Num, len(vals))
+		for i, v := range vals {
+			out[i] = decimal128.FromI64(v)
+		}
+		return kernel.NewFixed(t, out, valid)
+	}
+	return a
+}
+
+// physicalKind is the kind kernels compute a type's physical form as.
+func physicalKind(t arrow.DataType) kernel.Kind {
+	switch kindOfType(t) {
+	case kernel.KindDate, kernel.KindTimestamp, kernel.KindDuration:
+		return kernel.KindInt
+	case kernel.KindDecimal:
+		if t.(*arrow.Decimal128Type).Precision > decimalMaxPrecision {
+			return kernel.KindFloat
+		}
+		return kernel.KindInt
+	}
+	return kindOfType(t)
+}
