@@ -198,7 +198,7 @@ func scaled(d kernel.Datum, f func(int64) float64, t *arrow.Decimal128Type) kern
 		return d
 	}
 	if t.Precision > decimalMaxPrecision {
-		return d // Widen reads it as float64 already
+		return kernel.Col(kernel.Widen(d.Array)) // float64 already
 	}
 	a := kernel.Widen(d.Array).(*array.Int64)
 	vals := a.Int64Values()

@@ -315,8 +315,8 @@ func Coalesce(first any, rest ...any) Expr {
 	return Expr{call("coalesce", args...)}
 }
 
-// Cast converts e to the type t (Int64, Float64, String, Bool). It is
-// strict: a value that does not convert fails the computation with an error
+// Cast converts e to the type t (Int64, Float64, String, Bool, Date32,
+// Timestamp(unit, tz), Decimal(p, s), or an arrow type). It is strict: a value that does not convert fails the computation with an error
 // naming the value, the column and the row; TryCast makes it null instead.
 func (e Expr) Cast(t arrow.DataType) Expr { return e.cast("cast", t) }
 
@@ -333,14 +333,6 @@ func (e Expr) cast(op string, t arrow.DataType) Expr {
 	x.n.Str = []string{t.String()}
 	return x
 }
-
-// The column types an expression can be cast to.
-var (
-	Int64   arrow.DataType = kernel.Int64
-	Float64 arrow.DataType = kernel.Float64
-	String  arrow.DataType = kernel.String
-	Bool    arrow.DataType = kernel.Bool
-)
 
 // When starts a conditional: When(c1).Then(x).When(c2).Then(y).Otherwise(z)
 // is x where c1 is true, else y where c2 is, else z (SQL's CASE WHEN; a null

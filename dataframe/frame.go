@@ -97,7 +97,11 @@ func (f *Frame) WithColumn(name string, e Expr) *Frame {
 		return failed(fmt.Errorf("WithColumn: the column needs a name"))
 	}
 	in := f.plan.schema()
-	if _, err := e.n.kindOf(in); err != nil {
+	t, err := e.n.typeOf(in)
+	if err == nil && t.ID() == arrow.INTERVAL_MONTHS {
+		err = fmt.Errorf("months are not a column's type: add them to a date or timestamp")
+	}
+	if err != nil {
 		return failed(fmt.Errorf("WithColumn %s = %s: %w", name, e, err))
 	}
 	return &Frame{plan: newAssign(f.plan, name, e.n)}

@@ -49,7 +49,7 @@ type evalCall struct {
 var functions = map[string]*function{}
 
 func init() {
-	for _, list := range [][]*function{leafFunctions(), logicFunctions(), numberFunctions(), nullFunctions(), castFunctions(), stringFunctions()} {
+	for _, list := range [][]*function{leafFunctions(), logicFunctions(), numberFunctions(), nullFunctions(), castFunctions(), stringFunctions(), temporalFunctions()} {
 		for _, f := range list {
 			if functions[f.name] != nil {
 				panic("dataframe: function " + f.name + " described twice")
@@ -78,8 +78,15 @@ func callFormat(n *exprNode, args []string) string {
 
 // ---- type rules
 
+// kindMonths is the kind of Months(n), a literal that only moves dates and
+// timestamps: no column holds it.
+const kindMonths kernel.Kind = 255
+
 // kindOfType is the kernels' kind of an expression type.
 func kindOfType(t arrow.DataType) kernel.Kind {
+	if t.ID() == arrow.INTERVAL_MONTHS {
+		return kindMonths
+	}
 	k, err := kernel.KindOf(t)
 	if err != nil {
 		panic(err) // typeOf only returns types kernels take
@@ -453,34 +460,6 @@ func nullFunctions() []*function {
 				return res, nil
 			}},
 	}
-}
-
-// ---- casts
-
-// castTypes are the types a cast can reach, by their Arrow names.
-var castTypes = map[string]kernel.Kind{"int64": kernel.KindInt, "float64": kernel.KindFloat, "utf8": kernel.KindString, "bool": kernel.KindBool}
-
-func castFunctions() []*function {
-	var out []*function
-	for _, name := range []string{"cast", "try_cast"} {
-		strict := name == "cast"
-		out = append(out, &function{name: name, arity: 1, format: callFormat,
-			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
-				to, ok := castTypes[c.n.Str[0]]
-				if !ok {
-					return nil, fmt.Errorf("%s: cannot cast to %s; the types are int64, float64, utf8 and bool", c.n, c.n.Str[0])
-				}
-				return kindType(to), nil
-			},
-			eval: func(c *evalCall, in []value) (value, error) {
-				col, err := kernel.Cast(c.array(in[0]), castTypes[c.n.Str[0]], strict)
-				if err != nil {
-					return value{}, fmt.Errorf("%s: %w", c.n, err)
-				}
-				return c.column(col), nil
-			}})
-	}
-	return out
 }
 
 // ---- strings

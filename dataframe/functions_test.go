@@ -279,9 +279,12 @@ func TestFunctions(t *testing.T) {
 	for _, c := range cases {
 		covered[c.op] = true
 	}
+	for _, c := range typedCases() {
+		covered[c.op] = true
+	}
 	for _, name := range dataframe.FunctionNames() {
 		if !covered[name] {
-			t.Errorf("the operation %q has no reference case in funcCases", name)
+			t.Errorf("the operation %q has no reference case in funcCases or typedCases", name)
 		}
 	}
 	ctx := newClient(t)

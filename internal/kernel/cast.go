@@ -34,9 +34,8 @@ func Cast(a arrow.Array, to Kind, strict bool) (arrow.Array, error) {
 		return nil, err
 	}
 	n := a.Len()
-	if from == to {
-		a.Retain()
-		return a, nil
+	if from == to { // a narrower number widens; strings stay as they are
+		return Widen(a), nil
 	}
 	valid := Col(a).validBytes(n)
 	fail := func(i int, v string) error {

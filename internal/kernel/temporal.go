@@ -283,7 +283,7 @@ func TruncateTimes(vals []int64, u arrow.TimeUnit, loc *time.Location, e Every) 
 	per := UnitsPerSecond(u)
 	perDay := per * 86400
 	local, back := localizer(loc, u), unlocalize(loc, u)
-	step := e.Nanos * per / int64(time.Second)
+	step := e.Nanos / (int64(time.Second) / per)
 	if e.Months == 0 && step <= 0 {
 		step = 1 // a step finer than the unit
 	}

@@ -1,0 +1,334 @@
+package dataframe
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/kernel"
+)
+
+// The types an expression can be cast to, besides arrow types given
+// directly.
+var (
+	Int64   arrow.DataType = kernel.Int64
+	Float64 arrow.DataType = kernel.Float64
+	String  arrow.DataType = kernel.String
+	Bool    arrow.DataType = kernel.Bool
+	Date32  arrow.DataType = arrow.FixedWidthTypes.Date32
+)
+
+// Timestamp is the type of timestamps in unit (arrow.Second ...
+// arrow.Nanosecond), in the time zone tz ("" for naive wall-clock times).
+func Timestamp(unit arrow.TimeUnit, tz string) arrow.DataType {
+	return &arrow.TimestampType{Unit: unit, TimeZone: tz}
+}
+
+// Decimal is the type of decimals of precision digits, scale of them after
+// the point.
+func Decimal(precision, scale int32) arrow.DataType {
+	return &arrow.Decimal128Type{Precision: precision, Scale: scale}
+}
+
+// caster converts a column to a cast's target; strict, a value that does
+// not convert is an error, else null.
+type caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error)
+
+// castRule says how a column of type from casts to type to, or why not:
+// numbers, bools and strings among int64, float64, utf8 and bool (the
+// kernel's Cast); decimals to float64, int64 (truncated) and other
+// decimals; ints and floats to decimals (rounded half away from zero);
+// dates and timestamps to each other and to strings; strings in ISO 8601
+// to dates and timestamps.
+func castRule(from, to arrow.DataType) (caster, error) {
+	kf, kt := kindOfType(from), kindOfType(to)
+	basic := func(k kernel.Kind) bool {
+		return k == kernel.KindInt || k == kernel.KindFloat || k == kernel.KindString || k == kernel.KindBool || k == kernel.KindNull
+	}
+	switch {
+	case kf == kernel.KindNull:
+		return func(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) {
+			return retype(kernel.Nulls(physicalKind(to), col.Len()), to), nil
+		}, nil
+	case basic(kf) && basic(kt) && isKernelType(to):
+		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
+			return kernel.Cast(col, kt, strict)
+		}, nil
+	case kt == kernel.KindString && (kf == kernel.KindDate || kf == kernel.KindTimestamp || kf == kernel.KindDuration || kf == kernel.KindDecimal):
+		return castToText, nil
+	case kf == kernel.KindDecimal && (kt == kernel.KindFloat || kt == kernel.KindInt || kt == kernel.KindDecimal) && isKernelType(to) || kf == kernel.KindDecimal && kt == kernel.KindDecimal:
+		return castDecimal, nil
+	case (kf == kernel.KindInt || kf == kernel.KindFloat) && kt == kernel.KindDecimal:
+		return castDecimal, nil
+	case (kf == kernel.KindDate || kf == kernel.KindTimestamp) && (kt == kernel.KindDate || kt == kernel.KindTimestamp):
+		return castTimes, nil
+	case kf == kernel.KindString && (kt == kernel.KindDate || kt == kernel.KindTimestamp):
+		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
+			return parseTimes(col, to, "", strict)
+		}, nil
+	}
+	return nil, fmt.Errorf("cannot cast %s to %s", typeName(from), typeName(to))
+}
+
+// isKernelType reports whether t is one of the four types kernel.Cast
+// makes.
+func isKernelType(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT64, arrow.FLOAT64, arrow.STRING, arrow.BOOL:
+		return true
+	}
+	return false
+}
+
+func castFunctions() []*function {
+	var out []*function
+	for _, name := range []string{"cast", "try_cast"} {
+		strict := name == "cast"
+		out = append(out, &function{name: name, arity: 1, format: callFormat,
+			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
+				to, err := kernel.ParseType(c.n.Str[0])
+				if err == nil {
+					_, err = kernel.KindOf(to)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("%s: cannot cast to %s", c.n, c.n.Str[0])
+				}
+				if _, err := castRule(in[0], to); err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", c.n, describe(c.n.Args[0], in[0]), err)
+				}
+				return plainOf(to), nil
+			},
+			eval: func(c *evalCall, in []value) (value, error) {
+				cast, err := castRule(in[0].typ, c.out)
+				if err != nil {
+					return value{}, err
+				}
+				col, err := cast(retype(c.array(in[0]), in[0].typ), c.out, strict)
+				if err != nil {
+					return value{}, fmt.Errorf("%s: %w", c.n, err)
+				}
+				return c.column(col), nil
+			}})
+	}
+	return out
+}
+
+// castToText writes each value as kernel.TextOf does.
+func castToText(col arrow.Array, _ arrow.DataType, _ bool) (arrow.Array, error) {
+	text, err := kernel.TextOf(col)
+	if err != nil {
+		return nil, err
+	}
+	return buildText(col, func(dst []byte, i int) ([]byte, bool) { return text(dst, i), true }), nil
+}
+
+// buildText makes a string column of f over col's rows; nulls stay null.
+func buildText(col arrow.Array, f func(dst []byte, i int) ([]byte, bool)) arrow.Array {
+	n := col.Len()
+	offs := make([]int32, n+1)
+	var data []byte
+	valid := make([]byte, (n+7)/8)
+	for i := 0; i < n; i++ {
+		if col.IsValid(i) {
+			var ok bool
+			if data, ok = f(data, i); ok {
+				valid[i>>3] |= 1 << (i & 7)
+			}
+		}
+		offs[i+1] = int32(len(data))
+	}
+	return kernel.NewString(offs, data, valid)
+}
+
+// castDecimal converts among decimals, ints and floats.
+func castDecimal(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
+	from := col.DataType()
+	fd, fromDec := from.(*arrow.Decimal128Type)
+	td, toDec := to.(*arrow.Decimal128Type)
+	if !toDec {
+		if fd.Precision > decimalMaxPrecision || to.ID() == arrow.FLOAT64 {
+			x := make([]float64, col.Len())
+			for i := range x {
+				x[i] = col.(*array.Decimal128).Value(i).ToFloat64(fd.Scale)
+			}
+			out := kernel.NewFloat64(x, validCopy(col))
+			if to.ID() == arrow.FLOAT64 {
+				return out, nil
+			}
+			return kernel.Cast(out, kernel.KindInt, strict)
+		}
+		div := kernel.Pow10(fd.Scale)
+		return mapInts(intsOf(kernel.Col(col)), func(x int64) int64 { return x / div }).Array, nil
+	}
+	n := col.Len()
+	out := make([]int64, n)
+	valid := validCopy(col)
+	limit := kernel.Pow10(min(td.Precision, decimalMaxPrecision))
+	var f func(i int) (int64, bool)
+	switch {
+	case fromDec && fd.Precision <= decimalMaxPrecision:
+		x := kernel.Widen(col).(*array.Int64).Int64Values()
+		f = func(i int) (int64, bool) { return rescale(x[i], fd.Scale, td.Scale) }
+	default:
+		x, _ := kernel.Col(kernel.Widen(col)).Array.(*array.Float64)
+		ints, _ := kernel.Col(kernel.Widen(col)).Array.(*array.Int64)
+		mul := math.Pow10(int(td.Scale))
+		f = func(i int) (int64, bool) {
+			if ints != nil {
+				return rescale(ints.Value(i), 0, td.Scale)
+			}
+			v := math.Round(x.Value(i) * mul)
+			return int64(v), v > -0x1p63 && v < 0x1p63
+		}
+	}
+	for i := range out {
+		if !col.IsValid(i) {
+			continue
+		}
+		v, ok := f(i)
+		if !ok || v >= limit || v <= -limit {
+			if strict {
+				return nil, &kernel.CastError{Row: i, Value: valueText(col, i), To: kernel.KindDecimal}
+			}
+			if valid == nil {
+				valid = allValid(n)
+			}
+			valid[i>>3] &^= 1 << (i & 7)
+			continue
+		}
+		out[i] = v
+	}
+	return retype(kernel.NewInt64(out, valid), to), nil
+}
+
+// rescale moves an unscaled value from scale a to scale b, rounding half
+// away from zero when b is smaller; false where it overflows int64.
+func rescale(v int64, a, b int32) (int64, bool) {
+	switch {
+	case b > a:
+		m := kernel.Pow10(b - a)
+		if v > math.MaxInt64/m || v < math.MinInt64/m {
+			return 0, false
+		}
+		return v * m, true
+	case b < a:
+		m := kernel.Pow10(a - b)
+		q, r := v/m, v%m
+		if 2*r >= m {
+			q++
+		} else if 2*r <= -m {
+			q--
+		}
+		return q, true
+	}
+	return v, true
+}
+
+func allValid(n int) []byte {
+	v := make([]byte, (n+7)/8)
+	for i := range v {
+		v[i] = 0xff
+	}
+	return v
+}
+
+// valueText is row i as text, for errors.
+func valueText(col arrow.Array, i int) string {
+	if kernel.IsString(col.DataType()) {
+		return strconv.Quote(kernel.StringsOf(col).Value(i))
+	}
+	if text, err := kernel.TextOf(col); err == nil {
+		return string(text(nil, i))
+	}
+	return col.ValueStr(i)
+}
+
+// castTimes converts between dates and timestamps: a date is midnight (in
+// the timestamp's zone), a timestamp's date is that of its wall clock.
+func castTimes(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) {
+	vals := intsOf(kernel.Col(col)).Array.(*array.Int64).Int64Values()
+	out := make([]int64, len(vals))
+	switch from := col.DataType().(type) {
+	case *arrow.Date32Type:
+		t := to.(*arrow.TimestampType)
+		loc, err := kernel.Location(t.TimeZone)
+		if err != nil {
+			return nil, err
+		}
+		for i, d := range vals {
+			y, m, dd := kernel.CivilFromDays(d)
+			out[i] = kernel.FromTime(time.Date(int(y), time.Month(m), int(dd), 0, 0, 0, 0, loc), t.Unit)
+		}
+	case *arrow.TimestampType:
+		loc, err := kernel.Location(from.TimeZone)
+		if err != nil {
+			return nil, err
+		}
+		switch t := to.(type) {
+		case *arrow.Date32Type:
+			perDay := kernel.UnitsPerSecond(from.Unit) * 86400
+			for i, v := range vals {
+				w := kernel.ToTime(v, from.Unit).In(loc)
+				_, off := w.Zone()
+				out[i] = floorDiv(v+int64(off)*kernel.UnitsPerSecond(from.Unit), perDay)
+			}
+		case *arrow.TimestampType:
+			return retype(convertUnit(kernel.Col(kernel.NewInt64(vals, validCopy(col))), from.Unit, t.Unit).Array, to), nil
+		}
+	}
+	return retype(kernel.NewInt64(out, validCopy(col)), to), nil
+}
+
+// parseTimes parses a string column into dates or timestamps with a Go
+// layout ("" for ISO 8601); a naive text is a wall-clock time in the
+// timestamp's zone, one with an offset is that instant.
+func parseTimes(col arrow.Array, to arrow.DataType, layout string, strict bool) (arrow.Array, error) {
+	s := kernel.StringsOf(col)
+	n := col.Len()
+	out := make([]int64, n)
+	valid := validCopy(col)
+	loc := time.UTC
+	unit := arrow.Second
+	if t, ok := to.(*arrow.TimestampType); ok {
+		var err error
+		if loc, err = kernel.Location(t.TimeZone); err != nil {
+			return nil, err
+		}
+		unit = t.Unit
+	}
+	for i := range out {
+		if !col.IsValid(i) {
+			continue
+		}
+		text := s.Value(i)
+		t, ok := kernel.ParseTime(text, layout)
+		if !ok {
+			if strict {
+				what := "ISO 8601"
+				if layout != "" {
+					what = "the layout " + strconv.Quote(layout)
+				}
+				return nil, fmt.Errorf("row %d: %q does not parse as %s", i, text, what)
+			}
+			if valid == nil {
+				valid = allValid(n)
+			}
+			valid[i>>3] &^= 1 << (i & 7)
+			continue
+		}
+		if t.Location() == time.UTC && loc != time.UTC && !hasOffset(text) {
+			t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
+		}
+		if to.ID() == arrow.DATE32 {
+			_, off := t.Zone()
+			out[i] = floorDiv(t.Unix()+int64(off), 86400)
+		} else {
+			out[i] = kernel.FromTime(t, unit)
+		}
+	}
+	return retype(kernel.NewInt64(out, valid), to), nil
+}
