@@ -443,6 +443,12 @@ func ConcatStr(parts ...any) Expr {
 	return Expr{call("concat_str", args...)}
 }
 
+// Alias names e where a name is wanted for it (a group key of
+// GroupByExpr); it computes as e does.
+func (e Expr) Alias(name string) Expr {
+	return Expr{&exprNode{Op: "alias", Name: name, Args: []*exprNode{e.n}}}
+}
+
 // String renders e, as in ((num_clicks > 2) and (area == "north")).
 func (e Expr) String() string { return e.n.String() }
 

@@ -219,6 +219,10 @@ func leafFunctions() []*function {
 				return c.column(c.rec.Column(i)), nil
 			},
 			format: func(n *exprNode, _ []string) string { return n.Name }},
+		{name: "alias", arity: 1,
+			typeOf: func(_ *typeCall, in []arrow.DataType) (arrow.DataType, error) { return in[0], nil },
+			eval:   func(_ *evalCall, in []value) (value, error) { return in[0], nil },
+			format: func(n *exprNode, args []string) string { return args[0] + " as " + strconv.Quote(n.Name) }},
 		{name: "lit",
 			typeOf: func(c *typeCall, _ []arrow.DataType) (arrow.DataType, error) {
 				if c.n.Lit == nil {

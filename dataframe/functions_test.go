@@ -69,6 +69,7 @@ func funcCases() []funcCase {
 	}
 	return []funcCase{
 		{"col", col("K"), "utf8", func(r testRow) any { return val(r.K) }},
+		{"alias", col("I").Add(1).Alias("x"), "int64", func(r testRow) any { return opt(r.I, func(v int64) any { return v + 1 }) }},
 		{"lit", lit(2.5), "float64", func(testRow) any { return 2.5 }},
 		{"lit", lit(nil), "float64", func(testRow) any { return nil }},
 		{"==", col("T").Eq("apple"), "bool", func(r testRow) any { return str(r.T, func(s string) any { return s == "apple" }) }},

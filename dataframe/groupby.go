@@ -18,6 +18,7 @@ import (
 // Agg is an aggregation of a column within each group; its result column is
 // named like "sum(v1)" unless renamed with As.
 type Agg struct {
+	expr *exprNode // what is aggregated, where not a column: computed first
 	fn   kernel.AggFunc
 	hol  string // a holistic aggregation ("median", "quantile", ...); "" for fn
 	col  string
@@ -75,6 +76,94 @@ func Nunique(col string) Agg { return Agg{hol: "nunique", col: col} }
 
 // As names the result column.
 func (a Agg) As(name string) Agg { a.as = name; return a }
+
+// The aggregations of an expression's values within each group, as Polars
+// writes pl.col("x").sum(): Col("price").Mul(Lit(1).Sub(Col("discount"))).Sum()
+// is TPC-H's sum(l_extendedprice * (1 - l_discount)), computed in the same
+// step as the grouping. The result is named like "sum((price * ...))".
+func (e Expr) Sum() Agg { return exprAgg(e, Sum) }
+
+// Mean averages the expression's non-null values in each group.
+func (e Expr) Mean() Agg { return exprAgg(e, Mean) }
+
+// Min is the least non-null value in each group.
+func (e Expr) Min() Agg { return exprAgg(e, Min) }
+
+// Max is the greatest non-null value in each group.
+func (e Expr) Max() Agg { return exprAgg(e, Max) }
+
+// Count counts the non-null values in each group.
+func (e Expr) Count() Agg { return exprAgg(e, Count) }
+
+// Std is the sample standard deviation in each group.
+func (e Expr) Std() Agg { return exprAgg(e, Std) }
+
+// Var is the sample variance in each group.
+func (e Expr) Var() Agg { return exprAgg(e, Var) }
+
+// Median is the median in each group (holistic).
+func (e Expr) Median() Agg { return exprAgg(e, Median) }
+
+// Quantile is the q-quantile in each group (holistic).
+func (e Expr) Quantile(q float64) Agg {
+	return exprAgg(e, func(c string) Agg { return Quantile(c, q) })
+}
+
+// First is the first non-null value in each group (holistic).
+func (e Expr) First() Agg { return exprAgg(e, First) }
+
+// Last is the last non-null value in each group (holistic).
+func (e Expr) Last() Agg { return exprAgg(e, Last) }
+
+// Nunique counts the distinct non-null values in each group (holistic).
+func (e Expr) Nunique() Agg { return exprAgg(e, Nunique) }
+
+// exprAgg is the aggregation of e made by the column form of, named by e.
+func exprAgg(e Expr, of func(col string) Agg) Agg {
+	if e.n.Op == "col" {
+		return of(e.n.Name)
+	}
+	a := of(e.String())
+	a.expr = e.n
+	return a
+}
+
+// computeAggInputs adds a hidden column for each aggregation of an
+// expression, and points the aggregation at it, so that the grouping reads
+// it as it reads any column.
+func computeAggInputs(f *Frame, aggs []Agg) (*Frame, []Agg) {
+	out := slices.Clone(aggs)
+	for i, a := range out {
+		if a.expr == nil {
+			continue
+		}
+		out[i].as = a.Name()
+		out[i].col = fmt.Sprintf("__agg%d %s", i, a.col)
+		out[i].expr = nil
+		f = f.WithColumn(out[i].col, Expr{a.expr})
+	}
+	return f, out
+}
+
+// GroupByExpr groups rows by the values of expressions, as Polars'
+// group_by(pl.col("ts").dt.truncate("1h")) and pandas' Grouper(freq=...):
+// each key is computed first, named by its alias (Alias) or as it prints.
+func (f *Frame) GroupByExpr(keys ...Expr) *Grouped {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		switch k.n.Op {
+		case "col":
+			names[i] = k.n.Name
+			continue
+		case "alias":
+			names[i] = k.n.Name
+		default:
+			names[i] = k.String()
+		}
+		f = f.WithColumn(names[i], k)
+	}
+	return f.GroupBy(names...)
+}
 
 // Name is the result column's name.
 func (a Agg) Name() string {
@@ -196,7 +285,7 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 	for _, a := range aggs {
 		typ := arrow.DataType(kernel.Int64)
 		if a.fn != kernel.Size || a.hol != "" {
-			kind, err := g.numericOr(in, a, a.col)
+			_, err := g.numericOr(in, a, a.col)
 			if err != nil {
 				return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: %w", g.keys, what, a.Name(), err)
 			}
@@ -205,11 +294,12 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 					return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: %w", g.keys, what, a.Name(), err)
 				}
 			}
+			colType := plainOf(in.Field(in.FieldIndices(a.col)[0]).Type)
 			switch a.hol {
 			case "":
-				typ = a.fn.ResultType(kind)
+				typ = aggResultType(a.fn, colType)
 			case "first", "last":
-				typ = kindType(kind)
+				typ = colType
 			case "nunique":
 				typ = kernel.Int64
 			case "quantile":
@@ -233,6 +323,27 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 		specs = append(specs, spec)
 	}
 	return fields, specs, nil
+}
+
+// aggResultType is the logical type of fn over a column of type t: the
+// kernel's, but a minimum or maximum keeps a date's, timestamp's,
+// duration's or decimal's type, and a sum of decimals or durations is one
+// (a decimal of precision 18).
+func aggResultType(fn kernel.AggFunc, t arrow.DataType) arrow.DataType {
+	out := fn.ResultType(t)
+	if out.ID() != arrow.INT64 || fn != kernel.Sum && fn != kernel.Min && fn != kernel.Max {
+		return out
+	}
+	switch t := t.(type) {
+	case *arrow.Decimal128Type:
+		if fn == kernel.Sum {
+			return &arrow.Decimal128Type{Precision: decimalMaxPrecision, Scale: t.Scale}
+		}
+		return t
+	case *arrow.Date32Type, *arrow.TimestampType, *arrow.DurationType:
+		return t
+	}
+	return out
 }
 
 // numericOr checks that col exists and suits a, and returns its kind.
@@ -268,6 +379,12 @@ func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, e
 func (g *Grouped) Agg(aggs ...Agg) *Frame {
 	if g.f.err != nil {
 		return g.f
+	}
+	if f, computed := computeAggInputs(g.f, aggs); f != g.f {
+		if f.err != nil {
+			return failed(fmt.Errorf("GroupBy(%v).Agg: %w", g.keys, f.err))
+		}
+		return (&Grouped{f: f, keys: g.keys, splitOut: g.splitOut}).Agg(computed...)
 	}
 	keyFields, names, err := g.check("Agg")
 	if err != nil {
@@ -472,7 +589,7 @@ func (a *groupArgs) funcs() ([]kernel.AggFunc, error) {
 	return fns, nil
 }
 
-func numStates(fn kernel.AggFunc) int { return len(fn.StateTypes(kernel.KindFloat)) }
+func numStates(fn kernel.AggFunc) int { return len(fn.StateTypes(kernel.Float64)) }
 
 func keyColumns(rec arrow.Record, keys []string) ([]arrow.Array, []arrow.DataType, error) {
 	cols := make([]arrow.Array, len(keys))
@@ -765,6 +882,9 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 		k := numStates(fn)
 		res := kernel.Final(fn, rec.Columns()[col:col+k])
 		defer res.Release()
+		if j := len(a.Keys) + i; j < len(a.Out) {
+			res = retype(res, typeNamed(a.Out[j].Type))
+		}
 		fields = append(fields, arrow.Field{Name: a.Aggs[i].As, Type: res.DataType(), Nullable: true})
 		cols = append(cols, res)
 		col += k
@@ -888,6 +1008,12 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 		fields = append(fields, arrow.Field{Name: a.Keys[i], Type: k.DataType(), Nullable: true})
 	}
 	for i, r := range results {
+		if j := len(a.Keys) + i; j < len(a.Out) {
+			if t := retype(r, typeNamed(a.Out[j].Type)); t != r {
+				r.Release()
+				r, results[i], cols[len(a.Keys)+i] = t, t, t
+			}
+		}
 		fields = append(fields, arrow.Field{Name: a.Aggs[i].As, Type: r.DataType(), Nullable: true})
 	}
 	return sortedByKeys(a, array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))), nil

@@ -356,3 +356,81 @@ func TestTypedFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedGroupBy groups the DuckDB-written file by an expression (the
+// year of a date) and aggregates dates, timestamps, exact decimals and an
+// expression, against a plain Go reference.
+func TestTypedGroupBy(t *testing.T) {
+	ctx := newClient(t)
+	base := dataframe.ReadParquet("testdata/types/duckdb.parquet")
+	whole := compute(t, ctx, base)
+	rec := whole.Record()
+	type acc struct {
+		sum, prod *big.Rat
+		minTS     time.Time
+		maxD      time.Time
+		count     int64
+		any       bool
+	}
+	want := map[int64]*acc{}
+	for i := 0; i < int(rec.NumRows()); i++ {
+		r := typedRow{}
+		for c, f := range rec.Schema().Fields() {
+			r[f.Name] = typedValue(t, rec.Column(c), i)
+		}
+		d, ok := r["d"].(time.Time)
+		if !ok {
+			continue // a null key belongs to no group
+		}
+		a := want[int64(d.Year())]
+		if a == nil {
+			a = &acc{sum: new(big.Rat), prod: new(big.Rat)}
+			want[int64(d.Year())] = a
+		}
+		if p, ok := r["price"].(*big.Rat); ok {
+			a.sum.Add(a.sum, p)
+			if tiny, ok := r["tiny"].(int64); ok {
+				a.prod.Add(a.prod, new(big.Rat).Mul(p, big.NewRat(tiny, 1)))
+			}
+		}
+		if ts, ok := r["ts"].(time.Time); ok && (!a.any || ts.Before(a.minTS)) {
+			a.minTS, a.any = ts, true
+		}
+		if d.After(a.maxD) {
+			a.maxD = d
+		}
+		if r["s"] != nil {
+			a.count++
+		}
+	}
+	col := dataframe.Col
+	for _, n := range []int{1, 3} {
+		out := base.Repartition(n).GroupByExpr(col("d").Dt().Year().Alias("year")).Agg(
+			col("price").Sum(), col("ts").Min(), col("d").Max(), col("price").Mul(col("tiny")).Sum().As("revenue"), col("s").Count())
+		if err := out.Err(); err != nil {
+			t.Fatal(err)
+		}
+		tb := compute(t, ctx, out)
+		types := []string{"int32", "decimal(18, 2)", "timestamp[us, tz=UTC]", "date32", "decimal(18, 2)", "int64"}
+		for i, f := range tb.Schema().Fields() {
+			if f.Type.String() != types[i] {
+				t.Errorf("p=%d: column %s is %s, want %s", n, f.Name, f.Type, types[i])
+			}
+		}
+		if tb.NumRows() != len(want) {
+			t.Fatalf("p=%d: %d groups, want %d", n, tb.NumRows(), len(want))
+		}
+		r := tb.Record()
+		for i := 0; i < tb.NumRows(); i++ {
+			year := typedValue(t, r.Column(0), i).(int64)
+			a := want[year]
+			got := []any{typedValue(t, r.Column(1), i), typedValue(t, r.Column(2), i), typedValue(t, r.Column(3), i), typedValue(t, r.Column(4), i), typedValue(t, r.Column(5), i)}
+			exp := []any{a.sum, a.minTS, a.maxD, a.prod, a.count}
+			for j := range got {
+				if !sameTyped(got[j], exp[j]) {
+					t.Errorf("p=%d year %d column %s: got %v, want %v", n, year, r.ColumnName(j+1), got[j], exp[j])
+				}
+			}
+		}
+	}
+}

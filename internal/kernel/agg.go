@@ -52,34 +52,44 @@ func (f AggFunc) Inputs() int {
 
 // CheckInput reports whether f applies to a column of kind k.
 func (f AggFunc) CheckInput(k Kind) error {
-	switch f {
-	case Count, Size:
+	switch {
+	case f == Count || f == Size:
+		return nil
+	case k == KindInt || k == KindFloat || k == KindDecimal:
+		return nil
+	case (f == Min || f == Max) && (k == KindDate || k == KindTimestamp || k == KindDuration):
+		return nil
+	case f == Sum && k == KindDuration:
 		return nil
 	}
-	if k != KindInt && k != KindFloat {
-		return fmt.Errorf("%s needs a numeric column, not %s", f, k)
+	if f == Min || f == Max {
+		return fmt.Errorf("%s needs a number, date, timestamp or duration column, not %s", f, k)
 	}
-	return nil
+	return fmt.Errorf("%s needs a numeric column, not %s", f, k)
 }
 
-// ResultType is the type of f's answer over a column of kind k.
-func (f AggFunc) ResultType(k Kind) arrow.DataType {
+// ResultType is the type of f's answer over a column of type t, as the
+// kernels compute it: sums, minima and maxima of integer-like columns
+// (integers, dates, timestamps, durations, decimals up to 18 digits as
+// their unscaled values) are int64, which the caller retypes to the
+// logical type; the rest float64.
+func (f AggFunc) ResultType(t arrow.DataType) arrow.DataType {
 	switch f {
 	case Count, Size:
 		return Int64
 	case Sum, Min, Max:
-		if k == KindInt {
+		if t != nil && WideType(t).ID() == arrow.INT64 {
 			return Int64
 		}
 	}
 	return Float64
 }
 
-// StateTypes are the types of f's partial state columns over kind k.
-func (f AggFunc) StateTypes(k Kind) []arrow.DataType {
+// StateTypes are the types of f's partial state columns over type t.
+func (f AggFunc) StateTypes(t arrow.DataType) []arrow.DataType {
 	switch f {
 	case Sum, Min, Max:
-		return []arrow.DataType{f.ResultType(k)}
+		return []arrow.DataType{f.ResultType(t)}
 	case Mean:
 		return []arrow.DataType{Float64, Int64}
 	case Count, Size:
@@ -94,7 +104,11 @@ func (f AggFunc) StateTypes(k Kind) []arrow.DataType {
 // grouped by ids (-1: dropped) into n groups. Corr takes PartialPair.
 func Partial(f AggFunc, col arrow.Array, ids []int32, n int) []arrow.Array {
 	if col != nil {
-		col = Widen(col)
+		if f == Sum || f == Min || f == Max || f == Count {
+			col = Widen(col)
+		} else {
+			col = WidenFloat(col)
+		}
 		defer col.Release()
 	}
 	switch f {

@@ -220,7 +220,7 @@ func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks
 			vals = nil
 		}
 		st := Partial(f, vals, ids, g.NumGroups())
-		checkTypes(t, fmt.Sprintf("Partial of chunk %d", c), st, f.StateTypes(kind), g.NumGroups())
+		checkTypes(t, fmt.Sprintf("Partial of chunk %d", c), st, f.StateTypes(kindTypeOf(kind)), g.NumGroups())
 		states = append(states, st)
 		partKeys = append(partKeys, g.Keys())
 	}
@@ -233,9 +233,9 @@ func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks
 		ids[c] = g.Add(keys, nil)
 	}
 	merged := Merge(f, states, ids, g.NumGroups())
-	checkTypes(t, "Merge", merged, f.StateTypes(kind), g.NumGroups())
+	checkTypes(t, "Merge", merged, f.StateTypes(kindTypeOf(kind)), g.NumGroups())
 	final := Final(f, merged)
-	checkTypes(t, "Final", []arrow.Array{final}, []arrow.DataType{f.ResultType(kind)}, g.NumGroups())
+	checkTypes(t, "Final", []arrow.Array{final}, []arrow.DataType{f.ResultType(kindTypeOf(kind))}, g.NumGroups())
 	releaseAll(append(append(states, partKeys...), merged)...)
 	return final, g.Keys()
 }
@@ -458,13 +458,13 @@ func TestAggFuncNamesAndTypes(t *testing.T) {
 		{Std, Float64, Float64, false, 3},
 	}
 	for _, tt := range tests {
-		if got := tt.f.ResultType(KindInt); !arrow.TypeEqual(got, tt.intResult) {
+		if got := tt.f.ResultType(Int64); !arrow.TypeEqual(got, tt.intResult) {
 			t.Errorf("%s.ResultType(int64) = %s, want %s", tt.f, got, tt.intResult)
 		}
-		if got := tt.f.ResultType(KindFloat); !arrow.TypeEqual(got, tt.fltResult) {
+		if got := tt.f.ResultType(Float64); !arrow.TypeEqual(got, tt.fltResult) {
 			t.Errorf("%s.ResultType(float64) = %s, want %s", tt.f, got, tt.fltResult)
 		}
-		if n := len(tt.f.StateTypes(KindInt)); n != tt.stateCount {
+		if n := len(tt.f.StateTypes(Int64)); n != tt.stateCount {
 			t.Errorf("%s has %d state columns, want %d", tt.f, n, tt.stateCount)
 		}
 		for _, k := range []Kind{KindInt, KindFloat} {
@@ -484,6 +484,45 @@ func releaseAll(lists ...[]arrow.Array) {
 	for _, l := range lists {
 		for _, a := range l {
 			a.Release()
+		}
+	}
+}
+
+// kindTypeOf is the column type of the kinds the aggregation tests use.
+func kindTypeOf(k Kind) arrow.DataType {
+	return map[Kind]arrow.DataType{KindInt: Int64, KindFloat: Float64, KindString: String, KindBool: Bool}[k]
+}
+
+// TestAggTypes checks the types sums, minima and maxima compute in over
+// the wider column types: integer-like ones as int64, others as float64.
+func TestAggTypes(t *testing.T) {
+	for _, tt := range []struct {
+		typ        arrow.DataType
+		sum, minOf arrow.DataType
+		ok         bool
+	}{
+		{arrow.PrimitiveTypes.Int32, Int64, Int64, true},
+		{arrow.PrimitiveTypes.Float32, Float64, Float64, true},
+		{&arrow.Decimal128Type{Precision: 15, Scale: 2}, Int64, Int64, true},
+		{&arrow.Decimal128Type{Precision: 30, Scale: 2}, Float64, Float64, true},
+		{arrow.FixedWidthTypes.Date32, nil, Int64, false},
+		{arrow.FixedWidthTypes.Timestamp_us, nil, Int64, false},
+	} {
+		k, err := KindOf(tt.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Sum.CheckInput(k); (err == nil) != tt.ok {
+			t.Errorf("Sum.CheckInput(%s) = %v", tt.typ, err)
+		}
+		if err := Min.CheckInput(k); err != nil {
+			t.Errorf("Min.CheckInput(%s) = %v", tt.typ, err)
+		}
+		if tt.ok && !arrow.TypeEqual(Sum.ResultType(tt.typ), tt.sum) {
+			t.Errorf("Sum.ResultType(%s) = %s, want %s", tt.typ, Sum.ResultType(tt.typ), tt.sum)
+		}
+		if got := Min.ResultType(tt.typ); !arrow.TypeEqual(got, tt.minOf) {
+			t.Errorf("Min.ResultType(%s) = %s, want %s", tt.typ, got, tt.minOf)
 		}
 	}
 }

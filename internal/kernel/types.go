@@ -258,3 +258,36 @@ func UnitsPerSecond(u arrow.TimeUnit) int64 {
 
 // Pow10 is 10^n as int64 for n in 0..18.
 func Pow10(n int32) int64 { return int64(math.Pow10(int(n))) }
+
+// WidenFloat is Widen, but with decimals as their float64 values (not
+// unscaled): what averages and spreads compute on.
+func WidenFloat(a arrow.Array) arrow.Array {
+	t, ok := a.DataType().(*arrow.Decimal128Type)
+	if !ok {
+		return Widen(a)
+	}
+	vals := FixedValues[decimal128.Num](a)
+	out := make([]float64, len(vals))
+	for i, v := range vals {
+		out[i] = v.ToFloat64(t.Scale)
+	}
+	return NewFloat64(out, alignedValid(a))
+}
+
+// WideType is the type Widen gives a column of type t.
+func WideType(t arrow.DataType) arrow.DataType {
+	switch t.ID() {
+	case arrow.FLOAT32, arrow.FLOAT64:
+		return Float64
+	case arrow.DECIMAL128:
+		if t.(*arrow.Decimal128Type).Precision > 18 {
+			return Float64
+		}
+		return Int64
+	}
+	switch k, _ := KindOf(t); k {
+	case KindInt, KindDate, KindTimestamp, KindDuration:
+		return Int64
+	}
+	return t
+}
