@@ -14,10 +14,26 @@ import (
 	"github.com/duskdata/dusk/internal/registry"
 )
 
+// How is the kind of a join.
+type How string
+
+// The joins: Inner keeps matched rows, Left every left row, Right every
+// right row, Outer every row of either; Semi keeps each left row that has
+// a match, once, and Anti each that has none, with the left's columns
+// alone (SQL's EXISTS and NOT EXISTS).
+const (
+	Inner How = "inner"
+	Left  How = "left"
+	Right How = "right"
+	Outer How = "outer"
+	Semi  How = "semi"
+	Anti  How = "anti"
+)
+
 // MergeOptions say how Merge joins two frames.
 type MergeOptions struct {
-	// How is "inner" (the default), "left", "right" or "outer".
-	How string
+	// How is Inner (the default), Left, Right, Outer, Semi or Anti.
+	How How
 	// On names key columns both frames have; the result has each once.
 	On []string
 	// LeftOn and RightOn name key columns of each frame, pairwise, when
@@ -35,9 +51,8 @@ type MergeOptions struct {
 // DefaultBroadcastBytes is the size under which Merge broadcasts a side.
 const DefaultBroadcastBytes = 32 << 20
 
-// Join merges with right on columns both have; how is "inner", "left",
-// "right" or "outer".
-func (f *Frame) Join(right *Frame, how string, on ...string) *Frame {
+// Join merges with right on columns both have.
+func (f *Frame) Join(right *Frame, how How, on ...string) *Frame {
 	return f.Merge(right, MergeOptions{How: how, On: on})
 }
 
@@ -96,13 +111,13 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 		c := joinCol{Side: 0, Src: fl.Name, Name: fl.Name, Key: -1}
 		if k := slices.Index(lon, fl.Name); merged && k >= 0 {
 			c.Key = k
-		} else if both(fl.Name) {
+		} else if both(fl.Name) && how != kernel.Semi && how != kernel.Anti {
 			c.Name += sfx[0]
 		}
 		outs = append(outs, c)
 	}
 	for _, fl := range rs.Fields() {
-		if merged && slices.Contains(ron, fl.Name) {
+		if merged && slices.Contains(ron, fl.Name) || how == kernel.Semi || how == kernel.Anti {
 			continue
 		}
 		c := joinCol{Side: 1, Src: fl.Name, Name: fl.Name, Key: -1}
@@ -124,18 +139,23 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	return &Frame{plan: newJoin(f.plan, right.plan, joinSpec{How: how, LeftOn: lon, RightOn: ron, Cols: outs, Broadcast: limit})}
 }
 
-func parseHow(s string) (kernel.JoinType, error) {
-	switch s {
-	case "", "inner":
+func parseHow(h How) (kernel.JoinType, error) {
+	if h == "" {
 		return kernel.Inner, nil
-	case "left":
-		return kernel.Left, nil
-	case "right":
-		return kernel.Right, nil
-	case "outer":
-		return kernel.Outer, nil
 	}
-	return 0, fmt.Errorf("unknown join %q: use inner, left, right or outer", s)
+	for t := kernel.Inner; t <= kernel.Anti; t++ {
+		if t.String() == string(h) {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown join %q: use Inner, Left, Right, Outer, Semi or Anti", string(h))
+}
+
+// keepsLeft reports whether a join keeps each left row's columns as they
+// are, every row or a selection of them: what a filter on them commutes
+// with, and what a broadcast of the right side serves.
+func keepsLeft(how kernel.JoinType) bool {
+	return how == kernel.Inner || how == kernel.Left || how == kernel.Semi || how == kernel.Anti
 }
 
 // joinCol is a result column: a side's column, or a key both sides share.
@@ -204,11 +224,11 @@ func (j *join) strategy() string {
 	}
 	how := j.spec.How
 	switch {
-	case (how == kernel.Inner || how == kernel.Left) && small(j.right) && (!small(j.left) || rn <= ln):
+	case keepsLeft(how) && small(j.right) && (!small(j.left) || rn <= ln):
 		return joinBroadcastRight
 	case (how == kernel.Inner || how == kernel.Right) && small(j.left):
 		return joinBroadcastLeft
-	case (how == kernel.Inner || how == kernel.Left) && small(j.right):
+	case keepsLeft(how) && small(j.right):
 		return joinBroadcastRight
 	}
 	return joinShuffle
@@ -235,7 +255,7 @@ func (j *join) partitioning() partitioning {
 			switch {
 			case c.Key >= 0:
 				keys[c.Key] = c.Name
-			case c.Side == 0 && (how == kernel.Inner || how == kernel.Left):
+			case c.Side == 0 && keepsLeft(how):
 				if k := slices.Index(j.spec.LeftOn, c.Src); k >= 0 {
 					keys[k] = c.Name
 				}

@@ -1,6 +1,7 @@
 package dataframe
 
 import (
+	"github.com/duskdata/dusk/internal/kernel"
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -148,7 +149,7 @@ func allIn(set setOf, cols []string) bool {
 // filters: left for inner and left joins, right for inner and right.
 func pushIntoJoin(pred *exprNode, j *join) node {
 	how := j.spec.How
-	canLeft, canRight := how == 0 || how == 1, how == 0 || how == 2 // kernel.Inner, Left, Right
+	canLeft, canRight := keepsLeft(how), how == kernel.Inner || how == kernel.Right
 	var left, right, rest *exprNode
 	for _, e := range conjuncts(pred) {
 		toLeft, toRight := map[string]string{}, map[string]string{}

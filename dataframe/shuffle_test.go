@@ -42,7 +42,7 @@ func rightRows(n int) []rightRow {
 // refMerge joins left and right rows on the columns named, nulls matching
 // nulls, as pandas' merge: left's columns (clashing ones suffixed _x), then
 // right's but the keys (clashing ones suffixed _y).
-func refMerge(left []testRow, right []rightRow, how string, on []string) [][]any {
+func refMerge(left []testRow, right []rightRow, how dataframe.How, on []string) [][]any {
 	rv := func(r rightRow) map[string]any {
 		return map[string]any{"KI": val(r.KI), "K": val(r.K), "V": r.V, "S": r.S}
 	}
@@ -93,11 +93,16 @@ func refMerge(left []testRow, right []rightRow, how string, on []string) [][]any
 		found := false
 		for j, rr := range right {
 			if r := rv(rr); match(l, r) {
-				out = append(out, row(l, r))
+				if how != dataframe.Semi && how != dataframe.Anti {
+					out = append(out, row(l, r))
+				}
 				found, matched[j] = true, true
 			}
 		}
-		if !found && (how == "left" || how == "outer") {
+		switch {
+		case found && how == dataframe.Semi, !found && how == dataframe.Anti:
+			out = append(out, lr.values())
+		case !found && (how == "left" || how == "outer"):
 			out = append(out, row(l, nil))
 		}
 	}
@@ -125,7 +130,7 @@ func TestMerge(t *testing.T) {
 	right := dataframe.FromRecords(rightRows(40), 3)
 	for _, tf := range eachFrame(t, rows) {
 		for _, on := range [][]string{{"KI"}, {"K", "KI"}} {
-			for _, how := range []string{"inner", "left", "right", "outer"} {
+			for _, how := range []dataframe.How{dataframe.Inner, dataframe.Left, dataframe.Right, dataframe.Outer, dataframe.Semi, dataframe.Anti} {
 				for _, broadcast := range []int64{0, -1} {
 					name := fmt.Sprintf("%s/on=%v/%s/broadcast=%d", tf.name, on, how, broadcast)
 					t.Run(name, func(t *testing.T) {
@@ -134,6 +139,12 @@ func TestMerge(t *testing.T) {
 						want := canonical(refMerge(tf.rows, rightRows(40), how, on))
 						checkRows(t, got, want, 0)
 						cols := f.Columns()
+						if how == dataframe.Semi || how == dataframe.Anti {
+							if fmt.Sprint(cols) != fmt.Sprint(testColumns) {
+								t.Fatalf("columns %v: want the left's, %v", cols, testColumns)
+							}
+							return
+						}
 						if !slices.Contains(cols, "S_x") || !slices.Contains(cols, "S_y") || slices.Contains(cols, "KI_x") {
 							t.Fatalf("columns %v: want S_x and S_y, KI once", cols)
 						}

@@ -18,6 +18,8 @@ const (
 	Left                  // every left row
 	Right                 // every right row
 	Outer                 // every row of either side
+	Semi                  // each left row that has a match, once; no right rows
+	Anti                  // each left row that has no match; no right rows
 )
 
 func (j JoinType) String() string {
@@ -27,7 +29,7 @@ func (j JoinType) String() string {
 	return fmt.Sprintf("JoinType(%d)", uint8(j))
 }
 
-var joinNames = [...]string{"inner", "left", "right", "outer"}
+var joinNames = [...]string{"inner", "left", "right", "outer", "semi", "anti"}
 
 // HashJoin equi-joins rows of left and right on their key columns, pairwise
 // of one kind, and returns the matching row pairs as indices; -1 stands for
@@ -36,7 +38,8 @@ var joinNames = [...]string{"inner", "left", "right", "outer"}
 //
 // Order: Inner and Left follow left rows, each with its matches in right
 // order; Right mirrors that; Outer is Left's order then the right rows that
-// matched nothing. The hash table is built on right (on left for Right), so
+// matched nothing. Semi and Anti give the left rows that have a match, or
+// have none, each once, in order, and ri nil. The hash table is built on right (on left for Right), so
 // pass the smaller side there when the join allows.
 func HashJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, err error) {
 	left, releaseLeft := WidenAll(left)
@@ -55,7 +58,7 @@ func HashJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, err erro
 		}
 	}
 	switch how {
-	case Inner, Left, Outer:
+	case Inner, Left, Outer, Semi, Anti:
 		li, ri = hashJoin(left, right, how)
 	case Right:
 		ri, li = hashJoin(right, left, Left)
@@ -87,8 +90,18 @@ type joinMatches struct {
 	unmatched int     // probe rows without a match
 }
 
-// emit lays out the pairs in the order HashJoin promises.
+// emit lays out the pairs in the order HashJoin promises; a semi or anti
+// join gives the probe rows alone (bi nil).
 func (m *joinMatches) emit(how JoinType) (pi, bi []int32) {
+	if how == Semi || how == Anti {
+		pi = make([]int32, 0, len(m.head)-m.unmatched)
+		for i, h := range m.head {
+			if (h >= 0) == (how == Semi) {
+				pi = append(pi, int32(i))
+			}
+		}
+		return pi, nil
+	}
 	size := m.pairs
 	if how != Inner {
 		size += m.unmatched
