@@ -212,7 +212,7 @@ func TestHashJoinTypeMismatch(t *testing.T) {
 }
 
 func TestJoinTypeString(t *testing.T) {
-	for i, want := range []string{"inner", "left", "right", "outer", "JoinType(4)"} {
+	for i, want := range []string{"inner", "left", "right", "outer", "semi", "anti", "JoinType(6)"} {
 		if got := JoinType(i).String(); got != want {
 			t.Errorf("JoinType(%d) is %q, want %q", i, got, want)
 		}
