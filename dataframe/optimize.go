@@ -289,6 +289,25 @@ func pruneTo(n node, need setOf) node {
 		return newDedup(pruneTo(n.child, with(n.subset...)), n.subset)
 	case *mapPartitions:
 		return newMapPartitions(all(n.child), n.fn, n.out)
+	case *renaming:
+		return newRename(pruneTo(n.child, n.childNeed(need)), n.names)
+	case *mapNode:
+		if n.op == opSampleN { // keeps whole rows: any columns do
+			c := pruneTo(n.child, need)
+			return newMapNode(c, n.prefix, n.op, n.args, c.schema(), n.about)
+		}
+	case *limited:
+		return newLimit(pruneTo(n.child, need), n.args.N, n.args.Last)
+	case *stacked:
+		var fields []arrow.Field
+		for _, c := range atLeastOne(need.in(n.out), n.out) {
+			fields = append(fields, n.out.Field(n.out.FieldIndices(c)[0]))
+		}
+		parts := make([]node, len(n.parts))
+		for i, c := range n.parts {
+			parts[i] = pruneTo(c, setOf{}.add(atLeastOne(need.in(c.schema()), c.schema())...))
+		}
+		return newConcat(parts, arrow.NewSchema(fields, nil))
 	case *persisted:
 		// Partitions held in memory cost nothing to narrow, and a shuffle
 		// or join above them then moves only the columns it needs.
