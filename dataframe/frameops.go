@@ -353,10 +353,10 @@ type mapNode struct {
 	child  node
 	prefix string
 	op     string
-	args  any
-	out   *arrow.Schema
-	about string
-	tok   string
+	args   any
+	out    *arrow.Schema
+	about  string
+	tok    string
 }
 
 func newMapNode(child node, prefix, op string, args any, out *arrow.Schema, about string) *mapNode {
