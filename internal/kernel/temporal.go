@@ -2,8 +2,10 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -31,24 +33,23 @@ func (f DateField) String() string { return dateFieldNames[f] }
 // OfTime reports whether f is a part of the time of day, which dates lack.
 func (f DateField) OfTime() bool { return f >= Hour && f <= Second }
 
-// DateFields extracts f from each of a date32 column's days.
+// DateFields extracts f from each of a date32 column's days. Year, month
+// and day come from a table of the days of 1900 to 2099 (one load each);
+// other days, and the other fields, are computed.
 func DateFields(days []int32, f DateField) []int32 {
 	out := make([]int32, len(days))
-	switch f {
-	case Year:
+	table := civilTable()
+	switch shift, mask := packedField(f); f {
+	case Year, Month, Day:
+		table := table[:tableDays]
+		out := out[:len(days)]
 		for i, d := range days {
-			y, _, _ := civil(int64(d))
-			out[i] = int32(y)
-		}
-	case Month:
-		for i, d := range days {
-			_, m, _ := civil(int64(d))
-			out[i] = int32(m)
-		}
-	case Day:
-		for i, d := range days {
-			_, _, dd := civil(int64(d))
-			out[i] = int32(dd)
+			j := uint(d - tableFirstDay)
+			if j >= tableDays {
+				out[i] = dayField(int64(d), f)
+				continue
+			}
+			out[i] = int32(table[j] >> shift & mask)
 		}
 	default:
 		for i, d := range days {
@@ -56,6 +57,44 @@ func DateFields(days []int32, f DateField) []int32 {
 		}
 	}
 	return out
+}
+
+// packedField is where f sits in the table's packed dates; mask 0 where it
+// is not there.
+func packedField(f DateField) (shift, mask uint32) {
+	switch f {
+	case Year:
+		return 9, 0x7fffff
+	case Month:
+		return 5, 0xf
+	case Day:
+		return 0, 0x1f
+	}
+	return 0, 0
+}
+
+// tableFirstDay is 1900-01-01 in days since 1970; the table runs to
+// 2099-12-31.
+const (
+	tableFirstDay = -25567
+	tableDays     = 73049
+)
+
+var (
+	civilOnce sync.Once
+	civilDays []uint32 // per day: year<<9 | month<<5 | day
+)
+
+// civilTable is the packed date of each day of the table's span.
+func civilTable() []uint32 {
+	civilOnce.Do(func() {
+		civilDays = make([]uint32, tableDays)
+		for i := range civilDays {
+			y, m, d := civil(int64(i + tableFirstDay))
+			civilDays[i] = uint32(y)<<9 | uint32(m)<<5 | uint32(d)
+		}
+	})
+	return civilDays
 }
 
 // dayField is a date field of a day that is not Year, Month or Day's fast
@@ -104,20 +143,34 @@ func civil(days int64) (year, month, day int64) {
 }
 
 // TimeFields extracts f from each of a timestamp column's values, in unit u,
-// read as wall-clock time in loc.
+// read as wall-clock time in loc. A date part is worked out once per day
+// the values enter (values near one another share their day), so a run of
+// one day's values costs a comparison each.
 func TimeFields(vals []int64, u arrow.TimeUnit, loc *time.Location, f DateField) []int32 {
 	out := make([]int32, len(vals))
+	out = out[:len(vals)]
 	per := UnitsPerSecond(u)
 	perDay := per * 86400
-	local := localizer(loc, u)
-	for i, v := range vals {
-		v = local(v)
-		days := floorDiv(v, perDay)
-		if !f.OfTime() {
-			out[i] = dayField(days, f)
-			continue
+	z := newZoneShift(loc, u)
+	var dayStart, dayEnd int64 = 1, 0 // the day last entered: none yet
+	var dayValue int32
+	if !f.OfTime() {
+		for i, v := range vals {
+			if v = z.shift(v); v < dayStart || v >= dayEnd {
+				days := floorDiv(v, perDay)
+				dayStart, dayEnd = days*perDay, days*perDay+perDay
+				dayValue = dateField(days, f)
+			}
+			out[i] = dayValue
 		}
-		sec := (v - days*perDay) / per
+		return out
+	}
+	for i, v := range vals {
+		if v = z.shift(v); v < dayStart || v >= dayEnd {
+			days := floorDiv(v, perDay)
+			dayStart, dayEnd = days*perDay, days*perDay+perDay
+		}
+		sec := (v - dayStart) / per
 		switch f {
 		case Hour:
 			out[i] = int32(sec / 3600)
@@ -130,31 +183,51 @@ func TimeFields(vals []int64, u arrow.TimeUnit, loc *time.Location, f DateField)
 	return out
 }
 
-// localizer returns what shifts an instant (in unit u) by loc's offset from
-// UTC at that instant, so that its wall clock reads as UTC. It remembers the
-// span over which the offset holds (time.ZoneBounds), so that values near
-// one another look the zone up once.
-func localizer(loc *time.Location, u arrow.TimeUnit) func(int64) int64 {
-	if loc == time.UTC {
-		return func(v int64) int64 { return v }
+// dateField is f of a day: from the table where it holds the day and f.
+func dateField(days int64, f DateField) int32 {
+	shift, mask := packedField(f)
+	if j := uint64(days - tableFirstDay); mask != 0 && j < tableDays {
+		return int32(civilTable()[j] >> shift & mask)
 	}
-	per := UnitsPerSecond(u)
-	var start, end, off int64 = 1, 0, 0 // an empty span
-	return func(v int64) int64 {
-		if v < start || v >= end {
-			t := ToTime(v, u).In(loc)
-			_, o := t.Zone()
-			off = int64(o) * per
-			s, e := t.ZoneBounds()
-			start, end = -1<<63, 1<<63-1
-			if !s.IsZero() {
-				start = FromTime(s, u)
-			}
-			if !e.IsZero() {
-				end = FromTime(e, u)
-			}
-		}
-		return v + off
+	return dayField(days, f)
+}
+
+// zoneShift shifts instants (in unit u) by loc's offset from UTC at each,
+// so that their wall clock reads as UTC. It remembers the span over which
+// the offset holds (time.ZoneBounds), so that values near one another look
+// the zone up once; in UTC the span is everything.
+type zoneShift struct {
+	loc             *time.Location
+	u               arrow.TimeUnit
+	start, end, off int64
+}
+
+func newZoneShift(loc *time.Location, u arrow.TimeUnit) *zoneShift {
+	z := &zoneShift{loc: loc, u: u, start: 1} // an empty span
+	if loc == time.UTC {
+		z.start, z.end = math.MinInt64, math.MaxInt64
+	}
+	return z
+}
+
+func (z *zoneShift) shift(v int64) int64 {
+	if v < z.start || v >= z.end {
+		z.lookup(v)
+	}
+	return v + z.off
+}
+
+func (z *zoneShift) lookup(v int64) {
+	t := ToTime(v, z.u).In(z.loc)
+	_, o := t.Zone()
+	z.off = int64(o) * UnitsPerSecond(z.u)
+	s, e := t.ZoneBounds()
+	z.start, z.end = math.MinInt64, math.MaxInt64
+	if !s.IsZero() {
+		z.start = FromTime(s, z.u)
+	}
+	if !e.IsZero() {
+		z.end = FromTime(e, z.u)
 	}
 }
 
@@ -282,13 +355,13 @@ func TruncateTimes(vals []int64, u arrow.TimeUnit, loc *time.Location, e Every) 
 	out := make([]int64, len(vals))
 	per := UnitsPerSecond(u)
 	perDay := per * 86400
-	local, back := localizer(loc, u), unlocalize(loc, u)
+	z, back := newZoneShift(loc, u), unlocalize(loc, u)
 	step := e.Nanos / (int64(time.Second) / per)
 	if e.Months == 0 && step <= 0 {
 		step = 1 // a step finer than the unit
 	}
 	for i, v := range vals {
-		w := local(v)
+		w := z.shift(v)
 		switch {
 		case e.Months > 0 || e.Nanos%(7*86400e9) == 0 && e.Nanos > 0:
 			w = truncateDay(floorDiv(w, perDay), e) * perDay
@@ -316,9 +389,9 @@ func AddMonths(days int64, n int64) int64 {
 func AddMonthsTimes(vals []int64, u arrow.TimeUnit, loc *time.Location, n int64) []int64 {
 	out := make([]int64, len(vals))
 	perDay := UnitsPerSecond(u) * 86400
-	local, back := localizer(loc, u), unlocalize(loc, u)
+	z, back := newZoneShift(loc, u), unlocalize(loc, u)
 	for i, v := range vals {
-		w := local(v)
+		w := z.shift(v)
 		d := floorDiv(w, perDay)
 		out[i] = back(AddMonths(d, n)*perDay + (w - d*perDay))
 	}
