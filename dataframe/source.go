@@ -324,35 +324,7 @@ func normalizeColumn(c arrow.Array) (arrow.Array, error) {
 		}
 		return out
 	}
-	ints := func(n int, at func(int) int64) arrow.Array {
-		vals := make([]int64, n)
-		for i := range vals {
-			vals[i] = at(i)
-		}
-		return kernel.NewInt64(vals, valid())
-	}
 	switch a := c.(type) {
-	case *array.Int64, *array.Float64, *array.Boolean, *array.String:
-		c.Retain()
-		return c, nil
-	case *array.Int8:
-		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
-	case *array.Int16:
-		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
-	case *array.Int32:
-		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
-	case *array.Uint8:
-		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
-	case *array.Uint16:
-		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
-	case *array.Uint32:
-		return ints(a.Len(), func(i int) int64 { return int64(a.Value(i)) }), nil
-	case *array.Float32:
-		vals := make([]float64, a.Len())
-		for i := range vals {
-			vals[i] = float64(a.Value(i))
-		}
-		return kernel.NewFloat64(vals, valid()), nil
 	case *array.LargeString:
 		return plainStrings(a.Len(), a.IsValid, a.Value, valid()), nil
 	case *array.Dictionary:
@@ -367,8 +339,13 @@ func normalizeColumn(c arrow.Array) (arrow.Array, error) {
 			at := func(i int) string { return dict.Value(a.GetValueIndex(i)) }
 			return plainStrings(a.Len(), a.IsValid, at, valid()), nil
 		}
+	default:
+		if _, err := kernel.KindOf(c.DataType()); err == nil {
+			c.Retain() // a type kernels take, kept as it is
+			return c, nil
+		}
 	}
-	return nil, fmt.Errorf("unsupported type %s (Dusk handles int64, float64, bool and string columns)", c.DataType())
+	return nil, fmt.Errorf("unsupported type %s (Dusk takes numbers, bool, strings, date32, timestamps, durations and decimals)", c.DataType())
 }
 
 // plainStrings copies n strings, read by at where isValid, into a plain
