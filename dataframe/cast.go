@@ -42,8 +42,9 @@ type caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 // numbers, bools and strings among int64, float64, utf8 and bool (the
 // kernel's Cast); decimals to float64, int64 (truncated) and other
 // decimals; ints and floats to decimals (rounded half away from zero);
-// dates and timestamps to each other and to strings; strings in ISO 8601
-// to dates and timestamps.
+// dates and timestamps to each other and to strings; strings to any
+// number type, to decimals, and in ISO 8601 to dates and timestamps
+// (kernel.ParseText).
 func castRule(from, to arrow.DataType) (caster, error) {
 	kf, kt := kindOfType(from), kindOfType(to)
 	basic := func(k kernel.Kind) bool {
@@ -66,9 +67,9 @@ func castRule(from, to arrow.DataType) (caster, error) {
 		return castDecimal, nil
 	case (kf == kernel.KindDate || kf == kernel.KindTimestamp) && (kt == kernel.KindDate || kt == kernel.KindTimestamp):
 		return castTimes, nil
-	case kf == kernel.KindString && (kt == kernel.KindDate || kt == kernel.KindTimestamp):
+	case kf == kernel.KindString && (kt == kernel.KindDate || kt == kernel.KindTimestamp || kt == kernel.KindDecimal || kt == kernel.KindInt || kt == kernel.KindFloat):
 		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
-			return parseTimes(col, to, "", strict)
+			return kernel.ParseText(col, to, "", strict)
 		}, nil
 	}
 	return nil, fmt.Errorf("cannot cast %s to %s", typeName(from), typeName(to))
@@ -281,54 +282,4 @@ func castTimes(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) 
 		}
 	}
 	return retype(kernel.NewInt64(out, validCopy(col)), to), nil
-}
-
-// parseTimes parses a string column into dates or timestamps with a Go
-// layout ("" for ISO 8601); a naive text is a wall-clock time in the
-// timestamp's zone, one with an offset is that instant.
-func parseTimes(col arrow.Array, to arrow.DataType, layout string, strict bool) (arrow.Array, error) {
-	s := kernel.StringsOf(col)
-	n := col.Len()
-	out := make([]int64, n)
-	valid := validCopy(col)
-	loc := time.UTC
-	unit := arrow.Second
-	if t, ok := to.(*arrow.TimestampType); ok {
-		var err error
-		if loc, err = kernel.Location(t.TimeZone); err != nil {
-			return nil, err
-		}
-		unit = t.Unit
-	}
-	for i := range out {
-		if !col.IsValid(i) {
-			continue
-		}
-		text := s.Value(i)
-		t, ok := kernel.ParseTime(text, layout)
-		if !ok {
-			if strict {
-				what := "ISO 8601"
-				if layout != "" {
-					what = "the layout " + strconv.Quote(layout)
-				}
-				return nil, fmt.Errorf("row %d: %q does not parse as %s", i, text, what)
-			}
-			if valid == nil {
-				valid = allValid(n)
-			}
-			valid[i>>3] &^= 1 << (i & 7)
-			continue
-		}
-		if t.Location() == time.UTC && loc != time.UTC && !hasOffset(text) {
-			t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
-		}
-		if to.ID() == arrow.DATE32 {
-			_, off := t.Zone()
-			out[i] = floorDiv(t.Unix()+int64(off), 86400)
-		} else {
-			out[i] = kernel.FromTime(t, unit)
-		}
-	}
-	return retype(kernel.NewInt64(out, valid), to), nil
 }

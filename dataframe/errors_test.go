@@ -117,12 +117,12 @@ func TestFromArrowErrors(t *testing.T) {
 	defer floats.Release()
 	other := mk([]arrow.Field{{Name: "b", Type: arrow.PrimitiveTypes.Int64}}, func(b *array.RecordBuilder) {})
 	defer other.Release()
-	big := mk([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64}, {Name: "u", Type: arrow.PrimitiveTypes.Uint64}},
+	big := mk([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64}, {Name: "u", Type: arrow.BinaryTypes.Binary}},
 		func(b *array.RecordBuilder) {})
 	defer big.Release()
 	wantErr(t, "int64 then float64", dataframe.FromArrow(ints, floats).Err(), "record 1", "float64", "int64")
 	wantErr(t, "another column", dataframe.FromArrow(ints, other).Err(), "record 1", "b")
-	wantErr(t, "uint64", dataframe.FromArrow(ints, big).Err(), "record 1", "column u", "uint64")
+	wantErr(t, "binary", dataframe.FromArrow(ints, big).Err(), "record 1", "column u", "binary")
 }
 
 func TestCSVErrors(t *testing.T) {

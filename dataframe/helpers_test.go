@@ -366,8 +366,9 @@ func compute(t *testing.T, ctx context.Context, f *dataframe.Frame) *dataframe.T
 	return tb
 }
 
-// tableRows reads a table as rows of int64, float64, string, bool or nil;
-// a column of any other type (dictionary strings among them) fails t.
+// tableRows reads a table as rows of int64, float64, string, bool or nil
+// (narrower integers as int64, float32 as float64); a column of any other
+// type (dictionary strings among them) fails t.
 func tableRows(t *testing.T, tb *dataframe.Table) [][]any {
 	t.Helper()
 	rec := tb.Record()
@@ -383,6 +384,14 @@ func tableRows(t *testing.T, tb *dataframe.Table) [][]any {
 			switch a := col.(type) {
 			case *array.Int64:
 				rows[i][c] = a.Value(i)
+			case *array.Int32:
+				rows[i][c] = int64(a.Value(i))
+			case *array.Int8:
+				rows[i][c] = int64(a.Value(i))
+			case *array.Uint16:
+				rows[i][c] = int64(a.Value(i))
+			case *array.Float32:
+				rows[i][c] = float64(a.Value(i))
 			case *array.Float64:
 				rows[i][c] = a.Value(i)
 			case *array.String:

@@ -23,8 +23,10 @@ func init() { registry.Register(opReadJSON, readJSONOp) }
 // JSONOptions say how ReadJSON reads.
 type JSONOptions struct {
 	// Types fixes the types of the named keys ("int64", "float64",
-	// "string", "bool") instead of inferring them; a key given here that
-	// the sample lacks is read too.
+	// "string", "bool", or any type Dusk takes as Arrow names it: "int32",
+	// "date32" and "timestamp[us]" from ISO 8601 strings, "decimal(15, 2)"
+	// from strings or numbers) instead of inferring them; a key given here
+	// that the sample lacks is read too.
 	Types map[string]string
 	// BlockSize splits files larger than this many bytes into several
 	// partitions. Default 64 MiB.

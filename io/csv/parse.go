@@ -3,11 +3,13 @@ package csv
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -44,9 +46,12 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 			col.Kind = skipped
 			continue
 		}
-		col.code = codeOf[c.Type]
+		if !c.Type.Scanned() { // read as text, converted at the end
+			col.Kind = String
+		}
+		col.code = codeOf[col.Kind]
 		if !col.Make(rows) {
-			col.strs = newStringColumn(rows, c.Dictionary && !opts.NoDictionary)
+			col.strs = newStringColumn(rows, c.Dictionary && !opts.NoDictionary && c.Type.Scanned())
 		}
 	}
 	p.names = schema.Names()
@@ -60,6 +65,25 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 			continue
 		}
 		c := p.cols[i].finish(p.rows)
+		if to, ok := schema[i].Type.Logical(); ok {
+			layout := "" // ISO 8601 where Infer found the type
+			if _, given := opts.Types[schema[i].Name]; given {
+				layout = opts.TimeLayout
+			}
+			typed, err := kernel.ParseText(c, to, layout, true)
+			c.Release()
+			if err != nil {
+				for _, c := range cols {
+					c.Release()
+				}
+				var pe *kernel.ParseError
+				if errors.As(err, &pe) {
+					return nil, &ParseError{Line: pe.Row + 1, Column: schema[i].Name, Msg: strings.TrimPrefix(pe.Error(), fmt.Sprintf("row %d: ", pe.Row))}
+				}
+				return nil, fmt.Errorf("column %s: %w", schema[i].Name, err)
+			}
+			c = typed
+		}
 		cols = append(cols, c)
 		fields = append(fields, arrow.Field{Name: schema[i].Name, Type: c.DataType(), Nullable: true})
 	}

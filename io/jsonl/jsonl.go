@@ -42,7 +42,7 @@ func check(s Schema) error {
 	seen := make(map[string]bool, len(s))
 	for _, c := range s {
 		if !c.Type.Valid() {
-			return fmt.Errorf("jsonl: column %s: unknown type %q (want int64, float64, string or bool)", c.Name, c.Type)
+			return fmt.Errorf("jsonl: column %s: unknown type %q (want int64, float64, string, bool or another type as Arrow names it, such as date32, timestamp[us] or int32)", c.Name, c.Type)
 		}
 		if seen[c.Name] {
 			return fmt.Errorf("jsonl: column %q appears twice in the schema", c.Name)

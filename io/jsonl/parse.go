@@ -118,6 +118,15 @@ func newParser(schema Schema, keep []bool, rows int) *parser {
 			col.Kind = skipped
 			continue
 		}
+		if logical, ok := c.Type.Logical(); ok { // scanned as text or a number, converted at the end
+			col.Kind = String
+			switch k, _ := kernel.KindOf(logical); k {
+			case kernel.KindInt:
+				col.Kind = Int64
+			case kernel.KindFloat:
+				col.Kind = Float64
+			}
+		}
 		p.active = append(p.active, i)
 		if !col.Make(rows) {
 			col.strs = newStrColumn(rows, c.Dictionary)
@@ -456,6 +465,22 @@ func fastFloat(b []byte, i int) (float64, int, bool) {
 	return v, i, true
 }
 
+// convert turns a column scanned as text (or a number) into its logical
+// type; it takes over a.
+func convert(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
+	defer a.Release()
+	text := a
+	if !kernel.IsString(a.DataType()) {
+		t, err := kernel.Cast(a, kernel.KindString, true)
+		if err != nil {
+			return nil, err
+		}
+		defer t.Release()
+		text = t
+	}
+	return kernel.ParseText(text, to, "", true)
+}
+
 // record wraps the columns kept as a record.
 func (p *parser) record(schema Schema) (arrow.Record, error) {
 	fields := make([]arrow.Field, 0, len(p.active))
@@ -470,6 +495,11 @@ func (p *parser) record(schema Schema) (arrow.Record, error) {
 		a, err := col.finish(p.rows)
 		if err != nil {
 			return nil, err
+		}
+		if logical, ok := schema[c].Type.Logical(); ok {
+			if a, err = convert(a, logical); err != nil {
+				return nil, fmt.Errorf("column %s: %w", schema[c].Name, err)
+			}
 		}
 		arrs = append(arrs, a)
 		fields = append(fields, arrow.Field{Name: schema[c].Name, Type: a.DataType(), Nullable: true})

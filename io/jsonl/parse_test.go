@@ -191,7 +191,7 @@ func TestParseBadArguments(t *testing.T) {
 		cols   []string
 		want   string
 	}{
-		{"unknown type", jsonl.Schema{{Name: "a", Type: "int32"}}, nil, `jsonl: column a: unknown type "int32" (want int64, float64, string or bool)`},
+		{"unknown type", jsonl.Schema{{Name: "a", Type: "binary"}}, nil, `jsonl: column a: unknown type "binary" (want int64, float64, string, bool or another type as Arrow names it, such as date32, timestamp[us] or int32)`},
 		{"name twice", jsonl.Schema{{Name: "a", Type: jsonl.Int64}, {Name: "a", Type: jsonl.Bool}}, nil, `jsonl: column "a" appears twice in the schema`},
 		{"unknown projection", jsonl.Schema{{Name: "a", Type: jsonl.Int64}}, []string{"b"}, `jsonl: column "b" is not in the schema; the columns are ["a"]`},
 	}

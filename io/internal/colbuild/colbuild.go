@@ -26,8 +26,36 @@ const (
 	Bool    Type = "bool"
 )
 
-// Valid reports whether t is one of the four column types.
-func (t Type) Valid() bool { return t == Int64 || t == Float64 || t == String || t == Bool }
+// Valid reports whether t is one of the four types text parses into as it
+// is scanned, or another type kernels take, named as Arrow names it
+// ("int32", "date32", "timestamp[us, tz=UTC]", "decimal(15, 2)"), which a
+// reader parses as text and converts (Logical).
+func (t Type) Valid() bool {
+	if t.Scanned() {
+		return true
+	}
+	_, ok := t.Logical()
+	return ok
+}
+
+// Scanned reports whether t is one of the four types parsed as scanned.
+func (t Type) Scanned() bool { return t == Int64 || t == Float64 || t == String || t == Bool }
+
+// Logical is the Arrow type of a type read as text and then converted
+// (kernel.ParseText); false for the scanned types and unknown names.
+func (t Type) Logical() (arrow.DataType, bool) {
+	if t.Scanned() {
+		return nil, false
+	}
+	typ, err := kernel.ParseType(string(t))
+	if err != nil {
+		return nil, false
+	}
+	if _, err := kernel.KindOf(typ); err != nil || typ.ID() == arrow.NULL {
+		return nil, false
+	}
+	return typ, true
+}
 
 // Column is a named, typed column.
 type Column struct {
