@@ -88,15 +88,15 @@ func ReadJSON(pattern string, opts ...JSONOptions) *Frame {
 	}
 	slices.Sort(given) // keys the sample lacks come last, in name order
 	for _, name := range given {
-		t := o.Types[name]
+		t := jsonl.Type(o.Types[name]).Normal()
 		found := false
 		for i := range schema {
 			if schema[i].Name == name {
-				schema[i].Type, schema[i].Dictionary, found = jsonl.Type(t), false, true
+				schema[i].Type, schema[i].Dictionary, found = t, false, true
 			}
 		}
 		if !found {
-			schema = append(schema, jsonl.Column{Name: name, Type: jsonl.Type(t)})
+			schema = append(schema, jsonl.Column{Name: name, Type: t})
 		}
 	}
 	fields := make([]arrow.Field, len(schema))

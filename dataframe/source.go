@@ -209,7 +209,7 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	if len(o.Types) > 0 {
 		copts.Types = make(map[string]csv.Type, len(o.Types))
 		for k, v := range o.Types {
-			copts.Types[k] = csv.Type(v)
+			copts.Types[k] = csv.Type(v).Normal()
 		}
 	}
 	schema, err := csv.Infer(files[0].Path, copts)

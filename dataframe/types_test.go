@@ -280,3 +280,44 @@ func TestReadTypedText(t *testing.T) {
 		t.Errorf("JSON p: %v", got)
 	}
 }
+
+// TestTypedRoundTrips writes dates and timestamps to Avro (as its date and
+// timestamp logical types) and reads them back, and writes every type of
+// the DuckDB-written file to JSON lines and reads it back with Types.
+func TestTypedRoundTrips(t *testing.T) {
+	ctx := newClient(t)
+	dir := t.TempDir()
+	f := dataframe.ReadParquet("testdata/types/duckdb.parquet")
+	header, want := readExpected(t, "testdata/types/duckdb.expected.csv")
+	types := typedFiles[0].types
+
+	timed := f.Select("i", "d", "ts", "ts_ns")
+	if _, err := timed.ToAvro(ctx, filepath.Join(dir, "avro")); err != nil {
+		t.Fatal(err)
+	}
+	back := dataframe.ReadAvro(filepath.Join(dir, "avro", "*.avro"))
+	checkTyped(t, compute(t, ctx, back.WithColumn("i", dataframe.Col("i").Cast(dataframe.Int64))), header[:4], project4(want), map[string]string{
+		"d": "date32", "ts": "timestamp[us, tz=UTC]", "ts_ns": "timestamp[us]"})
+	_, err := f.ToAvro(ctx, filepath.Join(dir, "avro2"))
+	wantErr(t, "a decimal to Avro", err, "price", "decimal(15, 2)")
+
+	if _, err := f.ToJSON(ctx, filepath.Join(dir, "j", "*.json")); err != nil {
+		t.Fatal(err)
+	}
+	jtypes := map[string]string{}
+	for k, v := range types {
+		jtypes[k] = v
+	}
+	jtypes["ts"] = "timestamp[us, tz=UTC]"
+	jf := dataframe.ReadJSON(filepath.Join(dir, "j", "*.json"), dataframe.JSONOptions{Types: jtypes})
+	checkTyped(t, compute(t, ctx, jf), header, want, types)
+}
+
+// project4 keeps the first four columns of expected rows.
+func project4(rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = r[:4]
+	}
+	return out
+}

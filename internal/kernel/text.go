@@ -16,6 +16,9 @@ import (
 // type has a time zone), durations as Go's time.Duration, decimals exactly
 // with their scale's digits. Nulls are the caller's to handle.
 func TextOf(a arrow.Array) (func(dst []byte, i int) []byte, error) {
+	if k, err := KindOf(a.DataType()); err != nil || k == KindString || k == KindNull {
+		return nil, fmt.Errorf("no text form for %s", a.DataType())
+	}
 	switch t := a.DataType().(type) {
 	case *arrow.Date32Type:
 		v := FixedValues[int32](a)

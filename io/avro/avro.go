@@ -9,22 +9,26 @@
 //
 // Type mapping on read (Dusk columns are int64, float64, bool and strings):
 //
-//	long, int                 int64  (also with logical types date, time-*, timestamp-*, local-timestamp-*)
+//	long, int                 int64  (also with logical types time-*)
+//	int date                  date32
+//	long timestamp-millis/micros        timestamp[ms|us, tz=UTC]
+//	long local-timestamp-millis/micros  timestamp[ms|us] (naive)
 //	double, float             float64
 //	boolean                   bool
 //	string (also uuid), bytes string (bytes must be UTF-8 text)
 //	enum                      dictionary string (kernel.Dict), the symbols its dictionary
 //	["null", T], [T, "null"]  T, with nulls
 //
-// Logical types read as their raw numbers: date as days since the epoch,
-// time-millis and timestamp-millis as milliseconds, time-micros and
-// timestamp-micros as microseconds. Arrays, maps, records, fixed, decimal
-// and unions of several types are not supported: ArrowSchema and Inspect
-// fail on them, naming the field, and Read when they are asked for (a
-// projection that leaves them out reads the file).
+// The time-of-day logical types read as their raw numbers (ms or µs since
+// midnight). Arrays, maps, records, fixed, decimal and unions of several
+// types are not supported: ArrowSchema and Inspect fail on them, naming the
+// field, and Read when they are asked for (a projection that leaves them
+// out reads the file).
 //
-// Writing maps int64, float64, bool and strings to ["null", long | double |
-// boolean | string]. A dictionary string column is written as string with
+// Writing maps int64, float64, bool, strings, date32 and timestamps to
+// ["null", long | double | boolean | string | int date | long timestamp-*],
+// seconds written as milliseconds; narrower ints to int (uint32 to long),
+// float32 to double. A dictionary string column is written as string with
 // the field property "dusk.dictionary": true, which Read honours, so that a
 // round trip keeps the column's type.
 //
@@ -160,9 +164,22 @@ func mapField(f *avro.Field) field {
 		return unsupported(describe(t))
 	}
 	switch logical {
-	case "", avro.Date, avro.TimeMillis, avro.TimeMicros, avro.TimestampMillis, avro.TimestampMicros,
-		avro.LocalTimestampMillis, avro.LocalTimestampMicros, avro.UUID:
+	case "", avro.TimeMillis, avro.TimeMicros, avro.UUID:
+	case avro.Date:
+		fd.typ = arrow.FixedWidthTypes.Date32
+	case avro.TimestampMillis, avro.TimestampMicros, avro.LocalTimestampMillis, avro.LocalTimestampMicros:
+		unit, tz := arrow.Millisecond, "UTC"
+		if logical == avro.TimestampMicros || logical == avro.LocalTimestampMicros {
+			unit = arrow.Microsecond
+		}
+		if logical == avro.LocalTimestampMillis || logical == avro.LocalTimestampMicros {
+			tz = ""
+		}
+		fd.typ = &arrow.TimestampType{Unit: unit, TimeZone: tz}
 	default:
+		return unsupported(describe(t))
+	}
+	if logical != "" && t.Type() != avro.Int && t.Type() != avro.Long && logical != avro.UUID {
 		return unsupported(describe(t))
 	}
 	return fd
@@ -199,6 +216,7 @@ func AvroSchema(name string, s *arrow.Schema) (avro.Schema, error) {
 		}
 		seen[f.Name] = true
 		var t avro.Type
+		var logical avro.LogicalSchema
 		var opts []avro.SchemaOption
 		switch {
 		case f.Type.ID() == arrow.INT64:
@@ -212,10 +230,26 @@ func AvroSchema(name string, s *arrow.Schema) (avro.Schema, error) {
 		case arrow.TypeEqual(f.Type, kernel.Dict):
 			t = avro.String
 			opts = append(opts, avro.WithProps(map[string]any{DictProp: true}))
+		case f.Type.ID() == arrow.INT8 || f.Type.ID() == arrow.INT16 || f.Type.ID() == arrow.INT32 ||
+			f.Type.ID() == arrow.UINT8 || f.Type.ID() == arrow.UINT16:
+			t = avro.Int
+		case f.Type.ID() == arrow.UINT32:
+			t = avro.Long
+		case f.Type.ID() == arrow.FLOAT32:
+			t = avro.Double
+		case f.Type.ID() == arrow.DATE32:
+			t, logical = avro.Int, avro.NewPrimitiveLogicalSchema(avro.Date)
+		case f.Type.ID() == arrow.TIMESTAMP && f.Type.(*arrow.TimestampType).Unit != arrow.Nanosecond:
+			ts := f.Type.(*arrow.TimestampType)
+			l := map[bool]avro.LogicalType{false: avro.TimestampMillis, true: avro.TimestampMicros}[ts.Unit == arrow.Microsecond]
+			if ts.TimeZone == "" {
+				l = map[bool]avro.LogicalType{false: avro.LocalTimestampMillis, true: avro.LocalTimestampMicros}[ts.Unit == arrow.Microsecond]
+			}
+			t, logical = avro.Long, avro.NewPrimitiveLogicalSchema(l)
 		default:
-			return nil, fmt.Errorf("avro: column %s: type %s cannot be written (Dusk writes int64, float64, bool and strings)", f.Name, f.Type)
+			return nil, fmt.Errorf("avro: column %s: type %s cannot be written (Dusk writes int64, float64, bool, strings, date32 and timestamps in s, ms or us)", f.Name, f.Type)
 		}
-		u, err := avro.NewUnionSchema([]avro.Schema{avro.NewNullSchema(), avro.NewPrimitiveSchema(t, nil)})
+		u, err := avro.NewUnionSchema([]avro.Schema{avro.NewNullSchema(), avro.NewPrimitiveSchema(t, logical)})
 		if err != nil {
 			return nil, fmt.Errorf("avro: column %s: %w", f.Name, err)
 		}

@@ -265,7 +265,7 @@ func testReadHambaStructs(t *testing.T, cfg avro.API) {
 		t.Fatal(err)
 	}
 	defer rec.Release()
-	if got, want := iotest.TypesOf(rec), []string{"int64", "float64", "dict", "utf8", "int64", "bool", "utf8", "int64", "int64", "dict"}; !reflect.DeepEqual(got, want) {
+	if got, want := iotest.TypesOf(rec), []string{"int64", "float64", "dict", "utf8", "int64", "bool", "utf8", "date32", "timestamp[ms, tz=UTC]", "dict"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("types = %v, want %v", got, want)
 	}
 	if got := iotest.RowsOf(rec); !reflect.DeepEqual(got, want) {
@@ -325,11 +325,11 @@ func TestArrowSchema(t *testing.T) {
 			},
 		},
 		{
-			name:   "time logical types as numbers",
-			fields: `{"name":"a","type":{"type":"int","logicalType":"date"}},{"name":"b","type":{"type":"long","logicalType":"timestamp-micros"}},{"name":"c","type":{"type":"int","logicalType":"time-millis"}}`,
+			name:   "dates and timestamps as such, times of day as numbers",
+			fields: `{"name":"a","type":{"type":"int","logicalType":"date"}},{"name":"b","type":{"type":"long","logicalType":"timestamp-micros"}},{"name":"c","type":{"type":"int","logicalType":"time-millis"}},{"name":"d","type":{"type":"long","logicalType":"local-timestamp-millis"}}`,
 			want: []arrow.Field{
-				{Name: "a", Type: kernel.Int64, Nullable: true}, {Name: "b", Type: kernel.Int64, Nullable: true},
-				{Name: "c", Type: kernel.Int64, Nullable: true},
+				{Name: "a", Type: arrow.FixedWidthTypes.Date32, Nullable: true}, {Name: "b", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, Nullable: true},
+				{Name: "c", Type: kernel.Int64, Nullable: true}, {Name: "d", Type: &arrow.TimestampType{Unit: arrow.Millisecond}, Nullable: true},
 			},
 		},
 		{name: "array", fields: `{"name":"ok","type":"long"},{"name":"xs","type":{"type":"array","items":"long"}}`, err: "avro: field xs: Avro type array is not supported"},

@@ -60,6 +60,9 @@ func Write(w io.Writer, rec arrow.Record) error {
 	return nil
 }
 
+// textKind marks a column written through kernel.TextOf.
+const textKind Type = "text"
+
 // colWriter appends one column's values, each after its key.
 type colWriter struct {
 	key    []byte // `,"name":` (or `{"name":` for the first column)
@@ -70,6 +73,10 @@ type colWriter struct {
 	floats []float64
 	bools  *array.Boolean
 	strs   kernel.Strings
+	// text writes the other types (kernel.TextOf): narrow numbers and
+	// decimals as JSON numbers, dates, timestamps and durations as strings.
+	text   func(dst []byte, i int) []byte
+	quoted bool
 }
 
 func newColWriter(name string, a arrow.Array) (colWriter, error) {
@@ -80,12 +87,19 @@ func newColWriter(name string, a arrow.Array) (colWriter, error) {
 		cw.kind, cw.ints = Int64, a.(*array.Int64).Int64Values()
 	case a.DataType().ID() == arrow.FLOAT64:
 		cw.kind, cw.floats = Float64, a.(*array.Float64).Float64Values()
+	case a.DataType().ID() == arrow.FLOAT32: // NaN and infinities as null, as float64's
+		cw.kind, cw.floats = Float64, kernel.Widen(a).(*array.Float64).Float64Values()
 	case a.DataType().ID() == arrow.BOOL:
 		cw.kind, cw.bools = Bool, a.(*array.Boolean)
 	case kernel.IsString(a.DataType()) && (a.DataType().ID() == arrow.STRING || arrow.TypeEqual(a.DataType(), kernel.Dict)):
 		cw.kind, cw.strs = String, kernel.StringsOf(a)
 	default:
-		return cw, fmt.Errorf("jsonl: column %s: cannot write type %s (want int64, float64, bool or string)", name, a.DataType())
+		text, err := kernel.TextOf(a)
+		if err != nil {
+			return cw, fmt.Errorf("jsonl: column %s: cannot write type %s: %w", name, a.DataType(), err)
+		}
+		k, _ := kernel.KindOf(a.DataType())
+		cw.kind, cw.text, cw.quoted = textKind, text, k == kernel.KindDate || k == kernel.KindTimestamp || k == kernel.KindDuration
 	}
 	return cw, nil
 }
@@ -102,6 +116,11 @@ func (c *colWriter) append(b []byte, i int) []byte {
 		return appendFloat(b, c.floats[i])
 	case Bool:
 		return strconv.AppendBool(b, c.bools.Value(i))
+	case textKind:
+		if c.quoted {
+			return append(c.text(append(b, '"'), i), '"')
+		}
+		return c.text(b, i)
 	}
 	v := c.strs.Value(i)
 	return appendString(b, unsafeBytes(v))

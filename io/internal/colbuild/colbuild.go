@@ -38,6 +38,24 @@ func (t Type) Valid() bool {
 	return ok
 }
 
+// Normal is t with the Arrow names of the four scanned types ("utf8")
+// as their own ("string").
+func (t Type) Normal() Type {
+	if typ, err := kernel.ParseType(string(t)); err == nil {
+		switch typ.ID() {
+		case arrow.STRING:
+			return String
+		case arrow.INT64:
+			return Int64
+		case arrow.FLOAT64:
+			return Float64
+		case arrow.BOOL:
+			return Bool
+		}
+	}
+	return t
+}
+
 // Scanned reports whether t is one of the four types parsed as scanned.
 func (t Type) Scanned() bool { return t == Int64 || t == Float64 || t == String || t == Bool }
 

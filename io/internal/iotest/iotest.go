@@ -36,6 +36,8 @@ func RowsOf(rec arrow.Record) [][]any {
 				out[i][c] = a.Value(i)
 			case *array.Dictionary:
 				out[i][c] = kernel.StringsOf(a).Value(i)
+			case *array.Date32, *array.Timestamp: // their raw numbers: days, or the unit's
+				out[i][c] = kernel.Widen(a).(*array.Int64).Value(i)
 			default:
 				panic(fmt.Sprintf("unexpected column type %s", col.DataType()))
 			}
