@@ -116,11 +116,6 @@ func evalArith(c *evalCall, op kernel.ArithOp, a, b value) (arrow.Array, error) 
 		if err != nil {
 			return nil, err
 		}
-		col, err := arithColumns(c, op, x, y)
-		if err != nil {
-			return nil, err
-		}
-		return retype(col, t), nil
 	case arithMonths:
 		date, n := a, y
 		if kindOfType(a.typ) != kernel.KindDate && kindOfType(a.typ) != kernel.KindTimestamp {

@@ -96,7 +96,7 @@ func castFunctions() []*function {
 					_, err = kernel.KindOf(to)
 				}
 				if err != nil {
-					return nil, fmt.Errorf("%s: cannot cast to %s", c.n, c.n.Str[0])
+					return nil, fmt.Errorf("%s: cannot cast to %s: %w", c.n, c.n.Str[0], err)
 				}
 				if _, err := castRule(in[0], to); err != nil {
 					return nil, fmt.Errorf("%s: %s: %w", c.n, describe(c.n.Args[0], in[0]), err)

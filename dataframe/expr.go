@@ -308,11 +308,17 @@ func (e Expr) FillNull(v any) Expr { return Coalesce(e, v) }
 
 // Coalesce is, row by row, the first of its operands that is not null.
 func Coalesce(first any, rest ...any) Expr {
-	args := []*exprNode{Lit(first).n}
-	for _, v := range rest {
-		args = append(args, Lit(v).n)
+	return Expr{call("coalesce", operands(append([]any{first}, rest...))...)}
+}
+
+// operands makes each value an expression's node (a literal where it is
+// not an Expr).
+func operands(vals []any) []*exprNode {
+	out := make([]*exprNode, len(vals))
+	for i, v := range vals {
+		out[i] = Lit(v).n
 	}
-	return Expr{call("coalesce", args...)}
+	return out
 }
 
 // Cast converts e to the type t (Int64, Float64, String, Bool, Date32,
@@ -436,11 +442,7 @@ func ConcatStr(parts ...any) Expr {
 	if len(parts) == 0 {
 		return Expr{&exprNode{Op: "concat_str", Err: "ConcatStr: nothing to join"}}
 	}
-	args := make([]*exprNode, len(parts))
-	for i, p := range parts {
-		args[i] = Lit(p).n
-	}
-	return Expr{call("concat_str", args...)}
+	return Expr{call("concat_str", operands(parts)...)}
 }
 
 // Alias names e where a name is wanted for it (a group key of

@@ -359,6 +359,10 @@ func TestFunctionErrors(t *testing.T) {
 		{col("I").Cast(nil), []string{"no type"}},
 		{col("I").Cast(arrow.BinaryTypes.Binary), []string{"cannot cast to binary"}},
 		{col("nope").Abs(), []string{`column "nope" not found`}},
+		{col("I").Cast(dataframe.Timestamp(arrow.Microsecond, "Mars/Olympus")), []string{`unknown time zone "Mars/Olympus"`}},
+		{col("F").Dt().Year(), []string{"dt.year", "F (float64)", "a date or timestamp"}},
+		{col("S").Str().ToDate("").Dt().Hour(), []string{"dt.hour needs a timestamp"}},
+		{col("I").Add(dataframe.Months(1)), []string{"+ does not apply to int64 and month_interval"}},
 	} {
 		f := frame.WithColumn("new", c.expr)
 		wantErr(t, c.expr.String(), f.Err(), c.parts...)

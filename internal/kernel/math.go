@@ -55,39 +55,36 @@ func Math(a arrow.Array, op MathOp) (arrow.Array, error) {
 	valid := alignedValid(a)
 	if rk == KindInt {
 		x, _ := Col(a).ints()
-		out := make([]int64, len(x))
-		switch op {
-		case Neg:
-			for i, v := range x {
-				out[i] = -v
-			}
-		case Abs:
-			for i, v := range x {
-				out[i] = max(v, -v)
-			}
-		default: // floor and ceil of an integer
-			copy(out, x)
+		if op >= Floor { // floor and ceil of an integer
+			return NewInt64(append([]int64(nil), x...), valid), nil
 		}
-		return NewInt64(out, valid), nil
+		return NewInt64(negAbs(x, op), valid), nil
 	}
 	x, _ := Col(a).floats()
-	out := make([]float64, a.Len())
-	switch op {
-	case Neg:
+	if op <= Abs {
+		return NewFloat64(negAbs(x, op), valid), nil
+	}
+	out := make([]float64, len(x))
+	f := mathFuncs[op]
+	for i, v := range x {
+		out[i] = f(v)
+	}
+	return NewFloat64(out, valid), nil
+}
+
+// negAbs is -x or |x| (op Neg or Abs), a typed loop each.
+func negAbs[T int64 | float64](x []T, op MathOp) []T {
+	out := make([]T, len(x))
+	if op == Neg {
 		for i, v := range x {
 			out[i] = -v
 		}
-	case Abs:
-		for i, v := range x {
-			out[i] = math.Abs(v)
-		}
-	default:
-		f := mathFuncs[op]
-		for i, v := range x {
-			out[i] = f(v)
-		}
+		return out
 	}
-	return NewFloat64(out, valid), nil
+	for i, v := range x {
+		out[i] = max(v, -v) // max(-0, 0) is 0, and NaN stays NaN
+	}
+	return out
 }
 
 // Round rounds a float column to digits decimal places, halves away from

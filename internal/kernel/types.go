@@ -221,6 +221,9 @@ func ParseType(s string) (arrow.DataType, error) {
 		if err != nil {
 			return nil, err
 		}
+		if _, err := Location(tz); err != nil {
+			return nil, err
+		}
 		return &arrow.TimestampType{Unit: u, TimeZone: tz}, nil
 	}
 	if body, ok := strings.CutPrefix(s, "duration["); ok {
