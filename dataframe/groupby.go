@@ -56,6 +56,37 @@ func Var(col string) Agg { return Agg{fn: kernel.Var, col: col} }
 // where both have values.
 func Corr(x, y string) Agg { return Agg{fn: kernel.Corr, col: x, col2: y} }
 
+// holisticAgg describes an aggregation that needs all of a group's rows
+// together (the rows are shuffled by the keys first), once: whether it
+// takes numbers only, its answer's type from its column's, and its kernel.
+type holisticAgg struct {
+	numeric bool
+	result  func(col arrow.DataType) arrow.DataType
+	compute func(col arrow.Array, ids []int32, n int, q float64) (arrow.Array, error)
+}
+
+// holistics are the holistic aggregations, by name.
+var holistics = map[string]holisticAgg{
+	"median": {numeric: true, result: func(arrow.DataType) arrow.DataType { return kernel.Float64 },
+		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return kernel.GroupMedian(c, ids, n)
+		}},
+	"quantile": {numeric: true, result: func(arrow.DataType) arrow.DataType { return kernel.Float64 },
+		compute: kernel.GroupQuantile},
+	"first": {result: func(t arrow.DataType) arrow.DataType { return t },
+		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return kernel.GroupFirst(c, ids, n), nil
+		}},
+	"last": {result: func(t arrow.DataType) arrow.DataType { return t },
+		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return kernel.GroupLast(c, ids, n), nil
+		}},
+	"nunique": {result: func(arrow.DataType) arrow.DataType { return kernel.Int64 },
+		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return kernel.GroupNunique(c, ids, n), nil
+		}},
+}
+
 // Median is the median of the non-null values (holistic: the groups'
 // rows are shuffled together first).
 func Median(col string) Agg { return Agg{hol: "median", col: col} }
@@ -295,20 +326,13 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 				}
 			}
 			colType := plainOf(in.Field(in.FieldIndices(a.col)[0]).Type)
-			switch a.hol {
-			case "":
+			switch {
+			case a.hol == "":
 				typ = aggResultType(a.fn, colType)
-			case "first", "last":
-				typ = colType
-			case "nunique":
-				typ = kernel.Int64
-			case "quantile":
-				if !(a.q >= 0 && a.q <= 1) {
-					return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: the fraction %g is not in [0, 1]", g.keys, what, a.Name(), a.q)
-				}
-				typ = kernel.Float64
+			case a.hol == "quantile" && !(a.q >= 0 && a.q <= 1):
+				return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: the fraction %g is not in [0, 1]", g.keys, what, a.Name(), a.q)
 			default:
-				typ = kernel.Float64
+				typ = holistics[a.hol].result(colType)
 			}
 		}
 		if names[a.Name()] {
@@ -356,15 +380,13 @@ func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, e
 	if err != nil {
 		return 0, err
 	}
-	switch a.hol {
-	case "":
+	switch {
+	case a.hol == "":
 		if err := a.fn.CheckInput(kind); err != nil {
 			return 0, fmt.Errorf("column %s: %w", col, err)
 		}
-	case "median", "quantile":
-		if kind != kernel.KindInt && kind != kernel.KindFloat {
-			return 0, fmt.Errorf("column %s: %s needs a numeric column, not %s", col, a.hol, kind)
-		}
+	case holistics[a.hol].numeric && kind != kernel.KindInt && kind != kernel.KindFloat:
+		return 0, fmt.Errorf("column %s: %s needs a numeric column, not %s", col, a.hol, kind)
 	}
 	return kind, nil
 }
@@ -786,7 +808,7 @@ func identity(buf []int32, n int) []int32 {
 func partialStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []int32, n int) ([][]arrow.Array, error) {
 	states := make([][]arrow.Array, len(fns))
 	for i, fn := range fns {
-		var cols [2]arrow.Array
+		cols := make([]arrow.Array, fn.Inputs())
 		for c, name := range []string{a.Aggs[i].Col, a.Aggs[i].Col2}[:fn.Inputs()] {
 			j, err := columnIndex(rec.Schema(), name)
 			if err != nil {
@@ -794,11 +816,7 @@ func partialStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []i
 			}
 			cols[c] = rec.Column(j)
 		}
-		if fn == kernel.Corr {
-			states[i] = kernel.PartialPair(fn, cols[0], cols[1], ids, n)
-		} else {
-			states[i] = kernel.Partial(fn, cols[0], ids, n)
-		}
+		states[i] = kernel.Partial(fn, cols, ids, n)
 	}
 	return states, nil
 }
@@ -1047,18 +1065,9 @@ func holisticAggs(a *groupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.A
 		}
 		var r arrow.Array
 		var err error
-		switch s.Hol {
-		case "median":
-			r, err = kernel.GroupMedian(col, ids, n)
-		case "quantile":
-			r, err = kernel.GroupQuantile(col, ids, n, s.Q)
-		case "first":
-			r = kernel.GroupFirst(col, ids, n)
-		case "last":
-			r = kernel.GroupLast(col, ids, n)
-		case "nunique":
-			r = kernel.GroupNunique(col, ids, n)
-		default:
+		if h, ok := holistics[s.Hol]; ok {
+			r, err = h.compute(col, ids, n, s.Q)
+		} else {
 			one := groupArgs{Aggs: []aggSpec{s}}
 			fns, ferr := one.funcs()
 			if ferr != nil {

@@ -24,143 +24,190 @@ const (
 	Corr                 // Pearson correlation of two columns over rows where both have values; null for fewer than 2 or no variance
 )
 
-var aggNames = [...]string{"sum", "mean", "count", "size", "min", "max", "var", "std", "corr"}
+// aggDesc describes one aggregation that reduces as a tree, once: its
+// name, the columns it reads, the kinds it takes, its state and answer
+// types, and its three steps. Partial reads its columns widened (Widen;
+// WidenFloat where floats say averages and spreads), so an entry's steps
+// see int64, float64 or, for Count, any column.
+type aggDesc struct {
+	name    string
+	inputs  int                                      // columns read: 0 (Size), 1, or 2 (Corr)
+	accepts func(Kind) bool                          // the input kinds it takes; nil: any
+	wants   string                                   // what it takes, for the error
+	floats  bool                                     // reads its input as floats (decimals scaled)
+	result  func(wide arrow.DataType) arrow.DataType // the answer's type, of the widened input's
+	states  []arrow.DataType                         // the state's types; nil: the answer's alone
+	partial func(cols []arrow.Array, ids []int32, n int) []arrow.Array
+	merge   func(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array
+	final   func(state []arrow.Array) arrow.Array
+}
 
-func (f AggFunc) String() string { return aggNames[f] }
+var (
+	numeric   = func(k Kind) bool { return k == KindInt || k == KindFloat || k == KindDecimal }
+	orderable = func(k Kind) bool { return numeric(k) || k == KindDate || k == KindTimestamp || k == KindDuration }
+	summable  = func(k Kind) bool { return numeric(k) || k == KindDuration }
+	// keepWide: an integer-like input answers in int64, others in float64.
+	keepWide  = func(w arrow.DataType) arrow.DataType { return w }
+	alwaysInt = func(arrow.DataType) arrow.DataType { return Int64 }
+	alwaysF64 = func(arrow.DataType) arrow.DataType { return Float64 }
+	moments   = []arrow.DataType{Int64, Float64, Float64} // count, mean, m2
+)
+
+// aggs describes every AggFunc, indexed by it.
+var aggs = [...]aggDesc{
+	Sum: {name: "sum", inputs: 1, accepts: summable, wants: "a numeric column", result: keepWide,
+		partial: partialSum, merge: mergeSums, final: finalState},
+	Mean: {name: "mean", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
+		states: []arrow.DataType{Float64, Int64}, partial: partialMean, merge: mergeMeans, final: finalMean},
+	Count: {name: "count", inputs: 1, result: alwaysInt, partial: partialCount, merge: mergeSums, final: finalState},
+	Size:  {name: "size", result: alwaysInt, partial: partialSize, merge: mergeSums, final: finalState},
+	Min: {name: "min", inputs: 1, accepts: orderable, wants: "a number, date, timestamp or duration column", result: keepWide,
+		partial: partialExtreme(true), merge: mergeExtremes(true), final: finalState},
+	Max: {name: "max", inputs: 1, accepts: orderable, wants: "a number, date, timestamp or duration column", result: keepWide,
+		partial: partialExtreme(false), merge: mergeExtremes(false), final: finalState},
+	Var: {name: "var", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
+		states: moments, partial: partialMoments, merge: mergeMoments, final: finalSpread(false)},
+	Std: {name: "std", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
+		states: moments, partial: partialMoments, merge: mergeMoments, final: finalSpread(true)},
+	Corr: {name: "corr", inputs: 2, accepts: numeric, wants: "numeric columns", floats: true, result: alwaysF64,
+		states:  []arrow.DataType{Int64, Float64, Float64, Float64, Float64, Float64}, // count, mean x, mean y, m2 x, m2 y, co-moment
+		partial: partialCorr, merge: mergeCorr, final: finalCorr},
+}
+
+func (f AggFunc) String() string { return aggs[f].name }
 
 // ParseAggFunc maps a name such as "sum" to its AggFunc.
 func ParseAggFunc(name string) (AggFunc, error) {
-	for i, n := range aggNames {
-		if n == name {
-			return AggFunc(i), nil
+	for f := range aggs {
+		if aggs[f].name == name {
+			return AggFunc(f), nil
 		}
 	}
 	return 0, fmt.Errorf("unknown aggregation %q", name)
 }
 
-// Inputs is how many columns f reads: 0 for Size, 2 for Corr (see
-// PartialPair), else 1.
-func (f AggFunc) Inputs() int {
-	switch f {
-	case Size:
-		return 0
-	case Corr:
-		return 2
-	}
-	return 1
-}
+// Inputs is how many columns f reads: 0 for Size, 2 for Corr, else 1.
+func (f AggFunc) Inputs() int { return aggs[f].inputs }
 
 // CheckInput reports whether f applies to a column of kind k.
 func (f AggFunc) CheckInput(k Kind) error {
-	switch {
-	case f == Count || f == Size:
-		return nil
-	case k == KindInt || k == KindFloat || k == KindDecimal:
-		return nil
-	case (f == Min || f == Max) && (k == KindDate || k == KindTimestamp || k == KindDuration):
-		return nil
-	case f == Sum && k == KindDuration:
-		return nil
+	if d := aggs[f]; d.accepts != nil && !d.accepts(k) {
+		return fmt.Errorf("%s needs %s, not %s", f, d.wants, k)
 	}
-	if f == Min || f == Max {
-		return fmt.Errorf("%s needs a number, date, timestamp or duration column, not %s", f, k)
-	}
-	return fmt.Errorf("%s needs a numeric column, not %s", f, k)
+	return nil
 }
 
 // ResultType is the type of f's answer over a column of type t, as the
 // kernels compute it: sums, minima and maxima of integer-like columns
 // (integers, dates, timestamps, durations, decimals up to 18 digits as
 // their unscaled values) are int64, which the caller retypes to the
-// logical type; the rest float64.
+// logical type; the rest float64 (counts int64).
 func (f AggFunc) ResultType(t arrow.DataType) arrow.DataType {
-	switch f {
-	case Count, Size:
-		return Int64
-	case Sum, Min, Max:
-		if t != nil && WideType(t).ID() == arrow.INT64 {
-			return Int64
-		}
+	w := arrow.DataType(Float64)
+	if t != nil && WideType(t).ID() == arrow.INT64 {
+		w = Int64
 	}
-	return Float64
+	return aggs[f].result(w)
 }
 
 // StateTypes are the types of f's partial state columns over type t.
 func (f AggFunc) StateTypes(t arrow.DataType) []arrow.DataType {
-	switch f {
-	case Sum, Min, Max:
-		return []arrow.DataType{f.ResultType(t)}
-	case Mean:
-		return []arrow.DataType{Float64, Int64}
-	case Count, Size:
-		return []arrow.DataType{Int64}
-	case Corr:
-		return []arrow.DataType{Int64, Float64, Float64, Float64, Float64, Float64} // count, mean x, mean y, m2 x, m2 y, co-moment
+	if st := aggs[f].states; st != nil {
+		return st
 	}
-	return []arrow.DataType{Int64, Float64, Float64} // count, mean, m2
+	return []arrow.DataType{f.ResultType(t)}
 }
 
-// Partial computes f's state columns over col (nil for Size) for rows
-// grouped by ids (-1: dropped) into n groups. Corr takes PartialPair.
-func Partial(f AggFunc, col arrow.Array, ids []int32, n int) []arrow.Array {
-	if col != nil {
-		if f == Sum || f == Min || f == Max || f == Count {
-			col = Widen(col)
+// Partial computes f's state columns over cols (f.Inputs() of them) for
+// rows grouped by ids (-1: dropped) into n groups.
+func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) []arrow.Array {
+	d := aggs[f]
+	if len(cols) != d.inputs {
+		panic(fmt.Sprintf("kernel: %s reads %d columns, not %d", f, d.inputs, len(cols)))
+	}
+	wide := make([]arrow.Array, len(cols))
+	for i, c := range cols {
+		if d.floats {
+			wide[i] = WidenFloat(c)
 		} else {
-			col = WidenFloat(col)
+			wide[i] = Widen(c)
 		}
-		defer col.Release()
+		defer wide[i].Release()
 	}
-	switch f {
-	case Corr:
-		panic("kernel: corr reads two columns: call PartialPair")
-	case Size:
-		counts := make([]int64, n)
-		for _, g := range ids {
-			if g >= 0 {
-				counts[g]++
-			}
+	return d.partial(wide, ids, n)
+}
+
+// Merge merges f's state columns from several chunks into n groups:
+// states[c] are chunk c's state columns and ids[c] the group of each of
+// its rows.
+func Merge(f AggFunc, states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
+	return aggs[f].merge(states, ids, n)
+}
+
+// Final turns f's state columns into its answer.
+func Final(f AggFunc, state []arrow.Array) arrow.Array { return aggs[f].final(state) }
+
+// ---- partials
+
+func partialSize(_ []arrow.Array, ids []int32, n int) []arrow.Array {
+	counts := make([]int64, n)
+	for _, g := range ids {
+		if g >= 0 {
+			counts[g]++
 		}
-		return []arrow.Array{NewInt64(counts, nil)}
-	case Count:
-		counts := make([]int64, n)
-		valid, off := Validity(col)
-		for i, g := range ids {
-			if g >= 0 && IsValid(valid, off, i) {
-				counts[g]++
-			}
-		}
-		return []arrow.Array{NewInt64(counts, nil)}
 	}
-	valid, off := Validity(col)
-	switch f {
-	case Sum:
-		if a, ok := col.(*array.Int64); ok {
-			return []arrow.Array{NewInt64(sumBy(a.Int64Values(), valid, off, ids, n), nil)}
-		}
-		x, _ := Col(col).floats()
-		return []arrow.Array{NewFloat64(sumBy(x, valid, off, ids, n), nil)}
-	case Min, Max:
-		if a, ok := col.(*array.Int64); ok {
-			vals, has := extremeBy(a.Int64Values(), valid, off, ids, n, f == Min)
-			return []arrow.Array{NewInt64(vals, has)}
-		}
-		x, _ := Col(col).floats()
-		vals, has := extremeBy(x, valid, off, ids, n, f == Min)
-		return []arrow.Array{NewFloat64(vals, has)}
-	}
-	x, _ := Col(col).floats()
-	sums := sumBy(x, valid, off, ids, n)
+	return []arrow.Array{NewInt64(counts, nil)}
+}
+
+func partialCount(cols []arrow.Array, ids []int32, n int) []arrow.Array {
+	valid, off := Validity(cols[0])
+	return []arrow.Array{NewInt64(countBy(valid, off, ids, n), nil)}
+}
+
+func countBy(valid []byte, off int, ids []int32, n int) []int64 {
 	counts := make([]int64, n)
 	for i, g := range ids {
 		if g >= 0 && IsValid(valid, off, i) {
 			counts[g]++
 		}
 	}
-	if f == Mean {
-		return []arrow.Array{NewFloat64(sums, nil), NewInt64(counts, nil)}
+	return counts
+}
+
+func partialSum(cols []arrow.Array, ids []int32, n int) []arrow.Array {
+	valid, off := Validity(cols[0])
+	if a, ok := cols[0].(*array.Int64); ok {
+		return []arrow.Array{NewInt64(sumBy(a.Int64Values(), valid, off, ids, n), nil)}
 	}
-	// Two passes: the mean of each group, then the squares around it.
+	x, _ := Col(cols[0]).floats()
+	return []arrow.Array{NewFloat64(sumBy(x, valid, off, ids, n), nil)}
+}
+
+func partialExtreme(isMin bool) func([]arrow.Array, []int32, int) []arrow.Array {
+	return func(cols []arrow.Array, ids []int32, n int) []arrow.Array {
+		valid, off := Validity(cols[0])
+		if a, ok := cols[0].(*array.Int64); ok {
+			vals, has := extremeBy(a.Int64Values(), valid, off, ids, n, isMin)
+			return []arrow.Array{NewInt64(vals, has)}
+		}
+		x, _ := Col(cols[0]).floats()
+		vals, has := extremeBy(x, valid, off, ids, n, isMin)
+		return []arrow.Array{NewFloat64(vals, has)}
+	}
+}
+
+func partialMean(cols []arrow.Array, ids []int32, n int) []arrow.Array {
+	x, _ := Col(cols[0]).floats()
+	valid, off := Validity(cols[0])
+	return []arrow.Array{NewFloat64(sumBy(x, valid, off, ids, n), nil), NewInt64(countBy(valid, off, ids, n), nil)}
+}
+
+// partialMoments is (count, mean, m2) in two passes: the mean of each
+// group, then the squares around it.
+func partialMoments(cols []arrow.Array, ids []int32, n int) []arrow.Array {
+	x, _ := Col(cols[0]).floats()
+	valid, off := Validity(cols[0])
+	sums, counts := sumBy(x, valid, off, ids, n), countBy(valid, off, ids, n)
 	means := make([]float64, n)
 	for g := range means {
 		if counts[g] > 0 {
@@ -177,19 +224,14 @@ func Partial(f AggFunc, col arrow.Array, ids []int32, n int) []arrow.Array {
 	return []arrow.Array{NewInt64(counts, nil), NewFloat64(means, nil), NewFloat64(m2, nil)}
 }
 
-// PartialPair computes the state columns of f, an aggregation of two
-// numeric columns (Corr), over the rows grouped by ids where both x and y
-// have a value.
-func PartialPair(f AggFunc, x, y arrow.Array, ids []int32, n int) []arrow.Array {
-	if f != Corr {
-		panic(fmt.Sprintf("kernel: %s reads %d columns, not 2", f, f.Inputs()))
-	}
-	xs, _ := Col(x).floats()
-	ys, _ := Col(y).floats()
-	xv, xo := Validity(x)
-	yv, yo := Validity(y)
+// partialCorr is Corr's state over the rows where both columns have a
+// value, in two passes as partialMoments.
+func partialCorr(cols []arrow.Array, ids []int32, n int) []arrow.Array {
+	xs, _ := Col(cols[0]).floats()
+	ys, _ := Col(cols[1]).floats()
+	xv, xo := Validity(cols[0])
+	yv, yo := Validity(cols[1])
 	both := func(i int) bool { return IsValid(xv, xo, i) && IsValid(yv, yo, i) }
-	// Two passes, as for Var: the means, then the moments around them.
 	counts := make([]int64, n)
 	mx, my := make([]float64, n), make([]float64, n)
 	for i, g := range ids {
@@ -264,49 +306,50 @@ func packValidIfNull(seen []uint8) []byte {
 	return nil
 }
 
-// Merge merges f's state columns from several chunks into n groups:
-// states[c] are chunk c's state columns and ids[c] the group of each of
-// its rows.
-func Merge(f AggFunc, states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
-	switch f {
-	case Sum, Count, Size:
-		if _, ok := states[0][0].(*array.Int64); ok || f != Sum {
-			out := make([]int64, n)
-			for c, st := range states {
-				v := st[0].(*array.Int64).Int64Values()
-				for i, g := range ids[c] {
-					out[g] += v[i]
-				}
-			}
-			return []arrow.Array{NewInt64(out, nil)}
-		}
-		out := make([]float64, n)
-		for c, st := range states {
-			v := st[0].(*array.Float64).Float64Values()
-			for i, g := range ids[c] {
-				out[g] += v[i]
-			}
-		}
-		return []arrow.Array{NewFloat64(out, nil)}
-	case Min, Max:
-		if _, ok := states[0][0].(*array.Int64); ok {
-			return []arrow.Array{mergeExtreme[int64](states, ids, n, f == Min)}
-		}
-		return []arrow.Array{mergeExtreme[float64](states, ids, n, f == Min)}
-	case Mean:
-		sums, counts := make([]float64, n), make([]int64, n)
-		for c, st := range states {
-			s, k := st[0].(*array.Float64).Float64Values(), st[1].(*array.Int64).Int64Values()
-			for i, g := range ids[c] {
-				sums[g] += s[i]
-				counts[g] += k[i]
-			}
-		}
-		return []arrow.Array{NewFloat64(sums, nil), NewInt64(counts, nil)}
-	case Corr:
-		return mergeCorr(states, ids, n)
+// ---- merges
+
+// mergeSums adds int64 or float64 states.
+func mergeSums(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
+	if _, ok := states[0][0].(*array.Int64); ok {
+		return []arrow.Array{NewInt64(addStates[int64](states, ids, n), nil)}
 	}
-	// Chan et al.'s parallel merge of (count, mean, m2).
+	return []arrow.Array{NewFloat64(addStates[float64](states, ids, n), nil)}
+}
+
+func addStates[T number](states [][]arrow.Array, ids [][]int32, n int) []T {
+	out := make([]T, n)
+	for c, st := range states {
+		v := valuesOf[T](st[0])
+		for i, g := range ids[c] {
+			out[g] += v[i]
+		}
+	}
+	return out
+}
+
+func mergeExtremes(isMin bool) func([][]arrow.Array, [][]int32, int) []arrow.Array {
+	return func(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
+		if _, ok := states[0][0].(*array.Int64); ok {
+			return []arrow.Array{mergeExtreme[int64](states, ids, n, isMin)}
+		}
+		return []arrow.Array{mergeExtreme[float64](states, ids, n, isMin)}
+	}
+}
+
+func mergeMeans(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
+	sums, counts := make([]float64, n), make([]int64, n)
+	for c, st := range states {
+		s, k := st[0].(*array.Float64).Float64Values(), st[1].(*array.Int64).Int64Values()
+		for i, g := range ids[c] {
+			sums[g] += s[i]
+			counts[g] += k[i]
+		}
+	}
+	return []arrow.Array{NewFloat64(sums, nil), NewInt64(counts, nil)}
+}
+
+// mergeMoments is Chan et al.'s parallel merge of (count, mean, m2).
+func mergeMoments(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
 	counts, means, m2 := make([]int64, n), make([]float64, n), make([]float64, n)
 	for c, st := range states {
 		k := st[0].(*array.Int64).Int64Values()
@@ -404,35 +447,40 @@ func mergeExtreme[T number](states [][]arrow.Array, ids [][]int32, n int, isMin 
 	return NewFloat64(any(vals).([]float64), valid)
 }
 
-// Final turns f's state columns into its answer.
-func Final(f AggFunc, state []arrow.Array) arrow.Array {
-	switch f {
-	case Sum, Count, Size, Min, Max:
-		state[0].Retain()
-		return state[0]
-	case Mean:
-		s, k := state[0].(*array.Float64).Float64Values(), state[1].(*array.Int64).Int64Values()
-		out, valid := make([]float64, len(s)), make([]uint8, len(s))
-		for g := range out {
-			if k[g] > 0 {
-				out[g], valid[g] = s[g]/float64(k[g]), 1
-			}
-		}
-		return NewFloat64(out, packValidIfNull(valid))
-	case Corr:
-		return finalCorr(state)
-	}
-	k, m2 := state[0].(*array.Int64).Int64Values(), state[2].(*array.Float64).Float64Values()
-	out, valid := make([]float64, len(k)), make([]uint8, len(k))
+// ---- finals
+
+// finalState is the state itself: sums, counts, minima and maxima.
+func finalState(state []arrow.Array) arrow.Array {
+	state[0].Retain()
+	return state[0]
+}
+
+func finalMean(state []arrow.Array) arrow.Array {
+	s, k := state[0].(*array.Float64).Float64Values(), state[1].(*array.Int64).Int64Values()
+	out, valid := make([]float64, len(s)), make([]uint8, len(s))
 	for g := range out {
-		if k[g] > 1 {
-			out[g], valid[g] = m2[g]/float64(k[g]-1), 1
-			if f == Std {
-				out[g] = math.Sqrt(out[g])
-			}
+		if k[g] > 0 {
+			out[g], valid[g] = s[g]/float64(k[g]), 1
 		}
 	}
 	return NewFloat64(out, packValidIfNull(valid))
+}
+
+// finalSpread is the sample variance (ddof=1), or its root.
+func finalSpread(root bool) func([]arrow.Array) arrow.Array {
+	return func(state []arrow.Array) arrow.Array {
+		k, m2 := state[0].(*array.Int64).Int64Values(), state[2].(*array.Float64).Float64Values()
+		out, valid := make([]float64, len(k)), make([]uint8, len(k))
+		for g := range out {
+			if k[g] > 1 {
+				out[g], valid[g] = m2[g]/float64(k[g]-1), 1
+				if root {
+					out[g] = math.Sqrt(out[g])
+				}
+			}
+		}
+		return NewFloat64(out, packValidIfNull(valid))
+	}
 }
 
 // finalCorr is the co-moment over the root of the m2s' product, kept within

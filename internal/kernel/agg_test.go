@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -215,9 +216,9 @@ func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks
 			t.Fatal(err)
 		}
 		ids := g.Add(keys, nil)
-		vals := valChunks[c]
-		if f == Size {
-			vals = nil
+		var vals []arrow.Array
+		if f != Size {
+			vals = []arrow.Array{valChunks[c]}
 		}
 		st := Partial(f, vals, ids, g.NumGroups())
 		checkTypes(t, fmt.Sprintf("Partial of chunk %d", c), st, f.StateTypes(kindTypeOf(kind)), g.NumGroups())
@@ -523,6 +524,66 @@ func TestAggTypes(t *testing.T) {
 		}
 		if got := Min.ResultType(tt.typ); !arrow.TypeEqual(got, tt.minOf) {
 			t.Errorf("Min.ResultType(%s) = %s, want %s", tt.typ, got, tt.minOf)
+		}
+	}
+}
+
+// TestCorrMatchesReference computes Corr over chunks (Partial, Merge,
+// Final) of rows in groups, with nulls in either column, against Pearson's
+// formula over each group's rows where both have values.
+func TestCorrMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	const groups, rows, chunks = 5, 3000, 4
+	type pair struct{ x, y float64 }
+	want := make([][]pair, groups)
+	var states [][]arrow.Array
+	var ids [][]int32
+	for c := 0; c < chunks; c++ {
+		n := rows / chunks
+		xs, ys := make([]float64, n), make([]float64, n)
+		xv, yv := make([]bool, n), make([]bool, n)
+		g := make([]int32, n)
+		for i := range xs {
+			g[i] = int32(rng.Intn(groups))
+			xs[i] = rng.NormFloat64()
+			ys[i] = 0.5*xs[i] + rng.NormFloat64()*float64(g[i])/2
+			xv[i], yv[i] = rng.Intn(9) != 0, rng.Intn(7) != 0
+			if xv[i] && yv[i] {
+				want[g[i]] = append(want[g[i]], pair{xs[i], ys[i]})
+			}
+		}
+		x, y := NewFloat64(xs, validBitmap(xv)), NewFloat64(ys, validBitmap(yv))
+		states = append(states, Partial(Corr, []arrow.Array{x, y}, g, groups))
+		// Each chunk's groups map to themselves in the merge.
+		ids = append(ids, []int32{0, 1, 2, 3, 4})
+	}
+	got := Final(Corr, Merge(Corr, states, ids, groups)).(*array.Float64)
+	for g, ps := range want {
+		var mx, my float64
+		for _, p := range ps {
+			mx += p.x / float64(len(ps))
+			my += p.y / float64(len(ps))
+		}
+		var sxy, sxx, syy float64
+		for _, p := range ps {
+			sxy += (p.x - mx) * (p.y - my)
+			sxx += (p.x - mx) * (p.x - mx)
+			syy += (p.y - my) * (p.y - my)
+		}
+		r := sxy / math.Sqrt(sxx*syy)
+		if math.Abs(got.Value(g)-r) > 1e-9 {
+			t.Errorf("group %d: corr %v, want %v", g, got.Value(g), r)
+		}
+	}
+}
+
+// TestEveryAggregationHasAReference walks the table of aggregations: each
+// entry is checked against a reference, by TestAggregateMatchesReference,
+// or for Corr, which reads two columns, by TestCorrMatchesReference.
+func TestEveryAggregationHasAReference(t *testing.T) {
+	for f := range aggs {
+		if !slices.Contains(allAggFuncs, AggFunc(f)) && AggFunc(f) != Corr {
+			t.Errorf("aggregation %s has no reference check: add it to allAggFuncs", AggFunc(f))
 		}
 	}
 }
