@@ -3,8 +3,14 @@
 // concatenation and sorting. Each works on whole columns, never one boxed
 // value at a time, and is tested against a plain Go reference.
 //
-// Column types: int64, float64, bool, and strings either plain (utf8) or
-// dictionary-encoded (dictionary<int32, utf8>, as the CSV reader makes them).
+// Column types (types.go, one table): every integer width signed and
+// unsigned, float32 and float64, bool, strings either plain (utf8) or
+// dictionary-encoded (dictionary<int32, utf8>, as the CSV reader makes
+// them), date32, timestamps, durations and decimal128. Kernels that compute
+// read columns through Widen (int64, float64, bool or strings); kernels
+// that move rows copy any fixed width by its byte width, so a column keeps
+// its type. Expressions' kernels (math, strings, casts, conditionals, date
+// parts) and aggregations (agg.go, one table) build on these.
 //
 // Ownership: kernels never release their inputs. The arrays and records they
 // return belong to the caller; they may share buffers with the inputs (a
