@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/avro"
 	"github.com/duskdata/dusk/io/storage"
 )
@@ -18,11 +16,6 @@ const (
 	opReadAvro  = "df-read-avro"
 	opWriteAvro = "df-write-avro"
 )
-
-func init() {
-	registry.Register(opReadAvro, readAvroOp)
-	registry.RegisterEffect(opWriteAvro, writeAvroOp)
-}
 
 // AvroOptions say how ReadAvro reads.
 type AvroOptions struct {
@@ -68,21 +61,17 @@ func ReadAvro(pattern string, opts ...AvroOptions) *Frame {
 	return fileSource("read-avro", opReadAvro, pack(pieces, o.PartitionSize), d.schema, d.hive, nil, total)
 }
 
-func readAvroOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readFiles(opReadAvro, raw, func(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {
-		if s.Cols != nil {
-			cols = slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return !slices.Contains(s.Cols, c) })
-		}
-		if err := checkStamp(s); err != nil {
-			return nil, err
-		}
-		r, err := storage.OpenStream(s.Path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", s.Path, err)
-		}
-		defer r.Close()
-		return avro.Read(r, s.Path, cols)
-	})
+func readAvroSlice(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {
+	cols = s.own(cols)
+	if err := checkStamp(s); err != nil {
+		return nil, err
+	}
+	r, err := storage.OpenStream(s.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.Path, err)
+	}
+	defer r.Close()
+	return avro.Read(r, s.Path, cols)
 }
 
 // AvroWriteOptions say how ToAvro writes.
@@ -95,12 +84,6 @@ type AvroWriteOptions struct {
 	Overwrite bool
 }
 
-type writeAvroArgs struct {
-	Dir  string           `json:"dir"`
-	Part int              `json:"part"`
-	Opts AvroWriteOptions `json:"opts"`
-}
-
 // ToAvro writes the frame to the directory dir (a path or URL) as Avro
 // object container files, part.N.avro, one per partition, each written
 // atomically; every field is a union of null and its type. It returns the
@@ -110,21 +93,19 @@ func (f *Frame) ToAvro(ctx context.Context, dir string, opts ...AvroWriteOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	paths, err := f.write(ctx, "ToAvro", opWriteAvro, func(i int) any { return writeAvroArgs{Dir: dir, Part: i, Opts: o} })
+	paths, err := f.write(ctx, "ToAvro", opWriteAvro, func(i int) any {
+		return writeFileArgs{Dir: dir, Part: i, Overwrite: o.Overwrite, Opts: mustJSON(o)}
+	})
 	if o.Overwrite {
 		return replaced("ToAvro", dir, "avro", paths, err)
 	}
 	return paths, err
 }
 
-func writeAvroOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a writeAvroArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: %w", opWriteAvro, err)
+func writeAvroFile(w io.Writer, r arrow.Record, raw json.RawMessage) error {
+	var o AvroWriteOptions
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return err
 	}
-	rec := inputs[0].(arrow.Record)
-	name := fmt.Sprintf("part.%d.avro", a.Part)
-	return writeSplit(rec, a.Dir, name, nil, a.Opts.Overwrite, func(w io.Writer, r arrow.Record) error {
-		return avro.Write(w, []arrow.Record{r}, avro.WriteOptions{Compression: a.Opts.Compression, Schema: r.Schema()})
-	})
+	return avro.Write(w, []arrow.Record{r}, avro.WriteOptions{Compression: o.Compression, Schema: r.Schema()})
 }

@@ -37,6 +37,15 @@ type fileSlice struct {
 	Cols []string `json:"cols,omitempty"`
 }
 
+// own keeps of cols those the slice's file has (all of them where Cols is
+// nil).
+func (s fileSlice) own(cols []string) []string {
+	if s.Cols == nil {
+		return cols
+	}
+	return slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return !slices.Contains(s.Cols, c) })
+}
+
 // piece is a unit a reader can read on its own, with what a partition's
 // reader needs to know of it.
 type piece struct {

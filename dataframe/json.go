@@ -10,15 +10,12 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/csv"
 	"github.com/duskdata/dusk/io/jsonl"
 	"github.com/duskdata/dusk/io/storage"
 )
 
 const opReadJSON = "df-read-json"
-
-func init() { registry.Register(opReadJSON, readJSONOp) }
 
 // JSONOptions say how ReadJSON reads.
 type JSONOptions struct {
@@ -119,31 +116,29 @@ func ReadJSON(pattern string, opts ...JSONOptions) *Frame {
 	return fileSource("read-json", opReadJSON, parts, full, hive, jsonOpts{Schema: schema}, total)
 }
 
-func readJSONOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readFiles(opReadJSON, raw, func(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.Record, error) {
-		var o jsonOpts
-		if err := json.Unmarshal(rawOpts, &o); err != nil {
-			return nil, fmt.Errorf("%s: decode arguments: %w", opReadJSON, err)
+func readJSONSlice(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.Record, error) {
+	var o jsonOpts
+	if err := json.Unmarshal(rawOpts, &o); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opReadJSON, err)
+	}
+	var rec arrow.Record
+	err := storage.ReadLines(s.block(), func(data []byte, skipped int) error {
+		var err error
+		if cols == nil { // nothing projected: no key may go unread
+			rec, err = jsonl.Strict(data, o.Schema)
+		} else {
+			rec, err = jsonl.Parse(data, o.Schema, cols)
 		}
-		var rec arrow.Record
-		err := storage.ReadLines(s.block(), func(data []byte, skipped int) error {
-			var err error
-			if cols == nil { // nothing projected: no key may go unread
-				rec, err = jsonl.Strict(data, o.Schema)
-			} else {
-				rec, err = jsonl.Parse(data, o.Schema, cols)
+		if err != nil {
+			var pe *jsonl.ParseError
+			if errors.As(err, &pe) {
+				pe.Line += storage.LinesBefore(s.Path, s.Start) + skipped
 			}
-			if err != nil {
-				var pe *jsonl.ParseError
-				if errors.As(err, &pe) {
-					pe.Line += storage.LinesBefore(s.Path, s.Start) + skipped
-				}
-				return fmt.Errorf("read %s %w", s.Path, err)
-			}
-			return nil
-		})
-		return rec, err
+			return fmt.Errorf("read %s %w", s.Path, err)
+		}
+		return nil
 	})
+	return rec, err
 }
 
 // JSONWriteOptions say how ToJSON writes.

@@ -56,7 +56,6 @@ type headArgs struct {
 }
 
 func init() {
-	registry.Register(opReadCSV, readCSVOp)
 	registry.Register(opFromIPC, fromIPCOp)
 	registry.Register(opSelect, recordOp(opSelect, selectOp))
 	registry.RegisterGPU(opFilter, contextRecordOp(opFilter, filterOp))

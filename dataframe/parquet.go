@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/internal/kernel"
-	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/parquet"
 	"github.com/duskdata/dusk/io/storage"
 )
@@ -18,11 +18,6 @@ const (
 	opReadParquet  = "df-read-parquet"
 	opWriteParquet = "df-write-parquet"
 )
-
-func init() {
-	registry.Register(opReadParquet, readParquetOp)
-	registry.RegisterEffect(opWriteParquet, writeParquetOp)
-}
 
 // ParquetOptions say how ReadParquet reads.
 type ParquetOptions struct {
@@ -149,27 +144,17 @@ func statsRange(t arrow.DataType, st parquet.ColumnStats) colRange {
 	return r
 }
 
-func readParquetOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readFiles(opReadParquet, raw, func(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {
-		if s.Cols != nil {
-			var own []string
-			for _, c := range cols {
-				if slices.Contains(s.Cols, c) {
-					own = append(own, c)
-				}
-			}
-			cols = own
-		}
-		f, err := storage.Open(s.Path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", s.Path, err)
-		}
-		defer f.Close()
-		if err := checkStamp(s); err != nil {
-			return nil, err
-		}
-		return parquet.Read(f, f.Size(), s.Path, s.Groups, cols)
-	})
+func readParquetSlice(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {
+	cols = s.own(cols)
+	f, err := storage.Open(s.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.Path, err)
+	}
+	defer f.Close()
+	if err := checkStamp(s); err != nil {
+		return nil, err
+	}
+	return parquet.Read(f, f.Size(), s.Path, s.Groups, cols)
 }
 
 // checkStamp fails a read of a file that changed after the frame was made:
@@ -197,12 +182,6 @@ type ParquetWriteOptions struct {
 	RowGroupRows int64
 }
 
-type writeParquetArgs struct {
-	Dir  string              `json:"dir"`
-	Part int                 `json:"part"`
-	Opts ParquetWriteOptions `json:"opts"`
-}
-
 // ToParquet writes the frame to the directory dir (a path or URL), one file
 // per partition, part.N.parquet, each written atomically; strings with few
 // distinct values are dictionary-encoded. It returns the files written.
@@ -217,7 +196,7 @@ func (f *Frame) ToParquet(ctx context.Context, dir string, opts ...ParquetWriteO
 		}
 	}
 	paths, err := f.write(ctx, "ToParquet", opWriteParquet, func(i int) any {
-		return writeParquetArgs{Dir: dir, Part: i, Opts: o}
+		return writeFileArgs{Dir: dir, Part: i, PartitionBy: o.PartitionBy, Overwrite: o.Overwrite, Opts: mustJSON(o)}
 	})
 	if o.Overwrite {
 		return replaced("ToParquet", dir, "parquet", paths, err)
@@ -225,15 +204,10 @@ func (f *Frame) ToParquet(ctx context.Context, dir string, opts ...ParquetWriteO
 	return paths, err
 }
 
-func writeParquetOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a writeParquetArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: %w", opWriteParquet, err)
+func writeParquetFile(w io.Writer, r arrow.Record, raw json.RawMessage) error {
+	var o ParquetWriteOptions
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return err
 	}
-	rec := inputs[0].(arrow.Record)
-	name := fmt.Sprintf("part.%d.parquet", a.Part)
-	opts := parquet.WriteOptions{Compression: a.Opts.Compression, RowGroupRows: a.Opts.RowGroupRows}
-	return writeSplit(rec, a.Dir, name, a.Opts.PartitionBy, a.Opts.Overwrite, func(w writer, r arrow.Record) error {
-		return parquet.Write(w, r.Schema(), []arrow.Record{r}, opts)
-	})
+	return parquet.Write(w, r.Schema(), []arrow.Record{r}, parquet.WriteOptions{Compression: o.Compression, RowGroupRows: o.RowGroupRows})
 }

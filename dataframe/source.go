@@ -252,15 +252,13 @@ func csvType(t csv.Type) arrow.DataType {
 	return kernel.String
 }
 
-func readCSVOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readFiles(opReadCSV, raw, func(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.Record, error) {
-		var o csvOpts
-		if err := json.Unmarshal(rawOpts, &o); err != nil {
-			return nil, fmt.Errorf("%s: decode arguments: %w", opReadCSV, err)
-		}
-		o.Opts.Columns = cols
-		return csv.ReadBlock(s.block(), o.Schema, o.Opts)
-	})
+func readCSVSlice(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.Record, error) {
+	var o csvOpts
+	if err := json.Unmarshal(rawOpts, &o); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opReadCSV, err)
+	}
+	o.Opts.Columns = cols
+	return csv.ReadBlock(s.block(), o.Schema, o.Opts)
 }
 
 // FromArrow makes a frame of records, one partition each; they must have the
