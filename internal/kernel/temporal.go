@@ -154,6 +154,17 @@ func TimeFields(vals []int64, u arrow.TimeUnit, loc *time.Location, f DateField)
 	z := newZoneShift(loc, u)
 	var dayStart, dayEnd int64 = 1, 0 // the day last entered: none yet
 	var dayValue int32
+	if !f.OfTime() && loc == time.UTC { // one unsigned comparison a value
+		start := int64(math.MinInt64) // no day entered yet
+		for i, v := range vals {
+			if uint64(v-start) >= uint64(perDay) {
+				days := floorDiv(v, perDay)
+				start, dayValue = days*perDay, dateField(days, f)
+			}
+			out[i] = dayValue
+		}
+		return out
+	}
 	if !f.OfTime() {
 		for i, v := range vals {
 			if v = z.shift(v); v < dayStart || v >= dayEnd {
