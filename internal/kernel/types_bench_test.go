@@ -112,3 +112,20 @@ func BenchmarkCastStringsToInt(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNarrowCopy is the memory's bound for the Year benchmarks: a
+// plain copy of 10M int64s into a new int32 column, one core.
+func BenchmarkNarrowCopy(b *testing.B) {
+	vals := make([]int64, benchRows)
+	for i := range vals {
+		vals[i] = int64(i)
+	}
+	b.SetBytes(8 * benchRows)
+	for range b.N {
+		out := make([]int32, len(vals))
+		for i, v := range vals {
+			out[i] = int32(v)
+		}
+	}
+	b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mvalues/s")
+}
