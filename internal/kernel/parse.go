@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/decimal128"
@@ -94,17 +95,17 @@ func textParser(to arrow.DataType, layout string, loc *time.Location) func([]byt
 	case *arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type:
 		bits := t.(arrow.FixedWidthDataType).BitWidth()
 		return func(b []byte) (uint64, bool) {
-			v, err := strconv.ParseUint(string(b), 10, bits)
+			v, err := strconv.ParseUint(view(b), 10, bits)
 			return v, err == nil
 		}
 	case *arrow.Float32Type:
 		return func(b []byte) (uint64, bool) {
-			v, err := strconv.ParseFloat(string(b), 32)
+			v, err := strconv.ParseFloat(view(b), 32)
 			return uint64(math.Float32bits(float32(v))), err == nil
 		}
 	case *arrow.Float64Type:
 		return func(b []byte) (uint64, bool) {
-			v, err := strconv.ParseFloat(string(b), 64)
+			v, err := strconv.ParseFloat(view(b), 64)
 			return math.Float64bits(v), err == nil
 		}
 	case *arrow.BooleanType:
@@ -122,7 +123,7 @@ func textParser(to arrow.DataType, layout string, loc *time.Location) func([]byt
 			layout = "2006-01-02"
 		}
 		return func(b []byte) (uint64, bool) {
-			tm, err := time.Parse(layout, string(b))
+			tm, err := time.Parse(layout, view(b))
 			if err != nil {
 				return 0, false
 			}
@@ -131,7 +132,7 @@ func textParser(to arrow.DataType, layout string, loc *time.Location) func([]byt
 		}
 	case *arrow.TimestampType:
 		return func(b []byte) (uint64, bool) {
-			tm, ok := ParseTime(string(b), layout)
+			tm, ok := ParseTime(view(b), layout)
 			if !ok {
 				return 0, false
 			}
@@ -148,6 +149,10 @@ func textParser(to arrow.DataType, layout string, loc *time.Location) func([]byt
 	}
 	return nil
 }
+
+// view reads b as a string without copying, for parsers that keep nothing
+// of it but in an error, which the callers drop.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // textHasOffset reports whether an ISO 8601 text ends with Z or an offset.
 func textHasOffset(b []byte) bool {
