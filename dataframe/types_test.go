@@ -279,6 +279,32 @@ func TestReadTypedText(t *testing.T) {
 	if got := typedValue(t, jt.Column("p"), 1); !sameTyped(got, big.NewRat(2, 1)) {
 		t.Errorf("JSON p: %v", got)
 	}
+
+	// Inferred: ISO dates and timestamps in JSON strings; a column that
+	// mixes dates with numbers or other text stays text.
+	inferred := filepath.Join(dir, "i.json")
+	if err := os.WriteFile(inferred, []byte(`{"d": "1994-01-05", "ts": "1994-01-05T10:20:30Z", "mixed": "1994-01-05"}`+"\n"+
+		`{"d": "2024-02-29", "ts": "2001-09-09T01:46:40Z", "mixed": "soon"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	it := compute(t, ctx, dataframe.ReadJSON(inferred))
+	for name, typ := range map[string]string{"d": "date32", "ts": "timestamp[us, tz=UTC]", "mixed": "utf8"} {
+		if got := it.Column(name).DataType().String(); got != typ {
+			t.Errorf("inferred JSON column %s is %s, want %s", name, got, typ)
+		}
+	}
+	if got := typedValue(t, it.Column("ts"), 1); !sameTyped(got, time.Date(2001, 9, 9, 1, 46, 40, 0, time.UTC)) {
+		t.Errorf("inferred JSON ts: %v", got)
+	}
+	mixed := filepath.Join(dir, "mixed.csv")
+	if err := os.WriteFile(mixed, []byte("a,b\n5,1994-01-05\n1994-01-05,x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, fl := range dataframe.ReadCSV(mixed).Schema().Fields() {
+		if fl.Type.String() != "utf8" {
+			t.Errorf("CSV column %s mixing dates with other text is %s, want utf8", fl.Name, fl.Type)
+		}
+	}
 }
 
 // TestTypedRoundTrips writes dates and timestamps to Avro (as its date and

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/io/internal/colbuild"
 	"github.com/duskdata/dusk/io/internal/strdict"
 	"github.com/duskdata/dusk/io/storage"
 )
@@ -74,8 +74,8 @@ func Infer(path string, opts Options) (Schema, error) {
 		}
 	}
 	fits := make([]struct {
-		notInt, notFloat, notBool, notDate, notTime, any bool
-		zoned, naive                                     bool // timestamps seen with and without an offset
+		notInt, notFloat, notBool, any bool
+		times                          colbuild.TimeFit
 	}, len(names))
 	// The hashes of each column's values, counted as distinct values at the
 	// end: cheaper than a set of the strings, and a collision only
@@ -111,6 +111,7 @@ func Infer(path string, opts Options) (Schema, error) {
 			}
 			t := &fits[i]
 			t.any = true
+			colbuild.SeeTime(v, &t.times)
 			if len(hashes[i]) < maxDictSample {
 				hashes[i] = append(hashes[i], strdict.Hash(v))
 			}
@@ -129,18 +130,6 @@ func Infer(path string, opts Options) (Schema, error) {
 			if !t.notBool {
 				if _, ok := parseBool(v); !ok {
 					t.notBool = true
-				}
-			}
-			if !t.notDate && !isISODate(v) {
-				t.notDate = true
-			}
-			if !t.notTime {
-				if !isISOTime(v) {
-					t.notTime = true
-				} else if zoned := hasZone(v); zoned {
-					t.zoned = true
-				} else {
-					t.naive = true
 				}
 			}
 		}
@@ -163,12 +152,8 @@ func Infer(path string, opts Options) (Schema, error) {
 			typ = Float64
 		case !t.notBool:
 			typ = Bool
-		case !t.notDate:
-			typ = "date32"
-		case !t.notTime && t.zoned && !t.naive:
-			typ = "timestamp[us, tz=UTC]"
-		case !t.notTime && !t.zoned:
-			typ = "timestamp[us]"
+		case t.times.Type() != "":
+			typ = t.times.Type()
 		}
 		schema[i] = Column{Name: name, Type: typ}
 		if typ == String && !opts.NoDictionary {
@@ -215,29 +200,4 @@ func splitLine(data []byte, pos int, delim byte) ([]string, int, error) {
 			return fields, p.pos, nil
 		}
 	}
-}
-
-// isISODate reports whether v is a date written 2006-01-02.
-func isISODate(v []byte) bool {
-	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
-		return false
-	}
-	_, err := kernel.ParseDate(string(v))
-	return err == nil
-}
-
-// isISOTime reports whether v is an ISO 8601 date and time (a T or a space
-// between them).
-func isISOTime(v []byte) bool {
-	if len(v) < 16 || v[4] != '-' || v[7] != '-' || v[10] != 'T' && v[10] != ' ' {
-		return false
-	}
-	_, ok := kernel.ParseTime(string(v), "")
-	return ok
-}
-
-// hasZone reports whether an ISO 8601 time ends with Z or an offset.
-func hasZone(v []byte) bool {
-	n := len(v)
-	return v[n-1] == 'Z' || n > 19 && (v[n-6] == '+' || v[n-6] == '-') && v[n-3] == ':'
 }

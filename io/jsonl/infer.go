@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/duskdata/dusk/io/internal/colbuild"
 )
 
 // SampleSize is how much of the start of a file a caller should hand Infer.
@@ -118,7 +120,8 @@ const maxDictSample = 1 << 16
 type keyStats struct {
 	name                                string
 	ints, floats, bools, strs, overflow bool
-	any                                 bool // a value other than null
+	times                               colbuild.TimeFit // of the strings
+	any                                 bool             // a value other than null
 	distinct                            map[string]struct{}
 }
 
@@ -153,6 +156,11 @@ func (k *keyStats) add(b []byte, i int) (int, error) {
 	default: // strings, objects, arrays, and errors
 		end, err = skipValue(b, i, 0)
 		k.strs = true
+		if inner := b[i+1 : max(i+1, end-1)]; err == nil && c == '"' && !bytes.ContainsRune(inner, '\\') {
+			colbuild.SeeTime(inner, &k.times)
+		} else {
+			k.times.NotTime()
+		}
 	}
 	if err != nil {
 		return 0, err
@@ -166,6 +174,8 @@ func (k *keyStats) add(b []byte, i int) (int, error) {
 
 func (k *keyStats) typ() Type {
 	switch {
+	case k.strs && !k.bools && !k.ints && !k.floats && k.times.Type() != "":
+		return k.times.Type()
 	case k.strs || k.bools && (k.ints || k.floats):
 		return String
 	case k.bools:

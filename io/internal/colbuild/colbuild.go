@@ -174,3 +174,69 @@ func Digits(b []byte, i int, v uint64) (uint64, int) {
 	}
 	return v, i
 }
+
+// TimeFit is what a reader's sample says of a column's text values: whether
+// all are ISO 8601 dates (2006-01-02), or all dates and times, with an
+// offset or all without.
+type TimeFit struct {
+	notDate, notTime, zoned, naive bool
+}
+
+// SeeTime adds one text value to what fit has seen.
+func SeeTime(v []byte, fit *TimeFit) {
+	if !fit.notDate && !isISODate(v) {
+		fit.notDate = true
+	}
+	if !fit.notTime {
+		switch {
+		case !isISOTime(v):
+			fit.notTime = true
+		case hasZone(v):
+			fit.zoned = true
+		default:
+			fit.naive = true
+		}
+	}
+}
+
+// NotTime records a value that is no text at all (a number, an object).
+func (fit *TimeFit) NotTime() { fit.notDate, fit.notTime = true, true }
+
+// Type is the column's type by the values seen: date32, timestamp[us]
+// (tz=UTC where every value has an offset), or "" for text.
+func (fit *TimeFit) Type() Type {
+	switch {
+	case !fit.notDate:
+		return "date32"
+	case !fit.notTime && fit.zoned && !fit.naive:
+		return "timestamp[us, tz=UTC]"
+	case !fit.notTime && !fit.zoned:
+		return "timestamp[us]"
+	}
+	return ""
+}
+
+// isISODate reports whether v is a date written 2006-01-02.
+func isISODate(v []byte) bool {
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	_, err := kernel.ParseDate(string(v))
+	return err == nil
+}
+
+// isISOTime reports whether v is an ISO 8601 date and time (a T or a space
+// between them).
+func isISOTime(v []byte) bool {
+	if len(v) < 16 || v[4] != '-' || v[7] != '-' || v[10] != 'T' && v[10] != ' ' {
+		return false
+	}
+	_, ok := kernel.ParseTime(string(v), "")
+	return ok
+}
+
+// hasZone reports whether an ISO 8601 time ends with Z or an offset.
+func hasZone(v []byte) bool {
+	n := len(v)
+	return v[n-1] == 'Z' || n > 19 && (v[n-6] == '+' || v[n-6] == '-') && v[n-3] == ':'
+}
