@@ -294,3 +294,17 @@ func WideType(t arrow.DataType) arrow.DataType {
 	}
 	return t
 }
+
+// DecimalFromBigEndian reads an unscaled decimal as Parquet and Avro store
+// it: big-endian two's complement in up to 16 bytes.
+func DecimalFromBigEndian(b []byte) decimal128.Num {
+	var hi, lo uint64
+	if len(b) > 0 && b[0]&0x80 != 0 { // negative: sign-extend
+		hi, lo = ^uint64(0), ^uint64(0)
+	}
+	for _, c := range b {
+		hi = hi<<8 | lo>>56
+		lo = lo<<8 | uint64(c)
+	}
+	return decimal128.New(int64(hi), lo)
+}

@@ -19,9 +19,10 @@
 //	enum                      dictionary string (kernel.Dict), the symbols its dictionary
 //	["null", T], [T, "null"]  T, with nulls
 //
+// bytes with the decimal logical type read as decimal128(precision, scale).
 // The time-of-day logical types read as their raw numbers (ms or µs since
-// midnight). Arrays, maps, records, fixed, decimal and unions of several
-// types are not supported: ArrowSchema and Inspect fail on them, naming the
+// midnight). Arrays, maps, records, fixed (decimals among them) and unions
+// of several types are not supported: ArrowSchema and Inspect fail on them, naming the
 // field, and Read when they are asked for (a projection that leaves them
 // out reads the file).
 //
@@ -153,10 +154,15 @@ func mapField(f *avro.Field) field {
 			fd.typ = kernel.Dict
 		}
 	case avro.Bytes:
-		if logical != "" {
-			return unsupported(describe(t))
-		}
 		fd.kind, fd.typ = kBytes, kernel.String
+		if logical == avro.Decimal {
+			d := t.(avro.LogicalTypeSchema).Logical().(*avro.DecimalLogicalSchema)
+			if d.Precision() < 1 || d.Precision() > 38 || d.Scale() < 0 || d.Scale() > d.Precision() {
+				return unsupported(describe(t))
+			}
+			fd.typ = &arrow.Decimal128Type{Precision: int32(d.Precision()), Scale: int32(d.Scale())}
+			return fd
+		}
 	case avro.Enum:
 		fd.kind, fd.typ = kEnum, kernel.Dict
 		fd.symbols = t.(*avro.EnumSchema).Symbols()

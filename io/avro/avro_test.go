@@ -2,6 +2,7 @@ package avro_test
 
 import (
 	"bytes"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -333,7 +334,9 @@ func TestArrowSchema(t *testing.T) {
 			},
 		},
 		{name: "array", fields: `{"name":"ok","type":"long"},{"name":"xs","type":{"type":"array","items":"long"}}`, err: "avro: field xs: Avro type array is not supported"},
-		{name: "decimal", fields: `{"name":"price","type":{"type":"bytes","logicalType":"decimal","precision":9,"scale":2}}`, err: "avro: field price: Avro type bytes (logical type decimal) is not supported"},
+		{name: "decimal", fields: `{"name":"price","type":{"type":"bytes","logicalType":"decimal","precision":9,"scale":2}}`,
+			want: []arrow.Field{{Name: "price", Type: &arrow.Decimal128Type{Precision: 9, Scale: 2}, Nullable: true}}},
+		{name: "fixed decimal", fields: `{"name":"price","type":{"type":"fixed","name":"F8","size":8,"logicalType":"decimal","precision":9,"scale":2}}`, err: "avro: field price: Avro type fixed F8"},
 		{name: "null", fields: `{"name":"n","type":"null"}`, err: "avro: field n: Avro type null is not supported"},
 		{name: "union of two nulls-free", fields: `{"name":"u","type":["int","string"]}`, err: `avro: field u: Avro type union ["int","string"] is not supported`},
 		{name: "union with a record", fields: `{"name":"u","type":["null",{"type":"record","name":"R","fields":[]}]}`, err: "avro: field u: Avro type record R is not supported"},
@@ -444,5 +447,53 @@ func TestWriteErrors(t *testing.T) {
 	defer got.Release()
 	if got.NumRows() != 0 || !got.Schema().Equal(rec.Schema()) {
 		t.Errorf("empty file read as %d rows of %s", got.NumRows(), got.Schema())
+	}
+}
+
+// TestReadDecimals reads bytes decimals, as hamba/avro encodes *big.Rat,
+// negative ones and nulls among them.
+func TestReadDecimals(t *testing.T) {
+	schema := `{"type":"record","name":"r","fields":[{"name":"p","type":["null",{"type":"bytes","logicalType":"decimal","precision":20,"scale":3}]}]}`
+	path := filepath.Join(t.TempDir(), "d.avro")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := ocf.NewEncoder(schema, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"12.345", "-0.001", "", "123456789012345.678"}
+	for _, w := range want {
+		rec := map[string]any{"p": nil}
+		if w != "" {
+			r, _ := new(big.Rat).SetString(w)
+			rec["p"] = r
+		}
+		if err := enc.Encode(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rec, err := readFile(t, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	col := rec.Column(0).(*array.Decimal128)
+	if got := col.DataType().String(); got != "decimal(20, 3)" {
+		t.Fatalf("type %s, want decimal(20, 3)", got)
+	}
+	for i, w := range want {
+		got := ""
+		if col.IsValid(i) {
+			got = col.Value(i).ToString(3)
+		}
+		if got != w {
+			t.Errorf("row %d: %q, want %q", i, got, w)
+		}
 	}
 }

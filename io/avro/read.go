@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/klauspost/compress/flate"
@@ -378,7 +379,7 @@ func newColumn(f *field) *column {
 	case f.kind == kEnum:
 	case f.typ == kernel.Dict:
 		c.offsets, c.ids = []int32{0}, map[string]int32{}
-	case f.typ == kernel.String:
+	case f.typ == kernel.String || f.typ.ID() == arrow.DECIMAL128:
 		c.offsets = []int32{0}
 	}
 	return c
@@ -527,6 +528,12 @@ func (d *decoder) value(c *column) error {
 		v, err := d.bytes()
 		if err != nil {
 			return err
+		}
+		if f.typ.ID() == arrow.DECIMAL128 {
+			if len(v) > 16 {
+				return fmt.Errorf("a decimal of %d bytes: at most 16 fit %s", len(v), f.typ)
+			}
+			return c.appendString(v) // its bytes, turned into decimals at the end
 		}
 		if f.kind == kBytes && !utf8.Valid(v) {
 			return errors.New("bytes that are not UTF-8 text")
@@ -783,6 +790,12 @@ func (c *column) finish(rows int) arrow.Array {
 		values := kernel.NewString(c.offsets, c.data, nil)
 		defer values.Release()
 		return kernel.NewDict(c.indices, values, valid)
+	case c.f.typ.ID() == arrow.DECIMAL128:
+		vals := make([]decimal128.Num, len(c.offsets)-1)
+		for i := range vals {
+			vals[i] = kernel.DecimalFromBigEndian(c.data[c.offsets[i]:c.offsets[i+1]])
+		}
+		return kernel.NewFixed(c.f.typ, vals, valid)
 	}
 	return kernel.NewString(c.offsets, c.data, valid)
 }

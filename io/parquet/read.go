@@ -278,16 +278,7 @@ func fixedDecimals(p parquet.Page, _ int, buf *[]decimal128.Num) ([]decimal128.N
 	out := grow(*buf, n)
 	*buf = out
 	for i := range out {
-		b := data[i*size : (i+1)*size]
-		var hi, lo uint64
-		if b[0]&0x80 != 0 { // negative: sign-extend
-			hi, lo = ^uint64(0), ^uint64(0)
-		}
-		for _, c := range b {
-			hi = hi<<8 | lo>>56
-			lo = lo<<8 | uint64(c)
-		}
-		out[i] = decimal128.New(int64(hi), lo)
+		out[i] = kernel.DecimalFromBigEndian(data[i*size : (i+1)*size])
 	}
 	return out, nil
 }
