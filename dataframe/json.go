@@ -25,6 +25,9 @@ type JSONOptions struct {
 	// from strings or numbers) instead of inferring them; a key given here
 	// that the sample lacks is read too.
 	Types map[string]string
+	// TimeLayout is the Go layout of the date and timestamp keys that
+	// Types names ("02/01/2006 15:04"); by default they are ISO 8601.
+	TimeLayout string
 	// BlockSize splits files larger than this many bytes into several
 	// partitions. Default 64 MiB.
 	BlockSize int64
@@ -89,11 +92,11 @@ func ReadJSON(pattern string, opts ...JSONOptions) *Frame {
 		found := false
 		for i := range schema {
 			if schema[i].Name == name {
-				schema[i].Type, schema[i].Dictionary, found = t, false, true
+				schema[i].Type, schema[i].Dictionary, schema[i].Layout, found = t, false, o.TimeLayout, true
 			}
 		}
 		if !found {
-			schema = append(schema, jsonl.Column{Name: name, Type: t})
+			schema = append(schema, jsonl.Column{Name: name, Type: t, Layout: o.TimeLayout})
 		}
 	}
 	fields := make([]arrow.Field, len(schema))

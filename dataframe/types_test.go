@@ -267,6 +267,14 @@ func TestReadTypedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	jf := dataframe.ReadJSON(jsonPath, dataframe.JSONOptions{Types: map[string]string{"d": "date32", "n": "int8", "p": "decimal(9, 2)"}})
+	laid := filepath.Join(dir, "laid.json")
+	if err := os.WriteFile(laid, []byte(`{"at": "31/12/1999 23:59"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lt := compute(t, ctx, dataframe.ReadJSON(laid, dataframe.JSONOptions{Types: map[string]string{"at": "timestamp[ms]"}, TimeLayout: "02/01/2006 15:04"}))
+	if got := typedValue(t, lt.Column("at"), 0); !sameTyped(got, time.Date(1999, 12, 31, 23, 59, 0, 0, time.UTC)) {
+		t.Errorf("JSON with a layout: %v", got)
+	}
 	jt := compute(t, ctx, jf)
 	for name, typ := range map[string]string{"d": "date32", "n": "int8", "p": "decimal(9, 2)"} {
 		if got := jt.Column(name).DataType().String(); got != typ {

@@ -467,7 +467,7 @@ func fastFloat(b []byte, i int) (float64, int, bool) {
 
 // convert turns a column scanned as text (or a number) into its logical
 // type; it takes over a.
-func convert(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
+func convert(a arrow.Array, to arrow.DataType, layout string) (arrow.Array, error) {
 	defer a.Release()
 	text := a
 	if !kernel.IsString(a.DataType()) {
@@ -478,7 +478,7 @@ func convert(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
 		defer t.Release()
 		text = t
 	}
-	return kernel.ParseText(text, to, "", true)
+	return kernel.ParseText(text, to, layout, true)
 }
 
 // record wraps the columns kept as a record.
@@ -497,7 +497,7 @@ func (p *parser) record(schema Schema) (arrow.Record, error) {
 			return nil, err
 		}
 		if logical, ok := schema[c].Type.Logical(); ok {
-			if a, err = convert(a, logical); err != nil {
+			if a, err = convert(a, logical, schema[c].Layout); err != nil {
 				return nil, fmt.Errorf("column %s: %w", schema[c].Name, err)
 			}
 		}

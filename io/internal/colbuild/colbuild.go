@@ -82,6 +82,9 @@ type Column struct {
 	// Dictionary encodes a string column as indices into its distinct
 	// values, for columns with few of them (Infer decides from its sample).
 	Dictionary bool `json:"dict,omitempty"`
+	// Layout is the Go layout of a date or timestamp column's text; ""
+	// for ISO 8601.
+	Layout string `json:"layout,omitempty"`
 }
 
 // Schema is a file's columns, in order.
