@@ -16,39 +16,54 @@ import (
 
 const benchRows = 10_000_000
 
+// benchShapes are the ways the Year benchmarks take 10M values: as one
+// column, and as the engine does, a partition of 1M rows a task.
+var benchShapes = []struct {
+	name  string
+	parts int
+}{{"one-column", 1}, {"partitions-of-1M", 10}}
+
 func BenchmarkDateYear(b *testing.B) {
 	days := make([]int32, benchRows)
 	rng := rand.New(rand.NewSource(1))
 	for i := range days {
 		days[i] = int32(rng.Intn(20000)) // 1970 to 2024
 	}
-	b.SetBytes(4 * benchRows)
-	b.ResetTimer()
-	for range b.N {
-		DateFields(days, Year)
-	}
-	b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mvalues/s")
-}
-
-func BenchmarkTimestampYear(b *testing.B) {
-	for _, tz := range []string{"UTC", "America/New_York"} {
-		b.Run(tz, func(b *testing.B) {
-			loc, err := Location(tz)
-			if err != nil {
-				b.Fatal(err)
-			}
-			vals := make([]int64, benchRows)
-			start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
-			for i := range vals {
-				vals[i] = start + int64(i)*3_000_000 // every 3 s, a year's span
-			}
-			b.SetBytes(8 * benchRows)
-			b.ResetTimer()
+	for _, shape := range benchShapes {
+		b.Run(shape.name, func(b *testing.B) {
+			b.SetBytes(4 * benchRows)
 			for range b.N {
-				TimeFields(vals, arrow.Microsecond, loc, Year)
+				for p := range shape.parts {
+					DateFields(days[p*benchRows/shape.parts:(p+1)*benchRows/shape.parts], Year)
+				}
 			}
 			b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mvalues/s")
 		})
+	}
+}
+
+func BenchmarkTimestampYear(b *testing.B) {
+	vals := make([]int64, benchRows)
+	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	for i := range vals {
+		vals[i] = start + int64(i)*3_000_000 // every 3 s, a year's span
+	}
+	for _, tz := range []string{"UTC", "America/New_York"} {
+		loc, err := Location(tz)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, shape := range benchShapes {
+			b.Run(tz+"/"+shape.name, func(b *testing.B) {
+				b.SetBytes(8 * benchRows)
+				for range b.N {
+					for p := range shape.parts {
+						TimeFields(vals[p*benchRows/shape.parts:(p+1)*benchRows/shape.parts], arrow.Microsecond, loc, Year)
+					}
+				}
+				b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mvalues/s")
+			})
+		}
 	}
 }
 
