@@ -17,9 +17,12 @@ import (
 	"github.com/duskdata/dusk/dataframe"
 )
 
-// The files of testdata/types were written by other tools (gen.mjs there):
-// duckdb.parquet by DuckDB 1.5.6, with DuckDB's own reading of it as
-// duckdb.expected.csv; impala.expected.csv is DuckDB's reading of Impala's
+// The files of testdata/types were written by other tools: duckdb.parquet
+// by DuckDB 1.5.6 (gen.mjs), with DuckDB's own reading of it as
+// duckdb.expected.csv; arrowgo.parquet by Apache Arrow's Go Parquet writer
+// (arrowgo_gen.go.txt: INT32, DATE, TIMESTAMP(us, UTC), INT96 and
+// DECIMAL(15,2) in one file), read by DuckDB for arrowgo.expected.csv; and
+// impala.expected.csv is DuckDB's reading of Impala's
 // alltypes_plain.snappy.parquet (INT96 timestamps).
 
 // typedFiles are the files, the types Dusk must read them as, and the
@@ -32,6 +35,9 @@ var typedFiles = []struct {
 		"i": "int32", "d": "date32", "ts": "timestamp[us, tz=UTC]", "ts_ns": "timestamp[us]",
 		"price": "decimal(15, 2)", "big": "decimal(30, 4)", "tiny": "int8", "small": "int16",
 		"utiny": "uint8", "f32": "float32", "s": "utf8",
+	}},
+	{"testdata/types/arrowgo.parquet", "testdata/types/arrowgo.expected.csv", map[string]string{
+		"i": "int32", "d": "date32", "ts": "timestamp[us, tz=UTC]", "t96": "timestamp[ns]", "price": "decimal(15, 2)",
 	}},
 	{"../io/parquet/testdata/alltypes_plain.snappy.parquet", "testdata/types/impala.expected.csv", map[string]string{
 		"id": "int32", "timestamp_col": "timestamp[ns]", "float_col": "float32", "bigint_col": "int64",

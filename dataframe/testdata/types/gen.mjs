@@ -1,7 +1,8 @@
 // Writes dataframe/testdata/types: a Parquet file written by DuckDB, and
 // DuckDB's reading of it as the expected values;
 //   duckdb.parquet  written by DuckDB 1.5.6 (@duckdb/node-api)
-// and DuckDB's reading of Impala's alltypes_plain.snappy.parquet (INT96
+// and DuckDB's readings of arrowgo.parquet (written beforehand by
+// arrowgo_gen.go.txt) and of Impala's alltypes_plain.snappy.parquet (INT96
 // timestamps, from io/parquet/testdata).
 // Run: npm install @duckdb/node-api@1.5.6-r.1 && node gen.mjs OUTDIR
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -26,7 +27,7 @@ await c.run(`copy (
 ) to '${out}/duckdb.parquet' (format parquet)`);
 
 // DuckDB's reading of each file, as text: the expected values.
-for (const [f, path] of [['duckdb', `${out}/duckdb.parquet`], ['impala', `${out}/../../../io/parquet/testdata/alltypes_plain.snappy.parquet`]]) {
+for (const [f, path] of [['duckdb', `${out}/duckdb.parquet`], ['arrowgo', `${out}/arrowgo.parquet`], ['impala', `${out}/../../../io/parquet/testdata/alltypes_plain.snappy.parquet`]]) {
   await c.run(`copy (select * from read_parquet('${path}')) to '${out}/${f}.expected.csv' (header, dateformat '%Y-%m-%d', timestampformat '%Y-%m-%dT%H:%M:%S.%n')`);
   const r = await c.runAndReadAll(`select name, type, logical_type, converted_type from parquet_schema('${path}')`);
   console.log(f, r.getRows());
