@@ -37,7 +37,13 @@ func arithRule(op kernel.ArithOp, a, b arrow.DataType) (arrow.DataType, arithFor
 	case isNumberKind(ka) && isNumberKind(kb) || ka == kernel.KindNull && isNumberKind(kb) || kb == kernel.KindNull && isNumberKind(ka):
 		if ka != kernel.KindDecimal && kb != kernel.KindDecimal {
 			k, err := op.ResultKind(physicalKind(a), physicalKind(b))
-			return kindType(k), arithNumbers, err
+			if err != nil {
+				return nil, 0, err
+			}
+			if k == kernel.KindFloat && op == kernel.Div && (ka != kernel.KindFloat || kb != kernel.KindFloat) {
+				return kernel.Float64, arithNumbers, nil // true division of ints
+			}
+			return numberSupertype(a, b), arithNumbers, nil
 		}
 		if op == kernel.Div || ka == kernel.KindFloat || kb == kernel.KindFloat || physicalKind(a) == kernel.KindFloat || physicalKind(b) == kernel.KindFloat {
 			return kernel.Float64, arithFloat, nil
@@ -80,6 +86,112 @@ func arithRule(op kernel.ArithOp, a, b arrow.DataType) (arrow.DataType, arithFor
 	return nil, 0, fmt.Errorf("%s does not apply to %s and %s", op, typeName(a), typeName(b))
 }
 
+// numberSupertype is the type two numbers compute in, as Polars' supertype:
+// two ints the wider (an unsigned one meeting a signed one of its width or
+// narrower, the next wider signed type; uint64 with a signed type, int64),
+// float32 with float32 or an int of 16 bits or fewer float32, any other
+// float float64; null fits anything.
+func numberSupertype(a, b arrow.DataType) arrow.DataType {
+	ka, kb := kindOfType(a), kindOfType(b)
+	switch {
+	case ka == kernel.KindNull:
+		return plainOf(widenNull(b))
+	case kb == kernel.KindNull:
+		return plainOf(widenNull(a))
+	case ka == kernel.KindFloat || kb == kernel.KindFloat:
+		small := func(t arrow.DataType, k kernel.Kind) bool {
+			return t.ID() == arrow.FLOAT32 || k == kernel.KindInt && bitWidth(t) <= 16
+		}
+		if small(a, ka) && small(b, kb) && (a.ID() == arrow.FLOAT32 || b.ID() == arrow.FLOAT32) {
+			return arrow.PrimitiveTypes.Float32
+		}
+		return kernel.Float64
+	}
+	sa, sb := isSigned(a), isSigned(b)
+	wa, wb := bitWidth(a), bitWidth(b)
+	switch {
+	case sa == sb:
+		return intType(max(wa, wb), sa)
+	case !sa && wa >= wb, !sb && wb >= wa: // the unsigned one is at least as wide
+		return intType(min(2*max(wa, wb), 64), true)
+	}
+	return intType(max(wa, wb), true)
+}
+
+// widenNull is t, or int64 for the null type (a null literal's).
+func widenNull(t arrow.DataType) arrow.DataType {
+	if t.ID() == arrow.NULL {
+		return kernel.Int64
+	}
+	return t
+}
+
+func bitWidth(t arrow.DataType) int {
+	if fw, ok := t.(arrow.FixedWidthDataType); ok {
+		return fw.BitWidth()
+	}
+	return 64
+}
+
+func isSigned(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		return false
+	}
+	return true
+}
+
+// intType is the integer type of a width and signedness.
+func intType(bits int, signed bool) arrow.DataType {
+	if signed {
+		return map[int]arrow.DataType{8: arrow.PrimitiveTypes.Int8, 16: arrow.PrimitiveTypes.Int16, 32: arrow.PrimitiveTypes.Int32, 64: arrow.PrimitiveTypes.Int64}[bits]
+	}
+	return map[int]arrow.DataType{8: arrow.PrimitiveTypes.Uint8, 16: arrow.PrimitiveTypes.Uint16, 32: arrow.PrimitiveTypes.Uint32, 64: arrow.PrimitiveTypes.Uint64}[bits]
+}
+
+// narrowTo gives a kernel's int64 or float64 result the narrower number
+// type t (integers wrapping, as Polars' do on overflow); other results and
+// types are as they are.
+func narrowTo(col arrow.Array, t arrow.DataType) arrow.Array {
+	if arrow.TypeEqual(col.DataType(), t) {
+		return col
+	}
+	valid := validCopy(col)
+	switch c := col.(type) {
+	case *array.Int64:
+		v := c.Int64Values()
+		switch t.ID() {
+		case arrow.INT8:
+			return kernel.NewFixed(t, convertNumbers[int64, int8](v), valid)
+		case arrow.INT16:
+			return kernel.NewFixed(t, convertNumbers[int64, int16](v), valid)
+		case arrow.INT32:
+			return kernel.NewFixed(t, convertNumbers[int64, int32](v), valid)
+		case arrow.UINT8:
+			return kernel.NewFixed(t, convertNumbers[int64, uint8](v), valid)
+		case arrow.UINT16:
+			return kernel.NewFixed(t, convertNumbers[int64, uint16](v), valid)
+		case arrow.UINT32:
+			return kernel.NewFixed(t, convertNumbers[int64, uint32](v), valid)
+		case arrow.UINT64:
+			return kernel.NewFixed(t, convertNumbers[int64, uint64](v), valid)
+		}
+	case *array.Float64:
+		if t.ID() == arrow.FLOAT32 {
+			return kernel.NewFixed(t, convertNumbers[float64, float32](c.Float64Values()), valid)
+		}
+	}
+	return col
+}
+
+func convertNumbers[From int64 | float64, To int8 | int16 | int32 | uint8 | uint16 | uint32 | uint64 | float32](v []From) []To {
+	out := make([]To, len(v))
+	for i, x := range v {
+		out[i] = To(x)
+	}
+	return out
+}
+
 // decimalShape is a decimal's precision and scale; an integer counts as
 // decimal(18, 0).
 func decimalShape(t arrow.DataType) (int32, int32) {
@@ -98,7 +210,11 @@ func evalArith(c *evalCall, op kernel.ArithOp, a, b value) (arrow.Array, error) 
 	x, y := a.asDatum(), b.asDatum()
 	switch form {
 	case arithNumbers:
-		return arithColumns(c, op, x, y)
+		col, err := arithColumns(c, op, x, y)
+		if err != nil {
+			return nil, err
+		}
+		return narrowTo(col, t), nil
 	case arithFloat:
 		if x, err = coerce(c, a, kernel.Float64); err == nil {
 			y, err = coerce(c, b, kernel.Float64)

@@ -345,27 +345,25 @@ func numberFunctions() []*function {
 				return c.column(col), err
 			}})
 	}
-	binary := func(name string, kernelFn func(a, b kernel.Datum, n int) (arrow.Array, error), result func(a, b kernel.Kind) kernel.Kind) *function {
+	binary := func(name string, kernelFn func(a, b kernel.Datum, n int) (arrow.Array, error), result func(a, b arrow.DataType) arrow.DataType) *function {
 		return &function{name: name, arity: 2, format: callFormat,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 				if err := needs(c, in, "numbers", isNumeric); err != nil {
 					return nil, err
 				}
-				return kindType(result(kindOfType(in[0]), kindOfType(in[1]))), nil
+				return result(in[0], in[1]), nil
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
 				col, err := kernelFn(in[0].asDatum(), in[1].asDatum(), c.rows)
-				return c.column(col), err
+				if err != nil {
+					return value{}, err
+				}
+				return c.column(narrowTo(col, c.out)), nil
 			}}
 	}
 	out = append(out,
-		binary("mod", kernel.Mod, func(a, b kernel.Kind) kernel.Kind {
-			if a != kernel.KindFloat && b != kernel.KindFloat {
-				return kernel.KindInt
-			}
-			return kernel.KindFloat
-		}),
-		binary("pow", kernel.Pow, func(a, b kernel.Kind) kernel.Kind { return kernel.KindFloat }))
+		binary("mod", kernel.Mod, numberSupertype),
+		binary("pow", kernel.Pow, func(a, b arrow.DataType) arrow.DataType { return kernel.Float64 }))
 	for op := kernel.Neg; op <= kernel.Ceil; op++ {
 		out = append(out, &function{name: op.String(), arity: 1, format: callFormat,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
@@ -373,11 +371,17 @@ func numberFunctions() []*function {
 				if err != nil {
 					return nil, fmt.Errorf("%s needs a number, but %s is not", op, describe(c.n.Args[0], in[0]))
 				}
+				if k == kindOfType(in[0]) && op != kernel.Sqrt && op != kernel.Log && op != kernel.Exp {
+					return numberSupertype(in[0], arrow.Null), nil // the operand's own type
+				}
 				return kindType(k), nil
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
 				col, err := kernel.Math(c.array(in[0]), op)
-				return c.column(col), err
+				if err != nil {
+					return value{}, err
+				}
+				return c.column(narrowTo(col, c.out)), nil
 			}})
 	}
 	return append(out, &function{name: "round", arity: 1, format: callFormat,
@@ -385,14 +389,14 @@ func numberFunctions() []*function {
 			if err := needs(c, in, "a number", isNumeric); err != nil {
 				return nil, err
 			}
-			if kindOfType(in[0]) == kernel.KindInt {
-				return kernel.Int64, nil
-			}
-			return kernel.Float64, nil
+			return numberSupertype(in[0], arrow.Null), nil // the operand's own type
 		},
 		eval: func(c *evalCall, in []value) (value, error) {
-			col, err := kernel.Round(c.array(in[0]), int(c.n.Int[0]))
-			return c.column(col), err
+			col, err := kernel.Round(kernel.Widen(c.array(in[0])), int(c.n.Int[0]))
+			if err != nil {
+				return value{}, err
+			}
+			return c.column(narrowTo(col, c.out)), nil
 		}})
 }
 

@@ -233,13 +233,37 @@ func typedCases() []typedCase {
 			}
 			return nil
 		}},
-		{"abs", col("tiny").Abs(), "int64", func(r typedRow) any {
+		{"abs", col("tiny").Abs(), "int8", func(r typedRow) any {
 			if v, ok := r["tiny"].(int64); ok {
 				return max(v, -v)
 			}
 			return nil
 		}},
-		{"+", col("small").Add(col("utiny")), "int64", func(r typedRow) any {
+		{"*", col("tiny").Mul(col("utiny")), "int16", func(r typedRow) any {
+			a, ok1 := r["tiny"].(int64)
+			b, ok2 := r["utiny"].(int64)
+			if !ok1 || !ok2 {
+				return nil
+			}
+			return int64(int16(a * b))
+		}},
+		{"+", col("f32").Add(col("small")), "float32", func(r typedRow) any {
+			a, ok1 := r["f32"].(float64)
+			b, ok2 := r["small"].(int64)
+			if !ok1 || !ok2 {
+				return nil
+			}
+			return float64(float32(a + float64(b)))
+		}},
+		{"+", col("f32").Add(col("i")), "float64", func(r typedRow) any {
+			a, ok1 := r["f32"].(float64)
+			b, ok2 := r["i"].(int64)
+			if !ok1 || !ok2 {
+				return nil
+			}
+			return a + float64(b)
+		}},
+		{"+", col("small").Add(col("utiny")), "int16", func(r typedRow) any {
 			a, ok1 := r["small"].(int64)
 			b, ok2 := r["utiny"].(int64)
 			if !ok1 || !ok2 {
