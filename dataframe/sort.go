@@ -70,13 +70,24 @@ func (f *Frame) Loc(lo, hi any) *Frame {
 		if v == nil {
 			continue
 		}
-		l, err := makeLiteral(v)
-		if err != nil {
-			return failed(fmt.Errorf("Loc: %w", err))
+		var l literal
+		if e, ok := v.(Expr); ok && e.n.Op == "lit" && e.n.Lit != nil { // Date("1994-01-01")
+			l = *e.n.Lit
+		} else {
+			var err error
+			if l, err = makeLiteral(v); err != nil {
+				return failed(fmt.Errorf("Loc: %w", err))
+			}
 		}
 		numeric := func(k kernel.Kind) bool { return k == kernel.KindInt || k == kernel.KindFloat }
 		if lk := l.kind(); kind == kernel.KindBool || numeric(lk) != numeric(kind) || !numeric(kind) && lk != kind {
 			return failed(fmt.Errorf("Loc: bound %v is %s, the index %s is %s", v, l.kind(), idx, kind))
+		}
+		if ts, ok := fl.Type.(*arrow.TimestampType); ok {
+			// The bound in the index's unit: the first value at or after lo,
+			// the last at or before hi.
+			div := int64(1e9) / kernel.UnitsPerSecond(ts.Unit)
+			l.I = floorDiv(l.I+int64(1-i)*(div-1), div)
 		}
 		bounds[i] = &l
 	}

@@ -469,3 +469,31 @@ func TestTypedGroupBy(t *testing.T) {
 		}
 	}
 }
+
+// TestLocOnDatesAndTimes sorts the DuckDB-written file by a timestamp (µs)
+// and by a date, and takes ranges with time.Time and Date bounds.
+func TestLocOnDatesAndTimes(t *testing.T) {
+	ctx := newClient(t)
+	base := dataframe.ReadParquet("testdata/types/duckdb.parquet").Select("i", "d", "ts")
+	lo, hi := time.Date(1995, 3, 20, 0, 0, 0, 1, time.UTC), time.Date(1995, 4, 1, 12, 0, 0, 0, time.UTC)
+	byTS := compute(t, ctx, base.SetIndex("ts").Loc(lo, hi))
+	byD := compute(t, ctx, base.SetIndex("d").Loc(dataframe.Date("1993-01-01"), dataframe.Date("1994-06-30")))
+	all := compute(t, ctx, base)
+	wantTS, wantD := 0, 0
+	for i := 0; i < all.NumRows(); i++ {
+		if ts, ok := typedValue(t, all.Column("ts"), i).(time.Time); ok && !ts.Before(lo) && !ts.After(hi) {
+			wantTS++
+		}
+		if d, ok := typedValue(t, all.Column("d"), i).(time.Time); ok && !d.Before(date(1993, 1, 1)) && !d.After(date(1994, 6, 30)) {
+			wantD++
+		}
+	}
+	if byTS.NumRows() != wantTS || wantTS == 0 {
+		t.Errorf("Loc on ts: %d rows, want %d", byTS.NumRows(), wantTS)
+	}
+	if byD.NumRows() != wantD || wantD == 0 {
+		t.Errorf("Loc on d: %d rows, want %d", byD.NumRows(), wantD)
+	}
+	_, err := base.SetIndex("d").Loc(lo, hi).Compute(ctx)
+	wantErr(t, "a timestamp bound on a date index", err, "Loc", "timestamp", "date32")
+}
