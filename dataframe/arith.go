@@ -156,40 +156,21 @@ func narrowTo(col arrow.Array, t arrow.DataType) arrow.Array {
 	if arrow.TypeEqual(col.DataType(), t) {
 		return col
 	}
-	valid := validCopy(col)
 	switch c := col.(type) {
 	case *array.Int64:
-		v := c.Int64Values()
-		switch t.ID() {
-		case arrow.INT8:
-			return kernel.NewFixed(t, convertNumbers[int64, int8](v), valid)
-		case arrow.INT16:
-			return kernel.NewFixed(t, convertNumbers[int64, int16](v), valid)
-		case arrow.INT32:
-			return kernel.NewFixed(t, convertNumbers[int64, int32](v), valid)
-		case arrow.UINT8:
-			return kernel.NewFixed(t, convertNumbers[int64, uint8](v), valid)
-		case arrow.UINT16:
-			return kernel.NewFixed(t, convertNumbers[int64, uint16](v), valid)
-		case arrow.UINT32:
-			return kernel.NewFixed(t, convertNumbers[int64, uint32](v), valid)
-		case arrow.UINT64:
-			return kernel.NewFixed(t, convertNumbers[int64, uint64](v), valid)
+		if out, ok := kernel.FromInt64(t, c.Int64Values(), validCopy(c)); ok {
+			return out
 		}
 	case *array.Float64:
 		if t.ID() == arrow.FLOAT32 {
-			return kernel.NewFixed(t, convertNumbers[float64, float32](c.Float64Values()), valid)
+			out := make([]float32, c.Len())
+			for i, v := range c.Float64Values() {
+				out[i] = float32(v)
+			}
+			return kernel.NewFixed(t, out, validCopy(c))
 		}
 	}
 	return col
-}
-
-func convertNumbers[From int64 | float64, To int8 | int16 | int32 | uint8 | uint16 | uint32 | uint64 | float32](v []From) []To {
-	out := make([]To, len(v))
-	for i, x := range v {
-		out[i] = To(x)
-	}
-	return out
 }
 
 // decimalShape is a decimal's precision and scale; an integer counts as

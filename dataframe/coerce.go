@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/decimal128"
 
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -227,25 +226,11 @@ func validCopy(a arrow.Array) []byte {
 // (a date, timestamp, duration or decimal); other results are as they are.
 func retype(a arrow.Array, t arrow.DataType) arrow.Array {
 	ints, ok := a.(*array.Int64)
-	if !ok {
+	if k := kindOfType(t); !ok || k != kernel.KindDate && k != kernel.KindTimestamp && k != kernel.KindDuration && k != kernel.KindDecimal {
 		return a
 	}
-	vals, valid := ints.Int64Values(), validCopy(ints)
-	switch t := t.(type) {
-	case *arrow.TimestampType, *arrow.DurationType:
-		return kernel.NewFixed(t, vals, valid)
-	case *arrow.Date32Type:
-		out := make([]int32, len(vals))
-		for i, v := range vals {
-			out[i] = int32(v)
-		}
-		return kernel.NewFixed(t, out, valid)
-	case *arrow.Decimal128Type:
-		out := make([]decimal128.Num, len(vals))
-		for i, v := range vals {
-			out[i] = decimal128.FromI64(v)
-		}
-		return kernel.NewFixed(t, out, valid)
+	if out, ok := kernel.FromInt64(t, ints.Int64Values(), validCopy(ints)); ok {
+		return out
 	}
 	return a
 }

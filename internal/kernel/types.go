@@ -308,3 +308,37 @@ func DecimalFromBigEndian(b []byte) decimal128.Num {
 	}
 	return decimal128.New(int64(hi), lo)
 }
+
+// FromInt64 makes a column of the integer-like type t (an integer of any
+// width, signed or not, date32, a timestamp, a duration, or a decimal from
+// its unscaled values) from int64s, narrowed as Go's conversions do
+// (keeping the low bits); false for another type.
+func FromInt64(t arrow.DataType, vals []int64, valid []byte) (arrow.Array, bool) {
+	if t.ID() == arrow.DECIMAL128 {
+		out := make([]decimal128.Num, len(vals))
+		for i, v := range vals {
+			out[i] = decimal128.FromI64(v)
+		}
+		return NewFixed(t, out, valid), true
+	}
+	if k, err := KindOf(t); err != nil || k != KindInt && k != KindDate && k != KindTimestamp && k != KindDuration {
+		return nil, false
+	}
+	switch byteWidth(t) {
+	case 1:
+		return NewFixed(t, lowBits[uint8](vals), valid), true
+	case 2:
+		return NewFixed(t, lowBits[uint16](vals), valid), true
+	case 4:
+		return NewFixed(t, lowBits[uint32](vals), valid), true
+	}
+	return NewFixed(t, vals, valid), true
+}
+
+func lowBits[T uint8 | uint16 | uint32](vals []int64) []T {
+	out := make([]T, len(vals))
+	for i, v := range vals {
+		out[i] = T(v)
+	}
+	return out
+}

@@ -764,14 +764,9 @@ func (d *decoder) record(keep []bool) (arrow.Record, error) {
 func (c *column) finish(rows int) arrow.Array {
 	valid := colbuild.Validity(c.nulls, rows)
 	switch {
-	case (c.f.kind == kLong || c.f.kind == kInt) && c.f.typ.ID() == arrow.DATE32:
-		days := make([]int32, len(c.ints))
-		for i, d := range c.ints {
-			days[i] = int32(d)
-		}
-		return kernel.NewFixed(c.f.typ, days, valid)
-	case c.f.kind == kLong || c.f.kind == kInt:
-		return kernel.NewFixed(c.f.typ, c.ints, valid)
+	case c.f.kind == kLong || c.f.kind == kInt: // int64, or a date or timestamp
+		col, _ := kernel.FromInt64(c.f.typ, c.ints, valid)
+		return col
 	case c.f.kind == kDouble || c.f.kind == kFloat:
 		return kernel.NewFloat64(c.floats, valid)
 	case c.f.kind == kBool:

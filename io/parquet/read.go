@@ -177,8 +177,8 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 		return b
 	case parquet.Int64:
 		b := numbers(v, rows, parquet.Int64, (*encoding.Values).Int64, typ)
-		if d, ok := typ.(*arrow.Decimal128Type); ok {
-			b.array = func(vals []int64, valid []byte) arrow.Array { return decimalOf(d, vals, valid) }
+		if typ.ID() == arrow.DECIMAL128 {
+			b.array = func(vals []int64, valid []byte) arrow.Array { return intsAs(typ, vals, valid) }
 		}
 		return b
 	case parquet.Int96:
@@ -212,37 +212,21 @@ func numbers[T any](v validity, rows int, kind parquet.Kind, values func(*encodi
 // int32, uint32 and date32, narrowed or widened for the other types.
 func fromInt32(typ arrow.DataType, vals []int32, valid []byte) arrow.Array {
 	switch typ.ID() {
-	case arrow.INT8:
-		return kernel.NewFixed(typ, convert[int32, int8](vals), valid)
-	case arrow.UINT8:
-		return kernel.NewFixed(typ, convert[int32, uint8](vals), valid)
-	case arrow.INT16:
-		return kernel.NewFixed(typ, convert[int32, int16](vals), valid)
-	case arrow.UINT16:
-		return kernel.NewFixed(typ, convert[int32, uint16](vals), valid)
-	case arrow.INT64: // TIME(MILLIS) and NULL, raw
-		return kernel.NewInt64(convert[int32, int64](vals), valid)
-	case arrow.DECIMAL128:
-		return decimalOf(typ.(*arrow.Decimal128Type), convert[int32, int64](vals), valid)
+	case arrow.INT32, arrow.UINT32, arrow.DATE32:
+		return kernel.NewFixed(typ, vals, valid)
 	}
-	return kernel.NewFixed(typ, vals, valid)
+	wide := make([]int64, len(vals))
+	for i, v := range vals {
+		wide[i] = int64(v)
+	}
+	return intsAs(typ, wide, valid)
 }
 
-func convert[From, To int32 | int64 | int8 | uint8 | int16 | uint16](vals []From) []To {
-	out := make([]To, len(vals))
-	for i, v := range vals {
-		out[i] = To(v)
-	}
+// intsAs makes a column of type typ (a narrower or wider int, or a
+// decimal's unscaled values) from int64s.
+func intsAs(typ arrow.DataType, vals []int64, valid []byte) arrow.Array {
+	out, _ := kernel.FromInt64(typ, vals, valid)
 	return out
-}
-
-// decimalOf makes a decimal column of unscaled values.
-func decimalOf(t *arrow.Decimal128Type, vals []int64, valid []byte) arrow.Array {
-	out := make([]decimal128.Num, len(vals))
-	for i, v := range vals {
-		out[i] = decimal128.FromI64(v)
-	}
-	return kernel.NewFixed(t, out, valid)
 }
 
 // julianEpoch is the Julian day number of 1970-01-01.
