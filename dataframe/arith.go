@@ -158,7 +158,7 @@ func narrowTo(col arrow.Array, t arrow.DataType) arrow.Array {
 	}
 	switch c := col.(type) {
 	case *array.Int64:
-		if out, ok := kernel.FromInt64(t, c.Int64Values(), validCopy(c)); ok {
+		if out, ok := kernel.FromInt64(t, c.Int64Values(), kernel.AlignedValid(c)); ok {
 			return out
 		}
 	case *array.Float64:
@@ -167,7 +167,7 @@ func narrowTo(col arrow.Array, t arrow.DataType) arrow.Array {
 			for i, v := range c.Float64Values() {
 				out[i] = float32(v)
 			}
-			return kernel.NewFixed(t, out, validCopy(c))
+			return kernel.NewFixed(t, out, kernel.AlignedValid(c))
 		}
 	}
 	return col
@@ -310,5 +310,5 @@ func addMonths(c *evalCall, v value, months int64) (arrow.Array, error) {
 	default:
 		return nil, fmt.Errorf("cannot add months to %s", typeName(v.typ))
 	}
-	return retype(kernel.NewInt64(out, validCopy(vals)), v.typ), nil
+	return retype(kernel.NewInt64(out, kernel.AlignedValid(vals)), v.typ), nil
 }

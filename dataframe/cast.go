@@ -156,7 +156,7 @@ func castDecimal(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 			for i := range x {
 				x[i] = col.(*array.Decimal128).Value(i).ToFloat64(fd.Scale)
 			}
-			out := kernel.NewFloat64(x, validCopy(col))
+			out := kernel.NewFloat64(x, kernel.AlignedValid(col))
 			if to.ID() == arrow.FLOAT64 {
 				return out, nil
 			}
@@ -167,7 +167,7 @@ func castDecimal(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 	}
 	n := col.Len()
 	out := make([]int64, n)
-	valid := validCopy(col)
+	valid := kernel.AlignedValid(col)
 	limit := kernel.Pow10(min(td.Precision, decimalMaxPrecision))
 	var f func(i int) (int64, bool)
 	switch {
@@ -278,8 +278,8 @@ func castTimes(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) 
 				out[i] = floorDiv(v+int64(off)*kernel.UnitsPerSecond(from.Unit), perDay)
 			}
 		case *arrow.TimestampType:
-			return retype(convertUnit(kernel.Col(kernel.NewInt64(vals, validCopy(col))), from.Unit, t.Unit).Array, to), nil
+			return retype(convertUnit(kernel.Col(kernel.NewInt64(vals, kernel.AlignedValid(col))), from.Unit, t.Unit).Array, to), nil
 		}
 	}
-	return retype(kernel.NewInt64(out, validCopy(col)), to), nil
+	return retype(kernel.NewInt64(out, kernel.AlignedValid(col)), to), nil
 }

@@ -185,7 +185,7 @@ func mapInts(d kernel.Datum, f func(int64) int64) kernel.Datum {
 	for i, v := range vals {
 		out[i] = f(v)
 	}
-	return kernel.Col(kernel.NewFixed(kernel.Int64, out, validCopy(a)))
+	return kernel.Col(kernel.NewFixed(kernel.Int64, out, kernel.AlignedValid(a)))
 }
 
 // scaled reads a decimal column or scalar as float64.
@@ -205,21 +205,7 @@ func scaled(d kernel.Datum, f func(int64) float64, t *arrow.Decimal128Type) kern
 	for i, v := range vals {
 		out[i] = f(v)
 	}
-	return kernel.Col(kernel.NewFixed(kernel.Float64, out, validCopy(a)))
-}
-
-// validCopy is a's validity bitmap, aligned to its first row, or nil.
-func validCopy(a arrow.Array) []byte {
-	if a.NullN() == 0 {
-		return nil
-	}
-	out := make([]byte, (a.Len()+7)/8)
-	for i := 0; i < a.Len(); i++ {
-		if a.IsValid(i) {
-			out[i>>3] |= 1 << (i & 7)
-		}
-	}
-	return out
+	return kernel.Col(kernel.NewFixed(kernel.Float64, out, kernel.AlignedValid(a)))
 }
 
 // retype turns a kernel's int64 result into a column of the logical type t
@@ -229,7 +215,7 @@ func retype(a arrow.Array, t arrow.DataType) arrow.Array {
 	if k := kindOfType(t); !ok || k != kernel.KindDate && k != kernel.KindTimestamp && k != kernel.KindDuration && k != kernel.KindDecimal {
 		return a
 	}
-	if out, ok := kernel.FromInt64(t, ints.Int64Values(), validCopy(ints)); ok {
+	if out, ok := kernel.FromInt64(t, ints.Int64Values(), kernel.AlignedValid(ints)); ok {
 		return out
 	}
 	return a

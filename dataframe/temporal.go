@@ -98,7 +98,7 @@ func temporalFunctions() []*function {
 				default:
 					return notTemporal(col)
 				}
-				return c.column(kernel.NewFixed(c.out, vals, validCopy(col))), nil
+				return c.column(kernel.NewFixed(c.out, vals, kernel.AlignedValid(col))), nil
 			}})
 	}
 	return append(out,
@@ -120,13 +120,13 @@ func temporalFunctions() []*function {
 				col := retype(c.array(in[0]), in[0].typ)
 				switch t := col.DataType().(type) {
 				case *arrow.Date32Type:
-					return c.column(kernel.NewFixed(t, kernel.TruncateDays(kernel.FixedValues[int32](col), every), validCopy(col))), nil
+					return c.column(kernel.NewFixed(t, kernel.TruncateDays(kernel.FixedValues[int32](col), every), kernel.AlignedValid(col))), nil
 				case *arrow.TimestampType:
 					loc, err := kernel.Location(t.TimeZone)
 					if err != nil {
 						return value{}, err
 					}
-					return c.column(kernel.NewFixed(t, kernel.TruncateTimes(kernel.FixedValues[int64](col), t.Unit, loc, every), validCopy(col))), nil
+					return c.column(kernel.NewFixed(t, kernel.TruncateTimes(kernel.FixedValues[int64](col), t.Unit, loc, every), kernel.AlignedValid(col))), nil
 				}
 				return notTemporal(col)
 			}},

@@ -52,7 +52,7 @@ func Math(a arrow.Array, op MathOp) (arrow.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	valid := alignedValid(a)
+	valid := AlignedValid(a)
 	if rk == KindInt {
 		x, _ := Col(a).ints()
 		if op >= Floor { // floor and ceil of an integer
@@ -111,7 +111,7 @@ func Round(a arrow.Array, digits int) (arrow.Array, error) {
 				out[i] += p * signOf(v)
 			}
 		}
-		return NewInt64(out, alignedValid(a)), nil
+		return NewInt64(out, AlignedValid(a)), nil
 	case KindFloat, KindNull:
 		x, _ := Col(a).floats()
 		out := make([]float64, a.Len())
@@ -123,7 +123,7 @@ func Round(a arrow.Array, digits int) (arrow.Array, error) {
 				out[i] = v // too large to scale: already a whole number
 			}
 		}
-		return NewFloat64(out, alignedValid(a)), nil
+		return NewFloat64(out, AlignedValid(a)), nil
 	}
 	return nil, fmt.Errorf("round needs a number, not %s", k)
 }
@@ -230,10 +230,10 @@ func IsNaN(d Datum, n int) Mask {
 	return out
 }
 
-// alignedValid copies a's validity bitmap to start at its first row (the
+// AlignedValid copies a's validity bitmap to start at its first row (the
 // result must not share a's buffers, which a's owner may free), or returns
 // nil when nothing is null.
-func alignedValid(a arrow.Array) []byte {
+func AlignedValid(a arrow.Array) []byte {
 	valid, off := Validity(a)
 	if valid == nil {
 		return nil

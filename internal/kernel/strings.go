@@ -146,7 +146,7 @@ func StringInts(a arrow.Array, f func(s []byte) int64) arrow.Array {
 			out[i] = f(s.Data[s.Offsets[i]:s.Offsets[i+1]])
 		}
 	}
-	return NewInt64(out, alignedValid(a))
+	return NewInt64(out, AlignedValid(a))
 }
 
 // RuneCount is the number of characters (code points) in s, as pandas'

@@ -67,21 +67,21 @@ func Widen(a arrow.Array) arrow.Array {
 		defer view.Release()
 		return array.NewInt64Data(view)
 	case arrow.INT8:
-		return NewInt64(widenTo[int8, int64](a), alignedValid(a))
+		return NewInt64(widenTo[int8, int64](a), AlignedValid(a))
 	case arrow.INT16:
-		return NewInt64(widenTo[int16, int64](a), alignedValid(a))
+		return NewInt64(widenTo[int16, int64](a), AlignedValid(a))
 	case arrow.INT32, arrow.DATE32:
-		return NewInt64(widenTo[int32, int64](a), alignedValid(a))
+		return NewInt64(widenTo[int32, int64](a), AlignedValid(a))
 	case arrow.UINT8:
-		return NewInt64(widenTo[uint8, int64](a), alignedValid(a))
+		return NewInt64(widenTo[uint8, int64](a), AlignedValid(a))
 	case arrow.UINT16:
-		return NewInt64(widenTo[uint16, int64](a), alignedValid(a))
+		return NewInt64(widenTo[uint16, int64](a), AlignedValid(a))
 	case arrow.UINT32:
-		return NewInt64(widenTo[uint32, int64](a), alignedValid(a))
+		return NewInt64(widenTo[uint32, int64](a), AlignedValid(a))
 	case arrow.UINT64:
-		return NewInt64(widenTo[uint64, int64](a), alignedValid(a))
+		return NewInt64(widenTo[uint64, int64](a), AlignedValid(a))
 	case arrow.FLOAT32:
-		return NewFloat64(widenTo[float32, float64](a), alignedValid(a))
+		return NewFloat64(widenTo[float32, float64](a), AlignedValid(a))
 	case arrow.DECIMAL128:
 		vals := FixedValues[decimal128.Num](a)
 		if t.(*arrow.Decimal128Type).Precision <= 18 {
@@ -89,14 +89,14 @@ func Widen(a arrow.Array) arrow.Array {
 			for i, v := range vals {
 				out[i] = int64(v.LowBits())
 			}
-			return NewInt64(out, alignedValid(a))
+			return NewInt64(out, AlignedValid(a))
 		}
 		scale := t.(*arrow.Decimal128Type).Scale
 		out := make([]float64, len(vals))
 		for i, v := range vals {
 			out[i] = v.ToFloat64(scale)
 		}
-		return NewFloat64(out, alignedValid(a))
+		return NewFloat64(out, AlignedValid(a))
 	}
 	panic(fmt.Sprintf("kernel: cannot widen %s", t))
 }
@@ -274,7 +274,7 @@ func WidenFloat(a arrow.Array) arrow.Array {
 	for i, v := range vals {
 		out[i] = v.ToFloat64(t.Scale)
 	}
-	return NewFloat64(out, alignedValid(a))
+	return NewFloat64(out, AlignedValid(a))
 }
 
 // WideType is the type Widen gives a column of type t.
