@@ -280,6 +280,27 @@ func (g *Grouped) SplitOut(n int) *Grouped {
 	return &c
 }
 
+// allRows is the hidden key Frame.Agg groups every row under.
+const allRows = "__all_rows"
+
+// Agg aggregates the whole frame into one row, as Polars'
+// df.select(pl.col("v").sum()) or SQL's aggregate without GROUP BY, such as
+// f.Agg(Col("price").Mul(Col("qty")).Sum().As("revenue")). A frame of no
+// rows gives no row.
+func (f *Frame) Agg(aggs ...Agg) *Frame {
+	if f.err != nil {
+		return f
+	}
+	if slices.Contains(f.Columns(), allRows) {
+		return failed(fmt.Errorf("Agg: the frame has a column named %s, which Agg uses itself", allRows))
+	}
+	out := f.WithColumn(allRows, Lit(int64(0))).GroupBy(allRows).Agg(aggs...)
+	if out.err != nil {
+		return failed(fmt.Errorf("Agg: %w", out.err))
+	}
+	return out.Drop(allRows)
+}
+
 // check validates the keys and returns their fields.
 func (g *Grouped) check(what string) ([]arrow.Field, setOf, error) {
 	in := g.f.plan.schema()

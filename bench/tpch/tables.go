@@ -1,0 +1,103 @@
+package tpch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// Tables are the eight TPC-H tables as frames, with the columns the
+// queries expect: keys int64, money float64, dates date32.
+type Tables struct {
+	Lineitem, Orders, Partsupp, Part, Customer, Supplier, Nation, Region *dataframe.Frame
+}
+
+// frames lists the tables in the order of the package's table list.
+func (t *Tables) frames() []**dataframe.Frame {
+	return []**dataframe.Frame{&t.Lineitem, &t.Orders, &t.Partsupp, &t.Part, &t.Customer, &t.Supplier, &t.Nation, &t.Region}
+}
+
+// findTable returns the glob pattern of a table in dir: the file
+// DIR/<table>.parquet, or the Parquet files of the folder DIR/<table>/.
+func findTable(dir, name string) (string, error) {
+	file := filepath.Join(dir, name+".parquet")
+	if st, err := os.Stat(file); err == nil && !st.IsDir() {
+		return file, nil
+	}
+	folder := filepath.Join(dir, name)
+	if st, err := os.Stat(folder); err == nil && st.IsDir() {
+		return filepath.Join(folder, "*.parquet"), nil
+	}
+	return "", fmt.Errorf("tpch: no %s table in %s: neither %s nor a folder %s", name, dir, file, folder+string(filepath.Separator))
+}
+
+// Open reads the eight tables from dir, in the layout Generate writes
+// whoever wrote it: each a file or a folder of files, keys int32 or int64,
+// money DOUBLE or DECIMAL. Columns of other types than the queries use are
+// cast to them; a column of a type no query could use is an error that
+// names it.
+func Open(dir string) (*Tables, error) {
+	t := &Tables{}
+	var errs []error
+	for i, f := range t.frames() {
+		tab := &tables[i]
+		pattern, err := findTable(dir, tab.name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		fr := dataframe.ReadParquet(pattern)
+		if err := fr.Err(); err != nil {
+			errs = append(errs, fmt.Errorf("tpch: %s: %w", tab.name, err))
+			continue
+		}
+		if err := tab.check(fr.Schema(), fmt.Sprintf("%s (%s)", tab.name, pattern)); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		*f = tab.normalize(fr)
+	}
+	return t, errors.Join(errs...)
+}
+
+// normalize casts the columns whose types differ from those the queries
+// expect: keys to int64 and money to float64.
+func (t *table) normalize(f *dataframe.Frame) *dataframe.Frame {
+	s := f.Schema()
+	for _, c := range t.columns {
+		want := kinds[c.kind].written
+		got := s.Field(s.FieldIndices(c.name)[0]).Type
+		if (c.kind == key || c.kind == money) && got.ID() != want.ID() {
+			f = f.WithColumn(c.name, dataframe.Col(c.name).Cast(want))
+		}
+	}
+	return f
+}
+
+// Persist reads every table into the workers' memory.
+func (t *Tables) Persist(ctx context.Context) (*Tables, error) {
+	out := &Tables{}
+	dst := out.frames()
+	for i, f := range t.frames() {
+		p, err := (*f).Persist(ctx)
+		if err != nil {
+			out.Release()
+			return nil, fmt.Errorf("tpch: persist %s: %w", tables[i].name, err)
+		}
+		*dst[i] = p
+	}
+	return out, nil
+}
+
+// Release drops persisted tables from the workers' memory.
+func (t *Tables) Release() {
+	for _, f := range t.frames() {
+		if *f != nil {
+			(*f).Release()
+		}
+	}
+}
