@@ -254,7 +254,7 @@ func q11(ctx context.Context, t *Tables) (*Frame, error) {
 	return stock.
 		GroupBy("ps_partkey").
 		Agg(Sum("value").As("value")).
-		Filter(Col("value").Gt(total * 0.0001)).
+		Filter(Col("value").Gt(total*0.0001)).
 		SortValues([]string{"value"}, false), nil
 }
 
