@@ -47,8 +47,8 @@ type Connect func(ctx context.Context, c Cluster) (*Session, error)
 
 // Result is one timed step of a suite, one line of `dusk bench --json`.
 type Result struct {
-	Suite        string    `json:"suite"`    // "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu"
-	Question     string    `json:"question"` // "load", "q1".."q10", "j1".."j5", or the suite's step
+	Suite        string    `json:"suite"`    // "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch"
+	Question     string    `json:"question"` // "load", "q1".."q10" ("q22" in tpch), "j1".."j5", or the suite's step
 	Run          int       `json:"run"`      // 1 or 2
 	Seconds      float64   `json:"seconds"`
 	Rows         int64     `json:"rows"`                    // rows of the answer; tasks run; elements summed
@@ -61,6 +61,7 @@ type Result struct {
 const usage = `usage: dusk bench SUITE [flags]
 
   gen      write db-benchmark's groupby and join tables (CSV and Parquet) to --data
+  gen tpch write the TPC-H tables at scale factor --sf to --data (dusk bench tpch -h)
   groupby  the 10 groupby questions on G1_N_1e2_0_0.csv
   join     the 5 join questions on J1_N_{NA,1e1,1e4,1e7}_0_0.csv (N/1e6, N/1e3 and N rows)
   tasks    N/100 trivial tasks: tasks per second and the overhead of one
@@ -74,6 +75,7 @@ const usage = `usage: dusk bench SUITE [flags]
   gpu      N float64s summed by N int64 keys of 100 values, on the GPU (the
            copies to and from it timed apart) and on every core with Dusk's
            CPU kernels; needs an NVIDIA GPU and driver
+  tpch     the 22 TPC-H queries on the tables in --data (dusk bench tpch -h)
   compare  OLD.json NEW.json: seconds of NEW over OLD per suite, question and run
 
 flags (N may be written 1e7; files are written if absent):
@@ -81,7 +83,7 @@ flags (N may be written 1e7; files are written if absent):
   --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpuprofile FILE
 `
 
-var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu"}
+var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch"}
 
 // Main runs `dusk bench` with args (those after "bench"). connect is used
 // by every suite but gen.
@@ -103,6 +105,12 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	if !slices.Contains(suites, cmd) {
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown suite %q", cmd)
+	}
+	switch {
+	case cmd == "gen" && len(args) > 0 && args[0] == "tpch":
+		return genTPCH(args[1:], stderr)
+	case cmd == "tpch":
+		return runTPCH(ctx, args, stdout, stderr, connect)
 	}
 	fs := flag.NewFlagSet("dusk bench "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)

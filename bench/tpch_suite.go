@@ -1,0 +1,180 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/duskdata/dusk/bench/tpch"
+	"github.com/duskdata/dusk/io/storage"
+)
+
+const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
+       dusk bench tpch --data DIR [--queries q1,q5] [--persist] [--json FILE] [--answers OUTDIR]
+
+  gen tpch  the eight TPC-H tables at scale factor N, made by the official
+            generator's Go port, as Parquet: DIR/<table>.parquet, or a folder
+            DIR/<table>/ of files of about a million rows
+  tpch      the 22 TPC-H queries, each run twice, reading the tables from
+            DIR's files (either layout; money DOUBLE or DECIMAL); with
+            --persist the tables are read into the workers' memory first,
+            timed as "load". --answers writes each answer as OUTDIR/qNN.csv
+
+flags: --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)
+`
+
+// genTPCH runs `dusk bench gen tpch`.
+func genTPCH(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("dusk bench gen tpch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, tpchUsage) }
+	sf := fs.String("sf", "1", "scale factor: a whole number of 1 or more (1 is about 1 GB of text)")
+	dir := fs.String("data", "data/tpch", "directory to write the tables to")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	n, err := tpch.ParseScale(*sf)
+	if err != nil {
+		return fmt.Errorf("--sf: %w", err)
+	}
+	return tpch.Generate(*dir, n, stderr)
+}
+
+// runTPCH runs `dusk bench tpch`.
+func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, connect Connect) error {
+	fs := flag.NewFlagSet("dusk bench tpch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, tpchUsage) }
+	dir := fs.String("data", "data/tpch", "directory of the tables")
+	queries := fs.String("queries", "", "comma-separated queries to run, such as q1,q5; all when empty")
+	persist := fs.Bool("persist", false, "read the tables into the workers' memory first")
+	jsonPath := fs.String("json", "", "file to append the results to, one JSON object a line")
+	answers := fs.String("answers", "", "directory to write each query's answer to, as qNN.csv")
+	workers := fs.Int("workers", runtime.NumCPU(), "workers of the local cluster")
+	scheduler := fs.String("scheduler", "", "address of a running scheduler instead of a local cluster")
+	memLimit := fs.String("memory-limit", "", "memory limit of each local worker, such as 2GB; none by default")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	ids, err := chooseTPCH(*queries)
+	if err != nil {
+		return err
+	}
+	limit, err := parseBytes(*memLimit)
+	if err != nil {
+		return fmt.Errorf("--memory-limit: %w", err)
+	}
+	tables, err := tpch.Open(*dir)
+	if err != nil {
+		return err
+	}
+	if *answers != "" {
+		if err := os.MkdirAll(*answers, 0o755); err != nil {
+			return err
+		}
+	}
+	if connect == nil {
+		return errors.New("no cluster to run on (nil Connect)")
+	}
+	sess, err := connect(ctx, Cluster{Workers: *workers, Scheduler: *scheduler, MemoryLimit: limit})
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	r := &runner{ctx: sess.Ctx, sess: sess, suite: "tpch", out: stdout, progress: terminal(stderr)}
+	if *jsonPath != "" {
+		f, err := os.OpenFile(*jsonPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r.json = json.NewEncoder(f)
+	}
+	r.header()
+	if *persist {
+		r.step("load", 1)
+		resetPeakRSS()
+		start := time.Now()
+		loaded, err := tables.Persist(r.ctx)
+		if err != nil {
+			return err
+		}
+		defer loaded.Release()
+		secs := time.Since(start).Seconds()
+		rows, err := loaded.Lineitem.Len(r.ctx)
+		if err != nil {
+			return err
+		}
+		r.report(Result{Question: "load", Run: 1, Seconds: secs, Rows: rows, PeakRSSBytes: peakRSS()})
+		tables = loaded
+	}
+	for _, id := range ids {
+		if err := r.tpchQuery(tpch.QueryNamed(id), tables, *answers); err != nil {
+			return errors.Join(err, r.err)
+		}
+	}
+	return r.err
+}
+
+// tpchQuery runs one query twice, each run timed from building its frames
+// (a scalar subquery is computed then) to its answer in this process.
+// The first run's answer is written to answers, when given.
+func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, answers string) error {
+	for run := 1; run <= 2; run++ {
+		r.step(q.ID, run)
+		resetPeakRSS()
+		start := time.Now()
+		f, err := q.Build(r.ctx, t)
+		if err != nil {
+			return fmt.Errorf("tpch %s: %w", q.ID, err)
+		}
+		tab, err := f.Compute(r.ctx)
+		if err != nil {
+			return fmt.Errorf("tpch %s run %d: %w", q.ID, run, err)
+		}
+		secs, rss := time.Since(start).Seconds(), peakRSS()
+		r.report(Result{Question: q.ID, Run: run, Seconds: secs, Rows: int64(tab.NumRows()), PeakRSSBytes: rss})
+		if run == 1 && answers != "" {
+			path := filepath.Join(answers, tpch.AnswerFile(q.ID))
+			err = storage.WriteFile(path, true, func(w io.Writer) error { return tpch.WriteAnswer(w, q, tab) })
+		}
+		tab.Release()
+		if err != nil {
+			return fmt.Errorf("tpch %s: %w", q.ID, err)
+		}
+	}
+	return nil
+}
+
+// chooseTPCH returns the queries listed, or all.
+func chooseTPCH(list string) ([]string, error) {
+	var all []string
+	for _, q := range tpch.Queries {
+		all = append(all, q.ID)
+	}
+	if list == "" {
+		return all, nil
+	}
+	want := strings.Split(list, ",")
+	for _, q := range want {
+		if !slices.Contains(all, q) {
+			return nil, fmt.Errorf("no TPC-H query %q; there are q1 … q22", q)
+		}
+	}
+	return want, nil
+}
