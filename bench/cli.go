@@ -144,17 +144,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	if cmd == "gen" {
 		return gen(data, n, stderr)
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startProfile(*cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	ids, err := chooseQuestions(cmd, *questions)
 	if err != nil {
 		return err
@@ -200,6 +194,23 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 		err = r.gpuSuite(n)
 	}
 	return errors.Join(err, r.err)
+}
+
+// startProfile starts a CPU profile of this process into path, unless
+// path is empty; stop ends it.
+func startProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // chooseQuestions returns the questions of a groupby or join run: those

@@ -29,7 +29,7 @@ const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
             --persist the tables are read into the workers' memory first,
             timed as "load". --answers writes each answer as OUTDIR/qNN.csv
 
-flags: --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)
+flags: --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpuprofile FILE
 `
 
 // genTPCH runs `dusk bench gen tpch`.
@@ -65,12 +65,18 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 	workers := fs.Int("workers", runtime.NumCPU(), "workers of the local cluster")
 	scheduler := fs.String("scheduler", "", "address of a running scheduler instead of a local cluster")
 	memLimit := fs.String("memory-limit", "", "memory limit of each local worker, such as 2GB; none by default")
+	cpuProfile := fs.String("cpuprofile", "", "file to write a CPU profile of this process to (the local cluster's workers run in it)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	stop, err := startProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	ids, err := chooseTPCH(*queries)
 	if err != nil {
 		return err

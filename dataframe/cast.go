@@ -1,6 +1,7 @@
 package dataframe
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -59,6 +60,8 @@ func castRule(from, to arrow.DataType) (caster, error) {
 		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
 			return kernel.Cast(col, kt, strict)
 		}, nil
+	case basic(kf) && (kt == kernel.KindInt || kt == kernel.KindFloat):
+		return castNarrow, nil
 	case kt == kernel.KindString && (kf == kernel.KindDate || kf == kernel.KindTimestamp || kf == kernel.KindDuration || kf == kernel.KindDecimal):
 		return castToText, nil
 	case kf == kernel.KindDecimal && (kt == kernel.KindFloat || kt == kernel.KindInt || kt == kernel.KindDecimal) && isKernelType(to) || kf == kernel.KindDecimal && kt == kernel.KindDecimal:
@@ -73,6 +76,58 @@ func castRule(from, to arrow.DataType) (caster, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("cannot cast %s to %s", typeName(from), typeName(to))
+}
+
+// castNarrow casts to a narrow integer or float32 through int64 or
+// float64; an integer out of the target's range does not convert.
+func castNarrow(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
+	if to.ID() == arrow.FLOAT32 {
+		wide, err := kernel.Cast(col, kernel.KindFloat, strict)
+		if err != nil {
+			return nil, err
+		}
+		defer wide.Release()
+		vals := wide.(*array.Float64).Float64Values()
+		out := make([]float32, len(vals))
+		for i, v := range vals {
+			out[i] = float32(v)
+		}
+		return kernel.NewFixed(to, out, kernel.AlignedValid(wide)), nil
+	}
+	wide, err := kernel.Cast(col, kernel.KindInt, strict)
+	if err != nil {
+		return nil, err
+	}
+	defer wide.Release()
+	lo, hi := intRange(to)
+	vals := wide.(*array.Int64).Int64Values()
+	valid := kernel.AlignedValid(wide)
+	for i, v := range vals {
+		if (v < lo || v > hi) && wide.IsValid(i) {
+			if strict {
+				return nil, fmt.Errorf("%d is out of the range of %s", v, to)
+			}
+			if valid == nil {
+				valid = bytes.Repeat([]byte{0xff}, (len(vals)+7)/8)
+			}
+			valid[i>>3] &^= 1 << (i & 7)
+		}
+	}
+	out, _ := kernel.FromInt64(to, vals, valid)
+	return out, nil
+}
+
+// intRange is the least and greatest value of an integer type, as int64s
+// (uint64's greatest is capped at int64's).
+func intRange(t arrow.DataType) (lo, hi int64) {
+	bits := uint(t.(arrow.FixedWidthDataType).BitWidth())
+	if arrow.IsUnsignedInteger(t.ID()) {
+		if bits == 64 {
+			return 0, math.MaxInt64
+		}
+		return 0, 1<<bits - 1
+	}
+	return -1 << (bits - 1), 1<<(bits-1) - 1
 }
 
 // isKernelType reports whether t is one of the four types kernel.Cast

@@ -14,6 +14,9 @@ var explainCases = map[string]func(x, y, big *Frame) *Frame{
 	"unused-assign":    func(x, _, _ *Frame) *Frame { return x.WithColumn("z", Col("a").Mul(2)).Select("id") },
 	"used-assign":      func(x, _, _ *Frame) *Frame { return x.WithColumn("z", Col("a").Mul(Col("b"))).Select("id", "z") },
 	"filter-to-reader": func(x, _, _ *Frame) *Frame { return x.Filter(Col("a").Gt(15)).Select("id") },
+	"filter-folded": func(x, _, _ *Frame) *Frame {
+		return x.Filter(Col("a").Gt(Lit(10).Add(5)).And(Col("b").Lt(Col("a")))).Select("id")
+	},
 	"filter-below-assign": func(x, _, _ *Frame) *Frame {
 		return x.WithColumn("z", Col("a").Add(1)).Filter(Col("b").Lt(3).And(Col("z").Gt(2)))
 	},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/internal/kernel"
@@ -654,4 +655,92 @@ func (n *exprNode) columns(set setOf) setOf {
 		a.columns(set)
 	}
 	return set
+}
+
+// fold evaluates once, at plan time, every part of n whose operands are all
+// literals, such as Date("1998-12-01").Sub(Days(90)): the tasks then compare
+// columns with a constant, and a comparison with one can be pushed into a
+// file reader. A part that fails to evaluate is kept, to fail as before.
+func fold(n *exprNode) *exprNode {
+	if n == nil || n.Op == "lit" || n.Op == "col" || n.Err != "" || len(n.Args) == 0 {
+		return n
+	}
+	args := make([]*exprNode, len(n.Args))
+	changed, constant := false, true
+	for i, a := range n.Args {
+		args[i] = fold(a)
+		changed = changed || args[i] != a
+		constant = constant && args[i].Op == "lit" && args[i].Err == "" && args[i].Lit != nil
+	}
+	if changed {
+		c := *n
+		c.Args = args
+		n = &c
+	}
+	if !constant {
+		return n
+	}
+	rec := array.NewRecord(arrow.NewSchema(nil, nil), nil, 1)
+	defer rec.Release()
+	v, err := n.eval(rec, nil)
+	if err != nil {
+		return n
+	}
+	if l, ok := literalOf(v); ok {
+		return &exprNode{Op: "lit", Lit: &l}
+	}
+	return n
+}
+
+// literalOf reads a value of one row back as a literal, for the types
+// literals have; ok is false for others.
+func literalOf(v value) (literal, bool) {
+	if v.isMask {
+		return literal{}, false
+	}
+	s := v.datum.Scalar
+	if a := v.datum.Array; a != nil {
+		if a.Len() != 1 || a.IsNull(0) {
+			return literal{}, false
+		}
+		switch a := a.(type) {
+		case *array.Int64:
+			s = a.Value(0)
+		case *array.Date32:
+			s = int64(a.Value(0))
+		case *array.Float64:
+			s = a.Value(0)
+		case *array.String:
+			s = a.Value(0)
+		case *array.Boolean:
+			s = a.Value(0)
+		default:
+			return literal{}, false
+		}
+	}
+	switch s := s.(type) {
+	case nil:
+		return literal{}, false
+	case int64:
+		switch v.typ.ID() {
+		case arrow.INT64:
+			return literal{Kind: "int64", I: s}, true
+		case arrow.DATE32:
+			return literal{Kind: "date", I: s}, true
+		}
+	case float64:
+		if v.typ.ID() == arrow.FLOAT64 {
+			l, err := makeLiteral(s)
+			return l, err == nil
+		}
+	case string:
+		if v.typ.ID() == arrow.STRING {
+			return literal{Kind: "string", S: s}, true
+		}
+	case bool:
+		if v.typ.ID() == arrow.BOOL {
+			return literal{Kind: "bool", B: s}, true
+		}
+	}
+	return literal{}, false
 }

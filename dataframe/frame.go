@@ -84,7 +84,7 @@ func (f *Frame) Filter(pred Expr) *Frame {
 	if k != kernel.KindBool {
 		return failed(fmt.Errorf("Filter %s: the predicate is %s, not bool", pred, k))
 	}
-	return &Frame{plan: newFilter(f.plan, pred.n)}
+	return &Frame{plan: newFilter(f.plan, fold(pred.n))}
 }
 
 // WithColumn adds the column name computed by e, or replaces the column of
@@ -104,7 +104,7 @@ func (f *Frame) WithColumn(name string, e Expr) *Frame {
 	if err != nil {
 		return failed(fmt.Errorf("WithColumn %s = %s: %w", name, e, err))
 	}
-	return &Frame{plan: newAssign(f.plan, name, e.n)}
+	return &Frame{plan: newAssign(f.plan, name, fold(e.n))}
 }
 
 // executor finds where to run f.

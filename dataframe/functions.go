@@ -244,6 +244,33 @@ func leafFunctions() []*function {
 
 // ---- comparisons and logic
 
+// compareOperands gives a comparison's operands in their common type's
+// physical form. Integers of any width, and dates with dates, go as they
+// are: the kernel compares them in their own width where it can.
+func compareOperands(c *evalCall, x, y value) (kernel.Datum, kernel.Datum, error) {
+	plainInt := func(t arrow.DataType) bool { return arrow.IsInteger(t.ID()) }
+	if plainInt(x.typ) && plainInt(y.typ) {
+		return x.asDatum(), y.asDatum(), nil
+	}
+	if x.typ.ID() == arrow.DATE32 && y.typ.ID() == arrow.DATE32 {
+		// Both 32-bit day counts: compared as they are where the kernel can.
+		a, b := x.asDatum(), y.asDatum()
+		if s, ok := b.Scalar.(int64); a.Array != nil && (b.Array != nil || ok && s == int64(int32(s))) {
+			return a, b, nil
+		}
+		if s, ok := a.Scalar.(int64); b.Array != nil && ok && s == int64(int32(s)) {
+			return a, b, nil
+		}
+	}
+	t, _ := commonType(x.typ, y.typ)
+	a, err := coerce(c, x, t)
+	if err != nil {
+		return a, kernel.Datum{}, err
+	}
+	b, err := coerce(c, y, t)
+	return a, b, err
+}
+
 func logicFunctions() []*function {
 	var out []*function
 	for op := kernel.Eq; op <= kernel.Ge; op++ {
@@ -256,12 +283,7 @@ func logicFunctions() []*function {
 				return kernel.Bool, checkTextLiterals(c, in, t)
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
-				t, _ := commonType(in[0].typ, in[1].typ)
-				a, err := coerce(c, in[0], t)
-				if err != nil {
-					return value{}, err
-				}
-				b, err := coerce(c, in[1], t)
+				a, b, err := compareOperands(c, in[0], in[1])
 				if err != nil {
 					return value{}, err
 				}
@@ -695,23 +717,32 @@ func splitGet(s, sep []byte, i int) ([]byte, bool) {
 	}
 }
 
-// likeTest makes SQL's LIKE test: patterns of the forms TPC-H uses (x, x%,
-// %x, %x%) run as literal searches, the others as a regular expression.
+// likeTest makes SQL's LIKE test. A pattern with no _ runs as literal
+// searches: its first piece a prefix, its last a suffix, and those between
+// found in order, each leftmost (which is enough where % is the only
+// wildcard); a pattern with _ runs as a regular expression.
 func likeTest(n *exprNode) (func([]byte) bool, error) {
 	pat := n.Str[0]
-	inner := strings.Trim(pat, "%")
-	if !strings.ContainsAny(inner, "%_") {
-		lead, trail := strings.HasPrefix(pat, "%"), strings.HasSuffix(pat, "%")
-		lit := []byte(inner)
-		switch {
-		case lead && trail:
-			return func(s []byte) bool { return bytes.Contains(s, lit) }, nil
-		case lead:
-			return func(s []byte) bool { return bytes.HasSuffix(s, lit) }, nil
-		case trail:
-			return func(s []byte) bool { return bytes.HasPrefix(s, lit) }, nil
+	if !strings.Contains(pat, "_") {
+		pieces := bytes.Split([]byte(pat), []byte("%"))
+		if len(pieces) == 1 {
+			return func(s []byte) bool { return bytes.Equal(s, pieces[0]) }, nil
 		}
-		return func(s []byte) bool { return bytes.Equal(s, lit) }, nil
+		first, last, middle := pieces[0], pieces[len(pieces)-1], pieces[1:len(pieces)-1]
+		return func(s []byte) bool {
+			if len(s) < len(first)+len(last) || !bytes.HasPrefix(s, first) || !bytes.HasSuffix(s, last) {
+				return false
+			}
+			s = s[len(first) : len(s)-len(last)]
+			for _, m := range middle {
+				i := bytes.Index(s, m)
+				if i < 0 {
+					return false
+				}
+				s = s[i+len(m):]
+			}
+			return true
+		}, nil
 	}
 	var re strings.Builder
 	re.WriteString(`(?s)^`)

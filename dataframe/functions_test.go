@@ -184,6 +184,16 @@ func funcCases() []funcCase {
 		}},
 		{"cast", col("I").Cast(dataframe.String).Cast(dataframe.Int64), "int64", func(r testRow) any { return val(r.I) }},
 		{"cast", col("I").Cast(dataframe.Bool), "bool", func(r testRow) any { return i64(r.I, func(v int64) any { return v != 0 }) }},
+		{"cast", col("I").Cast(arrow.PrimitiveTypes.Int32), "int32", func(r testRow) any { return val(r.I) }},
+		{"try_cast", col("I").TryCast(arrow.PrimitiveTypes.Int8), "int8", func(r testRow) any {
+			return i64(r.I, func(v int64) any {
+				if v < -128 || v > 127 {
+					return nil
+				}
+				return v
+			})
+		}},
+		{"cast", col("I").Cast(arrow.PrimitiveTypes.Float32), "float32", func(r testRow) any { return i64(r.I, func(v int64) any { return float64(float32(v)) }) }},
 		{"try_cast", col("S").Str().Slice(-3, -1).TryCast(dataframe.Int64), "int64", func(r testRow) any {
 			return str(r.S, func(s string) any {
 				v, err := strconv.ParseInt(runes(s, -3, -1), 10, 64)
@@ -214,6 +224,12 @@ func funcCases() []funcCase {
 		{"str.like", col("S").Str().Like("%1"), "bool", func(r testRow) any { return str(r.S, like("%1")) }},
 		{"str.like", col("T").Str().Like("_pple"), "bool", func(r testRow) any { return str(r.T, like("_pple")) }},
 		{"str.like", col("S").Str().Like("%a%e_"), "bool", func(r testRow) any { return str(r.S, like("%a%e_")) }},
+		{"str.like", col("S").Str().Like("%a%e%"), "bool", func(r testRow) any { return str(r.S, like("%a%e%")) }},
+		{"str.like", col("T").Str().Like("a%e"), "bool", func(r testRow) any { return str(r.T, like("a%e")) }},
+		{"str.like", col("T").Str().Like("%p%p%"), "bool", func(r testRow) any { return str(r.T, like("%p%p%")) }},
+		{"str.like", col("S").Str().Like("%%"), "bool", func(r testRow) any { return str(r.S, like("%%")) }},
+		{"str.like", col("T").Str().Like("ap%le%"), "bool", func(r testRow) any { return str(r.T, like("ap%le%")) }},
+		{"str.like", col("S").Str().Like("%e%e"), "bool", func(r testRow) any { return str(r.S, like("%e%e")) }},
 		{"str.lower", col("S").Str().Lower(), "utf8", func(r testRow) any { return str(r.S, func(s string) any { return strings.ToLower(s) }) }},
 		{"str.upper", col("T").Str().Upper(), "utf8", func(r testRow) any { return str(r.T, func(s string) any { return strings.ToUpper(s) }) }},
 		{"str.upper", col("S").Str().Upper(), "utf8", func(r testRow) any { return str(r.S, func(s string) any { return strings.ToUpper(s) }) }},

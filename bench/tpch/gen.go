@@ -115,8 +115,9 @@ func newSink(dir string, t *table, sf int) *sink {
 	s.path = filepath.Join(dir, t.name+".parquet")
 	if s.folder {
 		s.path = filepath.Join(dir, t.name)
-		s.tmp = s.path + ".tmp"
-		os.RemoveAll(s.tmp)
+		// A folder of its own, so that another process generating into
+		// dir at the same time writes beside it, not into it.
+		s.tmp = fmt.Sprintf("%s.tmp-%d-%d", s.path, os.Getpid(), time.Now().UnixNano())
 	}
 	s.writes, s.done = make(chan arrow.Record, 1), make(chan error, 1)
 	go func() {
@@ -155,14 +156,14 @@ func (s *sink) flushRecord() {
 }
 
 // finish writes what remains and waits for the writer; with ok false (the
-// generator failed) it leaves nothing behind.
+// generator failed) it leaves nothing behind: a file table is written only
+// here, a folder only renamed into place here.
 func (s *sink) finish(ok bool) error {
 	if s.table == nil {
 		return nil
 	}
-	if ok && (!s.folder || s.b.Field(0).Len() > 0 || s.files == 0) {
-		// A file table is one record; a folder's last record may be short.
-		s.flushRecord()
+	if ok {
+		s.flushRecord() // a file table's only record, or a folder's last
 	}
 	close(s.writes)
 	err := <-s.done
@@ -170,12 +171,11 @@ func (s *sink) finish(ok bool) error {
 	if s.folder {
 		if err == nil && ok {
 			err = os.Rename(s.tmp, s.path)
+			if _, statErr := os.Stat(s.path); err != nil && statErr == nil {
+				err = nil // another process finished the same table first
+			}
 		}
-		if err != nil || !ok {
-			os.RemoveAll(s.tmp)
-		}
-	} else if !ok {
-		os.Remove(s.path)
+		os.RemoveAll(s.tmp) // gone after a rename; else what was written
 	}
 	if err != nil {
 		return fmt.Errorf("tpch: write %s: %w", s.path, err)

@@ -2,13 +2,22 @@ package tpch_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench/tpch"
+	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/io/parquet"
+	"github.com/duskdata/dusk/io/storage"
 )
 
 // sf1 returns a folder of the SF1 tables, generating them the first time:
@@ -59,27 +68,120 @@ func TestAnswersSF1(t *testing.T) {
 	}
 	for i := range tpch.Queries {
 		q := &tpch.Queries[i]
-		t.Run(q.ID, func(t *testing.T) {
-			f, err := q.Build(ctx, tables)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(q.ID, func(t *testing.T) { checkAnswer(t, ctx, q, tables) })
+	}
+}
+
+// checkAnswer runs q on tables and compares its answer with TPC-H's.
+func checkAnswer(t *testing.T, ctx context.Context, q *tpch.Query, tables *tpch.Tables) {
+	t.Helper()
+	f, err := q.Build(ctx, tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := f.Compute(ctx)
+	if err != nil {
+		t.Fatalf("%s: %v", q.ID, err)
+	}
+	defer tab.Release()
+	got, err := tpch.AnswerRows(q, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, err := tpch.ReadAnswer(filepath.Join("testdata", "sf1-answers", tpch.AnswerFile(q.ID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tpch.CompareAnswer(q, got, want); err != nil {
+		t.Error(err)
+	}
+}
+
+// tableOf is the frame of a table by its name.
+func tableOf(t *tpch.Tables, name string) *dataframe.Frame {
+	return map[string]*dataframe.Frame{
+		"lineitem": t.Lineitem, "orders": t.Orders, "partsupp": t.Partsupp, "part": t.Part,
+		"customer": t.Customer, "supplier": t.Supplier, "nation": t.Nation, "region": t.Region,
+	}[name]
+}
+
+// TestOpenOtherLayouts reads tables as other writers lay them out: the
+// large ones as one file each, the small ones as folders, keys int32 and
+// money DECIMAL(15,2); the queries' answers stay the official ones.
+func TestOpenOtherLayouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates TPC-H SF1")
+	}
+	src, err := tpch.Open(sf1(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testClient(t)
+	dir := t.TempDir()
+	for _, name := range tpch.TableNames() {
+		f := tableOf(src, name)
+		for _, c := range f.Schema().Fields() {
+			switch {
+			case c.Type.ID() == arrow.INT64:
+				f = f.WithColumn(c.Name, dataframe.Col(c.Name).Cast(arrow.PrimitiveTypes.Int32))
+			case c.Type.ID() == arrow.FLOAT64:
+				f = f.WithColumn(c.Name, dataframe.Col(c.Name).Cast(dataframe.Decimal(15, 2)))
 			}
+		}
+		if name == "lineitem" || name == "orders" || name == "partsupp" {
 			tab, err := f.Compute(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer tab.Release()
-			got, err := tpch.AnswerRows(q, tab)
+			err = storage.WriteFile(filepath.Join(dir, name+".parquet"), true, func(w io.Writer) error {
+				return parquet.Write(w, tab.Schema(), []arrow.Record{tab.Record()}, parquet.WriteOptions{})
+			})
+			tab.Release()
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, want, err := tpch.ReadAnswer(filepath.Join("testdata", "sf1-answers", tpch.AnswerFile(q.ID)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tpch.CompareAnswer(q, got, want); err != nil {
-				t.Error(err)
-			}
-		})
+			continue
+		}
+		if _, err := f.ToParquet(ctx, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tables, err := tpch.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"q1", "q5", "q6", "q14", "q18"} {
+		checkAnswer(t, ctx, tpch.QueryNamed(id), tables)
+	}
+}
+
+// TestOpenBadInput: a missing table is named with the two paths looked
+// for; a column of a type no query can use is named with both types.
+func TestOpenBadInput(t *testing.T) {
+	dir := t.TempDir()
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema([]arrow.Field{
+		{Name: "n_nationkey", Type: arrow.BinaryTypes.String}, {Name: "n_name", Type: arrow.BinaryTypes.String},
+		{Name: "n_regionkey", Type: arrow.PrimitiveTypes.Int64}, {Name: "n_comment", Type: arrow.BinaryTypes.String},
+	}, nil))
+	b.Field(0).(*array.StringBuilder).Append("0")
+	b.Field(1).(*array.StringBuilder).Append("ALGERIA")
+	b.Field(2).(*array.Int64Builder).Append(0)
+	b.Field(3).(*array.StringBuilder).Append("x")
+	rec := b.NewRecord()
+	defer rec.Release()
+	err := storage.WriteFile(filepath.Join(dir, "nation.parquet"), true, func(w io.Writer) error {
+		return parquet.Write(w, rec.Schema(), []arrow.Record{rec}, parquet.WriteOptions{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tpch.Open(dir)
+	for _, want := range []string{
+		"no lineitem table in " + dir + ": neither " + filepath.Join(dir, "lineitem.parquet") + " nor a folder " + filepath.Join(dir, "lineitem") + "/",
+		"column n_nationkey is utf8, expected an int32 or int64 key",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Open: %v\nwant an error with %q", err, want)
+		}
 	}
 }

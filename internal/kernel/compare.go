@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 )
 
@@ -85,6 +86,7 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 	switch {
 	case ka == KindNull || kb == KindNull:
 		out.Valid = make([]uint8, n)
+	case compareInt32(a, b, op, out.Vals):
 	case ka == KindInt && kb == KindInt:
 		x, _ := a.ints()
 		y, s := b.ints()
@@ -118,7 +120,7 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 	return out, nil
 }
 
-func cmpScalar[T int64 | float64](x []T, s T, op CmpOp, out []uint8) {
+func cmpScalar[T int32 | int64 | float64](x []T, s T, op CmpOp, out []uint8) {
 	out = out[:len(x)]
 	switch op {
 	case Eq:
@@ -148,7 +150,7 @@ func cmpScalar[T int64 | float64](x []T, s T, op CmpOp, out []uint8) {
 	}
 }
 
-func cmpArrays[T int64 | float64](x, y []T, op CmpOp, out []uint8) {
+func cmpArrays[T int32 | int64 | float64](x, y []T, op CmpOp, out []uint8) {
 	out = out[:len(x)]
 	y = y[:len(x)]
 	switch op {
@@ -193,6 +195,39 @@ func holds(c int, op CmpOp) bool {
 		return c > 0
 	}
 	return c >= 0
+}
+
+// compareInt32 compares in 32 bits, with no widened copy, where a is a
+// column of 32-bit integers or dates and b one too or a scalar in their
+// range; it reports whether it could.
+func compareInt32(a, b Datum, op CmpOp, out []uint8) bool {
+	x, ok := int32Values(a.Array)
+	if !ok {
+		return false
+	}
+	if b.Array == nil {
+		s, ok := b.Scalar.(int64)
+		if !ok || s != int64(int32(s)) {
+			return false
+		}
+		cmpScalar(x, int32(s), op, out)
+		return true
+	}
+	y, ok := int32Values(b.Array)
+	if !ok {
+		return false
+	}
+	cmpArrays(x, y, op, out)
+	return true
+}
+
+// int32Values are the values of an int32 or date32 column.
+func int32Values(a arrow.Array) ([]int32, bool) {
+	switch a.DataType().ID() {
+	case arrow.INT32, arrow.DATE32:
+		return FixedValues[int32](a), true
+	}
+	return nil, false
 }
 
 func compareStrings(a, b Datum, op CmpOp, out []uint8) {
