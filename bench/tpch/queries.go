@@ -393,18 +393,24 @@ func q20(_ context.Context, t *Tables) (*Frame, error) {
 }
 
 // q21's EXISTS and NOT EXISTS ask whether an order has lines of another
-// supplier: whether its suppliers' smallest and largest keys differ.
+// supplier: whether its suppliers' smallest and largest keys differ. They
+// look only at the orders of the waiting lines (l1): grouped, those are one
+// partition, which joins broadcast.
 func q21(_ context.Context, t *Tables) (*Frame, error) {
-	late := t.Lineitem.Filter(Col("l_receiptdate").Gt(Col("l_commitdate")))
+	late := Col("l_receiptdate").Gt(Col("l_commitdate"))
+	saudi := t.Supplier.Merge(t.Nation.Filter(Col("n_name").Eq("SAUDI ARABIA")), on("s_nationkey", "n_nationkey"))
+	waiting := t.Lineitem.
+		Filter(late).
+		Merge(saudi, on("l_suppkey", "s_suppkey")).
+		Merge(t.Orders.Filter(Col("o_orderstatus").Eq("F")), semi("l_orderkey", "o_orderkey"))
+	orders := waiting.GroupBy("l_orderkey").Agg(Size().As("waiting"))
+	lines := t.Lineitem.Merge(orders, semi("l_orderkey", "l_orderkey"))
 	suppliers := func(lines *Frame) *Frame {
 		return lines.GroupBy("l_orderkey").Agg(Min("l_suppkey").As("first"), Max("l_suppkey").As("last"))
 	}
-	shared := suppliers(t.Lineitem).Filter(Col("first").Ne(Col("last")))
-	lateAlone := suppliers(late).Filter(Col("first").Eq(Col("last")))
-	saudi := t.Supplier.Merge(t.Nation.Filter(Col("n_name").Eq("SAUDI ARABIA")), on("s_nationkey", "n_nationkey"))
-	return late.
-		Merge(saudi, on("l_suppkey", "s_suppkey")).
-		Merge(t.Orders.Filter(Col("o_orderstatus").Eq("F")), semi("l_orderkey", "o_orderkey")).
+	shared := suppliers(lines).Filter(Col("first").Ne(Col("last")))
+	lateAlone := suppliers(lines.Filter(late)).Filter(Col("first").Eq(Col("last")))
+	return waiting.
 		Merge(shared, semi("l_orderkey", "l_orderkey")).
 		Merge(lateAlone, semi("l_orderkey", "l_orderkey")).
 		GroupBy("s_name").
