@@ -41,6 +41,11 @@ var explainCases = map[string]func(x, y, big *Frame) *Frame{
 	"split-out-then-median": func(_, _, big *Frame) *Frame {
 		return big.GroupBy("id").SplitOut(4).Agg(Sum("a")).GroupBy("id").SplitOut(4).Agg(Median("sum(a)"))
 	},
+	"group-after-join": func(_, _, big *Frame) *Frame {
+		return big.Rename(map[string]string{"id": "xid"}).
+			Merge(big.Select("id", "b"), MergeOptions{LeftOn: []string{"xid"}, RightOn: []string{"id"}, BroadcastBytes: -1}).
+			GroupBy("id", "s").Agg(Sum("a"))
+	},
 	"sort":  func(_, _, big *Frame) *Frame { return big.SortValues([]string{"a", "b"}, false, true).Select("id") },
 	"dedup": func(_, _, big *Frame) *Frame { return big.DropDuplicates("s").Select("id") },
 	"topn":  func(_, _, big *Frame) *Frame { return big.NLargest(2, "a").Select("s") },

@@ -384,7 +384,7 @@ func (n *assign) children() []node      { return []node{n.child} }
 func (n *assign) with(c []node) node    { return newAssign(c[0], n.col, n.expr) }
 func (n *assign) partitioning() partitioning {
 	p := n.child.partitioning()
-	if slices.Contains(p.hash, n.col) || p.sorted == n.col {
+	if slices.Contains(p.hash, n.col) || slices.Contains(p.same, n.col) || p.sorted == n.col {
 		return partitioning{}
 	}
 	return p

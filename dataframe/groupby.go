@@ -537,10 +537,18 @@ func (n *groupAgg) outputs() int {
 	switch {
 	case n.splitOut > 1:
 		return n.splitOut
-	case n.args.holistic():
+	case n.args.holistic() || n.inPlace():
 		return n.child.npartitions()
 	}
 	return 1
+}
+
+// inPlace reports whether a mergeable aggregation runs whole in each
+// partition, as its input's rows are hashed by some of its keys (after a
+// shuffle join on them): every group lies in one partition, so no partial
+// results need combining.
+func (n *groupAgg) inPlace() bool {
+	return !n.args.holistic() && n.splitOut <= 1 && n.child.npartitions() > 1 && n.child.partitioning().hashedWithin(n.args.Keys)
 }
 
 func (n *groupAgg) schema() *arrow.Schema { return n.out }
@@ -549,6 +557,9 @@ func (n *groupAgg) name() string          { return n.tok }
 func (n *groupAgg) children() []node      { return []node{n.child} }
 func (n *groupAgg) with(c []node) node    { return newGroupAgg(c[0], n.args, n.out, n.splitOut) }
 func (n *groupAgg) partitioning() partitioning {
+	if n.inPlace() {
+		return n.child.partitioning().keptBy(n.out)
+	}
 	return partitioning{hash: n.args.Keys, n: n.outputs()}
 }
 
@@ -567,8 +578,10 @@ func (n *groupAgg) explain() string {
 		s += " " + strings.Join(what, ", ")
 	}
 	switch {
-	case n.args.holistic() && n.child.partitioning().hashedBy(n.args.Keys, n.outputs()):
+	case n.args.holistic() && n.child.partitioning().hashedWithin(n.args.Keys):
 		return s + " (already partitioned by the keys: no shuffle)"
+	case n.inPlace():
+		return s + " (already partitioned by the keys: in each partition)"
 	case n.args.holistic():
 		return s + " (shuffle rows by the keys)"
 	case n.splitOut > 1:
@@ -600,13 +613,19 @@ func (n *groupAgg) lower(l *lowering) []graph.Key {
 	parts := l.keys(n.child)
 	out := n.outputs()
 	if n.args.holistic() {
-		if n.child.partitioning().hashedBy(n.args.Keys, out) {
+		if n.child.partitioning().hashedWithin(n.args.Keys) {
 			return l.mapParts(n.tok, opGroupRows, args, parts)
 		}
 		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out})
 		return l.shuffle(n.tok, out, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opGroupRows, args)
 	}
 	partials := l.mapParts(graph.Name("groupby-partial", opAggPartial, args, n.child.name()), opAggPartial, args, parts)
+	if n.inPlace() {
+		// A partial of nearly distinct keys is left ungrouped (each row its
+		// own group): the combine of each partition alone groups it.
+		combined := l.mapParts(graph.Name("groupby-combine", opAggCombine, args, n.child.name()), opAggCombine, args, partials)
+		return l.mapParts(n.tok, opAggFinal, args, combined)
+	}
 	if out > 1 {
 		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out})
 		return l.shuffle(n.tok, out, []shuffleSide{{parts: partials, op: opHashSplit, args: split}}, opAggUnpack, args)

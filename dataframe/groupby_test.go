@@ -361,3 +361,30 @@ func TestGroupByDistinctKeys(t *testing.T) {
 	checkTable(t, g, compute(t, ctx, g), []string{"ID", "sum(X)", "min(X)", "max(Y)", "mean(Y)", "count(X)", "sum(Y)", "mean(X)"},
 		[]string{"int64", "int64", "int64", "float64", "float64", "int64", "float64", "float64"}, want, 1e-12)
 }
+
+// TestGroupByInPlace groups rows already hashed by some of the keys (a
+// shuffle by I, then keys I and J; a shuffle by the distinct ID, then keys
+// ID and I, whose partitions are large enough to skip pre-aggregation):
+// each partition is grouped whole, with no combine across partitions, and
+// the groups are the reference's.
+func TestGroupByInPlace(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(11, 40000)
+	aggs := []aggCase{allAggs[0], allAggs[1], allAggs[5], allAggs[7], allAggs[8], allAggs[11]}
+	var list []dataframe.Agg
+	for _, a := range aggs {
+		list = append(list, a.agg)
+	}
+	for _, keys := range [][]string{{"I", "J"}, {"ID", "I"}} {
+		cols, types := slices.Clone(keys), []string{"int64", "int64"}
+		for _, a := range aggs {
+			cols, types = append(cols, a.name), append(types, a.typ)
+		}
+		f := arrowFrame(t, rows, []int{10000, 30000}).Shuffle(2, keys[0]).GroupBy(keys...).Agg(list...)
+		if f.NumPartitions() != 2 {
+			t.Fatalf("%d partitions, want the shuffle's 2 kept:\n%s", f.NumPartitions(), f.Explain())
+		}
+		sorted := f.SortValues(keys)
+		checkTable(t, sorted, compute(t, ctx, sorted), cols, types, refGroupBy(rows, keys, aggs), 1e-9)
+	}
+}

@@ -244,6 +244,23 @@ func (j *join) npartitions() int {
 	return max(j.left.npartitions(), j.right.npartitions())
 }
 
+// rightKeyNames are the output names of the right side's own key columns
+// (not shared with the left), or nil where one is not in the output.
+func (j *join) rightKeyNames() []string {
+	names := make([]string, len(j.spec.RightOn))
+	for _, c := range j.spec.Cols {
+		if c.Side == 1 && c.Key < 0 {
+			if k := slices.Index(j.spec.RightOn, c.Src); k >= 0 {
+				names[k] = c.Name
+			}
+		}
+	}
+	if slices.Contains(names, "") {
+		return nil
+	}
+	return names
+}
+
 func (j *join) partitioning() partitioning {
 	switch j.strategy() {
 	case joinShuffle, joinPartitioned:
@@ -265,8 +282,16 @@ func (j *join) partitioning() partitioning {
 				}
 			}
 		}
-		if !slices.Contains(keys, "") {
-			return partitioning{hash: keys, n: j.npartitions()}
+		// An inner join's right keys, where kept, equal its left ones.
+		var same []string
+		if how == kernel.Inner {
+			same = j.rightKeyNames()
+		}
+		switch {
+		case !slices.Contains(keys, ""):
+			return partitioning{hash: keys, same: same, n: j.npartitions()}
+		case same != nil:
+			return partitioning{hash: same, n: j.npartitions()}
 		}
 	case joinBroadcastRight:
 		return j.left.partitioning().keptBy(j.out)

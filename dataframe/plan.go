@@ -39,6 +39,7 @@ type node interface {
 // ranges of a sorted column, or not known.
 type partitioning struct {
 	hash   []string // the columns hashed; nil: not hash-partitioned
+	same   []string // other columns equal to hash's, pairwise (an inner join's other keys); nil if none
 	n      int
 	sorted string // the column partitions are sorted by, ascending, in ranges
 }
@@ -46,16 +47,44 @@ type partitioning struct {
 // hashedBy reports whether rows with equal values of cols are known to
 // share a partition, among n partitions.
 func (p partitioning) hashedBy(cols []string, n int) bool {
-	return p.hash != nil && p.n == n && slices.Equal(p.hash, cols)
+	return p.hash != nil && p.n == n && (slices.Equal(p.hash, cols) || slices.Equal(p.same, cols))
+}
+
+// hashedWithin reports whether rows with equal values of cols share a
+// partition because the rows are hashed by some of cols.
+func (p partitioning) hashedWithin(cols []string) bool {
+	within := func(hash []string) bool {
+		if hash == nil {
+			return false
+		}
+		for _, c := range hash {
+			if !slices.Contains(cols, c) {
+				return false
+			}
+		}
+		return true
+	}
+	return within(p.hash) || within(p.same)
 }
 
 // keptBy is p after a step whose output has the columns of s: a partitioning
 // on a column that is gone is forgotten.
 func (p partitioning) keptBy(s *arrow.Schema) partitioning {
+	for _, c := range p.same {
+		if !s.HasField(c) {
+			p.same = nil
+			break
+		}
+	}
 	for _, c := range p.hash {
 		if !s.HasField(c) {
-			p.hash, p.n = nil, 0
+			p.hash = p.same
+			p.same = nil
+			break
 		}
+	}
+	if p.hash == nil {
+		p.n = 0
 	}
 	if p.sorted != "" && !s.HasField(p.sorted) {
 		p.sorted = ""
