@@ -1,10 +1,12 @@
 package dataframe
 
 import (
-	"github.com/duskdata/dusk/internal/kernel"
+	"maps"
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // optimize rewrites a plan into one that computes the same frame with less
@@ -210,8 +212,45 @@ func pushIntoJoin(pred *exprNode, j *join) node {
 
 // pruneTo returns n narrowed to compute at least the columns in need,
 // leaving out work for the others: readers skip them, computed ones are not
-// computed, and joins and shuffles do not move them.
+// computed, and joins and shuffles do not move them. A step the plan holds
+// more than once (a frame used twice, as a query's subquery on lineitem
+// and its main scan) is narrowed to what all its uses need together, so
+// that it stays one step, computed once.
 func pruneTo(n node, need setOf) node {
+	p := pruner{wants: map[string]setOf{}}
+	for {
+		p.grew = false
+		out := p.prune(n, need)
+		if !p.grew {
+			return out
+		}
+	}
+}
+
+// pruner narrows a plan, gathering what each step is asked for, by its
+// name, over every use: passes repeat until no step is asked for more.
+type pruner struct {
+	wants map[string]setOf
+	grew  bool
+}
+
+// want adds need to what n is asked for, and returns all of that.
+func (p *pruner) want(n node, need setOf) setOf {
+	w := p.wants[n.name()]
+	if w == nil {
+		w = setOf{}
+		p.wants[n.name()] = w
+	}
+	for c := range need {
+		if !w[c] {
+			w[c], p.grew = true, true
+		}
+	}
+	return setOf{}.add(slices.Collect(maps.Keys(w))...)
+}
+
+func (p *pruner) prune(n node, need setOf) node {
+	need = p.want(n, need)
 	atLeastOne := func(cols []string, s *arrow.Schema) []string {
 		if len(cols) == 0 && s.NumFields() > 0 {
 			return []string{s.Field(0).Name}
@@ -225,7 +264,7 @@ func pruneTo(n node, need setOf) node {
 		}
 		return s.add(cols...)
 	}
-	all := func(c node) node { return pruneTo(c, setOf{}.add(names(c.schema())...)) }
+	all := func(c node) node { return p.prune(c, setOf{}.add(names(c.schema())...)) }
 	switch n := n.(type) {
 	case *source:
 		cols := atLeastOne(need.in(n.full), n.full)
@@ -241,18 +280,18 @@ func pruneTo(n node, need setOf) node {
 			}
 		}
 		cols = atLeastOne(cols, n.out)
-		return newProject(pruneTo(n.child, setOf{}.add(cols...)), cols)
+		return newProject(p.prune(n.child, setOf{}.add(cols...)), cols)
 	case *filter:
-		return newFilter(pruneTo(n.child, n.pred.columns(with())), n.pred)
+		return newFilter(p.prune(n.child, n.pred.columns(with())), n.pred)
 	case *assign:
 		if !need[n.col] {
-			return pruneTo(n.child, need)
+			return p.prune(n.child, need)
 		}
 		childNeed := with()
 		delete(childNeed, n.col)
-		return newAssign(pruneTo(n.child, n.expr.columns(childNeed)), n.col, n.expr)
+		return newAssign(p.prune(n.child, n.expr.columns(childNeed)), n.col, n.expr)
 	case *groupAgg:
-		return newGroupAgg(pruneTo(n.child, n.needs()), n.args, n.out, n.splitOut)
+		return newGroupAgg(p.prune(n.child, n.needs()), n.args, n.out, n.splitOut)
 	case *join:
 		spec := n.spec
 		spec.Cols = nil
@@ -271,33 +310,33 @@ func pruneTo(n node, need setOf) node {
 		if len(spec.Cols) == 0 {
 			spec.Cols = n.spec.Cols[:1]
 		}
-		return newJoin(pruneTo(n.left, ln), pruneTo(n.right, rn), spec)
+		return newJoin(p.prune(n.left, ln), p.prune(n.right, rn), spec)
 	case *hashShuffle:
-		return newHashShuffle(pruneTo(n.child, with(n.cols...)), n.cols, n.n)
+		return newHashShuffle(p.prune(n.child, with(n.cols...)), n.cols, n.n)
 	case *sorted:
-		return newSort(pruneTo(n.child, with(n.args.By...)), n.args)
+		return newSort(p.prune(n.child, with(n.args.By...)), n.args)
 	case *top:
-		return newTop(pruneTo(n.child, with(n.args.By...)), n.args)
+		return newTop(p.prune(n.child, with(n.args.By...)), n.args)
 	case *loc:
-		return newLoc(pruneTo(n.child, with(n.args.Col)), n.args)
+		return newLoc(p.prune(n.child, with(n.args.Col)), n.args)
 	case *repartition:
-		return newRepartition(pruneTo(n.child, need), n.outs)
+		return newRepartition(p.prune(n.child, need), n.outs)
 	case *dedup:
 		if n.subset == nil {
 			return newDedup(all(n.child), nil)
 		}
-		return newDedup(pruneTo(n.child, with(n.subset...)), n.subset)
+		return newDedup(p.prune(n.child, with(n.subset...)), n.subset)
 	case *mapPartitions:
 		return newMapPartitions(all(n.child), n.fn, n.out)
 	case *renaming:
-		return newRename(pruneTo(n.child, n.childNeed(need)), n.names)
+		return newRename(p.prune(n.child, n.childNeed(need)), n.names)
 	case *mapNode:
 		if n.op == opSampleN { // keeps whole rows: any columns do
-			c := pruneTo(n.child, need)
+			c := p.prune(n.child, need)
 			return newMapNode(c, n.prefix, n.op, n.args, c.schema(), n.about)
 		}
 	case *limited:
-		return newLimit(pruneTo(n.child, need), n.args.N, n.args.Last)
+		return newLimit(p.prune(n.child, need), n.args.N, n.args.Last)
 	case *stacked:
 		var fields []arrow.Field
 		for _, c := range atLeastOne(need.in(n.out), n.out) {
@@ -305,7 +344,7 @@ func pruneTo(n node, need setOf) node {
 		}
 		parts := make([]node, len(n.parts))
 		for i, c := range n.parts {
-			parts[i] = pruneTo(c, setOf{}.add(atLeastOne(need.in(c.schema()), c.schema())...))
+			parts[i] = p.prune(c, setOf{}.add(atLeastOne(need.in(c.schema()), c.schema())...))
 		}
 		return newConcat(parts, arrow.NewSchema(fields, nil))
 	case *persisted:

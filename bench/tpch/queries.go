@@ -154,14 +154,20 @@ func q4(_ context.Context, t *Tables) (*Frame, error) {
 		SortValues([]string{"o_orderpriority"}), nil
 }
 
+// q5 starts from the region, as the SQL's joins narrow it: Asia's
+// customers' orders of the year are few, so they go to every partition of
+// lineitem as one partition (Dask broadcasts a side of one partition)
+// rather than lineitem being shuffled to meet them.
 func q5(_ context.Context, t *Tables) (*Frame, error) {
-	suppliers := nationsOf(t, "ASIA").Merge(t.Supplier, on("n_nationkey", "s_nationkey"))
 	orders := t.Orders.Filter(Col("o_orderdate").Ge(Date("1994-01-01")).And(Col("o_orderdate").Lt(Date("1995-01-01"))))
-	return t.Customer.
+	asia := nationsOf(t, "ASIA").
+		Merge(t.Customer, on("n_nationkey", "c_nationkey")).
 		Merge(orders, on("c_custkey", "o_custkey")).
-		Merge(t.Lineitem, on("o_orderkey", "l_orderkey")).
+		Repartition(1)
+	return t.Lineitem.
+		Merge(asia, on("l_orderkey", "o_orderkey")).
 		// The customer and the supplier are of the same nation.
-		Merge(suppliers, MergeOptions{LeftOn: []string{"l_suppkey", "c_nationkey"}, RightOn: []string{"s_suppkey", "s_nationkey"}}).
+		Merge(t.Supplier, MergeOptions{LeftOn: []string{"l_suppkey", "n_nationkey"}, RightOn: []string{"s_suppkey", "s_nationkey"}}).
 		GroupBy("n_name").
 		Agg(discounted().Sum().As("revenue")).
 		SortValues([]string{"revenue"}, false), nil
