@@ -143,28 +143,6 @@ func (w *Worker) report(r worker.MemoryReading) {
 	w.enqueue(&protocol.WorkerMetrics{Memory: m})
 }
 
-// GCPercent is the collector's GOGC in a process that does Dusk's work
-// and nothing else (dusk worker, dusk bench): partitions are Arrow buffers
-// without pointers, so a collection costs little, while letting the heap
-// grow past the live data costs memory and, as fresh pages are first
-// touched, page faults, which on a virtual machine cost more than the
-// work (a query's first run after a load spent most of its time in them).
-// Measured on this 2-core VM, 50 against 10: TPC-H SF10 with the tables
-// persisted (10 GB live), q1's first run 17.3 s against 5.7 s, its next
-// 5.5 against 1.4; db-benchmark at 10M rows, groupby q1-q10 3.5-4.0 s
-// against 3.9-4.0 s (peak RSS 2.0 against 1.6 GiB), join load 5.1 against
-// 3.4 s and j1-j5 4.5 against 4.4 s (2.9 against 2.2 GiB).
-const GCPercent = 10
-
-// TuneGC sets the collector to GCPercent in a process that is Dusk's own,
-// unless the GOGC environment variable chose a setting. (A local cluster
-// leaves the program's collector alone.)
-func TuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(GCPercent)
-	}
-}
-
 // LimitGoMemory sets the Go runtime's soft memory limit of a process that
 // is one worker to its spill threshold, unless GOMEMLIMIT set one: the
 // collector then works harder before the worker must spill, and returns

@@ -1,0 +1,21 @@
+package cluster
+
+import "testing"
+
+func TestGCPercentFor(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 100},
+		{64 << 20, 100},  // a small heap: the most garbage GOGC allows
+		{256 << 20, 100}, // 256 MiB of garbage is 100%
+		{1 << 30, 25},    // then a quarter
+		{2560 << 20, 10}, // a tenth at 2.5 GiB
+		{10 << 30, 10},   // and no less above
+	} {
+		if got := gcPercentFor(c.live); got != c.want {
+			t.Errorf("gcPercentFor(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		}
+	}
+}
