@@ -307,6 +307,31 @@ type joinTable struct {
 	mask  uint64
 	shift uint // a slot is a key's hash, less its pbits radix bits, >> shift
 	pbits uint
+	// filter has a bit set for each build key's filterBit (16 bits a key):
+	// a probe key whose bit is clear is not in the table, found in one load
+	// rather than a walk to an empty slot. Only for tables of at most
+	// filterRows keys, whose filter stays in the cache: semi joins and
+	// joins with a filtered dimension, where most probes miss.
+	filter []uint64
+	fshift uint
+}
+
+// filterRows is the largest part that gets a filter (128 KiB of bits).
+const filterRows = 1 << 16
+
+// filterBit is k's bit in t.filter: the top bits of a second
+// multiplicative hash, independent of the slot's.
+func (t *joinTable) filterBit(k int64) uint64 {
+	return (uint64(k) * 0xC2B2AE3D27D4EB4F) >> t.fshift
+}
+
+// mayHold reports whether k may be a build key: false only if it is not.
+func (t *joinTable) mayHold(k int64) bool {
+	if t.filter == nil {
+		return true
+	}
+	b := t.filterBit(k)
+	return t.filter[b>>6]&(1<<(b&63)) != 0
 }
 
 // reset empties t and sizes it for rows keys whose hashes' top pbits are
@@ -320,6 +345,23 @@ func (t *joinTable) reset(rows, pbits int) {
 		clear(t.slots)
 	}
 	t.mask, t.shift, t.pbits = uint64(size-1), shift, uint(pbits)
+	t.filter = t.filter[:0]
+	if rows > filterRows || rows == 0 {
+		t.filter = nil
+		return
+	}
+	bits := uint(9) // at least 512 bits
+	for 1<<bits < 16*rows {
+		bits++
+	}
+	words := 1 << (bits - 6)
+	if cap(t.filter) < words {
+		t.filter = make([]uint64, words)
+	} else {
+		t.filter = t.filter[:words]
+		clear(t.filter)
+	}
+	t.fshift = 64 - bits
 }
 
 func (t *joinTable) home(k int64) uint64 { return joinHash(k) << t.pbits >> t.shift }
@@ -342,6 +384,10 @@ func (m *joinMatches) build(t *joinTable, keys []int64, rows []int32) {
 			r = rows[j]
 		}
 		k := keys[j]
+		if t.filter != nil {
+			b := t.filterBit(k)
+			t.filter[b>>6] |= 1 << (b & 63)
+		}
 		for s := t.home(k); ; s = (s + 1) & t.mask {
 			sl := &t.slots[s]
 			if sl.head1 == 0 {
@@ -372,15 +418,17 @@ func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
 			}
 		}
 		h := int32(-1)
-		for s := t.home(k); ; s = (s + 1) & t.mask {
-			sl := &t.slots[s]
-			if sl.head1 == 0 {
-				break
-			}
-			if sl.key == k {
-				h = sl.head1 - 1
-				m.pairs += int(sl.count)
-				break
+		if t.mayHold(k) {
+			for s := t.home(k); ; s = (s + 1) & t.mask {
+				sl := &t.slots[s]
+				if sl.head1 == 0 {
+					break
+				}
+				if sl.key == k {
+					h = sl.head1 - 1
+					m.pairs += int(sl.count)
+					break
+				}
 			}
 		}
 		i := j

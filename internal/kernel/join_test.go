@@ -248,6 +248,32 @@ func BenchmarkHashJoinInt64(b *testing.B) {
 	}
 }
 
+// BenchmarkSemiJoinFewKeys semi-joins 1,000,000 keys of 200,000 values
+// with 1,333 of them, as TPC-H's q8 and q17 probe lineitem with the parts
+// of one type: most probes miss, which the table's filter answers.
+func BenchmarkSemiJoinFewKeys(b *testing.B) {
+	const rows, values, few = 1_000_000, 200_000, 1_333
+	rng := rand.New(rand.NewSource(2))
+	pkeys, bkeys := make([]int64, rows), make([]int64, few)
+	for i := range pkeys {
+		pkeys[i] = rng.Int63n(values)
+	}
+	for i, k := range rng.Perm(values)[:few] {
+		bkeys[i] = int64(k)
+	}
+	l, r := []arrow.Array{NewInt64(pkeys, nil)}, []arrow.Array{NewInt64(bkeys, nil)}
+	b.SetBytes(rows * 8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := HashJoin(l, r, Semi); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(rows*float64(b.N)/time.Since(start).Seconds(), "rows/s")
+}
+
 // A build side large enough to be radix-partitioned, with repeated keys
 // and nulls on both sides, joins as the reference does.
 func TestHashJoinRadixInt64(t *testing.T) {
