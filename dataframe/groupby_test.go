@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/duskdata/dusk/dataframe"
@@ -386,5 +387,30 @@ func TestGroupByInPlace(t *testing.T) {
 		}
 		sorted := f.SortValues(keys)
 		checkTable(t, sorted, compute(t, ctx, sorted), cols, types, refGroupBy(rows, keys, aggs), 1e-9)
+	}
+}
+
+// TestAggWholeFrame aggregates every row into one, as SQL does without
+// GROUP BY, over frames of several shapes; a column it lacks is an error
+// that names it.
+func TestAggWholeFrame(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(12, 500)
+	var list []dataframe.Agg
+	var cols, types []string
+	for _, a := range allAggs {
+		list = append(list, a.agg)
+		cols, types = append(cols, a.name), append(types, a.typ)
+	}
+	want := refGroupBy(rows, nil, allAggs)
+	for _, tf := range eachFrame(t, rows) {
+		t.Run(tf.name, func(t *testing.T) {
+			f := tf.frame.Agg(list...)
+			checkTable(t, f, compute(t, ctx, f), cols, types, want, 1e-9)
+		})
+	}
+	f := arrowFrame(t, rows, []int{500}).Agg(dataframe.Sum("nope"))
+	if f.Err() == nil || !strings.Contains(f.Err().Error(), "nope") {
+		t.Errorf("Agg(Sum(nope)): %v, want an error naming nope", f.Err())
 	}
 }
