@@ -117,12 +117,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	rows := fs.String("rows", "1e7", "rows of the groupby table and of the join's X (1e7 or 10000)")
 	dir := fs.String("data", "data", "directory of the data files, or one of them")
 	questions := fs.String("questions", "", "comma-separated questions to run; all when empty")
-	jsonPath := fs.String("json", "", "file to append the results to, one JSON object a line")
 	partitions := fs.Int("partitions", 0, "partitions of the data; 0 for the readers' default (64 MiB of CSV each)")
-	workers := fs.Int("workers", runtime.NumCPU(), "workers of the local cluster")
-	scheduler := fs.String("scheduler", "", "address of a running scheduler instead of a local cluster")
-	memLimit := fs.String("memory-limit", "", "memory limit of each local worker, such as 2GB; none by default")
-	cpuProfile := fs.String("cpuprofile", "", "file to write a CPU profile of this process to (the local cluster's workers run in it)")
+	rf := addRunFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -133,7 +129,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	if err != nil {
 		return fmt.Errorf("--rows: %w", err)
 	}
-	limit, err := parseBytes(*memLimit)
+	limit, err := parseBytes(rf.memLimit)
 	if err != nil {
 		return fmt.Errorf("--memory-limit: %w", err)
 	}
@@ -144,37 +140,18 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	if cmd == "gen" {
 		return gen(data, n, stderr)
 	}
-	stop, err := startProfile(*cpuProfile)
-	if err != nil {
-		return err
-	}
-	defer stop()
 	ids, err := chooseQuestions(cmd, *questions)
 	if err != nil {
 		return err
 	}
-	if connect == nil {
-		return errors.New("no cluster to run on (nil Connect)")
-	}
-	if cmd == "spill" && limit == 0 && *scheduler == "" {
+	if cmd == "spill" && limit == 0 && rf.scheduler == "" {
 		limit = int64(n)*8*8/4 + 256<<20 // a quarter of the data, and room for the process
 	}
-	sess, err := connect(ctx, Cluster{Workers: *workers, Scheduler: *scheduler, MemoryLimit: limit})
+	r, done, err := rf.start(ctx, cmd, limit, stdout, stderr, connect)
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
-
-	r := &runner{ctx: sess.Ctx, sess: sess, suite: cmd, out: stdout, progress: terminal(stderr)}
-	if *jsonPath != "" {
-		f, err := os.OpenFile(*jsonPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		r.json = json.NewEncoder(f)
-	}
-	r.header()
+	defer done()
 	switch cmd {
 	case "groupby":
 		err = r.groupby(data, n, *partitions, ids)
@@ -194,6 +171,63 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 		err = r.gpuSuite(n)
 	}
 	return errors.Join(err, r.err)
+}
+
+// runFlags are the flags of every suite that runs on a cluster.
+type runFlags struct {
+	jsonPath, scheduler, memLimit, cpuProfile string
+	workers                                   int
+}
+
+func addRunFlags(fs *flag.FlagSet) *runFlags {
+	rf := &runFlags{}
+	fs.StringVar(&rf.jsonPath, "json", "", "file to append the results to, one JSON object a line")
+	fs.IntVar(&rf.workers, "workers", runtime.NumCPU(), "workers of the local cluster")
+	fs.StringVar(&rf.scheduler, "scheduler", "", "address of a running scheduler instead of a local cluster")
+	fs.StringVar(&rf.memLimit, "memory-limit", "", "memory limit of each local worker, such as 2GB; none by default")
+	fs.StringVar(&rf.cpuProfile, "cpuprofile", "", "file to write a CPU profile of this process to (the local cluster's workers run in it)")
+	return rf
+}
+
+// start begins a suite's run: the CPU profile, the cluster (local workers
+// of limit bytes each), the JSON file and the table's header. done ends
+// them.
+func (rf *runFlags) start(ctx context.Context, suite string, limit int64, stdout, stderr io.Writer, connect Connect) (r *runner, done func(), err error) {
+	if connect == nil {
+		return nil, nil, errors.New("no cluster to run on (nil Connect)")
+	}
+	var undo []func()
+	done = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			done()
+		}
+	}()
+	stop, err := startProfile(rf.cpuProfile)
+	if err != nil {
+		return nil, nil, err
+	}
+	undo = append(undo, stop)
+	sess, err := connect(ctx, Cluster{Workers: rf.workers, Scheduler: rf.scheduler, MemoryLimit: limit})
+	if err != nil {
+		return nil, nil, err
+	}
+	undo = append(undo, sess.Close)
+	r = &runner{ctx: sess.Ctx, sess: sess, suite: suite, out: stdout, progress: terminal(stderr)}
+	if rf.jsonPath != "" {
+		f, err := os.OpenFile(rf.jsonPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, nil, err
+		}
+		undo = append(undo, func() { f.Close() })
+		r.json = json.NewEncoder(f)
+	}
+	r.header()
+	return r, done, nil
 }
 
 // startProfile starts a CPU profile of this process into path, unless

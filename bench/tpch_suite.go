@@ -2,14 +2,12 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -60,28 +58,19 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 	dir := fs.String("data", "data/tpch", "directory of the tables")
 	queries := fs.String("queries", "", "comma-separated queries to run, such as q1,q5; all when empty")
 	persist := fs.Bool("persist", false, "read the tables into the workers' memory first")
-	jsonPath := fs.String("json", "", "file to append the results to, one JSON object a line")
 	answers := fs.String("answers", "", "directory to write each query's answer to, as qNN.csv")
-	workers := fs.Int("workers", runtime.NumCPU(), "workers of the local cluster")
-	scheduler := fs.String("scheduler", "", "address of a running scheduler instead of a local cluster")
-	memLimit := fs.String("memory-limit", "", "memory limit of each local worker, such as 2GB; none by default")
-	cpuProfile := fs.String("cpuprofile", "", "file to write a CPU profile of this process to (the local cluster's workers run in it)")
+	rf := addRunFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	stop, err := startProfile(*cpuProfile)
-	if err != nil {
-		return err
-	}
-	defer stop()
 	ids, err := chooseTPCH(*queries)
 	if err != nil {
 		return err
 	}
-	limit, err := parseBytes(*memLimit)
+	limit, err := parseBytes(rf.memLimit)
 	if err != nil {
 		return fmt.Errorf("--memory-limit: %w", err)
 	}
@@ -94,24 +83,11 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 			return err
 		}
 	}
-	if connect == nil {
-		return errors.New("no cluster to run on (nil Connect)")
-	}
-	sess, err := connect(ctx, Cluster{Workers: *workers, Scheduler: *scheduler, MemoryLimit: limit})
+	r, done, err := rf.start(ctx, "tpch", limit, stdout, stderr, connect)
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
-	r := &runner{ctx: sess.Ctx, sess: sess, suite: "tpch", out: stdout, progress: terminal(stderr)}
-	if *jsonPath != "" {
-		f, err := os.OpenFile(*jsonPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		r.json = json.NewEncoder(f)
-	}
-	r.header()
+	defer done()
 	if *persist {
 		r.step("load", 1)
 		resetPeakRSS()
