@@ -26,8 +26,10 @@ func TestTPCHCLI(t *testing.T) {
 	if c, err := os.UserCacheDir(); err == nil && os.MkdirAll(filepath.Join(c, "dusk"), 0o755) == nil {
 		data = filepath.Join(c, "dusk", "tpch-sf1")
 	}
+	var out bytes.Buffer
 	run := func(args ...string) error {
-		var out, errs bytes.Buffer
+		var errs bytes.Buffer
+		out.Reset()
 		err := bench.Main(ctx, args, &out, &errs, connect)
 		t.Logf("dusk bench %s:\n%s%s", strings.Join(args, " "), out.String(), errs.String())
 		return err
@@ -39,6 +41,15 @@ func TestTPCHCLI(t *testing.T) {
 	answers, jsonPath := filepath.Join(dir, "answers"), filepath.Join(dir, "tpch.json")
 	if err := run("tpch", "--data", data, "--queries", "q1,q13", "--persist", "--json", jsonPath, "--answers", answers, "--workers", "2"); err != nil {
 		t.Fatal(err)
+	}
+	var totals int
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(line, "total ") {
+			totals++
+		}
+	}
+	if totals != 2 {
+		t.Errorf("%d total lines, want one for each run:\n%s", totals, out.String())
 	}
 	results, err := bench.ReadResults(jsonPath)
 	if err != nil {

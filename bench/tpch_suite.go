@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,31 +106,42 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 		r.report(Result{Question: "load", Run: 1, Seconds: secs, Rows: rows, PeakRSSBytes: peakRSS()})
 		tables = loaded
 	}
+	var totals [2]float64
 	for _, id := range ids {
-		if err := r.tpchQuery(tpch.QueryNamed(id), tables, *answers); err != nil {
+		secs, err := r.tpchQuery(tpch.QueryNamed(id), tables, *answers)
+		if err != nil {
 			return errors.Join(err, r.err)
 		}
+		totals[0], totals[1] = totals[0]+secs[0], totals[1]+secs[1]
+	}
+	// The totals, as engines are compared by them (the table only: the
+	// JSON lines are the queries').
+	for run, secs := range totals {
+		fmt.Fprintf(stdout, rowFormat, "total", strconv.Itoa(run+1), strconv.FormatFloat(secs, 'f', 3, 64), "", "", "")
 	}
 	return r.err
 }
 
 // tpchQuery runs one query twice, each run timed from building its frames
 // (a scalar subquery is computed then) to its answer in this process.
-// The first run's answer is written to answers, when given.
-func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, answers string) error {
+// The first run's answer is written to answers, when given. It returns the
+// two runs' seconds.
+func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, answers string) ([2]float64, error) {
+	var seconds [2]float64
 	for run := 1; run <= 2; run++ {
 		r.step(q.ID, run)
 		resetPeakRSS()
 		start := time.Now()
 		f, err := q.Build(r.ctx, t)
 		if err != nil {
-			return fmt.Errorf("tpch %s: %w", q.ID, err)
+			return seconds, fmt.Errorf("tpch %s: %w", q.ID, err)
 		}
 		tab, err := f.Compute(r.ctx)
 		if err != nil {
-			return fmt.Errorf("tpch %s run %d: %w", q.ID, run, err)
+			return seconds, fmt.Errorf("tpch %s run %d: %w", q.ID, run, err)
 		}
 		secs, rss := time.Since(start).Seconds(), peakRSS()
+		seconds[run-1] = secs
 		r.report(Result{Question: q.ID, Run: run, Seconds: secs, Rows: int64(tab.NumRows()), PeakRSSBytes: rss})
 		if run == 1 && answers != "" {
 			path := filepath.Join(answers, tpch.AnswerFile(q.ID))
@@ -137,10 +149,10 @@ func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, answers string) error 
 		}
 		tab.Release()
 		if err != nil {
-			return fmt.Errorf("tpch %s: %w", q.ID, err)
+			return seconds, fmt.Errorf("tpch %s: %w", q.ID, err)
 		}
 	}
-	return nil
+	return seconds, nil
 }
 
 // chooseTPCH returns the queries listed, or all.
