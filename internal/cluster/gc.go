@@ -9,18 +9,21 @@ import (
 )
 
 // The collector of a process that does Dusk's work and nothing else (dusk
-// worker, dusk bench) lets garbage grow to a tenth of the live heap, but
-// to at least gcMinHeadroom: GOGC follows the live heap between
-// gcMinPercent and gcMaxPercent. Partitions are Arrow buffers without
-// pointers, so a collection costs little; a heap grown past the live data
-// costs memory and, as its fresh pages are first touched, page faults,
-// which on a virtual machine cost more than the work. A fixed GOGC cannot
-// serve both ends: 50 let a query's first run after persisting TPC-H SF10
-// (10 GB live) spend most of its time faulting in 5 GB (q1 17.3 s against
-// 5.7 s at 10), while 10 made a process reading files with a small live
-// heap collect all the time (SF10 from the files, q1 4.7 s against 8.8 s).
+// worker, dusk bench) lets garbage grow to gcMinHeadroom above the live
+// heap, or the live heap itself while that is smaller: GOGC follows the
+// live heap between gcMinPercent and gcMaxPercent. Partitions are Arrow
+// buffers without pointers, so a collection costs little however large the
+// heap; a heap grown past the live data costs memory and, as its fresh
+// pages are first touched, page faults, which on a virtual machine cost
+// more than the work (here about 3.5 s a GiB). A GOGC proportional to the
+// live heap cannot serve both ends: 50 let a query's first run after
+// persisting TPC-H SF10 (10 GB live) spend most of its time faulting in
+// 5 GB (q1 17.3 s against 2.5 s now), and even 10 cost 1 GB of faults
+// (q1 5.0–6.1 s; the 22 queries 37–40 s against 31 s now), while a small
+// fixed GOGC made a process reading files with a small live heap collect
+// all the time (SF10 from the files, q1 8.8 s at 10 against 4.0 s now).
 const (
-	gcMinPercent  = 10
+	gcMinPercent  = 1
 	gcMaxPercent  = 100
 	gcMinHeadroom = 256 << 20
 	gcTuneEvery   = 100 * time.Millisecond

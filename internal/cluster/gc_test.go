@@ -12,7 +12,8 @@ func TestGCPercentFor(t *testing.T) {
 		{256 << 20, 100}, // 256 MiB of garbage is 100%
 		{1 << 30, 25},    // then a quarter
 		{2560 << 20, 10}, // a tenth at 2.5 GiB
-		{10 << 30, 10},   // and no less above
+		{10 << 30, 2},    // still 256 MiB at 10 GiB
+		{100 << 30, 1},   // and no less than 1%
 	} {
 		if got := gcPercentFor(c.live); got != c.want {
 			t.Errorf("gcPercentFor(%d MiB) = %d, want %d", c.live>>20, got, c.want)
