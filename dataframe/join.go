@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -318,13 +319,12 @@ type joinArgs struct {
 func (j *join) lower(l *lowering) []graph.Key {
 	args := mustJSON(joinArgs{joinSpec: j.spec, Left: specOf(j.left.schema()), Right: specOf(j.right.schema())})
 	lk, rk := l.keys(j.left), l.keys(j.right)
-	whole := func(side node, keys []graph.Key) graph.Key {
-		if len(keys) == 1 {
-			return keys[0]
-		}
-		cargs := mustJSON(concatArgs{Out: specOf(side.schema())})
-		k := graph.Part(graph.Name("broadcast", opConcat, cargs, side.name()), 0)
-		l.g.Add(&graph.Task{Key: k, Op: opConcat, Args: cargs, Inputs: keys})
+	// A broadcast side is gathered into one record with its hash table,
+	// built once for every partition of the other side that probes it.
+	built := func(side node, keys []graph.Key, on []string) graph.Key {
+		bargs := mustJSON(joinBuildArgs{Keys: on, Out: specOf(side.schema())})
+		k := graph.Part(graph.Name("broadcast", opJoinBuild, bargs, side.name()), 0)
+		l.g.Add(&graph.Task{Key: k, Op: opJoinBuild, Args: bargs, Inputs: keys})
 		return k
 	}
 	out := make([]graph.Key, 0, j.npartitions())
@@ -336,14 +336,14 @@ func (j *join) lower(l *lowering) []graph.Key {
 			out = append(out, k)
 		}
 	case joinBroadcastRight:
-		r := whole(j.right, rk)
+		r := built(j.right, rk, j.spec.RightOn)
 		for i := range lk {
 			k := graph.Part(j.tok, i)
 			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lk[i], r}})
 			out = append(out, k)
 		}
 	case joinBroadcastLeft:
-		lw := whole(j.left, lk)
+		lw := built(j.left, lk, j.spec.LeftOn)
 		for i := range rk {
 			k := graph.Part(j.tok, i)
 			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lw, rk[i]}})
@@ -382,6 +382,75 @@ func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, fmt.Errorf("%s: %w", opJoin, err)
 	}
 	return out, nil
+}
+
+type joinBuildArgs struct {
+	Keys []string  `json:"keys"`
+	Out  []colSpec `json:"out"`
+}
+
+// builtSide is a join's broadcast side, one record, with its hash table on
+// its keys: built once by the task that gathers the side, it serves every
+// join task that probes it in the process. It travels and spills as its
+// rows (a codec.Lazy), and a join task given the rows builds its own table.
+type builtSide struct {
+	rec   arrow.Record
+	table *kernel.JoinTable
+	refs  atomic.Int64
+}
+
+func (b *builtSide) Retain() { b.refs.Add(1) }
+
+func (b *builtSide) Release() {
+	if b.refs.Add(-1) == 0 {
+		b.table.Release()
+		b.rec.Release()
+	}
+}
+
+// Record returns the side's rows, which the caller releases.
+func (b *builtSide) Record() arrow.Record {
+	b.rec.Retain()
+	return b.rec
+}
+
+// SizeBytes counts the rows and the table.
+func (b *builtSide) SizeBytes() int64 {
+	var n int64
+	for _, c := range b.rec.Columns() {
+		n += int64(recordBytes(c.Data()))
+	}
+	return n + b.table.SizeBytes()
+}
+
+// joinBuildOp gathers a broadcast side's partitions into one record and
+// builds its hash table.
+func joinBuildOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a joinBuildArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinBuild, err)
+	}
+	rec, err := concatRecords(opJoinBuild, a.Out, inputs)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]arrow.Array, len(a.Keys))
+	for k, name := range a.Keys {
+		i, err := columnIndex(rec.Schema(), name)
+		if err != nil {
+			rec.Release()
+			return nil, fmt.Errorf("%s: key %s: %w", opJoinBuild, name, err)
+		}
+		keys[k] = rec.Column(i)
+	}
+	table, err := kernel.BuildJoin(keys)
+	if err != nil {
+		rec.Release()
+		return nil, fmt.Errorf("%s: %w", opJoinBuild, err)
+	}
+	b := &builtSide{rec: rec, table: table}
+	b.refs.Store(1)
+	return b, nil
 }
 
 // partsOf returns the named column of each record.
@@ -449,14 +518,29 @@ func joinRecords(a *joinArgs, left, right *sideRows) (arrow.Record, error) {
 		return nil, fmt.Errorf("right: %w", err)
 	}
 	defer release(rkeys)
-	li, ri, err := kernel.HashJoin(lkeys, rkeys, a.How)
+	// A broadcast side's table, built once, is probed by the other side's
+	// rows; else a table is built on the right (the left for right joins).
+	// The output follows the probe side's rows.
+	var li, ri []int32
+	probeRight := a.How == kernel.Right
+	switch {
+	case right.table != nil && a.How != kernel.Right && a.How != kernel.Outer:
+		li, ri, err = right.table.Probe(lkeys, a.How)
+	case left.table != nil && (a.How == kernel.Inner || a.How == kernel.Right):
+		probeRight = true
+		how := kernel.Inner
+		if a.How == kernel.Right {
+			how = kernel.Left // every probe row
+		}
+		ri, li, err = left.table.Probe(rkeys, how)
+	default:
+		li, ri, err = kernel.HashJoin(lkeys, rkeys, a.How)
+	}
 	if err != nil {
 		return nil, err
 	}
-	// The output follows the left rows but for right joins, which follow
-	// the right ones.
-	takeLeft := sideTaker(left, li, a.How != kernel.Right)
-	takeRight := sideTaker(right, ri, a.How == kernel.Right)
+	takeLeft := sideTaker(left, li, !probeRight)
+	takeRight := sideTaker(right, ri, probeRight)
 	fields := make([]arrow.Field, len(a.Cols))
 	cols := make([]arrow.Array, len(a.Cols))
 	defer release(cols)

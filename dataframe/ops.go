@@ -33,6 +33,7 @@ const (
 	opAggUnpack     = "df-agg-unpack"
 	opGroupRows     = "df-group-rows"
 	opJoin          = "df-join"
+	opJoinBuild     = "df-join-build"
 	opMapPartitions = "df-map-partitions"
 	opSample        = "df-sort-sample"
 	opBounds        = "df-sort-bounds"
@@ -68,7 +69,7 @@ func init() {
 	registry.Register(opSumInts, sumIntsOp)
 	for name, op := range map[string]registry.Op{
 		opConcat: concatOp, opHashSplit: hashSplitOp, opDedup: dedupOp, opSlices: slicesOp,
-		opNbytes: nbytesOp, opAggUnpack: aggUnpackOp, opGroupRows: groupRowsOp, opJoin: joinOp,
+		opNbytes: nbytesOp, opAggUnpack: aggUnpackOp, opGroupRows: groupRowsOp, opJoin: joinOp, opJoinBuild: joinBuildOp,
 		opMapPartitions: mapPartitionsOp, opSample: sampleOp, opBounds: boundsOp,
 		opRangeSplit: rangeSplitOp, opSortRows: sortRowsOp, opLoc: locOp, opTop: topOp,
 	} {

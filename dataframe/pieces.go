@@ -60,9 +60,10 @@ func splitOf(rec arrow.Record, parts []int32, n int) *registry.Split {
 // sideRows is one side of a task's input, read as one table: the pieces a
 // shuffle brought (whole records or rowsPieces), or the task's input.
 type sideRows struct {
-	recs []arrow.Record // each piece's record: the piece, or the partition its rows lie in
-	loc  *kernel.Rows   // each row's piece and row in its record; nil where every piece is whole
-	own  arrow.Record   // a record the side made and releases
+	recs  []arrow.Record    // each piece's record: the piece, or the partition its rows lie in
+	loc   *kernel.Rows      // each row's piece and row in its record; nil where every piece is whole
+	own   arrow.Record      // a record the side made and releases
+	table *kernel.JoinTable // a broadcast side's join table, built on its join keys
 }
 
 // sideOf reads side s of a task's inputs; out gives its columns where it
@@ -81,6 +82,9 @@ func sideOf(op string, tc *registry.Context, inputs []any, s int, out []colSpec)
 		case arrow.Record:
 			side.recs[k] = v
 			n += int(v.NumRows())
+		case *builtSide:
+			side.recs[k], side.table = v.rec, v.table
+			n += int(v.rec.NumRows())
 		case *rowsPiece:
 			side.recs[k] = v.src
 			n += len(v.rows)

@@ -137,17 +137,23 @@ func concatOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	if tc != nil && tc.Pieces != nil {
 		return gathered(opConcat, tc, inputs, 0, a.Out)
 	}
+	return concatRecords(opConcat, a.Out, inputs)
+}
+
+// concatRecords concatenates partitions (inputs) into one record the
+// caller releases; out gives its columns.
+func concatRecords(op string, out []colSpec, inputs []any) (arrow.Record, error) {
 	recs := make([]arrow.Record, len(inputs))
 	for i, v := range inputs {
-		r, err := recordIn(opConcat, v)
+		r, err := recordIn(op, v)
 		if err != nil {
 			return nil, err
 		}
 		recs[i] = r
 	}
-	rec, err := kernel.ConcatRecordsDict(schemaOf(a.Out), recs)
+	rec, err := kernel.ConcatRecordsDict(schemaOf(out), recs)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opConcat, err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	return rec, nil
 }

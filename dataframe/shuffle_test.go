@@ -169,6 +169,39 @@ func TestMergeCoPartitioned(t *testing.T) {
 	checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(refMerge(rows, rightRows(40), "outer", []string{"KI"})), 0)
 }
 
+// A broadcast side's table is built once and probed by every partition
+// of the other side: the left side of an inner or right join (probed by
+// the right's rows) as the right of the others, on one key and on two.
+func TestMergeBroadcastBuilt(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(24, 300)
+	for _, c := range []struct {
+		how  dataframe.How
+		left bool // the left side is the one broadcast
+	}{{dataframe.Inner, true}, {dataframe.Right, true}, {dataframe.Inner, false}, {dataframe.Left, false}, {dataframe.Semi, false}, {dataframe.Anti, false}} {
+		for _, on := range [][]string{{"KI"}, {"K", "KI"}} {
+			t.Run(fmt.Sprintf("%s/on=%v", c.how, on), func(t *testing.T) {
+				left := arrowFrame(t, rows, []int{100, 100, 100})
+				right := dataframe.FromRecords(rightRows(40), 4)
+				if c.left {
+					left, right = dataframe.FromRecords(genRows(24, 300), 1), dataframe.FromRecords(rightRows(40), 4)
+				} else {
+					right = dataframe.FromRecords(rightRows(40), 1)
+				}
+				f := left.Merge(right, dataframe.MergeOptions{How: c.how, On: on, BroadcastBytes: -1})
+				want := "broadcast right"
+				if c.left {
+					want = "broadcast left"
+				}
+				if plan := f.Explain(); !strings.Contains(plan, want) {
+					t.Fatalf("plan, want %s:\n%s", want, plan)
+				}
+				checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(refMerge(rows, rightRows(40), c.how, on)), 0)
+			})
+		}
+	}
+}
+
 func TestMergeErrors(t *testing.T) {
 	left := dataframe.FromRecords(genRows(1, 10), 1)
 	right := dataframe.FromRecords(rightRows(5), 1)

@@ -46,38 +46,139 @@ func HashJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, err erro
 	defer releaseLeft()
 	right, releaseRight := WidenAll(right)
 	defer releaseRight()
+	if err := matchKinds(left, right); err != nil {
+		return nil, nil, err
+	}
+	switch how {
+	case Inner, Left, Outer, Semi, Anti:
+		return hashJoin(left, right, how)
+	case Right:
+		ri, li, err = hashJoin(right, left, Left)
+		return li, ri, err
+	}
+	return nil, nil, fmt.Errorf("unknown join type %s", how)
+}
+
+// matchKinds checks that the two sides' key columns, widened, pair up
+// kind by kind.
+func matchKinds(left, right []arrow.Array) error {
 	if len(left) != len(right) || len(left) == 0 {
-		return nil, nil, fmt.Errorf("join on %d left and %d right key columns", len(left), len(right))
+		return fmt.Errorf("join on %d left and %d right key columns", len(left), len(right))
 	}
 	for c := range left {
 		lt, rt := left[c].DataType(), right[c].DataType()
 		lk, lerr := KindOf(lt)
 		rk, rerr := KindOf(rt)
 		if lerr != nil || rerr != nil || lk != rk || lk == KindNull {
-			return nil, nil, fmt.Errorf("join key %d: cannot match %s with %s", c, TypeName(lt), TypeName(rt))
+			return fmt.Errorf("join key %d: cannot match %s with %s", c, TypeName(lt), TypeName(rt))
 		}
 	}
-	switch how {
-	case Inner, Left, Outer, Semi, Anti:
-		li, ri = hashJoin(left, right, how)
-	case Right:
-		ri, li = hashJoin(right, left, Left)
-	default:
-		return nil, nil, fmt.Errorf("unknown join type %s", how)
-	}
-	return li, ri, nil
+	return nil
 }
 
-// hashJoin builds a table on build and probes it with probe's rows, for an
-// Inner, Left or Outer join; it returns probe and build indices.
-func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32) {
-	var m joinMatches
-	if p, ok := probe[0].(*array.Int64); ok && len(probe) == 1 {
-		m = joinInt64(p, build[0].(*array.Int64))
-	} else {
-		m = joinHashed(probe, build)
+// hashJoin builds a table on build and probes it with probe's rows once,
+// returning probe and build indices; the keys are widened and of matching
+// kinds.
+func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32, error) {
+	p, ok := probe[0].(*array.Int64)
+	b, bok := build[0].(*array.Int64)
+	if !ok || !bok || len(probe) != 1 || len(build) != 1 {
+		t, err := BuildJoin(build)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer t.Release()
+		return t.Probe(probe, how)
 	}
-	return m.emit(how)
+	m := joinInt64(p, b)
+	pi, bi := m.emit(how)
+	return pi, bi, nil
+}
+
+// JoinTable is the hash table on a join's build side. Built once, it may
+// be probed by any number of probe sides, from several goroutines at once:
+// a broadcast side's table serves every partition of the other side.
+type JoinTable struct {
+	keys    []arrow.Array // the build keys, widened
+	release func()
+	next    []int32 // per build row: the next build row with its key, -1 at the end
+	unique  bool    // no build key repeats: every chain is one row long
+	// Null keys match each other: the chain of null build rows.
+	nullHead  int32
+	nullCount int
+	// A single int64 key: its rows split by the top pbits of their keys'
+	// hashes (radix partitioning), a table for each part, so that each
+	// part's table fits the L2 cache and the TLB's reach while a probe's
+	// part looks it up: one table larger than the caches costs a memory
+	// latency, and a page walk, per row.
+	pbits int
+	parts []joinTable
+	// Other keys: a table of row hashes.
+	slots []hashSlot
+	mask  uint64
+}
+
+// BuildJoin builds a JoinTable on the build side's key columns, which it
+// retains until Release.
+func BuildJoin(build []arrow.Array) (*JoinTable, error) {
+	if len(build) == 0 {
+		return nil, fmt.Errorf("join on no key columns")
+	}
+	for c, b := range build {
+		if k, err := KindOf(b.DataType()); err != nil || k == KindNull {
+			return nil, fmt.Errorf("join key %d: cannot match %s", c, TypeName(b.DataType()))
+		}
+	}
+	keys, release := WidenAll(build)
+	t := &JoinTable{keys: keys, release: release, next: make([]int32, keys[0].Len()), unique: true, nullHead: -1}
+	if b, ok := keys[0].(*array.Int64); ok && len(keys) == 1 {
+		t.buildInt64(b)
+	} else {
+		t.buildHashed()
+	}
+	return t, nil
+}
+
+// Release drops the table's hold on the build keys.
+func (t *JoinTable) Release() {
+	if t.release != nil {
+		t.release()
+		t.release = nil
+	}
+}
+
+// SizeBytes is the memory of the table itself, beside its keys.
+func (t *JoinTable) SizeBytes() int64 {
+	n := 4*int64(len(t.next)) + 16*int64(len(t.slots))
+	for i := range t.parts {
+		n += 16*int64(len(t.parts[i].slots)) + 8*int64(len(t.parts[i].filter))
+	}
+	return n
+}
+
+// Probe matches the probe side's key columns (pairwise of the build keys'
+// kinds) against the table, for an Inner, Left, Semi or Anti join (or an
+// Outer one, whose unmatched build rows only a table probed once can
+// give), in HashJoin's order, with the build side as its right.
+func (t *JoinTable) Probe(probe []arrow.Array, how JoinType) (pi, bi []int32, err error) {
+	switch how {
+	case Inner, Left, Outer, Semi, Anti:
+	default:
+		return nil, nil, fmt.Errorf("join table: cannot probe for a %s join", how)
+	}
+	probe, release := WidenAll(probe)
+	defer release()
+	if err := matchKinds(probe, t.keys); err != nil {
+		return nil, nil, err
+	}
+	m := joinMatches{next: t.next, unique: t.unique, head: make([]int32, probe[0].Len())}
+	if t.slots == nil {
+		t.probeInt64(&m, probe[0].(*array.Int64))
+	} else {
+		t.probeHashed(&m, probe)
+	}
+	pi, bi = m.emit(how)
+	return pi, bi, nil
 }
 
 // joinMatches is the result of probing: each probe row's chain of
@@ -174,69 +275,120 @@ func joinTableSize(rows int) (size int, shift uint) {
 	return size, uint(64 - bits.TrailingZeros(uint(size)))
 }
 
-// joinInt64 matches a single int64 key: a table keyed by value, built in
-// reverse row order so that each chain runs in row order. A large build
-// side is first split by the top bits of its keys' hashes, and the probe
-// side alike (radix partitioning), so that each part's table fits the L2
-// cache and the TLB's reach: one table larger than the caches costs a
-// memory latency, and a page walk, per row.
+// joinInt64 builds a table on a single int64 key and probes it, radix
+// part by radix part: each part's table is built just before the probe
+// keys of that part look it up, in one table reused from part to part,
+// which stays in the cache and takes no memory for all parts at once.
 func joinInt64(probe, build *array.Int64) joinMatches {
-	bv, pv := build.Int64Values(), probe.Int64Values()
-	m := joinMatches{next: make([]int32, len(bv)), head: make([]int32, len(pv)), unique: true}
-	// Null keys match each other, as pandas' merge matches NaN keys.
-	nullHead, nullCount := int32(-1), 0
+	t := JoinTable{next: make([]int32, build.Len()), nullHead: -1}
+	t.chainNulls(build)
+	m := joinMatches{next: t.next, head: make([]int32, probe.Len())}
+	t.probeNulls(&m, probe)
+	var part joinTable
+	if t.pbits = radixBits(build.Len()); t.pbits == 0 {
+		keys, rows := validKeys(build)
+		part.reset(len(keys), 0)
+		t.unique = part.build(t.next, keys, rows) && t.unique
+		keys, rows = validKeys(probe)
+		m.probe(&part, keys, rows)
+	} else {
+		bk, br, bstart := radixSplit(build.Int64Values(), build, t.pbits)
+		pk, pr, pstart := radixSplit(probe.Int64Values(), probe, t.pbits)
+		for p := range 1 << t.pbits {
+			part.reset(bstart[p+1]-bstart[p], t.pbits)
+			t.unique = part.build(t.next, bk[bstart[p]:bstart[p+1]], br[bstart[p]:bstart[p+1]]) && t.unique
+			m.probe(&part, pk[pstart[p]:pstart[p+1]], pr[pstart[p]:pstart[p+1]])
+		}
+	}
+	m.unique = t.unique
+	return m
+}
+
+// buildInt64 builds the table of a single int64 key, every radix part's
+// at once.
+func (t *JoinTable) buildInt64(build *array.Int64) {
+	t.chainNulls(build)
+	t.pbits = radixBits(build.Len())
+	t.parts = make([]joinTable, 1<<t.pbits)
+	if t.pbits == 0 {
+		keys, rows := validKeys(build)
+		t.parts[0].reset(len(keys), 0)
+		t.unique = t.parts[0].build(t.next, keys, rows) && t.unique
+		return
+	}
+	keys, rows, start := radixSplit(build.Int64Values(), build, t.pbits)
+	for p := range t.parts {
+		t.parts[p].reset(start[p+1]-start[p], t.pbits)
+		t.unique = t.parts[p].build(t.next, keys[start[p]:start[p+1]], rows[start[p]:start[p+1]]) && t.unique
+	}
+}
+
+// probeInt64 looks up each probe key, split into the table's parts alike.
+func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
+	t.probeNulls(m, probe)
+	if t.pbits == 0 {
+		keys, rows := validKeys(probe)
+		m.probe(&t.parts[0], keys, rows)
+		return
+	}
+	keys, rows, start := radixSplit(probe.Int64Values(), probe, t.pbits)
+	for p := range t.parts {
+		m.probe(&t.parts[p], keys[start[p]:start[p+1]], rows[start[p]:start[p+1]])
+	}
+}
+
+// chainNulls chains the build rows with a null key, which match each
+// other as pandas' merge matches NaN keys.
+func (t *JoinTable) chainNulls(build *array.Int64) {
 	if build.NullN() > 0 {
 		valid, off := Validity(build)
-		for r := len(bv) - 1; r >= 0; r-- {
+		for r := build.Len() - 1; r >= 0; r-- {
 			if !IsValid(valid, off, r) {
-				m.next[r], nullHead = nullHead, int32(r)
-				nullCount++
+				t.next[r], t.nullHead = t.nullHead, int32(r)
+				t.nullCount++
 			}
 		}
 	}
-	m.unique = nullCount <= 1
-	if probe.NullN() > 0 {
-		valid, off := Validity(probe)
-		for i := range pv {
-			if !IsValid(valid, off, i) {
-				m.head[i] = nullHead
-				m.pairs += nullCount
-				if nullHead < 0 {
-					m.unmatched++
-				}
+	t.unique = t.nullCount <= 1
+}
+
+// probeNulls matches the probe rows with a null key to the null build rows.
+func (t *JoinTable) probeNulls(m *joinMatches, probe *array.Int64) {
+	if probe.NullN() == 0 {
+		return
+	}
+	valid, off := Validity(probe)
+	for i := range probe.Len() {
+		if !IsValid(valid, off, i) {
+			m.head[i] = t.nullHead
+			m.pairs += t.nullCount
+			if t.nullHead < 0 {
+				m.unmatched++
 			}
 		}
 	}
-	pbits := 0 // a table of up to 4·radixRows keys fits the L2 cache whole
-	for len(bv) > 4*radixRows && pbits < maxRadixBits && len(bv)>>pbits > radixRows {
+}
+
+// radixBits is how many top bits of the keys' hashes split a build side
+// of rows keys: none where one table of up to 4·radixRows keys fits the L2
+// cache whole.
+func radixBits(rows int) int {
+	pbits := 0
+	for rows > 4*radixRows && pbits < maxRadixBits && rows>>pbits > radixRows {
 		pbits++
 	}
-	var t joinTable
-	if pbits == 0 {
-		t.reset(len(bv), 0)
-		var brows []int32
-		if nullCount > 0 {
-			brows = validRows(build, len(bv))
-			bv = gatherKeys(bv, brows)
-		}
-		m.build(&t, bv, brows)
-		var prows []int32
-		if probe.NullN() > 0 {
-			prows = validRows(probe, len(pv))
-			pv = gatherKeys(pv, prows)
-		}
-		m.probe(&t, pv, prows)
-		return m
+	return pbits
+}
+
+// validKeys returns a's keys that hold a value and, where some do not,
+// their rows (nil: every row).
+func validKeys(a *array.Int64) (keys []int64, rows []int32) {
+	keys = a.Int64Values()
+	if a.NullN() > 0 {
+		rows = validRows(a, len(keys))
+		keys = gatherKeys(keys, rows)
 	}
-	bk, br, bstart := radixSplit(bv, build, pbits)
-	pk, pr, pstart := radixSplit(pv, probe, pbits)
-	for part := range 1 << pbits {
-		keys, rows := bk[bstart[part]:bstart[part+1]], br[bstart[part]:bstart[part+1]]
-		t.reset(len(keys), pbits)
-		m.build(&t, keys, rows)
-		m.probe(&t, pk[pstart[part]:pstart[part+1]], pr[pstart[part]:pstart[part+1]])
-	}
-	return m
+	return keys, rows
 }
 
 // validRows lists the rows of a (n rows) that hold a value.
@@ -300,8 +452,8 @@ func radixSplit(x []int64, a arrow.Array, pbits int) (keys []int64, rows []int32
 	return keys, rows, start
 }
 
-// joinTable is the open-addressing table of one join part, reused from
-// part to part.
+// joinTable is the open-addressing table of one radix part of a join
+// (reused from part to part where the parts are probed as they are built).
 type joinTable struct {
 	slots []joinSlot
 	mask  uint64
@@ -367,9 +519,10 @@ func (t *joinTable) reset(rows, pbits int) {
 func (t *joinTable) home(k int64) uint64 { return joinHash(k) << t.pbits >> t.shift }
 
 // build adds keys to t in reverse order, chaining the build rows with one
-// key through m.next in row order; rows maps keys' indexes to build rows
-// (nil: the same).
-func (m *joinMatches) build(t *joinTable, keys []int64, rows []int32) {
+// key through next in row order; rows maps keys' indexes to build rows
+// (nil: the same). It reports whether no key repeated.
+func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool) {
+	unique = true
 	var touched int32
 	for j := len(keys) - 1; j >= 0; j-- {
 		if j%probeBatch == probeBatch-1 || j == len(keys)-1 {
@@ -392,19 +545,20 @@ func (m *joinMatches) build(t *joinTable, keys []int64, rows []int32) {
 			sl := &t.slots[s]
 			if sl.head1 == 0 {
 				*sl = joinSlot{key: k, head1: r + 1, count: 1}
-				m.next[r] = -1
+				next[r] = -1
 				break
 			}
 			if sl.key == k {
-				m.next[r] = sl.head1 - 1
+				next[r] = sl.head1 - 1
 				sl.head1 = r + 1
 				sl.count++
-				m.unique = false
+				unique = false
 				break
 			}
 		}
 	}
 	probeSink.Store(uint64(touched))
+	return unique
 }
 
 // probe finds each key's first build row in t, into m.head of its probe
@@ -451,46 +605,48 @@ type hashSlot struct {
 	count int32
 }
 
-// joinHashed matches keys of any kinds and count by their row hashes,
-// checking the key values of every candidate.
-func joinHashed(probe, build []arrow.Array) joinMatches {
-	bh := HashRows(build, nil)
-	ph := HashRows(probe, nil)
-	buildEq, probeEq := newKeyEq(build, build), newKeyEq(probe, build)
+// buildHashed builds the table of keys of any kinds and count, by their
+// row hashes; rows with one hash but different keys take separate slots.
+func (t *JoinTable) buildHashed() {
+	bh := HashRows(t.keys, nil)
+	eq := newKeyEq(t.keys, t.keys)
 	size, _ := joinTableSize(len(bh))
-	mask := uint64(size - 1)
-	slots := make([]hashSlot, size)
-	next := make([]int32, len(bh))
-	m := joinMatches{next: next, unique: true}
+	t.mask = uint64(size - 1)
+	t.slots = make([]hashSlot, size)
 	// The low bits pick the slot: the high ones may be alike across a
 	// partition, which PartitionOf chose by them.
 	for r := len(bh) - 1; r >= 0; r-- {
 		h := bh[r]
-		for s := h & mask; ; s = (s + 1) & mask {
-			sl := &slots[s]
+		for s := h & t.mask; ; s = (s + 1) & t.mask {
+			sl := &t.slots[s]
 			if sl.head1 == 0 {
 				*sl = hashSlot{hash: h, head1: int32(r) + 1, count: 1}
-				next[r] = -1
+				t.next[r] = -1
 				break
 			}
-			if sl.hash == h && buildEq.equal(r, int(sl.head1-1)) {
-				next[r] = sl.head1 - 1
+			if sl.hash == h && eq.equal(r, int(sl.head1-1)) {
+				t.next[r] = sl.head1 - 1
 				sl.head1 = int32(r) + 1
 				sl.count++
-				m.unique = false
+				t.unique = false
 				break
 			}
 		}
 	}
-	m.head = make([]int32, len(ph))
-	for i, h := range ph {
+}
+
+// probeHashed looks up each probe row by its hash, checking the key
+// values of every candidate.
+func (t *JoinTable) probeHashed(m *joinMatches, probe []arrow.Array) {
+	eq := newKeyEq(probe, t.keys)
+	for i, h := range HashRows(probe, nil) {
 		match := int32(-1)
-		for s := h & mask; ; s = (s + 1) & mask {
-			sl := &slots[s]
+		for s := h & t.mask; ; s = (s + 1) & t.mask {
+			sl := &t.slots[s]
 			if sl.head1 == 0 {
 				break
 			}
-			if sl.hash == h && probeEq.equal(i, int(sl.head1-1)) {
+			if sl.hash == h && eq.equal(i, int(sl.head1-1)) {
 				match = sl.head1 - 1
 				m.pairs += int(sl.count)
 				break
@@ -501,7 +657,6 @@ func joinHashed(probe, build []arrow.Array) joinMatches {
 			m.unmatched++
 		}
 	}
-	return m
 }
 
 // keyEq compares row i of key columns xs with row j of ys.

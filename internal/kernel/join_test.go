@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -297,5 +298,103 @@ func TestHashJoinRadixInt64(t *testing.T) {
 		}
 		wl, wr := refJoin([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
 		checkPairs(t, li, ri, wl, wr)
+	}
+}
+
+// A JoinTable built once gives every probe side, probing it from several
+// goroutines at once, the reference's pairs: for a radix-partitioned int64
+// key, a small one and keys of two kinds, with repeats and nulls on both
+// sides.
+func TestJoinTableSharedByProbes(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	gen := func(n, distinct int) arrow.Array {
+		keys := make([]any, n)
+		for i := range keys {
+			if rng.Intn(25) != 0 {
+				keys[i] = rng.Intn(distinct)
+			}
+		}
+		return ints(keys...)
+	}
+	words := func(n int, pool ...string) arrow.Array {
+		vals := make([]any, n)
+		for i := range vals {
+			vals[i] = pool[rng.Intn(len(pool))]
+		}
+		return strs(vals...)
+	}
+	for _, c := range []struct {
+		name   string
+		build  []arrow.Array
+		probes [][]arrow.Array
+	}{
+		{"radix int64", []arrow.Array{gen(40000, 30000)},
+			[][]arrow.Array{{gen(5000, 40000)}, {gen(7000, 40000)}, {gen(0, 1)}, {gen(3000, 40000)}}},
+		{"small int64", []arrow.Array{gen(300, 200)}, [][]arrow.Array{{gen(1000, 300)}, {gen(900, 300)}}},
+		{"int and string", []arrow.Array{gen(2000, 40), words(2000, "a", "b", "c", "d")},
+			[][]arrow.Array{{gen(1500, 50), words(1500, "b", "e", "a")}, {gen(10, 50), words(10, "c")}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer releaseArrays(c.build)
+			for _, p := range c.probes {
+				defer releaseArrays(p)
+			}
+			table, err := BuildJoin(c.build)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer table.Release()
+			build := readCols(t, c.build)
+			for _, how := range []JoinType{Inner, Left, Semi, Anti} {
+				got := make([][2][]int32, len(c.probes))
+				var wg sync.WaitGroup
+				for i, p := range c.probes {
+					wg.Go(func() {
+						li, ri, err := table.Probe(p, how)
+						if err != nil {
+							t.Error(err)
+						}
+						got[i] = [2][]int32{li, ri}
+					})
+				}
+				wg.Wait()
+				for i, p := range c.probes {
+					if how == Semi || how == Anti {
+						want := refFilter(readCols(t, p), build, how)
+						checkPairs(t, got[i][0], got[i][0], want, want)
+						continue
+					}
+					wl, wr := refJoin(readCols(t, p), build, how)
+					checkPairs(t, got[i][0], got[i][1], wl, wr)
+				}
+			}
+		})
+	}
+}
+
+func readCols(t *testing.T, as []arrow.Array) []col {
+	cols := make([]col, len(as))
+	for i, a := range as {
+		cols[i] = readCol(t, a)
+	}
+	return cols
+}
+
+// refFilter is a semi join's left rows (those with a match), or an anti
+// join's (those without), by the reference's left join.
+func refFilter(left, right []col, how JoinType) []int {
+	li, ri := refJoin(left, right, Left)
+	var out []int
+	for k, i := range li {
+		if (ri[k] >= 0) == (how == Semi) && (len(out) == 0 || out[len(out)-1] != i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func releaseArrays(as []arrow.Array) {
+	for _, a := range as {
+		a.Release()
 	}
 }
