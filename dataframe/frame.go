@@ -170,8 +170,22 @@ func (f *Frame) Persist(ctx context.Context) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Frame{plan: &persisted{out: f.plan.schema(), keys: keys, tok: f.plan.name(),
-		parts: plan.partitioning(), pin: collections.NewPin(release)}}, nil
+	p := &persisted{out: f.plan.schema(), keys: keys, tok: f.plan.name(),
+		parts: plan.partitioning(), pin: collections.NewPin(release), bytes: -1}
+	// The partitions' sizes choose the joins that broadcast the frame: a
+	// task a partition, which reads the held partition where it lies. The
+	// sizes are only an estimate's input, so a failure to get them leaves
+	// the size unknown rather than failing the persisted frame.
+	sl := newLowering()
+	sizes := sl.mapParts(graph.Name("nbytes", opNbytes, nil, p.tok), opNbytes, nil, keys)
+	if values, err := ex.Compute(ctx, sl.g, sizes); err == nil {
+		p.bytes = 0
+		for _, v := range values {
+			b, _ := v.(int64)
+			p.bytes += b
+		}
+	}
+	return &Frame{plan: p}, nil
 }
 
 // Release lets the cluster drop the partitions a persisted frame stands on;
@@ -190,6 +204,7 @@ type persisted struct {
 	tok   string
 	parts partitioning
 	pin   *collections.Pin
+	bytes int64 // the partitions' memory; -1: unknown
 }
 
 func (n *persisted) schema() *arrow.Schema       { return n.out }

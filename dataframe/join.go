@@ -44,8 +44,10 @@ type MergeOptions struct {
 	// by default, as pandas.
 	Suffixes [2]string
 	// BroadcastBytes: a side whose input is known to be smaller than this
-	// (or that has one partition) is sent whole to every partition of the
-	// other, which is then not shuffled. Default 32 MiB; negative: never.
+	// (or that has one partition, or is known to hold at most an eighth of
+	// the other's and 256 MiB) is sent whole to every partition of the
+	// other, which is then not shuffled; its hash table is built once in
+	// each process. Default 32 MiB; negative: only a side of one partition.
 	BroadcastBytes int64
 }
 
@@ -216,24 +218,40 @@ func (j *join) strategy() string {
 	if ln == rn && j.left.partitioning().hashedBy(j.spec.LeftOn, ln) && j.right.partitioning().hashedBy(j.spec.RightOn, rn) {
 		return joinPartitioned
 	}
-	small := func(n node) bool {
+	lb, rb := sizeOf(j.left), sizeOf(j.right)
+	small := func(n node, b, other int64) bool {
 		if j.spec.Broadcast < 0 {
 			return n.npartitions() == 1
 		}
-		b := sizeOf(n)
-		return n.npartitions() == 1 || b >= 0 && b < j.spec.Broadcast
+		return n.npartitions() == 1 || b >= 0 && (b < j.spec.Broadcast || b <= broadcastShare(other))
 	}
 	how := j.spec.How
 	switch {
-	case keepsLeft(how) && small(j.right) && (!small(j.left) || rn <= ln):
+	case keepsLeft(how) && small(j.right, rb, lb) && (!small(j.left, lb, rb) || rn <= ln):
 		return joinBroadcastRight
-	case (how == kernel.Inner || how == kernel.Right) && small(j.left):
+	case (how == kernel.Inner || how == kernel.Right) && small(j.left, lb, rb):
 		return joinBroadcastLeft
-	case keepsLeft(how) && small(j.right):
+	case keepsLeft(how) && small(j.right, rb, lb):
 		return joinBroadcastRight
 	}
 	return joinShuffle
 }
+
+// broadcastShare is the most a side may hold to be broadcast to one that
+// holds other bytes (-1: unknown): an eighth of it, up to maxBroadcast.
+// Its table is built once in a process and each partition of the other
+// side probes it where the partition lies, where a shuffle would move and
+// gather every row of both; the cap bounds what every worker holds.
+func broadcastShare(other int64) int64 {
+	if other < 0 {
+		return -1
+	}
+	return min(other/8, maxBroadcast)
+}
+
+// maxBroadcast is the largest side broadcast for being small beside the
+// other (BroadcastBytes may choose larger).
+const maxBroadcast = 256 << 20
 
 func (j *join) npartitions() int {
 	switch j.strategy() {
@@ -595,16 +613,38 @@ func coalesced(l, r arrow.Array, li, ri []int32) arrow.Array {
 	return kernel.TakeParts(both, kernel.LocateRows(both, idx))
 }
 
-// sizeOf estimates the bytes of a step's input data, or -1 if unknown.
+// sizeOf estimates the bytes of a step's input data (the files read, or
+// the memory of persisted partitions), or -1 if unknown. Filters are taken
+// to keep every row; a join to hold both sides (each row of the larger
+// meeting one of the smaller, as a fact meets its dimension).
 func sizeOf(n node) int64 {
 	switch n := n.(type) {
 	case *source:
-		if n.bytes < 0 {
+		return share(n.bytes, n.out, n.full)
+	case *persisted:
+		return n.bytes
+	case *project:
+		return share(sizeOf(n.child), n.out, n.child.schema())
+	case *join:
+		l, r := sizeOf(n.left), sizeOf(n.right)
+		switch {
+		case n.spec.How == kernel.Semi || n.spec.How == kernel.Anti:
+			return l
+		case l < 0 || r < 0:
 			return -1
 		}
-		return n.bytes * int64(n.out.NumFields()) / int64(max(1, n.full.NumFields()))
-	case *project, *filter, *assign, *dedup, *hashShuffle, *repartition:
+		return l + r
+	case *filter, *assign, *dedup, *hashShuffle, *repartition:
 		return sizeOf(n.children()[0])
 	}
 	return -1
+}
+
+// share is the part of bytes, the size of columns all, that the columns
+// out hold, counting columns alike.
+func share(bytes int64, out, all *arrow.Schema) int64 {
+	if bytes < 0 {
+		return -1
+	}
+	return bytes * int64(out.NumFields()) / int64(max(1, all.NumFields()))
 }
