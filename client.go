@@ -152,6 +152,7 @@ type keyState struct {
 	done    bool
 	whoHas  []protocol.WorkerID
 	err     error
+	nbytes  int64  // the result's memory, as its worker measured it
 	version int    // bumped on every report, to tell stale locations
 	run     uint64 // the scheduler's run that computed the reported result
 	waiters []*waiter
@@ -268,7 +269,7 @@ func (c *Client) read() {
 			switch m := m.(type) {
 			case *protocol.KeyInMemory:
 				if ks := c.keys[m.Key]; ks != nil {
-					ks.whoHas, ks.run, ks.err = m.WhoHas, m.Run, nil
+					ks.whoHas, ks.run, ks.nbytes, ks.err = m.WhoHas, m.Run, m.Nbytes, nil
 					c.settle(ks)
 				}
 			case *protocol.KeyErred:
@@ -651,6 +652,21 @@ func (c *Client) Compute(ctx context.Context, g *graph.Graph, keys []graph.Key) 
 		return nil, err
 	}
 	return c.gather(ctx, keys)
+}
+
+// Nbytes is the memory the results of keys take where they are held, as
+// their workers measured it; ok is false unless every key is held.
+func (c *Client) Nbytes(keys []graph.Key) (total int64, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range keys {
+		ks := c.keys[k]
+		if ks == nil || !ks.done || ks.err != nil {
+			return 0, false
+		}
+		total += ks.nbytes
+	}
+	return total, true
 }
 
 // Persist runs what keys need in g and keeps the results on the workers

@@ -20,6 +20,12 @@ type Executor interface {
 	Persist(ctx context.Context, g *graph.Graph, keys []graph.Key) (func(), error)
 }
 
+// Measurer is an Executor that knows the memory of the results it holds:
+// Nbytes totals that of keys, ok false unless every one is held.
+type Measurer interface {
+	Nbytes(keys []graph.Key) (total int64, ok bool)
+}
+
 // ErrNoClient is returned by Compute and Persist when no executor is found:
 // no dusk.NewClient was started and the context carries none.
 var ErrNoClient = errors.New("no Dusk client: start one with dusk.NewClient(ctx) " +

@@ -122,7 +122,11 @@ func (f *Frame) Compute(ctx context.Context) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := optimize(f.plan)
+	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	l := newLowering()
 	keys := l.keys(plan)
 	values, err := ex.Compute(ctx, l.g, keys)
@@ -162,28 +166,15 @@ func (f *Frame) Persist(ctx context.Context) (*Frame, error) {
 	if p, ok := f.plan.(*persisted); ok {
 		return &Frame{plan: p}, nil
 	}
-	plan := optimize(f.plan)
-	l := newLowering()
-	keys := l.keys(plan)
-	release, err := ex.Persist(ctx, l.g, keys)
-	runtime.KeepAlive(f)
+	plan, release, err := adapt(ctx, ex, optimize(f.plan))
 	if err != nil {
 		return nil, err
 	}
-	p := &persisted{out: f.plan.schema(), keys: keys, tok: f.plan.name(),
-		parts: plan.partitioning(), pin: collections.NewPin(release), bytes: -1}
-	// The partitions' sizes choose the joins that broadcast the frame: a
-	// task a partition, which reads the held partition where it lies. The
-	// sizes are only an estimate's input, so a failure to get them leaves
-	// the size unknown rather than failing the persisted frame.
-	sl := newLowering()
-	sizes := sl.mapParts(graph.Name("nbytes", opNbytes, nil, p.tok), opNbytes, nil, keys)
-	if values, err := ex.Compute(ctx, sl.g, sizes); err == nil {
-		p.bytes = 0
-		for _, v := range values {
-			b, _ := v.(int64)
-			p.bytes += b
-		}
+	defer release()
+	p, err := persist(ctx, ex, plan, f.plan.schema(), f.plan.name())
+	runtime.KeepAlive(f)
+	if err != nil {
+		return nil, err
 	}
 	return &Frame{plan: p}, nil
 }
@@ -222,7 +213,11 @@ func (f *Frame) Len(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	plan := optimize(pruneTo(f.plan, nil))
+	plan, release, err := adapt(ctx, ex, optimize(pruneTo(f.plan, nil)))
+	if err != nil {
+		return 0, err
+	}
+	defer release()
 	l := newLowering()
 	counts := l.mapParts(graph.Name("len", opLen, nil, plan.name()), opLen, nil, l.keys(plan))
 	total := treeReduce(l.g, "len-sum", opSumInts, nil, counts)
@@ -269,7 +264,11 @@ func (f *Frame) Head(ctx context.Context, n int) (*Table, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("Head(%d): the number of rows cannot be negative", n)
 	}
-	plan := optimize(f.plan)
+	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	l := newLowering()
 	parts := l.keys(plan)
 	args, _ := json.Marshal(headArgs{N: n})

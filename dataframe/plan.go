@@ -185,14 +185,22 @@ func (f *Frame) Explain() string {
 		return "error: " + f.err.Error()
 	}
 	var b strings.Builder
+	plan := optimize(f.plan)
+	relied := reliedOn(plan)
 	var walk func(n node, depth int)
 	walk = func(n node, depth int) {
-		fmt.Fprintf(&b, "%s%s  [%d]\n", strings.Repeat("  ", depth), n.explain(), n.npartitions())
+		line := n.explain()
+		if j, ok := n.(*join); ok {
+			if side := j.undecidedSide(relied); side >= 0 {
+				line += fmt.Sprintf("; its %s side computed first, broadcast if small", [2]string{"left", "right"}[side])
+			}
+		}
+		fmt.Fprintf(&b, "%s%s  [%d]\n", strings.Repeat("  ", depth), line, n.npartitions())
 		for _, c := range n.children() {
 			walk(c, depth+1)
 		}
 	}
-	walk(optimize(f.plan), 0)
+	walk(plan, 0)
 	return b.String()
 }
 

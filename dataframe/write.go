@@ -41,7 +41,11 @@ func (f *Frame) write(ctx context.Context, what, op string, argsOf func(i int) a
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	plan := optimize(f.plan)
+	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer release()
 	l := newLowering()
 	parts := l.keys(plan)
 	keys := make([]graph.Key, len(parts))

@@ -1,0 +1,193 @@
+package dataframe
+
+import (
+	"context"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/internal/kernel"
+)
+
+// adapt settles, before a plan runs, the joins whose way depends on sizes
+// that only running can tell: a join that would shuffle both sides, where
+// one side may have been made small by a filter, a join or an aggregation
+// below it, has that side computed first and held (as Persist holds a
+// frame), and is then planned on its real size, broadcast where it is
+// small beside the other. So Spark's adaptive execution turns a shuffle
+// join into a broadcast one once a side's size is known. The side is
+// computed once either way: a join that still shuffles reads it from where
+// it is held. release lets the held sides go, once the plan has run.
+func adapt(ctx context.Context, ex collections.Executor, plan node) (out node, release func(), err error) {
+	a := &adapter{ctx: ctx, ex: ex, held: map[string]*persisted{}, relied: reliedOn(plan)}
+	release = func() {
+		for _, p := range a.held {
+			p.pin.Release()
+		}
+	}
+	out, err = a.visit(plan)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return out, release, nil
+}
+
+type adapter struct {
+	ctx    context.Context
+	ex     collections.Executor
+	held   map[string]*persisted // by the name of the step computed
+	relied map[string]bool       // the steps whose partitioning a later step uses
+}
+
+// visit adapts a plan's joins, inputs first.
+func (a *adapter) visit(n node) (node, error) {
+	kids := n.children()
+	if len(kids) > 0 {
+		changed := false
+		next := make([]node, len(kids))
+		for i, c := range kids {
+			var err error
+			if next[i], err = a.visit(c); err != nil {
+				return nil, err
+			}
+			changed = changed || next[i] != c
+		}
+		if changed {
+			n = n.with(next)
+		}
+	}
+	j, ok := n.(*join)
+	if !ok {
+		return n, nil
+	}
+	side := j.undecidedSide(a.relied)
+	if side < 0 {
+		return n, nil
+	}
+	kids = n.children()
+	held, err := a.hold(kids[side])
+	if err != nil {
+		return nil, err
+	}
+	kids[side] = held
+	return j.with(kids), nil
+}
+
+// hold computes a step and holds its partitions, once per plan.
+func (a *adapter) hold(n node) (*persisted, error) {
+	if p, ok := a.held[n.name()]; ok {
+		return p, nil
+	}
+	p, err := persist(a.ctx, a.ex, n, n.schema(), n.name())
+	if err != nil {
+		return nil, err
+	}
+	a.held[n.name()] = p
+	return p, nil
+}
+
+// reliedOn names the steps of a plan whose hash partitioning a join of
+// co-partitioned sides uses as it is, through the steps that keep it
+// (filters, projections, groupbys in place): a join among them stays a
+// shuffle, as a broadcast would leave its rows where the other side's lie
+// and the later join would shuffle them again.
+func reliedOn(plan node) map[string]bool {
+	relied := map[string]bool{}
+	var mark func(n node)
+	mark = func(n node) {
+		relied[n.name()] = true
+		switch n := n.(type) {
+		case *filter, *project, *assign, *renaming:
+			mark(n.children()[0])
+		case *groupAgg:
+			if n.inPlace() {
+				mark(n.child)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var walk func(n node)
+	walk = func(n node) {
+		if seen[n.name()] {
+			return
+		}
+		seen[n.name()] = true
+		if j, ok := n.(*join); ok && j.strategy() == joinPartitioned {
+			mark(j.left)
+			mark(j.right)
+		}
+		for _, c := range n.children() {
+			walk(c)
+		}
+	}
+	walk(plan)
+	return relied
+}
+
+// undecidedSide is the side (0 left, 1 right) whose real size decides
+// whether the join broadcasts it instead of shuffling both, or -1 (also
+// for a join relied on, as reliedOn names): a side the join may broadcast, that may have shrunk below its estimate, the
+// one estimated smaller where both qualify. (An estimate cannot tell a
+// filter that keeps one row in a hundred from one that keeps most.)
+func (j *join) undecidedSide(relied map[string]bool) int {
+	if j.spec.Broadcast < 0 || relied[j.name()] || j.strategy() != joinShuffle {
+		return -1
+	}
+	sizes := [2]int64{sizeOf(j.left), sizeOf(j.right)}
+	side := -1
+	for s, n := range []node{j.left, j.right} {
+		may := s == 1 && keepsLeft(j.spec.How) || s == 0 && (j.spec.How == kernel.Inner || j.spec.How == kernel.Right)
+		if !may || sizes[1-s] < 0 || !mayShrink(n) {
+			continue
+		}
+		if side < 0 || sizes[s] >= 0 && (sizes[side] < 0 || sizes[s] < sizes[side]) {
+			side = s
+		}
+	}
+	return side
+}
+
+// mayShrink reports whether a step may hold fewer rows than the data it
+// reads: whether a filter, a join that drops rows or an aggregation is
+// below it, down to the data read or held.
+func mayShrink(n node) bool {
+	switch n := n.(type) {
+	case *source:
+		return n.pred != nil
+	case *persisted:
+		return false
+	case *filter, *groupAgg, *dedup, *limited:
+		return true
+	case *join:
+		if n.spec.How != kernel.Outer {
+			return true
+		}
+	}
+	for _, c := range n.children() {
+		if mayShrink(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// persist computes a plan, holds its partitions in the workers' memory and
+// measures them; out is the frame's schema and tok its name.
+func persist(ctx context.Context, ex collections.Executor, plan node, out *arrow.Schema, tok string) (*persisted, error) {
+	l := newLowering()
+	keys := l.keys(plan)
+	release, err := ex.Persist(ctx, l.g, keys)
+	if err != nil {
+		return nil, err
+	}
+	p := &persisted{out: out, keys: keys, tok: tok,
+		parts: plan.partitioning(), pin: collections.NewPin(release), bytes: -1}
+	// The partitions' sizes choose the joins that broadcast the frame.
+	if m, ok := ex.(collections.Measurer); ok {
+		if n, ok := m.Nbytes(keys); ok {
+			p.bytes = n
+		}
+	}
+	return p, nil
+}

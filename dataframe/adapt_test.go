@@ -1,0 +1,68 @@
+package dataframe_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// A join whose sides are both too large to broadcast by their files'
+// sizes, but one of them filtered down to a few rows, has that side
+// computed first and broadcast; where the filter keeps most rows, or a
+// later join needs the rows partitioned by the key, both sides are still
+// shuffled. The answers are the reference's either way.
+func TestAdaptiveBroadcast(t *testing.T) {
+	ctx := newClient(t)
+	dir := t.TempDir()
+	rows := genRows(31, 400)
+	if _, err := arrowFrame(t, rows, []int{100, 100, 100, 100}).ToParquet(ctx, filepath.Join(dir, "left"), dataframe.ParquetWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataframe.FromRecords(rightRows(600), 3).ToParquet(ctx, filepath.Join(dir, "right"), dataframe.ParquetWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	one := dataframe.ParquetOptions{PartitionSize: 1} // a partition a file
+	left, right := dataframe.ReadParquet(filepath.Join(dir, "left"), one), dataframe.ReadParquet(filepath.Join(dir, "right"), one)
+	// BroadcastBytes of 1: no side is small by its files alone.
+	opts := dataframe.MergeOptions{How: dataframe.Inner, On: []string{"KI"}, BroadcastBytes: 1}
+	for _, c := range []struct {
+		name      string
+		keep      func(v int64) bool
+		right     *dataframe.Frame
+		broadcast bool
+	}{
+		// Rows of every file, so that no file is skipped by its statistics.
+		{"few rows", func(v int64) bool { return v%200 == 7 }, right.Filter(dataframe.Col("S").IsIn("r7", "r207", "r407")), true},
+		{"most rows", func(v int64) bool { return v%200 != 7 }, right.Filter(dataframe.Col("S").IsIn("r7", "r207", "r407").Not()), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := left.Merge(c.right, opts)
+			if plan := f.Explain(); !strings.Contains(plan, "its right side computed first") {
+				t.Fatalf("plan does not settle the join on the right side's size:\n%s", plan)
+			}
+			plan, err := dataframe.AdaptedPlan(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(plan, "(broadcast right)"); got != c.broadcast {
+				t.Fatalf("broadcast %v, want %v:\n%s", got, c.broadcast, plan)
+			}
+			var kept []rightRow
+			for _, r := range rightRows(600) {
+				if c.keep(r.V) {
+					kept = append(kept, r)
+				}
+			}
+			checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(refMerge(rows, kept, dataframe.Inner, []string{"KI"})), 0)
+		})
+	}
+	// A later join of co-partitioned sides reads this join's rows where
+	// the shuffle put them: this join stays a shuffle.
+	f := left.Merge(right.Filter(dataframe.Col("S").IsIn("r7", "r207", "r407")), opts).
+		Merge(right.Select("KI", "V").Rename(map[string]string{"V": "V2"}).Shuffle(4, "KI"), dataframe.MergeOptions{On: []string{"KI"}, BroadcastBytes: -1})
+	if plan := f.Explain(); strings.Contains(plan, "computed first") {
+		t.Fatalf("a join whose partitions a later join reads as they are is settled on sizes:\n%s", plan)
+	}
+}
