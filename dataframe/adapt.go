@@ -137,7 +137,7 @@ func (j *join) undecidedSide(relied map[string]bool) int {
 	sizes := [2]int64{sizeOf(j.left), sizeOf(j.right)}
 	side := -1
 	for s, n := range []node{j.left, j.right} {
-		may := s == 1 && keepsLeft(j.spec.How) || s == 0 && (j.spec.How == kernel.Inner || j.spec.How == kernel.Right)
+		may := s == 1 && keepsLeft(j.spec.How) || s == 0 && j.spec.How != kernel.Left && j.spec.How != kernel.Outer
 		if !may || sizes[1-s] < 0 || !mayShrink(n) {
 			continue
 		}

@@ -210,6 +210,7 @@ const (
 	joinPartitioned    = "co-partitioned: no shuffle"
 	joinBroadcastRight = "broadcast right"
 	joinBroadcastLeft  = "broadcast left"
+	joinMarkLeft       = "broadcast left, marked by every right partition"
 	joinShuffle        = "hash shuffle of both sides"
 )
 
@@ -233,6 +234,8 @@ func (j *join) strategy() string {
 		return joinBroadcastLeft
 	case keepsLeft(how) && small(j.right, rb, lb):
 		return joinBroadcastRight
+	case (how == kernel.Semi || how == kernel.Anti) && small(j.left, lb, rb):
+		return joinMarkLeft
 	}
 	return joinShuffle
 }
@@ -259,6 +262,8 @@ func (j *join) npartitions() int {
 		return j.left.npartitions()
 	case joinBroadcastLeft:
 		return j.right.npartitions()
+	case joinMarkLeft:
+		return 1
 	}
 	return max(j.left.npartitions(), j.right.npartitions())
 }
@@ -367,6 +372,14 @@ func (j *join) lower(l *lowering) []graph.Key {
 			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lw, rk[i]}})
 			out = append(out, k)
 		}
+	case joinMarkLeft:
+		// Each right partition marks the left rows its keys match; the
+		// left rows marked by any (semi) or by none (anti) are the result.
+		lw := built(j.left, lk, j.spec.LeftOn)
+		marks := l.mapParts(graph.Name("join-marks", opJoinMarks, args, j.tok), opJoinMarks, args, rk, lw)
+		k := graph.Part(j.tok, 0)
+		l.g.Add(&graph.Task{Key: k, Op: opJoinMarked, Args: args, Inputs: append([]graph.Key{lw}, marks...)})
+		out = append(out, k)
 	default:
 		n := j.npartitions()
 		out = l.shuffle(j.tok, n, []shuffleSide{
@@ -452,22 +465,126 @@ func joinBuildOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]arrow.Array, len(a.Keys))
-	for k, name := range a.Keys {
+	return buildSide(opJoinBuild, rec, a.Keys)
+}
+
+// buildSide builds the join table of rec on its key columns; the built
+// side takes over the caller's reference to rec, released on failure.
+func buildSide(op string, rec arrow.Record, on []string) (*builtSide, error) {
+	keys := make([]arrow.Array, len(on))
+	for k, name := range on {
 		i, err := columnIndex(rec.Schema(), name)
 		if err != nil {
 			rec.Release()
-			return nil, fmt.Errorf("%s: key %s: %w", opJoinBuild, name, err)
+			return nil, fmt.Errorf("%s: key %s: %w", op, name, err)
 		}
 		keys[k] = rec.Column(i)
 	}
 	table, err := kernel.BuildJoin(keys)
 	if err != nil {
 		rec.Release()
-		return nil, fmt.Errorf("%s: %w", opJoinBuild, err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	b := &builtSide{rec: rec, table: table}
 	b.refs.Store(1)
+	return b, nil
+}
+
+// joinMarksOp marks the rows of a broadcast left side (inputs[1]) that
+// keys of a right partition (inputs[0]) match, as a record of one boolean
+// column, a row per left row.
+func joinMarksOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a joinArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinMarks, err)
+	}
+	right, err := recordIn(opJoinMarks, inputs[0])
+	if err != nil {
+		return nil, err
+	}
+	left, err := leftTable(opJoinMarks, &a, inputs[1])
+	if err != nil {
+		return nil, err
+	}
+	defer left.Release()
+	keys := make([]arrow.Array, len(a.RightOn))
+	for k, name := range a.RightOn {
+		i, err := columnIndex(right.Schema(), name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: right key %s: %w", opJoinMarks, name, err)
+		}
+		keys[k] = right.Column(i)
+	}
+	matched := make([]bool, left.rec.NumRows())
+	if err := left.table.Mark(keys, matched); err != nil {
+		return nil, fmt.Errorf("%s: %w", opJoinMarks, err)
+	}
+	marks := make([]uint8, len(matched))
+	for r, ok := range matched {
+		if ok {
+			marks[r] = 1
+		}
+	}
+	col := kernel.NewBool(marks, nil)
+	defer col.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "matched", Type: arrow.FixedWidthTypes.Boolean}}, nil)
+	return array.NewRecord(schema, []arrow.Array{col}, int64(len(marks))), nil
+}
+
+// joinMarkedOp keeps the rows of a broadcast left side (inputs[0]) that
+// some right partition marked (a semi join), or that none did (anti).
+func joinMarkedOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a joinArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinMarked, err)
+	}
+	left, err := leftTable(opJoinMarked, &a, inputs[0])
+	if err != nil {
+		return nil, err
+	}
+	defer left.Release()
+	n := int(left.rec.NumRows())
+	matched := make([]bool, n)
+	for _, v := range inputs[1:] {
+		rec, err := recordIn(opJoinMarked, v)
+		if err != nil {
+			return nil, err
+		}
+		marks, ok := rec.Column(0).(*array.Boolean)
+		if !ok || marks.Len() != n {
+			return nil, fmt.Errorf("%s: marks of %d rows for %d left rows", opJoinMarked, rec.NumRows(), n)
+		}
+		for r := range matched {
+			matched[r] = matched[r] || marks.Value(r)
+		}
+	}
+	keep := make([]int32, 0, n)
+	for r, ok := range matched {
+		if ok == (a.How == kernel.Semi) {
+			keep = append(keep, int32(r))
+		}
+	}
+	return kernel.TakeRecord(left.rec, keep), nil
+}
+
+// leftTable is a broadcast left side with its join table: the built side
+// a join-build task made, or its rows (moved between processes, or read
+// back from disk), for which the table is built here. The caller releases
+// it.
+func leftTable(op string, a *joinArgs, v any) (*builtSide, error) {
+	if b, ok := v.(*builtSide); ok {
+		b.Retain()
+		return b, nil
+	}
+	rec, err := recordIn(op, v)
+	if err != nil {
+		return nil, err
+	}
+	rec.Retain()
+	b, err := buildSide(op, rec, a.LeftOn)
+	if err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 

@@ -34,6 +34,8 @@ const (
 	opGroupRows     = "df-group-rows"
 	opJoin          = "df-join"
 	opJoinBuild     = "df-join-build"
+	opJoinMarks     = "df-join-marks"
+	opJoinMarked    = "df-join-marked"
 	opMapPartitions = "df-map-partitions"
 	opSample        = "df-sort-sample"
 	opBounds        = "df-sort-bounds"
@@ -70,6 +72,7 @@ func init() {
 	for name, op := range map[string]registry.Op{
 		opConcat: concatOp, opHashSplit: hashSplitOp, opDedup: dedupOp, opSlices: slicesOp,
 		opNbytes: nbytesOp, opAggUnpack: aggUnpackOp, opGroupRows: groupRowsOp, opJoin: joinOp, opJoinBuild: joinBuildOp,
+		opJoinMarks: joinMarksOp, opJoinMarked: joinMarkedOp,
 		opMapPartitions: mapPartitionsOp, opSample: sampleOp, opBounds: boundsOp,
 		opRangeSplit: rangeSplitOp, opSortRows: sortRowsOp, opLoc: locOp, opTop: topOp,
 	} {

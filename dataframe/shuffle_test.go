@@ -171,14 +171,16 @@ func TestMergeCoPartitioned(t *testing.T) {
 
 // A broadcast side's table is built once and probed by every partition
 // of the other side: the left side of an inner or right join (probed by
-// the right's rows) as the right of the others, on one key and on two.
+// the right's rows) as the right of the others, on one key and on two;
+// the left side of a semi or anti join is marked by every right partition.
 func TestMergeBroadcastBuilt(t *testing.T) {
 	ctx := newClient(t)
 	rows := genRows(24, 300)
 	for _, c := range []struct {
 		how  dataframe.How
 		left bool // the left side is the one broadcast
-	}{{dataframe.Inner, true}, {dataframe.Right, true}, {dataframe.Inner, false}, {dataframe.Left, false}, {dataframe.Semi, false}, {dataframe.Anti, false}} {
+	}{{dataframe.Inner, true}, {dataframe.Right, true}, {dataframe.Semi, true}, {dataframe.Anti, true},
+		{dataframe.Inner, false}, {dataframe.Left, false}, {dataframe.Semi, false}, {dataframe.Anti, false}} {
 		for _, on := range [][]string{{"KI"}, {"K", "KI"}} {
 			t.Run(fmt.Sprintf("%s/on=%v", c.how, on), func(t *testing.T) {
 				left := arrowFrame(t, rows, []int{100, 100, 100})
@@ -190,7 +192,10 @@ func TestMergeBroadcastBuilt(t *testing.T) {
 				}
 				f := left.Merge(right, dataframe.MergeOptions{How: c.how, On: on, BroadcastBytes: -1})
 				want := "broadcast right"
-				if c.left {
+				switch {
+				case c.left && (c.how == dataframe.Semi || c.how == dataframe.Anti):
+					want = "broadcast left, marked by every right partition"
+				case c.left:
 					want = "broadcast left"
 				}
 				if plan := f.Explain(); !strings.Contains(plan, want) {

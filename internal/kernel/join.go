@@ -181,6 +181,37 @@ func (t *JoinTable) Probe(probe []arrow.Array, how JoinType) (pi, bi []int32, er
 	return pi, bi, nil
 }
 
+// Mark sets matched[r] for every build row r whose key some probe row
+// holds: a semi or anti join whose small left side is the table, probed
+// by the right side's partitions one at a time, keeps the left rows
+// marked by any (or by none). matched has a place per build row.
+func (t *JoinTable) Mark(probe []arrow.Array, matched []bool) error {
+	if len(matched) != len(t.next) {
+		return fmt.Errorf("join table: %d marks for %d rows", len(matched), len(t.next))
+	}
+	probe, release := WidenAll(probe)
+	defer release()
+	if err := matchKinds(probe, t.keys); err != nil {
+		return err
+	}
+	m := joinMatches{next: t.next, unique: t.unique, head: make([]int32, probe[0].Len())}
+	if t.slots == nil {
+		t.probeInt64(&m, probe[0].(*array.Int64))
+	} else {
+		t.probeHashed(&m, probe)
+	}
+	for _, h := range m.head {
+		// A key's chain is marked whole the first time, from its head.
+		if h < 0 || matched[h] {
+			continue
+		}
+		for r := h; r >= 0; r = t.next[r] {
+			matched[r] = true
+		}
+	}
+	return nil
+}
+
 // joinMatches is the result of probing: each probe row's chain of
 // matching build rows.
 type joinMatches struct {

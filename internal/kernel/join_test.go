@@ -372,6 +372,54 @@ func TestJoinTableSharedByProbes(t *testing.T) {
 	}
 }
 
+// Marking a table's rows with several probe sides in turn marks the rows
+// a semi join of the table's side with all of them together keeps.
+func TestJoinTableMark(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	gen := func(n, distinct int) arrow.Array {
+		keys := make([]any, n)
+		for i := range keys {
+			if rng.Intn(20) != 0 {
+				keys[i] = rng.Intn(distinct)
+			}
+		}
+		return ints(keys...)
+	}
+	for _, size := range []int{300, 20000} { // one table, and radix parts
+		build := gen(size, size)
+		probes := []arrow.Array{gen(size/8, 4*size), gen(size/6, 4*size), gen(0, 1)}
+		table, err := BuildJoin([]arrow.Array{build})
+		if err != nil {
+			t.Fatal(err)
+		}
+		matched := make([]bool, size)
+		for _, p := range probes {
+			if err := table.Mark([]arrow.Array{p}, matched); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The reference: the build side semi-joined with all probe keys.
+		all := readCol(t, probes[0])
+		for _, p := range probes[1:] {
+			c := readCol(t, p)
+			all.valid, all.ints = append(all.valid, c.valid...), append(all.ints, c.ints...)
+		}
+		want := refFilter([]col{readCol(t, build)}, []col{all}, Semi)
+		var got []int
+		for r, ok := range matched {
+			if ok {
+				got = append(got, r)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%d rows: marked %d rows, want %d", size, len(got), len(want))
+		}
+		table.Release()
+		build.Release()
+		releaseArrays(probes)
+	}
+}
+
 func readCols(t *testing.T, as []arrow.Array) []col {
 	cols := make([]col, len(as))
 	for i, a := range as {
