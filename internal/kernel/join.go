@@ -166,10 +166,20 @@ func (t *JoinTable) Probe(probe []arrow.Array, how JoinType) (pi, bi []int32, er
 	default:
 		return nil, nil, fmt.Errorf("join table: cannot probe for a %s join", how)
 	}
+	m, err := t.match(probe)
+	if err != nil {
+		return nil, nil, err
+	}
+	pi, bi = m.emit(how)
+	return pi, bi, nil
+}
+
+// match finds each probe row's first matching build row.
+func (t *JoinTable) match(probe []arrow.Array) (joinMatches, error) {
 	probe, release := WidenAll(probe)
 	defer release()
 	if err := matchKinds(probe, t.keys); err != nil {
-		return nil, nil, err
+		return joinMatches{}, err
 	}
 	m := joinMatches{next: t.next, unique: t.unique, head: make([]int32, probe[0].Len())}
 	if t.slots == nil {
@@ -177,8 +187,7 @@ func (t *JoinTable) Probe(probe []arrow.Array, how JoinType) (pi, bi []int32, er
 	} else {
 		t.probeHashed(&m, probe)
 	}
-	pi, bi = m.emit(how)
-	return pi, bi, nil
+	return m, nil
 }
 
 // Mark sets matched[r] for every build row r whose key some probe row
@@ -189,16 +198,9 @@ func (t *JoinTable) Mark(probe []arrow.Array, matched []bool) error {
 	if len(matched) != len(t.next) {
 		return fmt.Errorf("join table: %d marks for %d rows", len(matched), len(t.next))
 	}
-	probe, release := WidenAll(probe)
-	defer release()
-	if err := matchKinds(probe, t.keys); err != nil {
+	m, err := t.match(probe)
+	if err != nil {
 		return err
-	}
-	m := joinMatches{next: t.next, unique: t.unique, head: make([]int32, probe[0].Len())}
-	if t.slots == nil {
-		t.probeInt64(&m, probe[0].(*array.Int64))
-	} else {
-		t.probeHashed(&m, probe)
 	}
 	for _, h := range m.head {
 		// A key's chain is marked whole the first time, from its head.
