@@ -471,14 +471,10 @@ func joinBuildOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 // buildSide builds the join table of rec on its key columns; the built
 // side takes over the caller's reference to rec, released on failure.
 func buildSide(op string, rec arrow.Record, on []string) (*builtSide, error) {
-	keys := make([]arrow.Array, len(on))
-	for k, name := range on {
-		i, err := columnIndex(rec.Schema(), name)
-		if err != nil {
-			rec.Release()
-			return nil, fmt.Errorf("%s: key %s: %w", op, name, err)
-		}
-		keys[k] = rec.Column(i)
+	keys, _, err := keyColumns(rec, on)
+	if err != nil {
+		rec.Release()
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	table, err := kernel.BuildJoin(keys)
 	if err != nil {
@@ -507,13 +503,9 @@ func joinMarksOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, err
 	}
 	defer left.Release()
-	keys := make([]arrow.Array, len(a.RightOn))
-	for k, name := range a.RightOn {
-		i, err := columnIndex(right.Schema(), name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: right key %s: %w", opJoinMarks, name, err)
-		}
-		keys[k] = right.Column(i)
+	keys, _, err := keyColumns(right, a.RightOn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: right: %w", opJoinMarks, err)
 	}
 	matched := make([]bool, left.rec.NumRows())
 	if err := left.table.Mark(keys, matched); err != nil {

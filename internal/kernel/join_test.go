@@ -307,15 +307,7 @@ func TestHashJoinRadixInt64(t *testing.T) {
 // sides.
 func TestJoinTableSharedByProbes(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
-	gen := func(n, distinct int) arrow.Array {
-		keys := make([]any, n)
-		for i := range keys {
-			if rng.Intn(25) != 0 {
-				keys[i] = rng.Intn(distinct)
-			}
-		}
-		return ints(keys...)
-	}
+	gen := func(n, distinct int) arrow.Array { return nullableKeys(rng, n, distinct) }
 	words := func(n int, pool ...string) arrow.Array {
 		vals := make([]any, n)
 		for i := range vals {
@@ -376,15 +368,7 @@ func TestJoinTableSharedByProbes(t *testing.T) {
 // a semi join of the table's side with all of them together keeps.
 func TestJoinTableMark(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
-	gen := func(n, distinct int) arrow.Array {
-		keys := make([]any, n)
-		for i := range keys {
-			if rng.Intn(20) != 0 {
-				keys[i] = rng.Intn(distinct)
-			}
-		}
-		return ints(keys...)
-	}
+	gen := func(n, distinct int) arrow.Array { return nullableKeys(rng, n, distinct) }
 	for _, size := range []int{300, 20000} { // one table, and radix parts
 		build := gen(size, size)
 		probes := []arrow.Array{gen(size/8, 4*size), gen(size/6, 4*size), gen(0, 1)}
@@ -439,6 +423,17 @@ func refFilter(left, right []col, how JoinType) []int {
 		}
 	}
 	return out
+}
+
+// nullableKeys are n int64 keys in [0, distinct), one in 25 of them null.
+func nullableKeys(rng *rand.Rand, n, distinct int) arrow.Array {
+	keys := make([]any, n)
+	for i := range keys {
+		if rng.Intn(25) != 0 {
+			keys[i] = rng.Intn(distinct)
+		}
+	}
+	return ints(keys...)
 }
 
 func releaseArrays(as []arrow.Array) {
