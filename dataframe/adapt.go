@@ -25,7 +25,7 @@ func adapt(ctx context.Context, ex collections.Executor, plan node) (out node, r
 			p.pin.Release()
 		}
 	}
-	out, err = a.visit(plan)
+	out, err = rewriteErr(plan, a.visit)
 	if err != nil {
 		release()
 		return nil, nil, err
@@ -40,23 +40,9 @@ type adapter struct {
 	relied map[string]bool       // the steps whose partitioning a later step uses
 }
 
-// visit adapts a plan's joins, inputs first.
+// visit settles a join whose way depends on a side's real size (plans
+// are visited inputs first, by rewriteErr).
 func (a *adapter) visit(n node) (node, error) {
-	kids := n.children()
-	if len(kids) > 0 {
-		changed := false
-		next := make([]node, len(kids))
-		for i, c := range kids {
-			var err error
-			if next[i], err = a.visit(c); err != nil {
-				return nil, err
-			}
-			changed = changed || next[i] != c
-		}
-		if changed {
-			n = n.with(next)
-		}
-	}
 	j, ok := n.(*join)
 	if !ok {
 		return n, nil
@@ -65,7 +51,7 @@ func (a *adapter) visit(n node) (node, error) {
 	if side < 0 {
 		return n, nil
 	}
-	kids = n.children()
+	kids := n.children()
 	held, err := a.hold(kids[side])
 	if err != nil {
 		return nil, err

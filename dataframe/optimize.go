@@ -37,12 +37,21 @@ func optimize(n node) node {
 
 // rewrite applies fn to every node of a plan, inputs first.
 func rewrite(n node, fn func(node) node) node {
+	out, _ := rewriteErr(n, func(n node) (node, error) { return fn(n), nil })
+	return out
+}
+
+// rewriteErr is rewrite with a step that may fail, which stops it.
+func rewriteErr(n node, fn func(node) (node, error)) (node, error) {
 	kids := n.children()
 	if len(kids) > 0 {
 		changed := false
 		next := make([]node, len(kids))
 		for i, c := range kids {
-			next[i] = rewrite(c, fn)
+			var err error
+			if next[i], err = rewriteErr(c, fn); err != nil {
+				return nil, err
+			}
 			changed = changed || next[i] != c
 		}
 		if changed {
