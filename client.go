@@ -318,6 +318,20 @@ func (c *Client) Workers(ctx context.Context) ([]WorkerInfo, error) {
 	}
 }
 
+// Threads is how many tasks the cluster's workers run at once, their
+// threads together. It implements collections.Threaded.
+func (c *Client) Threads(ctx context.Context) (int, error) {
+	ws, err := c.Workers(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, w := range ws {
+		n += w.NThreads
+	}
+	return n, nil
+}
+
 // settle marks ks reported and wakes its waiters. Called with c.mu held.
 func (c *Client) settle(ks *keyState) {
 	ks.done = true

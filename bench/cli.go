@@ -596,9 +596,8 @@ func (r *runner) groupby(dir string, n, partitions int, ids []string) error {
 		return err
 	}
 	defer x.Release()
-	splitOut := max(x.NumPartitions(), 1)
 	for _, id := range ids {
-		if err := r.question(id, 0, func() (*dataframe.Frame, error) { return GroupByQuery(id, x, splitOut) }); err != nil {
+		if err := r.question(id, 0, func() (*dataframe.Frame, error) { return GroupByQuery(id, x) }); err != nil {
 			return err
 		}
 	}

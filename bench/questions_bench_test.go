@@ -92,7 +92,7 @@ func BenchmarkGroupBy(b *testing.B) {
 	x := load(b, ctx, bench.GroupByRecords(n, 100, 1, parts))
 	for _, q := range bench.GroupByQuestions {
 		b.Run(q.ID, func(b *testing.B) {
-			f, err := bench.GroupByQuery(q.ID, x, parts)
+			f, err := bench.GroupByQuery(q.ID, x)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -86,7 +86,7 @@ func TestGroupByQuestions(t *testing.T) {
 			x := persisted(t, ctx, table.Records(parts))
 			for _, q := range bench.GroupByQuestions {
 				t.Run(fmt.Sprintf("%s/rows=%d/parts=%d", q.ID, n, parts), func(t *testing.T) {
-					f, err := bench.GroupByQuery(q.ID, x, parts)
+					f, err := bench.GroupByQuery(q.ID, x)
 					if err != nil {
 						t.Fatal(err)
 					}

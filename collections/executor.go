@@ -26,6 +26,12 @@ type Measurer interface {
 	Nbytes(keys []graph.Key) (total int64, ok bool)
 }
 
+// Threaded is an Executor that knows how many tasks its cluster runs at
+// once, to spread work over them all.
+type Threaded interface {
+	Threads(ctx context.Context) (int, error)
+}
+
 // ErrNoClient is returned by Compute and Persist when no executor is found:
 // no dusk.NewClient was started and the context carries none.
 var ErrNoClient = errors.New("no Dusk client: start one with dusk.NewClient(ctx) " +

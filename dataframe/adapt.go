@@ -9,8 +9,9 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
-// adapt settles, before a plan runs, the joins whose way depends on sizes
-// that only running can tell: a join that would shuffle both sides, where
+// adapt settles, before a plan runs, the steps whose way depends on sizes
+// that only running can tell. An aggregation computes its partial results
+// first and combines them by their size (settle). A join that would shuffle both sides, where
 // one side may have been made small by a filter, a join or an aggregation
 // below it, has that side computed first and held (as Persist holds a
 // frame), and is then planned on its real size, broadcast where it is
@@ -19,7 +20,7 @@ import (
 // computed once either way: a join that still shuffles reads it from where
 // it is held. release lets the held sides go, once the plan has run.
 func adapt(ctx context.Context, ex collections.Executor, plan node) (out node, release func(), err error) {
-	a := &adapter{ctx: ctx, ex: ex, held: map[string]*persisted{}, relied: reliedOn(plan)}
+	a := &adapter{ctx: ctx, ex: ex, held: map[string]*persisted{}, relied: reliedOn(plan), shared: sharedSteps(plan)}
 	release = func() {
 		for _, p := range a.held {
 			p.pin.Release()
@@ -38,11 +39,15 @@ type adapter struct {
 	ex     collections.Executor
 	held   map[string]*persisted // by the name of the step computed
 	relied map[string]bool       // the steps whose partitioning a later step uses
+	shared map[string]bool       // the steps more than one step reads
 }
 
 // visit settles a join whose way depends on a side's real size (plans
 // are visited inputs first, by rewriteErr).
 func (a *adapter) visit(n node) (node, error) {
+	if g, ok := n.(*groupAgg); ok && g.undecided(a.shared, a.relied) {
+		return a.settle(g)
+	}
 	j, ok := n.(*join)
 	if !ok {
 		return n, nil

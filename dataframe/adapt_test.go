@@ -1,7 +1,9 @@
 package dataframe_test
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,7 +44,7 @@ func TestAdaptiveBroadcast(t *testing.T) {
 			if plan := f.Explain(); !strings.Contains(plan, "its right side computed first") {
 				t.Fatalf("plan does not settle the join on the right side's size:\n%s", plan)
 			}
-			plan, err := dataframe.AdaptedPlan(ctx, f)
+			plan, err := f.ExplainAdapted(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,5 +66,73 @@ func TestAdaptiveBroadcast(t *testing.T) {
 		Merge(right.Select("KI", "V").Rename(map[string]string{"V": "V2"}).Shuffle(4, "KI"), dataframe.MergeOptions{On: []string{"KI"}, BroadcastBytes: -1})
 	if plan := f.Explain(); strings.Contains(plan, "computed first") {
 		t.Fatalf("a join whose partitions a later join reads as they are is settled on sizes:\n%s", plan)
+	}
+}
+
+// An aggregation computes its partial results first and, by their size,
+// combines them in a tree into one sorted partition or by a shuffle on the
+// keys over several, unsorted; either way the result is the reference's,
+// and ExplainAdapted says which way ran. SplitOut(1) asks for one
+// partition, which the shuffled outputs are concatenated and sorted into.
+func TestAggregationStrategy(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(33, 900)
+	aggs := make([]dataframe.Agg, len(allAggs))
+	for i, a := range allAggs {
+		aggs[i] = a.agg
+	}
+	for _, c := range []struct {
+		name     string
+		limit    int64 // the partial results' size above which they shuffle
+		shuffled bool
+	}{{"few groups", 1 << 40, false}, {"many groups", 0, true}} {
+		restore := dataframe.SetManyGroupsBytes(c.limit)
+		for _, keys := range [][]string{{"K"}, {"ID"}, {"B", "KI"}} {
+			var cols, types []string
+			for _, k := range keys {
+				cols = append(cols, k)
+				types = append(types, testTypes[slices.Index(testColumns, k)])
+			}
+			for _, a := range allAggs {
+				cols = append(cols, a.name)
+				types = append(types, a.typ)
+			}
+			want := refGroupBy(rows, keys, allAggs)
+			for _, split := range []int{0, 1} {
+				t.Run(fmt.Sprintf("%s/%v/splitout%d", c.name, keys, split), func(t *testing.T) {
+					f := arrowFrame(t, rows, []int{200, 300, 100, 250, 50}).GroupBy(keys...).SplitOut(split).Agg(aggs...)
+					if plan := f.Explain(); !strings.Contains(plan, "partial results computed first") {
+						t.Fatalf("the plan does not settle the aggregation on its partials:\n%s", plan)
+					}
+					plan, err := f.ExplainAdapted(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := strings.Contains(plan, "many groups: shuffle by the keys"); got != c.shuffled {
+						t.Fatalf("shuffled %v, want %v:\n%s", got, c.shuffled, plan)
+					}
+					if got := strings.Contains(plan, "then concatenated and sorted"); got != (c.shuffled && split == 1) {
+						t.Fatalf("concatenated %v with SplitOut(%d):\n%s", got, split, plan)
+					}
+					held, err := f.Persist(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer held.Release()
+					if n := held.NumPartitions(); (n > 1) != (c.shuffled && split == 0) {
+						t.Errorf("%d partitions with SplitOut(%d)", n, split)
+					}
+					tb := compute(t, ctx, held)
+					if c.shuffled && split == 0 {
+						// Split over several partitions, unsorted.
+						checkSchema(t, "table schema", tb.Schema(), cols, types)
+						checkRows(t, canonical(tableRows(t, tb)), canonical(want), 1e-9)
+						return
+					}
+					checkTable(t, f, tb, cols, types, want, 1e-9)
+				})
+			}
+		}
+		restore()
 	}
 }

@@ -1,9 +1,6 @@
 package dataframe
 
-import (
-	"context"
-	"sort"
-)
+import "sort"
 
 // FunctionNames lists every operation of the expression table, for the test
 // that each has a reference check.
@@ -16,18 +13,11 @@ func FunctionNames() []string {
 	return names
 }
 
-// AdaptedPlan settles f's size-dependent joins on the cluster ctx reaches,
-// as Compute does, and returns the plan it would then run, as Explain
-// writes plans.
-func AdaptedPlan(ctx context.Context, f *Frame) (string, error) {
-	ex, err := f.executor(ctx)
-	if err != nil {
-		return "", err
-	}
-	plan, release, err := adapt(ctx, ex, optimize(f.plan))
-	if err != nil {
-		return "", err
-	}
-	defer release()
-	return (&Frame{plan: plan}).Explain(), nil
+// SetManyGroupsBytes sets the size of partial results above which an
+// aggregation combines them by a shuffle, and returns a function that
+// restores it.
+func SetManyGroupsBytes(n int64) (restore func()) {
+	old := manyGroupsBytes
+	manyGroupsBytes = n
+	return func() { manyGroupsBytes = old }
 }

@@ -564,10 +564,6 @@ func (n *groupAgg) partitioning() partitioning {
 }
 
 func (n *groupAgg) explain() string {
-	var what []string
-	for _, a := range n.args.Aggs {
-		what = append(what, a.As)
-	}
 	s := fmt.Sprintf("groupby %s %s", strings.Join(n.args.Keys, ", "), n.args.Mode)
 	switch n.args.Mode {
 	case modeTopN:
@@ -575,7 +571,7 @@ func (n *groupAgg) explain() string {
 	case modeApply:
 		s += " " + n.args.Func
 	default:
-		s += " " + strings.Join(what, ", ")
+		s += " " + strings.Join(aggNames(n.args), ", ")
 	}
 	switch {
 	case n.args.holistic() && n.child.partitioning().hashedWithin(n.args.Keys):
@@ -616,7 +612,7 @@ func (n *groupAgg) lower(l *lowering) []graph.Key {
 		if n.child.partitioning().hashedWithin(n.args.Keys) {
 			return l.mapParts(n.tok, opGroupRows, args, parts)
 		}
-		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out})
+		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out, Copy: true})
 		return l.shuffle(n.tok, out, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opGroupRows, args)
 	}
 	partials := l.mapParts(graph.Name("groupby-partial", opAggPartial, args, n.child.name()), opAggPartial, args, parts)
@@ -627,7 +623,7 @@ func (n *groupAgg) lower(l *lowering) []graph.Key {
 		return l.mapParts(n.tok, opAggFinal, args, combined)
 	}
 	if out > 1 {
-		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out})
+		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out, Copy: true})
 		return l.shuffle(n.tok, out, []shuffleSide{{parts: partials, op: opHashSplit, args: split}}, opAggUnpack, args)
 	}
 	combined := treeReduce(l.g, "groupby-combine", opAggCombine, args, partials)
@@ -972,12 +968,14 @@ func aggUnpackOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	if tc != nil && tc.Pieces != nil && len(tc.Pieces[0]) == 0 {
 		return emptyRecord(a.Out), nil
 	}
-	states, err := gathered(opAggUnpack, tc, inputs, 0, nil)
+	// The pieces are combined as they are: the states need no
+	// concatenating first, only the keys do.
+	states, release, err := pieceRecords(opAggUnpack, tc, inputs)
 	if err != nil {
 		return nil, err
 	}
-	defer states.Release()
-	combined, err := combineStates(&a, []any{states})
+	defer release()
+	combined, err := combineStates(&a, states)
 	if err != nil {
 		return nil, err
 	}

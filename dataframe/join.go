@@ -732,6 +732,8 @@ func sizeOf(n node) int64 {
 		return share(n.bytes, n.out, n.full)
 	case *persisted:
 		return n.bytes
+	case *combined:
+		return n.partials.bytes // the groups' states: at least their results
 	case *project:
 		return share(sizeOf(n.child), n.out, n.child.schema())
 	case *join:

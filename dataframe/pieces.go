@@ -39,6 +39,24 @@ func (p *rowsPiece) SizeBytes() int64 {
 	return n*rows/max(p.src.NumRows(), 1) + 4*rows
 }
 
+// scatterPieces is how many pieces a split must make for copying them out
+// at once to pay: reading each piece's rows apart later costs a cache
+// line a row once the pieces outnumber the values a line holds, where
+// one pass over the partition reads it once.
+const scatterPieces = 16
+
+// scattered splits rec by parts into n pieces copied out in one pass
+// (kernel.Scatter), nil for empty ones.
+func scattered(rec arrow.Record, parts []int32, n int) *registry.Split {
+	split := &registry.Split{Pieces: make([]any, n)}
+	for i, r := range kernel.Scatter(rec, parts, n) {
+		if r != nil {
+			split.Pieces[i] = r
+		}
+	}
+	return split
+}
+
 // splitOf splits rec by parts into a shuffle transfer's pieces, nil for
 // empty ones; a piece holding every row is rec itself.
 func splitOf(rec arrow.Record, parts []int32, n int) *registry.Split {
@@ -55,6 +73,36 @@ func splitOf(rec arrow.Record, parts []int32, n int) *registry.Split {
 		rec.Retain()
 	}
 	return split
+}
+
+// pieceRecords returns the records of a task's first side: the pieces a
+// shuffle brought, those not yet copied out copied now, or its first
+// input. release lets the copies go.
+func pieceRecords(op string, tc *registry.Context, inputs []any) (recs []any, release func(), err error) {
+	vs := inputs[:1]
+	if tc != nil && tc.Pieces != nil {
+		vs = tc.Pieces[0]
+	}
+	var copies []arrow.Record
+	release = func() {
+		for _, r := range copies {
+			r.Release()
+		}
+	}
+	for _, v := range vs {
+		switch v := v.(type) {
+		case *rowsPiece:
+			r := v.Record()
+			copies = append(copies, r)
+			recs = append(recs, r)
+		case arrow.Record:
+			recs = append(recs, v)
+		default:
+			release()
+			return nil, nil, fmt.Errorf("%s: input is a %T, not a dataframe partition", op, v)
+		}
+	}
+	return recs, release, nil
 }
 
 // sideRows is one side of a task's input, read as one table: the pieces a

@@ -1,6 +1,7 @@
 package dataframe
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -179,20 +180,49 @@ func mustJSON(v any) []byte {
 }
 
 // Explain returns the plan Compute would run, after optimization: a step
-// a line, with the steps it reads indented below it.
+// a line, with the steps it reads indented below it. Steps whose way
+// depends on sizes known only by running say so (ExplainAdapted shows the
+// way they take).
 func (f *Frame) Explain() string {
 	if f.err != nil {
 		return "error: " + f.err.Error()
 	}
+	return explainPlan(optimize(f.plan))
+}
+
+// ExplainAdapted returns the plan as Compute runs it on the cluster ctx
+// reaches, as Explain writes plans, with the size-dependent steps settled:
+// the joins broadcast or shuffled, the aggregations combined by a tree or
+// by a shuffle. It computes what those choices are made on (a join's
+// side, an aggregation's partial results) and lets it go again.
+func (f *Frame) ExplainAdapted(ctx context.Context) (string, error) {
+	ex, err := f.executor(ctx)
+	if err != nil {
+		return "", err
+	}
+	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	return explainPlan(plan), nil
+}
+
+func explainPlan(plan node) string {
 	var b strings.Builder
-	plan := optimize(f.plan)
-	relied := reliedOn(plan)
+	relied, shared := reliedOn(plan), sharedSteps(plan)
 	var walk func(n node, depth int)
 	walk = func(n node, depth int) {
 		line := n.explain()
-		if j, ok := n.(*join); ok {
-			if side := j.undecidedSide(relied); side >= 0 {
+		switch n := n.(type) {
+		case *join:
+			if side := n.undecidedSide(relied); side >= 0 {
 				line += fmt.Sprintf("; its %s side computed first, broadcast if small", [2]string{"left", "right"}[side])
+			}
+		case *groupAgg:
+			if n.undecided(shared, relied) {
+				line = strings.TrimSuffix(line, " (tree reduction)") +
+					" (partial results computed first: a tree reduction if groups are few, else a shuffle by the keys)"
 			}
 		}
 		fmt.Fprintf(&b, "%s%s  [%d]\n", strings.Repeat("  ", depth), line, n.npartitions())

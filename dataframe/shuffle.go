@@ -76,6 +76,10 @@ func hashShuffled(l *lowering, name string, child node, cols []string, n int, un
 type hashSplitArgs struct {
 	Keys []string `json:"keys"`
 	N    int      `json:"n"`
+	// Copy copies the pieces out as the partition is split, into many
+	// outputs (see splitOf): an aggregation's states, read whole by their
+	// combine, where a join gathers its output straight from row pieces.
+	Copy bool `json:"copy,omitempty"`
 }
 
 // hashSplitOp splits a partition by a hash of its key columns.
@@ -93,6 +97,9 @@ func hashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, fmt.Errorf("%s: %w", opHashSplit, err)
 	}
 	parts := kernel.PartitionOf(kernel.HashRows(keys, nil), a.N, nil)
+	if a.Copy && a.N >= scatterPieces && len(parts) >= 8*a.N {
+		return scattered(rec, parts, a.N), nil
+	}
 	return splitOf(rec, parts, a.N), nil
 }
 

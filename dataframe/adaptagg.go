@@ -1,0 +1,222 @@
+package dataframe
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/kernel"
+)
+
+// manyGroupsBytes is the size of an aggregation's partial results above
+// which they are combined by a range shuffle over every thread rather than
+// by a tree reduction, whose last combine runs on one thread: about a
+// million groups' states.
+var manyGroupsBytes int64 = 32 << 20
+
+// shuffleBytes is about how much of the partial results one output of a
+// shuffle combines: at most a few hundred thousand groups, so that
+// each output's hash table stays in the processor's cache.
+const shuffleBytes = 32 << 20
+
+// undecided reports whether an aggregation chooses its way once its
+// partial results are computed and measured: one whose result is a single
+// sorted partition by default (no SplitOut above 1), not already
+// partitioned by its keys, over more than one partition, with keys (not
+// Frame.Agg's one group), and whose input no other step reads: computed
+// apart, that input would be computed twice. Nor one whose partitioning a
+// later join relies on (see reliedOn).
+func (n *groupAgg) undecided(shared, relied map[string]bool) bool {
+	return n.args.Mode == modeAgg && !n.args.holistic() && n.splitOut <= 1 && !n.inPlace() &&
+		n.child.npartitions() > 1 && !slices.Equal(n.args.Keys, []string{allRows}) &&
+		!shared[n.child.name()] && !relied[n.name()]
+}
+
+// sharedSteps names the steps of a plan that more than one step reads.
+func sharedSteps(plan node) map[string]bool {
+	readers := map[string]int{}
+	seen := map[string]bool{}
+	var walk func(n node)
+	walk = func(n node) {
+		if seen[n.name()] {
+			return
+		}
+		seen[n.name()] = true
+		for _, c := range n.children() {
+			readers[c.name()]++
+			walk(c)
+		}
+	}
+	walk(plan)
+	shared := map[string]bool{}
+	for name, k := range readers {
+		if k > 1 {
+			shared[name] = true
+		}
+	}
+	return shared
+}
+
+// settle computes an undecided aggregation's partial results, holds them
+// and plans the rest on their size: few groups combine in a tree into one
+// partition, sorted by the keys; many are shuffled by a hash of the keys,
+// over every thread and into outputs small enough to group in the cache,
+// each combined and finished, unsorted as Dask's split_out, Polars' and
+// Spark's results are, or, where SplitOut(1) asked for one partition,
+// then concatenated and sorted by the keys.
+func (a *adapter) settle(n *groupAgg) (node, error) {
+	p, err := a.hold(newPartials(n.child, n.args))
+	if err != nil {
+		return nil, err
+	}
+	outputs := 1
+	if p.bytes > manyGroupsBytes {
+		threads, err := clusterThreads(a.ctx, a.ex)
+		if err != nil {
+			return nil, err
+		}
+		outputs = max(threads, 2, int(min(p.bytes/shuffleBytes, 1<<10)))
+	}
+	return newCombined(p, n, outputs), nil
+}
+
+// clusterThreads is how many tasks the cluster runs at once, 2 where the
+// executor cannot tell.
+func clusterThreads(ctx context.Context, ex collections.Executor) (int, error) {
+	t, ok := ex.(collections.Threaded)
+	if !ok {
+		return 2, nil
+	}
+	n, err := t.Threads(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("groupby: count the cluster's threads: %w", err)
+	}
+	return n, nil
+}
+
+// partials are an aggregation's partial results, a partition's each: its
+// keys, then each aggregation's state columns.
+type partials struct {
+	child node
+	args  groupArgs
+	out   *arrow.Schema
+	tok   string
+}
+
+func newPartials(child node, args groupArgs) *partials {
+	in := child.schema()
+	var fields []arrow.Field
+	for _, k := range args.Keys {
+		fields = append(fields, in.Field(in.FieldIndices(k)[0]))
+	}
+	for _, s := range args.Aggs {
+		fn, _ := kernel.ParseAggFunc(s.Fn) // checked when the aggregation was made
+		typ := arrow.DataType(kernel.Int64)
+		if s.Col != "" {
+			typ = in.Field(in.FieldIndices(s.Col)[0]).Type
+		}
+		for j, t := range fn.StateTypes(typ) {
+			fields = append(fields, arrow.Field{Name: fmt.Sprintf("%s#%d", s.As, j), Type: t, Nullable: true})
+		}
+	}
+	return &partials{child: child, args: args, out: arrow.NewSchema(fields, nil),
+		tok: graph.Name("groupby-partial", opAggPartial, mustJSON(args), child.name())}
+}
+
+func (n *partials) schema() *arrow.Schema      { return n.out }
+func (n *partials) npartitions() int           { return n.child.npartitions() }
+func (n *partials) name() string               { return n.tok }
+func (n *partials) children() []node           { return []node{n.child} }
+func (n *partials) with(c []node) node         { return newPartials(c[0], n.args) }
+func (n *partials) partitioning() partitioning { return partitioning{} }
+func (n *partials) explain() string {
+	return fmt.Sprintf("groupby %s partial %s", strings.Join(n.args.Keys, ", "), strings.Join(aggNames(n.args), ", "))
+}
+
+func (n *partials) lower(l *lowering) []graph.Key {
+	return l.mapParts(n.tok, opAggPartial, mustJSON(n.args), l.keys(n.child))
+}
+
+// combined finishes an aggregation from its held partial results: by a
+// tree reduction into one partition (outputs 1), or by a shuffle on a hash
+// of the keys into outputs partitions.
+type combined struct {
+	partials *persisted
+	args     groupArgs // Sort: the result is one partition, sorted
+	out      *arrow.Schema
+	outputs  int
+	tok      string
+}
+
+func newCombined(p *persisted, n *groupAgg, outputs int) *combined {
+	args := n.args
+	args.Sort = outputs == 1 || n.splitOut == 1
+	return &combined{partials: p, args: args, out: n.out, outputs: outputs,
+		tok: token("groupby-combined", struct {
+			A groupArgs
+			N int
+		}{args, outputs}, p)}
+}
+
+func (n *combined) schema() *arrow.Schema { return n.out }
+func (n *combined) npartitions() int {
+	if n.args.Sort {
+		return 1
+	}
+	return n.outputs
+}
+func (n *combined) name() string     { return n.tok }
+func (n *combined) children() []node { return []node{n.partials} }
+func (n *combined) with([]node) node { return n }
+func (n *combined) partitioning() partitioning {
+	return partitioning{hash: n.args.Keys, n: n.npartitions()}
+}
+
+func (n *combined) explain() string {
+	s := fmt.Sprintf("groupby %s agg %s", strings.Join(n.args.Keys, ", "), strings.Join(aggNames(n.args), ", "))
+	switch {
+	case n.outputs == 1:
+		return s + " (few groups: tree reduction)"
+	case n.args.Sort:
+		return s + fmt.Sprintf(" (many groups: shuffle by the keys into %d, then concatenated and sorted)", n.outputs)
+	}
+	return s + fmt.Sprintf(" (many groups: shuffle by the keys into %d)", n.outputs)
+}
+
+func (n *combined) lower(l *lowering) []graph.Key {
+	args := mustJSON(n.args)
+	parts := l.keys(n.partials)
+	if n.outputs == 1 {
+		root := treeReduce(l.g, "groupby-combine", opAggCombine, args, parts)
+		final := graph.Part(n.tok, 0)
+		l.g.Add(&graph.Task{Key: final, Op: opAggFinal, Args: args, Inputs: []graph.Key{root}})
+		return []graph.Key{final}
+	}
+	unsorted := n.args
+	unsorted.Sort = false
+	uargs := mustJSON(unsorted)
+	split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: n.outputs, Copy: true})
+	if !n.args.Sort {
+		return l.shuffle(n.tok, n.outputs, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opAggUnpack, uargs)
+	}
+	outs := l.shuffle(graph.Name("groupby-split", opAggUnpack, uargs, n.tok), n.outputs,
+		[]shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opAggUnpack, uargs)
+	one := graph.Name("groupby-concat", opConcat, nil, n.tok)
+	l.g.Add(&graph.Task{Key: graph.Part(one, 0), Op: opConcat, Args: mustJSON(concatArgs{Out: specOf(n.out)}), Inputs: outs})
+	sargs := sortArgs{By: n.args.Keys, Asc: trues(len(n.args.Keys)), Out: specOf(n.out)}
+	return l.mapParts(n.tok, opSortRows, mustJSON(sargs), []graph.Key{graph.Part(one, 0)})
+}
+
+// aggNames lists an aggregation's result names.
+func aggNames(a groupArgs) []string {
+	var out []string
+	for _, s := range a.Aggs {
+		out = append(out, s.As)
+	}
+	return out
+}

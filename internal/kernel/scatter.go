@@ -1,0 +1,159 @@
+package kernel
+
+import (
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// Scatter copies the rows of rec into n records, row i into record
+// parts[i] (in [0, n)), each keeping the rows' order; a record no row goes
+// to is nil. It reads each column once, in order, writing n streams:
+// taking each record's rows apart would read every column n times over,
+// a cache line for every row taken once n passes the values a line holds.
+func Scatter(rec arrow.Record, parts []int32, n int) []arrow.Record {
+	counts := make([]int, n)
+	for _, p := range parts {
+		counts[p]++
+	}
+	cols := make([][]arrow.Array, n)
+	for j := range cols {
+		cols[j] = make([]arrow.Array, rec.NumCols())
+	}
+	for c, col := range rec.Columns() {
+		for j, a := range scatterColumn(col, parts, counts) {
+			cols[j][c] = a
+		}
+	}
+	out := make([]arrow.Record, n)
+	for j, cs := range cols {
+		if counts[j] > 0 {
+			out[j] = array.NewRecord(rec.Schema(), cs, int64(counts[j]))
+		}
+		for _, a := range cs {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}
+	return out
+}
+
+// scatterColumn splits one column as Scatter does: an array per output,
+// empty ones included.
+func scatterColumn(a arrow.Array, parts []int32, counts []int) []arrow.Array {
+	valid := scatterValid(a, parts, counts)
+	out := make([]arrow.Array, len(counts))
+	switch a := a.(type) {
+	case *array.Boolean:
+		vals := make([]uint8, a.Len())
+		for i := range vals {
+			if a.Value(i) {
+				vals[i] = 1
+			}
+		}
+		for j, v := range scatterValues(vals, parts, counts) {
+			out[j] = NewBool(v, valid[j])
+		}
+	case *array.String, *array.Dictionary:
+		s := StringsOf(a)
+		if s.Dict != nil {
+			for j, v := range scatterValues(s.Indices, parts, counts) {
+				out[j] = NewDict(v, s.Dict, valid[j])
+			}
+			break
+		}
+		offs, data := scatterStrings(s.Offsets, s.Data, parts, counts)
+		for j := range out {
+			out[j] = NewString(offs[j], data[j], valid[j])
+		}
+	case *array.Null:
+		for j, c := range counts {
+			out[j] = array.NewNull(c)
+		}
+	default:
+		t := a.DataType()
+		switch byteWidth(t) {
+		case 1:
+			fixedOut(out, t, scatterValues(FixedValues[uint8](a), parts, counts), valid)
+		case 2:
+			fixedOut(out, t, scatterValues(FixedValues[uint16](a), parts, counts), valid)
+		case 4:
+			fixedOut(out, t, scatterValues(FixedValues[uint32](a), parts, counts), valid)
+		case 8:
+			fixedOut(out, t, scatterValues(FixedValues[uint64](a), parts, counts), valid)
+		case 16:
+			fixedOut(out, t, scatterValues(FixedValues[[2]uint64](a), parts, counts), valid)
+		default:
+			// A type without a scatter of its own is taken apart.
+			for j, rows := range SplitRows(parts, len(counts)) {
+				out[j] = Take(a, rows)
+			}
+		}
+	}
+	return out
+}
+
+func fixedOut[T any](out []arrow.Array, t arrow.DataType, vals [][]T, valid [][]byte) {
+	for j, v := range vals {
+		out[j] = NewFixed(t, v, valid[j])
+	}
+}
+
+// scatterValues splits vals by parts, each output holding counts[j].
+func scatterValues[T any](vals []T, parts []int32, counts []int) [][]T {
+	out := make([][]T, len(counts))
+	for j, c := range counts {
+		out[j] = make([]T, c)
+	}
+	next := make([]int, len(counts))
+	for i, p := range parts {
+		out[p][next[p]] = vals[i]
+		next[p]++
+	}
+	return out
+}
+
+// scatterStrings splits plain strings by parts: sized in a first pass,
+// copied in a second.
+func scatterStrings(offs []int32, data []byte, parts []int32, counts []int) ([][]int32, [][]byte) {
+	n := len(counts)
+	size := make([]int, n)
+	for i, p := range parts {
+		size[p] += int(offs[i+1] - offs[i])
+	}
+	outOffs, outData := make([][]int32, n), make([][]byte, n)
+	for j := range outOffs {
+		outOffs[j] = make([]int32, counts[j]+1)
+		outData[j] = make([]byte, size[j])
+	}
+	row, at := make([]int, n), make([]int32, n)
+	for i, p := range parts {
+		s, e := offs[i], offs[i+1]
+		copy(outData[p][at[p]:], data[s:e])
+		at[p] += e - s
+		row[p]++
+		outOffs[p][row[p]] = at[p]
+	}
+	return outOffs, outData
+}
+
+// scatterValid splits a's validity by parts: nil bitmaps where a has no
+// nulls.
+func scatterValid(a arrow.Array, parts []int32, counts []int) [][]byte {
+	out := make([][]byte, len(counts))
+	if a.NullN() == 0 {
+		return out
+	}
+	for j, c := range counts {
+		out[j] = make([]byte, (c+7)/8)
+	}
+	next := make([]int, len(counts))
+	for i, p := range parts {
+		if a.IsValid(i) {
+			k := next[p]
+			out[p][k>>3] |= 1 << (k & 7)
+		}
+		next[p]++
+	}
+	return out
+}
