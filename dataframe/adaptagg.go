@@ -28,13 +28,30 @@ const shuffleBytes = 32 << 20
 // partial results are computed and measured: one whose result is a single
 // sorted partition by default (no SplitOut above 1), not already
 // partitioned by its keys, over more than one partition, with keys (not
-// Frame.Agg's one group), and whose input no other step reads: computed
-// apart, that input would be computed twice. Nor one whose partitioning a
-// later join relies on (see reliedOn).
+// Frame.Agg's one group), and whose input reads no step another step
+// also reads (but held data): computed apart, that step would be computed
+// twice. Nor one whose partitioning a later join relies on (see reliedOn).
 func (n *groupAgg) undecided(shared, relied map[string]bool) bool {
 	return n.args.Mode == modeAgg && !n.args.holistic() && n.splitOut <= 1 && !n.inPlace() &&
 		n.child.npartitions() > 1 && !slices.Equal(n.args.Keys, []string{allRows}) &&
-		!shared[n.child.name()] && !relied[n.name()]
+		!readsShared(n.child, shared) && !relied[n.name()]
+}
+
+// readsShared reports whether n is, or reads, a step that shared names,
+// other than data already held.
+func readsShared(n node, shared map[string]bool) bool {
+	if _, held := n.(*persisted); held {
+		return false
+	}
+	if shared[n.name()] {
+		return true
+	}
+	for _, c := range n.children() {
+		if readsShared(c, shared) {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedSteps names the steps of a plan that more than one step reads.
