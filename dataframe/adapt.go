@@ -97,6 +97,18 @@ func reliedOn(plan node) map[string]bool {
 			}
 		}
 	}
+	eachStep(plan, func(n node) {
+		if j, ok := n.(*join); ok && j.strategy() == joinPartitioned {
+			mark(j.left)
+			mark(j.right)
+		}
+	})
+	return relied
+}
+
+// eachStep calls visit on each step of a plan once, a step read by several
+// steps included.
+func eachStep(plan node, visit func(n node)) {
 	seen := map[string]bool{}
 	var walk func(n node)
 	walk = func(n node) {
@@ -104,16 +116,12 @@ func reliedOn(plan node) map[string]bool {
 			return
 		}
 		seen[n.name()] = true
-		if j, ok := n.(*join); ok && j.strategy() == joinPartitioned {
-			mark(j.left)
-			mark(j.right)
-		}
+		visit(n)
 		for _, c := range n.children() {
 			walk(c)
 		}
 	}
 	walk(plan)
-	return relied
 }
 
 // undecidedSide is the side (0 left, 1 right) whose real size decides

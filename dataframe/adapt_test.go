@@ -3,7 +3,6 @@ package dataframe_test
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -88,15 +87,7 @@ func TestAggregationStrategy(t *testing.T) {
 	}{{"few groups", 1 << 40, false}, {"many groups", 0, true}} {
 		restore := dataframe.SetManyGroupsBytes(c.limit)
 		for _, keys := range [][]string{{"K"}, {"ID"}, {"B", "KI"}} {
-			var cols, types []string
-			for _, k := range keys {
-				cols = append(cols, k)
-				types = append(types, testTypes[slices.Index(testColumns, k)])
-			}
-			for _, a := range allAggs {
-				cols = append(cols, a.name)
-				types = append(types, a.typ)
-			}
+			cols, types := allAggsColumns(keys)
 			want := refGroupBy(rows, keys, allAggs)
 			for _, split := range []int{0, 1} {
 				t.Run(fmt.Sprintf("%s/%v/splitout%d", c.name, keys, split), func(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 )
 
 // manyGroupsBytes is the size of an aggregation's partial results above
-// which they are combined by a range shuffle over every thread rather than
+// which they are combined by a shuffle over every thread rather than
 // by a tree reduction, whose last combine runs on one thread: about a
 // million groups' states.
 var manyGroupsBytes int64 = 32 << 20
@@ -57,19 +57,11 @@ func readsShared(n node, shared map[string]bool) bool {
 // sharedSteps names the steps of a plan that more than one step reads.
 func sharedSteps(plan node) map[string]bool {
 	readers := map[string]int{}
-	seen := map[string]bool{}
-	var walk func(n node)
-	walk = func(n node) {
-		if seen[n.name()] {
-			return
-		}
-		seen[n.name()] = true
+	eachStep(plan, func(n node) {
 		for _, c := range n.children() {
 			readers[c.name()]++
-			walk(c)
 		}
-	}
-	walk(plan)
+	})
 	shared := map[string]bool{}
 	for name, k := range readers {
 		if k > 1 {
@@ -117,7 +109,8 @@ func clusterThreads(ctx context.Context, ex collections.Executor) (int, error) {
 }
 
 // partials are an aggregation's partial results, a partition's each: its
-// keys, then each aggregation's state columns.
+// keys, then each aggregation's state columns. The static plan reads them
+// as the held one does, under the same name.
 type partials struct {
 	child node
 	args  groupArgs
@@ -209,20 +202,14 @@ func (n *combined) lower(l *lowering) []graph.Key {
 	args := mustJSON(n.args)
 	parts := l.keys(n.partials)
 	if n.outputs == 1 {
-		root := treeReduce(l.g, "groupby-combine", opAggCombine, args, parts)
-		final := graph.Part(n.tok, 0)
-		l.g.Add(&graph.Task{Key: final, Op: opAggFinal, Args: args, Inputs: []graph.Key{root}})
-		return []graph.Key{final}
+		return treeCombine(l, n.tok, args, parts)
+	}
+	if !n.args.Sort {
+		return shuffleCombine(l, n.tok, n.outputs, n.args.Keys, args, parts)
 	}
 	unsorted := n.args
 	unsorted.Sort = false
-	uargs := mustJSON(unsorted)
-	split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: n.outputs, Copy: true})
-	if !n.args.Sort {
-		return l.shuffle(n.tok, n.outputs, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opAggUnpack, uargs)
-	}
-	outs := l.shuffle(graph.Name("groupby-split", opAggUnpack, uargs, n.tok), n.outputs,
-		[]shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opAggUnpack, uargs)
+	outs := shuffleCombine(l, graph.Name("groupby-split", opAggUnpack, args, n.tok), n.outputs, n.args.Keys, mustJSON(unsorted), parts)
 	one := graph.Name("groupby-concat", opConcat, nil, n.tok)
 	l.g.Add(&graph.Task{Key: graph.Part(one, 0), Op: opConcat, Args: mustJSON(concatArgs{Out: specOf(n.out)}), Inputs: outs})
 	sargs := sortArgs{By: n.args.Keys, Asc: trues(len(n.args.Keys)), Out: specOf(n.out)}

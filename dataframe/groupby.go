@@ -615,7 +615,7 @@ func (n *groupAgg) lower(l *lowering) []graph.Key {
 		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out, Copy: true})
 		return l.shuffle(n.tok, out, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opGroupRows, args)
 	}
-	partials := l.mapParts(graph.Name("groupby-partial", opAggPartial, args, n.child.name()), opAggPartial, args, parts)
+	partials := l.keys(newPartials(n.child, n.args))
 	if n.inPlace() {
 		// A partial of nearly distinct keys is left ungrouped (each row its
 		// own group): the combine of each partition alone groups it.
@@ -623,13 +623,24 @@ func (n *groupAgg) lower(l *lowering) []graph.Key {
 		return l.mapParts(n.tok, opAggFinal, args, combined)
 	}
 	if out > 1 {
-		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out, Copy: true})
-		return l.shuffle(n.tok, out, []shuffleSide{{parts: partials, op: opHashSplit, args: split}}, opAggUnpack, args)
+		return shuffleCombine(l, n.tok, out, n.args.Keys, args, partials)
 	}
-	combined := treeReduce(l.g, "groupby-combine", opAggCombine, args, partials)
-	final := graph.Part(n.tok, 0)
-	l.g.Add(&graph.Task{Key: final, Op: opAggFinal, Args: args, Inputs: []graph.Key{combined}})
+	return treeCombine(l, n.tok, args, partials)
+}
+
+// treeCombine combines partial results in a tree into one partition, tok's.
+func treeCombine(l *lowering, tok string, args []byte, partials []graph.Key) []graph.Key {
+	root := treeReduce(l.g, "groupby-combine", opAggCombine, args, partials)
+	final := graph.Part(tok, 0)
+	l.g.Add(&graph.Task{Key: final, Op: opAggFinal, Args: args, Inputs: []graph.Key{root}})
 	return []graph.Key{final}
+}
+
+// shuffleCombine shuffles partial results by a hash of keys into n
+// outputs, each combined and finished.
+func shuffleCombine(l *lowering, name string, n int, keys []string, args []byte, partials []graph.Key) []graph.Key {
+	split := mustJSON(hashSplitArgs{Keys: keys, N: n, Copy: true})
+	return l.shuffle(name, n, []shuffleSide{{parts: partials, op: opHashSplit, args: split}}, opAggUnpack, args)
 }
 
 // A partial or combined state record holds the key columns, then each

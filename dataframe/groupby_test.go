@@ -196,6 +196,20 @@ func compareKey(a, b any) int {
 	panic(fmt.Sprintf("compareKey %T", a))
 }
 
+// allAggsColumns are the names and types of the columns of a grouping by
+// keys with allAggs.
+func allAggsColumns(keys []string) (cols, types []string) {
+	for _, k := range keys {
+		cols = append(cols, k)
+		types = append(types, testTypes[slices.Index(testColumns, k)])
+	}
+	for _, a := range allAggs {
+		cols = append(cols, a.name)
+		types = append(types, a.typ)
+	}
+	return cols, types
+}
+
 func TestGroupBy(t *testing.T) {
 	ctx := newClient(t)
 	rows := genRows(6, 600)
@@ -204,15 +218,7 @@ func TestGroupBy(t *testing.T) {
 		aggs[i] = a.agg
 	}
 	for _, keys := range [][]string{{"K"}, {"KI"}, {"B"}, {"K", "KI"}, {"B", "K"}, {"KI", "B"}} {
-		var cols, types []string
-		for _, k := range keys {
-			cols = append(cols, k)
-			types = append(types, testTypes[slices.Index(testColumns, k)])
-		}
-		for _, a := range allAggs {
-			cols = append(cols, a.name)
-			types = append(types, a.typ)
-		}
+		cols, types := allAggsColumns(keys)
 		want := refGroupBy(rows, keys, allAggs)
 		for _, tf := range eachFrame(t, rows) {
 			t.Run(fmt.Sprintf("%v/%s", keys, tf.name), func(t *testing.T) {
