@@ -353,7 +353,8 @@ func TestGroupByDistinctKeys(t *testing.T) {
 		types = append(types, a.typ)
 	}
 	f := arrowFrame(t, rows, []int{20000, 20000}).GroupBy("ID").Agg(aggs...)
-	checkTable(t, f, compute(t, ctx, f), cols, types, refGroupBy(rows, []string{"ID"}, allAggs), 1e-9)
+	// 40,000 groups are many: the result is split over partitions, unsorted.
+	checkTableAnyOrder(t, f, compute(t, ctx, f), cols, types, refGroupBy(rows, []string{"ID"}, allAggs), 1e-9)
 
 	// Columns without nulls, whose states are the columns themselves.
 	g := arrowFrame(t, rows, []int{20000, 20000}).
@@ -365,7 +366,7 @@ func TestGroupByDistinctKeys(t *testing.T) {
 		x, y := r.ID*3, float64(r.ID)*0.5
 		want = append(want, []any{r.ID, x, x, y, y, int64(1), y, float64(x)})
 	}
-	checkTable(t, g, compute(t, ctx, g), []string{"ID", "sum(X)", "min(X)", "max(Y)", "mean(Y)", "count(X)", "sum(Y)", "mean(X)"},
+	checkTableAnyOrder(t, g, compute(t, ctx, g), []string{"ID", "sum(X)", "min(X)", "max(Y)", "mean(Y)", "count(X)", "sum(Y)", "mean(X)"},
 		[]string{"int64", "int64", "int64", "float64", "float64", "int64", "float64", "float64"}, want, 1e-12)
 }
 

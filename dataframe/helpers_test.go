@@ -429,6 +429,15 @@ func checkTable(t *testing.T, f *dataframe.Frame, tb *dataframe.Table, cols, typ
 	checkRows(t, tableRows(t, tb), want, tol)
 }
 
+// checkTableAnyOrder is checkTable for a result whose rows come in no
+// promised order (an aggregation of many groups, split over partitions).
+func checkTableAnyOrder(t *testing.T, f *dataframe.Frame, tb *dataframe.Table, cols, types []string, want [][]any, tol float64) {
+	t.Helper()
+	checkSchema(t, "frame schema", f.Schema(), cols, types)
+	checkSchema(t, "table schema", tb.Schema(), cols, types)
+	checkRows(t, canonical(tableRows(t, tb)), canonical(want), tol)
+}
+
 func checkRows(t *testing.T, got, want [][]any, tol float64) {
 	t.Helper()
 	if len(got) != len(want) {
