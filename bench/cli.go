@@ -47,7 +47,7 @@ type Connect func(ctx context.Context, c Cluster) (*Session, error)
 
 // Result is one timed step of a suite, one line of `dusk bench --json`.
 type Result struct {
-	Suite        string    `json:"suite"`    // "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch"
+	Suite        string    `json:"suite"`    // "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch", "scale"
 	Question     string    `json:"question"` // "load", "q1".."q10" ("q22" in tpch), "j1".."j5", or the suite's step
 	Run          int       `json:"run"`      // 1 or 2
 	Seconds      float64   `json:"seconds"`
@@ -56,6 +56,7 @@ type Result struct {
 	PeakRSSBytes int64     `json:"peak_rss_bytes"`          // this process's peak resident memory during the step; 0 where unknown
 	TasksPerSec  float64   `json:"tasks_per_sec,omitempty"` // tasks suite
 	BytesPerSec  float64   `json:"bytes_per_sec,omitempty"` // shuffle, spill, io and bigsum suites
+	Scale        int64     `json:"scale,omitempty"`         // scale suite: rows of the table the step ran on
 }
 
 const usage = `usage: dusk bench SUITE [flags]
@@ -63,6 +64,9 @@ const usage = `usage: dusk bench SUITE [flags]
   gen      write db-benchmark's groupby and join tables (CSV and Parquet) to --data
   gen tpch write the TPC-H tables at scale factor --sf to --data (dusk bench tpch -h)
   groupby  the 10 groupby questions on G1_N_1e2_0_0.csv
+  scale    the groupby questions at each of --sizes (1e7,1e8 unless given;
+           add 5e8 for a table beyond memory), then each question's growth
+           from one size to the next beside the rows' growth
   join     the 5 join questions on J1_N_{NA,1e1,1e4,1e7}_0_0.csv (N/1e6, N/1e3 and N rows)
   tasks    N/100 trivial tasks: tasks per second and the overhead of one
   shuffle  the groupby table of N rows shuffled by id6: GB/s of its memory
@@ -79,11 +83,11 @@ const usage = `usage: dusk bench SUITE [flags]
   compare  OLD.json NEW.json: seconds of NEW over OLD per suite, question and run
 
 flags (N may be written 1e7; files are written if absent):
-  --rows N  --data DIR  --questions q1,q3  --json FILE  --partitions P
+  --rows N  --data DIR  --questions q1,q3  --json FILE  --partitions P  --sizes N,N
   --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpuprofile FILE
 `
 
-var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch"}
+var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch", "scale"}
 
 // Main runs `dusk bench` with args (those after "bench"). connect is used
 // by every suite but gen.
@@ -118,6 +122,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	dir := fs.String("data", "data", "directory of the data files, or one of them")
 	questions := fs.String("questions", "", "comma-separated questions to run; all when empty")
 	partitions := fs.Int("partitions", 0, "partitions of the data; 0 for the readers' default (64 MiB of CSV each)")
+	sizes := fs.String("sizes", "1e7,1e8", "scale: the groupby table's sizes, in rows, smallest first")
 	rf := addRunFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -155,6 +160,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	switch cmd {
 	case "groupby":
 		err = r.groupby(data, n, *partitions, ids)
+	case "scale":
+		err = r.scaleSuite(data, *sizes, *partitions, ids)
 	case "join":
 		err = r.join(data, n, *partitions, ids)
 	case "tasks":
@@ -252,7 +259,7 @@ func startProfile(path string) (stop func(), err error) {
 func chooseQuestions(suite, list string) ([]string, error) {
 	var ids []string
 	switch suite {
-	case "groupby":
+	case "groupby", "scale":
 		for _, q := range GroupByQuestions {
 			ids = append(ids, q.ID)
 		}
@@ -262,7 +269,7 @@ func chooseQuestions(suite, list string) ([]string, error) {
 		}
 	default:
 		if list != "" {
-			return nil, fmt.Errorf("--questions is for groupby and join, not %s", suite)
+			return nil, fmt.Errorf("--questions is for groupby, scale and join, not %s", suite)
 		}
 		return nil, nil
 	}
@@ -451,7 +458,9 @@ type runner struct {
 	out      io.Writer
 	progress io.Writer // a terminal to show the step running on; nil for none
 	json     *json.Encoder
-	err      error // the first error writing the JSON file
+	err      error    // the first error writing the JSON file
+	scale    int64    // the scale suite: rows of the table now run on
+	results  []Result // every step reported
 }
 
 // rowFormat lays out the table in fixed columns, so each row can be printed
@@ -473,7 +482,8 @@ func (r *runner) report(res Result) {
 	if r.progress != nil {
 		fmt.Fprint(r.progress, "\r\033[K")
 	}
-	res.Suite = r.suite
+	res.Suite, res.Scale = r.suite, r.scale
+	r.results = append(r.results, res)
 	sums := make([]string, len(res.Checksum))
 	for i, s := range res.Checksum {
 		sums[i] = strconv.FormatFloat(s, 'g', 10, 64)

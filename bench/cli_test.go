@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -219,4 +220,65 @@ func sameSums(got, want []float64) error {
 		}
 	}
 	return nil
+}
+
+// TestScaleSuite runs the scale suite at two small sizes: each size's
+// answers are the reference's, every result names its size, and the growth
+// table has a row for each step and run.
+func TestScaleSuite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	js := filepath.Join(dir, "scale.json")
+	var out, errs bytes.Buffer
+	args := []string{"scale", "--sizes", "1e4,2e4", "--questions", "q1,q3", "--data", dir, "--json", js, "--workers", "2"}
+	if err := bench.Main(ctx, args, &out, &errs, connect); err != nil {
+		t.Fatalf("dusk bench %s: %v\n%s", strings.Join(args, " "), err, errs.String())
+	}
+	t.Logf("scale:\n%s", out.String())
+	results, err := bench.ReadResults(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := map[string]int{}
+	for _, r := range results {
+		steps[fmt.Sprintf("%d/%s", r.Scale, r.Question)]++
+		if r.Suite != "scale" || r.Seconds <= 0 {
+			t.Errorf("bad result %+v", r)
+		}
+		if r.Question == "load" {
+			if r.Rows != r.Scale {
+				t.Errorf("load of %d rows at size %d", r.Rows, r.Scale)
+			}
+			continue
+		}
+		i := slices.IndexFunc(bench.GroupByQuestions, func(q bench.Question[*bench.GroupByTable]) bool { return q.ID == r.Question })
+		ref := bench.GroupByQuestions[i].Ref(bench.NewGroupByTable(int(r.Scale), 100, 1))
+		if r.Rows != int64(len(ref.Rows)) {
+			t.Errorf("%s at %d run %d: %d rows, reference %d", r.Question, r.Scale, r.Run, r.Rows, len(ref.Rows))
+		}
+		if err := sameSums(r.Checksum, ref.Checksum()); err != nil {
+			t.Errorf("%s at %d run %d: %v", r.Question, r.Scale, r.Run, err)
+		}
+	}
+	for _, n := range []int{10_000, 20_000} {
+		for q, runs := range map[string]int{"load": 1, "q1": 2, "q3": 2} {
+			if got := steps[fmt.Sprintf("%d/%s", n, q)]; got != runs {
+				t.Errorf("%s at %d rows ran %d times, want %d", q, n, got, runs)
+			}
+		}
+	}
+	_, table, ok := strings.Cut(out.String(), "\ngrowth")
+	if !ok {
+		t.Fatalf("no growth table:\n%s", out.String())
+	}
+	if lines := strings.Split(strings.TrimSpace(table), "\n"); len(lines) != 1+5 || !strings.Contains(lines[0], "×2") {
+		t.Errorf("growth table of %d lines, want a header (×2) and load, q1 and q3 twice:\n%s", len(lines), table)
+	}
+	for _, bad := range [][]string{{"--sizes", "1e4"}, {"--sizes", "2e4,1e4"}, {"--sizes", "1e4,x"}} {
+		err := bench.Main(ctx, append([]string{"scale", "--data", dir}, bad...), &out, &errs, connect)
+		if err == nil || !strings.Contains(err.Error(), "--sizes") {
+			t.Errorf("scale %v: error %v, want one naming --sizes", bad, err)
+		}
+	}
 }
