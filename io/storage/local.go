@@ -30,6 +30,12 @@ func (local) list(_ context.Context, root string) ([]File, error) {
 			return nil
 		}
 		info, err := d.Info()
+		if err == nil && d.Type()&fs.ModeSymlink != 0 {
+			// A link is read as what it points to, which gives the size.
+			if info, err = os.Stat(p); err == nil && !info.Mode().IsRegular() {
+				return nil // a linked directory is not walked into
+			}
+		}
 		if err != nil {
 			return err
 		}

@@ -102,6 +102,32 @@ func TestDatumsLocal(t *testing.T) {
 	})
 }
 
+// A link to a file, in a listed directory or named itself, is listed as
+// the file it points to: its size is the file's, not the link's.
+func TestLocalLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "data.csv")
+	body := strings.Repeat("a,b\n", 1000)
+	if err := os.WriteFile(target, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "linked.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "linked-dir")); err != nil {
+		t.Fatal(err)
+	}
+	for _, pattern := range []string{dir, filepath.Join(dir, "*.csv"), filepath.Join(dir, "linked.csv")} {
+		files, err := List(pattern)
+		if err != nil {
+			t.Fatalf("%s: %v", pattern, err)
+		}
+		if len(files) != 1 || filepath.Base(files[0].Path) != "linked.csv" || files[0].Size != int64(len(body)) {
+			t.Errorf("%s: %+v, want linked.csv of %d bytes", pattern, files, len(body))
+		}
+	}
+}
+
 func TestDatumsMem(t *testing.T) {
 	root := "mem://datums-test/data"
 	writeTree(t, root)
