@@ -69,7 +69,7 @@ func hashShuffled(l *lowering, name string, child node, cols []string, n int, un
 	if child.partitioning().hashedBy(cols, n) {
 		return l.mapParts(name, unpackOp, unpackArgs, parts)
 	}
-	split := mustJSON(hashSplitArgs{Keys: cols, N: n})
+	split := mustJSON(hashSplitArgs{Keys: cols, N: n, Copy: true})
 	return l.shuffle(name, n, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, unpackOp, unpackArgs)
 }
 
@@ -77,8 +77,9 @@ type hashSplitArgs struct {
 	Keys []string `json:"keys"`
 	N    int      `json:"n"`
 	// Copy copies the pieces out as the partition is split, into many
-	// outputs (see splitOf): an aggregation's states, read whole by their
-	// combine, where a join gathers its output straight from row pieces.
+	// outputs (see scatterPieces): pieces an unpack reads whole (an
+	// aggregation's states, rows to concatenate or deduplicate), where a
+	// join gathers its output straight from row pieces.
 	Copy bool `json:"copy,omitempty"`
 }
 
