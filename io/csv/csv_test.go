@@ -394,6 +394,35 @@ func TestDictionaryHasNoDuplicates(t *testing.T) {
 	}
 }
 
+// A dictionary column whose first value longer than seven bytes comes
+// after 17 or more short ones reads back: the reader once looped forever
+// there, as db-benchmark's join tables of 1e8 rows made it do.
+func TestDictionaryWidens(t *testing.T) {
+	for _, short := range []int{16, 17, 26, 300} {
+		var text strings.Builder
+		var want []string
+		for i := range short + 100 {
+			v := fmt.Sprintf("id%d", i)
+			if i >= short {
+				v = fmt.Sprintf("id%09d", i)
+			}
+			want = append(want, v)
+			text.WriteString(v + "\n")
+		}
+		rec, err := Parse([]byte(text.String()), Schema{{Name: "s", Type: String, Dictionary: true}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := kernel.StringsOf(rec.Column(0))
+		for i, w := range want {
+			if got := s.Value(i); got != w {
+				t.Fatalf("%d short values: row %d = %q, want %q", short, i, got, w)
+			}
+		}
+		rec.Release()
+	}
+}
+
 // A dictionary column whose table outgrows the cache midway, with long
 // strings, quoted ones and nulls among the short ones, reads back every
 // row's value.

@@ -257,10 +257,11 @@ func (t *ShortTable) widen() {
 		}
 	}
 	t.words, t.wids = nil, nil
-	t.rehash(old, max(64, 4*len(old)))
+	t.rehash(old, max(64, 1<<bits.Len(uint(4*len(old)-1))))
 }
 
-// rehash places the entries of old in size wide slots.
+// rehash places the entries of old in size wide slots, a power of two:
+// probing wraps by masking, and a mask of another size skips slots.
 func (t *ShortTable) rehash(old []shortSlot, size int) {
 	t.slots, t.shift = make([]shortSlot, size), uint(64-bits.TrailingZeros(uint(size)))
 	mask := uint64(size - 1)

@@ -67,6 +67,35 @@ func tablesAgainstMap(t *testing.T, maxLen int) {
 	}
 }
 
+// TestWiden makes a narrow table of n keys wide with one longer key, then
+// finds every key: the wide table's size must be a power of two for its
+// probes to reach every slot (26 narrow keys once made 104 slots, and the
+// next insert probed a cycle of full slots forever).
+func TestWiden(t *testing.T) {
+	for _, n := range []int{0, 1, 15, 16, 17, 26, 100, 1000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var tab ShortTable
+			var keys [][]byte
+			for i := range n {
+				keys = append(keys, fmt.Appendf(nil, "id%d", i))
+			}
+			for i := range 2*n + 64 {
+				keys = append(keys, fmt.Appendf(nil, "long-id%08d", i))
+			}
+			for i, k := range keys {
+				if id, added := tab.FindOrInsert(Pack(k), int32(i)); !added || id != int32(i) {
+					t.Fatalf("insert %q: id %d, added %v", k, id, added)
+				}
+			}
+			for i, k := range keys {
+				if id := tab.Find(Pack(k)); id != int32(i) {
+					t.Fatalf("find %q: id %d, want %d", k, id, i)
+				}
+			}
+		})
+	}
+}
+
 // TestPack checks that a string's key depends on its bytes and length
 // alone, not on the bytes after it in its buffer.
 func TestPack(t *testing.T) {
