@@ -57,6 +57,7 @@ type Result struct {
 	TasksPerSec  float64   `json:"tasks_per_sec,omitempty"` // tasks suite
 	BytesPerSec  float64   `json:"bytes_per_sec,omitempty"` // shuffle, spill, io and bigsum suites
 	Scale        int64     `json:"scale,omitempty"`         // scale suite: rows of the table the step ran on
+	CPU          *CPUUse   `json:"cpu,omitempty"`           // the cores a local cluster's step kept busy
 }
 
 const usage = `usage: dusk bench SUITE [flags]
@@ -225,6 +226,9 @@ func (rf *runFlags) start(ctx context.Context, suite string, limit int64, stdout
 	}
 	undo = append(undo, sess.Close)
 	r = &runner{ctx: sess.Ctx, sess: sess, suite: suite, out: stdout, progress: terminal(stderr)}
+	if rf.scheduler == "" {
+		r.cores = runtime.NumCPU()
+	}
 	if rf.jsonPath != "" {
 		f, err := os.OpenFile(rf.jsonPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -460,15 +464,16 @@ type runner struct {
 	json     *json.Encoder
 	err      error    // the first error writing the JSON file
 	scale    int64    // the scale suite: rows of the table now run on
+	cores    int      // the machine's cores, for a local cluster's cpuMeter; 0 for a remote one
 	results  []Result // every step reported
 }
 
 // rowFormat lays out the table in fixed columns, so each row can be printed
 // as soon as it is timed.
-const rowFormat = "%-13s  %3s  %9s  %11s  %13s  %s\n"
+const rowFormat = "%-13s  %3s  %9s  %11s  %13s  %20s  %s\n"
 
 func (r *runner) header() {
-	fmt.Fprintf(r.out, rowFormat, "question", "run", "seconds", "rows", "rate", "checksum")
+	fmt.Fprintf(r.out, rowFormat, "question", "run", "seconds", "rows", "rate", "cores", "checksum")
 }
 
 // step shows which step is running, until report prints its row.
@@ -497,8 +502,12 @@ func (r *runner) report(res Result) {
 	case res.BytesPerSec > 0:
 		rate = fmt.Sprintf("%.0f MB/s", res.BytesPerSec/1e6)
 	}
+	cores := ""
+	if res.CPU != nil { // the cores busy on average (the share of the time fewer were), and the kernel's share
+		cores = fmt.Sprintf("%.2f (%.0f%%) sys %.0f%%", res.CPU.Cores, 100*res.CPU.Short, 100*res.CPU.System)
+	}
 	fmt.Fprintf(r.out, rowFormat, res.Question, strconv.Itoa(res.Run), strconv.FormatFloat(res.Seconds, 'f', 3, 64),
-		strconv.FormatInt(res.Rows, 10), rate, strings.Join(sums, " "))
+		strconv.FormatInt(res.Rows, 10), rate, cores, strings.Join(sums, " "))
 	if r.json != nil && r.err == nil {
 		if res.Checksum == nil {
 			res.Checksum = []float64{}
@@ -517,6 +526,7 @@ func (r *runner) load(partitions int, paths ...string) ([]*dataframe.Frame, erro
 		opts.BlockSize = st.Size()/int64(partitions) + 1
 	}
 	resetPeakRSS()
+	cpu := startCPU(r.cores)
 	start := time.Now()
 	// The files load at once, so that the workers' threads stay busy while
 	// the last blocks of one file are parsed.
@@ -546,7 +556,7 @@ func (r *runner) load(partitions int, paths ...string) ([]*dataframe.Frame, erro
 	if err != nil {
 		return nil, err
 	}
-	r.report(Result{Question: "load", Run: 1, Seconds: time.Since(start).Seconds(), Rows: rows, PeakRSSBytes: peakRSS()})
+	r.report(Result{Question: "load", Run: 1, Seconds: time.Since(start).Seconds(), Rows: rows, PeakRSSBytes: peakRSS(), CPU: cpu.finish()})
 	return frames, nil
 }
 
@@ -562,13 +572,15 @@ func (r *runner) question(id string, bytes int64, build func() (*dataframe.Frame
 		}
 		r.step(id, run)
 		resetPeakRSS()
+		cpu := startCPU(r.cores)
 		start := time.Now()
 		p, err := f.Persist(r.ctx)
 		if err != nil {
+			cpu.finish()
 			return fmt.Errorf("%s run %d: %w", id, run, err)
 		}
 		rows, err := p.Len(r.ctx)
-		secs, rss := time.Since(start).Seconds(), peakRSS()
+		secs, rss, use := time.Since(start).Seconds(), peakRSS(), cpu.finish()
 		if err != nil {
 			p.Release()
 			return fmt.Errorf("%s run %d: %w", id, run, err)
@@ -578,7 +590,7 @@ func (r *runner) question(id string, bytes int64, build func() (*dataframe.Frame
 		if err != nil {
 			return fmt.Errorf("%s run %d: %w", id, run, err)
 		}
-		r.report(Result{Question: id, Run: run, Seconds: secs, Rows: rows, Checksum: sums, PeakRSSBytes: rss, BytesPerSec: float64(bytes) / secs})
+		r.report(Result{Question: id, Run: run, Seconds: secs, Rows: rows, Checksum: sums, PeakRSSBytes: rss, BytesPerSec: float64(bytes) / secs, CPU: use})
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/bench/tpch"
+	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/io/storage"
 )
 
@@ -92,8 +93,10 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 	if *persist {
 		r.step("load", 1)
 		resetPeakRSS()
+		cpu := startCPU(r.cores)
 		start := time.Now()
 		loaded, err := tables.Persist(r.ctx)
+		use := cpu.finish()
 		if err != nil {
 			return err
 		}
@@ -103,7 +106,7 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 		if err != nil {
 			return err
 		}
-		r.report(Result{Question: "load", Run: 1, Seconds: secs, Rows: rows, PeakRSSBytes: peakRSS()})
+		r.report(Result{Question: "load", Run: 1, Seconds: secs, Rows: rows, PeakRSSBytes: peakRSS(), CPU: use})
 		tables = loaded
 	}
 	var totals [2]float64
@@ -117,7 +120,7 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 	// The totals, as engines are compared by them (the table only: the
 	// JSON lines are the queries').
 	for run, secs := range totals {
-		fmt.Fprintf(stdout, rowFormat, "total", strconv.Itoa(run+1), strconv.FormatFloat(secs, 'f', 3, 64), "", "", "")
+		fmt.Fprintf(stdout, rowFormat, "total", strconv.Itoa(run+1), strconv.FormatFloat(secs, 'f', 3, 64), "", "", "", "")
 	}
 	return r.err
 }
@@ -131,18 +134,16 @@ func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, answers string) ([2]fl
 	for run := 1; run <= 2; run++ {
 		r.step(q.ID, run)
 		resetPeakRSS()
+		cpu := startCPU(r.cores)
 		start := time.Now()
-		f, err := q.Build(r.ctx, t)
-		if err != nil {
-			return seconds, fmt.Errorf("tpch %s: %w", q.ID, err)
-		}
-		tab, err := f.Compute(r.ctx)
+		tab, err := r.tpchRun(q, t)
+		use := cpu.finish()
 		if err != nil {
 			return seconds, fmt.Errorf("tpch %s run %d: %w", q.ID, run, err)
 		}
 		secs, rss := time.Since(start).Seconds(), peakRSS()
 		seconds[run-1] = secs
-		r.report(Result{Question: q.ID, Run: run, Seconds: secs, Rows: int64(tab.NumRows()), PeakRSSBytes: rss})
+		r.report(Result{Question: q.ID, Run: run, Seconds: secs, Rows: int64(tab.NumRows()), PeakRSSBytes: rss, CPU: use})
 		if run == 1 && answers != "" {
 			path := filepath.Join(answers, tpch.AnswerFile(q.ID))
 			err = storage.WriteFile(path, true, func(w io.Writer) error { return tpch.WriteAnswer(w, q, tab) })
@@ -153,6 +154,15 @@ func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, answers string) ([2]fl
 		}
 	}
 	return seconds, nil
+}
+
+// tpchRun builds q's frames over t and computes its answer.
+func (r *runner) tpchRun(q *tpch.Query, t *tpch.Tables) (*dataframe.Table, error) {
+	f, err := q.Build(r.ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return f.Compute(r.ctx)
 }
 
 // chooseTPCH returns the queries listed, or all.
