@@ -80,7 +80,8 @@ func (l *Local) AddWorker(ctx context.Context, cfg WorkerConfig, log *slog.Logge
 }
 
 // processShare is a worker's process memory: its results and an equal
-// share of the memory of the process that is not any worker's results.
+// share of the memory the process uses (procmem.InUse) that is not any
+// worker's results.
 func (l *Local) processShare(managed int64) int64 {
 	l.mu.Lock()
 	ws := l.Workers
@@ -93,7 +94,7 @@ func (l *Local) processShare(managed int64) int64 {
 			n++
 		}
 	}
-	rest := max(procmem.RSS(0)-all, 0)
+	rest := max(procmem.InUse()-all, 0)
 	return managed + rest/int64(max(n, 1))
 }
 

@@ -1,17 +1,32 @@
 // Package procmem reads a process's memory from the operating system: its
-// resident set now and at its peak, and the machine's total. On systems
-// without /proc the readings are 0, which callers treat as unknown.
+// resident set now and at its peak, the part of this process's that it
+// uses, and the machine's total. On systems without /proc the readings are
+// 0, which callers treat as unknown.
 package procmem
 
 import (
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 )
 
 // RSS is the resident memory of process pid (0: this one) in bytes.
 func RSS(pid int) int64 { return status(pid, "VmRSS:") }
+
+// InUse is the resident memory this process uses: its resident set less
+// the Go heap's free memory, which the runtime keeps mapped and reuses
+// before it asks the operating system for more.
+func InUse() int64 {
+	rss := RSS(0)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/free:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return rss
+	}
+	return max(rss-int64(sample[0].Value.Uint64()), 0)
+}
 
 // PeakRSS is the most resident memory process pid (0: this one) has had.
 func PeakRSS(pid int) int64 { return status(pid, "VmHWM:") }

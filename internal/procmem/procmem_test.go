@@ -2,6 +2,7 @@ package procmem
 
 import (
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -24,7 +25,17 @@ func TestReadings(t *testing.T) {
 	if Total() < after {
 		t.Fatalf("total memory %d", Total())
 	}
+	// The 64 MiB in use count; once collected, they are the Go heap's free
+	// memory, which does not.
+	inUse := InUse()
+	if inUse < 48<<20 || inUse > RSS(0) {
+		t.Fatalf("in use %d with 64 MiB held, of RSS %d", inUse, RSS(0))
+	}
 	_ = buf[0]
+	runtime.GC()
+	if freed := InUse(); freed > inUse-48<<20 {
+		t.Fatalf("in use %d after 64 MiB were freed, %d before", freed, inUse)
+	}
 }
 
 func TestCgroupLimit(t *testing.T) {
