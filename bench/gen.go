@@ -116,15 +116,15 @@ func GroupByFileName(n, k int) string {
 	return fmt.Sprintf("G1_%s_%s_0_0.csv", sci(n), sci(k))
 }
 
-// sci writes n as db-benchmark does: 1e7 for 10,000,000; plain digits when
-// n is not a power of ten.
+// sci writes n as db-benchmark does: 1e7 for 10,000,000, and 5e8 for
+// 500,000,000 (one digit then zeros); plain digits otherwise.
 func sci(n int) string {
 	e := 0
 	for m := n; m >= 10 && m%10 == 0; m /= 10 {
 		e++
 	}
-	if n > 0 && pow10(e) == n && e > 0 {
-		return fmt.Sprintf("1e%d", e)
+	if d := n / max(pow10(e), 1); n > 0 && e > 0 && d < 10 {
+		return fmt.Sprintf("%de%d", d, e)
 	}
 	return strconv.Itoa(n)
 }

@@ -47,7 +47,8 @@ func TestGroupByFileName(t *testing.T) {
 	for _, tt := range []struct {
 		n, k int
 		want string
-	}{{10_000_000, 100, "G1_1e7_1e2_0_0.csv"}, {1_000_000, 10, "G1_1e6_1e1_0_0.csv"}, {12345, 100, "G1_12345_1e2_0_0.csv"}} {
+	}{{10_000_000, 100, "G1_1e7_1e2_0_0.csv"}, {1_000_000, 10, "G1_1e6_1e1_0_0.csv"}, {12345, 100, "G1_12345_1e2_0_0.csv"},
+		{500_000_000, 100, "G1_5e8_1e2_0_0.csv"}, {250_000, 100, "G1_250000_1e2_0_0.csv"}, {7, 100, "G1_7_1e2_0_0.csv"}} {
 		if got := GroupByFileName(tt.n, tt.k); got != tt.want {
 			t.Errorf("GroupByFileName(%d, %d) = %s, want %s", tt.n, tt.k, got, tt.want)
 		}
