@@ -82,6 +82,9 @@ const usage = `usage: dusk bench SUITE [flags]
            CPU kernels; needs an NVIDIA GPU and driver
   tpch     the 22 TPC-H queries on the tables in --data (dusk bench tpch -h)
   compare  OLD.json NEW.json: seconds of NEW over OLD per suite, question and run
+  check    --rows N FILE.json: the groupby answers of N rows in FILE against
+           checksums computed in one pass over the generator's rows (any N;
+           q6's median is not checked)
 
 flags (N may be written 1e7; files are written if absent):
   --rows N  --data DIR  --questions q1,q3  --json FILE  --partitions P  --sizes N,N
@@ -106,6 +109,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 			return errors.New("compare wants OLD.json NEW.json")
 		}
 		return compare(args[0], args[1], stdout)
+	}
+	if cmd == "check" {
+		return check(args, stdout)
 	}
 	if !slices.Contains(suites, cmd) {
 		fmt.Fprint(stderr, usage)
