@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
@@ -175,13 +176,16 @@ func mayShrink(n node) bool {
 // measures them; out is the frame's schema and tok its name.
 func persist(ctx context.Context, ex collections.Executor, plan node, out *arrow.Schema, tok string) (*persisted, error) {
 	l := newLowering()
-	keys := l.keys(plan)
-	release, err := ex.Persist(ctx, l.g, keys)
+	return persistKeys(ctx, ex, l.g, l.keys(plan), out, tok, plan.partitioning())
+}
+
+// persistKeys runs what keys need in g and holds them, as persist does.
+func persistKeys(ctx context.Context, ex collections.Executor, g *graph.Graph, keys []graph.Key, out *arrow.Schema, tok string, parts partitioning) (*persisted, error) {
+	release, err := ex.Persist(ctx, g, keys)
 	if err != nil {
 		return nil, err
 	}
-	p := &persisted{out: out, keys: keys, tok: tok,
-		parts: plan.partitioning(), pin: collections.NewPin(release), bytes: -1}
+	p := &persisted{out: out, keys: keys, tok: tok, parts: parts, pin: collections.NewPin(release), bytes: -1}
 	// The partitions' sizes choose the joins that broadcast the frame.
 	if m, ok := ex.(collections.Measurer); ok {
 		if n, ok := m.Nbytes(keys); ok {

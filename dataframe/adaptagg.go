@@ -75,27 +75,58 @@ func sharedSteps(plan node) map[string]bool {
 	return shared
 }
 
-// settle computes an undecided aggregation's partial results, holds them
-// and plans the rest on their size: few groups combine in a tree into one
-// partition, sorted by the keys; many are shuffled by a hash of the keys,
-// over every thread and into outputs small enough to group in the cache,
-// each combined and finished, unsorted as Dask's split_out, Polars' and
-// Spark's results are, or, where SplitOut(1) asked for one partition,
-// then concatenated and sorted by the keys.
+// settle computes some of an undecided aggregation's partial results
+// (sampleParts), holds them and plans the rest on their size: few groups
+// combine in a tree into one partition, sorted by the keys; many are
+// shuffled by a hash of the keys, over every thread and into outputs small
+// enough to group in the cache, each combined and finished, unsorted as
+// Dask's split_out, Polars' and Spark's results are, or, where SplitOut(1)
+// asked for one partition, then concatenated and sorted by the keys. The
+// other partial results are computed in the plan itself, each dropped once
+// combined or shuffled: holding them all until the end doubled what a
+// shuffle of many groups holds at once (db-benchmark's q3 at 1e8 rows grew
+// RSS by 4.5 GiB, which this VM faults in at about 4 s a GiB).
 func (a *adapter) settle(n *groupAgg) (node, error) {
-	p, err := a.hold(newPartials(n.child, n.args))
+	threads, err := clusterThreads(a.ctx, a.ex)
 	if err != nil {
 		return nil, err
 	}
-	outputs := 1
-	if parts := int64(p.npartitions()); p.bytes/parts*min(parts, splitEvery) > manyGroupsBytes {
-		threads, err := clusterThreads(a.ctx, a.ex)
-		if err != nil {
-			return nil, err
-		}
-		outputs = max(threads, 2, int(min(p.bytes/shuffleBytes, 1<<10)))
+	parts := newPartials(n.child, n.args)
+	sample, err := a.holdFirst(parts, sampleParts(threads))
+	if err != nil {
+		return nil, err
 	}
-	return newCombined(p, n, outputs), nil
+	parts.held = sample
+	outputs, total := 1, int64(-1)
+	if sample.bytes >= 0 {
+		total = sample.bytes / int64(len(sample.keys)) * int64(parts.npartitions())
+	}
+	if per := int64(parts.npartitions()); total/per*min(per, splitEvery) > manyGroupsBytes {
+		outputs = max(threads, 2, int(min(total/shuffleBytes, 1<<10)))
+	}
+	return newCombined(parts, total, n, outputs), nil
+}
+
+// sampleParts is how many partitions' partial results are computed first to
+// measure: one a thread, as they take no longer than one.
+func sampleParts(threads int) int { return max(threads, 2) }
+
+// holdFirst computes and holds the first k partitions of n (all, if it has
+// no more), under n's own keys, so that a plan that reads n finds them
+// held and computes the others.
+func (a *adapter) holdFirst(n node, k int) (*persisted, error) {
+	name := fmt.Sprintf("%s[:%d]", n.name(), k)
+	if p, ok := a.held[name]; ok {
+		return p, nil
+	}
+	l := newLowering()
+	keys := l.keys(n)
+	p, err := persistKeys(a.ctx, a.ex, l.g, keys[:min(k, len(keys))], n.schema(), name, partitioning{})
+	if err != nil {
+		return nil, err
+	}
+	a.held[name] = p
+	return p, nil
 }
 
 // clusterThreads is how many tasks the cluster runs at once, 2 where the
@@ -120,6 +151,7 @@ type partials struct {
 	args  groupArgs
 	out   *arrow.Schema
 	tok   string
+	held  *persisted // the first partitions', computed already (settle); nil: none
 }
 
 func newPartials(child node, args groupArgs) *partials {
@@ -153,24 +185,37 @@ func (n *partials) explain() string {
 }
 
 func (n *partials) lower(l *lowering) []graph.Key {
-	return l.mapParts(n.tok, opAggPartial, mustJSON(n.args), l.keys(n.child))
+	in := l.keys(n.child)
+	if n.held == nil {
+		return l.mapParts(n.tok, opAggPartial, mustJSON(n.args), in)
+	}
+	args := mustJSON(n.args)
+	out := make([]graph.Key, len(in))
+	for i, k := range in {
+		out[i] = graph.Part(n.tok, i)
+		if i >= len(n.held.keys) { // the held ones are read where they are
+			l.g.Add(&graph.Task{Key: out[i], Op: opAggPartial, Args: args, Inputs: []graph.Key{k}})
+		}
+	}
+	return out
 }
 
 // combined finishes an aggregation from its held partial results: by a
 // tree reduction into one partition (outputs 1), or by a shuffle on a hash
 // of the keys into outputs partitions.
 type combined struct {
-	partials *persisted
+	partials node      // the first few held (settle)
+	bytes    int64     // the partial results', estimated from those; -1: unknown
 	args     groupArgs // Sort: the result is one partition, sorted
 	out      *arrow.Schema
 	outputs  int
 	tok      string
 }
 
-func newCombined(p *persisted, n *groupAgg, outputs int) *combined {
+func newCombined(p node, bytes int64, n *groupAgg, outputs int) *combined {
 	args := n.args
 	args.Sort = outputs == 1 || n.splitOut == 1
-	return &combined{partials: p, args: args, out: n.out, outputs: outputs,
+	return &combined{partials: p, bytes: bytes, args: args, out: n.out, outputs: outputs,
 		tok: token("groupby-combined", struct {
 			A groupArgs
 			N int

@@ -733,7 +733,7 @@ func sizeOf(n node) int64 {
 	case *persisted:
 		return n.bytes
 	case *combined:
-		return n.partials.bytes // the groups' states: at least their results
+		return n.bytes // the groups' states: at least their results
 	case *project:
 		return share(sizeOf(n.child), n.out, n.child.schema())
 	case *join:

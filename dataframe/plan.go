@@ -194,7 +194,8 @@ func (f *Frame) Explain() string {
 // reaches, as Explain writes plans, with the size-dependent steps settled:
 // the joins broadcast or shuffled, the aggregations combined by a tree or
 // by a shuffle. It computes what those choices are made on (a join's
-// side, an aggregation's partial results) and lets it go again.
+// side, the partial results of an aggregation's first partitions) and
+// lets it go again.
 func (f *Frame) ExplainAdapted(ctx context.Context) (string, error) {
 	ex, err := f.executor(ctx)
 	if err != nil {
