@@ -3,6 +3,7 @@ package dataframe_test
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,11 +69,12 @@ func TestAdaptiveBroadcast(t *testing.T) {
 	}
 }
 
-// An aggregation computes its partial results first and, by their size,
-// combines them in a tree into one sorted partition or by a shuffle on the
-// keys over several, unsorted; either way the result is the reference's,
-// and ExplainAdapted says which way ran. SplitOut(1) asks for one
-// partition, which the shuffled outputs are concatenated and sorted into.
+// An aggregation computes its partial results first (of its first
+// partitions only, where it has 16 or more) and, by their size, combines
+// them in a tree into one sorted partition or by a shuffle on the keys over
+// several, unsorted; either way the result is the reference's, and
+// ExplainAdapted says which way ran. SplitOut(1) asks for one partition,
+// which the shuffled outputs are concatenated and sorted into.
 func TestAggregationStrategy(t *testing.T) {
 	ctx := newClient(t)
 	rows := genRows(33, 900)
@@ -90,37 +92,39 @@ func TestAggregationStrategy(t *testing.T) {
 			cols, types := allAggsColumns(keys)
 			want := refGroupBy(rows, keys, allAggs)
 			for _, split := range []int{0, 1} {
-				t.Run(fmt.Sprintf("%s/%v/splitout%d", c.name, keys, split), func(t *testing.T) {
-					f := arrowFrame(t, rows, []int{200, 300, 100, 250, 50}).GroupBy(keys...).SplitOut(split).Agg(aggs...)
-					if plan := f.Explain(); !strings.Contains(plan, "partial results computed first") {
-						t.Fatalf("the plan does not settle the aggregation on its partials:\n%s", plan)
-					}
-					plan, err := f.ExplainAdapted(ctx)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := strings.Contains(plan, "many groups: shuffle by the keys"); got != c.shuffled {
-						t.Fatalf("shuffled %v, want %v:\n%s", got, c.shuffled, plan)
-					}
-					if got := strings.Contains(plan, "then concatenated and sorted"); got != (c.shuffled && split == 1) {
-						t.Fatalf("concatenated %v with SplitOut(%d):\n%s", got, split, plan)
-					}
-					held, err := f.Persist(ctx)
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer held.Release()
-					if n := held.NumPartitions(); (n > 1) != (c.shuffled && split == 0) {
-						t.Errorf("%d partitions with SplitOut(%d)", n, split)
-					}
-					tb := compute(t, ctx, held)
-					if c.shuffled && split == 0 {
-						// Split over several partitions, unsorted.
-						checkTableAnyOrder(t, f, tb, cols, types, want, 1e-9)
-						return
-					}
-					checkTable(t, f, tb, cols, types, want, 1e-9)
-				})
+				for _, layout := range [][]int{{200, 300, 100, 250, 50}, slices.Repeat([]int{50}, 18)} {
+					t.Run(fmt.Sprintf("%s/%v/splitout%d/%dparts", c.name, keys, split, len(layout)), func(t *testing.T) {
+						f := arrowFrame(t, rows, layout).GroupBy(keys...).SplitOut(split).Agg(aggs...)
+						if plan := f.Explain(); !strings.Contains(plan, "partial results computed first") {
+							t.Fatalf("the plan does not settle the aggregation on its partials:\n%s", plan)
+						}
+						plan, err := f.ExplainAdapted(ctx)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got := strings.Contains(plan, "many groups: shuffle by the keys"); got != c.shuffled {
+							t.Fatalf("shuffled %v, want %v:\n%s", got, c.shuffled, plan)
+						}
+						if got := strings.Contains(plan, "then concatenated and sorted"); got != (c.shuffled && split == 1) {
+							t.Fatalf("concatenated %v with SplitOut(%d):\n%s", got, split, plan)
+						}
+						held, err := f.Persist(ctx)
+						if err != nil {
+							t.Fatal(err)
+						}
+						defer held.Release()
+						if n := held.NumPartitions(); (n > 1) != (c.shuffled && split == 0) {
+							t.Errorf("%d partitions with SplitOut(%d)", n, split)
+						}
+						tb := compute(t, ctx, held)
+						if c.shuffled && split == 0 {
+							// Split over several partitions, unsorted.
+							checkTableAnyOrder(t, f, tb, cols, types, want, 1e-9)
+							return
+						}
+						checkTable(t, f, tb, cols, types, want, 1e-9)
+					})
+				}
 			}
 		}
 		restore()
