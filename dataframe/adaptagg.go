@@ -76,8 +76,9 @@ func sharedSteps(plan node) map[string]bool {
 }
 
 // settle computes some of an undecided aggregation's partial results
-// (sampleParts of sampleFrom or more), holds them and plans the rest on their size: few groups
-// combine in a tree into one partition, sorted by the keys; many are
+// (sampleParts, of sampleFrom or more), holds them and plans the rest on
+// their size: few groups combine in a tree into one partition, sorted by
+// the keys; many are
 // shuffled by a hash of the keys, over every thread and into outputs small
 // enough to group in the cache, each combined and finished, unsorted as
 // Dask's split_out, Polars' and Spark's results are, or, where SplitOut(1)
