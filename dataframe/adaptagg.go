@@ -78,15 +78,15 @@ func sharedSteps(plan node) map[string]bool {
 // settle computes some of an undecided aggregation's partial results
 // (sampleParts, of sampleFrom or more), holds them and plans the rest on
 // their size: few groups combine in a tree into one partition, sorted by
-// the keys; many are
-// shuffled by a hash of the keys, over every thread and into outputs small
-// enough to group in the cache, each combined and finished, unsorted as
-// Dask's split_out, Polars' and Spark's results are, or, where SplitOut(1)
-// asked for one partition, then concatenated and sorted by the keys. The
-// other partial results are computed in the plan itself, each dropped once
-// combined or shuffled: holding them all until the end doubled what a
-// shuffle of many groups holds at once (db-benchmark's q3 at 1e8 rows grew
-// RSS by 4.5 GiB, which this VM faults in at about 4 s a GiB).
+// the keys; many are shuffled by a hash of the keys, over every thread and
+// into outputs small enough to group in the cache, each combined and
+// finished, unsorted as Dask's split_out, Polars' and Spark's results are,
+// or, where SplitOut(1) asked for one partition, then concatenated and
+// sorted by the keys. The other partial results are computed in the plan
+// itself, each dropped once combined or shuffled: holding them all until
+// the end doubled what a shuffle of many groups holds at once
+// (db-benchmark's q3 at 1e8 rows grew RSS by 4.5 GiB, which this VM faults
+// in at about 4 s a GiB).
 func (a *adapter) settle(n *groupAgg) (node, error) {
 	parts := newPartials(n.child, n.args)
 	k := parts.npartitions()
@@ -211,7 +211,8 @@ func (n *partials) lower(l *lowering) []graph.Key {
 	return out
 }
 
-// combined finishes an aggregation from its held partial results: by a
+// combined finishes an aggregation from its partial results, the first
+// held (settle): by a
 // tree reduction into one partition (outputs 1), or by a shuffle on a hash
 // of the keys into outputs partitions.
 type combined struct {
