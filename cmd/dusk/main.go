@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench"
@@ -15,7 +17,12 @@ import (
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "bench" {
 		cluster.TuneGC() // the benchmark's process is Dusk's own, as a worker's is
-		if err := bench.Main(context.Background(), os.Args[2:], os.Stdout, os.Stderr, connect); err != nil {
+		// Interrupted, the suite stops and its local cluster closes, taking
+		// its workers' spill directories with it.
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+		err := bench.Main(ctx, os.Args[2:], os.Stdout, os.Stderr, connect)
+		stop()
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "dusk bench:", err)
 			os.Exit(1)
 		}
