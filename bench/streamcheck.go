@@ -46,8 +46,7 @@ func StreamChecksums(n, k int, seed uint64) map[string][]float64 {
 	by24 := make([]r2Group, k*k)
 	var v1, v2, v3 int64
 	for range n {
-		id1, id2, id3, id4, id5, id6, a, b, c := g.next()
-		_ = id1
+		_, id2, id3, id4, id5, id6, a, b, c := g.next()
 		v1, v2, v3 = v1+a, v2+b, v3+c
 		g3 := &by3[id3-1]
 		g3.v3 += c
