@@ -129,6 +129,10 @@ type shuffleSide struct {
 	op    string
 	args  []byte
 	extra []graph.Key
+	// merge and mergeArgs combine the side's pieces of one output as they
+	// arrive (graph.Shuffle.Merge); merge "": they are kept as they come.
+	merge     string
+	mergeArgs []byte
 }
 
 // shuffle adds a peer-to-peer shuffle (DESIGN §7) of one or two sides into
@@ -143,7 +147,8 @@ func (l *lowering) shuffle(name string, n int, sides []shuffleSide, unpackOp str
 		for i, p := range side.parts {
 			k := graph.Part(tname, i)
 			l.g.Add(&graph.Task{Key: k, Op: side.op, Args: side.args, Inputs: append([]graph.Key{p}, side.extra...),
-				Shuffle: &graph.Shuffle{ID: id, Role: graph.Transfer, Outputs: n, Side: s, Source: i}})
+				Shuffle: &graph.Shuffle{ID: id, Role: graph.Transfer, Outputs: n, Side: s, Source: i,
+					Merge: side.merge, MergeArgs: side.mergeArgs}})
 			transfers = append(transfers, k)
 		}
 		sources[s] = len(side.parts)

@@ -224,8 +224,12 @@ func (d *dedup) lower(l *lowering) []graph.Key {
 	if d.npartitions() == 1 || d.child.partitioning().hashedBy(d.cols(), d.npartitions()) {
 		return l.mapParts(d.tok, opDedup, args, l.keys(d.child))
 	}
-	local := &mapped{child: d.child, op: opDedup, args: args, tok: graph.Name("drop-duplicates-local", opDedup, args, d.child.name())}
-	return hashShuffled(l, d.tok, local, d.cols(), d.npartitions(), opDedup, args)
+	local := graph.Name("drop-duplicates-local", opDedup, args, d.child.name())
+	// An output's pieces are deduplicated as they arrive, first rows first.
+	split := mustJSON(hashSplitArgs{Keys: d.cols(), N: d.npartitions(), Copy: true})
+	side := shuffleSide{parts: l.mapParts(local, opDedup, args, l.keys(d.child)), op: opHashSplit, args: split,
+		merge: opDedup, mergeArgs: args}
+	return l.shuffle(d.tok, d.npartitions(), []shuffleSide{side}, opDedup, args)
 }
 
 type dedupArgs struct {
@@ -248,26 +252,6 @@ func dedupOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, fmt.Errorf("%s: %w", opDedup, err)
 	}
 	return kernel.TakeRecord(rec, kernel.FirstRows(keys)), nil
-}
-
-// mapped is a partition-wise step inside another's lowering: it keeps its
-// child's schema and partitioning and shows in no plan.
-type mapped struct {
-	child node
-	op    string
-	args  []byte
-	tok   string
-}
-
-func (m *mapped) schema() *arrow.Schema      { return m.child.schema() }
-func (m *mapped) npartitions() int           { return m.child.npartitions() }
-func (m *mapped) name() string               { return m.tok }
-func (m *mapped) children() []node           { return []node{m.child} }
-func (m *mapped) with(c []node) node         { return &mapped{child: c[0], op: m.op, args: m.args, tok: m.tok} }
-func (m *mapped) partitioning() partitioning { return partitioning{} }
-func (m *mapped) explain() string            { return m.op }
-func (m *mapped) lower(l *lowering) []graph.Key {
-	return l.mapParts(m.tok, m.op, m.args, l.keys(m.child))
 }
 
 // Repartition makes n partitions of about equal row counts without a

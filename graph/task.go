@@ -136,6 +136,13 @@ type Shuffle struct {
 	// Sources counts the transfers of each side: an unpack checks that it
 	// has pieces from all of them.
 	Sources []int
+	// Merge, on a transfer, names an operation that combines pieces of one
+	// output into one piece of their kind (arguments MergeArgs): the worker
+	// assembling the output combines them as they arrive, so that it holds
+	// a few combined pieces rather than every one (an aggregation's states
+	// over many groups). Empty: the pieces are kept as they come.
+	Merge     string
+	MergeArgs []byte
 }
 
 // ShuffleRole is what a task does in its shuffle.

@@ -110,7 +110,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	}
 	w.log = log.With("worker", w.id)
 	w.startStore(cfg)
-	w.shuffles = newShuffles(w.store)
+	w.shuffles = newShuffles(w.ctx, w.store)
 	res := graph.Resources{}
 	for n, v := range cfg.Resources {
 		res[n] = v

@@ -112,6 +112,10 @@ type ShufflePush struct {
 	Source int
 	Parts  []int
 	Values []any
+	// Merge and MergeArgs are the transfer's graph.Shuffle's: how the
+	// receiver combines an output's pieces as they arrive.
+	Merge     string
+	MergeArgs []byte
 }
 
 // FreeKeys tells a worker to forget tasks and drop the results it holds.

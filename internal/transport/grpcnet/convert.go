@@ -199,7 +199,7 @@ func taskToWire(t *graph.Task) *pb.Task {
 	w := &pb.Task{Key: string(t.Key), Op: t.Op, Args: t.Args, Inputs: keysToWire(t.Inputs), Resources: t.Resources}
 	if s := t.Shuffle; s != nil {
 		w.Shuffle = &pb.ShuffleTask{Id: s.ID, Role: int32(s.Role), Outputs: int32(s.Outputs), Side: int32(s.Side),
-			Source: int32(s.Source), Part: int32(s.Part), Sources: ints32(s.Sources)}
+			Source: int32(s.Source), Part: int32(s.Part), Sources: ints32(s.Sources), Merge: s.Merge, MergeArgs: s.MergeArgs}
 	}
 	for _, c := range t.Chain {
 		w.Chain = append(w.Chain, taskToWire(c))
@@ -211,7 +211,7 @@ func taskFromWire(w *pb.Task) *graph.Task {
 	t := &graph.Task{Key: graph.Key(w.Key), Op: w.Op, Args: w.Args, Inputs: keysFromWire(w.Inputs)}
 	if s := w.Shuffle; s != nil {
 		t.Shuffle = &graph.Shuffle{ID: s.Id, Role: graph.ShuffleRole(s.Role), Outputs: int(s.Outputs), Side: int(s.Side),
-			Source: int(s.Source), Part: int(s.Part), Sources: ints(s.Sources)}
+			Source: int(s.Source), Part: int(s.Part), Sources: ints(s.Sources), Merge: s.Merge, MergeArgs: s.MergeArgs}
 	}
 	if len(w.Resources) > 0 {
 		t.Resources = w.Resources

@@ -172,7 +172,7 @@ func (c *conn) Push(ctx context.Context, p *protocol.ShufflePush) error {
 	if err != nil {
 		return err
 	}
-	hdr := &pb.PushHeader{Id: p.ID, Run: p.Run, Side: int32(p.Side), Source: int32(p.Source)}
+	hdr := &pb.PushHeader{Id: p.ID, Run: p.Run, Side: int32(p.Side), Source: int32(p.Source), Merge: p.Merge, MergeArgs: p.MergeArgs}
 	for i, part := range p.Parts {
 		if p.Values[i] == nil {
 			hdr.Empty = append(hdr.Empty, int32(part))
@@ -339,7 +339,7 @@ func (s *server) Push(ss pb.Dusk_PushServer) error {
 	if err != nil {
 		return err
 	}
-	p := &protocol.ShufflePush{ID: hdr.Id, Run: hdr.Run, Side: int(hdr.Side), Source: int(hdr.Source)}
+	p := &protocol.ShufflePush{ID: hdr.Id, Run: hdr.Run, Side: int(hdr.Side), Source: int(hdr.Source), Merge: hdr.Merge, MergeArgs: hdr.MergeArgs}
 	for _, part := range hdr.Parts {
 		v, ok := values[graph.Key(strconv.Itoa(int(part)))]
 		if !ok {

@@ -201,7 +201,8 @@ func TestPush(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &protocol.ShufflePush{ID: "s", Run: 3, Side: 1, Source: 5, Parts: []int{2, 4, 9}, Values: []any{rec, nil, int64(8)}}
+		p := &protocol.ShufflePush{ID: "s", Run: 3, Side: 1, Source: 5, Parts: []int{2, 4, 9}, Values: []any{rec, nil, int64(8)},
+			Merge: "df-agg-combine", MergeArgs: []byte(`{"keys":["k"]}`)}
 		if err := conn.Push(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +210,7 @@ func TestPush(t *testing.T) {
 			t.Fatalf("%d pushes arrived", len(h.pushed))
 		}
 		got := h.pushed[0]
-		if got.ID != "s" || got.Run != 3 || got.Side != 1 || got.Source != 5 {
+		if got.ID != "s" || got.Run != 3 || got.Side != 1 || got.Source != 5 || got.Merge != p.Merge || string(got.MergeArgs) != string(p.MergeArgs) {
 			t.Fatalf("header came back as %+v", got)
 		}
 		byPart := map[int]any{}

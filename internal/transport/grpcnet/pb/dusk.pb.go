@@ -604,6 +604,8 @@ type ShuffleTask struct {
 	Source        int32                  `protobuf:"varint,5,opt,name=source,proto3" json:"source,omitempty"`
 	Part          int32                  `protobuf:"varint,6,opt,name=part,proto3" json:"part,omitempty"`
 	Sources       []int32                `protobuf:"varint,7,rep,packed,name=sources,proto3" json:"sources,omitempty"`
+	Merge         string                 `protobuf:"bytes,8,opt,name=merge,proto3" json:"merge,omitempty"` // a transfer's: the operation its pieces are combined by as they arrive
+	MergeArgs     []byte                 `protobuf:"bytes,9,opt,name=merge_args,json=mergeArgs,proto3" json:"merge_args,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -683,6 +685,20 @@ func (x *ShuffleTask) GetPart() int32 {
 func (x *ShuffleTask) GetSources() []int32 {
 	if x != nil {
 		return x.Sources
+	}
+	return nil
+}
+
+func (x *ShuffleTask) GetMerge() string {
+	if x != nil {
+		return x.Merge
+	}
+	return ""
+}
+
+func (x *ShuffleTask) GetMergeArgs() []byte {
+	if x != nil {
+		return x.MergeArgs
 	}
 	return nil
 }
@@ -2475,6 +2491,8 @@ type PushHeader struct {
 	Source        int32                  `protobuf:"varint,4,opt,name=source,proto3" json:"source,omitempty"`
 	Parts         []int32                `protobuf:"varint,5,rep,packed,name=parts,proto3" json:"parts,omitempty"`
 	Empty         []int32                `protobuf:"varint,6,rep,packed,name=empty,proto3" json:"empty,omitempty"` // parts whose piece has no rows: no data follows
+	Merge         string                 `protobuf:"bytes,7,opt,name=merge,proto3" json:"merge,omitempty"`         // the operation the receiver combines the pieces by as they arrive
+	MergeArgs     []byte                 `protobuf:"bytes,8,opt,name=merge_args,json=mergeArgs,proto3" json:"merge_args,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2547,6 +2565,20 @@ func (x *PushHeader) GetParts() []int32 {
 func (x *PushHeader) GetEmpty() []int32 {
 	if x != nil {
 		return x.Empty
+	}
+	return nil
+}
+
+func (x *PushHeader) GetMerge() string {
+	if x != nil {
+		return x.Merge
+	}
+	return ""
+}
+
+func (x *PushHeader) GetMergeArgs() []byte {
+	if x != nil {
+		return x.MergeArgs
 	}
 	return nil
 }
@@ -2748,7 +2780,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\ashuffle\x18\a \x01(\v2\x14.dusk.v1.ShuffleTaskR\ashuffle\x1a<\n" +
 	"\x0eResourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xa5\x01\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xda\x01\n" +
 	"\vShuffleTask\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04role\x18\x02 \x01(\x05R\x04role\x12\x18\n" +
@@ -2756,7 +2788,10 @@ const file_dusk_proto_rawDesc = "" +
 	"\x04side\x18\x04 \x01(\x05R\x04side\x12\x16\n" +
 	"\x06source\x18\x05 \x01(\x05R\x06source\x12\x12\n" +
 	"\x04part\x18\x06 \x01(\x05R\x04part\x12\x18\n" +
-	"\asources\x18\a \x03(\x05R\asources\".\n" +
+	"\asources\x18\a \x03(\x05R\asources\x12\x14\n" +
+	"\x05merge\x18\b \x01(\tR\x05merge\x12\x1d\n" +
+	"\n" +
+	"merge_args\x18\t \x01(\fR\tmergeArgs\".\n" +
 	"\bPriority\x12\x10\n" +
 	"\x03gen\x18\x01 \x01(\x03R\x03gen\x12\x10\n" +
 	"\x03ord\x18\x02 \x01(\x03R\x03ord\"H\n" +
@@ -2883,7 +2918,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\aworkers\x18\x02 \x03(\v2\x13.dusk.v1.WorkerInfoR\aworkers\"`\n" +
 	"\tPushChunk\x12+\n" +
 	"\x06header\x18\x01 \x01(\v2\x13.dusk.v1.PushHeaderR\x06header\x12&\n" +
-	"\x04data\x18\x02 \x01(\v2\x12.dusk.v1.DataChunkR\x04data\"\x86\x01\n" +
+	"\x04data\x18\x02 \x01(\v2\x12.dusk.v1.DataChunkR\x04data\"\xbb\x01\n" +
 	"\n" +
 	"PushHeader\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
@@ -2891,7 +2926,10 @@ const file_dusk_proto_rawDesc = "" +
 	"\x04side\x18\x03 \x01(\x05R\x04side\x12\x16\n" +
 	"\x06source\x18\x04 \x01(\x05R\x06source\x12\x14\n" +
 	"\x05parts\x18\x05 \x03(\x05R\x05parts\x12\x14\n" +
-	"\x05empty\x18\x06 \x03(\x05R\x05empty\"\v\n" +
+	"\x05empty\x18\x06 \x03(\x05R\x05empty\x12\x14\n" +
+	"\x05merge\x18\a \x01(\tR\x05merge\x12\x1d\n" +
+	"\n" +
+	"merge_args\x18\b \x01(\fR\tmergeArgs\"\v\n" +
 	"\tPushReply\"$\n" +
 	"\x0eGetDataRequest\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\"[\n" +
