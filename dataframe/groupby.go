@@ -827,9 +827,9 @@ const probeRows = 4096
 // times their number have more than 90% distinct keys. Keys that group by
 // direct indexing are never skipped: that grouping costs little, and a
 // sample of a key with many values looks distinct when a partition's rows
-// repeat them.
+// repeat them. (Checked last: it reads the whole key column.)
 func mostlyDistinct(keys []arrow.Array) bool {
-	if len(keys) == 0 || keys[0].Len() < 4*probeRows || kernel.Dense(keys) {
+	if len(keys) == 0 || keys[0].Len() < 4*probeRows {
 		return false
 	}
 	head := make([]arrow.Array, len(keys))
@@ -838,7 +838,7 @@ func mostlyDistinct(keys []arrow.Array) bool {
 		defer head[i].Release()
 	}
 	_, firsts := kernel.GroupRows(head, nil)
-	return len(firsts) > probeRows*9/10
+	return len(firsts) > probeRows*9/10 && !kernel.Dense(keys)
 }
 
 // identity numbers n rows as n groups, into buf if it is large enough.

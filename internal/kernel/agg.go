@@ -197,27 +197,45 @@ func partialExtreme(isMin bool) func([]arrow.Array, []int32, int) []arrow.Array 
 }
 
 func partialMean(cols []arrow.Array, ids []int32, n int) []arrow.Array {
-	x, _ := Col(cols[0]).floats()
 	valid, off := Validity(cols[0])
-	return []arrow.Array{NewFloat64(sumBy(x, valid, off, ids, n), nil), NewInt64(countBy(valid, off, ids, n), nil)}
+	var sums []float64
+	var counts []int64
+	if a, ok := cols[0].(*array.Int64); ok {
+		// Converted as summed: a float64 copy of the column cost more than
+		// the sums (db-benchmark q4 at 1e8 rows, 0.7 of 1.2 s of CPU).
+		sums, counts = meanBy(a.Int64Values(), valid, off, ids, n)
+	} else {
+		x, _ := Col(cols[0]).floats()
+		sums, counts = meanBy(x, valid, off, ids, n)
+	}
+	return []arrow.Array{NewFloat64(sums, nil), NewInt64(counts, nil)}
 }
 
 // partialMoments is (count, mean, m2) in two passes: the mean of each
 // group, then the squares around it.
 func partialMoments(cols []arrow.Array, ids []int32, n int) []arrow.Array {
-	x, _ := Col(cols[0]).floats()
 	valid, off := Validity(cols[0])
-	sums, counts := sumBy(x, valid, off, ids, n), countBy(valid, off, ids, n)
-	means := make([]float64, n)
+	if a, ok := cols[0].(*array.Int64); ok {
+		return momentsBy(a.Int64Values(), valid, off, ids, n)
+	}
+	x, _ := Col(cols[0]).floats()
+	return momentsBy(x, valid, off, ids, n)
+}
+
+// momentsBy is partialMoments over x, each value converted to float64 as
+// it is read (a converted copy of an integer column cost more than the
+// sums).
+func momentsBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int) []arrow.Array {
+	means, counts := meanBy(x, valid, off, ids, n)
 	for g := range means {
 		if counts[g] > 0 {
-			means[g] = sums[g] / float64(counts[g])
+			means[g] /= float64(counts[g])
 		}
 	}
 	m2 := make([]float64, n)
 	for i, g := range ids {
 		if g >= 0 && IsValid(valid, off, i) {
-			d := x[i] - means[g]
+			d := float64(x[i]) - means[g]
 			m2[g] += d * d
 		}
 	}
@@ -227,8 +245,23 @@ func partialMoments(cols []arrow.Array, ids []int32, n int) []arrow.Array {
 // partialCorr is Corr's state over the rows where both columns have a
 // value, in two passes as partialMoments.
 func partialCorr(cols []arrow.Array, ids []int32, n int) []arrow.Array {
+	if a, ok := cols[0].(*array.Int64); ok {
+		return corrWithX(a.Int64Values(), cols, ids, n)
+	}
 	xs, _ := Col(cols[0]).floats()
+	return corrWithX(xs, cols, ids, n)
+}
+
+func corrWithX[X int64 | float64](xs []X, cols []arrow.Array, ids []int32, n int) []arrow.Array {
+	if a, ok := cols[1].(*array.Int64); ok {
+		return corrBy(xs, a.Int64Values(), cols, ids, n)
+	}
 	ys, _ := Col(cols[1]).floats()
+	return corrBy(xs, ys, cols, ids, n)
+}
+
+// corrBy is partialCorr over xs and ys, converted to float64 as read.
+func corrBy[X, Y int64 | float64](xs []X, ys []Y, cols []arrow.Array, ids []int32, n int) []arrow.Array {
 	xv, xo := Validity(cols[0])
 	yv, yo := Validity(cols[1])
 	both := func(i int) bool { return IsValid(xv, xo, i) && IsValid(yv, yo, i) }
@@ -237,8 +270,8 @@ func partialCorr(cols []arrow.Array, ids []int32, n int) []arrow.Array {
 	for i, g := range ids {
 		if g >= 0 && both(i) {
 			counts[g]++
-			mx[g] += xs[i]
-			my[g] += ys[i]
+			mx[g] += float64(xs[i])
+			my[g] += float64(ys[i])
 		}
 	}
 	for g, k := range counts {
@@ -250,7 +283,7 @@ func partialCorr(cols []arrow.Array, ids []int32, n int) []arrow.Array {
 	m2x, m2y, cxy := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, g := range ids {
 		if g >= 0 && both(i) {
-			dx, dy := xs[i]-mx[g], ys[i]-my[g]
+			dx, dy := float64(xs[i])-mx[g], float64(ys[i])-my[g]
 			m2x[g] += dx * dx
 			m2y[g] += dy * dy
 			cxy[g] += dx * dy
@@ -276,6 +309,28 @@ func sumBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int) 
 		}
 	}
 	return sums
+}
+
+// meanBy is a mean's state by group in one pass: the sum of x's valid rows
+// as float64, each converted as it is added, and their count.
+func meanBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int) ([]float64, []int64) {
+	sums, counts := make([]float64, n), make([]int64, n)
+	if valid == nil {
+		for i, g := range ids {
+			if g >= 0 {
+				sums[g] += float64(x[i])
+				counts[g]++
+			}
+		}
+		return sums, counts
+	}
+	for i, g := range ids {
+		if g >= 0 && IsValid(valid, off, i) {
+			sums[g] += float64(x[i])
+			counts[g]++
+		}
+	}
+	return sums, counts
 }
 
 // extremeBy returns each group's min (or max) and a validity bitmap that is

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"math"
+
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 )
@@ -26,21 +28,33 @@ func maxDense(n int) int { return min(max(2*n, 1<<16), 1<<24) }
 // newDenseKey returns col's codes, or false when col's values do not map to
 // at most limit codes. Without codes it only sizes the range, and a
 // dictionary's entries are not compared (its size is its length).
+// intRange is the least and greatest valid value of x; lo > hi where
+// there is none.
+func intRange(x []int64, valid []byte, off int) (lo, hi int64) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	if valid == nil {
+		for _, v := range x {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		return lo, hi
+	}
+	for i, v := range x {
+		if IsValid(valid, off, i) {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return lo, hi
+}
+
 func newDenseKey(col arrow.Array, limit int, codes bool) (denseKey, bool) {
 	k := denseKey{}
 	k.valid, k.off = Validity(col)
 	switch a := col.(type) {
 	case *array.Int64:
 		k.ints = a.Int64Values()
-		lo, hi, any := int64(0), int64(0), false
-		for i, v := range k.ints {
-			if k.valid != nil && !IsValid(k.valid, k.off, i) {
-				continue
-			}
-			if !any {
-				lo, hi, any = v, v, true
-			}
-			lo, hi = min(lo, v), max(hi, v)
+		lo, hi := intRange(k.ints, k.valid, k.off)
+		if lo > hi { // every row null: one code
+			lo, hi = 0, 0
 		}
 		if span := uint64(hi - lo); hi >= lo && span < uint64(limit) {
 			k.min, k.size = lo, int(span)+1
