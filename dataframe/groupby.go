@@ -612,8 +612,7 @@ func (n *groupAgg) lower(l *lowering) []graph.Key {
 		if n.child.partitioning().hashedWithin(n.args.Keys) {
 			return l.mapParts(n.tok, opGroupRows, args, parts)
 		}
-		split := mustJSON(hashSplitArgs{Keys: n.args.Keys, N: out, Copy: true})
-		return l.shuffle(n.tok, out, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, opGroupRows, args)
+		return l.shuffle(n.tok, out, []shuffleSide{copiedHashSide(parts, n.args.Keys, out)}, opGroupRows, args)
 	}
 	partials := l.keys(newPartials(n.child, n.args))
 	if n.inPlace() {
@@ -641,8 +640,8 @@ func treeCombine(l *lowering, tok string, args []byte, partials []graph.Key) []g
 // groups an output holds its groups' states once, not once a partition
 // (db-benchmark's q3 at 1e8 rows held 2.3 GB of pieces before).
 func shuffleCombine(l *lowering, name string, n int, keys []string, args []byte, partials []graph.Key) []graph.Key {
-	split := mustJSON(hashSplitArgs{Keys: keys, N: n, Copy: true})
-	side := shuffleSide{parts: partials, op: opHashSplit, args: split, merge: opAggCombine, mergeArgs: args}
+	side := copiedHashSide(partials, keys, n)
+	side.merge, side.mergeArgs = opAggCombine, args
 	return l.shuffle(name, n, []shuffleSide{side}, opAggUnpack, args)
 }
 

@@ -69,8 +69,13 @@ func hashShuffled(l *lowering, name string, child node, cols []string, n int, un
 	if child.partitioning().hashedBy(cols, n) {
 		return l.mapParts(name, unpackOp, unpackArgs, parts)
 	}
-	split := mustJSON(hashSplitArgs{Keys: cols, N: n, Copy: true})
-	return l.shuffle(name, n, []shuffleSide{{parts: parts, op: opHashSplit, args: split}}, unpackOp, unpackArgs)
+	return l.shuffle(name, n, []shuffleSide{copiedHashSide(parts, cols, n)}, unpackOp, unpackArgs)
+}
+
+// copiedHashSide is a shuffle side that splits parts by a hash of keys into
+// n, copying the pieces out (hashSplitArgs.Copy).
+func copiedHashSide(parts []graph.Key, keys []string, n int) shuffleSide {
+	return shuffleSide{parts: parts, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: keys, N: n, Copy: true})}
 }
 
 type hashSplitArgs struct {
@@ -226,9 +231,8 @@ func (d *dedup) lower(l *lowering) []graph.Key {
 	}
 	local := graph.Name("drop-duplicates-local", opDedup, args, d.child.name())
 	// An output's pieces are deduplicated as they arrive, first rows first.
-	split := mustJSON(hashSplitArgs{Keys: d.cols(), N: d.npartitions(), Copy: true})
-	side := shuffleSide{parts: l.mapParts(local, opDedup, args, l.keys(d.child)), op: opHashSplit, args: split,
-		merge: opDedup, mergeArgs: args}
+	side := copiedHashSide(l.mapParts(local, opDedup, args, l.keys(d.child)), d.cols(), d.npartitions())
+	side.merge, side.mergeArgs = opDedup, args
 	return l.shuffle(d.tok, d.npartitions(), []shuffleSide{side}, opDedup, args)
 }
 
