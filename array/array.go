@@ -106,6 +106,13 @@ func (l *lowering) add(k graph.Key, op string, args []byte, inputs ...graph.Key)
 	return k
 }
 
+// combine adds a task of a reduction that combines a group of partials
+// (graph.Task.Combine).
+func (l *lowering) combine(k graph.Key, op string, args []byte, inputs ...graph.Key) graph.Key {
+	l.g.Add(&graph.Task{Key: k, Op: op, Args: args, Inputs: inputs, Combine: true})
+	return k
+}
+
 // token names a step from its kind, arguments and inputs.
 func token(prefix string, args []byte, inputs ...*Array) string {
 	names := make([]string, len(inputs))

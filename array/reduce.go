@@ -145,11 +145,11 @@ func (a *Array) reduce(kind string, ddof int, axis []int) *Array {
 				var next []graph.Key
 				for lo := 0; lo < len(g); lo += splitEvery {
 					k := graph.Part(fmt.Sprintf("%s-combine%d-%d", tok, level, o), lo/splitEvery)
-					next = append(next, l.add(k, opReduceCombine, cargs, g[lo:min(lo+splitEvery, len(g))]...))
+					next = append(next, l.combine(k, opReduceCombine, cargs, g[lo:min(lo+splitEvery, len(g))]...))
 				}
 				g = next
 			}
-			keys[o] = l.add(graph.Part(tok, o), opReduceFinal, fargs, g...)
+			keys[o] = l.combine(graph.Part(tok, o), opReduceFinal, fargs, g...)
 		}
 		return keys
 	}}

@@ -39,7 +39,7 @@ func tree(g *graph.Graph, prefix string, parts []graph.Key, partialOp, combineOp
 		var next []graph.Key
 		for lo := 0; lo < len(level) || lo == 0; lo += SplitEvery {
 			k := graph.Part(cname, len(next))
-			g.Add(&graph.Task{Key: k, Op: combineOp, Args: args, Inputs: level[lo:min(lo+SplitEvery, len(level))]})
+			g.Add(&graph.Task{Key: k, Op: combineOp, Args: args, Inputs: level[lo:min(lo+SplitEvery, len(level))], Combine: true})
 			next = append(next, k)
 		}
 		level = next

@@ -145,3 +145,91 @@ func TestCacheRecomputesOnlyChangedDatums(t *testing.T) {
 		})
 	}
 }
+
+// TestCacheAddingDatums adds datums one at a time, 1 to 20, under a
+// two-level glob and a one-level one, and checks that each run computes and
+// stores exactly the new datum and loads every other, whatever the count of
+// datums does to the tree reduction after the read (a lone last group of
+// one input at 9 and 17 datums), for a groupby, a filter and a join.
+func TestCacheAddingDatums(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	for _, glob := range []string{"*/*", "*"} {
+		for _, pipeline := range []string{"groupby", "filter", "join"} {
+			t.Run(strings.ReplaceAll(glob, "*", "x")+"/"+pipeline, func(t *testing.T) {
+				dir := t.TempDir()
+				lookup := filepath.Join(dir, "lookup.csv")
+				os.WriteFile(lookup, []byte("k,name\nk0,zero\nk1,one\nk2,two\n"), 0o644)
+				c, err := dusk.NewClient(ctx, dusk.Workers(2), dusk.WithCache(filepath.Join(dir, "cache")))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				ctx := dusk.WithClient(ctx, c)
+				want := map[string]int64{}
+				for n := 1; n <= 20; n++ {
+					name := filepath.Join(dir, "data", fmt.Sprintf("d%02d.csv", n))
+					if glob == "*/*" {
+						name = filepath.Join(dir, "data", fmt.Sprintf("city%02d", n), "part.csv")
+					}
+					os.MkdirAll(filepath.Dir(name), 0o755)
+					var b strings.Builder
+					b.WriteString("k,v\n")
+					for i := 0; i < 10+n; i++ {
+						v := int64(n*1000 + i)
+						fmt.Fprintf(&b, "k%d,%d\n", i%3, v)
+						if pipeline != "filter" || v%2 == 0 {
+							want[fmt.Sprintf("k%d", i%3)] += v
+						}
+					}
+					if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					f := dataframe.ReadCSV(filepath.Join(dir, "data", glob)).MapPartitions("count-datum", kvSchema)
+					switch pipeline {
+					case "filter":
+						f = f.Filter(dataframe.Col("v").Mod(dataframe.Lit(int64(2))).Eq(dataframe.Lit(int64(0))))
+					case "join":
+						f = f.Join(dataframe.ReadCSV(lookup), dataframe.Inner, "k").Select("name", "v").
+							WithColumn("k", dataframe.Col("name"))
+					}
+					before, calls := c.CacheStats(), datumCalls.Load()
+					tab, err := f.GroupBy("k").Agg(dataframe.Sum("v")).Compute(ctx)
+					if err != nil {
+						t.Fatalf("%d datums: %v", n, err)
+					}
+					got := map[string]int64{}
+					for _, row := range tableRows(t, tab) {
+						k := row[0].(string)
+						if pipeline == "join" {
+							k = "k" + map[string]string{"zero": "0", "one": "1", "two": "2"}[k]
+						}
+						got[k] = row[1].(int64)
+					}
+					tab.Release()
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("%d datums: sums %v, want %v", n, got, want)
+					}
+					st := c.CacheStats()
+					stores, hits := st.Stores-before.Stores, st.Hits-before.Hits
+					// The join's lookup table is a datum too: stored at first,
+					// then loaded by each computation that reads it (an
+					// aggregation may settle its strategy in one of its own).
+					wantStores, lookups := 1, 0
+					if pipeline == "join" {
+						lookups = hits - (n - 1)
+						if n == 1 {
+							wantStores++
+						} else if lookups < 1 || lookups > 2 {
+							t.Fatalf("%d datums: %d results loaded, want %d and the lookup table's", n, hits, n-1)
+						}
+					}
+					if ran := datumCalls.Load() - calls; ran != 1 || stores != wantStores || hits-lookups != n-1 {
+						t.Fatalf("%d datums: %d per-datum tasks ran, %d results stored, %d loaded; want 1, %d, %d",
+							n, ran, stores, hits, wantStores, n-1)
+					}
+				}
+			})
+		}
+	}
+}

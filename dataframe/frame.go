@@ -245,7 +245,7 @@ func treeReduce(g *graph.Graph, prefix, op string, args []byte, keys []graph.Key
 		var next []graph.Key
 		for i := 0; i < len(level); i += splitEvery {
 			k := graph.Part(name, len(next))
-			g.Add(&graph.Task{Key: k, Op: op, Args: args, Inputs: level[i:min(i+splitEvery, len(level))]})
+			g.Add(&graph.Task{Key: k, Op: op, Args: args, Inputs: level[i:min(i+splitEvery, len(level))], Combine: true})
 			next = append(next, k)
 		}
 		level = next

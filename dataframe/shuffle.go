@@ -373,7 +373,7 @@ func (r *repartition) lower(l *lowering) []graph.Key {
 			inputs[i] = in[s.Part]
 		}
 		out[j] = graph.Part(r.tok, j)
-		l.g.Add(&graph.Task{Key: out[j], Op: opSlices, Args: args, Inputs: inputs})
+		l.g.Add(&graph.Task{Key: out[j], Op: opSlices, Args: args, Inputs: inputs, Combine: true})
 	}
 	return out
 }

@@ -116,6 +116,12 @@ type Task struct {
 	Chain []*Task
 	// Shuffle marks a task of a peer-to-peer shuffle; nil for others.
 	Shuffle *Shuffle
+	// Combine marks a task over a group of partitions whose members depend
+	// on how many partitions there are (a level of a tree reduction, a
+	// repartition): its result never belongs to one datum, even when its
+	// group has one member. The incremental cache reads it before a graph
+	// is submitted; it does not travel to the cluster.
+	Combine bool
 }
 
 // Shuffle is a task's part in a peer-to-peer shuffle (DESIGN §7): each

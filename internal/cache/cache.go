@@ -5,12 +5,14 @@
 // inputs' content tokens. Readers put each file's fingerprint (size and
 // modification time, or content hash) in their tasks' arguments, so the
 // token of a task that depends on one datum changes exactly when that datum
-// or the work done on it changes. The per-datum tasks are those that depend,
-// through no shuffle and no task with several inputs, on a single task
-// without inputs (a read); a task with side effects (a write) is never
-// one, so it runs every time. Rewrite stores the results of the last per-datum
-// task of each such chain and loads those already stored instead of running
-// what leads to them.
+// or the work done on it changes. The per-datum tasks are those all of whose
+// inputs trace, through no shuffle, to one and the same task without inputs
+// (a read). A task with side effects (a write) is never one, so it runs
+// every time, and neither is a combine (graph.Task.Combine), even with one
+// input: the lone last group of a tree reduction takes another datum's
+// result in as soon as a datum is added. Rewrite stores the results of the
+// last per-datum task of each such chain and loads those already stored
+// instead of running what leads to them.
 //
 // Must never import: scheduler, worker, internal/cluster, a transport, the
 // collections.
@@ -113,7 +115,7 @@ func frontier(t *graph.Task, wanted map[graph.Key]bool, dependents map[graph.Key
 // Tasks come in an order where inputs precede their dependents.
 func analyse(g *graph.Graph) (map[graph.Key]string, map[graph.Key]bool) {
 	tokens := make(map[graph.Key]string, g.Len())
-	perDatum := make(map[graph.Key]bool, g.Len())
+	datum := make(map[graph.Key]graph.Key, g.Len()) // the read a per-datum task traces to
 	var visit func(t *graph.Task) string
 	visit = func(t *graph.Task) string {
 		if tok, ok := tokens[t.Key]; ok {
@@ -122,25 +124,43 @@ func analyse(g *graph.Graph) (map[graph.Key]string, map[graph.Key]bool) {
 		h := sha256.New()
 		fmt.Fprintf(h, "%s\x00%d\x00", t.Op, len(t.Args))
 		h.Write(t.Args)
-		single := len(t.Inputs) <= 1 && t.Shuffle == nil && !registry.HasEffect(t.Op) &&
+		eligible := t.Shuffle == nil && !t.Combine && !registry.HasEffect(t.Op) &&
 			t.Op != graph.FusedOp && t.Op != LoadOp && t.Op != StoreOp
-		for _, in := range t.Inputs {
+		var root graph.Key
+		if len(t.Inputs) == 0 {
+			root = t.Key // a read: a datum of its own
+		}
+		for i, in := range t.Inputs {
 			it := g.Task(in)
 			if it == nil { // held by the cluster already: not ours to name
 				h.Write([]byte("\x00held\x00" + string(in)))
-				single = false
+				eligible = false
 				continue
 			}
 			h.Write([]byte("\x00" + visit(it)))
-			single = single && perDatum[in]
+			r, ok := datum[in]
+			switch {
+			case !ok:
+				eligible = false
+			case i == 0:
+				root = r
+			case r != root:
+				eligible = false // inputs from two datums
+			}
 		}
 		tok := hex.EncodeToString(h.Sum(nil)[:16])
 		tokens[t.Key] = tok
-		perDatum[t.Key] = single
+		if eligible && root != "" {
+			datum[t.Key] = root
+		}
 		return tok
 	}
 	for _, t := range g.Tasks() {
 		visit(t)
+	}
+	perDatum := make(map[graph.Key]bool, len(datum))
+	for k := range datum {
+		perDatum[k] = true
 	}
 	return tokens, perDatum
 }
