@@ -641,9 +641,7 @@ func (c *Client) gather(ctx context.Context, keys []graph.Key) ([]any, error) {
 
 func releaseAll(values map[graph.Key]any) {
 	for _, v := range values {
-		if r, ok := v.(interface{ Release() }); ok {
-			r.Release()
-		}
+		registry.Release(v)
 	}
 }
 

@@ -15,4 +15,8 @@
 // Plain Go functions run on the cluster once registered by name (Register),
 // as futures: Submit, Map and Gather, like Dask's client.submit, client.map
 // and client.gather.
+//
+// Must never import: bench, cmd, examples, internal/dusktest,
+// internal/testcluster or internal/s3test: a program that uses Dusk carries
+// no benchmark or test helper.
 package dusk

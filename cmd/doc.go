@@ -3,4 +3,6 @@
 // packages that do the work.
 //
 // Must never be imported by any other package.
+//
+// Must never import: anything outside the standard library; it holds no code.
 package cmd

@@ -2,4 +2,6 @@
 // users never touch: the operation registry, the messages between client,
 // scheduler and workers, the transports, and the processes that run the
 // scheduler and worker cores.
+//
+// Must never import: anything outside the standard library; it holds no code.
 package internal

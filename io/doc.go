@@ -13,6 +13,7 @@
 //
 // Readers produce Arrow records of bounded size; they know nothing of tasks
 // or graphs. They build columns with the pure kernels of internal/kernel.
+//
 // Must never import: scheduler, worker, internal/cluster, or the collections
-// themselves (dataframe, bag, array).
+// (collections, dataframe, bag, array).
 package io

@@ -4,7 +4,8 @@
 // the result), the store that holds results and counts their bytes, and the
 // function that runs one task, turning a panic into the task's error.
 //
-// Like the scheduler, the state machine has no goroutines, clocks or sockets:
+// Like the scheduler, the state machine has no goroutines, clocks, files,
+// locks or sockets (the layering test checks):
 // the driver in internal/cluster runs the threads and the transfers it asks for.
 //
 // Must never import: a transport (internal/transport, gRPC), scheduler, or the

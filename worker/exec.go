@@ -45,7 +45,7 @@ func Run(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (resu
 	owned := make(map[graph.Key]any, 2) // results of earlier steps
 	defer func() {
 		for _, v := range owned {
-			Release(v)
+			registry.Release(v)
 		}
 	}()
 	for i, step := range t.Chain {
@@ -63,7 +63,7 @@ func Run(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (resu
 		}
 		for _, in := range step.Inputs {
 			if v, ok := owned[in]; ok && lastUse[in] == i {
-				Release(v)
+				registry.Release(v)
 				delete(owned, in)
 			}
 		}

@@ -1,6 +1,9 @@
 // Package tpch is the TPC-H benchmark in Dusk's dataframe API: its data
 // (made with the Go port of the official generator, written as Parquet),
 // its 22 queries as Go functions over frames, and its answers.
+//
+// Must never import: scheduler, worker, internal/cluster, a transport: its
+// queries are written as a user writes them.
 package tpch
 
 import (

@@ -1,5 +1,8 @@
 // Command dusk runs the processes of a Dusk cluster: a scheduler, and
 // workers that join it; and `dusk bench`, the benchmark suite. See `dusk -h`.
+//
+// Must never import: examples, internal/dusktest, internal/testcluster or
+// internal/s3test: the command ships no test helper.
 package main
 
 import (

@@ -1,6 +1,9 @@
 // Command bagclicks runs the bag example Dask users know on generated click
 // records {id, area, num_clicks, info{a_field}}: filter num_clicks > 2 and
 // take 2; pluck the area and take 2; count.
+//
+// Must never import directly: scheduler, worker, or internal: an example uses
+// the public API alone.
 package main
 
 import (

@@ -3,6 +3,9 @@
 // cluster in this process. Each chunk is generated and summed block by block
 // in one task and only its sum is kept, so memory stays small; it prints the
 // sum, the time, the speed and the process's peak resident memory.
+//
+// Must never import directly: scheduler, worker, or internal: an example uses
+// the public API alone.
 package main
 
 import (

@@ -2,6 +2,9 @@
 // with columns id, area, num_clicks), reads it back with a glob, keeps the
 // rows with more than two clicks, and counts and sums the clicks per area,
 // all on a local cluster in this process.
+//
+// Must never import directly: scheduler, worker, or internal: an example uses
+// the public API alone.
 package main
 
 import (

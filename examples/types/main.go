@@ -3,6 +3,9 @@
 // a date range, a string pattern, a conditional, a cast of part of a
 // string, and a grouping by a computed key with an aggregation of an
 // expression, on a local cluster in this process.
+//
+// Must never import directly: scheduler, worker, or internal: an example uses
+// the public API alone.
 package main
 
 import (

@@ -248,9 +248,7 @@ func store(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		return c.Encode(w, v)
 	})
 	if err != nil {
-		if r, ok := v.(interface{ Release() }); ok {
-			r.Release()
-		}
+		registry.Release(v)
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	return v, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/worker"
+	"github.com/duskdata/dusk/worker/store"
 )
 
 const (
@@ -62,7 +63,7 @@ func (w *Worker) startStore(cfg WorkerConfig) {
 	if cfg.MemoryLimit > 0 {
 		target = int64(cfg.Fractions.WithDefaults().Target * float64(cfg.MemoryLimit))
 	}
-	w.store = worker.NewStore(worker.StoreConfig{
+	w.store = store.New(store.Config{
 		Dir: dir, Target: target, Compression: cfg.SpillCompression,
 		OnLost: func(k graph.Key) {
 			w.log.Warn("a spilled result failed its checksum: it is recomputed", "key", k)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/scheduler"
 )
@@ -193,9 +194,7 @@ func (s *Scheduler) GetData(context.Context, []graph.Key) (map[graph.Key]any, er
 // Push is not served by the scheduler: shuffle pieces go to workers.
 func (s *Scheduler) Push(_ context.Context, p *protocol.ShufflePush) error {
 	for _, v := range p.Values {
-		if r, ok := v.(interface{ Release() }); ok {
-			r.Release()
-		}
+		registry.Release(v)
 	}
 	return errors.New("the scheduler holds no data: push to a worker")
 }

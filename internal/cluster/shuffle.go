@@ -9,7 +9,7 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
-	"github.com/duskdata/dusk/worker"
+	"github.com/duskdata/dusk/worker/store"
 )
 
 // pushers bounds how many workers one transfer pushes to at once.
@@ -22,7 +22,7 @@ const pushers = 4
 // unpacks.
 type shuffles struct {
 	ctx   context.Context
-	store *worker.Store
+	store *store.Store
 
 	mu     sync.Mutex
 	newest map[string]uint64 // the latest run seen of each shuffle
@@ -65,7 +65,7 @@ type mergedRun struct {
 // where going on would re-read the combined piece for nothing.
 const mergeFanIn = 8
 
-func newShuffles(ctx context.Context, store *worker.Store) *shuffles {
+func newShuffles(ctx context.Context, store *store.Store) *shuffles {
 	return &shuffles{ctx: ctx, store: store, newest: map[string]uint64{}, parts: map[outputKey]*output{}}
 }
 
@@ -104,7 +104,7 @@ func (sh *shuffles) receive(p *protocol.ShufflePush) {
 			continue
 		}
 		if keys[i] == "" {
-			worker.Release(v)
+			registry.Release(v)
 			continue
 		}
 		sh.store.Put(keys[i], v)
@@ -184,7 +184,7 @@ func (sh *shuffles) mergeNext(p *protocol.ShufflePush, k outputKey, o *output) b
 			sh.mu.Unlock()
 			return false
 		}
-		next.stopped = worker.SizeOf(v)*2 > in
+		next.stopped = store.SizeOf(v)*2 > in
 		sh.store.Put(next.key, v)
 	}
 	sh.mu.Lock()
@@ -216,7 +216,7 @@ func (sh *shuffles) combine(p *protocol.ShufflePush, key graph.Key, keys []graph
 	inputs := make([]any, 0, len(keys))
 	defer func() {
 		for _, v := range inputs {
-			worker.Release(v)
+			registry.Release(v)
 		}
 	}()
 	var in int64
@@ -226,7 +226,7 @@ func (sh *shuffles) combine(p *protocol.ShufflePush, key graph.Key, keys []graph
 			return nil, 0, fmt.Errorf("piece %s is gone: %v", k, err)
 		}
 		inputs = append(inputs, v)
-		in += worker.SizeOf(v)
+		in += store.SizeOf(v)
 	}
 	// The pieces come as an unpack's of one side, and as inputs.
 	v, err := op(&registry.Context{Context: sh.ctx, Key: key, Pieces: [][]any{inputs}}, p.MergeArgs, inputs)
@@ -360,7 +360,7 @@ func (sh *shuffles) deleteAll(keys []graph.Key) {
 func releaseAll(sides [][]any) {
 	for _, vs := range sides {
 		for _, v := range vs {
-			worker.Release(v)
+			registry.Release(v)
 		}
 	}
 }
@@ -369,7 +369,7 @@ func releaseAll(sides [][]any) {
 func (w *Worker) Push(_ context.Context, p *protocol.ShufflePush) error {
 	if w.closing() {
 		for _, v := range p.Values {
-			worker.Release(v)
+			registry.Release(v)
 		}
 		return fmt.Errorf("worker %s is closing", w.id)
 	}
@@ -382,7 +382,7 @@ func (w *Worker) Push(_ context.Context, p *protocol.ShufflePush) error {
 func (w *Worker) transfer(t *graph.Task, run *protocol.ShuffleRun, split *registry.Split) error {
 	defer func() {
 		for _, v := range split.Pieces {
-			worker.Release(v)
+			registry.Release(v)
 		}
 	}()
 	spec := t.Shuffle
@@ -429,7 +429,7 @@ func (w *Worker) push(owner protocol.WorkerID, p *protocol.ShufflePush) error {
 		own := *p
 		own.Values = slices.Clone(p.Values)
 		for _, v := range own.Values {
-			worker.Retain(v)
+			registry.Retain(v)
 		}
 		w.shuffles.receive(&own)
 		return nil

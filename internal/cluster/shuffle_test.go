@@ -10,7 +10,7 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
-	"github.com/duskdata/dusk/worker"
+	"github.com/duskdata/dusk/worker/store"
 )
 
 // Merge operations over pieces that are []int64: one sums them (a piece
@@ -88,7 +88,7 @@ func TestShuffleMerge(t *testing.T) {
 	for _, c := range cases {
 		for name, order := range orders {
 			t.Run(c.merge+"/"+name, func(t *testing.T) {
-				store := worker.NewStore(worker.StoreConfig{})
+				store := store.New(store.Config{})
 				sh := newShuffles(context.Background(), store)
 				srcs := make([]int, sources)
 				for i := range srcs {

@@ -15,6 +15,7 @@ import (
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/worker"
+	"github.com/duskdata/dusk/worker/store"
 )
 
 // WorkerConfig describes a worker to start.
@@ -41,7 +42,7 @@ type WorkerConfig struct {
 	// system's temporary directory.
 	LocalDirectory string
 	// SpillCompression compresses spilled results; default S2.
-	SpillCompression worker.Compression
+	SpillCompression store.Compression
 	// ProcessMemory reads the worker's process memory given its managed
 	// memory; default the resident set of this process. A cluster of
 	// workers in one process gives each its results plus a share of the rest.
@@ -58,7 +59,7 @@ type Worker struct {
 	net    transport.Network
 	ln     transport.Listener
 	sched  transport.Stream
-	store  *worker.Store
+	store  *store.Store
 	log    *slog.Logger
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -216,7 +217,7 @@ func (w *Worker) Gossip() string { return w.gossip }
 func (w *Worker) Done() <-chan struct{} { return w.done }
 
 // Store is the worker's result store.
-func (w *Worker) Store() *worker.Store { return w.store }
+func (w *Worker) Store() *store.Store { return w.store }
 
 // Close leaves the cluster: the scheduler sees the worker as lost. Tasks
 // still running finish in the background and their results are dropped.
@@ -415,7 +416,7 @@ func (w *Worker) run(t *graph.Task, run *protocol.ShuffleRun) (int64, time.Durat
 	inputs := make([]any, len(t.Inputs))
 	defer func() {
 		for _, v := range inputs {
-			worker.Release(v)
+			registry.Release(v)
 		}
 	}()
 	for i, k := range t.Inputs {
@@ -446,7 +447,7 @@ func (w *Worker) run(t *graph.Task, run *protocol.ShuffleRun) (int64, time.Durat
 	if err == nil && t.Shuffle != nil && t.Shuffle.Role == graph.Transfer {
 		split, ok := result.(*registry.Split)
 		if !ok {
-			worker.Release(result)
+			registry.Release(result)
 			err = fmt.Errorf("a shuffle transfer returned a %T, not a split", result)
 		} else if err = w.transfer(t, run, split); err != nil {
 			return 0, time.Since(start), retry(err)

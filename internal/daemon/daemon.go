@@ -32,6 +32,7 @@ import (
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/scheduler"
 	"github.com/duskdata/dusk/worker"
+	"github.com/duskdata/dusk/worker/store"
 )
 
 const usage = `dusk runs the processes of a Dusk cluster.
@@ -212,7 +213,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("--compression: %w", err)
 	}
-	spillComp, err := worker.ParseCompression(*f.spillCompression)
+	spillComp, err := store.ParseCompression(*f.spillCompression)
 	if err != nil {
 		return fmt.Errorf("--spill-compression: %w", err)
 	}

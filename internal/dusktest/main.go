@@ -1,5 +1,7 @@
 // Command dusktest is dusk with functions that only tests need: tests build
 // it to run workers that can sleep, fail, or kill their own process.
+//
+// Must never import: cmd, examples, or internal/testcluster.
 package main
 
 import (

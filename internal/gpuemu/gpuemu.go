@@ -2,6 +2,8 @@
 // a stand-in for the NVIDIA driver library that runs Dusk's kernels on
 // the CPU, so that tests drive the GPU code paths, across processes too,
 // on machines without a GPU. Only tests import it.
+//
+// Must never import: anything outside the standard library.
 package gpuemu
 
 import (

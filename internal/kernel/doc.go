@@ -17,6 +17,7 @@
 // selection of every row returns the input, retained).
 //
 // It sits below every collection and reader (io, bag, array, bench and
-// dataframe all build on it), so it must never import them, nor anything of
-// Dusk but graph: it is pure computation.
+// dataframe all build on it) and is pure computation.
+//
+// Must never import: anything of Dusk but graph.
 package kernel

@@ -6,6 +6,8 @@
 // Tasks usually arrive in priority order (a graph's roots in order, one
 // submission after another), so entries pushed in order go to a FIFO run,
 // pushed and popped in O(1); only entries out of order go to a heap.
+//
+// Must never import: anything of Dusk but internal/protocol and graph.
 package prioq
 
 import "github.com/duskdata/dusk/internal/protocol"

@@ -2,6 +2,8 @@
 // resident set now and at its peak, the part of this process's that it
 // uses, and the machine's total. On systems without /proc the readings are
 // 0, which callers treat as unknown.
+//
+// Must never import: anything outside the standard library.
 package procmem
 
 import (

@@ -164,3 +164,19 @@ func (tc *Context) Part() string {
 	}
 	return k[i+1:]
 }
+
+// Retain takes a reference to v if it is reference counted (Arrow values):
+// operations' results are shared by reference between a worker's store, its
+// tasks and its peers.
+func Retain(v any) {
+	if r, ok := v.(interface{ Retain() }); ok {
+		r.Retain()
+	}
+}
+
+// Release gives up a reference to v if it is reference counted.
+func Release(v any) {
+	if r, ok := v.(interface{ Release() }); ok {
+		r.Release()
+	}
+}

@@ -1,5 +1,7 @@
 // Package s3test serves the S3 protocol on 127.0.0.1 for tests, with
 // gofakes3 over real HTTP, and points the AWS environment variables at it.
+//
+// Must never import: anything of Dusk.
 package s3test
 
 import (

@@ -1,5 +1,7 @@
 // Package testcluster starts the local clusters that the collections'
 // tests run on. Only tests import it.
+//
+// Must never import: cmd, examples, or bench.
 package testcluster
 
 import (

@@ -1,5 +1,8 @@
 // Package codectest holds the test helper that sends a value through its
 // codec as a transfer or a spill does.
+//
+// Must never import: scheduler, worker, internal/cluster, a transport, or the
+// collections.
 package codectest
 
 import (

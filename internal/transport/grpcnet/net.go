@@ -26,6 +26,7 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/codec"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/internal/transport/grpcnet/pb"
 )
@@ -287,9 +288,7 @@ func (s *server) GetData(req *pb.GetDataRequest, ss pb.Dusk_GetDataServer) error
 	}
 	defer func() {
 		for _, v := range values {
-			if r, ok := v.(interface{ Release() }); ok {
-				r.Release()
-			}
+			registry.Release(v)
 		}
 	}()
 	plain := s.compression == CompressNever || s.compression == CompressAuto && sameHost(ss.Context())
@@ -360,9 +359,7 @@ func (s *server) Push(ss pb.Dusk_PushServer) error {
 
 func releaseValues(values map[graph.Key]any) {
 	for _, v := range values {
-		if r, ok := v.(interface{ Release() }); ok {
-			r.Release()
-		}
+		registry.Release(v)
 	}
 }
 

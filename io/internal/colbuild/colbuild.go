@@ -5,8 +5,7 @@
 // null rows, and the digit scanning and exact powers of ten behind the
 // decimal fast paths.
 //
-// Must never import: anything but the standard library, Arrow and
-// internal/kernel.
+// Must never import: anything of Dusk but internal/kernel.
 package colbuild
 
 import (

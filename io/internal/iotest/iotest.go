@@ -1,6 +1,8 @@
 // Package iotest owns the helpers that the tests of the io packages share:
 // a record with a column of each of Dusk's types, and records read back as
 // plain Go values to compare. Only tests import it.
+//
+// Must never import: scheduler, worker, internal/cluster, or the collections.
 package iotest
 
 import (

@@ -1,4 +1,4 @@
-package worker
+package store
 
 import (
 	"encoding/binary"
@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/duskdata/dusk/internal/codec"
+	"github.com/duskdata/dusk/internal/registry"
 )
 
 // A spill file is the value's codec name and its encoding in blocks, each
@@ -240,7 +241,7 @@ func decodeSpill(f io.Reader) (any, error) {
 		_, err = io.Copy(io.Discard, br)
 	}
 	if err != nil {
-		Release(v)
+		registry.Release(v)
 		return nil, err
 	}
 	return v, nil

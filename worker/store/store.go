@@ -1,4 +1,4 @@
-package worker
+package store
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/registry"
 )
 
 // Store holds a worker's results, in memory or spilled to disk, and counts
@@ -24,7 +25,7 @@ import (
 // new reference (Arrow values are retained) that the caller must Release;
 // Delete releases the store's own.
 type Store struct {
-	cfg StoreConfig
+	cfg Config
 
 	mu       sync.Mutex
 	data     map[graph.Key]*entry
@@ -36,8 +37,8 @@ type Store struct {
 	stats    SpillStats
 }
 
-// StoreConfig says where and when a store spills.
-type StoreConfig struct {
+// Config says where and when a store spills.
+type Config struct {
 	// Dir holds spilled values; "" never spills.
 	Dir string
 	// Compression of spilled values. Default S2.
@@ -73,8 +74,8 @@ type entry struct {
 // checksum; the value is dropped and OnLost called.
 var ErrCorrupt = errors.New("spilled value is corrupt")
 
-// NewStore returns an empty store.
-func NewStore(cfg StoreConfig) *Store {
+// New returns an empty store.
+func New(cfg Config) *Store {
 	if cfg.Compression == 0 {
 		cfg.Compression = S2
 	}
@@ -133,7 +134,7 @@ func (s *Store) drop(e *entry) {
 
 func (s *Store) dispose(e *entry) {
 	if e.inMem {
-		Release(e.v)
+		registry.Release(e.v)
 	}
 	if e.file != "" {
 		os.Remove(e.file)
@@ -153,7 +154,7 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	case e.inMem:
 		s.touch(e)
 		v = e.v
-		Retain(v)
+		registry.Retain(v)
 		s.mu.Unlock()
 		return v, true, nil
 	}
@@ -175,7 +176,7 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 		// Dropped, or read back by someone else meanwhile.
 		cur := s.data[k]
 		s.mu.Unlock()
-		Release(v)
+		registry.Release(v)
 		if cur == nil {
 			return nil, false, nil
 		}
@@ -188,7 +189,7 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	s.touch(e)
 	s.stats.Unspills++
 	s.stats.UnspillBytes += e.n
-	Retain(v)
+	registry.Retain(v)
 	s.mu.Unlock()
 	if s.cfg.Target > 0 {
 		s.SpillTo(s.cfg.Target)
@@ -274,13 +275,13 @@ func (s *Store) SpillTo(limit int64) error {
 		}
 		v := e.v
 		e.spilling = true
-		Retain(v)
+		registry.Retain(v)
 		s.seq++
 		path := filepath.Join(s.cfg.Dir, fmt.Sprintf("%d.spill", s.seq))
 		s.mu.Unlock()
 
 		disk, err := writeSpill(path, v, s.cfg.Compression)
-		Release(v)
+		registry.Release(v)
 		s.mu.Lock()
 		e.spilling = false
 		if errors.Is(err, errUnencodable) {
@@ -317,7 +318,7 @@ func (s *Store) evict(e *entry) int64 {
 	n, old := e.n, e.v
 	e.v, e.inMem = nil, false
 	s.mu.Unlock()
-	Release(old)
+	registry.Release(old)
 	return n
 }
 
@@ -355,18 +356,4 @@ func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.data)
-}
-
-// Retain takes a reference to v if it is reference counted (Arrow values).
-func Retain(v any) {
-	if r, ok := v.(interface{ Retain() }); ok {
-		r.Retain()
-	}
-}
-
-// Release gives up a reference to v if it is reference counted.
-func Release(v any) {
-	if r, ok := v.(interface{ Release() }); ok {
-		r.Release()
-	}
 }

@@ -1,4 +1,4 @@
-package worker
+package store
 
 import (
 	"errors"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/codec"
+	"github.com/duskdata/dusk/internal/registry"
 )
 
 // testRecord is a table of n rows like the ones dataframes hold: an id of
@@ -92,7 +93,7 @@ func TestStoreSpillsLeastRecentlyUsed(t *testing.T) {
 	dir := t.TempDir()
 	recs := []arrow.Record{testRecord(10000, 1), testRecord(10000, 2), testRecord(10000, 3)}
 	size := SizeOf(recs[0])
-	s := NewStore(StoreConfig{Dir: dir, Target: 2 * size})
+	s := New(Config{Dir: dir, Target: 2 * size})
 	for i, r := range recs {
 		r.Retain() // the test keeps its own reference to compare against
 		s.Put(graph.Key("r"+strconv.Itoa(i)), r)
@@ -107,19 +108,19 @@ func TestStoreSpillsLeastRecentlyUsed(t *testing.T) {
 	// Reading r0 brings it back and sends the least recently used (r1) out.
 	v := mustGet(t, s, "r0")
 	sameRecord(t, v, recs[0])
-	Release(v)
+	registry.Release(v)
 	st := s.Stats()
 	if st.Spills != 2 || st.Unspills != 1 || st.SpillBytes < 2*size || st.UnspillBytes == 0 {
 		t.Fatalf("stats %+v", st)
 	}
 	v = mustGet(t, s, "r2") // in memory: no disk involved
-	Release(v)
+	registry.Release(v)
 	if s.Stats().Unspills != 1 {
 		t.Fatal("a value in memory was read from disk")
 	}
 	v = mustGet(t, s, "r1")
 	sameRecord(t, v, recs[1])
-	Release(v)
+	registry.Release(v)
 	// Deleting a spilled value removes its file.
 	s.Delete("r0")
 	s.Delete("r1")
@@ -135,7 +136,7 @@ func TestStoreSpillsLeastRecentlyUsed(t *testing.T) {
 // A value read back keeps its disk copy: leaving memory again costs no write.
 func TestStoreRespillsWithoutWriting(t *testing.T) {
 	dir := t.TempDir()
-	s := NewStore(StoreConfig{Dir: dir})
+	s := New(Config{Dir: dir})
 	rec := testRecord(10000, 4)
 	rec.Retain()
 	defer rec.Release()
@@ -149,7 +150,7 @@ func TestStoreRespillsWithoutWriting(t *testing.T) {
 		}
 		v := mustGet(t, s, "a")
 		sameRecord(t, v, rec)
-		Release(v)
+		registry.Release(v)
 	}
 	if st := s.Stats(); st.Spills != 1 || st.Unspills != 3 {
 		t.Fatalf("stats %+v: want one write and three reads", st)
@@ -165,7 +166,7 @@ func TestStoreRespillsWithoutWriting(t *testing.T) {
 
 func TestStoreStoresIncompressibleDataAsIs(t *testing.T) {
 	dir := t.TempDir()
-	s := NewStore(StoreConfig{Dir: dir})
+	s := New(Config{Dir: dir})
 	rec := randomRecord(4 << 20)
 	rec.Retain()
 	defer rec.Release()
@@ -179,11 +180,11 @@ func TestStoreStoresIncompressibleDataAsIs(t *testing.T) {
 	}
 	v := mustGet(t, s, "x")
 	sameRecord(t, v, rec)
-	Release(v)
+	registry.Release(v)
 }
 
 func TestStoreSpillsGoValues(t *testing.T) {
-	s := NewStore(StoreConfig{Dir: t.TempDir()})
+	s := New(Config{Dir: t.TempDir()})
 	s.Put("n", int64(42))
 	if err := s.SpillTo(0); err != nil {
 		t.Fatal(err)
@@ -233,7 +234,7 @@ func TestStoreDropsCorruptSpill(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			var lost []graph.Key
-			s := NewStore(StoreConfig{Dir: dir, OnLost: func(k graph.Key) { lost = append(lost, k) }})
+			s := New(Config{Dir: dir, OnLost: func(k graph.Key) { lost = append(lost, k) }})
 			s.Put("a", testRecord(50000, 3))
 			if err := s.SpillTo(0); err != nil {
 				t.Fatal(err)
@@ -265,7 +266,7 @@ func TestStoreKeepsValuesWhenDiskFails(t *testing.T) {
 	if err := os.WriteFile(dir, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := NewStore(StoreConfig{Dir: dir})
+	s := New(Config{Dir: dir})
 	rec := testRecord(10000, 5)
 	rec.Retain()
 	defer rec.Release()
@@ -292,7 +293,7 @@ func TestStoreKeepsValuesWhenDiskFails(t *testing.T) {
 	}
 	v := mustGet(t, s, "a")
 	sameRecord(t, v, rec)
-	Release(v)
+	registry.Release(v)
 }
 
 func TestStoreConcurrentUse(t *testing.T) {
@@ -301,7 +302,7 @@ func TestStoreConcurrentUse(t *testing.T) {
 	for i := range recs {
 		recs[i] = testRecord(2000, uint64(i))
 	}
-	s := NewStore(StoreConfig{Dir: dir, Target: 3 * SizeOf(recs[0])})
+	s := New(Config{Dir: dir, Target: 3 * SizeOf(recs[0])})
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
 		wg.Add(1)
@@ -320,7 +321,7 @@ func TestStoreConcurrentUse(t *testing.T) {
 				if ok && !array.RecordEqual(v.(arrow.Record), recs[i]) {
 					t.Errorf("%s read back wrong", k)
 				}
-				Release(v)
+				registry.Release(v)
 				if round%7 == 0 {
 					s.Delete(k)
 				}
@@ -374,7 +375,7 @@ func BenchmarkSpill(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				Release(v)
+				registry.Release(v)
 			}
 		})
 	}
@@ -394,7 +395,7 @@ func BenchmarkStoreAccounting(b *testing.B) {
 		{"int64", func() any { return int64(7) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			s := NewStore(StoreConfig{Dir: b.TempDir(), Target: 1 << 40})
+			s := New(Config{Dir: b.TempDir(), Target: 1 << 40})
 			keys := make([]graph.Key, 1024)
 			for i := range keys {
 				keys[i] = graph.Key("task-" + strconv.Itoa(i))
@@ -404,7 +405,7 @@ func BenchmarkStoreAccounting(b *testing.B) {
 				k := keys[i%len(keys)]
 				s.Put(k, tc.v())
 				v, _, _ := s.Get(k)
-				Release(v)
+				registry.Release(v)
 				s.Delete(k)
 			}
 		})
@@ -421,7 +422,7 @@ func init() {
 // A value its codec cannot encode stays in memory without holding back the
 // others or passing for a disk failure.
 func TestStoreSkipsUnencodableValue(t *testing.T) {
-	s := NewStore(StoreConfig{Dir: t.TempDir()})
+	s := New(Config{Dir: t.TempDir()})
 	s.Put("nan", jsonValue{X: math.NaN()}) // JSON has no NaN
 	rec := testRecord(1000, 1)
 	s.Put("rec", rec)
@@ -437,7 +438,7 @@ func TestStoreSkipsUnencodableValue(t *testing.T) {
 
 // JSON values of every length read back, whatever the decoder leaves unread.
 func TestStoreJSONValuesReadBack(t *testing.T) {
-	s := NewStore(StoreConfig{Dir: t.TempDir()})
+	s := New(Config{Dir: t.TempDir()})
 	for n := 0; n < 700; n += 3 {
 		v := make([]int, n)
 		for i := range v {
