@@ -52,6 +52,9 @@ type MemoryReading struct {
 	Process int64
 	// Managed is the bytes of the results held in memory, by the store's count.
 	Managed int64
+	// Out is the bytes in memory of the results only on disk: what reading
+	// them all back would add.
+	Out int64
 	// SpillErr is why the store last failed to write to disk, if it did and
 	// has not succeeded since.
 	SpillErr error
@@ -80,6 +83,7 @@ func (s *State) Memory(r MemoryReading) {
 		s.out = append(s.out, Instruction{Kind: Spill, Bytes: keep})
 	}
 
+	s.mem.process, s.mem.managed, s.mem.out, s.mem.spillAsked = r.Process, r.Managed, r.Out, keep < r.Managed
 	var reason string
 	switch {
 	case r.Process > of(f.Pause, limit):
@@ -93,10 +97,146 @@ func (s *State) Memory(r MemoryReading) {
 	if paused != s.paused {
 		s.paused = paused
 		s.send(&protocol.WorkerStatus{Paused: paused, Reason: reason})
-		if !paused {
-			s.schedule()
-		}
 	}
+	s.schedule() // what waited for memory may fit now
+}
+
+// admission is the worker's memory admission: a task or a fetch starts only
+// if the memory it is expected to add fits under the pause threshold beside
+// the last reading and what has started since, so that the worker spills
+// and runs fewer tasks at once rather than pass its limit. What a task adds
+// is learnt per key prefix (tasks of one prefix do the same work on data of
+// about one size), as the scheduler learns durations: the growth of the
+// process's memory while one ran, its result included.
+type admission struct {
+	process, managed int64            // the last reading
+	out              int64            // the last reading's results on disk
+	spillAsked       bool             // a spill for the last reading is under way
+	committed        int64            // expected by the tasks executing now
+	inFlight         int64            // bytes of the fetches in flight
+	batches          map[protocol.WorkerID]int64
+	grows            map[string]int64 // by key prefix: what a task was seen to add
+}
+
+// learn takes note of what a task of prefix added to memory: the estimate
+// follows a larger figure at once and a smaller one halfway, so that one
+// small task does not let several large ones start together.
+func (a *admission) learn(prefix string, grew int64) {
+	if a.grows == nil {
+		a.grows = map[string]int64{}
+	}
+	if old, ok := a.grows[prefix]; ok && grew < old {
+		grew = (old + grew) / 2
+	}
+	a.grows[prefix] = grew
+}
+
+func (a *admission) fetching(from protocol.WorkerID, n int64) {
+	if a.batches == nil {
+		a.batches = map[protocol.WorkerID]int64{}
+	}
+	a.batches[from] = n
+	a.inFlight += n
+}
+
+func (a *admission) fetched(from protocol.WorkerID) {
+	a.inFlight -= a.batches[from]
+	delete(a.batches, from)
+}
+
+// room is the memory left under the pause threshold beside the last
+// reading and what has started since.
+func (s *State) room() int64 {
+	return of(s.cfg.Fractions.Pause, s.cfg.MemoryLimit) - s.mem.process - s.mem.committed - s.mem.inFlight
+}
+
+// admit says what t is expected to add to memory and whether it may start:
+// without a limit everything fits; with one, t fits if that fits in the
+// room, or if nothing else runs (down to one task at a time). When it does
+// not, results are asked to spill to make room.
+func (s *State) admit(t *task) (need int64, fits bool) {
+	if s.cfg.MemoryLimit <= 0 {
+		return 0, true
+	}
+	need = s.mem.grows[t.key.Prefix()] + s.readBack(t)
+	room := s.room()
+	if need <= room || s.executing == 0 {
+		return need, true
+	}
+	s.spillFor(need - room)
+	return need, false
+}
+
+// readBack is what t's inputs are expected to add as they are read back
+// from disk: twice their size (the value and the buffers it is decoded
+// through; a task that counted the rows of a spilled partition of 73 MiB
+// grew by about 115), times the share of all results that the last
+// reading found on disk, as the core does not follow which results the
+// store spilled. (What a task adds is learnt with its inputs in memory or
+// not; this covers the change when they were, and are no longer.)
+func (s *State) readBack(t *task) int64 {
+	if s.mem.out <= 0 {
+		return 0
+	}
+	var inputs int64
+	for _, d := range t.deps {
+		inputs += d.nbytes
+	}
+	return int64(2 * float64(inputs) * float64(s.mem.out) / float64(s.mem.out+s.mem.managed))
+}
+
+// tooLarge says why t cannot run on this worker, or "": its inputs and what
+// tasks of its prefix were seen to add pass the terminate threshold, so
+// that running it would get the worker killed.
+func (s *State) tooLarge(t *task) string {
+	limit := s.cfg.MemoryLimit
+	if limit <= 0 {
+		return ""
+	}
+	grows := s.mem.grows[t.key.Prefix()]
+	inputs := int64(0)
+	for _, d := range t.deps {
+		inputs += d.nbytes
+	}
+	if inputs+grows <= of(s.cfg.Fractions.Terminate, limit) {
+		return ""
+	}
+	return fmt.Sprintf("task %s needs an estimated %s of memory (its inputs %s, and %s that tasks of %s were seen to add), more than %.0f%% of the worker's %s limit",
+		t.key, FormatBytes(inputs+grows), FormatBytes(inputs), FormatBytes(grows), t.key.Prefix(), 100*s.cfg.Fractions.Terminate, FormatBytes(limit))
+}
+
+// held counts n more bytes of results in memory until the next reading:
+// past the target, the least recently used spill, as the store is told at
+// once rather than at the next reading.
+func (s *State) held(n int64) {
+	limit := s.cfg.MemoryLimit
+	if limit <= 0 {
+		return
+	}
+	s.mem.managed += n
+	if target := of(s.cfg.Fractions.Target, limit); s.mem.managed > target {
+		s.out = append(s.out, Instruction{Kind: Spill, Bytes: target})
+	}
+}
+
+// admitFetch says whether a fetch of n bytes may start: it fits in the
+// room, or nothing else is fetched or runs.
+func (s *State) admitFetch(n int64) bool {
+	if s.cfg.MemoryLimit <= 0 || n <= s.room() || s.executing == 0 && len(s.inFlight) == 0 {
+		return true
+	}
+	s.spillFor(n - s.room())
+	return false
+}
+
+// spillFor asks the store, once per reading, to spill short bytes of
+// results if it holds them in memory.
+func (s *State) spillFor(short int64) {
+	if s.mem.spillAsked || s.mem.managed <= 0 {
+		return
+	}
+	s.mem.spillAsked = true
+	s.out = append(s.out, Instruction{Kind: Spill, Bytes: max(s.mem.managed-short, 0)})
 }
 
 // Paused reports whether the worker holds back tasks and fetches, and why.

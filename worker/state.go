@@ -94,6 +94,7 @@ type task struct {
 	nbytes    int64
 	run       uint64 // the scheduler's number for the current assignment
 	shuffle   *protocol.ShuffleRun
+	need      int64  // executing: the memory it was expected to add (admission)
 	cancelled bool   // freed by the scheduler while executing or in flight
 	keep      bool   // a copy the scheduler asked for: kept until freed
 	heapIndex int    // in the fetch heap
@@ -114,6 +115,7 @@ type State struct {
 
 	paused      bool // memory is high: start nothing
 	pauseReason string
+	mem         admission
 }
 
 // New returns an empty worker core.
@@ -203,9 +205,21 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 			t.waitingOn++
 		}
 	}
+	if why := s.tooLarge(t); why != "" {
+		s.refuse(t, why)
+		return
+	}
 	if t.waitingOn == 0 {
 		s.makeReady(t)
 	}
+}
+
+// refuse fails t without running it, and lets go of its inputs.
+func (s *State) refuse(t *task, why string) {
+	t.state = Error
+	s.send(&protocol.TaskErred{Key: t.key, Run: t.run, Err: &protocol.TaskError{
+		Kind: protocol.Failed, Key: t.key, Worker: s.cfg.ID, Message: why}})
+	s.doneWithInputs(t)
 }
 
 // StealRequest gives up a task that has not started, so that the scheduler
@@ -274,12 +288,16 @@ func (s *State) FreeKeys(m *protocol.FreeKeys) {
 	s.schedule()
 }
 
-// ExecuteDone records a task's result, which the driver has put in the store.
-func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration) {
+// ExecuteDone records a task's result, which the driver has put in the
+// store: its size, how long it ran, and how much the process's memory grew
+// while it ran (grew: 0 where the driver does not measure it).
+func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration, grew int64) {
 	t := s.tasks[k]
 	if t == nil || t.state != Executing {
 		return
 	}
+	s.mem.learn(t.key.Prefix(), max(grew, nbytes))
+	s.mem.process += grew // until a reading says what of it is left
 	s.release(t)
 	if t.cancelled {
 		if len(t.dependents) == 0 {
@@ -340,6 +358,7 @@ func (s *State) ExecuteFailed(k graph.Key, err *protocol.TaskError) {
 func (s *State) GatherDone(from protocol.WorkerID, got map[graph.Key]int64, unreachable bool) {
 	asked := s.inFlight[from]
 	delete(s.inFlight, from)
+	s.mem.fetched(from)
 	var added protocol.AddKeys
 	var drop []graph.Key
 	for _, t := range asked {
@@ -391,6 +410,7 @@ func (s *State) GatherDone(from protocol.WorkerID, got map[graph.Key]int64, unre
 // toMemory marks t's result as held and wakes the tasks waiting for it.
 func (s *State) toMemory(t *task) {
 	t.state = Memory
+	s.held(t.nbytes)
 	for _, d := range t.dependents {
 		if d.state == Waiting {
 			d.waitingOn--
@@ -421,6 +441,7 @@ func (s *State) releaseCopy(d *task) {
 	}
 	switch d.state {
 	case Memory:
+		s.mem.managed -= d.nbytes
 		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{d.key}})
 		s.send(&protocol.ReleasedData{Keys: []graph.Key{d.key}})
 		delete(s.tasks, d.key)
@@ -442,6 +463,7 @@ func (s *State) forget(t *task) {
 	case Fetch:
 		s.fetch.remove(t)
 	case Memory:
+		s.mem.managed -= t.nbytes
 		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{t.key}})
 	}
 	delete(s.tasks, t.key)
@@ -487,13 +509,23 @@ func (s *State) schedule() {
 		if t == nil {
 			break
 		}
+		need, fits := s.admit(t)
+		if !fits {
+			break // it waits for memory, which it has asked to be spilled
+		}
 		if len(t.spec.Resources) == 0 {
 			s.ready.Pop()
 		} else {
 			s.removeSpecial(t)
 		}
+		if why := s.tooLarge(t); why != "" {
+			s.refuse(t, why)
+			continue
+		}
 		s.take(t.spec.Resources, -1)
 		t.state = Executing
+		t.need = need
+		s.mem.committed += need
 		s.executing++
 		s.out = append(s.out, Instruction{Kind: Execute, Task: t.spec, Shuffle: t.shuffle})
 	}
@@ -523,6 +555,9 @@ func (s *State) readyHead() *task {
 func (s *State) startFetches() {
 	var skipped []*task
 	for s.fetch.Len() > 0 && len(s.inFlight) < s.cfg.Transfers {
+		if !s.admitFetch(s.fetch[0].nbytes) {
+			break
+		}
 		t := heap.Pop(&s.fetch).(*task)
 		from, ok := s.pickHolder(t)
 		if !ok {
@@ -544,6 +579,7 @@ func (s *State) startFetches() {
 			i++
 		}
 		s.inFlight[from] = batch
+		s.mem.fetching(from, size)
 		keys := make([]graph.Key, len(batch))
 		for i, b := range batch {
 			keys[i] = b.key
@@ -591,6 +627,8 @@ func (s *State) take(need graph.Resources, sign float64) {
 func (s *State) release(t *task) {
 	s.take(t.spec.Resources, +1)
 	s.executing--
+	s.mem.committed -= t.need
+	t.need = 0
 }
 
 func (s *State) send(m protocol.Msg) { s.out = append(s.out, Instruction{Kind: Send, Msg: m}) }

@@ -20,13 +20,13 @@ import (
 //
 //	worker [nthreads=N] [res=(GPU=1)] [transfers=N] [batch=N] [limit=N]   start a fresh worker "me"
 //	compute KEY [prio=N] [deps=(key@peer+peer:nbytes,...)] [res=(GPU=1)]
-//	done KEY [nbytes=N]          the driver finished running KEY
+//	done KEY [nbytes=N] [grew=N] the driver finished running KEY
 //	failed KEY                   KEY's operation failed
 //	free keys=(...)              the scheduler frees keys
 //	gathered PEER [got=(key:nbytes,...)] [unreachable]
 //	steal KEY                    the scheduler asks for KEY back
 //	replicate keys=(...) from=PEER   the scheduler asks for copies
-//	memory process=N managed=N [spill-error]   a memory reading
+//	memory process=N managed=N [out=N] [spill-error]   a memory reading
 //	lost keys=(...)              the store could not read back keys
 //	states
 func TestScenarios(t *testing.T) {
@@ -89,7 +89,7 @@ func TestScenarios(t *testing.T) {
 				m.Task = task
 				s.ComputeTask(m)
 			case "done":
-				s.ExecuteDone(graph.Key(first()), num("nbytes", 8), time.Millisecond)
+				s.ExecuteDone(graph.Key(first()), num("nbytes", 8), time.Millisecond, num("grew", 0))
 			case "failed":
 				k := graph.Key(first())
 				s.ExecuteFailed(k, &protocol.TaskError{Key: k, Message: "boom"})
@@ -116,7 +116,7 @@ func TestScenarios(t *testing.T) {
 				}
 				s.Replicate(&protocol.Replicate{Keys: ks, From: protocol.WorkerID(vals("from")[0])})
 			case "memory":
-				r := MemoryReading{Process: num("process", 0), Managed: num("managed", 0)}
+				r := MemoryReading{Process: num("process", 0), Managed: num("managed", 0), Out: num("out", 0)}
 				if d.HasArg("spill-error") {
 					r.SpillErr = errors.New("disk full")
 				}

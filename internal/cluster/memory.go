@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -33,6 +34,55 @@ type memoryMonitor struct {
 	paused   atomic.Bool   // mirrors the core, for GetData
 	serving  chan struct{} // one GetData at a time while paused
 	spilling atomic.Bool   // a spill runs
+
+	mu      sync.Mutex
+	running map[*taskGrowth]struct{} // the tasks whose growth is measured
+}
+
+// taskGrowth measures how much the process's memory grows while a task
+// runs: from the reading as it starts to the highest reading until it
+// ends, its own end included. A task running beside others is charged
+// their growth too, which errs on the side of running fewer at once.
+type taskGrowth struct {
+	start, high int64
+}
+
+// startTask begins measuring a task's growth; nil without a memory limit,
+// where admission does not need it.
+func (m *memoryMonitor) startTask(managed int64) *taskGrowth {
+	if m.cfg.MemoryLimit <= 0 {
+		return nil
+	}
+	p := m.cfg.ProcessMemory(managed)
+	g := &taskGrowth{start: p, high: p}
+	m.mu.Lock()
+	if m.running == nil {
+		m.running = map[*taskGrowth]struct{}{}
+	}
+	m.running[g] = struct{}{}
+	m.mu.Unlock()
+	return g
+}
+
+// endTask returns how much memory grew while the task of g ran.
+func (m *memoryMonitor) endTask(g *taskGrowth, managed int64) int64 {
+	if g == nil {
+		return 0
+	}
+	m.saw(m.cfg.ProcessMemory(managed))
+	m.mu.Lock()
+	delete(m.running, g)
+	m.mu.Unlock()
+	return max(g.high-g.start, 0)
+}
+
+// saw records a reading for the tasks running.
+func (m *memoryMonitor) saw(process int64) {
+	m.mu.Lock()
+	for g := range m.running {
+		g.high = max(g.high, process)
+	}
+	m.mu.Unlock()
 }
 
 // lastFreeOS is when a worker of this process last forced freed memory
@@ -59,12 +109,8 @@ func (w *Worker) startStore(cfg WorkerConfig) {
 	} else {
 		w.mem.dir = dir
 	}
-	var target int64
-	if cfg.MemoryLimit > 0 {
-		target = int64(cfg.Fractions.WithDefaults().Target * float64(cfg.MemoryLimit))
-	}
 	w.store = store.New(store.Config{
-		Dir: dir, Target: target, Compression: cfg.SpillCompression,
+		Dir: dir, Compression: cfg.SpillCompression,
 		OnLost: func(k graph.Key) {
 			w.log.Warn("a spilled result failed its checksum: it is recomputed", "key", k)
 			w.handle(func(s *worker.State) { s.Lost([]graph.Key{k}) })
@@ -106,6 +152,7 @@ func (w *Worker) monitorMemory() {
 		}
 		r := w.readMemory()
 		if w.mem.cfg.MemoryLimit > 0 {
+			w.mem.saw(r.Process)
 			w.handle(func(s *worker.State) { s.Memory(r) })
 		}
 		if n%metricsEvery == 0 {
@@ -120,22 +167,29 @@ func (w *Worker) monitorMemory() {
 // to the operating system whenever the process passed the target made the
 // next allocations fault it in again, which on a virtual machine costs more
 // than the work (db-benchmark's j1 at 1e8: 52.8 / 30.3 s, against 20.6 /
-// 2.4 s keeping it). Past the spill threshold, before results are spilled
-// for it, a full collection (at most every freeOSEvery) turns garbage into
-// free memory and hands all free memory back.
+// 2.4 s keeping it). But the nanny counts the resident set, free memory
+// and all: once that passes the spill threshold with a twentieth of the
+// limit free, a full collection turns garbage into free memory and hands
+// all free memory back, at most every freeOSEvery below the pause
+// threshold and at every reading above it, so that the nanny never kills a
+// worker for memory it does not use. (With little free, the collection
+// would only stall the readings while tasks grow.)
 func (w *Worker) readMemory() worker.MemoryReading {
 	managed := w.store.Managed()
 	process := w.mem.cfg.ProcessMemory(managed)
-	if limit := w.mem.cfg.MemoryLimit; limit > 0 &&
-		float64(process) > w.mem.cfg.Fractions.WithDefaults().Spill*float64(limit) {
+	if limit := w.mem.cfg.MemoryLimit; limit > 0 {
+		f := w.mem.cfg.Fractions.WithDefaults()
+		rss := max(procmem.RSS(0), process)
 		now, last := time.Now().UnixNano(), lastFreeOS.Load()
-		if now-last > int64(freeOSEvery) && lastFreeOS.CompareAndSwap(last, now) {
+		if float64(rss) > f.Spill*float64(limit) && rss-process > limit/20 &&
+			(float64(rss) > f.Pause*float64(limit) || now-last > int64(freeOSEvery)) &&
+			lastFreeOS.CompareAndSwap(last, now) {
 			debug.FreeOSMemory()
 			managed = w.store.Managed()
 			process = w.mem.cfg.ProcessMemory(managed)
 		}
 	}
-	return worker.MemoryReading{Process: process, Managed: managed, SpillErr: w.store.SpillError()}
+	return worker.MemoryReading{Process: process, Managed: managed, Out: w.store.Out(), SpillErr: w.store.SpillError()}
 }
 
 // report sends the scheduler the worker's memory.

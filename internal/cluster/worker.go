@@ -398,12 +398,14 @@ func (w *Worker) runTasks() {
 			return
 		}
 		t := j.task
+		g := w.mem.startTask(w.store.Managed())
 		nbytes, took, terr := w.run(t, j.shuffle)
+		grew := w.mem.endTask(g, w.store.Managed())
 		w.handle(func(s *worker.State) {
 			if terr != nil {
 				s.ExecuteFailed(t.Key, terr)
 			} else {
-				s.ExecuteDone(t.Key, nbytes, took)
+				s.ExecuteDone(t.Key, nbytes, took, grew)
 			}
 		})
 	}

@@ -14,8 +14,9 @@ import (
 
 // Store holds a worker's results, in memory or spilled to disk, and counts
 // their bytes: managed memory is the exact size of the values it holds in
-// memory. Once managed memory passes Target, the least recently used values
-// are written to disk and read back, transparently, when asked for.
+// memory. SpillTo writes the least recently used values to disk, when and
+// as far as the worker's core decides; they are read back, transparently,
+// when asked for.
 //
 // It is safe for concurrent use: tasks read their inputs and peers fetch
 // while results arrive and are dropped. Spilling does its I/O outside the
@@ -31,6 +32,7 @@ type Store struct {
 	data     map[graph.Key]*entry
 	lru      entry // sentinel of the in-memory values: next is most recent
 	managed  int64 // bytes of the values in memory
+	out      int64 // bytes in memory of the values only on disk
 	spilled  int64 // bytes of the values on disk, as written
 	seq      uint64
 	spillErr error // the last spill's failure, until one succeeds
@@ -43,9 +45,6 @@ type Config struct {
 	Dir string
 	// Compression of spilled values. Default S2.
 	Compression Compression
-	// Target is the managed memory, in bytes, past which the least recently
-	// used values spill; 0 never spills on its own (SpillTo still does).
-	Target int64
 	// OnLost is called with a key whose spilled value could not be read
 	// back (a checksum mismatch): the store has dropped it, and the worker
 	// must have it recomputed.
@@ -99,7 +98,7 @@ func (s *Store) unlink(e *entry) {
 }
 
 // Put keeps v under k and returns its size in bytes. A value already under
-// k is replaced and released. Past the target, older values spill.
+// k is replaced and released.
 func (s *Store) Put(k graph.Key, v any) int64 {
 	n := SizeOf(v)
 	s.mu.Lock()
@@ -115,9 +114,6 @@ func (s *Store) Put(k graph.Key, v any) int64 {
 	if old != nil {
 		s.dispose(old)
 	}
-	if s.cfg.Target > 0 {
-		s.SpillTo(s.cfg.Target)
-	}
 	return n
 }
 
@@ -128,6 +124,8 @@ func (s *Store) drop(e *entry) {
 	s.unlink(e)
 	if e.inMem {
 		s.managed -= e.n
+	} else {
+		s.out -= e.n
 	}
 	s.spilled -= e.disk
 }
@@ -184,6 +182,7 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	}
 	// Back in memory. Results never change, so the disk copy stays: should
 	// the value have to leave memory again, it need not be written again.
+	s.out -= e.n
 	e.v, e.inMem, e.n = v, true, SizeOf(v)
 	s.managed += e.n
 	s.touch(e)
@@ -191,9 +190,6 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	s.stats.UnspillBytes += e.n
 	registry.Retain(v)
 	s.mu.Unlock()
-	if s.cfg.Target > 0 {
-		s.SpillTo(s.cfg.Target)
-	}
 	return v, true, nil
 }
 
@@ -315,6 +311,7 @@ func (s *Store) SpillTo(limit int64) error {
 func (s *Store) evict(e *entry) int64 {
 	s.unlink(e)
 	s.managed -= e.n
+	s.out += e.n
 	n, old := e.n, e.v
 	e.v, e.inMem = nil, false
 	s.mu.Unlock()
@@ -327,6 +324,14 @@ func (s *Store) Managed() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.managed
+}
+
+// Out is the bytes the values only on disk take in memory: what reading
+// them back would add.
+func (s *Store) Out() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out
 }
 
 // Spilled is the bytes on disk: of the values spilled, and of the copies

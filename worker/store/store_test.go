@@ -93,14 +93,20 @@ func TestStoreSpillsLeastRecentlyUsed(t *testing.T) {
 	dir := t.TempDir()
 	recs := []arrow.Record{testRecord(10000, 1), testRecord(10000, 2), testRecord(10000, 3)}
 	size := SizeOf(recs[0])
-	s := New(Config{Dir: dir, Target: 2 * size})
+	s := New(Config{Dir: dir})
 	for i, r := range recs {
 		r.Retain() // the test keeps its own reference to compare against
 		s.Put(graph.Key("r"+strconv.Itoa(i)), r)
+		if err := s.SpillTo(2 * size); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Three records over a target of two: the oldest went to disk.
 	if s.Managed() != 2*size || s.Spilled() == 0 || len(spillFiles(t, dir)) != 1 {
 		t.Fatalf("managed %d (want %d), spilled %d, files %v", s.Managed(), 2*size, s.Spilled(), spillFiles(t, dir))
+	}
+	if s.Out() != size {
+		t.Errorf("Out = %d, want the one record on disk, %d", s.Out(), size)
 	}
 	if s.Spilled() >= size*3/4 {
 		t.Errorf("a compressible record of %d bytes took %d on disk", size, s.Spilled())
@@ -109,6 +115,9 @@ func TestStoreSpillsLeastRecentlyUsed(t *testing.T) {
 	v := mustGet(t, s, "r0")
 	sameRecord(t, v, recs[0])
 	registry.Release(v)
+	if err := s.SpillTo(2 * size); err != nil {
+		t.Fatal(err)
+	}
 	st := s.Stats()
 	if st.Spills != 2 || st.Unspills != 1 || st.SpillBytes < 2*size || st.UnspillBytes == 0 {
 		t.Fatalf("stats %+v", st)
@@ -125,7 +134,7 @@ func TestStoreSpillsLeastRecentlyUsed(t *testing.T) {
 	s.Delete("r0")
 	s.Delete("r1")
 	s.Delete("r2")
-	if n := len(spillFiles(t, dir)); n != 0 || s.Managed() != 0 || s.Spilled() != 0 || s.Len() != 0 {
+	if n := len(spillFiles(t, dir)); n != 0 || s.Managed() != 0 || s.Spilled() != 0 || s.Out() != 0 || s.Len() != 0 {
 		t.Fatalf("after deleting all: %d files, managed %d, spilled %d, %d values", n, s.Managed(), s.Spilled(), s.Len())
 	}
 	for _, r := range recs {
@@ -302,7 +311,8 @@ func TestStoreConcurrentUse(t *testing.T) {
 	for i := range recs {
 		recs[i] = testRecord(2000, uint64(i))
 	}
-	s := New(Config{Dir: dir, Target: 3 * SizeOf(recs[0])})
+	s := New(Config{Dir: dir})
+	target := 3 * SizeOf(recs[0])
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
 		wg.Add(1)
@@ -313,6 +323,10 @@ func TestStoreConcurrentUse(t *testing.T) {
 				k := graph.Key("k" + strconv.Itoa(i))
 				recs[i].Retain()
 				s.Put(k, recs[i])
+				if err := s.SpillTo(target); err != nil {
+					t.Error(err)
+					return
+				}
 				v, ok, err := s.Get(k)
 				if err != nil {
 					t.Error(err)
@@ -395,7 +409,7 @@ func BenchmarkStoreAccounting(b *testing.B) {
 		{"int64", func() any { return int64(7) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			s := New(Config{Dir: b.TempDir(), Target: 1 << 40})
+			s := New(Config{Dir: b.TempDir()})
 			keys := make([]graph.Key, 1024)
 			for i := range keys {
 				keys[i] = graph.Key("task-" + strconv.Itoa(i))
