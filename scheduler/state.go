@@ -1125,12 +1125,13 @@ func (s *State) retire(w *worker) {
 func (s *State) handOff(w *worker) {
 	w.handoff = nil
 	copies := map[*worker][]graph.Key{}
+	planned := map[*worker]int64{} // the bytes of the copies planned, so that they spread out
 	var targets []*worker
 	for _, t := range s.byPriority() {
 		if len(t.whoHas) != 1 || t.whoHas[0] != w || !t.needed() {
 			continue
 		}
-		to := s.roomiest()
+		to := s.roomiest(planned)
 		if to == nil {
 			break // nowhere to go: what it holds is recomputed when it leaves
 		}
@@ -1138,7 +1139,7 @@ func (s *State) handOff(w *worker) {
 			targets = append(targets, to)
 		}
 		copies[to] = append(copies[to], t.key)
-		to.nbytes += t.nbytes // counted now, so copies spread out
+		planned[to] += t.nbytes
 		w.handoff = append(w.handoff, t)
 	}
 	for _, to := range targets {
@@ -1147,11 +1148,12 @@ func (s *State) handOff(w *worker) {
 	s.maybeRetired(w)
 }
 
-// roomiest is the staying worker that holds the fewest bytes.
-func (s *State) roomiest() *worker {
+// roomiest is the staying worker that holds the fewest bytes, with those
+// planned to reach it.
+func (s *State) roomiest(planned map[*worker]int64) *worker {
 	var best *worker
 	for _, w := range s.order {
-		if w.available() && (best == nil || w.nbytes < best.nbytes) {
+		if w.available() && (best == nil || w.nbytes+planned[w] < best.nbytes+planned[best]) {
 			best = w
 		}
 	}

@@ -156,6 +156,9 @@ func TestScenarios(t *testing.T) {
 			default:
 				d.Fatalf(t, "unknown directive %q", d.Cmd)
 			}
+			if err := s.Validate(); err != nil {
+				d.Fatalf(t, "invariants broken after %s: %v", d.Cmd, err)
+			}
 			return formatOutbox(s.Outbox())
 		})
 	})
