@@ -202,6 +202,22 @@ func (s *State) step() {
 	s.settle()
 	s.fill()
 	s.balance()
+	s.retirements()
+}
+
+// retirements lets a retiring worker go once nothing it waits to hand off
+// still needs it: each result it waits on was copied, released, or is no
+// longer its alone.
+func (s *State) retirements() {
+	for _, w := range s.order {
+		if !w.retiring || len(w.handoff) == 0 {
+			continue
+		}
+		w.handoff = slices.DeleteFunc(w.handoff, func(t *task) bool {
+			return s.tasks[t.key] != t || t.state != Memory || !t.needed() || len(t.whoHas) != 1 || t.whoHas[0] != w
+		})
+		s.maybeRetired(w)
+	}
 }
 
 // ---- events ----
@@ -227,6 +243,11 @@ func (s *State) WorkerJoined(h *protocol.HelloWorker) {
 	s.joined++
 	s.workers[h.ID] = w
 	s.order = append(s.order, w)
+	for _, o := range s.order {
+		if o.retiring && len(o.handoff) > 0 {
+			s.handOff(o) // what had nowhere to go may go here
+		}
+	}
 	s.placeNoWorker()
 	s.fillAll = true
 	s.step()
@@ -1133,7 +1154,11 @@ func (s *State) handOff(w *worker) {
 		}
 		to := s.roomiest(planned)
 		if to == nil {
-			break // nowhere to go: what it holds is recomputed when it leaves
+			// Nowhere to go: it stays, holding its results, until a worker
+			// joins to take them (as Dask's retirement does), rather than
+			// leave them to be recomputed.
+			w.handoff = append(w.handoff, t)
+			continue
 		}
 		if copies[to] == nil {
 			targets = append(targets, to)
