@@ -174,18 +174,14 @@ func TestWorkerLostWhileRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-started
-	// Root tasks fill workers in join order, so worker 0 should run it.
+	// Whichever worker runs it, both are lost while it runs; a fresh
+	// worker runs it again.
 	c.local.Workers[0].Close()
-	select {
-	case <-started: // it ran on worker 0 and runs again on worker 1
-	case <-time.After(2 * time.Second):
-		// It was on worker 1: lose that one too, and let a fresh worker run it.
-		c.local.Workers[1].Close()
-		if _, err := c.local.AddWorker(ctx, cluster.WorkerConfig{}, c.log); err != nil {
-			t.Fatal(err)
-		}
-		<-started
+	c.local.Workers[1].Close()
+	if _, err := c.local.AddWorker(ctx, cluster.WorkerConfig{}, c.log); err != nil {
+		t.Fatal(err)
 	}
+	<-started
 	v, err := f.Result(ctx)
 	if err != nil || v != 70 {
 		t.Fatalf("result = %v, %v; want 70", v, err)
@@ -236,28 +232,32 @@ func TestResubmitAfterRelease(t *testing.T) {
 
 // A key released while it runs and wanted again at once: the first run's
 // report, arriving after the second run was sent, must not be taken for the
-// second's (found by review: the client used to wait forever).
+// second's (found by review: the client used to wait forever). A gate holds
+// the first run until the key has been released and submitted again.
+var sleepyGate = newGate(0)
+
 var sleepy = Register("test-sleepy", func(_ context.Context, x int) (int, error) {
-	time.Sleep(20 * time.Millisecond)
+	sleepyGate.at()
 	return x + 1, nil
 })
 
 func TestReleaseWhileRunningThenWantAgain(t *testing.T) {
 	c := newTestClient(t, Workers(1))
 	base := WithClient(context.Background(), c)
-	for i := 0; i < 60; i++ {
-		ctx, cancel := context.WithTimeout(base, 5*time.Second)
+	for i := 0; i < 5; i++ {
+		ctx, cancel := context.WithTimeout(base, 20*time.Second)
+		sleepyGate = newGate(0)
 		f1, err := sleepy.Submit(ctx, i)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Release close to the moment the first run ends.
-		time.Sleep(time.Duration(18000+(i%40)*100) * time.Microsecond)
+		<-sleepyGate.reached // the first run is under way
 		f1.Release()
 		f2, err := sleepy.Submit(ctx, i)
 		if err != nil {
 			t.Fatal(err)
 		}
+		sleepyGate.Open()
 		v, err := f2.Result(ctx)
 		cancel()
 		if err != nil || v != i+1 {

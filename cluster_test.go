@@ -1,9 +1,10 @@
 package dusk
 
 import (
+	"context"
 	"fmt"
+	"reflect"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
 
@@ -47,15 +48,27 @@ func checkSums(t *testing.T, tab *dataframe.Table, want map[string]int64) {
 	}
 }
 
-// eventually polls cond for up to 5 seconds.
-func eventually(t *testing.T, what string, cond func() bool) {
+// untilStores waits, without polling, until cond holds of the local
+// workers' stores: it checks cond again at each change of any of them.
+func untilStores(t *testing.T, ctx context.Context, c *Client, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for {
+		var changed []<-chan struct{}
+		for _, w := range c.local.Workers {
+			changed = append(changed, w.Store().Changed())
+		}
 		if cond() {
 			return
 		}
+		cases := make([]reflect.SelectCase, 0, len(changed)+1)
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())})
+		for _, ch := range changed {
+			cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ch)})
+		}
+		if i, _, _ := reflect.Select(cases); i == 0 {
+			t.Fatalf("the workers' stores never came to hold that %s", what)
+		}
 	}
-	t.Fatalf("timed out waiting until %s", what)
 }
 
 func storesEmpty(c *Client) func() bool {
@@ -82,7 +95,7 @@ func TestReleasedKeysAreFreed(t *testing.T) {
 	}
 	checkSums(t, out, referenceSums(rows))
 	out.Release()
-	eventually(t, "the workers hold no results", storesEmpty(c))
+	untilStores(t, ctx, c, "no results are left", storesEmpty(c))
 
 	p, err := df.Persist(ctx)
 	if err != nil {
@@ -96,7 +109,7 @@ func TestReleasedKeysAreFreed(t *testing.T) {
 		t.Fatalf("persisted 8 partitions, the workers hold %d results", held)
 	}
 	p.Release()
-	eventually(t, "the persisted partitions are freed", storesEmpty(c))
+	untilStores(t, ctx, c, "the persisted partitions are freed", storesEmpty(c))
 }
 
 // A worker that holds persisted partitions is lost: what it held is

@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/dataframe"
 )
 
+// joinGate holds the partition-wise step before the join's shuffle, which
+// runs fused into the shuffle's transfers.
+var joinGate = newGate(0)
+
 func init() {
-	// A partition-wise step slow enough for a worker to die mid-shuffle.
-	dataframe.RegisterFunc("test-slow-copy", func(rec arrow.Record) (arrow.Record, error) {
-		time.Sleep(30 * time.Millisecond)
+	dataframe.RegisterFunc("test-gated-copy", func(rec arrow.Record) (arrow.Record, error) {
+		joinGate.at()
 		rec.Retain()
 		return rec, nil
 	})
@@ -26,8 +28,13 @@ type lossRow struct {
 }
 
 // A hash-shuffle join whose worker dies while pieces are moving restarts
-// its shuffle and still gives the join's answer.
+// its shuffle and still gives the join's answer. The worker dies once 9
+// of the 18 transfers have pushed their pieces and the tenth has begun;
+// the transfers running again after (more than 18 in all) show that the
+// shuffle was under way when it died.
 func TestJoinSurvivesWorkerLoss(t *testing.T) {
+	joinGate = newGate(9)
+	defer joinGate.Open()
 	c := newTestClient(t, Workers(3), ThreadsPerWorker(1))
 	ctx := testCtx(t, c)
 	var left, right []lossRow
@@ -38,8 +45,8 @@ func TestJoinSurvivesWorkerLoss(t *testing.T) {
 		right = append(right, lossRow{K: int64(i * 2), V: int64(-i)})
 	}
 	schema := arrow.NewSchema([]arrow.Field{{Name: "K", Type: arrow.PrimitiveTypes.Int64}, {Name: "V", Type: arrow.PrimitiveTypes.Int64}}, nil)
-	l := dataframe.FromRecords(left, 12).MapPartitions("test-slow-copy", schema)
-	r := dataframe.FromRecords(right, 6).MapPartitions("test-slow-copy", schema)
+	l := dataframe.FromRecords(left, 12).MapPartitions("test-gated-copy", schema)
+	r := dataframe.FromRecords(right, 6).MapPartitions("test-gated-copy", schema)
 	f := l.Merge(r, dataframe.MergeOptions{On: []string{"K"}, BroadcastBytes: -1})
 
 	done := make(chan error, 1)
@@ -49,12 +56,19 @@ func TestJoinSurvivesWorkerLoss(t *testing.T) {
 		got, err = f.Compute(ctx)
 		done <- err
 	}()
-	time.Sleep(120 * time.Millisecond)
-	c.local.Workers[1].Close()
+	select {
+	case <-joinGate.reached:
+	case err := <-done:
+		t.Fatalf("the join ended before its tenth transfer began: %v", err)
+	}
+	loseWorker(t, ctx, c, 1, joinGate)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	defer got.Release()
+	if n := joinGate.calls.Load(); n <= 18 {
+		t.Fatalf("the transfers ran %d times: the shuffle did not start again, so the worker was not lost while it ran", n)
+	}
 
 	var want []string
 	for _, a := range left {

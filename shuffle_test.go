@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/registry"
@@ -15,6 +14,9 @@ import (
 // Test operations of a shuffle of numbers: sources make them, transfers
 // split them by value modulo the outputs, unpacks gather and sort them.
 var sourceRuns atomic.Int64
+
+// shuffleGate holds the transfers of a gated shuffle.
+var shuffleGate = newGate(0)
 
 func init() {
 	registry.Register("test-numbers", func(_ *registry.Context, args []byte, _ []any) (any, error) {
@@ -30,11 +32,16 @@ func init() {
 		return out, nil
 	})
 	registry.Register("test-split", func(tc *registry.Context, args []byte, in []any) (any, error) {
-		var a struct{ Outputs, SleepMs int }
+		var a struct {
+			Outputs int
+			Gated   bool
+		}
 		if err := json.Unmarshal(args, &a); err != nil {
 			return nil, err
 		}
-		time.Sleep(time.Duration(a.SleepMs) * time.Millisecond)
+		if a.Gated {
+			shuffleGate.at()
+		}
 		parts := make([][]int64, a.Outputs)
 		for _, v := range in[0].([]int64) {
 			parts[v%int64(a.Outputs)] = append(parts[v%int64(a.Outputs)], v)
@@ -74,10 +81,10 @@ func numbersGraph(id string, sources, per int) (*graph.Graph, []graph.Key) {
 
 // shuffleGraph shuffles the partitions srcs into outputs partitions; g has
 // the tasks that make them, if any.
-func shuffleGraph(id string, g *graph.Graph, srcs []graph.Key, outputs, sleepMs int) []graph.Key {
+func shuffleGraph(id string, g *graph.Graph, srcs []graph.Key, outputs int, gated bool) []graph.Key {
 	sources := len(srcs)
 	var transfers []graph.Key
-	splitArgs, _ := json.Marshal(map[string]int{"Outputs": outputs, "SleepMs": sleepMs})
+	splitArgs, _ := json.Marshal(map[string]any{"Outputs": outputs, "Gated": gated})
 	for i, src := range srcs {
 		tk := graph.Part("transfer-"+id, i)
 		g.Add(&graph.Task{Key: tk, Op: "test-split", Args: splitArgs, Inputs: []graph.Key{src},
@@ -120,7 +127,7 @@ func TestShuffle(t *testing.T) {
 			c := newTestClient(t, Workers(workers), ThreadsPerWorker(2))
 			ctx := testCtx(t, c)
 			g, srcs := numbersGraph(fmt.Sprint("s", workers), 10, 1000)
-			outs := shuffleGraph(fmt.Sprint("s", workers), g, srcs, 7, 0)
+			outs := shuffleGraph(fmt.Sprint("s", workers), g, srcs, 7, false)
 			values, err := c.Compute(ctx, g, outs)
 			if err != nil {
 				t.Fatal(err)
@@ -145,7 +152,9 @@ func TestShuffleSurvivesWorkerLoss(t *testing.T) {
 	}
 	defer release()
 	g := graph.New()
-	outs := shuffleGraph("lossy", g, srcs, 6, 40)
+	shuffleGate = newGate(sources / 2)
+	defer shuffleGate.Open()
+	outs := shuffleGraph("lossy", g, srcs, 6, true)
 	done := make(chan error, 1)
 	var values []any
 	go func() {
@@ -153,10 +162,17 @@ func TestShuffleSurvivesWorkerLoss(t *testing.T) {
 		values, err = c.Compute(ctx, g, outs)
 		done <- err
 	}()
-	time.Sleep(150 * time.Millisecond) // some transfers have pushed their pieces
-	c.local.Workers[1].Close()
+	select { // half the transfers have pushed their pieces
+	case <-shuffleGate.reached:
+	case err := <-done:
+		t.Fatalf("the shuffle ended before half its transfers had run: %v", err)
+	}
+	loseWorker(t, ctx, c, 1, shuffleGate)
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	if n := shuffleGate.calls.Load(); n <= sources {
+		t.Fatalf("the transfers ran %d times: the shuffle did not start again, so the worker was not lost while it ran", n)
 	}
 	checkShuffled(t, values, sources, 500, 6)
 	n := sourceRuns.Load() - runs

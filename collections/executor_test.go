@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/duskdata/dusk/graph"
 )
@@ -54,11 +53,16 @@ func TestPinReleasesOnce(t *testing.T) {
 	}
 
 	var m atomic.Int32
-	NewPin(func() { m.Add(1) })
-	for deadline := time.Now().Add(5 * time.Second); m.Load() == 0 && time.Now().Before(deadline); {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
+	released := make(chan struct{})
+	NewPin(func() {
+		m.Add(1)
+		close(released)
+	})
+	// The collection that finds the pin unreachable queues its cleanup,
+	// which the runtime then runs: wait for it, not for time to pass.
+	runtime.GC()
+	<-released
+	runtime.GC()
 	if got := m.Load(); got != 1 {
 		t.Fatalf("an unreachable pin released %d times, want 1", got)
 	}

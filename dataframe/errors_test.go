@@ -266,9 +266,3 @@ func TestNoClient(t *testing.T) {
 	_, err = f.Persist(ctx)
 	wantErr(t, "Persist", err, "dusk.NewClient")
 }
-
-// TestReleasedKeysAreForgotten would check that once a Compute is done
-// and its keys released, the scheduler and workers hold nothing of it.
-func TestReleasedKeysAreForgotten(t *testing.T) {
-	t.Skip("needs the client's internals (scheduler and worker state), which package dataframe_test cannot see; the lead engineer covers it elsewhere")
-}

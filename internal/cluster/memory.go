@@ -37,6 +37,29 @@ type memoryMonitor struct {
 
 	mu      sync.Mutex
 	running map[*taskGrowth]struct{} // the tasks whose growth is measured
+	read    chan struct{}            // closed after the next reading; nil until asked for
+}
+
+// NextReading returns a channel closed once the worker has taken its next
+// memory reading, acted on it and reported it: a test waits on it for the
+// worker's memory state to move rather than sleeping.
+func (w *Worker) NextReading() <-chan struct{} {
+	w.mem.mu.Lock()
+	defer w.mem.mu.Unlock()
+	if w.mem.read == nil {
+		w.mem.read = make(chan struct{})
+	}
+	return w.mem.read
+}
+
+// readingDone wakes the callers of NextReading.
+func (m *memoryMonitor) readingDone() {
+	m.mu.Lock()
+	if m.read != nil {
+		close(m.read)
+		m.read = nil
+	}
+	m.mu.Unlock()
 }
 
 // taskGrowth measures how much the process's memory grows while a task
@@ -158,6 +181,7 @@ func (w *Worker) monitorMemory() {
 		if n%metricsEvery == 0 {
 			w.report(r)
 		}
+		w.mem.readingDone()
 	}
 }
 

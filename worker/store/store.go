@@ -37,6 +37,27 @@ type Store struct {
 	seq      uint64
 	spillErr error // the last spill's failure, until one succeeds
 	stats    SpillStats
+	changed  chan struct{} // closed at the next change; nil until asked for
+}
+
+// Changed returns a channel closed at the next change of what the store
+// holds or where (a value put, deleted, spilled or read back), so that a
+// caller waits for a state instead of polling for it.
+func (s *Store) Changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.changed == nil {
+		s.changed = make(chan struct{})
+	}
+	return s.changed
+}
+
+// notify wakes the callers of Changed; the lock is held.
+func (s *Store) notify() {
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 }
 
 // Config says where and when a store spills.
@@ -110,6 +131,7 @@ func (s *Store) Put(k graph.Key, v any) int64 {
 	s.data[k] = e
 	s.managed += n
 	s.touch(e)
+	s.notify()
 	s.mu.Unlock()
 	if old != nil {
 		s.dispose(old)
@@ -128,6 +150,7 @@ func (s *Store) drop(e *entry) {
 		s.out -= e.n
 	}
 	s.spilled -= e.disk
+	s.notify()
 }
 
 func (s *Store) dispose(e *entry) {
@@ -189,6 +212,7 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	s.stats.Unspills++
 	s.stats.UnspillBytes += e.n
 	registry.Retain(v)
+	s.notify()
 	s.mu.Unlock()
 	return v, true, nil
 }
@@ -314,6 +338,7 @@ func (s *Store) evict(e *entry) int64 {
 	s.out += e.n
 	n, old := e.n, e.v
 	e.v, e.inMem = nil, false
+	s.notify()
 	s.mu.Unlock()
 	registry.Release(old)
 	return n
