@@ -185,24 +185,25 @@ func (s *State) readBack(t *task) int64 {
 	return int64(2 * float64(inputs) * float64(s.mem.out) / float64(s.mem.out+s.mem.managed))
 }
 
-// tooLarge says why t cannot run on this worker, or "": its inputs and what
-// tasks of its prefix were seen to add pass the terminate threshold, so
-// that running it would get the worker killed.
+// tooLarge says why t cannot run on this worker, or "": its inputs alone,
+// which must all be in memory as it runs, pass the terminate threshold, so
+// that running it would get the worker killed again and again. (What its
+// prefix was seen to add only holds tasks back: a reading shared with
+// other tasks and the collector's garbage is no ground to fail one.)
 func (s *State) tooLarge(t *task) string {
 	limit := s.cfg.MemoryLimit
 	if limit <= 0 {
 		return ""
 	}
-	grows := s.mem.grows[t.key.Prefix()]
 	inputs := int64(0)
 	for _, d := range t.deps {
 		inputs += d.nbytes
 	}
-	if inputs+grows <= of(s.cfg.Fractions.Terminate, limit) {
+	if inputs <= of(s.cfg.Fractions.Terminate, limit) {
 		return ""
 	}
-	return fmt.Sprintf("task %s needs an estimated %s of memory (its inputs %s, and %s that tasks of %s were seen to add), more than %.0f%% of the worker's %s limit",
-		t.key, FormatBytes(inputs+grows), FormatBytes(inputs), FormatBytes(grows), t.key.Prefix(), 100*s.cfg.Fractions.Terminate, FormatBytes(limit))
+	return fmt.Sprintf("task %s needs at least %s of memory for its inputs, more than %.0f%% of the worker's %s limit: give the worker more memory, or split the inputs into more partitions",
+		t.key, FormatBytes(inputs), 100*s.cfg.Fractions.Terminate, FormatBytes(limit))
 }
 
 // held counts n more bytes of results in memory until the next reading:

@@ -398,9 +398,9 @@ func (w *Worker) runTasks() {
 			return
 		}
 		t := j.task
-		g := w.mem.startTask(w.store.Managed())
+		g := w.mem.startTask()
 		nbytes, took, terr := w.run(t, j.shuffle)
-		grew := w.mem.endTask(g, w.store.Managed())
+		grew := w.mem.endTask(g)
 		w.handle(func(s *worker.State) {
 			if terr != nil {
 				s.ExecuteFailed(t.Key, terr)
