@@ -163,3 +163,24 @@ func futureKeys[T any](futs []*Future[T]) []graph.Key {
 	}
 	return keys
 }
+
+// A task whose inputs alone pass the worker's terminate fraction fails with
+// an error that names it, its need and the limit, rather than getting its
+// worker killed over and over.
+func TestTaskTooLargeForItsWorker(t *testing.T) {
+	c := newTestClient(t, Workers(1), ThreadsPerWorker(1), MemoryLimit(16<<20),
+		MemoryFractions(Fractions{Spill: 1000, Pause: 1000}), LocalDirectory(t.TempDir()))
+	ctx := testCtx(t, c)
+	g, srcs := numbersGraph("large", 2, 1<<20) // two inputs of 8 MiB
+	sum := graph.Key("too-large-sum")
+	g.Add(&graph.Task{Key: sum, Op: "test-collect", Inputs: srcs})
+	_, err := c.Compute(ctx, g, []graph.Key{sum})
+	if err == nil {
+		t.Fatal("a task with 16 MiB of inputs ran on a worker of 16 MiB")
+	}
+	for _, want := range []string{string(sum), "16 MiB", "for its inputs", "16 MiB limit"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not say %q", err, want)
+		}
+	}
+}
