@@ -332,6 +332,30 @@ func (c *Client) Threads(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// MemoryPerThread is the least memory limit per thread among the workers:
+// what one task may use, for readers to size their partitions by (0 when
+// no worker states a limit).
+func (c *Client) MemoryPerThread(ctx context.Context) (int64, error) {
+	ws, err := c.Workers(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var per int64
+	for _, w := range ws {
+		limit := w.Memory.Limit
+		if limit <= 0 {
+			limit = int64(w.Resources["memory"])
+		}
+		if limit <= 0 && c.local != nil {
+			limit = c.local.MemoryLimit()
+		}
+		if p := limit / int64(max(w.NThreads, 1)); p > 0 && (per == 0 || p < per) {
+			per = p
+		}
+	}
+	return per, nil
+}
+
 // settle marks ks reported and wakes its waiters. Called with c.mu held.
 func (c *Client) settle(ks *keyState) {
 	ks.done = true

@@ -32,6 +32,13 @@ type Threaded interface {
 	Threads(ctx context.Context) (int, error)
 }
 
+// Memoried is an Executor that knows how much memory its workers have: the
+// least of their limits over their threads, what one task may use (0:
+// unknown).
+type Memoried interface {
+	MemoryPerThread(ctx context.Context) (int64, error)
+}
+
 // ErrNoClient is returned by Compute and Persist when no executor is found:
 // no dusk.NewClient was started and the context carries none.
 var ErrNoClient = errors.New("no Dusk client: start one with dusk.NewClient(ctx) " +

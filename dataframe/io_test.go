@@ -1,6 +1,8 @@
 package dataframe_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/internal/s3test"
 	"github.com/duskdata/dusk/io/storage"
@@ -327,4 +330,48 @@ func TestManyPartsReadBackInOrder(t *testing.T) {
 		t.Fatalf("%d partitions, want 12", n)
 	}
 	checkRows(t, tableRows(t, compute(t, ctx, back)), allRows(rows), 0)
+}
+
+// A text reader given no block size sizes its partitions by the memory one
+// task of the default client's workers may use: a tenth of it, where that
+// is less than the default 64 MiB; and the answer is the same.
+func TestBlockSizeFollowsWorkerMemory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rows.csv")
+	var b strings.Builder
+	b.WriteString("k,v\n")
+	var want int64
+	for i := 0; b.Len() < 12<<20; i++ {
+		fmt.Fprintf(&b, "key%d,%d\n", i%100, i)
+		want += int64(i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		limit int64
+		parts int
+	}{
+		{8 << 30, 1},  // 64 MiB blocks: one partition
+		{40 << 20, 4}, // blocks of a tenth of 40 MiB: four of 12 MiB and a little
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		c, err := dusk.NewClient(ctx, dusk.Workers(1), dusk.ThreadsPerWorker(1), dusk.MemoryLimit(tc.limit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := dataframe.ReadCSV(path)
+		if n := f.NumPartitions(); n != tc.parts {
+			t.Errorf("limit %d: %d partitions, want %d", tc.limit, n, tc.parts)
+		}
+		tab, err := f.Agg(dataframe.Sum("v")).Compute(dusk.WithClient(ctx, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tableRows(t, tab)[0][0].(int64); got != want {
+			t.Errorf("limit %d: sum %d, want %d", tc.limit, got, want)
+		}
+		tab.Release()
+		c.Close()
+		cancel()
+	}
 }

@@ -29,7 +29,7 @@ type JSONOptions struct {
 	// Types names ("02/01/2006 15:04"); by default they are ISO 8601.
 	TimeLayout string
 	// BlockSize splits files larger than this many bytes into several
-	// partitions. Default 64 MiB.
+	// partitions. Default as ReadCSV's.
 	BlockSize int64
 }
 
@@ -109,7 +109,7 @@ func ReadJSON(pattern string, opts ...JSONOptions) *Frame {
 	}
 	size := o.BlockSize
 	if size <= 0 {
-		size = DefaultBlockSize
+		size = autoBlockSize()
 	}
 	var total int64
 	for _, f := range files {

@@ -2,17 +2,20 @@ package dataframe
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
@@ -43,7 +46,8 @@ type CSVOptions struct {
 	// NoDefaultNulls reads only NullValues as null, not the defaults.
 	NoDefaultNulls bool
 	// BlockSize splits files larger than this many bytes into several
-	// partitions. Default 64 MiB.
+	// partitions. Default 64 MiB, or a tenth of the memory per thread of the
+	// default client's workers where that is less (at least 4 MiB).
 	BlockSize int64
 	// NoDictionary keeps string columns plain instead of dictionary-encoding
 	// those with few distinct values.
@@ -52,6 +56,34 @@ type CSVOptions struct {
 
 // DefaultBlockSize is the default partition size of ReadCSV, in bytes.
 const DefaultBlockSize = 64 << 20
+
+// autoBlockSize is the partition size of a text reader given none:
+// DefaultBlockSize, or a tenth of the memory one task of the default
+// client's workers may use where that is less (as Dask's read_csv sizes
+// its blocks by memory per core): a block takes several times its size
+// to parse, and a worker of 512 MiB running two 64 MiB blocks at once
+// passed its limit.
+func autoBlockSize() int64 {
+	ex, err := collections.ExecutorFrom(context.Background())
+	if err != nil {
+		return DefaultBlockSize
+	}
+	m, ok := ex.(collections.Memoried)
+	if !ok {
+		return DefaultBlockSize
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	per, err := m.MemoryPerThread(ctx)
+	if err != nil || per <= 0 {
+		return DefaultBlockSize
+	}
+	return min(max(per/10, minBlockSize), DefaultBlockSize)
+}
+
+// minBlockSize keeps partitions from getting so small that tasks cost more
+// than their work.
+const minBlockSize = 4 << 20
 
 // csvOpts are what a CSV read task needs besides its block.
 type csvOpts struct {
@@ -218,7 +250,7 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	}
 	size := o.BlockSize
 	if size <= 0 {
-		size = DefaultBlockSize
+		size = autoBlockSize()
 	}
 	fields := make([]arrow.Field, len(schema))
 	for i, c := range schema {

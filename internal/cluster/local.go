@@ -33,8 +33,12 @@ type Local struct {
 	Scheduler *Scheduler
 	Workers   []*Worker // guarded by mu once the cluster runs
 
-	mu sync.Mutex
+	mu    sync.Mutex
+	limit int64 // each worker's memory limit
 }
+
+// MemoryLimit is the memory limit of each of the cluster's workers.
+func (l *Local) MemoryLimit() int64 { return l.limit }
 
 // StartLocal starts an in-process cluster.
 func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
@@ -47,7 +51,7 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 	if cfg.MemoryLimit <= 0 {
 		cfg.MemoryLimit = procmem.Total() / int64(cfg.Workers)
 	}
-	l := &Local{Net: transport.NewInproc()}
+	l := &Local{Net: transport.NewInproc(), limit: cfg.MemoryLimit}
 	var err error
 	if l.Scheduler, err = StartScheduler(l.Net, "inproc://scheduler", "", cfg.Scheduler, cfg.Log); err != nil {
 		return nil, err
