@@ -109,13 +109,12 @@ func (s *State) Memory(r MemoryReading) {
 // about one size), as the scheduler learns durations: the growth of the
 // process's memory while one ran, its result included.
 type admission struct {
-	process, managed int64            // the last reading
-	out              int64            // the last reading's results on disk
-	spillAsked       bool             // a spill for the last reading is under way
-	committed        int64            // expected by the tasks executing now
-	inFlight         int64            // bytes of the fetches in flight
-	batches          map[protocol.WorkerID]int64
-	grows            map[string]int64 // by key prefix: what a task was seen to add
+	process, managed int64                       // the last reading
+	out              int64                       // the last reading's results on disk
+	spillAsked       bool                        // a spill for the last reading is under way
+	committed        int64                       // expected by the tasks executing now
+	fetches          map[protocol.WorkerID]int64 // bytes of each fetch in flight
+	grows            map[string]int64            // by key prefix: what a task was seen to add
 }
 
 // learn takes note of what a task of prefix added to memory: the estimate
@@ -132,22 +131,27 @@ func (a *admission) learn(prefix string, grew int64) {
 }
 
 func (a *admission) fetching(from protocol.WorkerID, n int64) {
-	if a.batches == nil {
-		a.batches = map[protocol.WorkerID]int64{}
+	if a.fetches == nil {
+		a.fetches = map[protocol.WorkerID]int64{}
 	}
-	a.batches[from] = n
-	a.inFlight += n
+	a.fetches[from] = n
 }
 
-func (a *admission) fetched(from protocol.WorkerID) {
-	a.inFlight -= a.batches[from]
-	delete(a.batches, from)
+func (a *admission) fetched(from protocol.WorkerID) { delete(a.fetches, from) }
+
+// inFlight is the bytes of the fetches in flight (one per peer, a few).
+func (a *admission) inFlight() int64 {
+	var n int64
+	for _, b := range a.fetches {
+		n += b
+	}
+	return n
 }
 
 // room is the memory left under the pause threshold beside the last
 // reading and what has started since.
 func (s *State) room() int64 {
-	return of(s.cfg.Fractions.Pause, s.cfg.MemoryLimit) - s.mem.process - s.mem.committed - s.mem.inFlight
+	return of(s.cfg.Fractions.Pause, s.cfg.MemoryLimit) - s.mem.process - s.mem.committed - s.mem.inFlight()
 }
 
 // admit says what t is expected to add to memory and whether it may start:

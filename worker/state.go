@@ -567,9 +567,13 @@ func (s *State) startFetches() {
 		batch := []*task{t}
 		size := t.nbytes
 		t.state = Flight
-		for i := 0; i < s.fetch.Len() && size < s.cfg.TransferBatch; {
+		most := s.cfg.TransferBatch
+		if s.cfg.MemoryLimit > 0 {
+			most = min(most, max(s.room(), size)) // what admission let in
+		}
+		for i := 0; i < s.fetch.Len() && size < most; {
 			o := s.fetch[i]
-			if slices.Contains(o.whoHas, from) && size+o.nbytes <= s.cfg.TransferBatch {
+			if slices.Contains(o.whoHas, from) && size+o.nbytes <= most {
 				s.fetch.remove(o)
 				o.state = Flight
 				batch = append(batch, o)
