@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	if data.path != "" {
+		os.RemoveAll(filepath.Dir(data.path)) // the groupby table the tests shared
+	}
 	os.Exit(code)
 }
 
