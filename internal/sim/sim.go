@@ -114,12 +114,12 @@ type sim struct {
 const quiet = 5 * time.Second
 
 type simWorker struct {
-	id      protocol.WorkerID
-	core    *worker.State
-	alive   bool
-	store   map[graph.Key]*value
-	runs    int                // executions started, to tell a stale completion
-	running map[graph.Key]int  // key: the execution under way
+	id       protocol.WorkerID
+	core     *worker.State
+	alive    bool
+	store    map[graph.Key]*value
+	runs     int                 // executions started, to tell a stale completion
+	running  map[graph.Key]int   // key: the execution under way
 	grows    map[graph.Key]int64 // memory a running task takes
 	spillOK  bool
 	retiring bool
