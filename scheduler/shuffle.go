@@ -25,7 +25,6 @@ type shuffle struct {
 	barrier   *task
 	unpacks   []*task
 	run       *protocol.ShuffleRun // nil until needed
-	runs      uint64               // runs made so far
 	done      map[int]bool         // outputs assembled in the current run: their pieces are gone
 	restarts  int
 }
@@ -73,8 +72,8 @@ func (s *State) shuffleRun(sh *shuffle) *protocol.ShuffleRun {
 			ids = append(ids, w.id)
 		}
 	}
-	sh.runs++
-	sh.run = &protocol.ShuffleRun{ID: sh.id, Run: sh.runs, Workers: ids}
+	s.shuffleRuns++
+	sh.run = &protocol.ShuffleRun{ID: sh.id, Run: s.shuffleRuns, Workers: ids}
 	clear(sh.done)
 	return sh.run
 }
@@ -127,14 +126,8 @@ func (s *State) restartShuffle(sh *shuffle, why string) {
 	if sh.run == nil {
 		return
 	}
-	old := sh.run
-	sh.run = nil
+	s.dropRun(sh)
 	sh.restarts++
-	for _, id := range old.Workers {
-		if s.workers[id] != nil {
-			s.send(id, &protocol.DropShuffle{ID: sh.id, Run: old.Run})
-		}
-	}
 	for _, t := range append(slices.Clone(sh.transfers), sh.barrier) {
 		switch t.state {
 		case Memory:
@@ -171,6 +164,15 @@ func (s *State) shuffleOver(t *task) {
 	if sh == nil || sh.barrier != t || sh.run == nil {
 		return
 	}
+	s.dropRun(sh)
+}
+
+// dropRun has the live workers of sh's current run drop its pieces, those
+// that come late included, and forgets the run.
+func (s *State) dropRun(sh *shuffle) {
+	if sh.run == nil {
+		return
+	}
 	for _, id := range sh.run.Workers {
 		if s.workers[id] != nil {
 			s.send(id, &protocol.DropShuffle{ID: sh.id, Run: sh.run.Run})
@@ -192,6 +194,7 @@ func (s *State) forgetShuffleTask(t *task) {
 		sh.barrier = nil
 	}
 	if len(sh.transfers) == 0 && len(sh.unpacks) == 0 && sh.barrier == nil {
+		s.dropRun(sh) // forgotten before it was over: transfers may still push
 		delete(s.shuffles, sh.id)
 	}
 }

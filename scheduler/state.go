@@ -165,6 +165,10 @@ type State struct {
 	offered  graph.Resources // the most of each resource any worker has offered
 
 	shuffles map[string]*shuffle
+	// shuffleRuns numbers the shuffles' runs, all of them, so that a run
+	// number is never used twice: a worker lets go of pieces of a run it
+	// was told to drop, even if a shuffle of the same name comes again.
+	shuffleRuns uint64
 
 	queue    prioq.Queue[*task] // queued root tasks; stale entries skipped
 	noWorker map[*task]struct{} // ready tasks waiting for a worker

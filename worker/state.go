@@ -61,6 +61,10 @@ type Instruction struct {
 	Msg     protocol.Msg         // Send
 	Bytes   int64                // Spill
 	Shuffle *protocol.ShuffleRun // Execute: the run of a shuffle task
+	// Pieces are an unpack's (Execute): the store keys of the pieces of
+	// its output, per side in order of source.
+	Pieces [][]graph.Key
+	Merge  *MergeJob // Merge
 }
 
 // InstructionKind says what an Instruction asks for.
@@ -77,6 +81,8 @@ const (
 	Send
 	// Spill moves results to disk until the store holds at most Bytes in memory.
 	Spill
+	// Merge combines pieces of a shuffle's output and reports with MergeDone.
+	Merge
 )
 
 type task struct {
@@ -96,6 +102,7 @@ type task struct {
 	shuffle   *protocol.ShuffleRun
 	need      int64  // executing: the memory it was expected to add (admission)
 	cancelled bool   // freed by the scheduler while executing or in flight
+	rerun     bool   // executing a transfer for a shuffle run since replaced: run again
 	keep      bool   // a copy the scheduler asked for: kept until freed
 	heapIndex int    // in the fetch heap
 	readySeq  uint64 // the ticket of its live entry in the ready queue
@@ -116,6 +123,7 @@ type State struct {
 	paused      bool // memory is high: start nothing
 	pauseReason string
 	mem         admission
+	sh          shuffles
 }
 
 // New returns an empty worker core.
@@ -158,6 +166,10 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 		t.cancelled = false
 		t.prio = m.Priority
 		t.run = m.Run
+		if t.state == Executing && isTransfer(t) && m.Shuffle != nil && t.shuffle.Run != m.Shuffle.Run {
+			// Its pieces go to the old run's workers, which drop them.
+			t.rerun = true
+		}
 		t.shuffle = m.Shuffle
 		switch t.state {
 		case Memory:
@@ -206,7 +218,7 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 		}
 	}
 	if why := s.tooLarge(t); why != "" {
-		s.refuse(t, why)
+		s.refuse(t, protocol.Failed, why)
 		return
 	}
 	if t.waitingOn == 0 {
@@ -215,10 +227,10 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 }
 
 // refuse fails t without running it, and lets go of its inputs.
-func (s *State) refuse(t *task, why string) {
+func (s *State) refuse(t *task, kind protocol.ErrorKind, why string) {
 	t.state = Error
 	s.send(&protocol.TaskErred{Key: t.key, Run: t.run, Err: &protocol.TaskError{
-		Kind: protocol.Failed, Key: t.key, Worker: s.cfg.ID, Message: why}})
+		Kind: kind, Key: t.key, Worker: s.cfg.ID, Message: why}})
 	s.doneWithInputs(t)
 }
 
@@ -299,6 +311,10 @@ func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration, grew int
 	s.mem.learn(t.key.Prefix(), max(grew, nbytes))
 	s.mem.process += grew // until a reading says what of it is left
 	s.release(t)
+	s.unpackEnded(t, true)
+	if s.runAgain(t, true) {
+		return
+	}
 	if t.cancelled {
 		if len(t.dependents) == 0 {
 			s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{k}})
@@ -322,6 +338,25 @@ func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration, grew int
 	s.schedule()
 }
 
+// runAgain makes t, which ran for a shuffle run since replaced, ready to
+// run for the current one, unless the scheduler freed it meanwhile; the
+// result it stored (stored) is dropped.
+func (s *State) runAgain(t *task, stored bool) bool {
+	if !t.rerun {
+		return false
+	}
+	t.rerun = false
+	if t.cancelled {
+		return false
+	}
+	if stored {
+		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{t.key}})
+	}
+	s.makeReady(t)
+	s.schedule()
+	return true
+}
+
 // ExecuteFailed records a task whose operation failed.
 func (s *State) ExecuteFailed(k graph.Key, err *protocol.TaskError) {
 	t := s.tasks[k]
@@ -329,6 +364,10 @@ func (s *State) ExecuteFailed(k graph.Key, err *protocol.TaskError) {
 		return
 	}
 	s.release(t)
+	s.unpackEnded(t, false)
+	if s.runAgain(t, false) {
+		return
+	}
 	if t.cancelled {
 		if len(t.dependents) > 0 {
 			// An input of tasks sent since: fetch it from where the
@@ -455,6 +494,7 @@ func (s *State) releaseCopy(d *task) {
 
 // forget removes t, dropping its result if held, and lets go of its inputs.
 func (s *State) forget(t *task) {
+	s.unparkUnpack(t)
 	switch t.state {
 	case Ready:
 		if len(t.spec.Resources) > 0 {
@@ -519,15 +559,26 @@ func (s *State) schedule() {
 			s.removeSpecial(t)
 		}
 		if why := s.tooLarge(t); why != "" {
-			s.refuse(t, why)
+			s.refuse(t, protocol.Failed, why)
 			continue
+		}
+		if s.holdUnpack(t) {
+			continue
+		}
+		var pieces [][]graph.Key
+		if isUnpack(t) {
+			var err error
+			if pieces, err = s.unpackPieces(t); err != nil {
+				s.refuse(t, protocol.Retry, err.Error()) // the scheduler starts the shuffle again
+				continue
+			}
 		}
 		s.take(t.spec.Resources, -1)
 		t.state = Executing
 		t.need = need
 		s.mem.committed += need
 		s.executing++
-		s.out = append(s.out, Instruction{Kind: Execute, Task: t.spec, Shuffle: t.shuffle})
+		s.out = append(s.out, Instruction{Kind: Execute, Task: t.spec, Shuffle: t.shuffle, Pieces: pieces})
 	}
 	s.startFetches()
 }

@@ -28,10 +28,16 @@ import (
 //	replicate keys=(...) from=PEER   the scheduler asks for copies
 //	memory process=N managed=N [out=N] [spill-error]   a memory reading
 //	lost keys=(...)              the store could not read back keys
+//	compute KEY unpack=ID part=N sources=(N,...) [run=N]   an unpack of run N (default 1)
+//	compute KEY transfer=ID [run=N]   a transfer of run N
+//	push ID [run=N] [side=N] source=N parts=(part:nbytes,...) [merge=OP]   pieces arrive (nbytes 0: no rows)
+//	merged KEY [nbytes=N] [failed]   the driver ran the merge that makes KEY
+//	drop-shuffle ID run=N        the scheduler drops runs up to N
 //	states
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		var s *State
+		merges := map[graph.Key]*MergeJob{}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			vals := func(name string) []string {
 				a, _ := d.Arg(name)
@@ -86,6 +92,18 @@ func TestScenarios(t *testing.T) {
 					task.Inputs = append(task.Inputs, graph.Key(key))
 					m.Deps = append(m.Deps, protocol.Dep{Key: graph.Key(key), WhoHas: who, Nbytes: n})
 				}
+				if id := vals("transfer"); len(id) > 0 {
+					task.Shuffle = &graph.Shuffle{ID: id[0], Role: graph.Transfer, Outputs: 1}
+					m.Shuffle = &protocol.ShuffleRun{ID: id[0], Run: uint64(num("run", 1)), Workers: []protocol.WorkerID{"me"}}
+				}
+				if id := vals("unpack"); len(id) > 0 {
+					task.Shuffle = &graph.Shuffle{ID: id[0], Role: graph.Unpack, Part: int(num("part", 0))}
+					for _, n := range vals("sources") {
+						v, _ := strconv.Atoi(n)
+						task.Shuffle.Sources = append(task.Shuffle.Sources, v)
+					}
+					m.Shuffle = &protocol.ShuffleRun{ID: id[0], Run: uint64(num("run", 1)), Workers: []protocol.WorkerID{"me"}}
+				}
 				m.Task = task
 				s.ComputeTask(m)
 			case "done":
@@ -127,6 +145,44 @@ func TestScenarios(t *testing.T) {
 					ks = append(ks, graph.Key(v))
 				}
 				s.Lost(ks)
+			case "push":
+				p := &protocol.ShufflePush{ID: first(), Run: uint64(num("run", 1)), Side: int(num("side", 0)),
+					Source: int(num("source", 0))}
+				if op := vals("merge"); len(op) > 0 {
+					p.Merge = op[0]
+				}
+				var sizes []int64
+				for _, kv := range vals("parts") {
+					part, n, _ := strings.Cut(kv, ":")
+					pn, _ := strconv.Atoi(part)
+					size, _ := strconv.ParseInt(n, 10, 64)
+					p.Parts = append(p.Parts, pn)
+					var v any
+					if size > 0 {
+						v = size
+					}
+					p.Values = append(p.Values, v)
+					sizes = append(sizes, size)
+				}
+				kept := s.ShufflePush(p, sizes)
+				out := s.Outbox()
+				if err := s.Validate(); err != nil {
+					d.Fatalf(t, "invariants broken after %s: %v", d.Cmd, err)
+				}
+				noteMerges(merges, out)
+				return fmt.Sprintf("keep %v\n", kept) + formatOutbox(out)
+			case "merged":
+				j := merges[graph.Key(first())]
+				if j == nil {
+					d.Fatalf(t, "no merge makes %s", first())
+				}
+				var err error
+				if d.HasArg("failed") {
+					err = errors.New("merge failed")
+				}
+				s.MergeDone(j, num("nbytes", 8), err)
+			case "drop-shuffle":
+				s.DropShuffle(&protocol.DropShuffle{ID: first(), Run: uint64(num("run", 1))})
 			case "states":
 				return dumpStates(s)
 			default:
@@ -135,9 +191,20 @@ func TestScenarios(t *testing.T) {
 			if err := s.Validate(); err != nil {
 				d.Fatalf(t, "invariants broken after %s: %v", d.Cmd, err)
 			}
-			return formatOutbox(s.Outbox())
+			out := s.Outbox()
+			noteMerges(merges, out)
+			return formatOutbox(out)
 		})
 	})
+}
+
+// noteMerges files the merges asked for in out by the key they make.
+func noteMerges(merges map[graph.Key]*MergeJob, out []Instruction) {
+	for _, in := range out {
+		if in.Kind == Merge {
+			merges[in.Merge.Key] = in.Merge
+		}
+	}
 }
 
 func formatOutbox(out []Instruction) string {
@@ -145,7 +212,13 @@ func formatOutbox(out []Instruction) string {
 	for _, in := range out {
 		switch in.Kind {
 		case Execute:
-			fmt.Fprintf(&b, "execute %s\n", in.Task.Key)
+			fmt.Fprintf(&b, "execute %s", in.Task.Key)
+			if in.Pieces != nil {
+				fmt.Fprintf(&b, " pieces=%v", in.Pieces)
+			}
+			b.WriteByte('\n')
+		case Merge:
+			fmt.Fprintf(&b, "merge %v into %s\n", in.Merge.Inputs, in.Merge.Key)
 		case Gather:
 			fmt.Fprintf(&b, "gather %v from %s\n", in.Keys, in.From)
 		case Drop:

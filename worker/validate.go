@@ -75,6 +75,7 @@ func (s *State) Validate() error {
 			}
 		}
 	}
+	s.validateShuffles(bad)
 	if executing != s.executing {
 		bad("%d tasks are executing, but the count says %d", executing, s.executing)
 	}

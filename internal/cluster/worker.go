@@ -75,8 +75,7 @@ type Worker struct {
 	retiredOnce sync.Once
 	gossip      string
 
-	conns    *transport.Conns
-	shuffles *shuffles
+	conns *transport.Conns
 
 	mu      sync.Mutex
 	state   *worker.State
@@ -111,7 +110,6 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	}
 	w.log = log.With("worker", w.id)
 	w.startStore(cfg)
-	w.shuffles = newShuffles(w.ctx, w.store)
 	res := graph.Resources{}
 	for n, v := range cfg.Resources {
 		res[n] = v
@@ -300,11 +298,13 @@ func (w *Worker) handle(f func(s *worker.State)) {
 	for _, in := range out {
 		switch in.Kind {
 		case worker.Execute:
-			w.exec <- job{in.Task, in.Shuffle} // the core runs at most as many as there are threads
+			w.exec <- job{in.Task, in.Shuffle, in.Pieces} // the core runs at most as many as there are threads
 		case worker.Gather:
 			go w.gather(in.From, in.Keys)
 		case worker.Spill:
 			w.spill(in.Bytes)
+		case worker.Merge:
+			w.merge(in.Merge)
 		}
 	}
 	if wake {
@@ -372,7 +372,7 @@ func (w *Worker) readScheduler() {
 				case *protocol.Retired:
 					w.retiredOnce.Do(func() { close(w.retired) })
 				case *protocol.DropShuffle:
-					w.shuffles.drop(m.ID, m.Run)
+					s.DropShuffle(m)
 				default:
 					w.log.Warn("unexpected message from the scheduler", "type", fmt.Sprintf("%T", m))
 				}
@@ -381,10 +381,12 @@ func (w *Worker) readScheduler() {
 	}
 }
 
-// job is a task to run, with its shuffle's run for a shuffle task.
+// job is a task to run, with its shuffle's run for a shuffle task, and
+// the store keys of an unpack's pieces.
 type job struct {
 	task    *graph.Task
 	shuffle *protocol.ShuffleRun
+	pieces  [][]graph.Key
 }
 
 // runTasks is one of the worker's threads.
@@ -399,7 +401,7 @@ func (w *Worker) runTasks() {
 		}
 		t := j.task
 		g := w.mem.startTask()
-		nbytes, took, terr := w.run(t, j.shuffle)
+		nbytes, took, terr := w.run(j)
 		grew := w.mem.endTask(g)
 		w.handle(func(s *worker.State) {
 			if terr != nil {
@@ -414,7 +416,8 @@ func (w *Worker) runTasks() {
 // run runs t on its inputs from the store and stores the result. A
 // shuffle's transfer pushes its pieces, and its unpack assembles those
 // pushed here.
-func (w *Worker) run(t *graph.Task, run *protocol.ShuffleRun) (int64, time.Duration, *protocol.TaskError) {
+func (w *Worker) run(j job) (int64, time.Duration, *protocol.TaskError) {
+	t, run := j.task, j.shuffle
 	inputs := make([]any, len(t.Inputs))
 	defer func() {
 		for _, v := range inputs {
@@ -435,11 +438,9 @@ func (w *Worker) run(t *graph.Task, run *protocol.ShuffleRun) (int64, time.Durat
 		return &protocol.TaskError{Kind: protocol.Retry, Key: t.Key, Worker: w.id, Message: err.Error()}
 	}
 	var pieces [][]any
-	var pieceKeys []graph.Key
-	unpack := t.Shuffle != nil && t.Shuffle.Role == graph.Unpack
-	if unpack {
+	if t.Shuffle != nil && t.Shuffle.Role == graph.Unpack {
 		var err error
-		if pieces, pieceKeys, err = w.shuffles.pieces(run, t.Shuffle); err != nil {
+		if pieces, err = w.pieces(run, t.Shuffle, j.pieces); err != nil {
 			return 0, 0, retry(err)
 		}
 		defer releaseAll(pieces)
@@ -464,9 +465,6 @@ func (w *Worker) run(t *graph.Task, run *protocol.ShuffleRun) (int64, time.Durat
 			te.Stack = pe.Stack
 		}
 		return 0, took, te
-	}
-	if unpack {
-		w.shuffles.consumed(run, t.Shuffle.Part, pieceKeys)
 	}
 	return w.store.Put(t.Key, result), took, nil
 }

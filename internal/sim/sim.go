@@ -2,17 +2,18 @@
 // a deterministic, seeded simulation: simulated time, a simulated network
 // whose messages are delayed and reordered as far as a stream allows (each
 // stream between two parties delivers in order), simulated task durations,
-// result sizes and memory, and faults chosen by the seed — a worker lost at
-// any moment (mid-task, mid-transfer, mid-spill), a replacement joining, a
-// worker retiring, a spill that fails, memory high enough to pause a worker. After every event
-// both cores' Validate must hold; a run must end with every wanted result
-// equal to a plain sequential computation of the graph, and, once the client
-// releases them, with no task or result left anywhere. A seed that fails
-// replays exactly.
+// result sizes and memory, peer-to-peer shuffles (their pieces pushed
+// worker to worker, combined as they arrive, unpacked), and faults chosen
+// by the seed — a worker lost at any moment (mid-task, mid-transfer,
+// mid-shuffle, mid-merge, mid-spill), a replacement joining, a worker
+// retiring, a spill that fails, memory high enough to pause a worker. After
+// every event both cores' Validate must hold; a run must end with every
+// wanted result equal to a plain sequential computation of the graph, and,
+// once the client releases them, with no task, result or piece left
+// anywhere. A seed that fails replays exactly.
 //
 // It drives the cores as internal/cluster does, without goroutines, so it
-// covers the cores' protocol, not the drivers' I/O. Shuffles are not
-// simulated yet.
+// covers the cores' protocol, not the drivers' I/O.
 //
 // Must never import: internal/cluster, a transport, or the collections.
 package sim
@@ -264,15 +265,21 @@ func (s *sim) validate() {
 
 // ---- the graph and its answer ----
 
-// makeGraph draws a random graph of roots, maps, fan-ins and reductions,
-// and computes every result in order, as the reference.
+// makeGraph draws a random graph of roots, maps, fan-ins, reductions and
+// shuffles, and computes every result in order, as the reference.
 func (s *sim) makeGraph() {
 	prefixes := []string{"load", "map", "join", "agg"}
 	n := 5 + s.rng.IntN(40)
 	s.expected = map[graph.Key]uint64{}
 	var keys []graph.Key
 	dependents := map[graph.Key]int{}
+	shuffles := 0
 	for i := 0; i < n; i++ {
+		if i > 3 && shuffles < 2 && s.rng.IntN(6) == 0 {
+			shuffles++
+			keys = append(keys, s.addShuffle(i, keys, dependents)...)
+			continue
+		}
 		var inputs []graph.Key
 		p := "load"
 		if i > 2 && s.rng.IntN(4) > 0 {
@@ -301,6 +308,73 @@ func (s *sim) makeGraph() {
 			s.want = append(s.want, k)
 		}
 	}
+}
+
+// addShuffle adds a shuffle of one or two sides over inputs drawn from
+// keys, as the dataframe lowering does (transfers, a barrier, unpacks),
+// computes its outputs as the reference, and returns the unpacks' keys.
+func (s *sim) addShuffle(i int, keys []graph.Key, dependents map[graph.Key]int) []graph.Key {
+	id := fmt.Sprintf("shuffle-%016x-%d", s.seed, i)
+	outputs := 1 + s.rng.IntN(6)
+	merge := ""
+	if s.rng.IntN(2) == 0 {
+		merge = mergeOp
+	}
+	sides := 1 + s.rng.IntN(2)
+	sources := make([]int, sides)
+	sums := make([][]uint64, outputs) // by output, by side: the pieces' sum
+	for j := range sums {
+		sums[j] = make([]uint64, sides)
+	}
+	var transfers []graph.Key
+	for side := range sides {
+		sources[side] = 1 + s.rng.IntN(12)
+		for src := range sources[side] {
+			in := keys[s.rng.IntN(len(keys))]
+			dependents[in]++
+			k := graph.Key(fmt.Sprintf("%s-transfer-%d-%d", id, side, src))
+			s.tasks = append(s.tasks, &graph.Task{Key: k, Op: "transfer", Inputs: []graph.Key{in},
+				Shuffle: &graph.Shuffle{ID: id, Role: graph.Transfer, Outputs: outputs, Side: side, Source: src, Merge: merge}})
+			s.expected[k] = 0
+			transfers = append(transfers, k)
+			for j := range outputs {
+				v, _ := pieceOf(s.expected[in], j)
+				sums[j][side] += v
+			}
+		}
+	}
+	barrier := graph.Key(id + "-barrier-0")
+	bt := &graph.Task{Key: barrier, Op: "barrier", Inputs: transfers,
+		Shuffle: &graph.Shuffle{ID: id, Role: graph.Barrier, Outputs: outputs}}
+	s.tasks = append(s.tasks, bt)
+	s.expected[barrier] = compute(bt, make([]uint64, len(transfers)))
+	dependents[barrier] = outputs
+	var unpacks []graph.Key
+	for j := range outputs {
+		k := graph.Key(fmt.Sprintf("%s-unpack-%d", id, j))
+		ut := &graph.Task{Key: k, Op: "unpack", Inputs: []graph.Key{barrier},
+			Shuffle: &graph.Shuffle{ID: id, Role: graph.Unpack, Outputs: outputs, Part: j, Sources: sources}}
+		s.tasks = append(s.tasks, ut)
+		s.expected[k] = compute(ut, sums[j])
+		unpacks = append(unpacks, k)
+	}
+	return unpacks
+}
+
+// mergeOp names the merge of a simulated shuffle: it adds pieces up, as
+// the unpack does, so that results do not depend on how pieces combined.
+const mergeOp = "sum"
+
+// pieceOf is the piece a transfer of input value v sends to output part,
+// and its size; a quarter of them have no rows.
+func pieceOf(v uint64, part int) (uint64, int64) {
+	h := fnv.New64a()
+	fmt.Fprint(h, v, part)
+	x := h.Sum64()
+	if x%4 == 0 {
+		return 0, 0
+	}
+	return x, int64(1 + x%(memLimit/64))
 }
 
 // compute is what a task's operation returns: the reference's rule on
@@ -402,6 +476,7 @@ func (s *sim) toWorker(w *simWorker, m protocol.Msg) {
 		})
 		return
 	case *protocol.DropShuffle:
+		w.core.DropShuffle(m)
 	default:
 		s.fail("worker %s got an unexpected %T", w.id, m)
 	}
@@ -413,7 +488,9 @@ func (s *sim) flushWorker(w *simWorker) {
 	for _, in := range w.core.Outbox() {
 		switch in.Kind {
 		case worker.Execute:
-			s.execute(w, in.Task)
+			s.execute(w, in)
+		case worker.Merge:
+			s.merge(w, in.Merge)
 		case worker.Gather:
 			s.gather(w, in.From, in.Keys)
 		case worker.Drop:
@@ -428,7 +505,8 @@ func (s *sim) flushWorker(w *simWorker) {
 	}
 }
 
-func (s *sim) execute(w *simWorker, t *graph.Task) {
+func (s *sim) execute(w *simWorker, in worker.Instruction) {
+	t := in.Task
 	inputs := make([]uint64, len(t.Inputs))
 	for i, k := range t.Inputs {
 		v, ok := w.store[k]
@@ -439,21 +517,144 @@ func (s *sim) execute(w *simWorker, t *graph.Task) {
 		v.spilled = false // read back
 		inputs[i] = v.v
 	}
+	role := graph.ShuffleRole(0)
+	if t.Shuffle != nil {
+		role = t.Shuffle.Role
+	}
+	var missing error
+	if role == graph.Unpack {
+		// The unpack's result: its pieces added up, per side.
+		inputs = make([]uint64, len(in.Pieces))
+		for side, keys := range in.Pieces {
+			for _, k := range keys {
+				v, ok := w.store[k]
+				if !ok {
+					missing = fmt.Errorf("piece %s is gone", k)
+					break
+				}
+				v.spilled = false
+				inputs[side] += v.v
+			}
+		}
+	}
 	w.runs++
 	run := w.runs
 	w.running[t.Key] = run
 	w.grows[t.Key] = int64(s.rng.IntN(memLimit / 4))
 	d := time.Duration(1+s.rng.IntN(50)) * time.Millisecond
-	s.at(d, fmt.Sprintf("%s ran %s", w.id, t.Key), func() {
-		if !w.alive || w.running[t.Key] != run {
-			return
-		}
+	current := func() bool { return w.alive && w.running[t.Key] == run }
+	finish := func(v uint64, err error) {
 		delete(w.running, t.Key)
 		grew := w.grows[t.Key]
 		delete(w.grows, t.Key)
-		n := int64(1 + s.rng.IntN(memLimit/8))
-		w.store[t.Key] = &value{v: compute(t, inputs), n: n}
-		w.core.ExecuteDone(t.Key, n, d, grew)
+		if err != nil {
+			w.core.ExecuteFailed(t.Key, &protocol.TaskError{Kind: protocol.Retry, Key: t.Key, Worker: w.id, Message: err.Error()})
+		} else {
+			n := int64(1 + s.rng.IntN(memLimit/8))
+			if role == graph.Transfer {
+				n = 8 // a transfer's result is a token: its pieces went out
+			}
+			w.store[t.Key] = &value{v: v, n: n}
+			w.core.ExecuteDone(t.Key, n, d, grew)
+		}
+		s.flushWorker(w)
+	}
+	s.at(d, fmt.Sprintf("%s ran %s", w.id, t.Key), func() {
+		switch {
+		case !current():
+		case role == graph.Transfer:
+			s.transfer(w, t, in.Shuffle, inputs[0], func(err error) {
+				if current() {
+					finish(0, err)
+				}
+			})
+		case missing != nil:
+			finish(0, missing)
+		default:
+			finish(compute(t, inputs), nil)
+		}
+	})
+}
+
+// transfer pushes the pieces of input value v to the workers that assemble
+// their outputs, one push per worker, and calls done once each was taken
+// or refused (a worker gone), as a transfer's pushes are calls.
+func (s *sim) transfer(w *simWorker, t *graph.Task, run *protocol.ShuffleRun, v uint64, done func(error)) {
+	spec := t.Shuffle
+	pushes := map[protocol.WorkerID]*protocol.ShufflePush{}
+	sizes := map[protocol.WorkerID][]int64{}
+	var owners []protocol.WorkerID
+	for part := range spec.Outputs {
+		owner := run.Owner(part)
+		p := pushes[owner]
+		if p == nil {
+			p = &protocol.ShufflePush{ID: run.ID, Run: run.Run, Side: spec.Side, Source: spec.Source, Merge: spec.Merge}
+			pushes[owner] = p
+			owners = append(owners, owner)
+		}
+		pv, n := pieceOf(v, part)
+		p.Parts = append(p.Parts, part)
+		if n == 0 {
+			p.Values = append(p.Values, nil)
+		} else {
+			p.Values = append(p.Values, &value{v: pv, n: n})
+		}
+		sizes[owner] = append(sizes[owner], n)
+	}
+	left := len(owners)
+	var failed error
+	for _, owner := range owners {
+		p, peer := pushes[owner], s.workers[owner]
+		answer := func(err error) {
+			if err != nil && failed == nil {
+				failed = err
+			}
+			if left--; left == 0 {
+				done(failed)
+			}
+		}
+		s.send(string(w.id), string(owner), fmt.Sprintf("push %s r%d s%d/%d", p.ID, p.Run, p.Side, p.Source), func() {
+			if peer == nil || !peer.alive {
+				s.at(time.Millisecond, fmt.Sprintf("%s: push to %s refused", w.id, owner), func() {
+					answer(fmt.Errorf("push pieces of shuffle %s to worker %s: gone", p.ID, owner))
+				})
+				return
+			}
+			for i, k := range peer.core.ShufflePush(p, sizes[owner]) {
+				if k != "" {
+					peer.store[k] = p.Values[i].(*value)
+				}
+			}
+			s.flushWorker(peer)
+			s.send(string(owner), string(w.id), "pushed", func() { answer(nil) })
+		})
+	}
+}
+
+// merge combines pieces after a while, as a driver does: their sum, about
+// the size of the largest.
+func (s *sim) merge(w *simWorker, j *worker.MergeJob) {
+	s.at(time.Duration(1+s.rng.IntN(5))*time.Millisecond, fmt.Sprintf("%s merged into %s", w.id, j.Key), func() {
+		if !w.alive {
+			return
+		}
+		var sum uint64
+		var n int64
+		var err error
+		for _, k := range j.Inputs {
+			v, ok := w.store[k]
+			if !ok {
+				err = fmt.Errorf("piece %s is gone", k)
+				break
+			}
+			v.spilled = false
+			sum += v.v
+			n = max(n, v.n)
+		}
+		if err == nil {
+			w.store[j.Key] = &value{v: sum, n: n}
+		}
+		w.core.MergeDone(j, n, err)
 		s.flushWorker(w)
 	})
 }
