@@ -292,6 +292,25 @@ func (c *Client) read() {
 // threads, their tasks, and their memory as they last reported it (about
 // every second).
 func (c *Client) Workers(ctx context.Context) ([]WorkerInfo, error) {
+	ws, err := c.queryWorkers(ctx, 0)
+	if err != nil {
+		return nil, fmt.Errorf("dusk: workers: %w", err)
+	}
+	return ws, nil
+}
+
+// WaitForWorkers waits until at least n workers have joined the cluster,
+// as Dask's Client.wait_for_workers, and describes them; ctx bounds the wait.
+func (c *Client) WaitForWorkers(ctx context.Context, n int) ([]WorkerInfo, error) {
+	ws, err := c.queryWorkers(ctx, n)
+	if err != nil {
+		return nil, fmt.Errorf("dusk: wait for %d workers: %w", n, err)
+	}
+	return ws, nil
+}
+
+// queryWorkers asks the scheduler for its workers once it has atLeast.
+func (c *Client) queryWorkers(ctx context.Context, atLeast int) ([]WorkerInfo, error) {
 	reply := make(chan []protocol.WorkerInfo, 1)
 	c.mu.Lock()
 	c.queryID++
@@ -303,18 +322,18 @@ func (c *Client) Workers(ctx context.Context) ([]WorkerInfo, error) {
 		delete(c.queries, id)
 		c.mu.Unlock()
 	}()
-	if err := c.send([]protocol.Msg{&protocol.WorkersQuery{ID: id}}); err != nil {
-		return nil, fmt.Errorf("dusk: workers: %w", err)
+	if err := c.send([]protocol.Msg{&protocol.WorkersQuery{ID: id, AtLeast: atLeast}}); err != nil {
+		return nil, err
 	}
 	select {
 	case ws := <-reply:
 		return ws, nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("dusk: workers: %w", ctx.Err())
+		return nil, ctx.Err()
 	case <-c.closed:
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return nil, fmt.Errorf("dusk: workers: %w", c.err)
+		return nil, c.err
 	}
 }
 

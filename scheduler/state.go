@@ -159,6 +159,8 @@ type State struct {
 	order    []*worker // join order
 	joined   int
 	clients  map[protocol.ClientID]bool
+	// waits are the clients' WorkersQuery that wait for more workers.
+	waits []workersWait
 	prefixes map[string]*prefix
 	gen      int64
 	runs     uint64          // assignments made
@@ -254,6 +256,7 @@ func (s *State) WorkerJoined(h *protocol.HelloWorker) {
 	}
 	s.placeNoWorker()
 	s.fillAll = true
+	s.answerWaits()
 	s.step()
 }
 
@@ -326,6 +329,7 @@ func (s *State) ClientJoined(id protocol.ClientID) { s.clients[id] = true }
 // ClientLost releases every key the client wanted.
 func (s *State) ClientLost(id protocol.ClientID) {
 	delete(s.clients, id)
+	s.waits = slices.DeleteFunc(s.waits, func(w workersWait) bool { return w.client == id })
 	var keys []graph.Key
 	for _, t := range s.tasks {
 		for _, c := range t.wantedBy {
@@ -337,6 +341,23 @@ func (s *State) ClientLost(id protocol.ClientID) {
 	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
 	s.releaseKeys(id, keys)
 	s.step()
+}
+
+// workersWait is a client's WorkersQuery, answered once enough workers are here.
+type workersWait struct {
+	client protocol.ClientID
+	q      *protocol.WorkersQuery
+}
+
+// answerWaits answers the queries whose count of workers is reached.
+func (s *State) answerWaits() {
+	s.waits = slices.DeleteFunc(s.waits, func(w workersWait) bool {
+		if len(s.workers) < w.q.AtLeast {
+			return false
+		}
+		s.send2(w.client, &protocol.WorkersReply{ID: w.q.ID, Workers: s.Workers()})
+		return true
+	})
 }
 
 // FromClient handles a client's message.
@@ -351,7 +372,8 @@ func (s *State) FromClient(id protocol.ClientID, m protocol.Msg) error {
 	case *protocol.MissingData:
 		s.clientMissing(id, m)
 	case *protocol.WorkersQuery:
-		s.send2(id, &protocol.WorkersReply{ID: m.ID, Workers: s.Workers()})
+		s.waits = append(s.waits, workersWait{id, m})
+		s.answerWaits()
 		return nil
 	default:
 		return fmt.Errorf("scheduler: unexpected message %T from client %s", m, id)

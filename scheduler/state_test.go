@@ -36,7 +36,8 @@ import (
 //	retire ID                                  a worker asks to leave
 //	pause ID / resume ID                       a worker's memory is too high / falls
 //	metrics ID process=N managed=N             a worker reports its memory
-//	workers                                    what a client's WorkersQuery gets
+//	workers [id=N] [at-least=N]                what a client's WorkersQuery gets, once at
+//	                                           least N workers are here
 //	states                                     every task's state (not an event)
 //	priorities                                 the tasks in the order they would run
 func TestScenarios(t *testing.T) {
@@ -140,7 +141,7 @@ func TestScenarios(t *testing.T) {
 				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.WorkerMetrics{Memory: protocol.Memory{
 					Limit: 1000, Process: num("process", 0), Managed: num("managed", 0)}}))
 			case "workers":
-				check(s.FromClient(client, &protocol.WorkersQuery{ID: 1}))
+				check(s.FromClient(client, &protocol.WorkersQuery{ID: uint64(num("id", 1)), AtLeast: int(num("at-least", 0))}))
 				var b strings.Builder
 				for _, e := range s.Outbox() {
 					for _, w := range e.Msg.(*protocol.WorkersReply).Workers {
@@ -269,6 +270,12 @@ func formatMsg(m protocol.Msg) string {
 		return fmt.Sprintf("replicate %v from %s", m.Keys, m.From)
 	case *protocol.Retired:
 		return "retired"
+	case *protocol.WorkersReply:
+		ids := make([]protocol.WorkerID, len(m.Workers))
+		for i, w := range m.Workers {
+			ids[i] = w.ID
+		}
+		return fmt.Sprintf("workers %d %v", m.ID, ids)
 	}
 	return fmt.Sprintf("%T", m)
 }

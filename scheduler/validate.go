@@ -85,5 +85,10 @@ func (s *State) Validate() error {
 			}
 		}
 	}
+	for _, w := range s.waits {
+		if len(s.workers) >= w.q.AtLeast {
+			bad("client %s waits for %d workers, and %d are here", w.client, w.q.AtLeast, len(s.workers))
+		}
+	}
 	return errors.Join(errs...)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/duskdata/dusk/graph"
 )
 
 // Validate checks the worker core's invariants and returns every one
@@ -86,4 +88,29 @@ func (s *State) Validate() error {
 		bad("the tasks executing are expected to add %d bytes, but the count says %d", committed, s.mem.committed)
 	}
 	return errors.Join(errs...)
+}
+
+// Held lists what the core counts on the store to hold, with sizes: the
+// results in memory here and the shuffles' pieces. A driver's store holds
+// exactly these between events; the simulator checks that it does.
+func (s *State) Held() map[graph.Key]int64 {
+	held := map[graph.Key]int64{}
+	for k, t := range s.tasks {
+		if t.state == Memory {
+			held[k] = t.nbytes
+		}
+	}
+	for _, o := range s.sh.outputs {
+		for _, pc := range o.got {
+			if pc.key != "" {
+				held[pc.key] = pc.nbytes
+			}
+		}
+		for _, m := range o.merged {
+			if m.key != "" {
+				held[m.key] = m.nbytes
+			}
+		}
+	}
+	return held
 }

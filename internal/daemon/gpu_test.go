@@ -2,7 +2,6 @@ package daemon_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
@@ -25,12 +24,9 @@ func TestGPUWorkersAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var ws []dusk.WorkerInfo
-	for len(ws) < 2 {
-		if ws, err = c.Workers(ctx); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond)
+	ws, err := c.WaitForWorkers(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, w := range ws {
 		want := 1.0

@@ -213,8 +213,12 @@ func (m Memory) Unmanaged() int64 { return max(m.Process-m.Managed, 0) }
 type WorkerMetrics struct{ Memory Memory }
 
 // WorkersQuery asks the scheduler for the workers it knows; it answers with
-// a WorkersReply of the same ID.
-type WorkersQuery struct{ ID uint64 }
+// a WorkersReply of the same ID once it knows at least AtLeast of them
+// (Dask's wait_for_workers).
+type WorkersQuery struct {
+	ID      uint64
+	AtLeast int
+}
 
 // WorkersReply lists the workers.
 type WorkersReply struct {

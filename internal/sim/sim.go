@@ -259,6 +259,25 @@ func (s *sim) validate() {
 			if err := w.core.Validate(); err != nil {
 				s.fail("worker %s: %v", id, err)
 			}
+			s.checkStore(w)
+		}
+	}
+}
+
+// checkStore: the store holds what the core counts on, with the sizes it
+// counts, and nothing else (a running task's result goes in as it ends).
+func (s *sim) checkStore(w *simWorker) {
+	held := w.core.Held()
+	for k, n := range held {
+		if v, ok := w.store[k]; !ok {
+			s.fail("worker %s: the core counts on %s, which the store lacks", w.id, k)
+		} else if v.n != n {
+			s.fail("worker %s: the core counts %s as %d bytes, the store %d", w.id, k, n, v.n)
+		}
+	}
+	for k := range w.store {
+		if _, ok := held[k]; !ok {
+			s.fail("worker %s: the store holds %s, which the core does not count", w.id, k)
 		}
 	}
 }

@@ -97,7 +97,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	case *protocol.WorkerMetrics:
 		return &pb.Msg{Kind: &pb.Msg_WorkerMetrics{WorkerMetrics: &pb.WorkerMetrics{Memory: memoryToWire(m.Memory)}}}, nil
 	case *protocol.WorkersQuery:
-		return &pb.Msg{Kind: &pb.Msg_WorkersQuery{WorkersQuery: &pb.WorkersQuery{Id: m.ID}}}, nil
+		return &pb.Msg{Kind: &pb.Msg_WorkersQuery{WorkersQuery: &pb.WorkersQuery{Id: m.ID, AtLeast: int64(m.AtLeast)}}}, nil
 	case *protocol.WorkersReply:
 		ws := make([]*pb.WorkerInfo, len(m.Workers))
 		for i, w := range m.Workers {
@@ -181,7 +181,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 	case *pb.Msg_WorkerMetrics:
 		return &protocol.WorkerMetrics{Memory: memoryFromWire(k.WorkerMetrics.Memory)}, nil
 	case *pb.Msg_WorkersQuery:
-		return &protocol.WorkersQuery{ID: k.WorkersQuery.Id}, nil
+		return &protocol.WorkersQuery{ID: k.WorkersQuery.Id, AtLeast: int(k.WorkersQuery.AtLeast)}, nil
 	case *pb.Msg_WorkersReply:
 		m := k.WorkersReply
 		ws := make([]protocol.WorkerInfo, len(m.Workers))

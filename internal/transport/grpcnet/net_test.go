@@ -47,7 +47,7 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.Retired{},
 		&protocol.WorkerStatus{Paused: true, Reason: "r"},
 		&protocol.WorkerMetrics{Memory: mem},
-		&protocol.WorkersQuery{ID: 3},
+		&protocol.WorkersQuery{ID: 3, AtLeast: 2},
 		&protocol.WorkersReply{ID: 3, Workers: []protocol.WorkerInfo{{ID: "w", Name: "n", NThreads: 2,
 			Resources: graph.Resources{"cpu": 2}, Processing: 4, Held: 5, Memory: mem, Paused: true, Reason: "r", Retiring: true}}},
 	}

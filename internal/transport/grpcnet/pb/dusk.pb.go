@@ -2222,6 +2222,7 @@ func (x *WorkerMetrics) GetMemory() *Memory {
 type WorkersQuery struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	AtLeast       int64                  `protobuf:"varint,2,opt,name=at_least,json=atLeast,proto3" json:"at_least,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2259,6 +2260,13 @@ func (*WorkersQuery) Descriptor() ([]byte, []int) {
 func (x *WorkersQuery) GetId() uint64 {
 	if x != nil {
 		return x.Id
+	}
+	return 0
+}
+
+func (x *WorkersQuery) GetAtLeast() int64 {
+	if x != nil {
+		return x.AtLeast
 	}
 	return 0
 }
@@ -2892,9 +2900,10 @@ const file_dusk_proto_rawDesc = "" +
 	"\vspill_error\x18\a \x01(\tR\n" +
 	"spillError\"8\n" +
 	"\rWorkerMetrics\x12'\n" +
-	"\x06memory\x18\x01 \x01(\v2\x0f.dusk.v1.MemoryR\x06memory\"\x1e\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.dusk.v1.MemoryR\x06memory\"9\n" +
 	"\fWorkersQuery\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\x04R\x02id\"\xf5\x02\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x19\n" +
+	"\bat_least\x18\x02 \x01(\x03R\aatLeast\"\xf5\x02\n" +
 	"\n" +
 	"WorkerInfo\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
