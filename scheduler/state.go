@@ -153,14 +153,14 @@ type prefix struct {
 // State is the scheduler's core. It is not safe for concurrent use: one
 // goroutine feeds it events and sends what Outbox returns.
 type State struct {
-	cfg      Config
-	tasks    map[graph.Key]*task
-	workers  map[protocol.WorkerID]*worker
-	order    []*worker // join order
-	joined   int
-	clients  map[protocol.ClientID]bool
+	cfg     Config
+	tasks   map[graph.Key]*task
+	workers map[protocol.WorkerID]*worker
+	order   []*worker // join order
+	joined  int
+	clients map[protocol.ClientID]bool
 	// waits are the clients' WorkersQuery that wait for more workers.
-	waits []workersWait
+	waits    []workersWait
 	prefixes map[string]*prefix
 	gen      int64
 	runs     uint64          // assignments made
