@@ -7,20 +7,24 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/duskdata/dusk/graph"
 )
 
-// block makes a MiB of numbers that depend on seed, slowly enough that a
-// worker pausing stops a run of them midway.
+// block makes a MiB of numbers that depend on seed, past blockGate if a
+// test set one.
 var block = Register("test-block", func(_ context.Context, seed int) ([]int64, error) {
 	blockRuns.Add(1)
-	time.Sleep(20 * time.Millisecond)
+	if g := blockGate.Load(); g != nil {
+		g.at()
+	}
 	return blockOf(seed), nil
 })
 
-var blockRuns atomic.Int64
+var (
+	blockRuns atomic.Int64
+	blockGate atomic.Pointer[gate]
+)
 
 func blockOf(seed int) []int64 {
 	out := make([]int64, 1<<17)
@@ -68,6 +72,11 @@ func TestUnwritableSpillDirectoryPauses(t *testing.T) {
 		MemoryFractions(Fractions{Spill: 1000, Pause: 1000}), LocalDirectory(local))
 	ctx := testCtx(t, c)
 	const n = 40 // MiB of results, against a target of 0.6 × 16 MiB
+	// Twelve blocks pass (12 MiB, over the target); the next waits until
+	// the worker has paused, holding the only thread.
+	g := newGate(12)
+	blockGate.Store(g)
+	t.Cleanup(func() { g.Open(); blockGate.Store(nil) })
 	runs := blockRuns.Load()
 	args := make([]int, n)
 	for i := range args {
@@ -87,6 +96,7 @@ func TestUnwritableSpillDirectoryPauses(t *testing.T) {
 	if started := blockRuns.Load(); started-runs >= n {
 		t.Fatalf("the worker ran all %d tasks before it paused", n)
 	}
+	g.Open()
 
 	// The disk comes back: the worker spills, resumes, and finishes.
 	if err := os.Remove(local); err != nil {
