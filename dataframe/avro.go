@@ -24,7 +24,10 @@ type AvroOptions struct {
 	// lists them side by side.
 	Union bool
 	// PartitionSize is the most bytes of files put in one partition (a
-	// larger file is a partition alone). Default 128 MiB.
+	// larger file is a partition alone). Default 128 MiB, or an eighth of
+	// the memory one task of the default client's workers may use where
+	// that is less (at least 4 MiB): blocks may be compressed, and decode
+	// to more than their bytes.
 	PartitionSize int64
 }
 
@@ -39,7 +42,7 @@ func ReadAvro(pattern string, opts ...AvroOptions) *Frame {
 		o = opts[0]
 	}
 	if o.PartitionSize <= 0 {
-		o.PartitionSize = DefaultPartitionSize
+		o.PartitionSize = sizedByMemory(DefaultPartitionSize, 8)
 	}
 	d, err := describeFiles(pattern, o.Union, func(f storage.File) (*arrow.Schema, error) {
 		r, err := storage.OpenStream(f.Path)

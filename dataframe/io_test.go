@@ -332,11 +332,13 @@ func TestManyPartsReadBackInOrder(t *testing.T) {
 	checkRows(t, tableRows(t, compute(t, ctx, back)), allRows(rows), 0)
 }
 
-// A text reader given no block size sizes its partitions by the memory one
-// task of the default client's workers may use: a tenth of it, where that
-// is less than the default 64 MiB; and the answer is the same.
+// A reader given no partition size sizes its partitions by the memory one
+// task of the default client's workers may use, where that is less than its
+// default: text readers a tenth of it, Parquet a quarter (of decoded row
+// groups), Avro an eighth (of file bytes); and the answer is the same.
 func TestBlockSizeFollowsWorkerMemory(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rows.csv")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rows.csv")
 	var b strings.Builder
 	b.WriteString("k,v\n")
 	var want int64
@@ -347,31 +349,56 @@ func TestBlockSizeFollowsWorkerMemory(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		limit int64
-		parts int
+	// The same rows as Parquet (10 MiB decoded, in row groups of 64k rows
+	// of about 0.6 MB) and as Avro (a file of each 1 MiB block of the CSV,
+	// uncompressed: 12 MB in all).
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := dusk.NewClient(ctx, dusk.Workers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx := dusk.WithClient(ctx, c)
+	pq, av := filepath.Join(dir, "pq"), filepath.Join(dir, "avro")
+	if _, err := dataframe.ReadCSV(path).Repartition(1).ToParquet(wctx, pq, dataframe.ParquetWriteOptions{RowGroupRows: 1 << 16}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 1 << 20}).ToAvro(wctx, av, dataframe.AvroWriteOptions{Compression: "none"}); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+
+	readers := []struct {
+		name string
+		read func() *dataframe.Frame
 	}{
-		{8 << 30, 1},  // 64 MiB blocks: one partition
-		{40 << 20, 4}, // blocks of a tenth of 40 MiB: four of 12 MiB and a little
-	} {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		c, err := dusk.NewClient(ctx, dusk.Workers(1), dusk.ThreadsPerWorker(1), dusk.MemoryLimit(tc.limit))
-		if err != nil {
-			t.Fatal(err)
+		{"csv", func() *dataframe.Frame { return dataframe.ReadCSV(path) }},
+		{"parquet", func() *dataframe.Frame { return dataframe.ReadParquet(filepath.Join(pq, "*")) }},
+		{"avro", func() *dataframe.Frame { return dataframe.ReadAvro(av) }},
+	}
+	for _, r := range readers {
+		var parts []int
+		for _, limit := range []int64{8 << 30, 16 << 20} {
+			c, err := dusk.NewClient(ctx, dusk.Workers(1), dusk.ThreadsPerWorker(1), dusk.MemoryLimit(limit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := r.read()
+			parts = append(parts, f.NumPartitions())
+			tab, err := f.Agg(dataframe.Sum("v")).Compute(dusk.WithClient(ctx, c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tableRows(t, tab)[0][0].(int64); got != want {
+				t.Errorf("%s, limit %d: sum %d, want %d", r.name, limit, got, want)
+			}
+			tab.Release()
+			c.Close()
 		}
-		f := dataframe.ReadCSV(path)
-		if n := f.NumPartitions(); n != tc.parts {
-			t.Errorf("limit %d: %d partitions, want %d", tc.limit, n, tc.parts)
+		// At 8 GiB the defaults hold (one partition of the 10–12 MiB); at
+		// 16 MiB partitions of 4 MiB, the least.
+		if parts[0] != 1 || parts[1] < 3 {
+			t.Errorf("%s: %v partitions at limits of 8 GiB and 16 MiB, want 1 and at least 3", r.name, parts)
 		}
-		tab, err := f.Agg(dataframe.Sum("v")).Compute(dusk.WithClient(ctx, c))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := tableRows(t, tab)[0][0].(int64); got != want {
-			t.Errorf("limit %d: sum %d, want %d", tc.limit, got, want)
-		}
-		tab.Release()
-		c.Close()
-		cancel()
 	}
 }

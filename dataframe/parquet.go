@@ -22,7 +22,11 @@ const (
 // ParquetOptions say how ReadParquet reads.
 type ParquetOptions struct {
 	// PartitionSize is the most decoded bytes of row groups put in one
-	// partition; a larger row group is a partition alone. Default 128 MiB.
+	// partition; a larger row group is a partition alone. Default 128 MiB,
+	// or a quarter of the memory one task of the default client's workers
+	// may use where that is less (at least 4 MiB): a partition is held
+	// decoded beside the pages it is decoded from, and the tasks after the
+	// read build on it.
 	PartitionSize int64
 	// Union reads files whose columns differ: the frame has every column
 	// any file has, null where a file lacks it. Without it such files are
@@ -43,7 +47,7 @@ func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
 		o = opts[0]
 	}
 	if o.PartitionSize <= 0 {
-		o.PartitionSize = DefaultPartitionSize
+		o.PartitionSize = sizedByMemory(DefaultPartitionSize, 4)
 	}
 	d, err := describeFiles(pattern, o.Union, func(f storage.File) (*parquet.FileInfo, error) {
 		r, err := storage.Open(f.Path)

@@ -63,22 +63,26 @@ const DefaultBlockSize = 64 << 20
 // its blocks by memory per core): a block takes several times its size
 // to parse, and a worker of 512 MiB running two 64 MiB blocks at once
 // passed its limit.
-func autoBlockSize() int64 {
+func autoBlockSize() int64 { return sizedByMemory(DefaultBlockSize, 10) }
+
+// sizedByMemory is def, or the memory one task of the default client's
+// workers may use over share where that is less (at least minBlockSize).
+func sizedByMemory(def, share int64) int64 {
 	ex, err := collections.ExecutorFrom(context.Background())
 	if err != nil {
-		return DefaultBlockSize
+		return def
 	}
 	m, ok := ex.(collections.Memoried)
 	if !ok {
-		return DefaultBlockSize
+		return def
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	per, err := m.MemoryPerThread(ctx)
 	if err != nil || per <= 0 {
-		return DefaultBlockSize
+		return def
 	}
-	return min(max(per/10, minBlockSize), DefaultBlockSize)
+	return min(max(per/share, minBlockSize), def)
 }
 
 // minBlockSize keeps partitions from getting so small that tasks cost more
