@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net"
 	"runtime"
 	"sync"
 	"time"
@@ -45,6 +46,7 @@ type options struct {
 	localDir       string
 	cache          string
 	gpu            bool
+	dashboard      string
 }
 
 // Address connects to the scheduler of a running cluster ("host:8786"),
@@ -74,6 +76,12 @@ func Resources(r map[string]float64) Option {
 // offers a GPU, everything runs on the CPU. The workers of a local cluster
 // offer the GPU when this process has one.
 func WithGPU() Option { return func(o *options) { o.gpu = true } }
+
+// Dashboard sets where a local cluster serves its dashboard (live pages of
+// the task stream, progress and the workers' memory), as "127.0.0.1:8787"
+// or ":0" for a free port; "none" serves none. Default 127.0.0.1:8787, or a
+// free port when that one is taken. Client.DashboardLink says where it is.
+func Dashboard(addr string) Option { return func(o *options) { o.dashboard = addr } }
 
 // Logger sets where the client and a local cluster log. Default: nowhere.
 func Logger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
@@ -144,6 +152,7 @@ type Client struct {
 	cacheSt   CacheStats
 	gpu       bool      // WithGPU
 	noGPU     sync.Once // logs that no worker offers a GPU
+	dashboard string    // the dashboard's URL, "" without one
 }
 
 // keyState is what the client knows of a key it wants.
@@ -191,7 +200,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		}
 		local, err := cluster.StartLocal(ctx, cluster.LocalConfig{
 			Workers: o.workers, Threads: o.threads, Resources: o.resources, Scheduler: o.sched, Log: o.log,
-			MemoryLimit: o.memoryLimit, Fractions: o.fractions, LocalDirectory: o.localDir,
+			MemoryLimit: o.memoryLimit, Fractions: o.fractions, LocalDirectory: o.localDir, Dashboard: o.dashboard,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("dusk: start local cluster: %w", err)
@@ -206,17 +215,38 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 	cctx, cancel := context.WithTimeout(ctx, o.connectTimeout)
 	defer cancel()
 	var err error
-	c.stream, _, err = cluster.Connect(cctx, c.net, schedAddr, &protocol.HelloClient{Version: protocol.Version, ID: c.id})
+	var welcome *protocol.Welcome
+	c.stream, welcome, err = cluster.Connect(cctx, c.net, schedAddr, &protocol.HelloClient{Version: protocol.Version, ID: c.id})
 	if err != nil {
 		if c.local != nil {
 			c.local.Close()
 		}
 		return nil, fmt.Errorf("dusk: %w", err)
 	}
+	c.dashboard = dashboardLink(welcome.Dashboard, schedAddr)
 	go c.read()
 	go c.flushReleases()
 	collections.PushDefault(c)
 	return c, nil
+}
+
+// DashboardLink is the URL of the cluster's dashboard, "" if it serves none.
+func (c *Client) DashboardLink() string { return c.dashboard }
+
+// dashboardLink makes the dashboard's URL from where the scheduler says it
+// listens, on the scheduler's host where it names none.
+func dashboardLink(at, sched string) string {
+	if at == "" {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(at)
+	if err != nil {
+		return ""
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host, _, _ = net.SplitHostPort(sched)
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/status"
 }
 
 // CacheStats returns how many results computations have loaded from the

@@ -117,6 +117,7 @@ type task struct {
 	err          *protocol.TaskError
 	run          uint64 // the number of its latest assignment
 	queueSeq     uint64 // the ticket of its live entry in the queue
+	done         bool   // it ran, and has not been started again since (Progress)
 }
 
 func (t *task) needed() bool { return len(t.wantedBy) > 0 || t.waiters > 0 }
@@ -148,6 +149,7 @@ func (w *worker) available() bool { return !w.retiring && !w.paused }
 type prefix struct {
 	name     string
 	duration float64 // seconds; < 0 while unknown
+	counts   counts
 }
 
 // State is the scheduler's core. It is not safe for concurrent use: one
@@ -565,6 +567,7 @@ func (s *State) newTask(k graph.Key) *task {
 		s.prefixes[name] = p
 	}
 	t := &task{key: k, prefix: p}
+	p.counts.states[Released]++
 	s.tasks[k] = t
 	return t
 }
@@ -695,6 +698,7 @@ func (s *State) missingData(w *worker, m *protocol.MissingData) {
 // dependents right when t enters or leaves an active state.
 func (s *State) setState(t *task, to TaskState) {
 	was := t.state.active()
+	t.prefix.counts.move(t, to)
 	t.state = to
 	if now := to.active(); now != was {
 		for _, d := range t.deps {

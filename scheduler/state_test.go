@@ -39,6 +39,7 @@ import (
 //	workers [id=N] [at-least=N]                what a client's WorkersQuery gets, once at
 //	                                           least N workers are here
 //	states                                     every task's state (not an event)
+//	progress                                   the tasks by prefix, as the progress panel shows them
 //	priorities                                 the tasks in the order they would run
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
@@ -152,6 +153,13 @@ func TestScenarios(t *testing.T) {
 				return b.String()
 			case "states":
 				return dumpStates(s)
+			case "progress":
+				var b strings.Builder
+				for _, p := range s.Progress() {
+					fmt.Fprintf(&b, "%s: waiting=%d processing=%d memory=%d done=%d erred=%d of %d\n",
+						p.Prefix, p.Waiting, p.Processing, p.Memory, p.Done, p.Erred, p.Total())
+				}
+				return b.String()
 			case "priorities":
 				return dumpPriorities(s)
 			default:

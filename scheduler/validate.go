@@ -85,6 +85,7 @@ func (s *State) Validate() error {
 			}
 		}
 	}
+	s.validateCounts(bad)
 	for _, w := range s.waits {
 		if len(s.workers) >= w.q.AtLeast {
 			bad("client %s waits for %d workers, and %d are here", w.client, w.q.AtLeast, len(s.workers))

@@ -132,7 +132,7 @@ func TestShuffleMergeShape(t *testing.T) {
 				if len(store) != len(c.want) {
 					t.Errorf("the store holds %d values, want %d", len(store), len(c.want))
 				}
-				s.ExecuteDone("unpack", 8, 0, 0)
+				s.ExecuteDone("unpack", Ran{Nbytes: 8})
 				drive()
 				if len(store) != 0 {
 					t.Errorf("the store holds %d values once the unpack ran", len(store))

@@ -300,16 +300,25 @@ func (s *State) FreeKeys(m *protocol.FreeKeys) {
 	s.schedule()
 }
 
+// Ran is what the driver measured of a task it ran.
+type Ran struct {
+	Nbytes int64         // the result's size, as the store counts it
+	Start  time.Time     // when it started, by the driver's clock (for the task stream)
+	Took   time.Duration // how long it ran
+	Grew   int64         // how much process memory grew while it ran; 0 where not measured
+	Thread int           // which of the worker's threads ran it
+}
+
 // ExecuteDone records a task's result, which the driver has put in the
-// store: its size, how long it ran, and how much the process's memory grew
-// while it ran (grew: 0 where the driver does not measure it).
-func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration, grew int64) {
+// store, with what the driver measured of its run.
+func (s *State) ExecuteDone(k graph.Key, r Ran) {
 	t := s.tasks[k]
 	if t == nil || t.state != Executing {
 		return
 	}
-	s.mem.learn(t.key.Prefix(), max(grew, nbytes))
-	s.mem.process += grew // until a reading says what of it is left
+	nbytes := r.Nbytes
+	s.mem.learn(t.key.Prefix(), max(r.Grew, nbytes))
+	s.mem.process += r.Grew // until a reading says what of it is left
 	s.release(t)
 	s.unpackEnded(t, true)
 	if s.runAgain(t, true) {
@@ -333,7 +342,7 @@ func (s *State) ExecuteDone(k graph.Key, nbytes int64, d time.Duration, grew int
 	}
 	t.nbytes = nbytes
 	s.toMemory(t)
-	s.send(&protocol.TaskFinished{Key: k, Run: t.run, Nbytes: nbytes, Duration: d})
+	s.send(&protocol.TaskFinished{Key: k, Run: t.run, Nbytes: nbytes, Duration: r.Took, Start: r.Start, Thread: r.Thread})
 	s.doneWithInputs(t)
 	s.schedule()
 }

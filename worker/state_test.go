@@ -107,7 +107,7 @@ func TestScenarios(t *testing.T) {
 				m.Task = task
 				s.ComputeTask(m)
 			case "done":
-				s.ExecuteDone(graph.Key(first()), num("nbytes", 8), time.Millisecond, num("grew", 0))
+				s.ExecuteDone(graph.Key(first()), Ran{Nbytes: num("nbytes", 8), Took: time.Millisecond, Grew: num("grew", 0)})
 			case "failed":
 				k := graph.Key(first())
 				s.ExecuteFailed(k, &protocol.TaskError{Key: k, Message: "boom"})

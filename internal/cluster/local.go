@@ -3,9 +3,12 @@ package cluster
 import (
 	"context"
 	"log/slog"
+	"net"
+	"net/http"
 	"sync"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/scheduler"
@@ -24,6 +27,9 @@ type LocalConfig struct {
 	LocalDirectory string
 	Scheduler      scheduler.Config
 	Log            *slog.Logger
+	// Dashboard is where the dashboard listens: "" for 127.0.0.1:8787, or
+	// a free port when that one is taken; "none" for no dashboard.
+	Dashboard string
 }
 
 // Local is a scheduler and its workers in this process, joined by an
@@ -32,9 +38,12 @@ type Local struct {
 	Net       *transport.Inproc
 	Scheduler *Scheduler
 	Workers   []*Worker // guarded by mu once the cluster runs
+	// DashboardAddr is where the dashboard listens, "" without one.
+	DashboardAddr string
 
-	mu    sync.Mutex
-	limit int64 // each worker's memory limit
+	dashboard *http.Server
+	mu        sync.Mutex
+	limit     int64 // each worker's memory limit
 }
 
 // MemoryLimit is the memory limit of each of the cluster's workers.
@@ -55,6 +64,17 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 	var err error
 	if l.Scheduler, err = StartScheduler(l.Net, "inproc://scheduler", "", cfg.Scheduler, cfg.Log); err != nil {
 		return nil, err
+	}
+	if cfg.Dashboard != "none" {
+		addr := cfg.Dashboard
+		if addr == "" {
+			addr = net.JoinHostPort("127.0.0.1", dashboard.DefaultPort)
+		}
+		if l.dashboard, l.DashboardAddr, err = dashboard.Serve(addr, cfg.Dashboard == "", l.Scheduler, cfg.Log); err != nil {
+			l.Scheduler.Close()
+			return nil, err
+		}
+		l.Scheduler.SetDashboard(l.DashboardAddr)
 	}
 	for i := 0; i < cfg.Workers; i++ {
 		_, err := l.AddWorker(ctx, WorkerConfig{NThreads: cfg.Threads, Resources: cfg.Resources,
@@ -104,6 +124,9 @@ func (l *Local) processShare(managed int64) int64 {
 
 // Close stops the workers and the scheduler.
 func (l *Local) Close() error {
+	if l.dashboard != nil {
+		l.dashboard.Close()
+	}
 	for _, w := range l.Workers {
 		w.Close()
 	}

@@ -28,6 +28,9 @@ type Scheduler struct {
 	state   *scheduler.State
 	workers map[protocol.WorkerID]transport.Stream
 	clients map[protocol.ClientID]transport.Stream
+	stream  taskStream
+	// dashboard is where the dashboard is served, told to peers in Welcome.
+	dashboard string
 }
 
 // StartScheduler serves a scheduler at addr on net. gossip, if not empty,
@@ -100,7 +103,10 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 		st.Close()
 		return
 	}
-	if err := st.Send([]protocol.Msg{&protocol.Welcome{Version: protocol.Version, Gossip: s.gossip}}); err != nil {
+	s.mu.Lock()
+	welcome := &protocol.Welcome{Version: protocol.Version, Gossip: s.gossip, Dashboard: s.dashboard}
+	s.mu.Unlock()
+	if err := st.Send([]protocol.Msg{welcome}); err != nil {
 		st.Close()
 		return
 	}
@@ -122,6 +128,9 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 						s.log.Info("worker retiring: copying what only it holds", "worker", worker)
 					}
 					if worker != "" {
+						if tf, ok := m.(*protocol.TaskFinished); ok {
+							s.stream.record(worker, tf)
+						}
 						err = s.state.FromWorker(worker, m)
 					} else {
 						err = s.state.FromClient(client, m)

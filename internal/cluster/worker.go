@@ -127,7 +127,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	w.gossip = welcome.Gossip
 	w.runners.Add(cfg.NThreads)
 	for i := 0; i < cfg.NThreads; i++ {
-		go w.runTasks()
+		go w.runTasks(i)
 	}
 	go w.readScheduler()
 	go w.flushToScheduler()
@@ -390,7 +390,7 @@ type job struct {
 }
 
 // runTasks is one of the worker's threads.
-func (w *Worker) runTasks() {
+func (w *Worker) runTasks(thread int) {
 	defer w.runners.Done()
 	for {
 		var j job
@@ -401,13 +401,13 @@ func (w *Worker) runTasks() {
 		}
 		t := j.task
 		g := w.mem.startTask()
-		nbytes, took, terr := w.run(j)
-		grew := w.mem.endTask(g)
+		r, terr := w.run(j)
+		r.Grew, r.Thread = w.mem.endTask(g), thread
 		w.handle(func(s *worker.State) {
 			if terr != nil {
 				s.ExecuteFailed(t.Key, terr)
 			} else {
-				s.ExecuteDone(t.Key, nbytes, took, grew)
+				s.ExecuteDone(t.Key, r)
 			}
 		})
 	}
@@ -416,7 +416,7 @@ func (w *Worker) runTasks() {
 // run runs t on its inputs from the store and stores the result. A
 // shuffle's transfer pushes its pieces, and its unpack assembles those
 // pushed here.
-func (w *Worker) run(j job) (int64, time.Duration, *protocol.TaskError) {
+func (w *Worker) run(j job) (worker.Ran, *protocol.TaskError) {
 	t, run := j.task, j.shuffle
 	inputs := make([]any, len(t.Inputs))
 	defer func() {
@@ -429,7 +429,7 @@ func (w *Worker) run(j job) (int64, time.Duration, *protocol.TaskError) {
 		if err != nil || !ok {
 			// A lost input (a corrupt spill) is reported as missing first:
 			// the scheduler restarts this task, and ignores this failure.
-			return 0, 0, &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id,
+			return worker.Ran{}, &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id,
 				Message: fmt.Sprintf("input %s is not in this worker's store: %v", k, err)}
 		}
 		inputs[i] = v
@@ -441,7 +441,7 @@ func (w *Worker) run(j job) (int64, time.Duration, *protocol.TaskError) {
 	if t.Shuffle != nil && t.Shuffle.Role == graph.Unpack {
 		var err error
 		if pieces, err = w.pieces(run, t.Shuffle, j.pieces); err != nil {
-			return 0, 0, retry(err)
+			return worker.Ran{}, retry(err)
 		}
 		defer releaseAll(pieces)
 	}
@@ -453,7 +453,7 @@ func (w *Worker) run(j job) (int64, time.Duration, *protocol.TaskError) {
 			registry.Release(result)
 			err = fmt.Errorf("a shuffle transfer returned a %T, not a split", result)
 		} else if err = w.transfer(t, run, split); err != nil {
-			return 0, time.Since(start), retry(err)
+			return worker.Ran{}, retry(err)
 		}
 		result = int64(0)
 	}
@@ -464,9 +464,9 @@ func (w *Worker) run(j job) (int64, time.Duration, *protocol.TaskError) {
 		if errors.As(err, &pe) {
 			te.Stack = pe.Stack
 		}
-		return 0, took, te
+		return worker.Ran{}, te
 	}
-	return w.store.Put(t.Key, result), took, nil
+	return worker.Ran{Nbytes: w.store.Put(t.Key, result), Start: start, Took: took}, nil
 }
 
 // gather fetches keys from a peer into the store.

@@ -26,6 +26,7 @@ import (
 	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/cluster"
+	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/membership"
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
@@ -96,6 +97,7 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	port := fs.Int("port", 8786, "port to serve on; 0 picks a free one")
 	gossip := fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one")
 	killed := fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails")
+	dash := fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages; "none" serves none`)
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -126,6 +128,17 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	addr := dialable(sched.Addr(), advertise)
 	fmt.Fprintf(stdout, "dusk scheduler at %s\n", addr)
+	if *dash != "none" {
+		// The default port falls back to a free one, as Dask's does.
+		srv, at, err := dashboard.Serve(*dash, *dash == ":"+dashboard.DefaultPort, sched, log)
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		at = dialable(at, advertise)
+		sched.SetDashboard(at)
+		fmt.Fprintf(stdout, "dusk dashboard at http://%s/status\n", at)
+	}
 	log.Info("serving", "addr", addr, "gossip", members.Addr(), "protocol", protocol.Version)
 	<-ctx.Done()
 	log.Info("shutting down")

@@ -48,6 +48,9 @@ type Welcome struct {
 	Version string
 	Err     string
 	Gossip  string
+	// Dashboard is where the scheduler serves its dashboard (HOST:PORT;
+	// the host empty where it is the scheduler's), or "" if it does not.
+	Dashboard string
 }
 
 // Priority orders tasks: lower runs first. Gen counts graph submissions, so
@@ -127,6 +130,10 @@ type TaskFinished struct {
 	Run      uint64 // the ComputeTask's
 	Nbytes   int64
 	Duration time.Duration // 0 when the result was fetched, not computed
+	// Start and Thread say when, by the worker's clock, and on which of its
+	// threads it ran: the task stream's bar.
+	Start  time.Time
+	Thread int
 }
 
 // TaskErred reports a task whose operation failed on the sending worker.
@@ -241,6 +248,29 @@ type WorkerInfo struct {
 	Paused   bool
 	Reason   string
 	Retiring bool
+}
+
+// Progress is where the tasks of one key prefix (a task kind: "read-csv",
+// "groupby-chunk") stand, as Dask's progress panel shows them: Done counts
+// tasks that ran and whose results were released since; Waiting those not
+// yet run (released, waiting, queued or without a worker).
+type Progress struct {
+	Prefix                                   string
+	Waiting, Processing, Memory, Done, Erred int
+}
+
+// Total is every task of the prefix, finished or not.
+func (p Progress) Total() int { return p.Waiting + p.Processing + p.Memory + p.Done + p.Erred }
+
+// TaskRecord is one task run, for the task stream: where, on which thread,
+// from when to when (the worker's clock), and the size of its result.
+type TaskRecord struct {
+	Key         graph.Key
+	Prefix      string
+	Worker      WorkerID
+	Thread      int
+	Start, Stop time.Time
+	Nbytes      int64
 }
 
 // Retired tells a retiring worker that nothing depends on it any more.

@@ -574,7 +574,7 @@ func (s *sim) execute(w *simWorker, in worker.Instruction) {
 				n = 8 // a transfer's result is a token: its pieces went out
 			}
 			w.store[t.Key] = &value{v: v, n: n}
-			w.core.ExecuteDone(t.Key, n, d, grew)
+			w.core.ExecuteDone(t.Key, worker.Ran{Nbytes: n, Took: d, Grew: grew})
 		}
 		s.flushWorker(w)
 	}

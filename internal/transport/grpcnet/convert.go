@@ -43,7 +43,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	case *protocol.HelloClient:
 		return &pb.Msg{Kind: &pb.Msg_HelloClient{HelloClient: &pb.HelloClient{Version: m.Version, Id: string(m.ID)}}}, nil
 	case *protocol.Welcome:
-		return &pb.Msg{Kind: &pb.Msg_Welcome{Welcome: &pb.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip}}}, nil
+		return &pb.Msg{Kind: &pb.Msg_Welcome{Welcome: &pb.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip, Dashboard: m.Dashboard}}}, nil
 	case *protocol.ComputeTask:
 		deps := make([]*pb.Dep, len(m.Deps))
 		for i, d := range m.Deps {
@@ -58,7 +58,8 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_FreeKeys{FreeKeys: &pb.FreeKeys{Keys: keysToWire(m.Keys)}}}, nil
 	case *protocol.TaskFinished:
 		return &pb.Msg{Kind: &pb.Msg_TaskFinished{TaskFinished: &pb.TaskFinished{
-			Key: string(m.Key), Run: m.Run, Nbytes: m.Nbytes, DurationNs: int64(m.Duration)}}}, nil
+			Key: string(m.Key), Run: m.Run, Nbytes: m.Nbytes, DurationNs: int64(m.Duration),
+			StartNs: timeToWire(m.Start), Thread: int32(m.Thread)}}}, nil
 	case *protocol.TaskErred:
 		return &pb.Msg{Kind: &pb.Msg_TaskErred{TaskErred: &pb.TaskErred{Key: string(m.Key), Run: m.Run, Err: errToWire(m.Err)}}}, nil
 	case *protocol.AddKeys:
@@ -120,7 +121,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.HelloClient{Version: k.HelloClient.Version, ID: protocol.ClientID(k.HelloClient.Id)}, nil
 	case *pb.Msg_Welcome:
 		m := k.Welcome
-		return &protocol.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip}, nil
+		return &protocol.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip, Dashboard: m.Dashboard}, nil
 	case *pb.Msg_ComputeTask:
 		m := k.ComputeTask
 		deps := make([]protocol.Dep, len(m.Deps))
@@ -140,7 +141,8 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.FreeKeys{Keys: keysFromWire(k.FreeKeys.Keys)}, nil
 	case *pb.Msg_TaskFinished:
 		m := k.TaskFinished
-		return &protocol.TaskFinished{Key: graph.Key(m.Key), Run: m.Run, Nbytes: m.Nbytes, Duration: time.Duration(m.DurationNs)}, nil
+		return &protocol.TaskFinished{Key: graph.Key(m.Key), Run: m.Run, Nbytes: m.Nbytes, Duration: time.Duration(m.DurationNs),
+			Start: timeFromWire(m.StartNs), Thread: int(m.Thread)}, nil
 	case *pb.Msg_TaskErred:
 		m := k.TaskErred
 		return &protocol.TaskErred{Key: graph.Key(m.Key), Run: m.Run, Err: errFromWire(m.Err)}, nil
@@ -308,4 +310,19 @@ func workersFromWire(ws []string) []protocol.WorkerID {
 		out[i] = protocol.WorkerID(w)
 	}
 	return out
+}
+
+// timeToWire writes t as Unix nanoseconds, 0 for the zero time.
+func timeToWire(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func timeFromWire(ns int64) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, ns)
 }

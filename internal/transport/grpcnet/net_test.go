@@ -27,11 +27,11 @@ func TestConvertRoundTrip(t *testing.T) {
 	msgs := []protocol.Msg{
 		&protocol.HelloWorker{Version: "v", ID: "w", Name: "n", NThreads: 4, Resources: graph.Resources{"cpu": 4}},
 		&protocol.HelloClient{Version: "v", ID: "c"},
-		&protocol.Welcome{Version: "v", Err: "e", Gossip: "g"},
+		&protocol.Welcome{Version: "v", Err: "e", Gossip: "g", Dashboard: ":8787"},
 		&protocol.ComputeTask{Task: task, Priority: protocol.Priority{Gen: 2, Ord: 3}, Run: 7,
 			Deps: []protocol.Dep{{Key: "a", WhoHas: []protocol.WorkerID{"w1", "w2"}, Nbytes: 10}}},
 		&protocol.FreeKeys{Keys: []graph.Key{"a", "b"}},
-		&protocol.TaskFinished{Key: "k", Run: 7, Nbytes: 100, Duration: 3 * time.Millisecond},
+		&protocol.TaskFinished{Key: "k", Run: 7, Nbytes: 100, Duration: 3 * time.Millisecond, Start: time.Unix(1700000000, 5), Thread: 2},
 		&protocol.TaskErred{Key: "k", Run: 7, Err: terr},
 		&protocol.AddKeys{Keys: []graph.Key{"a"}, Nbytes: []int64{5}},
 		&protocol.ReleasedData{Keys: []graph.Key{"a"}},

@@ -1024,6 +1024,7 @@ type Welcome struct {
 	Version       string                 `protobuf:"bytes,1,opt,name=version,proto3" json:"version,omitempty"`
 	Err           string                 `protobuf:"bytes,2,opt,name=err,proto3" json:"err,omitempty"`
 	Gossip        string                 `protobuf:"bytes,3,opt,name=gossip,proto3" json:"gossip,omitempty"`
+	Dashboard     string                 `protobuf:"bytes,4,opt,name=dashboard,proto3" json:"dashboard,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1075,6 +1076,13 @@ func (x *Welcome) GetErr() string {
 func (x *Welcome) GetGossip() string {
 	if x != nil {
 		return x.Gossip
+	}
+	return ""
+}
+
+func (x *Welcome) GetDashboard() string {
+	if x != nil {
+		return x.Dashboard
 	}
 	return ""
 }
@@ -1317,6 +1325,8 @@ type TaskFinished struct {
 	Run           uint64                 `protobuf:"varint,2,opt,name=run,proto3" json:"run,omitempty"`
 	Nbytes        int64                  `protobuf:"varint,3,opt,name=nbytes,proto3" json:"nbytes,omitempty"`
 	DurationNs    int64                  `protobuf:"varint,4,opt,name=duration_ns,json=durationNs,proto3" json:"duration_ns,omitempty"`
+	StartNs       int64                  `protobuf:"varint,5,opt,name=start_ns,json=startNs,proto3" json:"start_ns,omitempty"` // Unix nanoseconds; 0: not computed here
+	Thread        int32                  `protobuf:"varint,6,opt,name=thread,proto3" json:"thread,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1375,6 +1385,20 @@ func (x *TaskFinished) GetNbytes() int64 {
 func (x *TaskFinished) GetDurationNs() int64 {
 	if x != nil {
 		return x.DurationNs
+	}
+	return 0
+}
+
+func (x *TaskFinished) GetStartNs() int64 {
+	if x != nil {
+		return x.StartNs
+	}
+	return 0
+}
+
+func (x *TaskFinished) GetThread() int32 {
+	if x != nil {
+		return x.Thread
 	}
 	return 0
 }
@@ -2824,11 +2848,12 @@ const file_dusk_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"7\n" +
 	"\vHelloClient\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x0e\n" +
-	"\x02id\x18\x02 \x01(\tR\x02id\"M\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\"k\n" +
 	"\aWelcome\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x10\n" +
 	"\x03err\x18\x02 \x01(\tR\x03err\x12\x16\n" +
-	"\x06gossip\x18\x03 \x01(\tR\x06gossip\"\xc2\x01\n" +
+	"\x06gossip\x18\x03 \x01(\tR\x06gossip\x12\x1c\n" +
+	"\tdashboard\x18\x04 \x01(\tR\tdashboard\"\xc2\x01\n" +
 	"\vComputeTask\x12!\n" +
 	"\x04task\x18\x01 \x01(\v2\r.dusk.v1.TaskR\x04task\x12-\n" +
 	"\bpriority\x18\x02 \x01(\v2\x11.dusk.v1.PriorityR\bpriority\x12\x10\n" +
@@ -2844,13 +2869,15 @@ const file_dusk_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
 	"\x03run\x18\x02 \x01(\x04R\x03run\"\x1e\n" +
 	"\bFreeKeys\x12\x12\n" +
-	"\x04keys\x18\x01 \x03(\tR\x04keys\"k\n" +
+	"\x04keys\x18\x01 \x03(\tR\x04keys\"\x9e\x01\n" +
 	"\fTaskFinished\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x10\n" +
 	"\x03run\x18\x02 \x01(\x04R\x03run\x12\x16\n" +
 	"\x06nbytes\x18\x03 \x01(\x03R\x06nbytes\x12\x1f\n" +
 	"\vduration_ns\x18\x04 \x01(\x03R\n" +
-	"durationNs\"U\n" +
+	"durationNs\x12\x19\n" +
+	"\bstart_ns\x18\x05 \x01(\x03R\astartNs\x12\x16\n" +
+	"\x06thread\x18\x06 \x01(\x05R\x06thread\"U\n" +
 	"\tTaskErred\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x10\n" +
 	"\x03run\x18\x02 \x01(\x04R\x03run\x12$\n" +

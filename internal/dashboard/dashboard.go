@@ -1,0 +1,183 @@
+// Package dashboard serves the scheduler's window for people: live pages
+// (the task stream, progress by task kind, the workers' memory, a table of
+// workers) drawn in the browser from files embedded in the binary, fed by
+// server-sent events, and the JSON they read. It knows the cluster only
+// through Source, so that it serves the local cluster and `dusk scheduler`
+// alike.
+//
+// Must never import: scheduler, worker, internal/cluster, a transport, or
+// the collections.
+package dashboard
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/duskdata/dusk/internal/protocol"
+)
+
+// Source is what the dashboard shows, read under the scheduler's lock.
+type Source interface {
+	Workers() []protocol.WorkerInfo
+	Progress() []protocol.Progress
+	// TaskStream returns the records numbered since and later, and the
+	// number of the next record.
+	TaskStream(since uint64) ([]protocol.TaskRecord, uint64)
+}
+
+// Interval is how often a page connected to the event stream is updated.
+const Interval = 500 * time.Millisecond
+
+//go:embed static
+var static embed.FS
+
+// pages are the dashboard's pages, in the order of its menu.
+var pages = []string{"status", "workers"}
+
+// Handler serves the dashboard of src.
+func Handler(src Source, log *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	files, _ := fs.Sub(static, "static")
+	page, _ := fs.ReadFile(files, "page.html")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(files)))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/status", http.StatusFound)
+	})
+	for _, name := range pages {
+		mux.HandleFunc("GET /"+name, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write(page)
+		})
+	}
+	mux.HandleFunc("GET /api/status", func(w http.ResponseWriter, r *http.Request) {
+		var since uint64
+		fmt.Sscan(r.URL.Query().Get("since"), &since)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(snapshot(src, since))
+	})
+	mux.HandleFunc("GET /api/events", func(w http.ResponseWriter, r *http.Request) {
+		events(w, r, src, log)
+	})
+	return mux
+}
+
+// Status is one update of the pages: the workers, progress by task kind,
+// and the task stream's records since the last update.
+type Status struct {
+	Time     int64               `json:"time"` // Unix milliseconds
+	Workers  []Worker            `json:"workers"`
+	Progress []protocol.Progress `json:"progress"`
+	Stream   []Record            `json:"stream"`
+	Next     uint64              `json:"next"` // the number of the next record
+}
+
+// Worker is a worker as the pages show it.
+type Worker struct {
+	protocol.WorkerInfo
+	Unmanaged int64 `json:"unmanaged"`
+}
+
+// Record is a task stream record with times in milliseconds since the
+// Unix epoch, as the browser counts.
+type Record struct {
+	Key    string  `json:"key"`
+	Prefix string  `json:"prefix"`
+	Worker string  `json:"worker"`
+	Thread int     `json:"thread"`
+	Start  float64 `json:"start"`
+	Stop   float64 `json:"stop"`
+	Nbytes int64   `json:"nbytes"`
+}
+
+// streamSent bounds the records one update carries: a page that connects
+// while thousands of tasks a second run draws the latest, not all.
+const streamSent = 20000
+
+func snapshot(src Source, since uint64) Status {
+	recs, next := src.TaskStream(since)
+	if len(recs) > streamSent {
+		recs = recs[len(recs)-streamSent:]
+	}
+	st := Status{Time: time.Now().UnixMilli(), Progress: src.Progress(), Next: next,
+		Stream: make([]Record, len(recs))}
+	for _, w := range src.Workers() {
+		st.Workers = append(st.Workers, Worker{WorkerInfo: w, Unmanaged: w.Memory.Unmanaged()})
+	}
+	for i, r := range recs {
+		st.Stream[i] = Record{Key: string(r.Key), Prefix: r.Prefix, Worker: string(r.Worker), Thread: r.Thread,
+			Start: ms(r.Start), Stop: ms(r.Stop), Nbytes: r.Nbytes}
+	}
+	return st
+}
+
+func ms(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
+
+// events streams a Status every Interval as server-sent events until the
+// browser goes away; each carries the task stream's records since the last.
+func events(w http.ResponseWriter, r *http.Request, src Source, log *slog.Logger) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	_, next := src.TaskStream(^uint64(0))
+	if n := next; n > streamSent {
+		next = n - streamSent // a page that opens shows the recent past
+	} else {
+		next = 0
+	}
+	tick := time.NewTicker(Interval)
+	defer tick.Stop()
+	for {
+		st := snapshot(src, next)
+		next = st.Next
+		b, err := json.Marshal(st)
+		if err != nil {
+			log.Warn("dashboard: encode status", "err", err)
+			return
+		}
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return
+		}
+		flusher.Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// DefaultPort is the dashboard's port unless told otherwise, as Dask's.
+const DefaultPort = "8787"
+
+// Serve serves the dashboard of src on addr in the background and returns
+// the server and the address it listens on. An addr ending in ":0" takes a
+// free port; a fallback takes one if addr's port is in use (a local
+// cluster's default, when another cluster has 8787).
+func Serve(addr string, fallback bool, src Source, log *slog.Logger) (*http.Server, string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil && fallback {
+		host, _, _ := net.SplitHostPort(addr)
+		ln, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("dashboard on %s: %w", addr, err)
+	}
+	h := Handler(src, log)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+			log.Warn("dashboard stopped", "err", err)
+		}
+	}()
+	return srv, ln.Addr().String(), nil
+}

@@ -1,0 +1,156 @@
+// The dashboard's pages: one event stream (/api/events) feeds them, a
+// status a half second. The page shown is the path's ("/status").
+"use strict";
+
+const page = location.pathname.replace(/^\//, "") || "status";
+document.getElementById(page).hidden = false;
+document.getElementById("nav-" + page)?.classList.add("current");
+
+const fractions = { target: 0.6, spill: 0.7, pause: 0.8, terminate: 0.95 };
+const streamWindow = 10000; // ms of task stream shown
+const records = [];         // the task stream's records in the window
+const rates = [[], []];     // tasks per second over the last minute
+let lastStatus = null;
+
+function bytes(n) {
+  if (!n) return "0 B";
+  const u = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  while (n >= 1024 && i < u.length - 1) { n /= 1024; i++; }
+  return (i ? n.toFixed(n < 10 ? 1 : 0) : n) + " " + u[i];
+}
+
+// colour gives each task kind its own colour, the same on every page.
+function colour(prefix) {
+  let h = 0;
+  for (const c of prefix) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return `hsl(${h % 360}, 60%, 52%)`;
+}
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "style") e.style.cssText = v; else e.setAttribute(k, v);
+  }
+  for (const k of kids) e.append(k);
+  return e;
+}
+
+function drawProgress(progress) {
+  const box = document.getElementById("progress");
+  box.replaceChildren();
+  for (const p of progress) {
+    const total = p.Waiting + p.Processing + p.Memory + p.Done + p.Erred;
+    const bar = el("div", { class: "bar" });
+    let at = 0;
+    for (const [n, cls] of [[p.Done, "done"], [p.Memory, "inmem"], [p.Processing, "proc"], [p.Erred, "erred"]]) {
+      const w = total ? 100 * n / total : 0;
+      bar.append(el("span", { class: cls, style: `left:${at}%;width:${w}%` }));
+      at += w;
+    }
+    box.append(el("div", { class: "bar-row progress-row", "data-prefix": p.Prefix },
+      el("span", { style: `border-left: 6px solid ${colour(p.Prefix)}; padding-left: 4px` }, p.Prefix),
+      bar, `${p.Done + p.Memory} / ${total}` + (p.Erred ? ` (${p.Erred} erred)` : "")));
+  }
+  if (!progress.length) box.append(el("p", { class: "legend" }, "no tasks"));
+}
+
+function drawMemory(workers) {
+  const box = document.getElementById("memory");
+  box.replaceChildren();
+  for (const w of workers) {
+    const m = w.Memory, limit = m.Limit || Math.max(m.Process, 1);
+    const bar = el("div", { class: "bar" });
+    const managed = Math.min(m.Managed, m.Process || m.Managed);
+    bar.append(el("span", { class: "managed", style: `left:0;width:${100 * managed / limit}%` }));
+    bar.append(el("span", { class: "unmanaged", style: `left:${100 * managed / limit}%;width:${100 * w.unmanaged / limit}%` }));
+    if (m.Limit) {
+      for (const f of Object.values(fractions)) bar.append(el("span", { class: "line", style: `left:${100 * f}%` }));
+    }
+    const row = el("div", { class: "bar-row worker-mem" + (w.Paused ? " paused" : ""), "data-worker": w.ID },
+      el("span", { class: "name" }, w.Name || w.ID), bar,
+      `${bytes(m.Process)}` + (m.Limit ? ` of ${bytes(m.Limit)}` : "") + (m.Spilled ? `, ${bytes(m.Spilled)} spilled` : ""));
+    box.append(row);
+  }
+}
+
+function drawWorkerTable(workers) {
+  const body = document.querySelector("#worker-table tbody");
+  body.replaceChildren();
+  for (const w of workers) {
+    const m = w.Memory;
+    const res = Object.entries(w.Resources || {}).map(([k, v]) => `${k}=${v}`).join(" ");
+    const status = w.Paused ? "paused: " + w.Reason : w.Retiring ? "retiring" : "running";
+    body.append(el("tr", { class: w.Paused ? "paused" : w.Retiring ? "retiring" : "", "data-worker": w.ID },
+      ...[w.ID, w.Name, w.NThreads, res, m.Limit ? bytes(m.Limit) : "none", bytes(m.Process), bytes(m.Managed),
+        bytes(m.Spilled), w.Processing, bytes(w.Held), "now", status].map(v => el("td", {}, String(v)))));
+  }
+}
+
+// The task stream: a row per worker thread, a bar per task, the last ten
+// seconds, coloured by kind.
+function drawStream(now, workers) {
+  const canvas = document.getElementById("stream");
+  const width = canvas.clientWidth;
+  canvas.width = width * devicePixelRatio;
+  const rows = [];
+  for (const w of workers) for (let t = 0; t < w.NThreads; t++) rows.push(w.ID + "/" + t);
+  const rowH = Math.max(4, Math.min(24, Math.floor(200 / Math.max(rows.length, 1))));
+  canvas.height = (rows.length * rowH + 20) * devicePixelRatio;
+  canvas.style.height = (rows.length * rowH + 20) + "px";
+  const g = canvas.getContext("2d");
+  g.scale(devicePixelRatio, devicePixelRatio);
+  g.clearRect(0, 0, width, canvas.height);
+  const x = t => width - (now - t) / streamWindow * width;
+  const index = new Map(rows.map((r, i) => [r, i]));
+  for (const r of records) {
+    const i = index.get(r.worker + "/" + r.thread);
+    if (i === undefined) continue;
+    g.fillStyle = colour(r.prefix);
+    g.fillRect(x(r.start), i * rowH + 1, Math.max(1, x(r.stop) - x(r.start)), rowH - 2);
+  }
+  g.fillStyle = "#666";
+  g.font = "11px system-ui";
+  for (let s = 0; s <= streamWindow / 1000; s += 2) g.fillText(`-${s}s`, width - s * 1000 / streamWindow * width + 2, rows.length * rowH + 14);
+  canvas.dataset.drawn = String(records.length);
+}
+
+let rateChart = null;
+function drawRate(now, added) {
+  rates[0].push(now / 1000);
+  rates[1].push(added / (lastStatus ? Math.max((now - lastStatus.time) / 1000, 0.001) : 1));
+  while (rates[0].length > 120) { rates[0].shift(); rates[1].shift(); }
+  const box = document.getElementById("rate-chart");
+  if (!rateChart) {
+    rateChart = new uPlot({ width: box.clientWidth || 600, height: 140, legend: { show: false },
+      series: [{}, { stroke: "#4a7fd0", fill: "rgba(74,127,208,.15)", label: "tasks/s" }],
+      axes: [{}, { size: 60 }] }, rates, box);
+  } else {
+    rateChart.setData(rates);
+  }
+  document.getElementById("rate").textContent = `${Math.round(rates[1][rates[1].length - 1])} tasks/s`;
+}
+
+function update(st) {
+  for (const r of st.stream) records.push(r);
+  const cutoff = st.time - streamWindow;
+  let drop = 0;
+  while (drop < records.length && records[drop].stop < cutoff) drop++;
+  records.splice(0, drop);
+  const workers = st.workers || [];
+  if (page === "status") {
+    drawProgress(st.progress || []);
+    drawMemory(workers);
+    drawStream(st.time, workers);
+    drawRate(st.time, st.stream.length);
+  } else if (page === "workers") {
+    drawWorkerTable(workers);
+  }
+  lastStatus = st;
+  document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
+}
+
+const source = new EventSource("/api/events");
+const conn = document.getElementById("conn");
+source.onmessage = e => { conn.textContent = "live"; conn.classList.add("live"); update(JSON.parse(e.data)); };
+source.onerror = () => { conn.textContent = "reconnecting…"; conn.classList.remove("live"); };

@@ -1,0 +1,99 @@
+package scheduler
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/duskdata/dusk/internal/protocol"
+)
+
+// counts are a prefix's tasks by state, kept as tasks move (setState), so
+// that a progress report costs one pass over the prefixes, not the tasks.
+type counts struct {
+	states        [Forgotten]int // live tasks by state
+	releasedDone  int            // of states[Released]: tasks that ran
+	forgottenDone int            // tasks that ran and were forgotten since
+}
+
+// move counts t's move from its state to the state to, before it happens.
+func (c *counts) move(t *task, to TaskState) {
+	from := t.state
+	if from < Forgotten {
+		c.states[from]--
+	}
+	if from == Released && t.done {
+		c.releasedDone--
+	}
+	switch to {
+	case Memory:
+		t.done = true
+	case Waiting, NoWorker, Queued, Processing, Erred:
+		t.done = false
+	}
+	switch {
+	case to < Forgotten:
+		c.states[to]++
+		if to == Released && t.done {
+			c.releasedDone++
+		}
+	case t.done:
+		c.forgottenDone++
+	}
+	if c.live() == 0 {
+		c.forgottenDone = 0 // the prefix's work is over and forgotten
+	}
+}
+
+func (c *counts) live() int {
+	n := 0
+	for _, v := range c.states {
+		n += v
+	}
+	return n
+}
+
+// Progress reports the prefixes with tasks, by name.
+func (s *State) Progress() []protocol.Progress {
+	var out []protocol.Progress
+	for name, p := range s.prefixes {
+		c := &p.counts
+		if c.live() == 0 {
+			continue
+		}
+		out = append(out, protocol.Progress{Prefix: name,
+			Waiting:    c.states[Released] - c.releasedDone + c.states[Waiting] + c.states[NoWorker] + c.states[Queued],
+			Processing: c.states[Processing], Memory: c.states[Memory],
+			Done: c.releasedDone + c.forgottenDone, Erred: c.states[Erred]})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Prefix < out[j].Prefix })
+	return out
+}
+
+// validateCounts checks that each prefix's counts equal its tasks'.
+func (s *State) validateCounts(bad func(string, ...any)) {
+	want := map[*prefix]*counts{}
+	for _, t := range s.tasks {
+		c := want[t.prefix]
+		if c == nil {
+			c = &counts{}
+			want[t.prefix] = c
+		}
+		c.states[t.state]++
+		if t.state == Released && t.done {
+			c.releasedDone++
+		}
+	}
+	for name, p := range s.prefixes {
+		c := want[p]
+		if c == nil {
+			c = &counts{}
+		}
+		if c.states != p.counts.states || c.releasedDone != p.counts.releasedDone {
+			bad("prefix %s counts %s, but its tasks are %s", name, p.counts.describe(), c.describe())
+		}
+	}
+}
+
+func (c *counts) describe() string {
+	return fmt.Sprintf("%v (%d released done)", c.states, c.releasedDone)
+}
