@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport"
@@ -29,6 +30,7 @@ type Scheduler struct {
 	workers map[protocol.WorkerID]transport.Stream
 	clients map[protocol.ClientID]transport.Stream
 	stream  taskStream
+	events  dashboard.Events
 	// dashboard is where the dashboard is served, told to peers in Welcome.
 	dashboard string
 }
@@ -128,8 +130,13 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 						s.log.Info("worker retiring: copying what only it holds", "worker", worker)
 					}
 					if worker != "" {
-						if tf, ok := m.(*protocol.TaskFinished); ok {
-							s.stream.record(worker, tf)
+						switch m := m.(type) {
+						case *protocol.TaskFinished:
+							s.stream.record(worker, m)
+						case *protocol.WorkerStatus:
+							if m.Paused {
+								s.events.Pauses++
+							}
 						}
 						err = s.state.FromWorker(worker, m)
 					} else {
@@ -178,6 +185,7 @@ func (s *Scheduler) join(hello protocol.Msg, st transport.Stream) bool {
 			}
 			s.workers[h.ID] = st
 			s.state.WorkerJoined(h)
+			s.events.Joined++
 			s.log.Info("worker joined", "worker", h.ID, "threads", h.NThreads)
 		case *protocol.HelloClient:
 			s.clients[h.ID] = st
@@ -224,6 +232,7 @@ func (s *Scheduler) dropWorker(id protocol.WorkerID) {
 	}
 	delete(s.workers, id)
 	s.state.WorkerLost(id)
+	s.events.Lost++
 	s.log.Warn("worker lost", "worker", id)
 }
 

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/protocol"
 )
 
@@ -10,8 +11,9 @@ const streamKept = 100_000
 
 // taskStream is a ring of the latest task records, numbered from 0.
 type taskStream struct {
-	recs []protocol.TaskRecord
-	next uint64 // the number of the next record
+	recs      []protocol.TaskRecord
+	next      uint64 // the number of the next record
+	observers []func(protocol.TaskRecord)
 }
 
 func (ts *taskStream) add(r protocol.TaskRecord) {
@@ -43,8 +45,12 @@ func (ts *taskStream) record(from protocol.WorkerID, m *protocol.TaskFinished) {
 	if m.Duration <= 0 || m.Start.IsZero() {
 		return // fetched, not computed
 	}
-	ts.add(protocol.TaskRecord{Key: m.Key, Prefix: m.Key.Prefix(), Worker: from, Thread: m.Thread,
-		Start: m.Start, Stop: m.Start.Add(m.Duration), Nbytes: m.Nbytes})
+	r := protocol.TaskRecord{Key: m.Key, Prefix: m.Key.Prefix(), Worker: from, Thread: m.Thread,
+		Start: m.Start, Stop: m.Start.Add(m.Duration), Nbytes: m.Nbytes}
+	ts.add(r)
+	for _, f := range ts.observers {
+		f(r)
+	}
 }
 
 // Workers describes the workers, as the scheduler knows them.
@@ -75,4 +81,19 @@ func (s *Scheduler) SetDashboard(addr string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dashboard = addr
+}
+
+// Events counts the workers that joined and were lost, and their pauses.
+func (s *Scheduler) Events() dashboard.Events {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.events
+}
+
+// OnTask calls f, under the scheduler's lock, with each task record as it
+// comes.
+func (s *Scheduler) OnTask(f func(protocol.TaskRecord)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stream.observers = append(s.stream.observers, f)
 }

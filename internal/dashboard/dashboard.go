@@ -64,6 +64,9 @@ func Handler(src Source, log *slog.Logger) http.Handler {
 	mux.HandleFunc("GET /api/events", func(w http.ResponseWriter, r *http.Request) {
 		events(w, r, src, log)
 	})
+	if o, ok := src.(Observed); ok {
+		mux.Handle("GET /metrics", metricsHandler(o))
+	}
 	return mux
 }
 

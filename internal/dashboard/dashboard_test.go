@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,6 +13,9 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
@@ -57,6 +61,31 @@ func TestDashboardOfARunningJob(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The event stream carries statuses until the workers' reports (every
+	// second) say they spilled.
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := bufio.NewReader(resp.Body)
+	for spilled := false; !spilled; {
+		line, err := events.ReadString('\n')
+		if err != nil {
+			t.Fatalf("event stream: %v", err)
+		}
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var ev dashboard.Status
+		if err := json.Unmarshal([]byte(data), &ev); err != nil || len(ev.Workers) != 2 {
+			t.Fatalf("event %q: %v", line, err)
+		}
+		spilled = slices.ContainsFunc(ev.Workers, func(w dashboard.Worker) bool { return w.Memory.SpilledTotal > 0 })
+	}
+	resp.Body.Close()
+
 	var st dashboard.Status
 	getJSON(t, base+"/api/status?since=0", &st)
 	workers := map[string]int{}
@@ -95,9 +124,6 @@ func TestDashboardOfARunningJob(t *testing.T) {
 	if held != outputs {
 		t.Errorf("progress holds %d unpacked outputs in memory, want %d: %+v", held, outputs, st.Progress)
 	}
-	if !slices.ContainsFunc(st.Workers, func(w dashboard.Worker) bool { return w.Memory.SpilledTotal > 0 }) {
-		t.Errorf("no worker reports spilling: %+v", st.Workers)
-	}
 	// A status asked for since the last record carries no record again.
 	var later dashboard.Status
 	getJSON(t, base+"/api/status?since="+jsonNum(st.Next), &later)
@@ -117,21 +143,7 @@ func TestDashboardOfARunningJob(t *testing.T) {
 		}
 	}
 
-	// The event stream's first event is a status like the one above.
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(resp.Body).ReadString('\n')
-	resp.Body.Close()
-	if err != nil || !strings.HasPrefix(line, "data: ") {
-		t.Fatalf("event stream began with %q (%v)", line, err)
-	}
-	var ev dashboard.Status
-	if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev); err != nil || len(ev.Workers) != 2 {
-		t.Fatalf("event %q: %v", line, err)
-	}
+	checkMetrics(t, base+"/metrics", kinds, outputs)
 
 	tab, err := sums.Agg(dataframe.Sum("S")).Compute(dusk.WithClient(ctx, c))
 	if err != nil {
@@ -167,4 +179,62 @@ func getJSON(t *testing.T, url string, v any) {
 func jsonNum(n uint64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// checkMetrics parses /metrics with Prometheus' own parser and checks it
+// against the job: a duration observed for every task of each kind in the
+// stream, two running workers that joined, spills counted, and the
+// persisted outputs in memory.
+func checkMetrics(t *testing.T, url string, kinds map[string]int, outputs int) {
+	t.Helper()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(strings.NewReader(get(t, url)))
+	if err != nil {
+		t.Fatalf("parse %s: %v", url, err)
+	}
+	label := func(m *dto.Metric, name string) string {
+		for _, l := range m.GetLabel() {
+			if l.GetName() == name {
+				return l.GetValue()
+			}
+		}
+		return ""
+	}
+	observed := map[string]int{}
+	for _, m := range fams["dusk_task_duration_seconds"].GetMetric() {
+		observed[label(m, "prefix")] = int(m.GetHistogram().GetSampleCount())
+	}
+	if !maps.Equal(observed, kinds) {
+		t.Errorf("durations observed by kind %v, tasks in the stream %v", observed, kinds)
+	}
+	value := func(fam, l, v string) float64 {
+		var sum float64
+		for _, m := range fams[fam].GetMetric() {
+			if l == "" || label(m, l) == v {
+				sum += m.GetGauge().GetValue() + m.GetCounter().GetValue()
+			}
+		}
+		return sum
+	}
+	if n := value("dusk_workers", "status", "running"); n != 2 {
+		t.Errorf("%v running workers, want 2", n)
+	}
+	if n := value("dusk_worker_events_total", "event", "joined"); n != 2 {
+		t.Errorf("%v workers joined, want 2", n)
+	}
+	if n := value("dusk_worker_spilled_bytes_total", "", ""); n <= 0 {
+		t.Errorf("%v bytes spilled, want some", n)
+	}
+	inMemory := 0.0
+	for _, m := range fams["dusk_tasks"].GetMetric() {
+		if strings.HasPrefix(label(m, "prefix"), "shuffle-unpack") && label(m, "state") == "memory" {
+			inMemory += m.GetGauge().GetValue()
+		}
+	}
+	if inMemory != float64(outputs) {
+		t.Errorf("%v unpacked outputs in memory by the metrics, want %d", inMemory, outputs)
+	}
+	if fams["go_goroutines"] == nil || fams["process_resident_memory_bytes"] == nil {
+		t.Error("the Go runtime's and the process's metrics are missing")
+	}
 }
