@@ -70,7 +70,8 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 		if addr == "" {
 			addr = net.JoinHostPort("127.0.0.1", dashboard.DefaultPort)
 		}
-		if l.dashboard, l.DashboardAddr, err = dashboard.Serve(addr, cfg.Dashboard == "", l.Scheduler, cfg.Log); err != nil {
+		dcfg := dashboard.Config{Addr: addr, Fallback: cfg.Dashboard == "", Log: cfg.Log}
+		if l.dashboard, l.DashboardAddr, err = dashboard.Serve(l.Scheduler, dcfg); err != nil {
 			l.Scheduler.Close()
 			return nil, err
 		}

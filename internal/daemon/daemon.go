@@ -97,7 +97,8 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	port := fs.Int("port", 8786, "port to serve on; 0 picks a free one")
 	gossip := fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one")
 	killed := fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails")
-	dash := fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages; "none" serves none`)
+	dash := fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`)
+	pprof := fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -130,7 +131,7 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fmt.Fprintf(stdout, "dusk scheduler at %s\n", addr)
 	if *dash != "none" {
 		// The default port falls back to a free one, as Dask's does.
-		srv, at, err := dashboard.Serve(*dash, *dash == ":"+dashboard.DefaultPort, sched, log)
+		srv, at, err := dashboard.Serve(sched, dashboard.Config{Addr: *dash, Fallback: *dash == ":"+dashboard.DefaultPort, Pprof: *pprof, Log: log})
 		if err != nil {
 			return err
 		}

@@ -13,9 +13,10 @@ import (
 
 // `dusk scheduler` serves its dashboard where --dashboard-address says, a
 // client over gRPC learns the link as it connects, and the status there
-// lists the worker processes and the tasks they ran.
+// lists the worker processes and the tasks they ran; --pprof serves Go's
+// profiles beside it.
 func TestSchedulerServesDashboard(t *testing.T) {
-	sched := start(t, bins.dusktest, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0")
+	sched := start(t, bins.dusktest, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0", "--pprof")
 	start(t, bins.dusktest, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1", "--nthreads", "2",
 		"--name", "w0", "--local-directory", t.TempDir())
 	ctx := testCtx(t)
@@ -62,5 +63,15 @@ func TestSchedulerServesDashboard(t *testing.T) {
 	}
 	if ran != 10 {
 		t.Errorf("%d test-inc tasks in the stream, want 10: %+v", ran, st.Stream)
+	}
+	// --pprof serves Go's profiles there.
+	resp, err = http.Get(strings.TrimSuffix(link, "/status") + "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "goroutine profile") {
+		t.Errorf("/debug/pprof/goroutine: %s %.200s", resp.Status, b)
 	}
 }

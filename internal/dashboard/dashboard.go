@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/duskdata/dusk/internal/protocol"
@@ -40,8 +41,21 @@ var static embed.FS
 // pages are the dashboard's pages, in the order of its menu.
 var pages = []string{"status", "workers"}
 
+// Config says where and how the dashboard is served.
+type Config struct {
+	// Addr is where it listens; one ending in ":0" takes a free port.
+	Addr string
+	// Fallback takes a free port when Addr's is in use (a local cluster's
+	// default, when another cluster has 8787).
+	Fallback bool
+	// Pprof serves Go's profiles under /debug/pprof/.
+	Pprof bool
+	Log   *slog.Logger
+}
+
 // Handler serves the dashboard of src.
-func Handler(src Source, log *slog.Logger) http.Handler {
+func Handler(src Source, cfg Config) http.Handler {
+	log := cfg.Log
 	mux := http.NewServeMux()
 	files, _ := fs.Sub(static, "static")
 	page, _ := fs.ReadFile(files, "page.html")
@@ -66,6 +80,13 @@ func Handler(src Source, log *slog.Logger) http.Handler {
 	})
 	if o, ok := src.(Observed); ok {
 		mux.Handle("GET /metrics", metricsHandler(o))
+	}
+	if cfg.Pprof {
+		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+		mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	}
 	return mux
 }
@@ -162,20 +183,22 @@ func events(w http.ResponseWriter, r *http.Request, src Source, log *slog.Logger
 // DefaultPort is the dashboard's port unless told otherwise, as Dask's.
 const DefaultPort = "8787"
 
-// Serve serves the dashboard of src on addr in the background and returns
-// the server and the address it listens on. An addr ending in ":0" takes a
-// free port; a fallback takes one if addr's port is in use (a local
-// cluster's default, when another cluster has 8787).
-func Serve(addr string, fallback bool, src Source, log *slog.Logger) (*http.Server, string, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil && fallback {
-		host, _, _ := net.SplitHostPort(addr)
+// Serve serves the dashboard of src in the background as cfg says, and
+// returns the server and the address it listens on.
+func Serve(src Source, cfg Config) (*http.Server, string, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	log := cfg.Log
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil && cfg.Fallback {
+		host, _, _ := net.SplitHostPort(cfg.Addr)
 		ln, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("dashboard on %s: %w", addr, err)
+		return nil, "", fmt.Errorf("dashboard on %s: %w", cfg.Addr, err)
 	}
-	h := Handler(src, log)
+	h := Handler(src, cfg)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {

@@ -144,6 +144,11 @@ func TestDashboardOfARunningJob(t *testing.T) {
 	}
 
 	checkMetrics(t, base+"/metrics", kinds, outputs)
+	if resp, err := http.Get(base + "/debug/pprof/"); err != nil {
+		t.Error(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("profiles served without being asked for: %s", resp.Status)
+	}
 
 	tab, err := sums.Agg(dataframe.Sum("S")).Compute(dusk.WithClient(ctx, c))
 	if err != nil {
