@@ -125,6 +125,12 @@ type Fractions = worker.Fractions
 // WorkerInfo is what the scheduler knows of a worker, its memory included.
 type WorkerInfo = protocol.WorkerInfo
 
+// Progress is where the tasks of one kind stand (Client.Progress).
+type Progress = protocol.Progress
+
+// TaskRecord is one task run, as the task stream keeps it (Client.TaskStream).
+type TaskRecord = protocol.TaskRecord
+
 // Memory is a worker's memory: its limit, process, managed and spilled
 // bytes, and any failure to spill. Unmanaged() is process minus managed.
 type Memory = protocol.Memory
@@ -137,22 +143,23 @@ type Client struct {
 	local  *cluster.Local
 	log    *slog.Logger
 
-	sendMu    sync.Mutex // orders what goes to the scheduler
-	mu        sync.Mutex
-	keys      map[graph.Key]*keyState
-	releasing []graph.Key // released here, not yet told the scheduler
-	flush     chan struct{}
-	conns     *transport.Conns
-	err       error // why the connection ended
-	closed    chan struct{}
-	once      sync.Once
-	queries   map[uint64]chan []protocol.WorkerInfo
-	queryID   uint64
-	cacheDir  string
-	cacheSt   CacheStats
-	gpu       bool      // WithGPU
-	noGPU     sync.Once // logs that no worker offers a GPU
-	dashboard string    // the dashboard's URL, "" without one
+	sendMu     sync.Mutex // orders what goes to the scheduler
+	mu         sync.Mutex
+	keys       map[graph.Key]*keyState
+	releasing  []graph.Key // released here, not yet told the scheduler
+	flush      chan struct{}
+	conns      *transport.Conns
+	err        error // why the connection ended
+	closed     chan struct{}
+	once       sync.Once
+	queries    map[uint64]chan protocol.Msg // replies awaited, by query ID
+	queryID    uint64
+	cacheDir   string
+	cacheSt    CacheStats
+	gpu        bool      // WithGPU
+	noGPU      sync.Once // logs that no worker offers a GPU
+	dashboard  string    // the dashboard's URL, "" without one
+	streamNext uint64    // the task record TaskStream returns next
 }
 
 // keyState is what the client knows of a key it wants.
@@ -185,7 +192,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 	c := &Client{
 		log:      o.log,
 		keys:     make(map[graph.Key]*keyState),
-		queries:  make(map[uint64]chan []protocol.WorkerInfo),
+		queries:  make(map[uint64]chan protocol.Msg),
 		closed:   make(chan struct{}),
 		flush:    make(chan struct{}, 1),
 		cacheDir: o.cache,
@@ -308,10 +315,11 @@ func (c *Client) read() {
 					c.settle(ks)
 				}
 			case *protocol.WorkersReply:
-				if q := c.queries[m.ID]; q != nil {
-					delete(c.queries, m.ID)
-					q <- m.Workers
-				}
+				c.answer(m.ID, m)
+			case *protocol.ProgressReply:
+				c.answer(m.ID, m)
+			case *protocol.TaskStreamReply:
+				c.answer(m.ID, m)
 			}
 		}
 		c.mu.Unlock()
@@ -341,7 +349,56 @@ func (c *Client) WaitForWorkers(ctx context.Context, n int) ([]WorkerInfo, error
 
 // queryWorkers asks the scheduler for its workers once it has atLeast.
 func (c *Client) queryWorkers(ctx context.Context, atLeast int) ([]WorkerInfo, error) {
-	reply := make(chan []protocol.WorkerInfo, 1)
+	m, err := c.query(ctx, func(id uint64) protocol.Msg { return &protocol.WorkersQuery{ID: id, AtLeast: atLeast} })
+	if err != nil {
+		return nil, err
+	}
+	return m.(*protocol.WorkersReply).Workers, nil
+}
+
+// Progress reports where the cluster's tasks stand by kind (key prefix):
+// waiting, processing, in memory, done (ran, result released since) and
+// erred, as Dask's progress panel.
+func (c *Client) Progress(ctx context.Context) ([]Progress, error) {
+	m, err := c.query(ctx, func(id uint64) protocol.Msg { return &protocol.ProgressQuery{ID: id} })
+	if err != nil {
+		return nil, fmt.Errorf("dusk: progress: %w", err)
+	}
+	return m.(*protocol.ProgressReply).Progress, nil
+}
+
+// TaskStream returns the scheduler's recent task records (it keeps the last
+// 100,000), oldest first, as Dask's get_task_stream: each task's key, kind,
+// worker and thread, when it ran by its worker's clock, and its result's
+// size. Records start from the client's last call; the first call returns
+// all that are kept.
+func (c *Client) TaskStream(ctx context.Context) ([]TaskRecord, error) {
+	c.mu.Lock()
+	since := c.streamNext
+	c.mu.Unlock()
+	m, err := c.query(ctx, func(id uint64) protocol.Msg { return &protocol.TaskStreamQuery{ID: id, Since: since} })
+	if err != nil {
+		return nil, fmt.Errorf("dusk: task stream: %w", err)
+	}
+	r := m.(*protocol.TaskStreamReply)
+	c.mu.Lock()
+	c.streamNext = max(c.streamNext, r.Next)
+	c.mu.Unlock()
+	return r.Records, nil
+}
+
+// answer hands a reply to the query waiting for it; called under c.mu.
+func (c *Client) answer(id uint64, m protocol.Msg) {
+	if q := c.queries[id]; q != nil {
+		delete(c.queries, id)
+		q <- m
+	}
+}
+
+// query sends the message ask builds with a fresh ID and waits for the
+// scheduler's reply to it.
+func (c *Client) query(ctx context.Context, ask func(id uint64) protocol.Msg) (protocol.Msg, error) {
+	reply := make(chan protocol.Msg, 1)
 	c.mu.Lock()
 	c.queryID++
 	id := c.queryID
@@ -352,12 +409,12 @@ func (c *Client) queryWorkers(ctx context.Context, atLeast int) ([]WorkerInfo, e
 		delete(c.queries, id)
 		c.mu.Unlock()
 	}()
-	if err := c.send([]protocol.Msg{&protocol.WorkersQuery{ID: id, AtLeast: atLeast}}); err != nil {
+	if err := c.send([]protocol.Msg{ask(id)}); err != nil {
 		return nil, err
 	}
 	select {
-	case ws := <-reply:
-		return ws, nil
+	case m := <-reply:
+		return m, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-c.closed:

@@ -377,6 +377,9 @@ func (s *State) FromClient(id protocol.ClientID, m protocol.Msg) error {
 		s.waits = append(s.waits, workersWait{id, m})
 		s.answerWaits()
 		return nil
+	case *protocol.ProgressQuery:
+		s.send2(id, &protocol.ProgressReply{ID: m.ID, Progress: s.Progress()})
+		return nil
 	default:
 		return fmt.Errorf("scheduler: unexpected message %T from client %s", m, id)
 	}

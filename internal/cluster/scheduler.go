@@ -129,6 +129,12 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 					if _, ok := m.(*protocol.Retire); ok {
 						s.log.Info("worker retiring: copying what only it holds", "worker", worker)
 					}
+					if q, ok := m.(*protocol.TaskStreamQuery); ok && client != "" {
+						// The driver keeps the stream: it answers.
+						recs, next := s.stream.since(q.Since)
+						st.Send([]protocol.Msg{&protocol.TaskStreamReply{ID: q.ID, Records: recs, Next: next}})
+						continue
+					}
 					if worker != "" {
 						switch m := m.(type) {
 						case *protocol.TaskFinished:

@@ -64,6 +64,21 @@ func TestSchedulerServesDashboard(t *testing.T) {
 	if ran != 10 {
 		t.Errorf("%d test-inc tasks in the stream, want 10: %+v", ran, st.Stream)
 	}
+	// The same over gRPC: the client's task stream and progress.
+	recs, err := c.TaskStream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(recs); n != 10 || recs[0].Prefix != "test-inc" || !recs[0].Start.Before(recs[0].Stop) {
+		t.Errorf("the client's task stream has %d records, want the 10 test-inc: %+v", n, recs)
+	}
+	if again, err := c.TaskStream(ctx); err != nil || len(again) != 0 {
+		t.Errorf("asked again: %d records (%v), want none new", len(again), err)
+	}
+	prog, err := c.Progress(ctx)
+	if err != nil || len(prog) != 1 || prog[0].Prefix != "test-inc" || prog[0].Memory != 10 {
+		t.Errorf("progress %+v (%v), want the 10 test-inc results in memory", prog, err)
+	}
 	// --pprof serves Go's profiles there.
 	resp, err = http.Get(strings.TrimSuffix(link, "/status") + "/debug/pprof/goroutine?debug=1")
 	if err != nil {

@@ -273,6 +273,28 @@ type TaskRecord struct {
 	Nbytes      int64
 }
 
+// ProgressQuery asks the scheduler where the tasks stand by kind; it
+// answers with a ProgressReply of the same ID.
+type ProgressQuery struct{ ID uint64 }
+
+// ProgressReply is the tasks by kind, as Progress says.
+type ProgressReply struct {
+	ID       uint64
+	Progress []Progress
+}
+
+// TaskStreamQuery asks the scheduler for the task stream's records
+// numbered Since and later; it answers with a TaskStreamReply.
+type TaskStreamQuery struct{ ID, Since uint64 }
+
+// TaskStreamReply carries task records, oldest first, and the number of
+// the next record (to ask for next time).
+type TaskStreamReply struct {
+	ID      uint64
+	Records []TaskRecord
+	Next    uint64
+}
+
 // Retired tells a retiring worker that nothing depends on it any more.
 type Retired struct{}
 
@@ -323,6 +345,10 @@ func (*WorkerMetrics) isMsg() {}
 func (*WorkersQuery) isMsg()  {}
 func (*WorkersReply) isMsg()  {}
 func (*DropShuffle) isMsg()   {}
+func (*TaskStreamReply) isMsg() {}
+func (*TaskStreamQuery) isMsg() {}
+func (*ProgressReply) isMsg() {}
+func (*ProgressQuery) isMsg() {}
 
 // ErrorKind tells apart the ways a task fails.
 type ErrorKind int

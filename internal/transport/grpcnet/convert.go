@@ -107,6 +107,24 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring}
 		}
 		return &pb.Msg{Kind: &pb.Msg_WorkersReply{WorkersReply: &pb.WorkersReply{Id: m.ID, Workers: ws}}}, nil
+	case *protocol.ProgressQuery:
+		return &pb.Msg{Kind: &pb.Msg_ProgressQuery{ProgressQuery: &pb.ProgressQuery{Id: m.ID}}}, nil
+	case *protocol.ProgressReply:
+		ps := make([]*pb.Progress, len(m.Progress))
+		for i, p := range m.Progress {
+			ps[i] = &pb.Progress{Prefix: p.Prefix, Waiting: int64(p.Waiting), Processing: int64(p.Processing),
+				Memory: int64(p.Memory), Done: int64(p.Done), Erred: int64(p.Erred)}
+		}
+		return &pb.Msg{Kind: &pb.Msg_ProgressReply{ProgressReply: &pb.ProgressReply{Id: m.ID, Progress: ps}}}, nil
+	case *protocol.TaskStreamQuery:
+		return &pb.Msg{Kind: &pb.Msg_TaskStreamQuery{TaskStreamQuery: &pb.TaskStreamQuery{Id: m.ID, Since: m.Since}}}, nil
+	case *protocol.TaskStreamReply:
+		rs := make([]*pb.TaskRecord, len(m.Records))
+		for i, r := range m.Records {
+			rs[i] = &pb.TaskRecord{Key: string(r.Key), Worker: string(r.Worker), Thread: int32(r.Thread),
+				StartNs: timeToWire(r.Start), StopNs: timeToWire(r.Stop), Nbytes: r.Nbytes}
+		}
+		return &pb.Msg{Kind: &pb.Msg_TaskStreamReply{TaskStreamReply: &pb.TaskStreamReply{Id: m.ID, Records: rs, Next: m.Next}}}, nil
 	}
 	return nil, fmt.Errorf("grpcnet: no wire form for %T", m)
 }
@@ -193,6 +211,27 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring}
 		}
 		return &protocol.WorkersReply{ID: m.Id, Workers: ws}, nil
+	case *pb.Msg_ProgressQuery:
+		return &protocol.ProgressQuery{ID: k.ProgressQuery.Id}, nil
+	case *pb.Msg_ProgressReply:
+		m := k.ProgressReply
+		ps := make([]protocol.Progress, len(m.Progress))
+		for i, p := range m.Progress {
+			ps[i] = protocol.Progress{Prefix: p.Prefix, Waiting: int(p.Waiting), Processing: int(p.Processing),
+				Memory: int(p.Memory), Done: int(p.Done), Erred: int(p.Erred)}
+		}
+		return &protocol.ProgressReply{ID: m.Id, Progress: ps}, nil
+	case *pb.Msg_TaskStreamQuery:
+		return &protocol.TaskStreamQuery{ID: k.TaskStreamQuery.Id, Since: k.TaskStreamQuery.Since}, nil
+	case *pb.Msg_TaskStreamReply:
+		m := k.TaskStreamReply
+		rs := make([]protocol.TaskRecord, len(m.Records))
+		for i, r := range m.Records {
+			key := graph.Key(r.Key)
+			rs[i] = protocol.TaskRecord{Key: key, Prefix: key.Prefix(), Worker: protocol.WorkerID(r.Worker),
+				Thread: int(r.Thread), Start: timeFromWire(r.StartNs), Stop: timeFromWire(r.StopNs), Nbytes: r.Nbytes}
+		}
+		return &protocol.TaskStreamReply{ID: m.Id, Records: rs, Next: m.Next}, nil
 	}
 	return nil, fmt.Errorf("grpcnet: unknown message %T", w.Kind)
 }

@@ -48,6 +48,11 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.WorkerStatus{Paused: true, Reason: "r"},
 		&protocol.WorkerMetrics{Memory: mem},
 		&protocol.WorkersQuery{ID: 3, AtLeast: 2},
+		&protocol.ProgressQuery{ID: 4},
+		&protocol.ProgressReply{ID: 4, Progress: []protocol.Progress{{Prefix: "read", Waiting: 1, Processing: 2, Memory: 3, Done: 4, Erred: 5}}},
+		&protocol.TaskStreamQuery{ID: 5, Since: 9},
+		&protocol.TaskStreamReply{ID: 5, Next: 11, Records: []protocol.TaskRecord{{Key: "read-1", Prefix: "read", Worker: "w",
+			Thread: 1, Start: time.Unix(1700000000, 0), Stop: time.Unix(1700000001, 0), Nbytes: 8}}},
 		&protocol.WorkersReply{ID: 3, Workers: []protocol.WorkerInfo{{ID: "w", Name: "n", NThreads: 2,
 			Resources: graph.Resources{"cpu": 2}, Processing: 4, Held: 5, Memory: mem, Paused: true, Reason: "r", Retiring: true}}},
 	}

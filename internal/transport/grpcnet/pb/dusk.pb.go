@@ -97,6 +97,10 @@ type Msg struct {
 	//	*Msg_WorkersQuery
 	//	*Msg_WorkersReply
 	//	*Msg_DropShuffle
+	//	*Msg_ProgressQuery
+	//	*Msg_ProgressReply
+	//	*Msg_TaskStreamQuery
+	//	*Msg_TaskStreamReply
 	Kind          isMsg_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -355,6 +359,42 @@ func (x *Msg) GetDropShuffle() *DropShuffle {
 	return nil
 }
 
+func (x *Msg) GetProgressQuery() *ProgressQuery {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_ProgressQuery); ok {
+			return x.ProgressQuery
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetProgressReply() *ProgressReply {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_ProgressReply); ok {
+			return x.ProgressReply
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetTaskStreamQuery() *TaskStreamQuery {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_TaskStreamQuery); ok {
+			return x.TaskStreamQuery
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetTaskStreamReply() *TaskStreamReply {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_TaskStreamReply); ok {
+			return x.TaskStreamReply
+		}
+	}
+	return nil
+}
+
 type isMsg_Kind interface {
 	isMsg_Kind()
 }
@@ -455,6 +495,22 @@ type Msg_DropShuffle struct {
 	DropShuffle *DropShuffle `protobuf:"bytes,24,opt,name=drop_shuffle,json=dropShuffle,proto3,oneof"`
 }
 
+type Msg_ProgressQuery struct {
+	ProgressQuery *ProgressQuery `protobuf:"bytes,25,opt,name=progress_query,json=progressQuery,proto3,oneof"`
+}
+
+type Msg_ProgressReply struct {
+	ProgressReply *ProgressReply `protobuf:"bytes,26,opt,name=progress_reply,json=progressReply,proto3,oneof"`
+}
+
+type Msg_TaskStreamQuery struct {
+	TaskStreamQuery *TaskStreamQuery `protobuf:"bytes,27,opt,name=task_stream_query,json=taskStreamQuery,proto3,oneof"`
+}
+
+type Msg_TaskStreamReply struct {
+	TaskStreamReply *TaskStreamReply `protobuf:"bytes,28,opt,name=task_stream_reply,json=taskStreamReply,proto3,oneof"`
+}
+
 func (*Msg_HelloWorker) isMsg_Kind() {}
 
 func (*Msg_HelloClient) isMsg_Kind() {}
@@ -502,6 +558,14 @@ func (*Msg_WorkersQuery) isMsg_Kind() {}
 func (*Msg_WorkersReply) isMsg_Kind() {}
 
 func (*Msg_DropShuffle) isMsg_Kind() {}
+
+func (*Msg_ProgressQuery) isMsg_Kind() {}
+
+func (*Msg_ProgressReply) isMsg_Kind() {}
+
+func (*Msg_TaskStreamQuery) isMsg_Kind() {}
+
+func (*Msg_TaskStreamReply) isMsg_Kind() {}
 
 type Task struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2765,6 +2829,382 @@ func (x *DataChunk) GetLast() bool {
 	return false
 }
 
+type ProgressQuery struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProgressQuery) Reset() {
+	*x = ProgressQuery{}
+	mi := &file_dusk_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProgressQuery) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProgressQuery) ProtoMessage() {}
+
+func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProgressQuery.ProtoReflect.Descriptor instead.
+func (*ProgressQuery) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *ProgressQuery) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+type Progress struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Prefix        string                 `protobuf:"bytes,1,opt,name=prefix,proto3" json:"prefix,omitempty"`
+	Waiting       int64                  `protobuf:"varint,2,opt,name=waiting,proto3" json:"waiting,omitempty"`
+	Processing    int64                  `protobuf:"varint,3,opt,name=processing,proto3" json:"processing,omitempty"`
+	Memory        int64                  `protobuf:"varint,4,opt,name=memory,proto3" json:"memory,omitempty"`
+	Done          int64                  `protobuf:"varint,5,opt,name=done,proto3" json:"done,omitempty"`
+	Erred         int64                  `protobuf:"varint,6,opt,name=erred,proto3" json:"erred,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Progress) Reset() {
+	*x = Progress{}
+	mi := &file_dusk_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Progress) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Progress) ProtoMessage() {}
+
+func (x *Progress) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Progress.ProtoReflect.Descriptor instead.
+func (*Progress) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *Progress) GetPrefix() string {
+	if x != nil {
+		return x.Prefix
+	}
+	return ""
+}
+
+func (x *Progress) GetWaiting() int64 {
+	if x != nil {
+		return x.Waiting
+	}
+	return 0
+}
+
+func (x *Progress) GetProcessing() int64 {
+	if x != nil {
+		return x.Processing
+	}
+	return 0
+}
+
+func (x *Progress) GetMemory() int64 {
+	if x != nil {
+		return x.Memory
+	}
+	return 0
+}
+
+func (x *Progress) GetDone() int64 {
+	if x != nil {
+		return x.Done
+	}
+	return 0
+}
+
+func (x *Progress) GetErred() int64 {
+	if x != nil {
+		return x.Erred
+	}
+	return 0
+}
+
+type ProgressReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Progress      []*Progress            `protobuf:"bytes,2,rep,name=progress,proto3" json:"progress,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProgressReply) Reset() {
+	*x = ProgressReply{}
+	mi := &file_dusk_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProgressReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProgressReply) ProtoMessage() {}
+
+func (x *ProgressReply) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProgressReply.ProtoReflect.Descriptor instead.
+func (*ProgressReply) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *ProgressReply) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *ProgressReply) GetProgress() []*Progress {
+	if x != nil {
+		return x.Progress
+	}
+	return nil
+}
+
+type TaskStreamQuery struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Since         uint64                 `protobuf:"varint,2,opt,name=since,proto3" json:"since,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskStreamQuery) Reset() {
+	*x = TaskStreamQuery{}
+	mi := &file_dusk_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskStreamQuery) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskStreamQuery) ProtoMessage() {}
+
+func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskStreamQuery.ProtoReflect.Descriptor instead.
+func (*TaskStreamQuery) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *TaskStreamQuery) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *TaskStreamQuery) GetSince() uint64 {
+	if x != nil {
+		return x.Since
+	}
+	return 0
+}
+
+type TaskRecord struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Worker        string                 `protobuf:"bytes,2,opt,name=worker,proto3" json:"worker,omitempty"`
+	Thread        int32                  `protobuf:"varint,3,opt,name=thread,proto3" json:"thread,omitempty"`
+	StartNs       int64                  `protobuf:"varint,4,opt,name=start_ns,json=startNs,proto3" json:"start_ns,omitempty"`
+	StopNs        int64                  `protobuf:"varint,5,opt,name=stop_ns,json=stopNs,proto3" json:"stop_ns,omitempty"`
+	Nbytes        int64                  `protobuf:"varint,6,opt,name=nbytes,proto3" json:"nbytes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskRecord) Reset() {
+	*x = TaskRecord{}
+	mi := &file_dusk_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskRecord) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskRecord) ProtoMessage() {}
+
+func (x *TaskRecord) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskRecord.ProtoReflect.Descriptor instead.
+func (*TaskRecord) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *TaskRecord) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *TaskRecord) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *TaskRecord) GetThread() int32 {
+	if x != nil {
+		return x.Thread
+	}
+	return 0
+}
+
+func (x *TaskRecord) GetStartNs() int64 {
+	if x != nil {
+		return x.StartNs
+	}
+	return 0
+}
+
+func (x *TaskRecord) GetStopNs() int64 {
+	if x != nil {
+		return x.StopNs
+	}
+	return 0
+}
+
+func (x *TaskRecord) GetNbytes() int64 {
+	if x != nil {
+		return x.Nbytes
+	}
+	return 0
+}
+
+type TaskStreamReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Records       []*TaskRecord          `protobuf:"bytes,2,rep,name=records,proto3" json:"records,omitempty"`
+	Next          uint64                 `protobuf:"varint,3,opt,name=next,proto3" json:"next,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskStreamReply) Reset() {
+	*x = TaskStreamReply{}
+	mi := &file_dusk_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskStreamReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskStreamReply) ProtoMessage() {}
+
+func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskStreamReply.ProtoReflect.Descriptor instead.
+func (*TaskStreamReply) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *TaskStreamReply) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *TaskStreamReply) GetRecords() []*TaskRecord {
+	if x != nil {
+		return x.Records
+	}
+	return nil
+}
+
+func (x *TaskStreamReply) GetNext() uint64 {
+	if x != nil {
+		return x.Next
+	}
+	return 0
+}
+
 var File_dusk_proto protoreflect.FileDescriptor
 
 const file_dusk_proto_rawDesc = "" +
@@ -2772,8 +3212,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\n" +
 	"dusk.proto\x12\adusk.v1\")\n" +
 	"\x05Batch\x12 \n" +
-	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xdf\n" +
-	"\n" +
+	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xf1\f\n" +
 	"\x03Msg\x129\n" +
 	"\fhello_worker\x18\x01 \x01(\v2\x14.dusk.v1.HelloWorkerH\x00R\vhelloWorker\x129\n" +
 	"\fhello_client\x18\x02 \x01(\v2\x14.dusk.v1.HelloClientH\x00R\vhelloClient\x12,\n" +
@@ -2800,7 +3239,11 @@ const file_dusk_proto_rawDesc = "" +
 	"\x0eworker_metrics\x18\x15 \x01(\v2\x16.dusk.v1.WorkerMetricsH\x00R\rworkerMetrics\x12<\n" +
 	"\rworkers_query\x18\x16 \x01(\v2\x15.dusk.v1.WorkersQueryH\x00R\fworkersQuery\x12<\n" +
 	"\rworkers_reply\x18\x17 \x01(\v2\x15.dusk.v1.WorkersReplyH\x00R\fworkersReply\x129\n" +
-	"\fdrop_shuffle\x18\x18 \x01(\v2\x14.dusk.v1.DropShuffleH\x00R\vdropShuffleB\x06\n" +
+	"\fdrop_shuffle\x18\x18 \x01(\v2\x14.dusk.v1.DropShuffleH\x00R\vdropShuffle\x12?\n" +
+	"\x0eprogress_query\x18\x19 \x01(\v2\x16.dusk.v1.ProgressQueryH\x00R\rprogressQuery\x12?\n" +
+	"\x0eprogress_reply\x18\x1a \x01(\v2\x16.dusk.v1.ProgressReplyH\x00R\rprogressReply\x12F\n" +
+	"\x11task_stream_query\x18\x1b \x01(\v2\x18.dusk.v1.TaskStreamQueryH\x00R\x0ftaskStreamQuery\x12F\n" +
+	"\x11task_stream_reply\x18\x1c \x01(\v2\x18.dusk.v1.TaskStreamReplyH\x00R\x0ftaskStreamReplyB\x06\n" +
 	"\x04kind\"\xa3\x02\n" +
 	"\x04Task\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x0e\n" +
@@ -2973,7 +3416,36 @@ const file_dusk_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05codec\x18\x02 \x01(\tR\x05codec\x12\x12\n" +
 	"\x04data\x18\x03 \x01(\fR\x04data\x12\x12\n" +
-	"\x04last\x18\x04 \x01(\bR\x04last2\xa0\x01\n" +
+	"\x04last\x18\x04 \x01(\bR\x04last\"\x1f\n" +
+	"\rProgressQuery\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\"\x9e\x01\n" +
+	"\bProgress\x12\x16\n" +
+	"\x06prefix\x18\x01 \x01(\tR\x06prefix\x12\x18\n" +
+	"\awaiting\x18\x02 \x01(\x03R\awaiting\x12\x1e\n" +
+	"\n" +
+	"processing\x18\x03 \x01(\x03R\n" +
+	"processing\x12\x16\n" +
+	"\x06memory\x18\x04 \x01(\x03R\x06memory\x12\x12\n" +
+	"\x04done\x18\x05 \x01(\x03R\x04done\x12\x14\n" +
+	"\x05erred\x18\x06 \x01(\x03R\x05erred\"N\n" +
+	"\rProgressReply\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12-\n" +
+	"\bprogress\x18\x02 \x03(\v2\x11.dusk.v1.ProgressR\bprogress\"7\n" +
+	"\x0fTaskStreamQuery\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
+	"\x05since\x18\x02 \x01(\x04R\x05since\"\x9a\x01\n" +
+	"\n" +
+	"TaskRecord\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x16\n" +
+	"\x06worker\x18\x02 \x01(\tR\x06worker\x12\x16\n" +
+	"\x06thread\x18\x03 \x01(\x05R\x06thread\x12\x19\n" +
+	"\bstart_ns\x18\x04 \x01(\x03R\astartNs\x12\x17\n" +
+	"\astop_ns\x18\x05 \x01(\x03R\x06stopNs\x12\x16\n" +
+	"\x06nbytes\x18\x06 \x01(\x03R\x06nbytes\"d\n" +
+	"\x0fTaskStreamReply\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12-\n" +
+	"\arecords\x18\x02 \x03(\v2\x13.dusk.v1.TaskRecordR\arecords\x12\x12\n" +
+	"\x04next\x18\x03 \x01(\x04R\x04next2\xa0\x01\n" +
 	"\x04Dusk\x12,\n" +
 	"\x06Stream\x12\x0e.dusk.v1.Batch\x1a\x0e.dusk.v1.Batch(\x010\x01\x128\n" +
 	"\aGetData\x12\x17.dusk.v1.GetDataRequest\x1a\x12.dusk.v1.DataChunk0\x01\x120\n" +
@@ -2991,50 +3463,56 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_dusk_proto_goTypes = []any{
-	(*Batch)(nil),          // 0: dusk.v1.Batch
-	(*Msg)(nil),            // 1: dusk.v1.Msg
-	(*Task)(nil),           // 2: dusk.v1.Task
-	(*ShuffleTask)(nil),    // 3: dusk.v1.ShuffleTask
-	(*Priority)(nil),       // 4: dusk.v1.Priority
-	(*Dep)(nil),            // 5: dusk.v1.Dep
-	(*TaskError)(nil),      // 6: dusk.v1.TaskError
-	(*HelloWorker)(nil),    // 7: dusk.v1.HelloWorker
-	(*HelloClient)(nil),    // 8: dusk.v1.HelloClient
-	(*Welcome)(nil),        // 9: dusk.v1.Welcome
-	(*ComputeTask)(nil),    // 10: dusk.v1.ComputeTask
-	(*ShuffleRun)(nil),     // 11: dusk.v1.ShuffleRun
-	(*DropShuffle)(nil),    // 12: dusk.v1.DropShuffle
-	(*FreeKeys)(nil),       // 13: dusk.v1.FreeKeys
-	(*TaskFinished)(nil),   // 14: dusk.v1.TaskFinished
-	(*TaskErred)(nil),      // 15: dusk.v1.TaskErred
-	(*AddKeys)(nil),        // 16: dusk.v1.AddKeys
-	(*ReleasedData)(nil),   // 17: dusk.v1.ReleasedData
-	(*MissingData)(nil),    // 18: dusk.v1.MissingData
-	(*UpdateGraph)(nil),    // 19: dusk.v1.UpdateGraph
-	(*ReleaseKeys)(nil),    // 20: dusk.v1.ReleaseKeys
-	(*KeyInMemory)(nil),    // 21: dusk.v1.KeyInMemory
-	(*KeyErred)(nil),       // 22: dusk.v1.KeyErred
-	(*StealRequest)(nil),   // 23: dusk.v1.StealRequest
-	(*StealResponse)(nil),  // 24: dusk.v1.StealResponse
-	(*Retire)(nil),         // 25: dusk.v1.Retire
-	(*Replicate)(nil),      // 26: dusk.v1.Replicate
-	(*Retired)(nil),        // 27: dusk.v1.Retired
-	(*WorkerStatus)(nil),   // 28: dusk.v1.WorkerStatus
-	(*Memory)(nil),         // 29: dusk.v1.Memory
-	(*WorkerMetrics)(nil),  // 30: dusk.v1.WorkerMetrics
-	(*WorkersQuery)(nil),   // 31: dusk.v1.WorkersQuery
-	(*WorkerInfo)(nil),     // 32: dusk.v1.WorkerInfo
-	(*WorkersReply)(nil),   // 33: dusk.v1.WorkersReply
-	(*PushChunk)(nil),      // 34: dusk.v1.PushChunk
-	(*PushHeader)(nil),     // 35: dusk.v1.PushHeader
-	(*PushReply)(nil),      // 36: dusk.v1.PushReply
-	(*GetDataRequest)(nil), // 37: dusk.v1.GetDataRequest
-	(*DataChunk)(nil),      // 38: dusk.v1.DataChunk
-	nil,                    // 39: dusk.v1.Task.ResourcesEntry
-	nil,                    // 40: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                    // 41: dusk.v1.WorkerInfo.ResourcesEntry
+	(*Batch)(nil),           // 0: dusk.v1.Batch
+	(*Msg)(nil),             // 1: dusk.v1.Msg
+	(*Task)(nil),            // 2: dusk.v1.Task
+	(*ShuffleTask)(nil),     // 3: dusk.v1.ShuffleTask
+	(*Priority)(nil),        // 4: dusk.v1.Priority
+	(*Dep)(nil),             // 5: dusk.v1.Dep
+	(*TaskError)(nil),       // 6: dusk.v1.TaskError
+	(*HelloWorker)(nil),     // 7: dusk.v1.HelloWorker
+	(*HelloClient)(nil),     // 8: dusk.v1.HelloClient
+	(*Welcome)(nil),         // 9: dusk.v1.Welcome
+	(*ComputeTask)(nil),     // 10: dusk.v1.ComputeTask
+	(*ShuffleRun)(nil),      // 11: dusk.v1.ShuffleRun
+	(*DropShuffle)(nil),     // 12: dusk.v1.DropShuffle
+	(*FreeKeys)(nil),        // 13: dusk.v1.FreeKeys
+	(*TaskFinished)(nil),    // 14: dusk.v1.TaskFinished
+	(*TaskErred)(nil),       // 15: dusk.v1.TaskErred
+	(*AddKeys)(nil),         // 16: dusk.v1.AddKeys
+	(*ReleasedData)(nil),    // 17: dusk.v1.ReleasedData
+	(*MissingData)(nil),     // 18: dusk.v1.MissingData
+	(*UpdateGraph)(nil),     // 19: dusk.v1.UpdateGraph
+	(*ReleaseKeys)(nil),     // 20: dusk.v1.ReleaseKeys
+	(*KeyInMemory)(nil),     // 21: dusk.v1.KeyInMemory
+	(*KeyErred)(nil),        // 22: dusk.v1.KeyErred
+	(*StealRequest)(nil),    // 23: dusk.v1.StealRequest
+	(*StealResponse)(nil),   // 24: dusk.v1.StealResponse
+	(*Retire)(nil),          // 25: dusk.v1.Retire
+	(*Replicate)(nil),       // 26: dusk.v1.Replicate
+	(*Retired)(nil),         // 27: dusk.v1.Retired
+	(*WorkerStatus)(nil),    // 28: dusk.v1.WorkerStatus
+	(*Memory)(nil),          // 29: dusk.v1.Memory
+	(*WorkerMetrics)(nil),   // 30: dusk.v1.WorkerMetrics
+	(*WorkersQuery)(nil),    // 31: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),      // 32: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),    // 33: dusk.v1.WorkersReply
+	(*PushChunk)(nil),       // 34: dusk.v1.PushChunk
+	(*PushHeader)(nil),      // 35: dusk.v1.PushHeader
+	(*PushReply)(nil),       // 36: dusk.v1.PushReply
+	(*GetDataRequest)(nil),  // 37: dusk.v1.GetDataRequest
+	(*DataChunk)(nil),       // 38: dusk.v1.DataChunk
+	(*ProgressQuery)(nil),   // 39: dusk.v1.ProgressQuery
+	(*Progress)(nil),        // 40: dusk.v1.Progress
+	(*ProgressReply)(nil),   // 41: dusk.v1.ProgressReply
+	(*TaskStreamQuery)(nil), // 42: dusk.v1.TaskStreamQuery
+	(*TaskRecord)(nil),      // 43: dusk.v1.TaskRecord
+	(*TaskStreamReply)(nil), // 44: dusk.v1.TaskStreamReply
+	nil,                     // 45: dusk.v1.Task.ResourcesEntry
+	nil,                     // 46: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 47: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
@@ -3062,34 +3540,40 @@ var file_dusk_proto_depIdxs = []int32{
 	31, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
 	33, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
 	12, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
-	39, // 25: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	2,  // 26: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	3,  // 27: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	40, // 28: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	2,  // 29: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	4,  // 30: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	5,  // 31: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	11, // 32: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
-	6,  // 33: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	2,  // 34: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	6,  // 35: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	29, // 36: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	41, // 37: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	29, // 38: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	32, // 39: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	35, // 40: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
-	38, // 41: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
-	0,  // 42: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	37, // 43: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
-	34, // 44: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
-	0,  // 45: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	38, // 46: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
-	36, // 47: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
-	45, // [45:48] is the sub-list for method output_type
-	42, // [42:45] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	39, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
+	41, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
+	42, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
+	44, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
+	45, // 29: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	2,  // 30: dusk.v1.Task.chain:type_name -> dusk.v1.Task
+	3,  // 31: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
+	46, // 32: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	2,  // 33: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
+	4,  // 34: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	5,  // 35: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	11, // 36: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
+	6,  // 37: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	2,  // 38: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
+	6,  // 39: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	29, // 40: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	47, // 41: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	29, // 42: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	32, // 43: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	35, // 44: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
+	38, // 45: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
+	40, // 46: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	43, // 47: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	0,  // 48: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	37, // 49: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
+	34, // 50: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
+	0,  // 51: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	38, // 52: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
+	36, // 53: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
+	51, // [51:54] is the sub-list for method output_type
+	48, // [48:51] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -3122,6 +3606,10 @@ func file_dusk_proto_init() {
 		(*Msg_WorkersQuery)(nil),
 		(*Msg_WorkersReply)(nil),
 		(*Msg_DropShuffle)(nil),
+		(*Msg_ProgressQuery)(nil),
+		(*Msg_ProgressReply)(nil),
+		(*Msg_TaskStreamQuery)(nil),
+		(*Msg_TaskStreamReply)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3129,7 +3617,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   42,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
