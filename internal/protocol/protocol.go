@@ -321,34 +321,34 @@ type KeyErred struct {
 	Err *TaskError
 }
 
-func (*HelloWorker) isMsg()   {}
-func (*HelloClient) isMsg()   {}
-func (*Welcome) isMsg()       {}
-func (*ComputeTask) isMsg()   {}
-func (*FreeKeys) isMsg()      {}
-func (*TaskFinished) isMsg()  {}
-func (*TaskErred) isMsg()     {}
-func (*AddKeys) isMsg()       {}
-func (*ReleasedData) isMsg()  {}
-func (*MissingData) isMsg()   {}
-func (*UpdateGraph) isMsg()   {}
-func (*ReleaseKeys) isMsg()   {}
-func (*KeyInMemory) isMsg()   {}
-func (*KeyErred) isMsg()      {}
-func (*StealRequest) isMsg()  {}
-func (*StealResponse) isMsg() {}
-func (*Retire) isMsg()        {}
-func (*Replicate) isMsg()     {}
-func (*Retired) isMsg()       {}
-func (*WorkerStatus) isMsg()  {}
-func (*WorkerMetrics) isMsg() {}
-func (*WorkersQuery) isMsg()  {}
-func (*WorkersReply) isMsg()  {}
-func (*DropShuffle) isMsg()   {}
+func (*HelloWorker) isMsg()     {}
+func (*HelloClient) isMsg()     {}
+func (*Welcome) isMsg()         {}
+func (*ComputeTask) isMsg()     {}
+func (*FreeKeys) isMsg()        {}
+func (*TaskFinished) isMsg()    {}
+func (*TaskErred) isMsg()       {}
+func (*AddKeys) isMsg()         {}
+func (*ReleasedData) isMsg()    {}
+func (*MissingData) isMsg()     {}
+func (*UpdateGraph) isMsg()     {}
+func (*ReleaseKeys) isMsg()     {}
+func (*KeyInMemory) isMsg()     {}
+func (*KeyErred) isMsg()        {}
+func (*StealRequest) isMsg()    {}
+func (*StealResponse) isMsg()   {}
+func (*Retire) isMsg()          {}
+func (*Replicate) isMsg()       {}
+func (*Retired) isMsg()         {}
+func (*WorkerStatus) isMsg()    {}
+func (*WorkerMetrics) isMsg()   {}
+func (*WorkersQuery) isMsg()    {}
+func (*WorkersReply) isMsg()    {}
+func (*DropShuffle) isMsg()     {}
 func (*TaskStreamReply) isMsg() {}
 func (*TaskStreamQuery) isMsg() {}
-func (*ProgressReply) isMsg() {}
-func (*ProgressQuery) isMsg() {}
+func (*ProgressReply) isMsg()   {}
+func (*ProgressQuery) isMsg()   {}
 
 // ErrorKind tells apart the ways a task fails.
 type ErrorKind int
