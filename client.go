@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/cache"
 	"github.com/duskdata/dusk/internal/cluster"
+	"github.com/duskdata/dusk/internal/progress"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport"
@@ -47,6 +49,7 @@ type options struct {
 	cache          string
 	gpu            bool
 	dashboard      string
+	progress       io.Writer
 }
 
 // Address connects to the scheduler of a running cluster ("host:8786"),
@@ -82,6 +85,12 @@ func WithGPU() Option { return func(o *options) { o.gpu = true } }
 // or ":0" for a free port; "none" serves none. Default 127.0.0.1:8787, or a
 // free port when that one is taken. Client.DashboardLink says where it is.
 func Dashboard(addr string) Option { return func(o *options) { o.dashboard = addr } }
+
+// Progress draws the progress of every computation the client waits for
+// (Compute, Persist, Gather, a future's Result) on w, a bar per task kind
+// with counts, rate and time left, redrawn in place when w is a terminal,
+// and a line every 5 seconds when it is not (a file, a CI log).
+func Progress(w io.Writer) Option { return func(o *options) { o.progress = w } }
 
 // Logger sets where the client and a local cluster log. Default: nowhere.
 func Logger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
@@ -125,8 +134,8 @@ type Fractions = worker.Fractions
 // WorkerInfo is what the scheduler knows of a worker, its memory included.
 type WorkerInfo = protocol.WorkerInfo
 
-// Progress is where the tasks of one kind stand (Client.Progress).
-type Progress = protocol.Progress
+// TaskProgress is where the tasks of one kind stand (Client.Progress).
+type TaskProgress = protocol.Progress
 
 // TaskRecord is one task run, as the task stream keeps it (Client.TaskStream).
 type TaskRecord = protocol.TaskRecord
@@ -160,6 +169,7 @@ type Client struct {
 	noGPU      sync.Once // logs that no worker offers a GPU
 	dashboard  string    // the dashboard's URL, "" without one
 	streamNext uint64    // the task record TaskStream returns next
+	progress   io.Writer // Progress: where waits draw their progress
 }
 
 // keyState is what the client knows of a key it wants.
@@ -197,6 +207,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		flush:    make(chan struct{}, 1),
 		cacheDir: o.cache,
 		gpu:      o.gpu,
+		progress: o.progress,
 	}
 	schedAddr := o.address
 	if schedAddr != "" {
@@ -359,7 +370,7 @@ func (c *Client) queryWorkers(ctx context.Context, atLeast int) ([]WorkerInfo, e
 // Progress reports where the cluster's tasks stand by kind (key prefix):
 // waiting, processing, in memory, done (ran, result released since) and
 // erred, as Dask's progress panel.
-func (c *Client) Progress(ctx context.Context) ([]Progress, error) {
+func (c *Client) Progress(ctx context.Context) ([]TaskProgress, error) {
 	m, err := c.query(ctx, func(id uint64) protocol.Msg { return &protocol.ProgressQuery{ID: id} })
 	if err != nil {
 		return nil, fmt.Errorf("dusk: progress: %w", err)
@@ -655,6 +666,10 @@ func (c *Client) wait(ctx context.Context, keys []graph.Key) error {
 	}
 	pending := w.remaining > 0
 	c.mu.Unlock()
+	if pending && c.progress != nil {
+		stop := c.drawProgress(ctx)
+		defer stop()
+	}
 	if pending {
 		select {
 		case <-w.done:
@@ -823,4 +838,40 @@ func (c *Client) Persist(ctx context.Context, g *graph.Graph, keys []graph.Key) 
 	}
 	var once sync.Once
 	return func() { once.Do(func() { c.release(keys) }) }, nil
+}
+
+// progressEvery is how often a wait asks for progress to draw it.
+const progressEvery = 250 * time.Millisecond
+
+// drawProgress draws the cluster's progress on c.progress until the
+// returned stop is called, which draws it a last time.
+func (c *Client) drawProgress(ctx context.Context) (stop func()) {
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		r := progress.New(c.progress, time.Now())
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		for {
+			final := false
+			select {
+			case <-tick.C:
+			case <-done:
+				final = true
+			case <-ctx.Done():
+				return
+			}
+			if ps, err := c.Progress(ctx); err == nil {
+				r.Update(ps, time.Now(), final)
+			}
+			if final {
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
 }

@@ -1,6 +1,7 @@
 package dusk
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -282,5 +283,29 @@ func TestGatherFindsResultGone(t *testing.T) {
 	c.local.Workers[0].Store().Delete(f.Key())
 	if v, err := f.Result(ctx); err != nil || v != 100 {
 		t.Fatalf("result = %v, %v; want 100", v, err)
+	}
+}
+
+// A client given a progress writer draws each wait's progress; off a
+// terminal, a line at least when the wait ends, with every task of the
+// kind finished.
+func TestProgressLines(t *testing.T) {
+	var out bytes.Buffer // written only while Gather waits
+	c := newTestClient(t, Workers(2), Progress(&out))
+	ctx := testCtx(t, c)
+	args := make([]int, 100)
+	for i := range args {
+		args[i] = i
+	}
+	futs, err := inc.Map(ctx, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Gather(ctx, futs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "test-inc 100/100") || strings.Contains(out.String(), "\x1b") {
+		t.Errorf("progress lines %q: want the last to say test-inc 100/100, without escape codes", lines)
 	}
 }
