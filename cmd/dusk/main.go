@@ -15,6 +15,7 @@ import (
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench"
 	"github.com/duskdata/dusk/internal/cluster"
+	"github.com/duskdata/dusk/internal/progress"
 )
 
 func main() {
@@ -43,6 +44,10 @@ func connect(ctx context.Context, cl bench.Cluster) (*bench.Session, error) {
 	}
 	if cl.MemoryLimit > 0 {
 		opts = append(opts, dusk.MemoryLimit(cl.MemoryLimit))
+	}
+	if progress.IsTerminal(os.Stderr) {
+		// Bars by task kind while a question runs; logs stay clean.
+		opts = append(opts, dusk.Progress(os.Stderr))
 	}
 	c, err := dusk.NewClient(ctx, opts...)
 	if err != nil {

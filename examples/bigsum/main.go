@@ -31,7 +31,8 @@ func main() {
 	flag.Parse()
 
 	ctx := context.Background()
-	client, err := dusk.NewClient(ctx, dusk.Workers(*workers))
+	// Progress by task kind on stderr while the sum runs.
+	client, err := dusk.NewClient(ctx, dusk.Workers(*workers), dusk.Progress(os.Stderr))
 	if err != nil {
 		log.Fatal(err)
 	}
