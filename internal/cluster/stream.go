@@ -1,43 +1,69 @@
 package cluster
 
 import (
+	"time"
+
+	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/protocol"
 )
 
-// streamKept is how many task records the scheduler keeps, as Dask's task
-// stream keeps the last 100,000.
-const streamKept = 100_000
+// streamKept is how many task records the scheduler keeps, about the last
+// 100,000 as Dask's task stream does: whole blocks of streamBlock.
+const (
+	streamBlock = 4096
+	streamKept  = 25 * streamBlock
+)
 
-// taskStream is a ring of the latest task records, numbered from 0.
+// taskStream is a ring of the latest task records, numbered from 0, kept
+// compact and in blocks allocated as it fills, so that recording a task
+// copies nothing already recorded.
 type taskStream struct {
-	recs      []protocol.TaskRecord
+	blocks    [][]streamEntry
 	next      uint64 // the number of the next record
 	observers []func(protocol.TaskRecord)
 }
 
-func (ts *taskStream) add(r protocol.TaskRecord) {
-	if len(ts.recs) < streamKept {
-		ts.recs = append(ts.recs, r)
-	} else {
-		ts.recs[ts.next%streamKept] = r
+// streamEntry is a record as kept: times in Unix nanoseconds, the prefix
+// found when read.
+type streamEntry struct {
+	key         graph.Key
+	worker      protocol.WorkerID
+	thread      int
+	start, stop int64
+	nbytes      int64
+}
+
+func (ts *taskStream) add(e streamEntry) {
+	i := ts.next % streamKept
+	b := int(i / streamBlock)
+	if b == len(ts.blocks) {
+		ts.blocks = append(ts.blocks, make([]streamEntry, streamBlock))
 	}
+	ts.blocks[b][i%streamBlock] = e
 	ts.next++
 }
+
+func (ts *taskStream) kept() uint64 { return min(ts.next, streamKept) }
 
 // since returns the records numbered since and later that are still kept,
 // oldest first, and the number of the next record.
 func (ts *taskStream) since(since uint64) ([]protocol.TaskRecord, uint64) {
-	oldest := ts.next - uint64(len(ts.recs))
-	since = max(since, oldest)
+	since = max(since, ts.next-ts.kept())
 	if since >= ts.next {
 		return nil, ts.next
 	}
 	out := make([]protocol.TaskRecord, 0, ts.next-since)
 	for n := since; n < ts.next; n++ {
-		out = append(out, ts.recs[n%streamKept])
+		i := n % streamKept
+		out = append(out, ts.blocks[i/streamBlock][i%streamBlock].record())
 	}
 	return out, ts.next
+}
+
+func (e *streamEntry) record() protocol.TaskRecord {
+	return protocol.TaskRecord{Key: e.key, Prefix: e.key.Prefix(), Worker: e.worker, Thread: e.thread,
+		Start: time.Unix(0, e.start), Stop: time.Unix(0, e.stop), Nbytes: e.nbytes}
 }
 
 // record adds a task a worker reports having computed to the stream.
@@ -45,11 +71,14 @@ func (ts *taskStream) record(from protocol.WorkerID, m *protocol.TaskFinished) {
 	if m.Duration <= 0 || m.Start.IsZero() {
 		return // fetched, not computed
 	}
-	r := protocol.TaskRecord{Key: m.Key, Prefix: m.Key.Prefix(), Worker: from, Thread: m.Thread,
-		Start: m.Start, Stop: m.Start.Add(m.Duration), Nbytes: m.Nbytes}
-	ts.add(r)
-	for _, f := range ts.observers {
-		f(r)
+	start := m.Start.UnixNano()
+	e := streamEntry{key: m.Key, worker: from, thread: m.Thread, start: start, stop: start + int64(m.Duration), nbytes: m.Nbytes}
+	ts.add(e)
+	if len(ts.observers) > 0 {
+		r := e.record()
+		for _, f := range ts.observers {
+			f(r)
+		}
 	}
 }
 
