@@ -64,6 +64,9 @@ function drawMemory(workers) {
     const managed = Math.min(m.Managed, m.Process || m.Managed);
     bar.append(el("span", { class: "managed", style: `left:0;width:${100 * managed / limit}%` }));
     bar.append(el("span", { class: "unmanaged", style: `left:${100 * managed / limit}%;width:${100 * w.unmanaged / limit}%` }));
+    // What is on disk, after what is in memory, as far as the bar goes.
+    const used = 100 * (managed + w.unmanaged) / limit;
+    bar.append(el("span", { class: "spilled", style: `left:${used}%;width:${Math.max(0, Math.min(100 * m.Spilled / limit, 100 - used))}%` }));
     if (m.Limit) {
       for (const f of Object.values(fractions)) bar.append(el("span", { class: "line", style: `left:${100 * f}%` }));
     }
@@ -83,7 +86,7 @@ function drawWorkerTable(workers) {
     const status = w.Paused ? "paused: " + w.Reason : w.Retiring ? "retiring" : "running";
     body.append(el("tr", { class: w.Paused ? "paused" : w.Retiring ? "retiring" : "", "data-worker": w.ID },
       ...[w.ID, w.Name, w.NThreads, res, m.Limit ? bytes(m.Limit) : "none", bytes(m.Process), bytes(m.Managed),
-        bytes(m.Spilled), w.Processing, bytes(w.Held), "now", status].map(v => el("td", {}, String(v)))));
+        bytes(m.Spilled), w.Processing, bytes(w.Held), status].map(v => el("td", {}, String(v)))));
   }
 }
 
