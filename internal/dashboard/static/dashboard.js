@@ -118,16 +118,23 @@ function drawStream(now, workers) {
   canvas.dataset.drawn = String(records.length);
 }
 
-let rateChart = null;
-function drawRate(now, added) {
-  rates[0].push(now / 1000);
-  rates[1].push(added / (lastStatus ? Math.max((now - lastStatus.time) / 1000, 0.001) : 1));
-  while (rates[0].length > 120) { rates[0].shift(); rates[1].shift(); }
+// Tasks per second: the tasks that ended in the last second, over the
+// last minute.
+let rateChart = null, opened = null;
+function drawRate(now) {
+  const perSecond = records.filter(r => r.stop > now - 1000 && r.stop <= now).length;
+  opened ??= now;
+  const t = (now - opened) / 1000; // seconds since the page opened
+  rates[0].push(t);
+  rates[1].push(perSecond);
+  while (rates[0].length && rates[0][0] < t - 60) { rates[0].shift(); rates[1].shift(); }
   const box = document.getElementById("rate-chart");
   if (!rateChart) {
     rateChart = new uPlot({ width: box.clientWidth || 600, height: 140, legend: { show: false },
+      scales: { x: { time: false, range: (u, min, max) => [Math.max(max - 60, 0), Math.max(max, 10)] },
+        y: { range: (u, min, max) => [0, Math.max(max, 1)] } },
       series: [{}, { stroke: "#4a7fd0", fill: "rgba(74,127,208,.15)", label: "tasks/s" }],
-      axes: [{}, { size: 60 }] }, rates, box);
+      axes: [{ label: "seconds since the page opened", size: 50 }, { size: 60 }] }, rates, box);
   } else {
     rateChart.setData(rates);
   }
@@ -145,7 +152,7 @@ function update(st) {
     drawProgress(st.progress || []);
     drawMemory(workers);
     drawStream(st.time, workers);
-    drawRate(st.time, st.stream.length);
+    drawRate(st.time);
   } else if (page === "workers") {
     drawWorkerTable(workers);
   }

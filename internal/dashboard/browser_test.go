@@ -1,0 +1,146 @@
+package dashboard_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/duskdata/dusk"
+	"github.com/duskdata/dusk/dataframe"
+)
+
+var screenshots = flag.String("screenshots", "", "directory to write the dashboard's screenshots to (docs/ keeps them); default a temporary one")
+
+// held counts the test-held tasks that started; each then waits on release.
+var (
+	held    atomic.Int64
+	release = make(chan struct{})
+	hold    = dusk.Register("test-held", func(ctx context.Context, x int) (int, error) {
+		held.Add(1)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return x, nil
+	})
+)
+
+// chromium finds the browser that .ci/run installs.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium on this machine: .ci/run installs Debian's chromium package")
+	return ""
+}
+
+// The dashboard in a real browser, during a running job: the status page
+// draws the task stream, the progress of the kinds that ran and the two
+// workers' memory bars; the workers page lists both. Screenshots of both
+// are written (to docs/ with -screenshots ../../docs).
+func TestDashboardInABrowser(t *testing.T) {
+	browser := chromium(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := dusk.NewClient(ctx, dusk.Workers(2), dusk.ThreadsPerWorker(2), dusk.MemoryLimit(512<<20),
+		dusk.MemoryFractions(dusk.Fractions{Target: 0.02, Spill: 100, Pause: 100}), dusk.Dashboard("127.0.0.1:0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cctx := dusk.WithClient(ctx, c)
+	base := strings.TrimSuffix(c.DashboardLink(), "/status")
+
+	// A job that ran (a shuffle, results spilled past a small target)...
+	rows := make([]row, 200000)
+	for i := range rows {
+		rows[i] = row{K: int64(i % 1000), V: int64(i)}
+	}
+	if _, err := dataframe.FromRecords(rows, 16).GroupBy("K").SplitOut(8).Agg(dataframe.Sum("V").As("S")).Persist(cctx); err != nil {
+		t.Fatal(err)
+	}
+	// ...and one running: tasks held until the pages are drawn.
+	args := make([]int, 12)
+	for i := range args {
+		args[i] = i
+	}
+	futs, err := hold.Map(cctx, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer close(release)
+
+	dir := *screenshots
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
+		chromedp.WindowSize(1400, 1000), chromedp.Flag("disable-gpu", true))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(alloc)
+	defer cancelBrowser()
+
+	// run runs a browser action, failing the test on an error.
+	run := func(a chromedp.Action[any]) any {
+		t.Helper()
+		v, err := chromedp.Run(bctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	eval := func(expr string) any { return run(chromedp.Evaluate[any](expr)) }
+	shot := func() []byte {
+		png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return png
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/status")); err != nil {
+		t.Fatal(err)
+	}
+	// Drawn from the event stream (a few updates, for the rate's chart):
+	// the stream's bars, both memory bars, and the held tasks running in
+	// the progress panel.
+	run(chromedp.Poll[any](`Number(document.body.dataset.updates || 0) >= 6 &&
+		Number(document.querySelector("#stream").dataset.drawn || 0) > 0 &&
+		document.querySelectorAll("#memory .worker-mem").length == 2 &&
+		[...document.querySelectorAll(".progress-row")].some(r => r.dataset.prefix == "test-held")`))
+	memoryRows := eval(`document.querySelectorAll("#memory .worker-mem").length`)
+	progressRows := eval(`document.querySelectorAll(".progress-row").length`)
+	running, _ := eval(`[...document.querySelectorAll(".progress-row")].find(r => r.dataset.prefix == "test-held").textContent`).(string)
+	status := shot()
+	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/workers")); err != nil {
+		t.Fatal(err)
+	}
+	run(chromedp.Poll[any](`document.querySelectorAll("#worker-table tbody tr").length == 2`))
+	workerRows := eval(`document.querySelectorAll("#worker-table tbody tr").length`)
+	workers := shot()
+	if memoryRows != 2.0 || workerRows != 2.0 || progressRows.(float64) < 3 {
+		t.Errorf("drawn: %d memory bars, %d worker rows, %d progress rows", memoryRows, workerRows, progressRows)
+	}
+	if !strings.Contains(running, "0 / 12") {
+		t.Errorf("the held tasks' progress reads %q, want none of 12 finished", running)
+	}
+	for name, png := range map[string][]byte{"dashboard-status.png": status, "dashboard-workers.png": workers} {
+		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := held.Load(); n == 0 {
+		t.Error("no held task started")
+	}
+	_ = futs
+}
