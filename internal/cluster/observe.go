@@ -1,5 +1,8 @@
 package cluster
 
+// The scheduler's observable side: what the dashboard and clients read of
+// it (workers, progress, the task stream, events), each under its lock.
+
 import (
 	"time"
 
