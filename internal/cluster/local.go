@@ -61,6 +61,11 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 		cfg.MemoryLimit = procmem.Total() / int64(cfg.Workers)
 	}
 	l := &Local{Net: transport.NewInproc(), limit: cfg.MemoryLimit}
+	var logs *dashboard.Logs
+	if cfg.Dashboard != "none" {
+		logs = dashboard.NewLogs(dashboard.LogsKept)
+		cfg.Log = slog.New(logs.Handler(cfg.Log.Handler()))
+	}
 	var err error
 	if l.Scheduler, err = StartScheduler(l.Net, "inproc://scheduler", "", cfg.Scheduler, cfg.Log); err != nil {
 		return nil, err
@@ -70,7 +75,7 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 		if addr == "" {
 			addr = net.JoinHostPort("127.0.0.1", dashboard.DefaultPort)
 		}
-		dcfg := dashboard.Config{Addr: addr, Fallback: cfg.Dashboard == "", Log: cfg.Log}
+		dcfg := dashboard.Config{Addr: addr, Fallback: cfg.Dashboard == "", Log: cfg.Log, Logs: logs}
 		if l.dashboard, l.DashboardAddr, err = dashboard.Serve(l.Scheduler, dcfg); err != nil {
 			l.Scheduler.Close()
 			return nil, err

@@ -107,6 +107,11 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
+	var logs *dashboard.Logs
+	if *dash != "none" {
+		logs = dashboard.NewLogs(dashboard.LogsKept)
+		log = slog.New(logs.Handler(log.Handler()))
+	}
 	advertise := advertisedHost(*host, "")
 	var sched *cluster.Scheduler
 	members, err := membership.Start(membership.Config{
@@ -131,7 +136,7 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fmt.Fprintf(stdout, "dusk scheduler at %s\n", addr)
 	if *dash != "none" {
 		// The default port falls back to a free one, as Dask's does.
-		srv, at, err := dashboard.Serve(sched, dashboard.Config{Addr: *dash, Fallback: *dash == ":"+dashboard.DefaultPort, Pprof: *pprof, Log: log})
+		srv, at, err := dashboard.Serve(sched, dashboard.Config{Addr: *dash, Fallback: *dash == ":"+dashboard.DefaultPort, Pprof: *pprof, Log: log, Logs: logs})
 		if err != nil {
 			return err
 		}

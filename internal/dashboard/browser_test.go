@@ -128,6 +128,10 @@ func TestDashboardInABrowser(t *testing.T) {
 	run(chromedp.Poll[any](`document.querySelectorAll("#worker-table tbody tr").length == 2`))
 	workerRows := eval(`document.querySelectorAll("#worker-table tbody tr").length`)
 	workers := shot()
+	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/logs")); err != nil {
+		t.Fatal(err)
+	}
+	run(chromedp.Poll[any](`[...document.querySelectorAll("#log-table tbody tr")].some(r => r.textContent.includes("worker joined"))`))
 	if memoryRows != 2.0 || workerRows != 2.0 || progressRows.(float64) < 3 {
 		t.Errorf("drawn: %d memory bars, %d worker rows, %d progress rows", memoryRows, workerRows, progressRows)
 	}

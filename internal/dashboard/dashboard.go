@@ -39,7 +39,7 @@ const Interval = 500 * time.Millisecond
 var static embed.FS
 
 // pages are the dashboard's pages, in the order of its menu.
-var pages = []string{"status", "workers"}
+var pages = []string{"status", "workers", "logs"}
 
 // Config says where and how the dashboard is served.
 type Config struct {
@@ -51,6 +51,8 @@ type Config struct {
 	// Pprof serves Go's profiles under /debug/pprof/.
 	Pprof bool
 	Log   *slog.Logger
+	// Logs, if set, are the recent log lines the Logs page shows.
+	Logs *Logs
 }
 
 // Handler serves the dashboard of src.
@@ -81,6 +83,14 @@ func Handler(src Source, cfg Config) http.Handler {
 	if o, ok := src.(Observed); ok {
 		mux.Handle("GET /metrics", metricsHandler(o))
 	}
+	mux.HandleFunc("GET /api/logs", func(w http.ResponseWriter, r *http.Request) {
+		lines := []LogLine{}
+		if cfg.Logs != nil {
+			lines = cfg.Logs.Lines()
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(lines)
+	})
 	if cfg.Pprof {
 		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
 		mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)

@@ -144,6 +144,18 @@ func TestDashboardOfARunningJob(t *testing.T) {
 	}
 
 	checkMetrics(t, base+"/metrics", kinds, outputs)
+	// The Logs page's lines: the scheduler's and its local workers'.
+	var lines []dashboard.LogLine
+	getJSON(t, base+"/api/logs", &lines)
+	joined := 0
+	for _, l := range lines {
+		if l.Message == "worker joined" && strings.Contains(l.Attrs, "worker=inproc://") {
+			joined++
+		}
+	}
+	if joined != 2 {
+		t.Errorf("%d 'worker joined' lines in the logs, want 2: %+v", joined, lines)
+	}
 	if resp, err := http.Get(base + "/debug/pprof/"); err != nil {
 		t.Error(err)
 	} else if resp.Body.Close(); resp.StatusCode != http.StatusNotFound {

@@ -90,6 +90,12 @@ function drawWorkerTable(workers) {
   }
 }
 
+function drawLogs(lines) {
+  const body = document.querySelector("#log-table tbody");
+  body.replaceChildren(...lines.map(l => el("tr", { class: "level-" + l.level.toLowerCase() },
+    el("td", {}, new Date(l.time).toLocaleTimeString()), el("td", {}, l.level), el("td", {}, l.message), el("td", {}, l.attrs))));
+}
+
 // The task stream: a row per worker thread, a bar per task, the last ten
 // seconds, coloured by kind.
 function drawStream(now, workers) {
@@ -155,6 +161,8 @@ function update(st) {
     drawRate(st.time);
   } else if (page === "workers") {
     drawWorkerTable(workers);
+  } else if (page === "logs") {
+    fetch("/api/logs").then(r => r.json()).then(drawLogs);
   }
   lastStatus = st;
   document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
