@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
 )
 
@@ -96,4 +97,29 @@ func (s *State) validateCounts(bad func(string, ...any)) {
 
 func (c *counts) describe() string {
 	return fmt.Sprintf("%v (%d released done)", c.states, c.releasedDone)
+}
+
+// neighboursShown bounds the inputs and dependents TaskInfo lists.
+const neighboursShown = 100
+
+// TaskInfo describes the task of key k, if the scheduler knows it.
+func (s *State) TaskInfo(k graph.Key) (protocol.TaskInfo, bool) {
+	t := s.tasks[k]
+	if t == nil {
+		return protocol.TaskInfo{}, false
+	}
+	info := protocol.TaskInfo{Key: k, State: t.state.String(), Nbytes: t.nbytes, Err: t.err}
+	for _, w := range t.whoHas {
+		info.WhoHas = append(info.WhoHas, w.id)
+	}
+	if t.processingOn != nil {
+		info.ProcessingOn = t.processingOn.id
+	}
+	for _, d := range t.deps[:min(len(t.deps), neighboursShown)] {
+		info.Dependencies = append(info.Dependencies, d.key)
+	}
+	for _, d := range t.dependents[:min(len(t.dependents), neighboursShown)] {
+		info.Dependents = append(info.Dependents, d.key)
+	}
+	return info, true
 }

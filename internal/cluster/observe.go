@@ -129,3 +129,24 @@ func (s *Scheduler) OnTask(f func(protocol.TaskRecord)) {
 	defer s.mu.Unlock()
 	s.stream.observers = append(s.stream.observers, f)
 }
+
+// TaskInfo describes the task of key k, with its last run in the task
+// stream, if the scheduler knows it.
+func (s *Scheduler) TaskInfo(k graph.Key) (protocol.TaskInfo, *protocol.TaskRecord, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	info, ok := s.state.TaskInfo(k)
+	return info, s.stream.last(k), ok
+}
+
+// last finds the latest record of key k still kept, or nil.
+func (ts *taskStream) last(k graph.Key) *protocol.TaskRecord {
+	for n := ts.next; n > ts.next-ts.kept(); n-- {
+		i := (n - 1) % streamKept
+		if e := &ts.blocks[i/streamBlock][i%streamBlock]; e.key == k {
+			r := e.record()
+			return &r
+		}
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -128,6 +129,12 @@ func TestDashboardInABrowser(t *testing.T) {
 	run(chromedp.Poll[any](`document.querySelectorAll("#worker-table tbody tr").length == 2`))
 	workerRows := eval(`document.querySelectorAll("#worker-table tbody tr").length`)
 	workers := shot()
+	// A held task's page: it runs.
+	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/tasks?key="+url.QueryEscape(string(futs[0].Key())))); err != nil {
+		t.Fatal(err)
+	}
+	run(chromedp.Poll[any](`document.querySelector(".task-state")?.textContent == "processing" &&
+		document.querySelector(".task-processing-on")?.textContent.startsWith("inproc://")`))
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/logs")); err != nil {
 		t.Fatal(err)
 	}
@@ -146,5 +153,4 @@ func TestDashboardInABrowser(t *testing.T) {
 	if n := held.Load(); n == 0 {
 		t.Error("no held task started")
 	}
-	_ = futs
 }

@@ -20,6 +20,7 @@ import (
 	"net/http/pprof"
 	"time"
 
+	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
 )
 
@@ -32,6 +33,18 @@ type Source interface {
 	TaskStream(since uint64) ([]protocol.TaskRecord, uint64)
 }
 
+// TaskLookup is a Source that describes one task (the Tasks page), with
+// its last run in the task stream if it is still kept.
+type TaskLookup interface {
+	TaskInfo(graph.Key) (protocol.TaskInfo, *protocol.TaskRecord, bool)
+}
+
+// Task is a task as the Tasks page shows it.
+type Task struct {
+	protocol.TaskInfo
+	Ran *Record `json:"ran,omitempty"`
+}
+
 // Interval is how often a page connected to the event stream is updated.
 const Interval = 500 * time.Millisecond
 
@@ -39,7 +52,7 @@ const Interval = 500 * time.Millisecond
 var static embed.FS
 
 // pages are the dashboard's pages, in the order of its menu.
-var pages = []string{"status", "workers", "logs"}
+var pages = []string{"status", "workers", "tasks", "logs"}
 
 // Config says where and how the dashboard is served.
 type Config struct {
@@ -82,6 +95,22 @@ func Handler(src Source, cfg Config) http.Handler {
 	})
 	if o, ok := src.(Observed); ok {
 		mux.Handle("GET /metrics", metricsHandler(o))
+	}
+	if tl, ok := src.(TaskLookup); ok {
+		mux.HandleFunc("GET /api/task", func(w http.ResponseWriter, r *http.Request) {
+			info, rec, ok := tl.TaskInfo(graph.Key(r.URL.Query().Get("key")))
+			if !ok {
+				http.Error(w, "no task of that key", http.StatusNotFound)
+				return
+			}
+			out := Task{TaskInfo: info}
+			if rec != nil {
+				out.Ran = &Record{Key: string(rec.Key), Prefix: rec.Prefix, Worker: string(rec.Worker), Thread: rec.Thread,
+					Start: ms(rec.Start), Stop: ms(rec.Stop), Nbytes: rec.Nbytes}
+			}
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(out)
+		})
 	}
 	mux.HandleFunc("GET /api/logs", func(w http.ResponseWriter, r *http.Request) {
 		lines := []LogLine{}

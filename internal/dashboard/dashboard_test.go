@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"net/http"
 	"slices"
 	"strings"
@@ -21,6 +23,10 @@ import (
 	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/internal/dashboard"
 )
+
+var panics = dusk.Register("test-panics", func(_ context.Context, x int) (int, error) {
+	panic(fmt.Sprintf("test panic %d", x))
+})
 
 type row struct {
 	K int64
@@ -144,6 +150,38 @@ func TestDashboardOfARunningJob(t *testing.T) {
 	}
 
 	checkMetrics(t, base+"/metrics", kinds, outputs)
+	// The Tasks page's data: a held output where it is and how it ran; a
+	// task that panicked, with its error and stack; a key nobody knows.
+	for _, r := range st.Stream {
+		if !strings.HasPrefix(r.Prefix, "shuffle-unpack") {
+			continue
+		}
+		var task dashboard.Task
+		getJSON(t, base+"/api/task?key="+url.QueryEscape(r.Key), &task)
+		if task.State != "memory" || len(task.WhoHas) != 1 || string(task.WhoHas[0]) != r.Worker ||
+			task.Ran == nil || task.Ran.Worker != r.Worker || task.Ran.Stop-task.Ran.Start != r.Stop-r.Start {
+			t.Errorf("task %s: %+v, want in memory on %s as its record says", r.Key, task, r.Worker)
+		}
+		break
+	}
+	fut, err := panics.Submit(dusk.WithClient(ctx, c), 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fut.Result(dusk.WithClient(ctx, c)); err == nil {
+		t.Fatal("a panicking task succeeded")
+	}
+	var failed dashboard.Task
+	getJSON(t, base+"/api/task?key="+url.QueryEscape(string(fut.Key())), &failed)
+	if failed.State != "erred" || failed.Err == nil || !strings.Contains(failed.Err.Message, "test panic 7") || !strings.Contains(failed.Err.Stack, "goroutine") {
+		t.Errorf("the panicked task: %+v (error %+v)", failed, failed.Err)
+	}
+	if resp, err := http.Get(base + "/api/task?key=nobody-knows"); err != nil {
+		t.Error(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("an unknown key: %s", resp.Status)
+	}
+
 	// The Logs page's lines: the scheduler's and its local workers'.
 	var lines []dashboard.LogLine
 	getJSON(t, base+"/api/logs", &lines)

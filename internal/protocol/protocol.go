@@ -273,6 +273,20 @@ type TaskRecord struct {
 	Nbytes      int64
 }
 
+// TaskInfo is what the scheduler knows of one task, for the dashboard's
+// Tasks page: its state, where its result is or where it runs, its size,
+// its error, and its neighbours in the graph.
+type TaskInfo struct {
+	Key          graph.Key
+	State        string
+	WhoHas       []WorkerID
+	ProcessingOn WorkerID
+	Nbytes       int64
+	Err          *TaskError
+	Dependencies []graph.Key
+	Dependents   []graph.Key
+}
+
 // ProgressQuery asks the scheduler where the tasks stand by kind; it
 // answers with a ProgressReply of the same ID.
 type ProgressQuery struct{ ID uint64 }

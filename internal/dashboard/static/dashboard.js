@@ -90,6 +90,34 @@ function drawWorkerTable(workers) {
   }
 }
 
+// The Tasks page: one task's state, place, size, run and error (its key
+// in the address, ?key=...), and the last tasks to finish.
+function drawRecent() {
+  const body = document.querySelector("#recent tbody");
+  body.replaceChildren(...records.slice(-30).reverse().map(r => el("tr", {},
+    el("td", {}, el("a", { href: "/tasks?key=" + encodeURIComponent(r.key) }, r.key)), el("td", {}, r.worker),
+    el("td", {}, String(r.thread)), el("td", {}, (r.stop - r.start).toFixed(1) + " ms"), el("td", {}, bytes(r.nbytes)))));
+}
+
+function showTask(key) {
+  document.getElementById("task-key").value = key;
+  fetch("/api/task?key=" + encodeURIComponent(key)).then(r => r.ok ? r.json() : null).then(t => {
+    const body = document.querySelector("#task-info tbody");
+    if (!t) { body.replaceChildren(el("tr", {}, el("td", {}, "no task of that key"))); return; }
+    const rows = [["key", t.Key], ["state", t.State], ["in memory on", (t.WhoHas || []).join(" ")],
+      ["processing on", t.ProcessingOn], ["bytes", bytes(t.Nbytes)],
+      ["ran", t.ran ? `on ${t.ran.worker} thread ${t.ran.thread}, ${(t.ran.stop - t.ran.start).toFixed(1)} ms` : ""],
+      ["inputs", (t.Dependencies || []).join(" ")], ["dependents", (t.Dependents || []).join(" ")],
+      ["error", t.Err ? t.Err.Message : ""]];
+    body.replaceChildren(...rows.filter(r => r[1]).map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", { class: "task-" + k.replace(/ /g, "-") }, String(v)))));
+    document.getElementById("task-stack").textContent = t.Err && t.Err.Stack ? t.Err.Stack : "";
+  });
+}
+if (page === "tasks") {
+  const key = new URLSearchParams(location.search).get("key");
+  if (key) showTask(key);
+}
+
 function drawLogs(lines) {
   const body = document.querySelector("#log-table tbody");
   body.replaceChildren(...lines.map(l => el("tr", { class: "level-" + l.level.toLowerCase() },
@@ -161,6 +189,8 @@ function update(st) {
     drawRate(st.time);
   } else if (page === "workers") {
     drawWorkerTable(workers);
+  } else if (page === "tasks") {
+    drawRecent(st.time);
   } else if (page === "logs") {
     fetch("/api/logs").then(r => r.json()).then(drawLogs);
   }
