@@ -3,8 +3,8 @@ package dashboard_test
 import (
 	"context"
 	"flag"
-	"os"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
