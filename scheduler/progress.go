@@ -2,6 +2,8 @@ package scheduler
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/duskdata/dusk/graph"
@@ -122,4 +124,29 @@ func (s *State) TaskInfo(k graph.Key) (protocol.TaskInfo, bool) {
 		info.Dependents = append(info.Dependents, d.key)
 	}
 	return info, true
+}
+
+// Groups describes the graph by task kind: each kind with tasks, as
+// Progress reports it, and the kinds its tasks take inputs from. It visits
+// every task: it is for a page that asks now and then, not for each event.
+func (s *State) Groups() []protocol.Group {
+	inputs := map[string]map[string]bool{}
+	for _, t := range s.tasks {
+		for _, d := range t.deps {
+			if d.prefix != t.prefix {
+				in := inputs[t.prefix.name]
+				if in == nil {
+					in = map[string]bool{}
+					inputs[t.prefix.name] = in
+				}
+				in[d.prefix.name] = true
+			}
+		}
+	}
+	progress := s.Progress()
+	out := make([]protocol.Group, len(progress))
+	for i, p := range progress {
+		out[i] = protocol.Group{Progress: p, Inputs: slices.Sorted(maps.Keys(inputs[p.Prefix]))}
+	}
+	return out
 }

@@ -40,6 +40,7 @@ import (
 //	                                           least N workers are here
 //	states                                     every task's state (not an event)
 //	progress                                   the tasks by prefix, as the progress panel shows them
+//	graph                                      the graph by prefix: each one's inputs' prefixes
 //	priorities                                 the tasks in the order they would run
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
@@ -153,6 +154,12 @@ func TestScenarios(t *testing.T) {
 				return b.String()
 			case "states":
 				return dumpStates(s)
+			case "graph":
+				var b strings.Builder
+				for _, g := range s.Groups() {
+					fmt.Fprintf(&b, "%s (%d tasks) <- %v\n", g.Prefix, g.Total(), g.Inputs)
+				}
+				return b.String()
 			case "progress":
 				var b strings.Builder
 				for _, p := range s.Progress() {

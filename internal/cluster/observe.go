@@ -150,3 +150,10 @@ func (ts *taskStream) last(k graph.Key) *protocol.TaskRecord {
 	}
 	return nil
 }
+
+// Groups describes the graph by task kind.
+func (s *Scheduler) Groups() []protocol.Group {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state.Groups()
+}

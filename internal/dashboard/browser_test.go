@@ -129,6 +129,14 @@ func TestDashboardInABrowser(t *testing.T) {
 	run(chromedp.Poll[any](`document.querySelectorAll("#worker-table tbody tr").length == 2`))
 	workerRows := eval(`document.querySelectorAll("#worker-table tbody tr").length`)
 	workers := shot()
+	// The graph by kind: the shuffle's transfers, barrier and unpacks, and
+	// the held tasks.
+	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/graph")); err != nil {
+		t.Fatal(err)
+	}
+	run(chromedp.Poll[any](`document.querySelectorAll(".graph-node").length >= 4 && document.querySelectorAll("#graph-svg line").length >= 2`))
+	graph := shot()
+
 	// A held task's page: it runs.
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/tasks?key="+url.QueryEscape(string(futs[0].Key())))); err != nil {
 		t.Fatal(err)
@@ -145,7 +153,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	if !strings.Contains(running, "0 / 12") {
 		t.Errorf("the held tasks' progress reads %q, want none of 12 finished", running)
 	}
-	for name, png := range map[string][]byte{"dashboard-status.png": status, "dashboard-workers.png": workers} {
+	for name, png := range map[string][]byte{"dashboard-status.png": status, "dashboard-workers.png": workers, "dashboard-graph.png": graph} {
 		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
 			t.Fatal(err)
 		}

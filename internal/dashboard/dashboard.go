@@ -33,6 +33,9 @@ type Source interface {
 	TaskStream(since uint64) ([]protocol.TaskRecord, uint64)
 }
 
+// Grouped is a Source that describes the graph by task kind (the Graph page).
+type Grouped interface{ Groups() []protocol.Group }
+
 // TaskLookup is a Source that describes one task (the Tasks page), with
 // its last run in the task stream if it is still kept.
 type TaskLookup interface {
@@ -52,7 +55,7 @@ const Interval = 500 * time.Millisecond
 var static embed.FS
 
 // pages are the dashboard's pages, in the order of its menu.
-var pages = []string{"status", "workers", "tasks", "logs"}
+var pages = []string{"status", "workers", "graph", "tasks", "logs"}
 
 // Config says where and how the dashboard is served.
 type Config struct {
@@ -95,6 +98,12 @@ func Handler(src Source, cfg Config) http.Handler {
 	})
 	if o, ok := src.(Observed); ok {
 		mux.Handle("GET /metrics", metricsHandler(o))
+	}
+	if g, ok := src.(Grouped); ok {
+		mux.HandleFunc("GET /api/graph", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(g.Groups())
+		})
 	}
 	if tl, ok := src.(TaskLookup); ok {
 		mux.HandleFunc("GET /api/task", func(w http.ResponseWriter, r *http.Request) {

@@ -22,6 +22,7 @@ import (
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/internal/dashboard"
+	"github.com/duskdata/dusk/internal/protocol"
 )
 
 var panics = dusk.Register("test-panics", func(_ context.Context, x int) (int, error) {
@@ -180,6 +181,17 @@ func TestDashboardOfARunningJob(t *testing.T) {
 		t.Error(err)
 	} else if resp.Body.Close(); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("an unknown key: %s", resp.Status)
+	}
+
+	// The Graph page's data: each kind with the kinds it takes inputs from.
+	var groups []protocol.Group
+	getJSON(t, base+"/api/graph", &groups)
+	inputsOf := map[string]string{}
+	for _, g := range groups {
+		inputsOf[strings.SplitN(g.Prefix, "-", 3)[1]] = strings.Join(g.Inputs, " ")
+	}
+	if !strings.Contains(inputsOf["unpack"], "shuffle-barrier") {
+		t.Errorf("the graph by kind: %+v, want the unpacks' inputs to be the barrier", groups)
 	}
 
 	// The Logs page's lines: the scheduler's and its local workers'.

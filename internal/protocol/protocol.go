@@ -273,6 +273,13 @@ type TaskRecord struct {
 	Nbytes      int64
 }
 
+// Group is the graph at the scale of task kinds: a kind's tasks by state,
+// and the kinds its tasks take inputs from.
+type Group struct {
+	Progress
+	Inputs []string
+}
+
 // TaskInfo is what the scheduler knows of one task, for the dashboard's
 // Tasks page: its state, where its result is or where it runs, its size,
 // its error, and its neighbours in the graph.

@@ -90,6 +90,61 @@ function drawWorkerTable(workers) {
   }
 }
 
+// The Graph page: a box per task kind, in columns by depth (a kind's
+// column is one more than its deepest input's), lines from inputs.
+function drawGraph(groups) {
+  const svg = document.getElementById("graph-svg");
+  const ns = "http://www.w3.org/2000/svg";
+  const byName = new Map(groups.map(g => [g.Prefix, g]));
+  const depth = new Map();
+  const depthOf = (name, seen = new Set()) => {
+    if (depth.has(name)) return depth.get(name);
+    if (seen.has(name)) return 0;
+    seen.add(name);
+    const ins = (byName.get(name)?.Inputs || []).filter(i => byName.has(i));
+    const d = ins.length ? 1 + Math.max(...ins.map(i => depthOf(i, seen))) : 0;
+    depth.set(name, d);
+    return d;
+  };
+  groups.forEach(g => depthOf(g.Prefix));
+  const columns = [];
+  for (const g of groups) (columns[depth.get(g.Prefix)] ||= []).push(g);
+  const boxW = 190, boxH = 44, gapX = 70, gapY = 16;
+  const pos = new Map();
+  columns.forEach((col, c) => col.forEach((g, r) => pos.set(g.Prefix, { x: 10 + c * (boxW + gapX), y: 10 + r * (boxH + gapY) })));
+  const rows = Math.max(1, ...columns.map(c => c ? c.length : 0));
+  svg.setAttribute("height", String(20 + rows * (boxH + gapY)));
+  svg.setAttribute("width", String(20 + columns.length * (boxW + gapX)));
+  svg.replaceChildren();
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  for (const g of groups) {
+    const to = pos.get(g.Prefix);
+    for (const i of g.Inputs || []) {
+      const from = pos.get(i);
+      if (from) add("line", { x1: from.x + boxW, y1: from.y + boxH / 2, x2: to.x, y2: to.y + boxH / 2, stroke: "#999" });
+    }
+  }
+  for (const g of groups) {
+    const p = pos.get(g.Prefix);
+    const total = g.Waiting + g.Processing + g.Memory + g.Done + g.Erred || 1;
+    add("rect", { x: p.x, y: p.y, width: boxW, height: boxH, rx: 4, fill: "#fff", stroke: colour(g.Prefix), "stroke-width": 2, class: "graph-node", "data-prefix": g.Prefix });
+    add("text", { x: p.x + 6, y: p.y + 16, "font-size": 12 }, g.Prefix.length > 26 ? g.Prefix.slice(0, 25) + "…" : g.Prefix);
+    let at = 0;
+    for (const [n, fill] of [[g.Done, "#9bc79b"], [g.Memory, "#3a9a3a"], [g.Processing, "#4a7fd0"], [g.Erred, "#d04a4a"]]) {
+      const w = (boxW - 12) * n / total;
+      if (w > 0) add("rect", { x: p.x + 6 + at, y: p.y + 24, width: w, height: 10, fill });
+      at += w;
+    }
+    add("text", { x: p.x + boxW - 6, y: p.y + 16, "font-size": 11, "text-anchor": "end", fill: "#666" }, `${g.Done + g.Memory}/${total}`);
+  }
+}
+
 // The Tasks page: one task's state, place, size, run and error (its key
 // in the address, ?key=...), and the last tasks to finish.
 function drawRecent() {
@@ -189,6 +244,8 @@ function update(st) {
     drawRate(st.time);
   } else if (page === "workers") {
     drawWorkerTable(workers);
+  } else if (page === "graph") {
+    fetch("/api/graph").then(r => r.json()).then(drawGraph);
   } else if (page === "tasks") {
     drawRecent(st.time);
   } else if (page === "logs") {
