@@ -853,14 +853,16 @@ func (c *Client) drawProgress(ctx context.Context) (stop func()) {
 		r := progress.New(c.progress, time.Now())
 		tick := time.NewTicker(progressEvery)
 		defer tick.Stop()
-		for {
+		for first := true; ; first = false {
 			final := false
-			select {
-			case <-tick.C:
-			case <-done:
-				final = true
-			case <-ctx.Done():
-				return
+			if !first {
+				select {
+				case <-tick.C:
+				case <-done:
+					final = true
+				case <-ctx.Done():
+					return
+				}
 			}
 			if ps, err := c.Progress(ctx); err == nil {
 				r.Update(ps, time.Now(), final)

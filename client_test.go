@@ -287,25 +287,64 @@ func TestGatherFindsResultGone(t *testing.T) {
 }
 
 // A client given a progress writer draws each wait's progress; off a
-// terminal, a line at least when the wait ends, with every task of the
-// kind finished.
+// terminal, a line as the wait begins and one as it ends, with every task
+// of the kind finished. The tasks wait at a gate until the first line.
+var (
+	progressGate = newGate(0)
+	gatedInc     = Register("test-gated-inc", func(_ context.Context, x int) (int, error) {
+		progressGate.at()
+		return x + 1, nil
+	})
+)
+
 func TestProgressLines(t *testing.T) {
-	var out bytes.Buffer // written only while Gather waits
-	c := newTestClient(t, Workers(2), Progress(&out))
+	out := &firstWrite{written: make(chan struct{})}
+	c := newTestClient(t, Workers(2), Progress(out))
 	ctx := testCtx(t, c)
+	defer progressGate.Open()
 	args := make([]int, 100)
 	for i := range args {
 		args[i] = i
 	}
-	futs, err := inc.Map(ctx, args)
+	futs, err := gatedInc.Map(ctx, args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Gather(ctx, futs); err != nil {
+	gathered := make(chan error, 1)
+	go func() {
+		_, err := Gather(ctx, futs)
+		gathered <- err
+	}()
+	<-out.written // the wait began, with the tasks held
+	progressGate.Open()
+	if err := <-gathered; err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if last := lines[len(lines)-1]; !strings.Contains(last, "test-inc 100/100") || strings.Contains(out.String(), "\x1b") {
-		t.Errorf("progress lines %q: want the last to say test-inc 100/100, without escape codes", lines)
+	text := out.String()
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if len(lines) < 2 || !strings.Contains(lines[len(lines)-1], "test-gated-inc 100/100") || strings.Contains(text, "\x1b") {
+		t.Errorf("progress lines %q: want a first and a last, the last saying test-gated-inc 100/100, without escape codes", lines)
 	}
+}
+
+// firstWrite is a writer that closes written at its first write.
+type firstWrite struct {
+	mu      sync.Mutex
+	b       bytes.Buffer
+	written chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.b.Len() == 0 {
+		close(w.written)
+	}
+	return w.b.Write(p)
+}
+
+func (w *firstWrite) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }

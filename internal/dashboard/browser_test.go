@@ -129,16 +129,6 @@ func TestDashboardInABrowser(t *testing.T) {
 	run(chromedp.Poll[any](`document.querySelectorAll("#worker-table tbody tr").length == 2`))
 	workerRows := eval(`document.querySelectorAll("#worker-table tbody tr").length`)
 	workers := shot()
-	// The graph by kind: the shuffle's unpacks (and what of the shuffle the
-	// scheduler still keeps), and the held tasks.
-	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/graph")); err != nil {
-		t.Fatal(err)
-	}
-	// (The shuffle's transfers and barrier stay as long as the scheduler
-	// keeps them as the outputs' inputs: only the outputs are sure.)
-	run(chromedp.Poll[any](`[...document.querySelectorAll(".graph-node")].some(n => n.dataset.prefix == "test-held") &&
-		[...document.querySelectorAll(".graph-node")].some(n => n.dataset.prefix.startsWith("shuffle-unpack"))`))
-	graph := shot()
 
 	// A held task's page: it runs.
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/tasks?key="+url.QueryEscape(string(futs[0].Key())))); err != nil {
@@ -156,7 +146,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	if !strings.Contains(running, "0 / 12") {
 		t.Errorf("the held tasks' progress reads %q, want none of 12 finished", running)
 	}
-	for name, png := range map[string][]byte{"dashboard-status.png": status, "dashboard-workers.png": workers, "dashboard-graph.png": graph} {
+	for name, png := range map[string][]byte{"dashboard-status.png": status, "dashboard-workers.png": workers} {
 		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -28,6 +28,7 @@ type Reporter struct {
 	tty   bool
 	start time.Time
 	last  time.Time // of the last line written, off a terminal
+	lines int       // lines written, off a terminal
 	drawn int       // lines drawn last time, on a terminal
 	base  map[string]int
 }
@@ -48,8 +49,8 @@ func IsTerminal(w io.Writer) bool {
 }
 
 // Update draws ps as of now: on a terminal in place of the last drawing;
-// elsewhere as one line when LineEvery has passed since the last, or when
-// final (the computation ended).
+// elsewhere as one line at the first call, when LineEvery has passed since
+// the last, and when final (the computation ended).
 func (r *Reporter) Update(ps []protocol.Progress, now time.Time, final bool) {
 	for _, p := range ps {
 		if _, ok := r.base[p.Prefix]; !ok {
@@ -70,10 +71,11 @@ func (r *Reporter) Update(ps []protocol.Progress, now time.Time, final bool) {
 		io.WriteString(r.w, b.String())
 		return
 	}
-	if !final && now.Sub(r.last) < LineEvery {
+	if !final && r.lines > 0 && now.Sub(r.last) < LineEvery {
 		return
 	}
 	r.last = now
+	r.lines++
 	parts := make([]string, len(ps))
 	for i, p := range ps {
 		parts[i] = fmt.Sprintf("%s %d/%d", p.Prefix, p.Done+p.Memory, p.Total())

@@ -33,7 +33,7 @@ func TestLine(t *testing.T) {
 	}
 }
 
-// Off a terminal, a line every LineEvery and one at the end.
+// Off a terminal, a line at once, then every LineEvery, and one at the end.
 func TestLinesOffATerminal(t *testing.T) {
 	var out bytes.Buffer
 	t0 := time.Unix(1000, 0)
@@ -44,7 +44,7 @@ func TestLinesOffATerminal(t *testing.T) {
 	}
 	ps = []protocol.Progress{{Prefix: "read", Done: 4}, {Prefix: "sum", Memory: 1, Erred: 0}}
 	r.Update(ps, t0.Add(13*time.Second), true)
-	want := "[5s] read 1/4, sum 0/1\n[10s] read 1/4, sum 0/1\n[13s] read 4/4, sum 1/1\n"
+	want := "[1s] read 1/4, sum 0/1\n[6s] read 1/4, sum 0/1\n[11s] read 1/4, sum 0/1\n[13s] read 4/4, sum 1/1\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
