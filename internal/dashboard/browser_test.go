@@ -130,12 +130,13 @@ func TestDashboardInABrowser(t *testing.T) {
 	workerRows := eval(`document.querySelectorAll("#worker-table tbody tr").length`)
 	workers := shot()
 
-	// A held task's page: it runs.
+	// A held task's page: it is not finished (running, or queued behind
+	// the four that run).
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/tasks?key="+url.QueryEscape(string(futs[0].Key())))); err != nil {
 		t.Fatal(err)
 	}
-	run(chromedp.Poll[any](`document.querySelector(".task-state")?.textContent == "processing" &&
-		document.querySelector(".task-processing-on")?.textContent.startsWith("inproc://")`))
+	run(chromedp.Poll[any](`["processing", "queued", "waiting"].includes(document.querySelector(".task-state")?.textContent) &&
+		document.querySelector(".task-key")?.textContent.startsWith("test-held")`))
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/logs")); err != nil {
 		t.Fatal(err)
 	}
