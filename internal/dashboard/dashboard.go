@@ -114,8 +114,8 @@ func Handler(src Source, cfg Config) http.Handler {
 			}
 			out := Task{TaskInfo: info}
 			if rec != nil {
-				out.Ran = &Record{Key: string(rec.Key), Prefix: rec.Prefix, Worker: string(rec.Worker), Thread: rec.Thread,
-					Start: ms(rec.Start), Stop: ms(rec.Stop), Nbytes: rec.Nbytes}
+				ran := recordOf(*rec)
+				out.Ran = &ran
 			}
 			w.Header().Set("Content-Type", "application/json")
 			json.NewEncoder(w).Encode(out)
@@ -182,10 +182,15 @@ func snapshot(src Source, since uint64) Status {
 		st.Workers = append(st.Workers, Worker{WorkerInfo: w, Unmanaged: w.Memory.Unmanaged()})
 	}
 	for i, r := range recs {
-		st.Stream[i] = Record{Key: string(r.Key), Prefix: r.Prefix, Worker: string(r.Worker), Thread: r.Thread,
-			Start: ms(r.Start), Stop: ms(r.Stop), Nbytes: r.Nbytes}
+		st.Stream[i] = recordOf(r)
 	}
 	return st
+}
+
+// recordOf is r as the pages read it.
+func recordOf(r protocol.TaskRecord) Record {
+	return Record{Key: string(r.Key), Prefix: r.Prefix, Worker: string(r.Worker), Thread: r.Thread,
+		Start: ms(r.Start), Stop: ms(r.Stop), Nbytes: r.Nbytes}
 }
 
 func ms(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
