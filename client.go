@@ -140,6 +140,13 @@ type TaskProgress = protocol.Progress
 // TaskRecord is one task run, as the task stream keeps it (Client.TaskStream).
 type TaskRecord = protocol.TaskRecord
 
+// The kinds of task stream records that are not task runs (TaskRecord.Kind).
+const (
+	RecordTransfer  = protocol.RecordTransfer
+	RecordDiskWrite = protocol.RecordDiskWrite
+	RecordDiskRead  = protocol.RecordDiskRead
+)
+
 // Memory is a worker's memory: its limit, process, managed and spilled
 // bytes, and any failure to spill. Unmanaged() is process minus managed.
 type Memory = protocol.Memory
@@ -381,8 +388,10 @@ func (c *Client) Progress(ctx context.Context) ([]TaskProgress, error) {
 // TaskStream returns the scheduler's recent task records (it keeps the last
 // 100,000), oldest first, as Dask's get_task_stream: each task's key, kind,
 // worker and thread, when it ran by its worker's clock, and its result's
-// size. Records start from the client's last call; the first call returns
-// all that are kept.
+// size; and the workers' transfers and disk I/O (Kind RecordTransfer,
+// RecordDiskWrite, RecordDiskRead; Thread -1), as they report them, about
+// every second. Records start from the client's last call; the first call
+// returns all that are kept.
 func (c *Client) TaskStream(ctx context.Context) ([]TaskRecord, error) {
 	c.mu.Lock()
 	since := c.streamNext

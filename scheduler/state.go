@@ -140,7 +140,10 @@ type worker struct {
 	handoff   []*task // results being copied off it before it may leave
 	paused    bool    // its memory is high: no new work until it resumes
 	reason    string  // why it paused
-	memory    protocol.Memory
+	// metrics is its last report (memory, CPU, traffic), without its
+	// activity and logs; dashboard where it serves its /metrics.
+	metrics   protocol.WorkerMetrics
+	dashboard string
 }
 
 // available reports whether w may be given new work.
@@ -243,7 +246,7 @@ func (s *State) WorkerJoined(h *protocol.HelloWorker) {
 		res["cpu"] = float64(h.NThreads)
 	}
 	w := &worker{
-		id: h.ID, name: h.Name, index: s.joined, nthreads: max(h.NThreads, 1), resources: res,
+		id: h.ID, name: h.Name, index: s.joined, nthreads: max(h.NThreads, 1), resources: res, dashboard: h.Dashboard,
 	}
 	for n, v := range res {
 		s.offered[n] = max(s.offered[n], v)
@@ -427,7 +430,8 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) error {
 	case *protocol.WorkerStatus:
 		s.workerStatus(w, m)
 	case *protocol.WorkerMetrics:
-		w.memory = m.Memory
+		w.metrics = *m
+		w.metrics.Activity, w.metrics.Logs = nil, nil
 		return nil // nothing else changes
 	default:
 		return fmt.Errorf("scheduler: unexpected message %T from worker %s", m, id)
@@ -459,8 +463,9 @@ func (s *State) Workers() []protocol.WorkerInfo {
 			res[n] = v
 		}
 		out[i] = protocol.WorkerInfo{ID: w.id, Name: w.name, NThreads: w.nthreads, Resources: res,
-			Processing: len(w.assigned), Held: w.nbytes, Memory: w.memory,
-			Paused: w.paused, Reason: w.reason, Retiring: w.retiring}
+			Processing: len(w.assigned), Held: w.nbytes, Memory: w.metrics.Memory,
+			Paused: w.paused, Reason: w.reason, Retiring: w.retiring,
+			CPU: w.metrics.CPU, Received: w.metrics.Received, Sent: w.metrics.Sent, Dashboard: w.dashboard}
 	}
 	return out
 }

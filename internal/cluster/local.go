@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/dashboard"
@@ -80,7 +81,7 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 			l.Scheduler.Close()
 			return nil, err
 		}
-		l.Scheduler.SetDashboard(l.DashboardAddr)
+		l.Scheduler.SetDashboard(l.DashboardAddr, nil) // the workers log through cfg.Log
 	}
 	for i := 0; i < cfg.Workers; i++ {
 		_, err := l.AddWorker(ctx, WorkerConfig{NThreads: cfg.Threads, Resources: cfg.Resources,
@@ -98,6 +99,9 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 func (l *Local) AddWorker(ctx context.Context, cfg WorkerConfig, log *slog.Logger) (*Worker, error) {
 	if cfg.ProcessMemory == nil {
 		cfg.ProcessMemory = l.processShare
+	}
+	if cfg.ProcessCPU == nil {
+		cfg.ProcessCPU = l.cpuShare
 	}
 	w, err := StartWorker(ctx, l.Net, l.Scheduler.Addr(), cfg, log)
 	if err != nil {
@@ -126,6 +130,14 @@ func (l *Local) processShare(managed int64) int64 {
 	}
 	rest := max(procmem.InUse()-all, 0)
 	return managed + rest/int64(max(n, 1))
+}
+
+// cpuShare is a worker's CPU time: an equal share of the process's.
+func (l *Local) cpuShare() time.Duration {
+	l.mu.Lock()
+	n := len(l.Workers)
+	l.mu.Unlock()
+	return ProcessCPU() / time.Duration(max(n, 1))
 }
 
 // Close stops the workers and the scheduler.

@@ -142,7 +142,7 @@ func (w *Worker) startStore(cfg WorkerConfig) {
 		w.mem.dir = dir
 	}
 	w.store = store.New(store.Config{
-		Dir: dir, Compression: cfg.SpillCompression,
+		Dir: dir, Compression: cfg.SpillCompression, OnDisk: w.onDisk,
 		OnLost: func(k graph.Key) {
 			w.log.Warn("a spilled result failed its checksum: it is recomputed", "key", k)
 			w.handle(func(s *worker.State) { s.Lost([]graph.Key{k}) })
@@ -233,7 +233,7 @@ func (w *Worker) report(r worker.MemoryReading) {
 	if r.SpillErr != nil {
 		m.SpillError = r.SpillErr.Error()
 	}
-	w.enqueue(&protocol.WorkerMetrics{Memory: m})
+	w.enqueue(w.metrics(m))
 }
 
 // LimitGoMemory sets the Go runtime's soft memory limit of a process that

@@ -32,6 +32,8 @@ type taskStream struct {
 type streamEntry struct {
 	key         graph.Key
 	worker      protocol.WorkerID
+	peer        protocol.WorkerID
+	kind        string
 	thread      int
 	start, stop int64
 	nbytes      int64
@@ -65,8 +67,8 @@ func (ts *taskStream) since(since uint64) ([]protocol.TaskRecord, uint64) {
 }
 
 func (e *streamEntry) record() protocol.TaskRecord {
-	return protocol.TaskRecord{Key: e.key, Prefix: e.key.Prefix(), Worker: e.worker, Thread: e.thread,
-		Start: time.Unix(0, e.start), Stop: time.Unix(0, e.stop), Nbytes: e.nbytes}
+	return protocol.TaskRecord{Key: e.key, Prefix: protocol.RecordPrefix(e.key, e.kind), Worker: e.worker, Thread: e.thread,
+		Start: time.Unix(0, e.start), Stop: time.Unix(0, e.stop), Nbytes: e.nbytes, Kind: e.kind, Peer: e.peer}
 }
 
 // record adds a task a worker reports having computed to the stream.
@@ -85,11 +87,32 @@ func (ts *taskStream) record(from protocol.WorkerID, m *protocol.TaskFinished) {
 	}
 }
 
-// Workers describes the workers, as the scheduler knows them.
+// observe keeps what a worker's report tells besides its metrics, which
+// the core keeps: its transfers and disk I/O in the task stream, its log
+// lines for the Logs page.
+func (s *Scheduler) observe(from protocol.WorkerID, m *protocol.WorkerMetrics) {
+	for _, r := range m.Activity {
+		s.stream.add(streamEntry{key: r.Key, worker: from, peer: r.Peer, kind: r.Kind, thread: -1,
+			start: r.Start.UnixNano(), stop: r.Stop.UnixNano(), nbytes: r.Nbytes})
+	}
+	if s.logs != nil {
+		for _, l := range m.Logs {
+			l.Worker = string(from)
+			s.logs.Add(l)
+		}
+	}
+}
+
+// Workers describes the workers, as the scheduler knows them, with when
+// each was last heard from.
 func (s *Scheduler) Workers() []protocol.WorkerInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.state.Workers()
+	ws := s.state.Workers()
+	for i := range ws {
+		ws[i].LastSeen = s.seen[ws[i].ID]
+	}
+	return ws
 }
 
 // Progress reports the tasks by key prefix.
@@ -108,11 +131,12 @@ func (s *Scheduler) TaskStream(since uint64) ([]protocol.TaskRecord, uint64) {
 }
 
 // SetDashboard records where the dashboard is served (HOST:PORT), which
-// clients learn as they connect.
-func (s *Scheduler) SetDashboard(addr string) {
+// clients learn as they connect, and the lines its Logs page shows, to
+// which the workers' lines are added as they come.
+func (s *Scheduler) SetDashboard(addr string, logs *dashboard.Logs) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.dashboard = addr
+	s.dashboard, s.logs = addr, logs
 }
 
 // Events counts the workers that joined and were lost, and their pauses.
@@ -139,11 +163,11 @@ func (s *Scheduler) TaskInfo(k graph.Key) (protocol.TaskInfo, *protocol.TaskReco
 	return info, s.stream.last(k), ok
 }
 
-// last finds the latest record of key k still kept, or nil.
+// last finds the latest run of the task of key k still kept, or nil.
 func (ts *taskStream) last(k graph.Key) *protocol.TaskRecord {
 	for n := ts.next; n > ts.next-ts.kept(); n-- {
 		i := (n - 1) % streamKept
-		if e := &ts.blocks[i/streamBlock][i%streamBlock]; e.key == k {
+		if e := &ts.blocks[i/streamBlock][i%streamBlock]; e.key == k && e.kind == "" {
 			r := e.record()
 			return &r
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/dashboard"
@@ -31,8 +32,12 @@ type Scheduler struct {
 	clients map[protocol.ClientID]transport.Stream
 	stream  taskStream
 	events  dashboard.Events
-	// dashboard is where the dashboard is served, told to peers in Welcome.
+	// dashboard is where the dashboard is served, told to peers in Welcome;
+	// logs keep the lines workers send on, for its Logs page.
 	dashboard string
+	logs      *dashboard.Logs
+	// seen is when each worker was last heard from.
+	seen map[protocol.WorkerID]time.Time
 }
 
 // StartScheduler serves a scheduler at addr on net. gossip, if not empty,
@@ -44,6 +49,7 @@ func StartScheduler(net transport.Network, addr, gossip string, cfg scheduler.Co
 		state:   scheduler.New(cfg),
 		workers: make(map[protocol.WorkerID]transport.Stream),
 		clients: make(map[protocol.ClientID]transport.Stream),
+		seen:    make(map[protocol.WorkerID]time.Time),
 	}
 	ln, err := net.Listen(addr, s)
 	if err != nil {
@@ -136,6 +142,7 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 						continue
 					}
 					if worker != "" {
+						s.seen[worker] = time.Now()
 						switch m := m.(type) {
 						case *protocol.TaskFinished:
 							s.stream.record(worker, m)
@@ -143,6 +150,8 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 							if m.Paused {
 								s.events.Pauses++
 							}
+						case *protocol.WorkerMetrics:
+							s.observe(worker, m)
 						}
 						err = s.state.FromWorker(worker, m)
 					} else {
@@ -190,8 +199,15 @@ func (s *Scheduler) join(hello protocol.Msg, st transport.Stream) bool {
 				old.Close()
 			}
 			s.workers[h.ID] = st
+			s.seen[h.ID] = time.Now()
 			s.state.WorkerJoined(h)
 			s.events.Joined++
+			if h.Restarted != "" {
+				s.events.Restarted++
+				if h.Restarted == protocol.RestartKilled {
+					s.events.Killed++
+				}
+			}
 			s.log.Info("worker joined", "worker", h.ID, "threads", h.NThreads)
 		case *protocol.HelloClient:
 			s.clients[h.ID] = st
@@ -237,6 +253,7 @@ func (s *Scheduler) dropWorker(id protocol.WorkerID) {
 		st.Close()
 	}
 	delete(s.workers, id)
+	delete(s.seen, id)
 	s.state.WorkerLost(id)
 	s.events.Lost++
 	s.log.Warn("worker lost", "worker", id)

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	gonet "net"
 	"runtime"
 	"sync"
 	"time"
+	gonet "net"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport"
@@ -47,6 +48,17 @@ type WorkerConfig struct {
 	// memory; default the resident set of this process. A cluster of
 	// workers in one process gives each its results plus a share of the rest.
 	ProcessMemory func(managed int64) int64
+	// ProcessCPU reads the CPU time the worker used; default this
+	// process's. Workers sharing a process give each a share.
+	ProcessCPU func() time.Duration
+	// Logs, if set, are lines the worker logged, sent on to the scheduler
+	// with its reports (a worker process's; in-process workers log
+	// through the scheduler's own logger).
+	Logs *dashboard.Logs
+	// Dashboard is where the worker serves its /metrics, if it does.
+	Dashboard string
+	// Restarted is why its nanny started it again, if it did.
+	Restarted string
 }
 
 // Worker drives a worker core: it runs tasks on NThreads goroutines, fetches
@@ -82,6 +94,10 @@ type Worker struct {
 	pending []protocol.Msg // to the scheduler, not yet sent
 
 	mem memoryMonitor
+	act activity
+
+	logs     *dashboard.Logs
+	cpuShare func() time.Duration
 }
 
 // StartWorker starts a worker on net and joins the scheduler at schedAddr.
@@ -97,6 +113,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 		done:    make(chan struct{}),
 		retired: make(chan struct{}),
 		conns:   transport.NewConns(net),
+		logs:    cfg.Logs, cpuShare: cfg.ProcessCPU,
 	}
 	ln, err := net.Listen(cfg.Addr, w)
 	if err != nil {
@@ -114,7 +131,8 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	for n, v := range cfg.Resources {
 		res[n] = v
 	}
-	hello := &protocol.HelloWorker{Version: protocol.Version, ID: w.id, Name: cfg.Name, NThreads: cfg.NThreads, Resources: res}
+	hello := &protocol.HelloWorker{Version: protocol.Version, ID: w.id, Name: cfg.Name, NThreads: cfg.NThreads, Resources: res,
+		Dashboard: cfg.Dashboard, Restarted: cfg.Restarted}
 	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: cfg.Resources,
 		MemoryLimit: cfg.MemoryLimit, Fractions: cfg.Fractions})
 	var welcome *protocol.Welcome
@@ -279,7 +297,9 @@ func (w *Worker) handle(f func(s *worker.State)) {
 	f(w.state)
 	out := w.state.Outbox()
 	paused, _ := w.state.Paused()
-	w.mem.paused.Store(paused)
+	if w.mem.paused.Swap(paused) != paused && paused {
+		w.act.pauses.Add(1)
+	}
 	wake := false
 	for _, in := range out {
 		switch in.Kind {
@@ -403,6 +423,9 @@ func (w *Worker) runTasks(thread int) {
 		g := w.mem.startTask()
 		r, terr := w.run(j)
 		r.Grew, r.Thread = w.mem.endTask(g), thread
+		if terr == nil {
+			w.ranTask(t, thread, r.Start, r.Took, r.Nbytes)
+		}
 		w.handle(func(s *worker.State) {
 			if terr != nil {
 				s.ExecuteFailed(t.Key, terr)
@@ -472,12 +495,18 @@ func (w *Worker) run(j job) (worker.Ran, *protocol.TaskError) {
 // gather fetches keys from a peer into the store.
 func (w *Worker) gather(from protocol.WorkerID, keys []graph.Key) {
 	got := make(map[graph.Key]int64, len(keys))
+	start := time.Now()
 	values, err := w.getData(from, keys)
 	if err != nil {
 		w.log.Warn("fetch failed", "from", from, "keys", len(keys), "err", err)
 	}
+	var nbytes int64
 	for k, v := range values {
 		got[k] = w.store.Put(k, v)
+		nbytes += got[k]
+	}
+	if len(values) > 0 {
+		w.transferred(from, keys, start, nbytes)
 	}
 	w.handle(func(s *worker.State) { s.GatherDone(from, got, err != nil) })
 }
@@ -505,5 +534,11 @@ func (w *Worker) GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]a
 			return nil, ctx.Err()
 		}
 	}
-	return w.store.GetMany(keys), nil
+	values := w.store.GetMany(keys)
+	var nbytes int64
+	for _, v := range values {
+		nbytes += store.SizeOf(v)
+	}
+	w.act.sent.Add(nbytes)
+	return values, nil
 }

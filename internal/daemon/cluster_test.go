@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench"
@@ -306,10 +309,15 @@ var testAlloc = dusk.Register("test-alloc", func(context.Context, allocArgs) (in
 // A task that takes more memory than its worker's limit gets the worker
 // killed and restarted by its nanny; run again, it completes when it stays
 // within bounds, and fails with a clear error after the retry limit when it
-// never does.
+// never does. The scheduler's /metrics count the kills and the restarts.
 func TestNannyRestartsWorkerOverMemory(t *testing.T) {
 	sched, workers := startCluster(t, bins.dusktest, 1, "--memory-limit", "256MiB")
-	ctx := connect(t, testCtx(t), sched.addr)
+	c, err := dusk.NewClient(testCtx(t), dusk.Address(sched.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := dusk.WithClient(testCtx(t), c)
 
 	once, err := testAlloc.Submit(ctx, allocArgs{MiB: 400, Marker: filepath.Join(t.TempDir(), "allocated")})
 	if err != nil {
@@ -334,6 +342,21 @@ func TestNannyRestartsWorkerOverMemory(t *testing.T) {
 	// The restarted worker serves on.
 	if v, err := must(testInc.Submit(ctx, 1)).Result(ctx); err != nil || v != 2 {
 		t.Fatalf("after the restarts: %v, %v", v, err)
+	}
+	// Each kill was for memory and was followed by a restart: one for the
+	// first task, at least one more for the second.
+	text, code := httpGet(t, strings.TrimSuffix(c.DashboardLink(), "/status")+"/metrics")
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(strings.NewReader(text))
+	if code != http.StatusOK || err != nil {
+		t.Fatalf("/metrics: %d %v", code, err)
+	}
+	events := map[string]float64{}
+	for _, m := range fams["dusk_worker_events_total"].GetMetric() {
+		events[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+	}
+	if events["killed"] < 2 || events["restarted"] != events["killed"] {
+		t.Errorf("events %v: want two kills or more, each restarted", events)
 	}
 }
 

@@ -142,7 +142,7 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		defer srv.Close()
 		at = dialable(at, advertise)
-		sched.SetDashboard(at)
+		sched.SetDashboard(at, logs)
 		fmt.Fprintf(stdout, "dusk dashboard at http://%s/status\n", at)
 	}
 	log.Info("serving", "addr", addr, "gossip", members.Addr(), "protocol", protocol.Version)
@@ -156,11 +156,11 @@ type workerFlags struct {
 	fs                                 *flag.FlagSet
 	sched, host, memLimit, resources   *string
 	name, localDir, compression, level *string
-	spillCompression                   *string
+	spillCompression, dash             *string
 	port, nthreads                     *int
 	connect                            *time.Duration
 	target, spill, pause, terminate    *float64
-	noNanny                            *bool
+	noNanny, pprof                     *bool
 }
 
 func newWorkerFlags(stderr io.Writer) *workerFlags {
@@ -186,6 +186,8 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 		connect:          fs.Duration("connect-timeout", 10*time.Second, "how long to try to reach the scheduler"),
 		compression:      fs.String("compression", "auto", "compress results sent to peers: auto (only to other machines), lz4 or none"),
 		level:            fs.String("log-level", "info", "debug, info, warn or error"),
+		dash:             fs.String("dashboard-address", ":0", `address of the worker's /metrics; ":0" picks a free port, "none" serves none`),
+		pprof:            fs.Bool("pprof", false, "serve Go's profiles of the worker under /debug/pprof/ on its dashboard address"),
 	}
 }
 
@@ -252,17 +254,37 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	cluster.TuneGC()
 	cluster.LimitGoMemory(limit, f.fractions())
 	advertise := advertisedHost(*f.host, *f.sched)
+	// The worker's lines go to the scheduler's Logs page too.
+	logs := dashboard.NewLogs(dashboard.LogsKept)
+	log = slog.New(logs.Handler(log.Handler()))
+	restarted, restarts, kills := restartsFromNanny()
+	var dashLn net.Listener
+	var dashAt string
+	if *f.dash != "none" {
+		if dashLn, err = net.Listen("tcp", *f.dash); err != nil {
+			return fmt.Errorf("--dashboard-address: %w", err)
+		}
+		defer dashLn.Close()
+		dashAt = dialable(dashLn.Addr().String(), advertise)
+	}
 	cctx, cancel := context.WithTimeout(ctx, *f.connect)
 	defer cancel()
 	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp}, *f.sched, cluster.WorkerConfig{
 		Addr: net.JoinHostPort(listenHost(*f.host, advertise), strconv.Itoa(*f.port)), Advertise: advertise,
 		Name: *f.name, NThreads: *f.nthreads, Resources: res,
 		MemoryLimit: limit, Fractions: f.fractions(), LocalDirectory: *f.localDir, SpillCompression: spillComp,
+		Logs: logs, Dashboard: dashAt, Restarted: restarted,
 	}, log)
 	if err != nil {
 		return err
 	}
 	log = log.With("worker", w.ID(), "name", *f.name)
+	if dashLn != nil {
+		srv := dashboard.ServeWorker(dashLn, w, dashboard.WorkerConfig{Pprof: *f.pprof, Threads: *f.nthreads,
+			Restarts: restarts, Kills: kills, Log: log})
+		defer srv.Close()
+		fmt.Fprintf(stdout, "dusk worker metrics at http://%s/metrics\n", dashAt)
+	}
 	var members *membership.Members
 	if w.Gossip() != "" {
 		if members, err = membership.Start(membership.Config{Name: string(w.ID()), Host: gossipBind(*f.host, advertise), Log: log}); err != nil {

@@ -1,11 +1,15 @@
 package daemon_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/internal/dashboard"
@@ -14,11 +18,13 @@ import (
 // `dusk scheduler` serves its dashboard where --dashboard-address says, a
 // client over gRPC learns the link as it connects, and the status there
 // lists the worker processes and the tasks they ran; --pprof serves Go's
-// profiles beside it.
+// profiles beside it. Each worker serves its own /metrics (and, with
+// --pprof, profiles), which the scheduler links, and sends its log lines
+// on to the scheduler's Logs page.
 func TestSchedulerServesDashboard(t *testing.T) {
 	sched := start(t, bins.dusktest, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0", "--pprof")
 	start(t, bins.dusktest, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1", "--nthreads", "2",
-		"--name", "w0", "--local-directory", t.TempDir())
+		"--name", "w0", "--local-directory", t.TempDir(), "--pprof")
 	ctx := testCtx(t)
 	c, err := dusk.NewClient(ctx, dusk.Address(sched.addr))
 	if err != nil {
@@ -79,14 +85,65 @@ func TestSchedulerServesDashboard(t *testing.T) {
 	if err != nil || len(prog) != 1 || prog[0].Prefix != "test-inc" || prog[0].Memory != 10 {
 		t.Errorf("progress %+v (%v), want the 10 test-inc results in memory", prog, err)
 	}
-	// --pprof serves Go's profiles there.
-	resp, err = http.Get(strings.TrimSuffix(link, "/status") + "/debug/pprof/goroutine?debug=1")
+	// --pprof serves Go's profiles there, and on the worker's port.
+	base, w := strings.TrimSuffix(link, "/status"), st.Workers[0]
+	for _, at := range []string{base, "http://" + w.Dashboard} {
+		if b, code := httpGet(t, at+"/debug/pprof/goroutine?debug=1"); code != http.StatusOK || !strings.Contains(b, "goroutine profile") {
+			t.Errorf("%s/debug/pprof/goroutine: %d %.200s", at, code, b)
+		}
+	}
+
+	// The worker's /metrics: the ten tasks it ran, no restart.
+	text, code := httpGet(t, "http://"+w.Dashboard+"/metrics")
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(strings.NewReader(text))
+	if code != http.StatusOK || err != nil {
+		t.Fatalf("the worker's /metrics: %d %v", code, err)
+	}
+	var ran10 uint64
+	for _, m := range fams["dusk_worker_task_duration_seconds"].GetMetric() {
+		ran10 += m.GetHistogram().GetSampleCount()
+	}
+	if ran10 != 10 || fams["dusk_worker_restarts_total"].GetMetric()[0].GetCounter().GetValue() != 0 ||
+		fams["dusk_worker_memory_bytes"] == nil || fams["dusk_worker_transferred_bytes_total"] == nil {
+		t.Errorf("the worker's /metrics: %d task durations (want 10), restarts %v, memory and traffic %v %v", ran10,
+			fams["dusk_worker_restarts_total"], fams["dusk_worker_memory_bytes"] != nil, fams["dusk_worker_transferred_bytes_total"] != nil)
+	}
+
+	// The worker's lines reach the Logs page with its next report: the
+	// event stream's updates pace the looking.
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/events", nil)
+	events, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer events.Body.Close()
+	updates := bufio.NewScanner(events.Body)
+	for found := false; !found; {
+		if !updates.Scan() {
+			t.Fatalf("the event stream ended before a line of the worker's was on the Logs page: %v", updates.Err())
+		}
+		var lines []dashboard.LogLine
+		b, _ := httpGet(t, base+"/api/logs")
+		if err := json.Unmarshal([]byte(b), &lines); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lines {
+			found = found || l.Worker == string(w.ID) && l.Message == "serving"
+		}
+	}
+}
+
+func httpGet(t *testing.T, url string) (string, int) {
+	t.Helper()
+	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ = io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "goroutine profile") {
-		t.Errorf("/debug/pprof/goroutine: %s %.200s", resp.Status, b)
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return string(b), resp.StatusCode
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/internal/procmem"
+	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/worker"
 )
 
@@ -21,6 +22,22 @@ import (
 // worker's standard input open; the worker leaves when it closes, so that a
 // nanny killed outright takes its worker with it.
 const nannyEnv = "DUSK_NANNY"
+
+// The nanny tells a worker it restarted why it did (a protocol.Restart
+// reason), and how often it restarted and killed its workers so far.
+const (
+	restartedEnv = "DUSK_RESTARTED"
+	restartsEnv  = "DUSK_RESTARTS"
+	killsEnv     = "DUSK_KILLS"
+)
+
+// restartsFromNanny reads what the nanny told this worker process: why it
+// was started again, and the nanny's restarts and kills so far.
+func restartsFromNanny() (reason string, restarts, kills int) {
+	fmt.Sscan(os.Getenv(restartsEnv), &restarts)
+	fmt.Sscan(os.Getenv(killsEnv), &kills)
+	return os.Getenv(restartedEnv), restarts, kills
+}
 
 const (
 	// nannyInterval is how often the nanny reads its worker's memory.
@@ -60,6 +77,10 @@ type nanny struct {
 	stdout    io.Writer
 	stderr    io.Writer
 	log       *slog.Logger
+	// restarted is why the next worker starts again ("" for the first);
+	// restarts and kills count them.
+	restarted       string
+	restarts, kills int
 }
 
 func runNanny(ctx context.Context, args []string, limit int64, f worker.Fractions, dir string, stdout, stderr io.Writer, log *slog.Logger) error {
@@ -77,6 +98,12 @@ func runNanny(ctx context.Context, args []string, limit int64, f worker.Fraction
 			return fmt.Errorf("the worker did not start: %w", err)
 		}
 		n.log.Warn("restarting the worker", "reason", err)
+		n.restarts++
+		n.restarted = protocol.RestartDied
+		if killed {
+			n.kills++
+			n.restarted = protocol.RestartKilled
+		}
 		if time.Since(started) < time.Second {
 			// One that dies at once does not restart in a tight loop.
 			select {
@@ -105,7 +132,8 @@ func (n *nanny) runWorker(ctx context.Context) (ready, killed bool, err error) {
 	defer os.RemoveAll(dir)
 	args := append([]string{"worker"}, n.args...)
 	cmd := exec.Command(exe, append(args, "--no-nanny", "--local-directory", dir)...)
-	cmd.Env = append(os.Environ(), nannyEnv+"=1")
+	cmd.Env = append(os.Environ(), nannyEnv+"=1", restartedEnv+"="+n.restarted,
+		fmt.Sprintf("%s=%d", restartsEnv, n.restarts), fmt.Sprintf("%s=%d", killsEnv, n.kills))
 	cmd.Stderr = n.stderr
 	stdin, hold, err := os.Pipe()
 	if err != nil {

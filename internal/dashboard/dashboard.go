@@ -1,9 +1,9 @@
 // Package dashboard serves the scheduler's window for people: live pages
 // (the task stream, progress by task kind, the workers' memory, a table of
 // workers) drawn in the browser from files embedded in the binary, fed by
-// server-sent events, and the JSON they read. It knows the cluster only
-// through Source, so that it serves the local cluster and `dusk scheduler`
-// alike.
+// server-sent events, and the JSON they read; its Prometheus /metrics; and
+// a worker's own /metrics. It knows the cluster only through Source and
+// WorkerSource, so that it serves the local cluster and the daemons alike.
 //
 // Must never import: scheduler, worker, internal/cluster, a transport, or
 // the collections.
@@ -97,7 +97,7 @@ func Handler(src Source, cfg Config) http.Handler {
 		events(w, r, src, log)
 	})
 	if o, ok := src.(Observed); ok {
-		mux.Handle("GET /metrics", metricsHandler(o))
+		mux.Handle("GET /metrics", metricsHandler(newMetrics(o)))
 	}
 	if g, ok := src.(Grouped); ok {
 		mux.HandleFunc("GET /api/graph", func(w http.ResponseWriter, r *http.Request) {
@@ -130,13 +130,18 @@ func Handler(src Source, cfg Config) http.Handler {
 		json.NewEncoder(w).Encode(lines)
 	})
 	if cfg.Pprof {
-		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-		mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
-		mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-		mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
-		mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+		servePprof(mux)
 	}
 	return mux
+}
+
+// servePprof serves Go's profiles under /debug/pprof/.
+func servePprof(mux *http.ServeMux) {
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 }
 
 // Status is one update of the pages: the workers, progress by task kind,
@@ -165,6 +170,8 @@ type Record struct {
 	Start  float64 `json:"start"`
 	Stop   float64 `json:"stop"`
 	Nbytes int64   `json:"nbytes"`
+	Kind   string  `json:"kind,omitempty"` // "" for a task run, else transfer, disk-write, disk-read
+	Peer   string  `json:"peer,omitempty"` // a transfer's source
 }
 
 // streamSent bounds the records one update carries: a page that connects
@@ -190,7 +197,7 @@ func snapshot(src Source, since uint64) Status {
 // recordOf is r as the pages read it.
 func recordOf(r protocol.TaskRecord) Record {
 	return Record{Key: string(r.Key), Prefix: r.Prefix, Worker: string(r.Worker), Thread: r.Thread,
-		Start: ms(r.Start), Stop: ms(r.Stop), Nbytes: r.Nbytes}
+		Start: ms(r.Start), Stop: ms(r.Stop), Nbytes: r.Nbytes, Kind: r.Kind, Peer: string(r.Peer)}
 }
 
 func ms(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
@@ -242,7 +249,6 @@ func Serve(src Source, cfg Config) (*http.Server, string, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	log := cfg.Log
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil && cfg.Fallback {
 		host, _, _ := net.SplitHostPort(cfg.Addr)
@@ -251,12 +257,16 @@ func Serve(src Source, cfg Config) (*http.Server, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("dashboard on %s: %w", cfg.Addr, err)
 	}
-	h := Handler(src, cfg)
+	return serve(Handler(src, cfg), ln, cfg.Log), ln.Addr().String(), nil
+}
+
+// serve serves h on ln in the background.
+func serve(h http.Handler, ln net.Listener, log *slog.Logger) *http.Server {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
 			log.Warn("dashboard stopped", "err", err)
 		}
 	}()
-	return srv, ln.Addr().String(), nil
+	return srv
 }

@@ -70,28 +70,9 @@ func TestDashboardOfARunningJob(t *testing.T) {
 
 	// The event stream carries statuses until the workers' reports (every
 	// second) say they spilled.
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	events := bufio.NewReader(resp.Body)
-	for spilled := false; !spilled; {
-		line, err := events.ReadString('\n')
-		if err != nil {
-			t.Fatalf("event stream: %v", err)
-		}
-		data, ok := strings.CutPrefix(line, "data: ")
-		if !ok {
-			continue
-		}
-		var ev dashboard.Status
-		if err := json.Unmarshal([]byte(data), &ev); err != nil || len(ev.Workers) != 2 {
-			t.Fatalf("event %q: %v", line, err)
-		}
-		spilled = slices.ContainsFunc(ev.Workers, func(w dashboard.Worker) bool { return w.Memory.SpilledTotal > 0 })
-	}
-	resp.Body.Close()
+	waitEvents(t, ctx, base, func(ev dashboard.Status) bool {
+		return slices.ContainsFunc(ev.Workers, func(w dashboard.Worker) bool { return w.Memory.SpilledTotal > 0 })
+	})
 
 	var st dashboard.Status
 	getJSON(t, base+"/api/status?since=0", &st)
@@ -102,13 +83,24 @@ func TestDashboardOfARunningJob(t *testing.T) {
 	if len(workers) != 2 {
 		t.Fatalf("%d workers in the status, want 2", len(workers))
 	}
-	kinds := map[string]int{}
+	kinds, io := map[string]int{}, map[string]int{}
 	for _, r := range st.Stream {
 		threads, ok := workers[r.Worker]
+		if r.Kind != "" {
+			if !ok || r.Thread != -1 || r.Prefix != r.Kind || r.Start > r.Stop || r.Key == "" || r.Nbytes <= 0 {
+				t.Errorf("record %+v: unknown worker, or not on the I/O row, or times out of order", r)
+			}
+			io[r.Kind]++
+			continue
+		}
 		if !ok || r.Thread < 0 || r.Thread >= threads || r.Start > r.Stop || r.Key == "" {
 			t.Errorf("record %+v: unknown worker or thread, or times out of order", r)
 		}
 		kinds[r.Prefix]++
+	}
+	// Every result went to disk as it was made: the stream shows the writes.
+	if io[protocol.RecordDiskWrite] == 0 {
+		t.Errorf("no disk write in the task stream: %v", io)
 	}
 	for _, kind := range []string{"shuffle-transfer", "shuffle-unpack"} {
 		n := 0
@@ -220,6 +212,73 @@ func TestDashboardOfARunningJob(t *testing.T) {
 	if got := tab.Record().Column(0).(*array.Int64).Value(0); got != want {
 		t.Errorf("sum %d, want %d", got, want)
 	}
+
+	// The sum took the outputs of both workers to one: a transfer, in the
+	// stream and in the traffic the next reports count: as much sent as
+	// received, and the result sent to this client besides.
+	var transfer *dashboard.Record
+	last := waitEvents(t, ctx, base, func(ev dashboard.Status) bool {
+		for i, r := range ev.Stream {
+			if r.Kind == protocol.RecordTransfer {
+				transfer = &ev.Stream[i]
+			}
+		}
+		var received, sent int64
+		for _, w := range ev.Workers {
+			received, sent = received+w.Received, sent+w.Sent
+		}
+		return transfer != nil && received > 0 && sent >= received
+	})
+	if transfer.Peer == "" || transfer.Peer == transfer.Worker {
+		t.Errorf("transfer %+v: from no peer, or from itself", transfer)
+	}
+	for _, w := range last.Workers {
+		if w.LastSeen.IsZero() || w.CPU < 0 {
+			t.Errorf("worker %s: last seen %v, CPU %v", w.ID, w.LastSeen, w.CPU)
+		}
+	}
+	fams := parseMetrics(t, base+"/metrics")
+	var received, sent float64
+	for _, m := range fams["dusk_worker_transferred_bytes_total"].GetMetric() {
+		if label(m, "direction") == "received" {
+			received += m.GetCounter().GetValue()
+		} else {
+			sent += m.GetCounter().GetValue()
+		}
+	}
+	if received <= 0 || sent < received {
+		t.Errorf("metrics: %v bytes received, %v sent; want some, and as many sent at least", received, sent)
+	}
+}
+
+// waitEvents reads the dashboard's event stream until done says yes to a
+// status, and returns that status.
+func waitEvents(t *testing.T, ctx context.Context, base string, done func(dashboard.Status) bool) dashboard.Status {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := bufio.NewReader(resp.Body)
+	for {
+		line, err := events.ReadString('\n')
+		if err != nil {
+			t.Fatalf("event stream: %v", err)
+		}
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var ev dashboard.Status
+		if err := json.Unmarshal([]byte(data), &ev); err != nil || len(ev.Workers) != 2 {
+			t.Fatalf("event %q: %v", line, err)
+		}
+		if done(ev) {
+			return ev
+		}
+	}
 }
 
 func get(t *testing.T, url string) string {
@@ -248,25 +307,33 @@ func jsonNum(n uint64) string {
 	return string(b)
 }
 
-// checkMetrics parses /metrics with Prometheus' own parser and checks it
-// against the job: a duration observed for every task of each kind in the
-// stream, two running workers that joined, spills counted, and the
-// persisted outputs in memory.
-func checkMetrics(t *testing.T, url string, kinds map[string]int, outputs int) {
+// parseMetrics reads url's metrics with Prometheus' own parser.
+func parseMetrics(t *testing.T, url string) map[string]*dto.MetricFamily {
 	t.Helper()
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(strings.NewReader(get(t, url)))
 	if err != nil {
 		t.Fatalf("parse %s: %v", url, err)
 	}
-	label := func(m *dto.Metric, name string) string {
-		for _, l := range m.GetLabel() {
-			if l.GetName() == name {
-				return l.GetValue()
-			}
+	return fams
+}
+
+func label(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
 		}
-		return ""
 	}
+	return ""
+}
+
+// checkMetrics parses /metrics with Prometheus' own parser and checks it
+// against the job: a duration observed for every task of each kind in the
+// stream, two running workers that joined, spills counted, and the
+// persisted outputs in memory.
+func checkMetrics(t *testing.T, url string, kinds map[string]int, outputs int) {
+	t.Helper()
+	fams := parseMetrics(t, url)
 	observed := map[string]int{}
 	for _, m := range fams["dusk_task_duration_seconds"].GetMetric() {
 		observed[label(m, "prefix")] = int(m.GetHistogram().GetSampleCount())

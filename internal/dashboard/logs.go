@@ -7,21 +7,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/duskdata/dusk/internal/protocol"
 )
 
 // LogLine is one log record as the Logs page shows it.
-type LogLine struct {
-	Time    int64  `json:"time"` // Unix milliseconds
-	Level   string `json:"level"`
-	Message string `json:"message"`
-	Attrs   string `json:"attrs"` // key=value, space-separated
-}
+type LogLine = protocol.LogLine
 
 // Logs keeps the last lines logged, for the Logs page.
 type Logs struct {
 	mu    sync.Mutex
 	lines []LogLine
-	next  int
+	next  uint64 // the number of the next line
 	keep  int
 }
 
@@ -31,30 +28,39 @@ const LogsKept = 1000
 // NewLogs keeps the last n lines.
 func NewLogs(n int) *Logs { return &Logs{keep: n} }
 
-func (l *Logs) add(line LogLine) {
+// Add keeps line (one a worker sent on, say).
+func (l *Logs) Add(line LogLine) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.lines) < l.keep {
 		l.lines = append(l.lines, line)
 	} else {
-		l.lines[l.next%l.keep] = line
+		l.lines[l.next%uint64(l.keep)] = line
 	}
 	l.next++
 }
 
 // Lines returns the lines kept, oldest first.
 func (l *Logs) Lines() []LogLine {
+	lines, _ := l.Since(0, l.keep)
+	return lines
+}
+
+// Since returns the lines numbered since and later that are kept, at most
+// the latest max of them, oldest first, and the number of the next line.
+func (l *Logs) Since(since uint64, most int) ([]LogLine, uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := make([]LogLine, 0, len(l.lines))
-	start := 0
-	if len(l.lines) == l.keep {
-		start = l.next % l.keep
+	next := l.next
+	since = max(since, next-uint64(min(most, len(l.lines))))
+	if since >= next {
+		return nil, next
 	}
-	for i := range l.lines {
-		out = append(out, l.lines[(start+i)%len(l.lines)])
+	out := make([]LogLine, 0, next-since)
+	for n := since; n < next; n++ {
+		out = append(out, l.lines[n%uint64(l.keep)])
 	}
-	return out
+	return out, next
 }
 
 // Handler returns a slog handler that keeps records at info and above in
@@ -66,6 +72,7 @@ type teeHandler struct {
 	next   slog.Handler
 	prefix string // attributes added with WithAttrs, formatted
 	group  string
+	worker string // the value of a "worker" attribute added, the line's source
 }
 
 func (h *teeHandler) Enabled(ctx context.Context, level slog.Level) bool {
@@ -76,15 +83,20 @@ func (h *teeHandler) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelInfo {
 		var b strings.Builder
 		b.WriteString(h.prefix)
+		worker := h.worker
 		r.Attrs(func(a slog.Attr) bool {
 			writeAttr(&b, h.group, a)
+			if a.Key == "worker" && h.group == "" {
+				worker = a.Value.String()
+			}
 			return true
 		})
 		t := r.Time
 		if t.IsZero() {
 			t = time.Now()
 		}
-		h.logs.add(LogLine{Time: t.UnixMilli(), Level: r.Level.String(), Message: r.Message, Attrs: strings.TrimSpace(b.String())})
+		h.logs.Add(LogLine{Time: t.UnixMilli(), Level: r.Level.String(), Message: r.Message,
+			Attrs: strings.TrimSpace(b.String()), Worker: worker})
 	}
 	if h.next.Enabled(ctx, r.Level) {
 		return h.next.Handle(ctx, r)
@@ -95,10 +107,14 @@ func (h *teeHandler) Handle(ctx context.Context, r slog.Record) error {
 func (h *teeHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	var b strings.Builder
 	b.WriteString(h.prefix)
+	worker := h.worker
 	for _, a := range attrs {
 		writeAttr(&b, h.group, a)
+		if a.Key == "worker" && h.group == "" {
+			worker = a.Value.String()
+		}
 	}
-	return &teeHandler{logs: h.logs, next: h.next.WithAttrs(attrs), prefix: b.String(), group: h.group}
+	return &teeHandler{logs: h.logs, next: h.next.WithAttrs(attrs), prefix: b.String(), group: h.group, worker: worker}
 }
 
 func (h *teeHandler) WithGroup(name string) slog.Handler {
@@ -106,7 +122,7 @@ func (h *teeHandler) WithGroup(name string) slog.Handler {
 	if h.group != "" {
 		g = h.group + "." + name
 	}
-	return &teeHandler{logs: h.logs, next: h.next.WithGroup(name), prefix: h.prefix, group: g}
+	return &teeHandler{logs: h.logs, next: h.next.WithGroup(name), prefix: h.prefix, group: g, worker: h.worker}
 }
 
 func writeAttr(b *strings.Builder, group string, a slog.Attr) {

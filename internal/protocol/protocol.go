@@ -33,7 +33,18 @@ type HelloWorker struct {
 	NThreads int
 	// Resources is what the worker offers, "cpu" and "memory" included.
 	Resources graph.Resources
+	// Dashboard is where the worker serves its /metrics (HOST:PORT), or "".
+	Dashboard string
+	// Restarted is why its nanny started this process again ("" the first
+	// time): RestartDied or RestartKilled.
+	Restarted string
 }
+
+// Why a nanny restarted its worker, as HelloWorker.Restarted says.
+const (
+	RestartDied   = "died"
+	RestartKilled = "killed for memory"
+)
 
 // HelloClient opens a client's stream to the scheduler.
 type HelloClient struct {
@@ -216,8 +227,30 @@ type Memory struct {
 // the operating system.
 func (m Memory) Unmanaged() int64 { return max(m.Process-m.Managed, 0) }
 
-// WorkerMetrics reports the sending worker's memory, every second or so.
-type WorkerMetrics struct{ Memory Memory }
+// WorkerMetrics reports the sending worker's memory, CPU and traffic,
+// every second or so, with what it did besides running tasks since the
+// last report (transfers, spills: task stream records of those kinds,
+// Worker left empty) and its log lines.
+type WorkerMetrics struct {
+	Memory Memory
+	// CPU is the cores the worker's process kept busy since the last
+	// report (1.5: one and a half).
+	CPU float64
+	// Received and Sent are the bytes of results fetched from peers and
+	// served to them so far.
+	Received, Sent int64
+	Activity       []TaskRecord
+	Logs           []LogLine
+}
+
+// LogLine is one line a worker or the scheduler logged, for the Logs page.
+type LogLine struct {
+	Time    int64  `json:"time"` // Unix milliseconds
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	Attrs   string `json:"attrs"`            // key=value, space-separated
+	Worker  string `json:"worker,omitempty"` // the worker that logged it; "" the scheduler
+}
 
 // WorkersQuery asks the scheduler for the workers it knows; it answers with
 // a WorkersReply of the same ID once it knows at least AtLeast of them
@@ -248,6 +281,15 @@ type WorkerInfo struct {
 	Paused   bool
 	Reason   string
 	Retiring bool
+	// CPU is the cores it kept busy, Received and Sent its traffic with
+	// peers, as it last reported them (WorkerMetrics).
+	CPU            float64
+	Received, Sent int64
+	// Dashboard is where it serves its /metrics, if it does.
+	Dashboard string
+	// LastSeen is when the scheduler last heard from it; zero where only
+	// the core answers (it keeps no clock).
+	LastSeen time.Time
 }
 
 // Progress is where the tasks of one key prefix (a task kind: "read-csv",
@@ -263,7 +305,9 @@ type Progress struct {
 func (p Progress) Total() int { return p.Waiting + p.Processing + p.Memory + p.Done + p.Erred }
 
 // TaskRecord is one task run, for the task stream: where, on which thread,
-// from when to when (the worker's clock), and the size of its result.
+// from when to when (the worker's clock), and the size of its result. A
+// record of another Kind is a worker's transfer or disk I/O: its Key is
+// the (first) result moved, its Prefix the kind, its Thread -1.
 type TaskRecord struct {
 	Key         graph.Key
 	Prefix      string
@@ -271,6 +315,27 @@ type TaskRecord struct {
 	Thread      int
 	Start, Stop time.Time
 	Nbytes      int64
+	// Kind is "" for a task run, else one of the Record kinds.
+	Kind string
+	// Peer is the worker a transfer came from.
+	Peer WorkerID
+}
+
+// The kinds of task stream records that are not task runs, named as Dask's
+// task stream names them.
+const (
+	RecordTransfer  = "transfer"
+	RecordDiskWrite = "disk-write"
+	RecordDiskRead  = "disk-read"
+)
+
+// RecordPrefix is the Prefix of a record of key k and kind: the key's for
+// a task run, else the kind, so that the pages colour transfers alike.
+func RecordPrefix(k graph.Key, kind string) string {
+	if kind == "" {
+		return k.Prefix()
+	}
+	return kind
 }
 
 // Group is the graph at the scale of task kinds: a kind's tasks by state,

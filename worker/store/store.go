@@ -70,6 +70,9 @@ type Config struct {
 	// back (a checksum mismatch): the store has dropped it, and the worker
 	// must have it recomputed.
 	OnLost func(graph.Key)
+	// OnDisk, if set, is told of each value written to disk (write) or
+	// read back, when, and its size in memory: the task stream shows it.
+	OnDisk func(k graph.Key, write bool, start, stop time.Time, nbytes int64)
 }
 
 // SpillStats counts what the store moved to and from disk.
@@ -182,6 +185,7 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	file := e.file
 	s.mu.Unlock()
 
+	start := time.Now()
 	v, err = readBack(file)
 	s.mu.Lock()
 	if err != nil && s.data[k] == e && !e.inMem && e.file == file {
@@ -213,7 +217,11 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	s.stats.UnspillBytes += e.n
 	registry.Retain(v)
 	s.notify()
+	n := e.n
 	s.mu.Unlock()
+	if s.cfg.OnDisk != nil {
+		s.cfg.OnDisk(k, false, start, time.Now(), n)
+	}
 	return v, true, nil
 }
 
@@ -300,6 +308,7 @@ func (s *Store) SpillTo(limit int64) error {
 		path := filepath.Join(s.cfg.Dir, fmt.Sprintf("%d.spill", s.seq))
 		s.mu.Unlock()
 
+		start := time.Now()
 		disk, err := writeSpill(path, v, s.cfg.Compression)
 		registry.Release(v)
 		s.mu.Lock()
@@ -325,7 +334,12 @@ func (s *Store) SpillTo(limit int64) error {
 		s.spilled += disk
 		s.stats.Spills++
 		s.stats.SpillBytes += e.n
-		budget -= s.evict(e)
+		k := e.key
+		n := s.evict(e)
+		budget -= n
+		if s.cfg.OnDisk != nil {
+			s.cfg.OnDisk(k, true, start, time.Now(), n)
+		}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ const streamWindow = 10000; // ms of task stream shown
 const records = [];         // the task stream's records in the window
 const rates = [[], []];     // tasks per second over the last minute
 let lastStatus = null;
+let lastTime = Date.now(); // the scheduler's clock at the last update
 
 function bytes(n) {
   if (!n) return "0 B";
@@ -20,8 +21,13 @@ function bytes(n) {
   return (i ? n.toFixed(n < 10 ? 1 : 0) : n) + " " + u[i];
 }
 
+// ioColours are the colours of what is not a task run, as Dask's task
+// stream draws them: transfers red, disk I/O orange.
+const ioColours = { "transfer": "#d62728", "disk-write": "#ff7f0e", "disk-read": "#e6a23c" };
+
 // colour gives each task kind its own colour, the same on every page.
 function colour(prefix) {
+  if (ioColours[prefix]) return ioColours[prefix];
   let h = 0;
   for (const c of prefix) h = (h * 31 + c.charCodeAt(0)) >>> 0;
   return `hsl(${h % 360}, 60%, 52%)`;
@@ -84,9 +90,12 @@ function drawWorkerTable(workers) {
     const m = w.Memory;
     const res = Object.entries(w.Resources || {}).map(([k, v]) => `${k}=${v}`).join(" ");
     const status = w.Paused ? "paused: " + w.Reason : w.Retiring ? "retiring" : "running";
+    const seen = w.LastSeen && !w.LastSeen.startsWith("0001") ? ((lastTime - Date.parse(w.LastSeen)) / 1000).toFixed(1) + " s ago" : "";
+    const address = w.Dashboard ? el("a", { href: `http://${w.Dashboard}/metrics` }, w.ID) : w.ID;
     body.append(el("tr", { class: w.Paused ? "paused" : w.Retiring ? "retiring" : "", "data-worker": w.ID },
-      ...[w.ID, w.Name, w.NThreads, res, m.Limit ? bytes(m.Limit) : "none", bytes(m.Process), bytes(m.Managed),
-        bytes(m.Spilled), w.Processing, bytes(w.Held), status].map(v => el("td", {}, String(v)))));
+      ...[address, w.Name, w.NThreads, res, m.Limit ? bytes(m.Limit) : "none", bytes(m.Process), bytes(m.Managed),
+        bytes(m.Spilled), w.Processing, bytes(w.Held), Math.round(100 * (w.CPU || 0)) + "%",
+        `${bytes(w.Received)} / ${bytes(w.Sent)}`, seen, status].map(v => el("td", {}, v instanceof Node ? v : String(v)))));
   }
 }
 
@@ -149,7 +158,7 @@ function drawGraph(groups) {
 // in the address, ?key=...), and the last tasks to finish.
 function drawRecent() {
   const body = document.querySelector("#recent tbody");
-  body.replaceChildren(...records.slice(-30).reverse().map(r => el("tr", {},
+  body.replaceChildren(...records.filter(r => !r.kind).slice(-30).reverse().map(r => el("tr", {},
     el("td", {}, el("a", { href: "/tasks?key=" + encodeURIComponent(r.key) }, r.key)), el("td", {}, r.worker),
     el("td", {}, String(r.thread)), el("td", {}, (r.stop - r.start).toFixed(1) + " ms"), el("td", {}, bytes(r.nbytes)))));
 }
@@ -176,17 +185,19 @@ if (page === "tasks") {
 function drawLogs(lines) {
   const body = document.querySelector("#log-table tbody");
   body.replaceChildren(...lines.map(l => el("tr", { class: "level-" + l.level.toLowerCase() },
-    el("td", {}, new Date(l.time).toLocaleTimeString()), el("td", {}, l.level), el("td", {}, l.message), el("td", {}, l.attrs))));
+    el("td", {}, new Date(l.time).toLocaleTimeString()), el("td", {}, l.worker || "scheduler"), el("td", {}, l.level),
+    el("td", {}, l.message), el("td", {}, l.attrs))));
 }
 
-// The task stream: a row per worker thread, a bar per task, the last ten
-// seconds, coloured by kind.
+// The task stream: a row per worker thread, a bar per task, and a row per
+// worker of its transfers and disk I/O (thread -1), the last ten seconds,
+// coloured by kind.
 function drawStream(now, workers) {
   const canvas = document.getElementById("stream");
   const width = canvas.clientWidth;
   canvas.width = width * devicePixelRatio;
   const rows = [];
-  for (const w of workers) for (let t = 0; t < w.NThreads; t++) rows.push(w.ID + "/" + t);
+  for (const w of workers) for (let t = -1; t < w.NThreads; t++) rows.push(w.ID + "/" + t);
   const rowH = Math.max(4, Math.min(24, Math.floor(200 / Math.max(rows.length, 1))));
   canvas.height = (rows.length * rowH + 20) * devicePixelRatio;
   canvas.style.height = (rows.length * rowH + 20) + "px";
@@ -211,7 +222,7 @@ function drawStream(now, workers) {
 // last minute.
 let rateChart = null, opened = null;
 function drawRate(now) {
-  const perSecond = records.filter(r => r.stop > now - 1000 && r.stop <= now).length;
+  const perSecond = records.filter(r => !r.kind && r.stop > now - 1000 && r.stop <= now).length;
   opened ??= now;
   const t = (now - opened) / 1000; // seconds since the page opened
   rates[0].push(t);
@@ -237,6 +248,7 @@ function update(st) {
   while (drop < records.length && records[drop].stop < cutoff) drop++;
   records.splice(0, drop);
   const workers = st.workers || [];
+  lastTime = st.time;
   if (page === "status") {
     drawProgress(st.progress || []);
     drawMemory(workers);

@@ -39,7 +39,8 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	switch m := m.(type) {
 	case *protocol.HelloWorker:
 		return &pb.Msg{Kind: &pb.Msg_HelloWorker{HelloWorker: &pb.HelloWorker{
-			Version: m.Version, Id: string(m.ID), Name: m.Name, Nthreads: int32(m.NThreads), Resources: m.Resources}}}, nil
+			Version: m.Version, Id: string(m.ID), Name: m.Name, Nthreads: int32(m.NThreads), Resources: m.Resources,
+			Dashboard: m.Dashboard, Restarted: m.Restarted}}}, nil
 	case *protocol.HelloClient:
 		return &pb.Msg{Kind: &pb.Msg_HelloClient{HelloClient: &pb.HelloClient{Version: m.Version, Id: string(m.ID)}}}, nil
 	case *protocol.Welcome:
@@ -96,7 +97,12 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	case *protocol.WorkerStatus:
 		return &pb.Msg{Kind: &pb.Msg_WorkerStatus{WorkerStatus: &pb.WorkerStatus{Paused: m.Paused, Reason: m.Reason}}}, nil
 	case *protocol.WorkerMetrics:
-		return &pb.Msg{Kind: &pb.Msg_WorkerMetrics{WorkerMetrics: &pb.WorkerMetrics{Memory: memoryToWire(m.Memory)}}}, nil
+		logs := make([]*pb.LogLine, len(m.Logs))
+		for i, l := range m.Logs {
+			logs[i] = &pb.LogLine{TimeMs: l.Time, Level: l.Level, Message: l.Message, Attrs: l.Attrs, Worker: l.Worker}
+		}
+		return &pb.Msg{Kind: &pb.Msg_WorkerMetrics{WorkerMetrics: &pb.WorkerMetrics{Memory: memoryToWire(m.Memory),
+			Cpu: m.CPU, Received: m.Received, Sent: m.Sent, Activity: recordsToWire(m.Activity), Logs: logs}}}, nil
 	case *protocol.WorkersQuery:
 		return &pb.Msg{Kind: &pb.Msg_WorkersQuery{WorkersQuery: &pb.WorkersQuery{Id: m.ID, AtLeast: int64(m.AtLeast)}}}, nil
 	case *protocol.WorkersReply:
@@ -104,7 +110,8 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		for i, w := range m.Workers {
 			ws[i] = &pb.WorkerInfo{Id: string(w.ID), Name: w.Name, Nthreads: int32(w.NThreads), Resources: w.Resources,
 				Processing: int32(w.Processing), Held: w.Held, Memory: memoryToWire(w.Memory),
-				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring}
+				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring,
+				Cpu: w.CPU, Received: w.Received, Sent: w.Sent, Dashboard: w.Dashboard, LastSeenNs: timeToWire(w.LastSeen)}
 		}
 		return &pb.Msg{Kind: &pb.Msg_WorkersReply{WorkersReply: &pb.WorkersReply{Id: m.ID, Workers: ws}}}, nil
 	case *protocol.ProgressQuery:
@@ -119,12 +126,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	case *protocol.TaskStreamQuery:
 		return &pb.Msg{Kind: &pb.Msg_TaskStreamQuery{TaskStreamQuery: &pb.TaskStreamQuery{Id: m.ID, Since: m.Since}}}, nil
 	case *protocol.TaskStreamReply:
-		rs := make([]*pb.TaskRecord, len(m.Records))
-		for i, r := range m.Records {
-			rs[i] = &pb.TaskRecord{Key: string(r.Key), Worker: string(r.Worker), Thread: int32(r.Thread),
-				StartNs: timeToWire(r.Start), StopNs: timeToWire(r.Stop), Nbytes: r.Nbytes}
-		}
-		return &pb.Msg{Kind: &pb.Msg_TaskStreamReply{TaskStreamReply: &pb.TaskStreamReply{Id: m.ID, Records: rs, Next: m.Next}}}, nil
+		return &pb.Msg{Kind: &pb.Msg_TaskStreamReply{TaskStreamReply: &pb.TaskStreamReply{Id: m.ID, Records: recordsToWire(m.Records), Next: m.Next}}}, nil
 	}
 	return nil, fmt.Errorf("grpcnet: no wire form for %T", m)
 }
@@ -134,7 +136,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 	case *pb.Msg_HelloWorker:
 		m := k.HelloWorker
 		return &protocol.HelloWorker{Version: m.Version, ID: protocol.WorkerID(m.Id), Name: m.Name,
-			NThreads: int(m.Nthreads), Resources: m.Resources}, nil
+			NThreads: int(m.Nthreads), Resources: m.Resources, Dashboard: m.Dashboard, Restarted: m.Restarted}, nil
 	case *pb.Msg_HelloClient:
 		return &protocol.HelloClient{Version: k.HelloClient.Version, ID: protocol.ClientID(k.HelloClient.Id)}, nil
 	case *pb.Msg_Welcome:
@@ -199,7 +201,13 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 	case *pb.Msg_WorkerStatus:
 		return &protocol.WorkerStatus{Paused: k.WorkerStatus.Paused, Reason: k.WorkerStatus.Reason}, nil
 	case *pb.Msg_WorkerMetrics:
-		return &protocol.WorkerMetrics{Memory: memoryFromWire(k.WorkerMetrics.Memory)}, nil
+		m := k.WorkerMetrics
+		var logs []protocol.LogLine
+		for _, l := range m.Logs {
+			logs = append(logs, protocol.LogLine{Time: l.TimeMs, Level: l.Level, Message: l.Message, Attrs: l.Attrs, Worker: l.Worker})
+		}
+		return &protocol.WorkerMetrics{Memory: memoryFromWire(m.Memory), CPU: m.Cpu, Received: m.Received, Sent: m.Sent,
+			Activity: recordsFromWire(m.Activity), Logs: logs}, nil
 	case *pb.Msg_WorkersQuery:
 		return &protocol.WorkersQuery{ID: k.WorkersQuery.Id, AtLeast: int(k.WorkersQuery.AtLeast)}, nil
 	case *pb.Msg_WorkersReply:
@@ -208,7 +216,8 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		for i, w := range m.Workers {
 			ws[i] = protocol.WorkerInfo{ID: protocol.WorkerID(w.Id), Name: w.Name, NThreads: int(w.Nthreads),
 				Resources: w.Resources, Processing: int(w.Processing), Held: w.Held, Memory: memoryFromWire(w.Memory),
-				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring}
+				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring,
+				CPU: w.Cpu, Received: w.Received, Sent: w.Sent, Dashboard: w.Dashboard, LastSeen: timeFromWire(w.LastSeenNs)}
 		}
 		return &protocol.WorkersReply{ID: m.Id, Workers: ws}, nil
 	case *pb.Msg_ProgressQuery:
@@ -225,13 +234,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.TaskStreamQuery{ID: k.TaskStreamQuery.Id, Since: k.TaskStreamQuery.Since}, nil
 	case *pb.Msg_TaskStreamReply:
 		m := k.TaskStreamReply
-		rs := make([]protocol.TaskRecord, len(m.Records))
-		for i, r := range m.Records {
-			key := graph.Key(r.Key)
-			rs[i] = protocol.TaskRecord{Key: key, Prefix: key.Prefix(), Worker: protocol.WorkerID(r.Worker),
-				Thread: int(r.Thread), Start: timeFromWire(r.StartNs), Stop: timeFromWire(r.StopNs), Nbytes: r.Nbytes}
-		}
-		return &protocol.TaskStreamReply{ID: m.Id, Records: rs, Next: m.Next}, nil
+		return &protocol.TaskStreamReply{ID: m.Id, Records: recordsFromWire(m.Records), Next: m.Next}, nil
 	}
 	return nil, fmt.Errorf("grpcnet: unknown message %T", w.Kind)
 }
@@ -364,4 +367,27 @@ func timeFromWire(ns int64) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(0, ns)
+}
+
+func recordsToWire(rs []protocol.TaskRecord) []*pb.TaskRecord {
+	out := make([]*pb.TaskRecord, len(rs))
+	for i, r := range rs {
+		out[i] = &pb.TaskRecord{Key: string(r.Key), Worker: string(r.Worker), Thread: int32(r.Thread),
+			StartNs: timeToWire(r.Start), StopNs: timeToWire(r.Stop), Nbytes: r.Nbytes, Kind: r.Kind, Peer: string(r.Peer)}
+	}
+	return out
+}
+
+func recordsFromWire(rs []*pb.TaskRecord) []protocol.TaskRecord {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]protocol.TaskRecord, len(rs))
+	for i, r := range rs {
+		key := graph.Key(r.Key)
+		out[i] = protocol.TaskRecord{Key: key, Prefix: protocol.RecordPrefix(key, r.Kind), Worker: protocol.WorkerID(r.Worker),
+			Thread: int(r.Thread), Start: timeFromWire(r.StartNs), Stop: timeFromWire(r.StopNs), Nbytes: r.Nbytes,
+			Kind: r.Kind, Peer: protocol.WorkerID(r.Peer)}
+	}
+	return out
 }

@@ -25,7 +25,8 @@ func TestConvertRoundTrip(t *testing.T) {
 	terr := &protocol.TaskError{Kind: protocol.KilledWorker, Key: "k", Worker: "w", Message: "m", Stack: "s"}
 	mem := protocol.Memory{Limit: 1, Process: 2, Managed: 3, Spilled: 4, SpilledTotal: 5, UnspilledTotal: 6, SpillError: "e"}
 	msgs := []protocol.Msg{
-		&protocol.HelloWorker{Version: "v", ID: "w", Name: "n", NThreads: 4, Resources: graph.Resources{"cpu": 4}},
+		&protocol.HelloWorker{Version: "v", ID: "w", Name: "n", NThreads: 4, Resources: graph.Resources{"cpu": 4},
+			Dashboard: "h:1", Restarted: protocol.RestartKilled},
 		&protocol.HelloClient{Version: "v", ID: "c"},
 		&protocol.Welcome{Version: "v", Err: "e", Gossip: "g", Dashboard: ":8787"},
 		&protocol.ComputeTask{Task: task, Priority: protocol.Priority{Gen: 2, Ord: 3}, Run: 7,
@@ -47,6 +48,10 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.Retired{},
 		&protocol.WorkerStatus{Paused: true, Reason: "r"},
 		&protocol.WorkerMetrics{Memory: mem},
+		&protocol.WorkerMetrics{Memory: mem, CPU: 1.5, Received: 7, Sent: 8,
+			Activity: []protocol.TaskRecord{{Key: "read-1", Prefix: protocol.RecordTransfer, Thread: -1, Start: time.Unix(1700000000, 0),
+				Stop: time.Unix(1700000001, 0), Nbytes: 8, Kind: protocol.RecordTransfer, Peer: "w2"}},
+			Logs: []protocol.LogLine{{Time: 5, Level: "WARN", Message: "m", Attrs: "a=1", Worker: "w"}}},
 		&protocol.WorkersQuery{ID: 3, AtLeast: 2},
 		&protocol.ProgressQuery{ID: 4},
 		&protocol.ProgressReply{ID: 4, Progress: []protocol.Progress{{Prefix: "read", Waiting: 1, Processing: 2, Memory: 3, Done: 4, Erred: 5}}},
@@ -54,7 +59,8 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.TaskStreamReply{ID: 5, Next: 11, Records: []protocol.TaskRecord{{Key: "read-1", Prefix: "read", Worker: "w",
 			Thread: 1, Start: time.Unix(1700000000, 0), Stop: time.Unix(1700000001, 0), Nbytes: 8}}},
 		&protocol.WorkersReply{ID: 3, Workers: []protocol.WorkerInfo{{ID: "w", Name: "n", NThreads: 2,
-			Resources: graph.Resources{"cpu": 2}, Processing: 4, Held: 5, Memory: mem, Paused: true, Reason: "r", Retiring: true}}},
+			Resources: graph.Resources{"cpu": 2}, Processing: 4, Held: 5, Memory: mem, Paused: true, Reason: "r", Retiring: true,
+			CPU: 0.5, Received: 1, Sent: 2, Dashboard: "h:2", LastSeen: time.Unix(1700000002, 0)}}},
 	}
 	b, err := toWire(msgs)
 	if err != nil {

@@ -962,6 +962,8 @@ type HelloWorker struct {
 	Nthreads      int32                  `protobuf:"varint,3,opt,name=nthreads,proto3" json:"nthreads,omitempty"`
 	Resources     map[string]float64     `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
 	Name          string                 `protobuf:"bytes,5,opt,name=name,proto3" json:"name,omitempty"`
+	Dashboard     string                 `protobuf:"bytes,6,opt,name=dashboard,proto3" json:"dashboard,omitempty"`
+	Restarted     string                 `protobuf:"bytes,7,opt,name=restarted,proto3" json:"restarted,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1027,6 +1029,20 @@ func (x *HelloWorker) GetResources() map[string]float64 {
 func (x *HelloWorker) GetName() string {
 	if x != nil {
 		return x.Name
+	}
+	return ""
+}
+
+func (x *HelloWorker) GetDashboard() string {
+	if x != nil {
+		return x.Dashboard
+	}
+	return ""
+}
+
+func (x *HelloWorker) GetRestarted() string {
+	if x != nil {
+		return x.Restarted
 	}
 	return ""
 }
@@ -2266,6 +2282,11 @@ func (x *Memory) GetSpillError() string {
 type WorkerMetrics struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Memory        *Memory                `protobuf:"bytes,1,opt,name=memory,proto3" json:"memory,omitempty"`
+	Cpu           float64                `protobuf:"fixed64,2,opt,name=cpu,proto3" json:"cpu,omitempty"`
+	Received      int64                  `protobuf:"varint,3,opt,name=received,proto3" json:"received,omitempty"`
+	Sent          int64                  `protobuf:"varint,4,opt,name=sent,proto3" json:"sent,omitempty"`
+	Activity      []*TaskRecord          `protobuf:"bytes,5,rep,name=activity,proto3" json:"activity,omitempty"`
+	Logs          []*LogLine             `protobuf:"bytes,6,rep,name=logs,proto3" json:"logs,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2307,6 +2328,117 @@ func (x *WorkerMetrics) GetMemory() *Memory {
 	return nil
 }
 
+func (x *WorkerMetrics) GetCpu() float64 {
+	if x != nil {
+		return x.Cpu
+	}
+	return 0
+}
+
+func (x *WorkerMetrics) GetReceived() int64 {
+	if x != nil {
+		return x.Received
+	}
+	return 0
+}
+
+func (x *WorkerMetrics) GetSent() int64 {
+	if x != nil {
+		return x.Sent
+	}
+	return 0
+}
+
+func (x *WorkerMetrics) GetActivity() []*TaskRecord {
+	if x != nil {
+		return x.Activity
+	}
+	return nil
+}
+
+func (x *WorkerMetrics) GetLogs() []*LogLine {
+	if x != nil {
+		return x.Logs
+	}
+	return nil
+}
+
+type LogLine struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TimeMs        int64                  `protobuf:"varint,1,opt,name=time_ms,json=timeMs,proto3" json:"time_ms,omitempty"`
+	Level         string                 `protobuf:"bytes,2,opt,name=level,proto3" json:"level,omitempty"`
+	Message       string                 `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	Attrs         string                 `protobuf:"bytes,4,opt,name=attrs,proto3" json:"attrs,omitempty"`
+	Worker        string                 `protobuf:"bytes,5,opt,name=worker,proto3" json:"worker,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogLine) Reset() {
+	*x = LogLine{}
+	mi := &file_dusk_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogLine) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogLine) ProtoMessage() {}
+
+func (x *LogLine) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogLine.ProtoReflect.Descriptor instead.
+func (*LogLine) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *LogLine) GetTimeMs() int64 {
+	if x != nil {
+		return x.TimeMs
+	}
+	return 0
+}
+
+func (x *LogLine) GetLevel() string {
+	if x != nil {
+		return x.Level
+	}
+	return ""
+}
+
+func (x *LogLine) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *LogLine) GetAttrs() string {
+	if x != nil {
+		return x.Attrs
+	}
+	return ""
+}
+
+func (x *LogLine) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
 type WorkersQuery struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -2317,7 +2449,7 @@ type WorkersQuery struct {
 
 func (x *WorkersQuery) Reset() {
 	*x = WorkersQuery{}
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2329,7 +2461,7 @@ func (x *WorkersQuery) String() string {
 func (*WorkersQuery) ProtoMessage() {}
 
 func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2342,7 +2474,7 @@ func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersQuery.ProtoReflect.Descriptor instead.
 func (*WorkersQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{31}
+	return file_dusk_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WorkersQuery) GetId() uint64 {
@@ -2371,13 +2503,18 @@ type WorkerInfo struct {
 	Paused        bool                   `protobuf:"varint,8,opt,name=paused,proto3" json:"paused,omitempty"`
 	Reason        string                 `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
 	Retiring      bool                   `protobuf:"varint,10,opt,name=retiring,proto3" json:"retiring,omitempty"`
+	Cpu           float64                `protobuf:"fixed64,11,opt,name=cpu,proto3" json:"cpu,omitempty"`
+	Received      int64                  `protobuf:"varint,12,opt,name=received,proto3" json:"received,omitempty"`
+	Sent          int64                  `protobuf:"varint,13,opt,name=sent,proto3" json:"sent,omitempty"`
+	Dashboard     string                 `protobuf:"bytes,14,opt,name=dashboard,proto3" json:"dashboard,omitempty"`
+	LastSeenNs    int64                  `protobuf:"varint,15,opt,name=last_seen_ns,json=lastSeenNs,proto3" json:"last_seen_ns,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WorkerInfo) Reset() {
 	*x = WorkerInfo{}
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2389,7 +2526,7 @@ func (x *WorkerInfo) String() string {
 func (*WorkerInfo) ProtoMessage() {}
 
 func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2402,7 +2539,7 @@ func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerInfo.ProtoReflect.Descriptor instead.
 func (*WorkerInfo) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{32}
+	return file_dusk_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *WorkerInfo) GetId() string {
@@ -2475,6 +2612,41 @@ func (x *WorkerInfo) GetRetiring() bool {
 	return false
 }
 
+func (x *WorkerInfo) GetCpu() float64 {
+	if x != nil {
+		return x.Cpu
+	}
+	return 0
+}
+
+func (x *WorkerInfo) GetReceived() int64 {
+	if x != nil {
+		return x.Received
+	}
+	return 0
+}
+
+func (x *WorkerInfo) GetSent() int64 {
+	if x != nil {
+		return x.Sent
+	}
+	return 0
+}
+
+func (x *WorkerInfo) GetDashboard() string {
+	if x != nil {
+		return x.Dashboard
+	}
+	return ""
+}
+
+func (x *WorkerInfo) GetLastSeenNs() int64 {
+	if x != nil {
+		return x.LastSeenNs
+	}
+	return 0
+}
+
 type WorkersReply struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -2485,7 +2657,7 @@ type WorkersReply struct {
 
 func (x *WorkersReply) Reset() {
 	*x = WorkersReply{}
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2497,7 +2669,7 @@ func (x *WorkersReply) String() string {
 func (*WorkersReply) ProtoMessage() {}
 
 func (x *WorkersReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2510,7 +2682,7 @@ func (x *WorkersReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersReply.ProtoReflect.Descriptor instead.
 func (*WorkersReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{33}
+	return file_dusk_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *WorkersReply) GetId() uint64 {
@@ -2537,7 +2709,7 @@ type PushChunk struct {
 
 func (x *PushChunk) Reset() {
 	*x = PushChunk{}
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2549,7 +2721,7 @@ func (x *PushChunk) String() string {
 func (*PushChunk) ProtoMessage() {}
 
 func (x *PushChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2562,7 +2734,7 @@ func (x *PushChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushChunk.ProtoReflect.Descriptor instead.
 func (*PushChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{34}
+	return file_dusk_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *PushChunk) GetHeader() *PushHeader {
@@ -2595,7 +2767,7 @@ type PushHeader struct {
 
 func (x *PushHeader) Reset() {
 	*x = PushHeader{}
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2607,7 +2779,7 @@ func (x *PushHeader) String() string {
 func (*PushHeader) ProtoMessage() {}
 
 func (x *PushHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2620,7 +2792,7 @@ func (x *PushHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushHeader.ProtoReflect.Descriptor instead.
 func (*PushHeader) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{35}
+	return file_dusk_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *PushHeader) GetId() string {
@@ -2687,7 +2859,7 @@ type PushReply struct {
 
 func (x *PushReply) Reset() {
 	*x = PushReply{}
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2699,7 +2871,7 @@ func (x *PushReply) String() string {
 func (*PushReply) ProtoMessage() {}
 
 func (x *PushReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2712,7 +2884,7 @@ func (x *PushReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushReply.ProtoReflect.Descriptor instead.
 func (*PushReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{36}
+	return file_dusk_proto_rawDescGZIP(), []int{37}
 }
 
 type GetDataRequest struct {
@@ -2724,7 +2896,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2736,7 +2908,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2749,7 +2921,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{37}
+	return file_dusk_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -2773,7 +2945,7 @@ type DataChunk struct {
 
 func (x *DataChunk) Reset() {
 	*x = DataChunk{}
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2785,7 +2957,7 @@ func (x *DataChunk) String() string {
 func (*DataChunk) ProtoMessage() {}
 
 func (x *DataChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2798,7 +2970,7 @@ func (x *DataChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataChunk.ProtoReflect.Descriptor instead.
 func (*DataChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{38}
+	return file_dusk_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *DataChunk) GetKey() string {
@@ -2838,7 +3010,7 @@ type ProgressQuery struct {
 
 func (x *ProgressQuery) Reset() {
 	*x = ProgressQuery{}
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2850,7 +3022,7 @@ func (x *ProgressQuery) String() string {
 func (*ProgressQuery) ProtoMessage() {}
 
 func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2863,7 +3035,7 @@ func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressQuery.ProtoReflect.Descriptor instead.
 func (*ProgressQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{39}
+	return file_dusk_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ProgressQuery) GetId() uint64 {
@@ -2887,7 +3059,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2899,7 +3071,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2912,7 +3084,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{40}
+	return file_dusk_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *Progress) GetPrefix() string {
@@ -2967,7 +3139,7 @@ type ProgressReply struct {
 
 func (x *ProgressReply) Reset() {
 	*x = ProgressReply{}
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2979,7 +3151,7 @@ func (x *ProgressReply) String() string {
 func (*ProgressReply) ProtoMessage() {}
 
 func (x *ProgressReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2992,7 +3164,7 @@ func (x *ProgressReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressReply.ProtoReflect.Descriptor instead.
 func (*ProgressReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{41}
+	return file_dusk_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ProgressReply) GetId() uint64 {
@@ -3019,7 +3191,7 @@ type TaskStreamQuery struct {
 
 func (x *TaskStreamQuery) Reset() {
 	*x = TaskStreamQuery{}
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3031,7 +3203,7 @@ func (x *TaskStreamQuery) String() string {
 func (*TaskStreamQuery) ProtoMessage() {}
 
 func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3044,7 +3216,7 @@ func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamQuery.ProtoReflect.Descriptor instead.
 func (*TaskStreamQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{42}
+	return file_dusk_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *TaskStreamQuery) GetId() uint64 {
@@ -3069,13 +3241,15 @@ type TaskRecord struct {
 	StartNs       int64                  `protobuf:"varint,4,opt,name=start_ns,json=startNs,proto3" json:"start_ns,omitempty"`
 	StopNs        int64                  `protobuf:"varint,5,opt,name=stop_ns,json=stopNs,proto3" json:"stop_ns,omitempty"`
 	Nbytes        int64                  `protobuf:"varint,6,opt,name=nbytes,proto3" json:"nbytes,omitempty"`
+	Kind          string                 `protobuf:"bytes,7,opt,name=kind,proto3" json:"kind,omitempty"`
+	Peer          string                 `protobuf:"bytes,8,opt,name=peer,proto3" json:"peer,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TaskRecord) Reset() {
 	*x = TaskRecord{}
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3087,7 +3261,7 @@ func (x *TaskRecord) String() string {
 func (*TaskRecord) ProtoMessage() {}
 
 func (x *TaskRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3100,7 +3274,7 @@ func (x *TaskRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskRecord.ProtoReflect.Descriptor instead.
 func (*TaskRecord) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{43}
+	return file_dusk_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *TaskRecord) GetKey() string {
@@ -3145,6 +3319,20 @@ func (x *TaskRecord) GetNbytes() int64 {
 	return 0
 }
 
+func (x *TaskRecord) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *TaskRecord) GetPeer() string {
+	if x != nil {
+		return x.Peer
+	}
+	return ""
+}
+
 type TaskStreamReply struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -3156,7 +3344,7 @@ type TaskStreamReply struct {
 
 func (x *TaskStreamReply) Reset() {
 	*x = TaskStreamReply{}
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3168,7 +3356,7 @@ func (x *TaskStreamReply) String() string {
 func (*TaskStreamReply) ProtoMessage() {}
 
 func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3181,7 +3369,7 @@ func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamReply.ProtoReflect.Descriptor instead.
 func (*TaskStreamReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{44}
+	return file_dusk_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *TaskStreamReply) GetId() uint64 {
@@ -3279,13 +3467,15 @@ const file_dusk_proto_rawDesc = "" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x16\n" +
 	"\x06worker\x18\x03 \x01(\tR\x06worker\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\x12\x14\n" +
-	"\x05stack\x18\x05 \x01(\tR\x05stack\"\xe8\x01\n" +
+	"\x05stack\x18\x05 \x01(\tR\x05stack\"\xa4\x02\n" +
 	"\vHelloWorker\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x1a\n" +
 	"\bnthreads\x18\x03 \x01(\x05R\bnthreads\x12A\n" +
 	"\tresources\x18\x04 \x03(\v2#.dusk.v1.HelloWorker.ResourcesEntryR\tresources\x12\x12\n" +
-	"\x04name\x18\x05 \x01(\tR\x04name\x1a<\n" +
+	"\x04name\x18\x05 \x01(\tR\x04name\x12\x1c\n" +
+	"\tdashboard\x18\x06 \x01(\tR\tdashboard\x12\x1c\n" +
+	"\trestarted\x18\a \x01(\tR\trestarted\x1a<\n" +
 	"\x0eResourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"7\n" +
@@ -3368,12 +3558,23 @@ const file_dusk_proto_rawDesc = "" +
 	"\rspilled_total\x18\x05 \x01(\x03R\fspilledTotal\x12'\n" +
 	"\x0funspilled_total\x18\x06 \x01(\x03R\x0eunspilledTotal\x12\x1f\n" +
 	"\vspill_error\x18\a \x01(\tR\n" +
-	"spillError\"8\n" +
+	"spillError\"\xd1\x01\n" +
 	"\rWorkerMetrics\x12'\n" +
-	"\x06memory\x18\x01 \x01(\v2\x0f.dusk.v1.MemoryR\x06memory\"9\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.dusk.v1.MemoryR\x06memory\x12\x10\n" +
+	"\x03cpu\x18\x02 \x01(\x01R\x03cpu\x12\x1a\n" +
+	"\breceived\x18\x03 \x01(\x03R\breceived\x12\x12\n" +
+	"\x04sent\x18\x04 \x01(\x03R\x04sent\x12/\n" +
+	"\bactivity\x18\x05 \x03(\v2\x13.dusk.v1.TaskRecordR\bactivity\x12$\n" +
+	"\x04logs\x18\x06 \x03(\v2\x10.dusk.v1.LogLineR\x04logs\"\x80\x01\n" +
+	"\aLogLine\x12\x17\n" +
+	"\atime_ms\x18\x01 \x01(\x03R\x06timeMs\x12\x14\n" +
+	"\x05level\x18\x02 \x01(\tR\x05level\x12\x18\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\x12\x14\n" +
+	"\x05attrs\x18\x04 \x01(\tR\x05attrs\x12\x16\n" +
+	"\x06worker\x18\x05 \x01(\tR\x06worker\"9\n" +
 	"\fWorkersQuery\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x19\n" +
-	"\bat_least\x18\x02 \x01(\x03R\aatLeast\"\xf5\x02\n" +
+	"\bat_least\x18\x02 \x01(\x03R\aatLeast\"\xf7\x03\n" +
 	"\n" +
 	"WorkerInfo\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
@@ -3388,7 +3589,13 @@ const file_dusk_proto_rawDesc = "" +
 	"\x06paused\x18\b \x01(\bR\x06paused\x12\x16\n" +
 	"\x06reason\x18\t \x01(\tR\x06reason\x12\x1a\n" +
 	"\bretiring\x18\n" +
-	" \x01(\bR\bretiring\x1a<\n" +
+	" \x01(\bR\bretiring\x12\x10\n" +
+	"\x03cpu\x18\v \x01(\x01R\x03cpu\x12\x1a\n" +
+	"\breceived\x18\f \x01(\x03R\breceived\x12\x12\n" +
+	"\x04sent\x18\r \x01(\x03R\x04sent\x12\x1c\n" +
+	"\tdashboard\x18\x0e \x01(\tR\tdashboard\x12 \n" +
+	"\flast_seen_ns\x18\x0f \x01(\x03R\n" +
+	"lastSeenNs\x1a<\n" +
 	"\x0eResourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"M\n" +
@@ -3433,7 +3640,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\bprogress\x18\x02 \x03(\v2\x11.dusk.v1.ProgressR\bprogress\"7\n" +
 	"\x0fTaskStreamQuery\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
-	"\x05since\x18\x02 \x01(\x04R\x05since\"\x9a\x01\n" +
+	"\x05since\x18\x02 \x01(\x04R\x05since\"\xc2\x01\n" +
 	"\n" +
 	"TaskRecord\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x16\n" +
@@ -3441,7 +3648,9 @@ const file_dusk_proto_rawDesc = "" +
 	"\x06thread\x18\x03 \x01(\x05R\x06thread\x12\x19\n" +
 	"\bstart_ns\x18\x04 \x01(\x03R\astartNs\x12\x17\n" +
 	"\astop_ns\x18\x05 \x01(\x03R\x06stopNs\x12\x16\n" +
-	"\x06nbytes\x18\x06 \x01(\x03R\x06nbytes\"d\n" +
+	"\x06nbytes\x18\x06 \x01(\x03R\x06nbytes\x12\x12\n" +
+	"\x04kind\x18\a \x01(\tR\x04kind\x12\x12\n" +
+	"\x04peer\x18\b \x01(\tR\x04peer\"d\n" +
 	"\x0fTaskStreamReply\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12-\n" +
 	"\arecords\x18\x02 \x03(\v2\x13.dusk.v1.TaskRecordR\arecords\x12\x12\n" +
@@ -3463,7 +3672,7 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),           // 0: dusk.v1.Batch
 	(*Msg)(nil),             // 1: dusk.v1.Msg
@@ -3496,23 +3705,24 @@ var file_dusk_proto_goTypes = []any{
 	(*WorkerStatus)(nil),    // 28: dusk.v1.WorkerStatus
 	(*Memory)(nil),          // 29: dusk.v1.Memory
 	(*WorkerMetrics)(nil),   // 30: dusk.v1.WorkerMetrics
-	(*WorkersQuery)(nil),    // 31: dusk.v1.WorkersQuery
-	(*WorkerInfo)(nil),      // 32: dusk.v1.WorkerInfo
-	(*WorkersReply)(nil),    // 33: dusk.v1.WorkersReply
-	(*PushChunk)(nil),       // 34: dusk.v1.PushChunk
-	(*PushHeader)(nil),      // 35: dusk.v1.PushHeader
-	(*PushReply)(nil),       // 36: dusk.v1.PushReply
-	(*GetDataRequest)(nil),  // 37: dusk.v1.GetDataRequest
-	(*DataChunk)(nil),       // 38: dusk.v1.DataChunk
-	(*ProgressQuery)(nil),   // 39: dusk.v1.ProgressQuery
-	(*Progress)(nil),        // 40: dusk.v1.Progress
-	(*ProgressReply)(nil),   // 41: dusk.v1.ProgressReply
-	(*TaskStreamQuery)(nil), // 42: dusk.v1.TaskStreamQuery
-	(*TaskRecord)(nil),      // 43: dusk.v1.TaskRecord
-	(*TaskStreamReply)(nil), // 44: dusk.v1.TaskStreamReply
-	nil,                     // 45: dusk.v1.Task.ResourcesEntry
-	nil,                     // 46: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                     // 47: dusk.v1.WorkerInfo.ResourcesEntry
+	(*LogLine)(nil),         // 31: dusk.v1.LogLine
+	(*WorkersQuery)(nil),    // 32: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),      // 33: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),    // 34: dusk.v1.WorkersReply
+	(*PushChunk)(nil),       // 35: dusk.v1.PushChunk
+	(*PushHeader)(nil),      // 36: dusk.v1.PushHeader
+	(*PushReply)(nil),       // 37: dusk.v1.PushReply
+	(*GetDataRequest)(nil),  // 38: dusk.v1.GetDataRequest
+	(*DataChunk)(nil),       // 39: dusk.v1.DataChunk
+	(*ProgressQuery)(nil),   // 40: dusk.v1.ProgressQuery
+	(*Progress)(nil),        // 41: dusk.v1.Progress
+	(*ProgressReply)(nil),   // 42: dusk.v1.ProgressReply
+	(*TaskStreamQuery)(nil), // 43: dusk.v1.TaskStreamQuery
+	(*TaskRecord)(nil),      // 44: dusk.v1.TaskRecord
+	(*TaskStreamReply)(nil), // 45: dusk.v1.TaskStreamReply
+	nil,                     // 46: dusk.v1.Task.ResourcesEntry
+	nil,                     // 47: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 48: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
@@ -3537,17 +3747,17 @@ var file_dusk_proto_depIdxs = []int32{
 	27, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
 	28, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
 	30, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
-	31, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
-	33, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
+	32, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
+	34, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
 	12, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
-	39, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
-	41, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
-	42, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
-	44, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
-	45, // 29: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	40, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
+	42, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
+	43, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
+	45, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
+	46, // 29: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
 	2,  // 30: dusk.v1.Task.chain:type_name -> dusk.v1.Task
 	3,  // 31: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	46, // 32: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	47, // 32: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
 	2,  // 33: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
 	4,  // 34: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
 	5,  // 35: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
@@ -3556,24 +3766,26 @@ var file_dusk_proto_depIdxs = []int32{
 	2,  // 38: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
 	6,  // 39: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
 	29, // 40: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	47, // 41: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	29, // 42: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	32, // 43: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	35, // 44: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
-	38, // 45: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
-	40, // 46: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
-	43, // 47: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
-	0,  // 48: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	37, // 49: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
-	34, // 50: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
-	0,  // 51: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	38, // 52: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
-	36, // 53: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
-	51, // [51:54] is the sub-list for method output_type
-	48, // [48:51] is the sub-list for method input_type
-	48, // [48:48] is the sub-list for extension type_name
-	48, // [48:48] is the sub-list for extension extendee
-	0,  // [0:48] is the sub-list for field type_name
+	44, // 41: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
+	31, // 42: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
+	48, // 43: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	29, // 44: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	33, // 45: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	36, // 46: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
+	39, // 47: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
+	41, // 48: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	44, // 49: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	0,  // 50: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	38, // 51: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
+	35, // 52: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
+	0,  // 53: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	39, // 54: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
+	37, // 55: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
+	53, // [53:56] is the sub-list for method output_type
+	50, // [50:53] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -3617,7 +3829,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   48,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
