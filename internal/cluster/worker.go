@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	gonet "net"
 	"runtime"
 	"sync"
 	"time"
-	gonet "net"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/dashboard"
