@@ -338,6 +338,8 @@ func (c *Client) read() {
 				c.answer(m.ID, m)
 			case *protocol.TaskStreamReply:
 				c.answer(m.ID, m)
+			case *protocol.ProfileReply:
+				c.answer(m.ID, m)
 			}
 		}
 		c.mu.Unlock()
@@ -396,11 +398,10 @@ func (c *Client) TaskStream(ctx context.Context) ([]TaskRecord, error) {
 	c.mu.Lock()
 	since := c.streamNext
 	c.mu.Unlock()
-	m, err := c.query(ctx, func(id uint64) protocol.Msg { return &protocol.TaskStreamQuery{ID: id, Since: since} })
+	r, err := c.streamFrom(ctx, since)
 	if err != nil {
 		return nil, fmt.Errorf("dusk: task stream: %w", err)
 	}
-	r := m.(*protocol.TaskStreamReply)
 	c.mu.Lock()
 	c.streamNext = max(c.streamNext, r.Next)
 	c.mu.Unlock()

@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/cockroachdb/datadriven v1.0.3
 	github.com/ebitengine/purego v0.11.3
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/hamba/avro/v2 v2.31.0
 	github.com/hashicorp/memberlist v0.5.4
 	github.com/johannesboyne/gofakes3 v1.2.0

@@ -38,6 +38,7 @@ type Scheduler struct {
 	logs      *dashboard.Logs
 	// seen is when each worker was last heard from.
 	seen map[protocol.WorkerID]time.Time
+	profiles
 }
 
 // StartScheduler serves a scheduler at addr on net. gossip, if not empty,
@@ -135,10 +136,7 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 					if _, ok := m.(*protocol.Retire); ok {
 						s.log.Info("worker retiring: copying what only it holds", "worker", worker)
 					}
-					if q, ok := m.(*protocol.TaskStreamQuery); ok && client != "" {
-						// The driver keeps the stream: it answers.
-						recs, next := s.stream.since(q.Since)
-						st.Send([]protocol.Msg{&protocol.TaskStreamReply{ID: q.ID, Records: recs, Next: next}})
+					if s.driverMsg(worker, client, st, m) {
 						continue
 					}
 					if worker != "" {
@@ -171,6 +169,7 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 				case client != "" && s.clients[client] == st:
 					delete(s.clients, client)
 					s.state.ClientLost(client)
+					s.profilerLost(client)
 				}
 			})
 			st.Close()
@@ -254,6 +253,7 @@ func (s *Scheduler) dropWorker(id protocol.WorkerID) {
 	}
 	delete(s.workers, id)
 	delete(s.seen, id)
+	s.profileLost(id)
 	s.state.WorkerLost(id)
 	s.events.Lost++
 	s.log.Warn("worker lost", "worker", id)

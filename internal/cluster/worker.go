@@ -93,8 +93,9 @@ type Worker struct {
 	state   *worker.State
 	pending []protocol.Msg // to the scheduler, not yet sent
 
-	mem memoryMonitor
-	act activity
+	mem  memoryMonitor
+	act  activity
+	prof profileState
 
 	logs     *dashboard.Logs
 	cpuShare func() time.Duration
@@ -393,6 +394,12 @@ func (w *Worker) readScheduler() {
 					w.retiredOnce.Do(func() { close(w.retired) })
 				case *protocol.DropShuffle:
 					s.DropShuffle(m)
+				case *protocol.Profile:
+					if m.Start {
+						w.startProfile()
+					} else {
+						go w.stopProfile(m.ID)
+					}
 				default:
 					w.log.Warn("unexpected message from the scheduler", "type", fmt.Sprintf("%T", m))
 				}

@@ -2,9 +2,12 @@ package daemon_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,6 +88,25 @@ func TestSchedulerServesDashboard(t *testing.T) {
 	if err != nil || len(prog) != 1 || prog[0].Prefix != "test-inc" || prog[0].Memory != 10 {
 		t.Errorf("progress %+v (%v), want the 10 test-inc results in memory", prog, err)
 	}
+	// A performance report over gRPC: the ten tasks of the run, and the
+	// worker process's own profile.
+	path := filepath.Join(t.TempDir(), "report.html")
+	err = dusk.PerformanceReport(cctx, path, func(ctx context.Context) error {
+		futs, err := testInc.Map(ctx, []int{101, 102, 103, 104, 105, 106, 107, 108, 109, 110})
+		if err == nil {
+			_, err = dusk.Gather(ctx, futs)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(path)
+	if !strings.Contains(string(page), `<tr data-kind="test-inc"><td><span class="swatch" data-prefix="test-inc"></span>test-inc</td><td>10</td>`) ||
+		!strings.Contains(string(page), "merged (1 process)") || strings.Contains(string(page), "shares its process") {
+		t.Errorf("the report lacks the 10 test-inc tasks or the worker's profile:\n%s", page)
+	}
+
 	// --pprof serves Go's profiles there, and on the worker's port.
 	base, w := strings.TrimSuffix(link, "/status"), st.Workers[0]
 	for _, at := range []string{base, "http://" + w.Dashboard} {
@@ -93,20 +115,20 @@ func TestSchedulerServesDashboard(t *testing.T) {
 		}
 	}
 
-	// The worker's /metrics: the ten tasks it ran, no restart.
+	// The worker's /metrics: the twenty tasks it ran, no restart.
 	text, code := httpGet(t, "http://"+w.Dashboard+"/metrics")
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := parser.TextToMetricFamilies(strings.NewReader(text))
 	if code != http.StatusOK || err != nil {
 		t.Fatalf("the worker's /metrics: %d %v", code, err)
 	}
-	var ran10 uint64
+	var durations uint64
 	for _, m := range fams["dusk_worker_task_duration_seconds"].GetMetric() {
-		ran10 += m.GetHistogram().GetSampleCount()
+		durations += m.GetHistogram().GetSampleCount()
 	}
-	if ran10 != 10 || fams["dusk_worker_restarts_total"].GetMetric()[0].GetCounter().GetValue() != 0 ||
+	if durations != 20 || fams["dusk_worker_restarts_total"].GetMetric()[0].GetCounter().GetValue() != 0 ||
 		fams["dusk_worker_memory_bytes"] == nil || fams["dusk_worker_transferred_bytes_total"] == nil {
-		t.Errorf("the worker's /metrics: %d task durations (want 10), restarts %v, memory and traffic %v %v", ran10,
+		t.Errorf("the worker's /metrics: %d task durations (want 20: 10 and the report's 10), restarts %v, memory and traffic %v %v", durations,
 			fams["dusk_worker_restarts_total"], fams["dusk_worker_memory_bytes"] != nil, fams["dusk_worker_transferred_bytes_total"] != nil)
 	}
 

@@ -381,6 +381,33 @@ type TaskStreamReply struct {
 	Next    uint64
 }
 
+// Profile starts (Start) or stops a CPU profile of every worker, for a
+// performance report: a client asks the scheduler, which tells each
+// worker. A worker told to stop first reports its metrics (so that its
+// last transfers and spills are in the task stream), then sends its
+// profile as ProfileData of the scheduler's ID; the scheduler answers the
+// client with a ProfileReply of the client's ID once every worker did.
+type Profile struct {
+	ID    uint64
+	Start bool
+}
+
+// ProfileData is one worker's CPU profile, in pprof's format, or why it has
+// none (Err). Workers in one process share its profile: one sends it, the
+// others say so.
+type ProfileData struct {
+	ID     uint64
+	Worker WorkerID
+	Data   []byte
+	Err    string
+}
+
+// ProfileReply carries the workers' profiles.
+type ProfileReply struct {
+	ID       uint64
+	Profiles []ProfileData
+}
+
 // Retired tells a retiring worker that nothing depends on it any more.
 type Retired struct{}
 
@@ -432,6 +459,9 @@ func (*WorkersQuery) isMsg()    {}
 func (*WorkersReply) isMsg()    {}
 func (*DropShuffle) isMsg()     {}
 func (*TaskStreamReply) isMsg() {}
+func (*Profile) isMsg()         {}
+func (*ProfileData) isMsg()     {}
+func (*ProfileReply) isMsg()    {}
 func (*TaskStreamQuery) isMsg() {}
 func (*ProgressReply) isMsg()   {}
 func (*ProgressQuery) isMsg()   {}

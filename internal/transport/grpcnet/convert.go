@@ -127,6 +127,16 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_TaskStreamQuery{TaskStreamQuery: &pb.TaskStreamQuery{Id: m.ID, Since: m.Since}}}, nil
 	case *protocol.TaskStreamReply:
 		return &pb.Msg{Kind: &pb.Msg_TaskStreamReply{TaskStreamReply: &pb.TaskStreamReply{Id: m.ID, Records: recordsToWire(m.Records), Next: m.Next}}}, nil
+	case *protocol.Profile:
+		return &pb.Msg{Kind: &pb.Msg_Profile{Profile: &pb.Profile{Id: m.ID, Start: m.Start}}}, nil
+	case *protocol.ProfileData:
+		return &pb.Msg{Kind: &pb.Msg_ProfileData{ProfileData: profileToWire(*m)}}, nil
+	case *protocol.ProfileReply:
+		ps := make([]*pb.ProfileData, len(m.Profiles))
+		for i, p := range m.Profiles {
+			ps[i] = profileToWire(p)
+		}
+		return &pb.Msg{Kind: &pb.Msg_ProfileReply{ProfileReply: &pb.ProfileReply{Id: m.ID, Profiles: ps}}}, nil
 	}
 	return nil, fmt.Errorf("grpcnet: no wire form for %T", m)
 }
@@ -235,6 +245,17 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 	case *pb.Msg_TaskStreamReply:
 		m := k.TaskStreamReply
 		return &protocol.TaskStreamReply{ID: m.Id, Records: recordsFromWire(m.Records), Next: m.Next}, nil
+	case *pb.Msg_Profile:
+		return &protocol.Profile{ID: k.Profile.Id, Start: k.Profile.Start}, nil
+	case *pb.Msg_ProfileData:
+		p := profileFromWire(k.ProfileData)
+		return &p, nil
+	case *pb.Msg_ProfileReply:
+		var ps []protocol.ProfileData
+		for _, p := range k.ProfileReply.Profiles {
+			ps = append(ps, profileFromWire(p))
+		}
+		return &protocol.ProfileReply{ID: k.ProfileReply.Id, Profiles: ps}, nil
 	}
 	return nil, fmt.Errorf("grpcnet: unknown message %T", w.Kind)
 }
@@ -390,4 +411,12 @@ func recordsFromWire(rs []*pb.TaskRecord) []protocol.TaskRecord {
 			Kind: r.Kind, Peer: protocol.WorkerID(r.Peer)}
 	}
 	return out
+}
+
+func profileToWire(p protocol.ProfileData) *pb.ProfileData {
+	return &pb.ProfileData{Id: p.ID, Worker: string(p.Worker), Data: p.Data, Err: p.Err}
+}
+
+func profileFromWire(p *pb.ProfileData) protocol.ProfileData {
+	return protocol.ProfileData{ID: p.Id, Worker: protocol.WorkerID(p.Worker), Data: p.Data, Err: p.Err}
 }

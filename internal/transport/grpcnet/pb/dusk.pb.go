@@ -101,6 +101,9 @@ type Msg struct {
 	//	*Msg_ProgressReply
 	//	*Msg_TaskStreamQuery
 	//	*Msg_TaskStreamReply
+	//	*Msg_Profile
+	//	*Msg_ProfileData
+	//	*Msg_ProfileReply
 	Kind          isMsg_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -395,6 +398,33 @@ func (x *Msg) GetTaskStreamReply() *TaskStreamReply {
 	return nil
 }
 
+func (x *Msg) GetProfile() *Profile {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_Profile); ok {
+			return x.Profile
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetProfileData() *ProfileData {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_ProfileData); ok {
+			return x.ProfileData
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetProfileReply() *ProfileReply {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_ProfileReply); ok {
+			return x.ProfileReply
+		}
+	}
+	return nil
+}
+
 type isMsg_Kind interface {
 	isMsg_Kind()
 }
@@ -511,6 +541,18 @@ type Msg_TaskStreamReply struct {
 	TaskStreamReply *TaskStreamReply `protobuf:"bytes,28,opt,name=task_stream_reply,json=taskStreamReply,proto3,oneof"`
 }
 
+type Msg_Profile struct {
+	Profile *Profile `protobuf:"bytes,29,opt,name=profile,proto3,oneof"`
+}
+
+type Msg_ProfileData struct {
+	ProfileData *ProfileData `protobuf:"bytes,30,opt,name=profile_data,json=profileData,proto3,oneof"`
+}
+
+type Msg_ProfileReply struct {
+	ProfileReply *ProfileReply `protobuf:"bytes,31,opt,name=profile_reply,json=profileReply,proto3,oneof"`
+}
+
 func (*Msg_HelloWorker) isMsg_Kind() {}
 
 func (*Msg_HelloClient) isMsg_Kind() {}
@@ -566,6 +608,12 @@ func (*Msg_ProgressReply) isMsg_Kind() {}
 func (*Msg_TaskStreamQuery) isMsg_Kind() {}
 
 func (*Msg_TaskStreamReply) isMsg_Kind() {}
+
+func (*Msg_Profile) isMsg_Kind() {}
+
+func (*Msg_ProfileData) isMsg_Kind() {}
+
+func (*Msg_ProfileReply) isMsg_Kind() {}
 
 type Task struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -3393,6 +3441,178 @@ func (x *TaskStreamReply) GetNext() uint64 {
 	return 0
 }
 
+type Profile struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Start         bool                   `protobuf:"varint,2,opt,name=start,proto3" json:"start,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Profile) Reset() {
+	*x = Profile{}
+	mi := &file_dusk_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Profile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Profile) ProtoMessage() {}
+
+func (x *Profile) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Profile.ProtoReflect.Descriptor instead.
+func (*Profile) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *Profile) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Profile) GetStart() bool {
+	if x != nil {
+		return x.Start
+	}
+	return false
+}
+
+type ProfileData struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Worker        string                 `protobuf:"bytes,2,opt,name=worker,proto3" json:"worker,omitempty"`
+	Data          []byte                 `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	Err           string                 `protobuf:"bytes,4,opt,name=err,proto3" json:"err,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProfileData) Reset() {
+	*x = ProfileData{}
+	mi := &file_dusk_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProfileData) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProfileData) ProtoMessage() {}
+
+func (x *ProfileData) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProfileData.ProtoReflect.Descriptor instead.
+func (*ProfileData) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *ProfileData) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *ProfileData) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *ProfileData) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *ProfileData) GetErr() string {
+	if x != nil {
+		return x.Err
+	}
+	return ""
+}
+
+type ProfileReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Profiles      []*ProfileData         `protobuf:"bytes,2,rep,name=profiles,proto3" json:"profiles,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProfileReply) Reset() {
+	*x = ProfileReply{}
+	mi := &file_dusk_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProfileReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProfileReply) ProtoMessage() {}
+
+func (x *ProfileReply) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProfileReply.ProtoReflect.Descriptor instead.
+func (*ProfileReply) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *ProfileReply) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *ProfileReply) GetProfiles() []*ProfileData {
+	if x != nil {
+		return x.Profiles
+	}
+	return nil
+}
+
 var File_dusk_proto protoreflect.FileDescriptor
 
 const file_dusk_proto_rawDesc = "" +
@@ -3400,7 +3620,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\n" +
 	"dusk.proto\x12\adusk.v1\")\n" +
 	"\x05Batch\x12 \n" +
-	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xf1\f\n" +
+	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\x98\x0e\n" +
 	"\x03Msg\x129\n" +
 	"\fhello_worker\x18\x01 \x01(\v2\x14.dusk.v1.HelloWorkerH\x00R\vhelloWorker\x129\n" +
 	"\fhello_client\x18\x02 \x01(\v2\x14.dusk.v1.HelloClientH\x00R\vhelloClient\x12,\n" +
@@ -3431,7 +3651,10 @@ const file_dusk_proto_rawDesc = "" +
 	"\x0eprogress_query\x18\x19 \x01(\v2\x16.dusk.v1.ProgressQueryH\x00R\rprogressQuery\x12?\n" +
 	"\x0eprogress_reply\x18\x1a \x01(\v2\x16.dusk.v1.ProgressReplyH\x00R\rprogressReply\x12F\n" +
 	"\x11task_stream_query\x18\x1b \x01(\v2\x18.dusk.v1.TaskStreamQueryH\x00R\x0ftaskStreamQuery\x12F\n" +
-	"\x11task_stream_reply\x18\x1c \x01(\v2\x18.dusk.v1.TaskStreamReplyH\x00R\x0ftaskStreamReplyB\x06\n" +
+	"\x11task_stream_reply\x18\x1c \x01(\v2\x18.dusk.v1.TaskStreamReplyH\x00R\x0ftaskStreamReply\x12,\n" +
+	"\aprofile\x18\x1d \x01(\v2\x10.dusk.v1.ProfileH\x00R\aprofile\x129\n" +
+	"\fprofile_data\x18\x1e \x01(\v2\x14.dusk.v1.ProfileDataH\x00R\vprofileData\x12<\n" +
+	"\rprofile_reply\x18\x1f \x01(\v2\x15.dusk.v1.ProfileReplyH\x00R\fprofileReplyB\x06\n" +
 	"\x04kind\"\xa3\x02\n" +
 	"\x04Task\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x0e\n" +
@@ -3654,7 +3877,18 @@ const file_dusk_proto_rawDesc = "" +
 	"\x0fTaskStreamReply\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12-\n" +
 	"\arecords\x18\x02 \x03(\v2\x13.dusk.v1.TaskRecordR\arecords\x12\x12\n" +
-	"\x04next\x18\x03 \x01(\x04R\x04next2\xa0\x01\n" +
+	"\x04next\x18\x03 \x01(\x04R\x04next\"/\n" +
+	"\aProfile\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
+	"\x05start\x18\x02 \x01(\bR\x05start\"[\n" +
+	"\vProfileData\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x16\n" +
+	"\x06worker\x18\x02 \x01(\tR\x06worker\x12\x12\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\x12\x10\n" +
+	"\x03err\x18\x04 \x01(\tR\x03err\"P\n" +
+	"\fProfileReply\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x120\n" +
+	"\bprofiles\x18\x02 \x03(\v2\x14.dusk.v1.ProfileDataR\bprofiles2\xa0\x01\n" +
 	"\x04Dusk\x12,\n" +
 	"\x06Stream\x12\x0e.dusk.v1.Batch\x1a\x0e.dusk.v1.Batch(\x010\x01\x128\n" +
 	"\aGetData\x12\x17.dusk.v1.GetDataRequest\x1a\x12.dusk.v1.DataChunk0\x01\x120\n" +
@@ -3672,7 +3906,7 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 52)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),           // 0: dusk.v1.Batch
 	(*Msg)(nil),             // 1: dusk.v1.Msg
@@ -3720,9 +3954,12 @@ var file_dusk_proto_goTypes = []any{
 	(*TaskStreamQuery)(nil), // 43: dusk.v1.TaskStreamQuery
 	(*TaskRecord)(nil),      // 44: dusk.v1.TaskRecord
 	(*TaskStreamReply)(nil), // 45: dusk.v1.TaskStreamReply
-	nil,                     // 46: dusk.v1.Task.ResourcesEntry
-	nil,                     // 47: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                     // 48: dusk.v1.WorkerInfo.ResourcesEntry
+	(*Profile)(nil),         // 46: dusk.v1.Profile
+	(*ProfileData)(nil),     // 47: dusk.v1.ProfileData
+	(*ProfileReply)(nil),    // 48: dusk.v1.ProfileReply
+	nil,                     // 49: dusk.v1.Task.ResourcesEntry
+	nil,                     // 50: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 51: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
@@ -3754,38 +3991,42 @@ var file_dusk_proto_depIdxs = []int32{
 	42, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
 	43, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
 	45, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
-	46, // 29: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	2,  // 30: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	3,  // 31: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	47, // 32: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	2,  // 33: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	4,  // 34: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	5,  // 35: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	11, // 36: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
-	6,  // 37: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	2,  // 38: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	6,  // 39: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	29, // 40: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	44, // 41: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
-	31, // 42: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
-	48, // 43: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	29, // 44: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	33, // 45: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	36, // 46: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
-	39, // 47: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
-	41, // 48: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
-	44, // 49: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
-	0,  // 50: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	38, // 51: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
-	35, // 52: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
-	0,  // 53: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	39, // 54: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
-	37, // 55: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
-	53, // [53:56] is the sub-list for method output_type
-	50, // [50:53] is the sub-list for method input_type
-	50, // [50:50] is the sub-list for extension type_name
-	50, // [50:50] is the sub-list for extension extendee
-	0,  // [0:50] is the sub-list for field type_name
+	46, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
+	47, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
+	48, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
+	49, // 32: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	2,  // 33: dusk.v1.Task.chain:type_name -> dusk.v1.Task
+	3,  // 34: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
+	50, // 35: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	2,  // 36: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
+	4,  // 37: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	5,  // 38: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	11, // 39: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
+	6,  // 40: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	2,  // 41: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
+	6,  // 42: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	29, // 43: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	44, // 44: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
+	31, // 45: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
+	51, // 46: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	29, // 47: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	33, // 48: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	36, // 49: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
+	39, // 50: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
+	41, // 51: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	44, // 52: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	47, // 53: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
+	0,  // 54: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	38, // 55: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
+	35, // 56: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
+	0,  // 57: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	39, // 58: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
+	37, // 59: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
+	57, // [57:60] is the sub-list for method output_type
+	54, // [54:57] is the sub-list for method input_type
+	54, // [54:54] is the sub-list for extension type_name
+	54, // [54:54] is the sub-list for extension extendee
+	0,  // [0:54] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -3822,6 +4063,9 @@ func file_dusk_proto_init() {
 		(*Msg_ProgressReply)(nil),
 		(*Msg_TaskStreamQuery)(nil),
 		(*Msg_TaskStreamReply)(nil),
+		(*Msg_Profile)(nil),
+		(*Msg_ProfileData)(nil),
+		(*Msg_ProfileReply)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3829,7 +4073,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   49,
+			NumMessages:   52,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,0 +1,174 @@
+package cluster
+
+// Profiles for performance reports: the scheduler relays a client's start
+// and stop to every worker and gathers their profiles; a worker profiles
+// its process with Go's CPU profiler.
+
+import (
+	"bytes"
+	"fmt"
+	"runtime/pprof"
+	"sync"
+
+	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport"
+)
+
+// profiles is the scheduler's side: the stops under way, and the clients
+// that started profiles.
+type profiles struct {
+	waits     map[uint64]*profileWait // by the scheduler's ID
+	lastID    uint64
+	profilers map[protocol.ClientID]int // profiles started and not stopped
+}
+
+// profileWait is a stop a client asked for, until every worker answered.
+type profileWait struct {
+	client  transport.Stream
+	id      uint64 // the client's
+	waiting map[protocol.WorkerID]bool
+	got     []protocol.ProfileData
+}
+
+// driverMsg handles what the driver answers itself, not the core: task
+// stream queries and profiles. It reports whether m was one of those.
+func (s *Scheduler) driverMsg(worker protocol.WorkerID, client protocol.ClientID, st transport.Stream, m protocol.Msg) bool {
+	switch m := m.(type) {
+	case *protocol.TaskStreamQuery:
+		if client == "" {
+			return false
+		}
+		recs, next := s.stream.since(m.Since)
+		st.Send([]protocol.Msg{&protocol.TaskStreamReply{ID: m.ID, Records: recs, Next: next}})
+	case *protocol.Profile:
+		if client == "" {
+			return false
+		}
+		s.profile(client, st, m)
+	case *protocol.ProfileData:
+		if worker == "" {
+			return false
+		}
+		if w := s.profiles.waits[m.ID]; w != nil && w.waiting[worker] {
+			delete(w.waiting, worker)
+			m.Worker = worker
+			w.got = append(w.got, *m)
+			s.profileAnswered(m.ID)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// profile relays a client's start or stop to every worker.
+func (s *Scheduler) profile(client protocol.ClientID, st transport.Stream, m *protocol.Profile) {
+	p := &s.profiles
+	if p.profilers == nil {
+		p.profilers = make(map[protocol.ClientID]int)
+		p.waits = make(map[uint64]*profileWait)
+	}
+	if m.Start {
+		p.profilers[client]++
+		for _, ws := range s.workers {
+			ws.Send([]protocol.Msg{&protocol.Profile{Start: true}})
+		}
+		return
+	}
+	p.profilers[client] = max(p.profilers[client]-1, 0)
+	p.lastID++
+	w := &profileWait{client: st, id: m.ID, waiting: make(map[protocol.WorkerID]bool)}
+	p.waits[p.lastID] = w
+	for id, ws := range s.workers {
+		w.waiting[id] = true
+		ws.Send([]protocol.Msg{&protocol.Profile{ID: p.lastID}})
+	}
+	s.profileAnswered(p.lastID)
+}
+
+// profileAnswered answers the client of stop id once no worker is waited for.
+func (s *Scheduler) profileAnswered(id uint64) {
+	w := s.profiles.waits[id]
+	if w == nil || len(w.waiting) > 0 {
+		return
+	}
+	delete(s.profiles.waits, id)
+	w.client.Send([]protocol.Msg{&protocol.ProfileReply{ID: w.id, Profiles: w.got}})
+}
+
+// profileLost stops waiting for a lost worker's profiles.
+func (s *Scheduler) profileLost(worker protocol.WorkerID) {
+	for id, w := range s.profiles.waits {
+		if w.waiting[worker] {
+			delete(w.waiting, worker)
+			w.got = append(w.got, protocol.ProfileData{Worker: worker, Err: "the worker was lost"})
+			s.profileAnswered(id)
+		}
+	}
+}
+
+// profilerLost stops the profiles a lost client started, so that no
+// worker profiles forever; their data goes nowhere (ID 0).
+func (s *Scheduler) profilerLost(client protocol.ClientID) {
+	for range s.profiles.profilers[client] {
+		for _, ws := range s.workers {
+			ws.Send([]protocol.Msg{&protocol.Profile{}})
+		}
+	}
+	delete(s.profiles.profilers, client)
+}
+
+// cpuProfile is this process's CPU profile, which Go keeps one of: the
+// first worker told to start owns it; others in the process share it.
+var cpuProfile struct {
+	sync.Mutex
+	owner *Worker
+	buf   bytes.Buffer
+}
+
+// profileState is a worker's side: why its profile is not its own.
+type profileState struct {
+	mu  sync.Mutex
+	why string // "" while it owns the process's profile or has none
+}
+
+// startProfile starts profiling the process, unless another worker of it
+// does.
+func (w *Worker) startProfile() {
+	cpuProfile.Lock()
+	defer cpuProfile.Unlock()
+	w.prof.mu.Lock()
+	defer w.prof.mu.Unlock()
+	switch {
+	case cpuProfile.owner == w:
+	case cpuProfile.owner != nil:
+		w.prof.why = fmt.Sprintf("shares its process's profile with worker %s", cpuProfile.owner.id)
+	default:
+		cpuProfile.buf.Reset()
+		if err := pprof.StartCPUProfile(&cpuProfile.buf); err != nil {
+			w.prof.why = fmt.Sprintf("cannot profile: %v", err)
+			return
+		}
+		cpuProfile.owner, w.prof.why = w, ""
+	}
+}
+
+// stopProfile stops the profile this worker owns, reports the worker's
+// metrics (its last transfers and spills), then sends the profile.
+func (w *Worker) stopProfile(id uint64) {
+	data := &protocol.ProfileData{ID: id, Worker: w.id}
+	cpuProfile.Lock()
+	w.prof.mu.Lock()
+	if cpuProfile.owner == w {
+		pprof.StopCPUProfile()
+		data.Data = bytes.Clone(cpuProfile.buf.Bytes())
+		cpuProfile.owner = nil
+	} else if data.Err = w.prof.why; data.Err == "" {
+		data.Err = "no profile was started"
+	}
+	w.prof.why = ""
+	w.prof.mu.Unlock()
+	cpuProfile.Unlock()
+	w.report(w.readMemory())
+	w.enqueue(data)
+}
