@@ -2,23 +2,39 @@ package dusk
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/browsertest"
 )
 
 // BenchmarkTrivialTasks measures end-to-end scheduling throughput on the
-// local cluster: submit, schedule, run, report and gather trivial tasks.
+// local cluster: submit, schedule, run, report and gather trivial tasks;
+// unwatched; with the dashboard's event stream read as a page reads it
+// (what a watching browser costs the scheduler); and with a browser
+// showing the status page (which adds the browser's own drawing, on the
+// same cores here).
 func BenchmarkTrivialTasks(b *testing.B) {
-	const n = 100_000
 	c, err := NewClient(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
 	ctx := WithClient(context.Background(), c)
+	b.Run("unwatched", func(b *testing.B) { trivialTasks(b, ctx, c, nil) })
+	b.Run("events", func(b *testing.B) {
+		trivialTasks(b, ctx, c, browsertest.Listen(b, ctx, strings.TrimSuffix(c.DashboardLink(), "/status")))
+	})
+	b.Run("browser", func(b *testing.B) { trivialTasks(b, ctx, c, browsertest.Watch(b, ctx, c.DashboardLink())) })
+}
 
+// trivialTasks runs the benchmarks; with a page watching, each also
+// reports the page's updates a second.
+func trivialTasks(b *testing.B, ctx context.Context, c *Client, page *browsertest.Page) {
+	const n = 100_000
 	b.Run("map-gather", func(b *testing.B) {
+		defer page.Report(b)()
 		for i := 0; i < b.N; i++ {
 			args := make([]int, n)
 			for j := range args {
@@ -41,6 +57,7 @@ func BenchmarkTrivialTasks(b *testing.B) {
 	// A graph of chains of two tasks each and a tree sum over them: tasks
 	// with dependencies, moved between workers where they must be.
 	b.Run("graph", func(b *testing.B) {
+		defer page.Report(b)()
 		for i := 0; i < b.N; i++ {
 			g := graph.New()
 			var leaves []graph.Key

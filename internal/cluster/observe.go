@@ -24,6 +24,7 @@ const (
 type taskStream struct {
 	blocks    [][]streamEntry
 	next      uint64 // the number of the next record
+	runs      int64  // the task runs recorded (not transfers, not disk I/O)
 	observers []func(protocol.TaskRecord)
 }
 
@@ -79,6 +80,7 @@ func (ts *taskStream) record(from protocol.WorkerID, m *protocol.TaskFinished) {
 	start := m.Start.UnixNano()
 	e := streamEntry{key: m.Key, worker: from, thread: m.Thread, start: start, stop: start + int64(m.Duration), nbytes: m.Nbytes}
 	ts.add(e)
+	ts.runs++
 	if len(ts.observers) > 0 {
 		r := e.record()
 		for _, f := range ts.observers {
@@ -143,7 +145,9 @@ func (s *Scheduler) SetDashboard(addr string, logs *dashboard.Logs) {
 func (s *Scheduler) Events() dashboard.Events {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.events
+	ev := s.events
+	ev.Tasks = s.stream.runs
+	return ev
 }
 
 // OnTask calls f, under the scheduler's lock, with each task record as it

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/browsertest"
 )
 
 var screenshots = flag.String("screenshots", "", "directory to write the dashboard's screenshots to (docs/ keeps them); default a temporary one")
@@ -34,23 +34,12 @@ var (
 	})
 )
 
-// chromium finds the browser that .ci/run installs.
-func chromium(t *testing.T) string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no Chromium on this machine: .ci/run installs Debian's chromium package")
-	return ""
-}
-
 // The dashboard in a real browser, during a running job: the status page
 // draws the task stream, the progress of the kinds that ran and the two
 // workers' memory bars; the workers page lists both. Screenshots of both
 // are written (to docs/ with -screenshots ../../docs).
 func TestDashboardInABrowser(t *testing.T) {
-	browser := chromium(t)
+	browsertest.Chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c, err := dusk.NewClient(ctx, dusk.Workers(2), dusk.ThreadsPerWorker(2), dusk.MemoryLimit(512<<20),
@@ -85,12 +74,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
-		chromedp.WindowSize(1400, 1000), chromedp.Flag("disable-gpu", true))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
+	bctx := browsertest.Start(t, ctx)
 
 	// run runs a browser action, failing the test on an error.
 	run := func(a chromedp.Action[any]) any {

@@ -152,6 +152,9 @@ type Status struct {
 	Progress []protocol.Progress `json:"progress"`
 	Stream   []Record            `json:"stream"`
 	Next     uint64              `json:"next"` // the number of the next record
+	// Tasks counts the tasks run so far (the pages' tasks per second),
+	// where the source counts them.
+	Tasks int64 `json:"tasks"`
 }
 
 // Worker is a worker as the pages show it.
@@ -174,17 +177,22 @@ type Record struct {
 	Peer   string  `json:"peer,omitempty"` // a transfer's source
 }
 
-// streamSent bounds the records one update carries: a page that connects
-// while thousands of tasks a second run draws the latest, not all.
-const streamSent = 20000
+// streamSent bounds the records one update carries, as Dask's task stream
+// draws its last 1,000 rectangles: while thousands of tasks a second run,
+// the page draws the latest of each update (and keeps the last 2,000), and
+// the scheduler copies and encodes no more.
+const streamSent = 500
 
 func snapshot(src Source, since uint64) Status {
-	recs, next := src.TaskStream(since)
-	if len(recs) > streamSent {
-		recs = recs[len(recs)-streamSent:]
+	if _, next := src.TaskStream(^uint64(0)); next > streamSent {
+		since = max(since, next-streamSent)
 	}
+	recs, next := src.TaskStream(since)
 	st := Status{Time: time.Now().UnixMilli(), Progress: src.Progress(), Next: next,
 		Stream: make([]Record, len(recs))}
+	if o, ok := src.(Observed); ok {
+		st.Tasks = o.Events().Tasks
+	}
 	for _, w := range src.Workers() {
 		st.Workers = append(st.Workers, Worker{WorkerInfo: w, Unmanaged: w.Memory.Unmanaged()})
 	}
@@ -212,12 +220,7 @@ func events(w http.ResponseWriter, r *http.Request, src Source, log *slog.Logger
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	_, next := src.TaskStream(^uint64(0))
-	if n := next; n > streamSent {
-		next = n - streamSent // a page that opens shows the recent past
-	} else {
-		next = 0
-	}
+	var next uint64 // a page that opens shows the recent past
 	tick := time.NewTicker(Interval)
 	defer tick.Stop()
 	for {

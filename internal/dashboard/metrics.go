@@ -12,9 +12,10 @@ import (
 
 // Events counts what happened to the workers since the scheduler started:
 // Restarted counts workers that joined again after their nanny restarted
-// them, Killed those of them it had killed for memory.
+// them, Killed those of them it had killed for memory; Tasks the tasks run.
 type Events struct {
 	Joined, Lost, Pauses, Restarted, Killed int64
+	Tasks                                   int64
 }
 
 // Observed is a Source that tells of each task record as it comes, so that

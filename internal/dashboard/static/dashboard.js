@@ -8,6 +8,7 @@ document.getElementById("nav-" + page)?.classList.add("current");
 
 const fractions = { target: 0.6, spill: 0.7, pause: 0.8, terminate: 0.95 };
 const streamWindow = 10000; // ms of task stream shown
+const recordsKept = 2000;   // at most, the latest: as Dask draws its last 1,000 rectangles
 const records = [];         // the task stream's records in the window
 const rates = [[], []];     // tasks per second over the last minute
 let lastStatus = null;
@@ -195,15 +196,18 @@ function drawLogs(lines) {
 function drawStream(now, workers) {
   const canvas = document.getElementById("stream");
   const width = canvas.clientWidth;
-  canvas.width = width * devicePixelRatio;
   const rows = [];
   for (const w of workers) for (let t = -1; t < w.NThreads; t++) rows.push(w.ID + "/" + t);
   const rowH = Math.max(4, Math.min(24, Math.floor(200 / Math.max(rows.length, 1))));
-  canvas.height = (rows.length * rowH + 20) * devicePixelRatio;
-  canvas.style.height = (rows.length * rowH + 20) + "px";
+  const height = rows.length * rowH + 20;
+  if (canvas.width !== width * devicePixelRatio || canvas.height !== height * devicePixelRatio) {
+    canvas.width = width * devicePixelRatio; // resizing clears and resets it: only when it changes
+    canvas.height = height * devicePixelRatio;
+    canvas.style.height = height + "px";
+  }
   const g = canvas.getContext("2d");
-  g.scale(devicePixelRatio, devicePixelRatio);
-  g.clearRect(0, 0, width, canvas.height);
+  g.setTransform(devicePixelRatio, 0, 0, devicePixelRatio, 0, 0);
+  g.clearRect(0, 0, width, height);
   const x = t => width - (now - t) / streamWindow * width;
   const index = new Map(rows.map((r, i) => [r, i]));
   for (const r of records) {
@@ -218,11 +222,12 @@ function drawStream(now, workers) {
   canvas.dataset.drawn = String(records.length);
 }
 
-// Tasks per second: the tasks that ended in the last second, over the
+// Tasks per second, from the scheduler's count of tasks run, over the
 // last minute.
-let rateChart = null, opened = null;
-function drawRate(now) {
-  const perSecond = records.filter(r => !r.kind && r.stop > now - 1000 && r.stop <= now).length;
+let rateChart = null, opened = null, lastCount = null;
+function drawRate(now, count) {
+  const perSecond = lastCount ? 1000 * (count - lastCount.count) / Math.max(now - lastCount.time, 1) : 0;
+  lastCount = { count, time: now };
   opened ??= now;
   const t = (now - opened) / 1000; // seconds since the page opened
   rates[0].push(t);
@@ -244,7 +249,7 @@ function drawRate(now) {
 function update(st) {
   for (const r of st.stream) records.push(r);
   const cutoff = st.time - streamWindow;
-  let drop = 0;
+  let drop = Math.max(0, records.length - recordsKept);
   while (drop < records.length && records[drop].stop < cutoff) drop++;
   records.splice(0, drop);
   const workers = st.workers || [];
@@ -253,7 +258,7 @@ function update(st) {
     drawProgress(st.progress || []);
     drawMemory(workers);
     drawStream(st.time, workers);
-    drawRate(st.time);
+    drawRate(st.time, st.tasks);
   } else if (page === "workers") {
     drawWorkerTable(workers);
   } else if (page === "graph") {
