@@ -10,46 +10,42 @@ import (
 )
 
 // BenchmarkTrivialTasks measures end-to-end scheduling throughput on the
-// local cluster: submit, schedule, run, report and gather trivial tasks;
-// unwatched; with the dashboard's event stream read as a page reads it
-// (what a watching browser costs the scheduler); and with a browser
-// showing the status page (which adds the browser's own drawing, on the
-// same cores here).
+// local cluster: submit, schedule, run, report and gather trivial tasks.
+// Then what watching costs, in alternate blocks of four map-gather runs
+// watched and unwatched: with the dashboard's event stream read as a page
+// reads it (what a watching browser costs the scheduler), and with a
+// browser showing the status page (which adds the browser's own drawing,
+// on the same cores here).
 func BenchmarkTrivialTasks(b *testing.B) {
+	const n = 100_000
 	c, err := NewClient(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
 	ctx := WithClient(context.Background(), c)
-	b.Run("unwatched", func(b *testing.B) { trivialTasks(b, ctx, c, nil) })
-	b.Run("events", func(b *testing.B) {
-		trivialTasks(b, ctx, c, browsertest.Listen(b, ctx, strings.TrimSuffix(c.DashboardLink(), "/status")))
-	})
-	b.Run("browser", func(b *testing.B) { trivialTasks(b, ctx, c, browsertest.Watch(b, ctx, c.DashboardLink())) })
-}
+	round := 0 // new keys every round: no reuse
+	mapGather := func(b *testing.B) {
+		round++
+		args := make([]int, n)
+		for j := range args {
+			args[j] = round*n + j
+		}
+		futs, err := inc.Map(ctx, args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Gather(ctx, futs); err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range futs {
+			f.Release()
+		}
+	}
 
-// trivialTasks runs the benchmarks; with a page watching, each also
-// reports the page's updates a second.
-func trivialTasks(b *testing.B, ctx context.Context, c *Client, page *browsertest.Page) {
-	const n = 100_000
 	b.Run("map-gather", func(b *testing.B) {
-		defer page.Report(b)()
-		for i := 0; i < b.N; i++ {
-			args := make([]int, n)
-			for j := range args {
-				args[j] = i*n + j // new keys every round: no reuse
-			}
-			futs, err := inc.Map(ctx, args)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := Gather(ctx, futs); err != nil {
-				b.Fatal(err)
-			}
-			for _, f := range futs {
-				f.Release()
-			}
+		for range b.N {
+			mapGather(b)
 		}
 		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "tasks/s")
 	})
@@ -57,7 +53,6 @@ func trivialTasks(b *testing.B, ctx context.Context, c *Client, page *browsertes
 	// A graph of chains of two tasks each and a tree sum over them: tasks
 	// with dependencies, moved between workers where they must be.
 	b.Run("graph", func(b *testing.B) {
-		defer page.Report(b)()
 		for i := 0; i < b.N; i++ {
 			g := graph.New()
 			var leaves []graph.Key
@@ -78,5 +73,13 @@ func trivialTasks(b *testing.B, ctx context.Context, c *Client, page *browsertes
 			}
 		}
 		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "tasks/s")
+	})
+
+	base := strings.TrimSuffix(c.DashboardLink(), "/status")
+	b.Run("ab-events", func(b *testing.B) {
+		browsertest.AB(b, ctx, browsertest.Listen(b, ctx, base), 4, func() { mapGather(b) })
+	})
+	b.Run("ab-browser", func(b *testing.B) {
+		browsertest.AB(b, ctx, browsertest.Watch(b, ctx, c.DashboardLink()), 4, func() { mapGather(b) })
 	})
 }

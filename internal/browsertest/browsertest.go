@@ -56,11 +56,16 @@ func start(t testing.TB, ctx context.Context, exe string) context.Context {
 }
 
 // Page is a dashboard page open in a browser, or (Listen) its event
-// stream read without a browser.
+// stream read without a browser; it can be shut (On, Off) and opened
+// again, so that a benchmark compares watched and unwatched work on one
+// cluster, block by block.
 type Page struct {
-	t       testing.TB
-	ctx     context.Context // the browser's; nil for a listener
-	updates atomic.Int64    // a listener's
+	t   testing.TB
+	url string
+	ctx context.Context // the browser's; nil for a listener
+
+	updates atomic.Int64 // a listener's
+	stop    func()       // shuts a listener's stream; nil while shut
 }
 
 // Listen reads the dashboard's event stream at base (its address without a
@@ -68,59 +73,148 @@ type Page struct {
 // browser costs the scheduler, apart from the browser's own work.
 func Listen(t testing.TB, ctx context.Context, base string) *Page {
 	t.Helper()
+	p := &Page{t: t, url: base + "/api/events", ctx: nil}
+	p.listen(ctx)
+	t.Cleanup(p.Off)
+	return p
+}
+
+// listen opens the event stream and waits for its first update.
+func (p *Page) listen(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/events", nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", p.url, nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		cancel()
-		t.Fatal(err)
+		p.t.Fatal(err)
 	}
-	p := &Page{t: t}
-	done := make(chan struct{})
-	t.Cleanup(func() {
+	done, first := make(chan struct{}), make(chan struct{})
+	p.stop = func() {
 		cancel()
 		<-done
-	})
+	}
 	go func() {
 		defer close(done)
 		defer resp.Body.Close()
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
+		for n := 0; sc.Scan(); {
 			if strings.HasPrefix(sc.Text(), "data: ") {
 				var st json.RawMessage
 				if json.Unmarshal(sc.Bytes()[len("data: "):], &st) == nil {
 					p.updates.Add(1)
+					if n++; n == 1 {
+						close(first)
+					}
 				}
 			}
 		}
 	}()
-	return p
+	select {
+	case <-first:
+	case <-done:
+		p.t.Fatal("the event stream ended before its first update")
+	}
 }
 
 // Watch opens url (a dashboard page) in a fresh browser for t and waits
 // until its page has drawn updates from the event stream; the page
-// stays open, receiving updates, until t ends. The browser runs at the
-// lowest priority (nice 19): a benchmark measures what a watching browser
-// costs the cluster, and a viewer's browser draws on the viewer's machine,
-// not on the cores the cluster runs on.
+// stays open, receiving updates, until t ends or Off.
 func Watch(t testing.TB, ctx context.Context, url string) *Page {
 	t.Helper()
-	nice := filepath.Join(t.TempDir(), "chromium-niced")
-	script := fmt.Sprintf("#!/bin/sh\nexec nice -n 19 %q \"$@\"\n", Chromium(t))
-	if err := os.WriteFile(nice, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := &Page{t: t, ctx: start(t, ctx, nice)}
-	if err := chromedp.Do(p.ctx, chromedp.Navigate(url)); err != nil {
-		t.Fatal(err)
-	}
+	p := &Page{t: t, url: url, ctx: Start(t, ctx)}
 	// Ten updates in: the browser's own start (seconds of CPU on a small
 	// machine) is over before anything is measured.
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[any](`Number(document.body.dataset.updates || 0) >= 10`)); err != nil {
-		t.Fatal(err)
-	}
+	p.open(10)
 	return p
+}
+
+// open loads the page and waits until it has drawn n updates.
+func (p *Page) open(n int) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(p.url)); err != nil {
+		p.t.Fatal(err)
+	}
+	poll := fmt.Sprintf(`Number(document.body.dataset.updates || 0) >= %d`, n)
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[any](poll)); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// Off shuts the page's event stream (the page stays, drawn and idle) or
+// the listener's stream. (A blank page instead would have the browser
+// swap its renderer process during the unwatched block.)
+func (p *Page) Off() {
+	p.t.Helper()
+	if p.ctx != nil {
+		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](`source.close()`)); err != nil {
+			p.t.Fatal(err)
+		}
+		return
+	}
+	if p.stop != nil {
+		p.stop()
+		p.stop = nil
+	}
+}
+
+// On loads the page again (two updates drawn) or opens the stream (one
+// update read).
+func (p *Page) On(ctx context.Context) {
+	p.t.Helper()
+	if p.ctx != nil {
+		p.open(2)
+		return
+	}
+	if p.stop == nil {
+		p.listen(ctx)
+	}
+}
+
+// AB runs op b.N times in blocks of block, the page shut for one block and
+// open for the next, timing only the blocks, and reports the throughput
+// watched over the throughput unwatched ("watched/unwatched"): on one
+// cluster, block by block, so that this machine's drift over minutes
+// cannot fake it; with the page's updates a second and a browser's CPU
+// in cores, watched and idle.
+func AB(b *testing.B, ctx context.Context, p *Page, block int, op func()) {
+	var took [2]time.Duration
+	var ran [2]int
+	var updates float64
+	var cpu, cpuOff time.Duration
+	b.ResetTimer() // the page's opening is not timed
+	b.StopTimer()
+	for i := 0; i < b.N; {
+		watched := (i / block) % 2
+		if watched == 1 {
+			p.On(ctx)
+		} else {
+			p.Off()
+		}
+		u, c := p.Updates(), p.cpu()
+		b.StartTimer()
+		start := time.Now()
+		for j := 0; j < block && i < b.N; j, i = j+1, i+1 {
+			op()
+			ran[watched]++
+		}
+		took[watched] += time.Since(start)
+		b.StopTimer()
+		if watched == 1 {
+			updates += p.Updates() - u
+			cpu += p.cpu() - c
+		} else {
+			cpuOff += p.cpu() - c
+		}
+	}
+	if ran[0] > 0 && ran[1] > 0 {
+		b.ReportMetric((float64(ran[1])/took[1].Seconds())/(float64(ran[0])/took[0].Seconds()), "watched/unwatched")
+		b.ReportMetric(updates/took[1].Seconds(), "page-updates/s")
+		if p.ctx != nil {
+			b.ReportMetric(cpu.Seconds()/took[1].Seconds(), "browser-cores")
+			b.ReportMetric(cpuOff.Seconds()/took[0].Seconds(), "browser-cores-idle")
+		}
+	}
 }
 
 // Updates is how many updates the page has drawn (or read).
@@ -134,25 +228,6 @@ func (p *Page) Updates() float64 {
 		p.t.Fatal(err)
 	}
 	return v
-}
-
-// Report, deferred at a benchmark's start, reports the updates a second
-// the page drew meanwhile ("page-updates/s"), and the CPU the browser's
-// processes took meanwhile, in cores ("browser-cores": on a machine whose
-// cores the benchmark fills, what the browser took from it); a nil page
-// reports none.
-func (p *Page) Report(b *testing.B) func() {
-	if p == nil {
-		return func() {}
-	}
-	updates, cpu := p.Updates(), p.cpu()
-	return func() {
-		secs := b.Elapsed().Seconds()
-		b.ReportMetric((p.Updates()-updates)/secs, "page-updates/s")
-		if p.ctx != nil {
-			b.ReportMetric((p.cpu()-cpu).Seconds()/secs, "browser-cores")
-		}
-	}
 }
 
 // cpu is the CPU time of the browser's processes, the browser and its

@@ -1,7 +1,6 @@
 package daemon_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +10,11 @@ import (
 )
 
 // BenchmarkTasksGRPC runs trivial tasks (Map then Gather of 20,000 futures)
-// through a scheduler and two worker processes over gRPC on loopback;
-// unwatched, with the dashboard's event stream read as a page reads it,
-// and with a browser showing the status page.
+// through a scheduler and two worker processes over gRPC on loopback; then,
+// in alternate blocks of four runs watched and unwatched, with the
+// dashboard's event stream read as a page reads it (what a watching browser
+// costs the scheduler), and with a browser showing the status page (which
+// adds the browser's own drawing, on the same cores here).
 func BenchmarkTasksGRPC(b *testing.B) {
 	sched, _ := startCluster(b, bins.dusktest, 2)
 	c, err := dusk.NewClient(testCtxFor(b, 10*time.Minute), dusk.Address(sched.addr))
@@ -22,21 +23,13 @@ func BenchmarkTasksGRPC(b *testing.B) {
 	}
 	defer c.Close()
 	ctx := dusk.WithClient(testCtxFor(b, 10*time.Minute), c)
-	b.Run("unwatched", func(b *testing.B) { tasksGRPC(b, ctx, nil) })
-	b.Run("events", func(b *testing.B) {
-		tasksGRPC(b, ctx, browsertest.Listen(b, ctx, strings.TrimSuffix(c.DashboardLink(), "/status")))
-	})
-	b.Run("browser", func(b *testing.B) { tasksGRPC(b, ctx, browsertest.Watch(b, ctx, c.DashboardLink())) })
-}
-
-func tasksGRPC(b *testing.B, ctx context.Context, page *browsertest.Page) {
 	const n = 20000
-	b.ResetTimer()
-	defer page.Report(b)()
-	for i := 0; i < b.N; i++ {
+	round := 0
+	op := func(b *testing.B) {
+		round++
 		args := make([]int, n)
 		for j := range args {
-			args[j] = i*n + j
+			args[j] = round*n + j // new keys every round: no reuse
 		}
 		futs, err := testInc.Map(ctx, args)
 		if err != nil {
@@ -46,12 +39,24 @@ func tasksGRPC(b *testing.B, ctx context.Context, page *browsertest.Page) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if got[n-1] != i*n+n {
+		if got[n-1] != round*n+n {
 			b.Fatalf("last result %d", got[n-1])
 		}
 		for _, f := range futs {
 			f.Release()
 		}
 	}
-	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "tasks/s")
+	b.Run("unwatched", func(b *testing.B) {
+		for range b.N {
+			op(b)
+		}
+		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "tasks/s")
+	})
+	base := strings.TrimSuffix(c.DashboardLink(), "/status")
+	b.Run("ab-events", func(b *testing.B) {
+		browsertest.AB(b, ctx, browsertest.Listen(b, ctx, base), 4, func() { op(b) })
+	})
+	b.Run("ab-browser", func(b *testing.B) {
+		browsertest.AB(b, ctx, browsertest.Watch(b, ctx, c.DashboardLink()), 4, func() { op(b) })
+	})
 }
