@@ -16,7 +16,8 @@ import (
 )
 
 // activityKept bounds the transfers and disk I/O a worker keeps between
-// two reports: past it, the oldest go.
+// two reports: past it, the older half goes (at once, so that a spill
+// storm does not shift the records at each one).
 const activityKept = 4096
 
 // logsSent bounds the log lines one report carries.
@@ -41,8 +42,7 @@ func (a *activity) add(r protocol.TaskRecord) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if len(a.records) == activityKept {
-		copy(a.records, a.records[1:])
-		a.records = a.records[:activityKept-1]
+		a.records = a.records[:copy(a.records, a.records[activityKept/2:])]
 	}
 	a.records = append(a.records, r)
 }
