@@ -54,6 +54,12 @@ const Interval = 500 * time.Millisecond
 //go:embed static
 var static embed.FS
 
+// ColourScript is the script that colours task kinds (colour(prefix)),
+// for the performance report to inline: a kind's colour is the same there.
+//
+//go:embed static/colour.js
+var ColourScript string
+
 // pages are the dashboard's pages, in the order of its menu.
 var pages = []string{"status", "workers", "graph", "tasks", "logs"}
 
@@ -114,7 +120,7 @@ func Handler(src Source, cfg Config) http.Handler {
 			}
 			out := Task{TaskInfo: info}
 			if rec != nil {
-				ran := recordOf(*rec)
+				ran := RecordOf(*rec)
 				out.Ran = &ran
 			}
 			w.Header().Set("Content-Type", "application/json")
@@ -197,13 +203,13 @@ func snapshot(src Source, since uint64) Status {
 		st.Workers = append(st.Workers, Worker{WorkerInfo: w, Unmanaged: w.Memory.Unmanaged()})
 	}
 	for i, r := range recs {
-		st.Stream[i] = recordOf(r)
+		st.Stream[i] = RecordOf(r)
 	}
 	return st
 }
 
-// recordOf is r as the pages read it.
-func recordOf(r protocol.TaskRecord) Record {
+// RecordOf is r as the pages (and the performance report) read it.
+func RecordOf(r protocol.TaskRecord) Record {
 	return Record{Key: string(r.Key), Prefix: r.Prefix, Worker: string(r.Worker), Thread: r.Thread,
 		Start: ms(r.Start), Stop: ms(r.Stop), Nbytes: r.Nbytes, Kind: r.Kind, Peer: string(r.Peer)}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/worker"
 )
@@ -267,17 +268,6 @@ var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	},
 }).Parse(page))
 
-// streamRecord is a record as the file's script draws it: times in
-// milliseconds from the run's start.
-type streamRecord struct {
-	Key    string  `json:"key"`
-	Prefix string  `json:"prefix"`
-	Worker string  `json:"worker"`
-	Thread int     `json:"thread"`
-	Start  float64 `json:"start"`
-	Stop   float64 `json:"stop"`
-}
-
 // Write writes r's report as one HTML file.
 func Write(w io.Writer, r Run) error {
 	rep := Summarize(r)
@@ -285,10 +275,9 @@ func Write(w io.Writer, r Run) error {
 	if len(recs) > streamShown {
 		recs = recs[len(recs)-streamShown:]
 	}
-	stream := make([]streamRecord, len(recs))
+	stream := make([]dashboard.Record, len(recs))
 	for i, rec := range recs {
-		stream[i] = streamRecord{Key: string(rec.Key), Prefix: rec.Prefix, Worker: string(rec.Worker), Thread: rec.Thread,
-			Start: float64(rec.Start.Sub(r.Start)) / 1e6, Stop: float64(rec.Stop.Sub(r.Start)) / 1e6}
+		stream[i] = dashboard.RecordOf(rec)
 	}
 	data, err := json.Marshal(rep)
 	if err != nil {
@@ -305,6 +294,8 @@ func Write(w io.Writer, r Run) error {
 	return tmpl.Execute(w, map[string]any{
 		"R":       rep,
 		"Start":   r.Start.Format(time.RFC3339),
+		"StartMs": r.Start.UnixMilli(),
+		"Colour":  template.JS(dashboard.ColourScript),
 		"Data":    template.JS(data),
 		"Stream":  template.JS(streamJSON),
 		"Shown":   len(stream),

@@ -22,18 +22,6 @@ function bytes(n) {
   return (i ? n.toFixed(n < 10 ? 1 : 0) : n) + " " + u[i];
 }
 
-// ioColours are the colours of what is not a task run, as Dask's task
-// stream draws them: transfers red, disk I/O orange.
-const ioColours = { "transfer": "#d62728", "disk-write": "#ff7f0e", "disk-read": "#e6a23c" };
-
-// colour gives each task kind its own colour, the same on every page.
-function colour(prefix) {
-  if (ioColours[prefix]) return ioColours[prefix];
-  let h = 0;
-  for (const c of prefix) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return `hsl(${h % 360}, 60%, 52%)`;
-}
-
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
