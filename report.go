@@ -17,7 +17,8 @@ import (
 // self-contained HTML file, as Dask's performance_report: the task stream
 // (tasks, transfers, spills), time by task kind, each worker's share, and
 // the workers' CPU profile merged, with a link to it for go tool pprof.
-// It returns run's error; the report is written all the same.
+// It returns run's error; the report is written all the same. If the
+// recording cannot start (no client, the scheduler gone), run is not run.
 func PerformanceReport(ctx context.Context, path string, run func(ctx context.Context) error) error {
 	c, err := clientFrom(ctx)
 	if err != nil {
