@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -415,5 +416,21 @@ func TestShufflesAcrossProcesses(t *testing.T) {
 		if v3[i] > v3[i-1] {
 			t.Fatalf("sort: row %d (%v) after %v in a descending sort", i, v3[i], v3[i-1])
 		}
+	}
+}
+
+// `dusk version`, built in a checkout, names the commit checked out.
+func TestVersionNamesCommit(t *testing.T) {
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	out, err := exec.Command(bins.dusk, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "commit " + strings.TrimSpace(string(head))
+	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "protocol "+protocol.Version) {
+		t.Errorf("dusk version:\n%s\nwant %q and the protocol", out, want)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,7 +66,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case "worker":
 		err = runWorker(ctx, args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "dusk protocol %s\n", protocol.Version)
+		fmt.Fprint(stdout, version(debug.ReadBuildInfo()))
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 	default:
