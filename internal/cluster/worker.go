@@ -137,7 +137,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: cfg.Resources,
 		MemoryLimit: cfg.MemoryLimit, Fractions: cfg.Fractions})
 	var welcome *protocol.Welcome
-	if w.sched, welcome, err = Connect(ctx, net, schedAddr, hello); err != nil {
+	if w.sched, welcome, err = connectPatiently(ctx, net, schedAddr, hello, w.log); err != nil {
 		ln.Close()
 		cancel()
 		w.removeSpillDir()
@@ -153,6 +153,35 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	go w.monitorMemory()
 	return w, nil
 }
+
+// connectPatiently connects as Connect does, trying again with backoff
+// while the scheduler cannot be reached (not yet started, restarting)
+// until ctx ends, as Dask's workers wait for theirs; a refusal by the
+// scheduler itself (another version) is not tried again.
+func connectPatiently(ctx context.Context, net transport.Network, addr string, hello protocol.Msg, log *slog.Logger) (transport.Stream, *protocol.Welcome, error) {
+	wait := 100 * time.Millisecond
+	for try := 1; ; try++ {
+		st, w, err := Connect(ctx, net, addr, hello)
+		var refused *refusedError
+		if err == nil || errors.As(err, &refused) {
+			return st, w, err
+		}
+		if try == 1 {
+			log.Info("waiting for the scheduler", "addr", addr, "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("%w (tried %d times)", err, try)
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// refusedError is the scheduler's refusal of a peer, in its welcome.
+type refusedError struct{ why string }
+
+func (e *refusedError) Error() string { return e.why }
 
 // Connect opens a stream to the scheduler at addr, sends hello and checks
 // the scheduler's welcome, which refuses a peer of another version. ctx
@@ -200,7 +229,7 @@ func Connect(ctx context.Context, net transport.Network, addr string, hello prot
 	}
 	if w.Err != "" {
 		st.Close()
-		return fail(errors.New(w.Err))
+		return fail(&refusedError{w.Err})
 	}
 	if len(a.msgs) > 1 {
 		// What came with the welcome (a worker's first tasks) is read first.

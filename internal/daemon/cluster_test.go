@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -266,8 +267,8 @@ func TestMissingFunctionIsNamed(t *testing.T) {
 	}
 }
 
-// A wrong scheduler address fails quickly and clearly, for a client and
-// for a worker.
+// A wrong scheduler address fails clearly: at once for a client, and for
+// a worker once its --death-timeout (here under its older name) is over.
 func TestWrongSchedulerAddress(t *testing.T) {
 	start := time.Now()
 	_, err := dusk.NewClient(context.Background(), dusk.Address("127.0.0.1:1"), dusk.ConnectTimeout(5*time.Second))
@@ -280,6 +281,35 @@ func TestWrongSchedulerAddress(t *testing.T) {
 	w := startNoAddr(t, bins.dusk, "worker", "--scheduler", "127.0.0.1:1", "--connect-timeout", "5s", "--local-directory", t.TempDir())
 	if err := waitExit(t, w, 10*time.Second); exitCode(err) != 1 || !strings.Contains(w.stderr.String(), "refused") {
 		t.Fatalf("worker exit %v:\n%s", err, w.stderr)
+	}
+}
+
+// A worker started before its scheduler waits for it (Dask's
+// --death-timeout) and joins once it serves; a job then runs.
+func TestWorkerWaitsForScheduler(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, port, _ := net.SplitHostPort(addr)
+	ctx := testCtx(t)
+	w := startNoAddr(t, bins.dusktest, "worker", "--scheduler", addr, "--host", "127.0.0.1", "--nthreads", "1",
+		"--local-directory", t.TempDir())
+	w.stderr.waitFor(t, ctx, w, "waiting for the scheduler")
+	sched := start(t, bins.dusktest, "scheduler", "--host", "127.0.0.1", "--port", port, "--dashboard-address", "none")
+	c, err := dusk.NewClient(ctx, dusk.Address(sched.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.WaitForWorkers(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	cctx := dusk.WithClient(ctx, c)
+	if v, err := must(testInc.Submit(cctx, 41)).Result(cctx); err != nil || v != 42 {
+		t.Fatalf("inc(41) = %v, %v", v, err)
 	}
 }
 

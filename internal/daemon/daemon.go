@@ -168,7 +168,7 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	d := worker.DefaultFractions
-	return &workerFlags{
+	f := &workerFlags{
 		fs:               fs,
 		sched:            fs.String("scheduler", "", "the scheduler's address, HOST:PORT (required)"),
 		host:             fs.String("host", "", "address to serve data on (default: the one that reaches the scheduler)"),
@@ -184,12 +184,16 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 		resources:        fs.String("resources", "", "what the worker offers, as GPU=1,FOO=2 (default: GPU=n on a machine with n GPUs)"),
 		name:             fs.String("name", "", "a name for logs and listings"),
 		localDir:         fs.String("local-directory", "dusk-worker-space", "directory for the worker's files, spilled results among them (created if missing)"),
-		connect:          fs.Duration("connect-timeout", 10*time.Second, "how long to try to reach the scheduler"),
+		connect:          new(time.Duration),
 		compression:      fs.String("compression", "auto", "compress results sent to peers: auto (only to other machines), lz4 or none"),
 		level:            fs.String("log-level", "info", "debug, info, warn or error"),
 		dash:             fs.String("dashboard-address", ":0", `address of the worker's /metrics; ":0" picks a free port, "none" serves none`),
 		pprof:            fs.Bool("pprof", false, "serve Go's profiles of the worker under /debug/pprof/ on its dashboard address"),
 	}
+	// --death-timeout, as Dask names it, and its older name on one value.
+	fs.DurationVar(f.connect, "death-timeout", 60*time.Second, "how long to keep trying to reach the scheduler before giving up")
+	fs.DurationVar(f.connect, "connect-timeout", 60*time.Second, "the same as --death-timeout")
+	return f
 }
 
 func (f *workerFlags) fractions() worker.Fractions {

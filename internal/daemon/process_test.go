@@ -57,14 +57,44 @@ type proc struct {
 }
 
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // closed at the next write; nil until asked for
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 	return s.b.Write(p)
+}
+
+// waitFor waits until the buffer holds text, or the process p writing it
+// exits, or ctx ends: a test waits for a line, not for time.
+func (s *syncBuffer) waitFor(t testing.TB, ctx context.Context, p *proc, text string) {
+	t.Helper()
+	for {
+		s.mu.Lock()
+		if strings.Contains(s.b.String(), text) {
+			s.mu.Unlock()
+			return
+		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		select {
+		case <-changed:
+		case <-p.exited:
+			t.Fatalf("the process exited before writing %q:\n%s", text, s)
+		case <-ctx.Done():
+			t.Fatalf("no %q written: %v\n%s", text, ctx.Err(), s)
+		}
+	}
 }
 
 func (s *syncBuffer) String() string {
