@@ -50,11 +50,17 @@ type options struct {
 	gpu            bool
 	dashboard      string
 	progress       io.Writer
+	schedulerFile  string
 }
 
 // Address connects to the scheduler of a running cluster ("host:8786"),
 // over gRPC, instead of starting a local one.
 func Address(addr string) Option { return func(o *options) { o.address = addr } }
+
+// SchedulerFile connects to the scheduler that wrote its address to path
+// (`dusk scheduler --scheduler-file`), as Dask's scheduler_file; it waits
+// for the file as long as ConnectTimeout allows.
+func SchedulerFile(path string) Option { return func(o *options) { o.schedulerFile = path } }
 
 // ConnectTimeout bounds connecting to the scheduler. Default 10s.
 func ConnectTimeout(d time.Duration) Option { return func(o *options) { o.connectTimeout = d } }
@@ -217,6 +223,15 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		progress: o.progress,
 	}
 	schedAddr := o.address
+	if o.schedulerFile != "" && schedAddr == "" {
+		fctx, cancel := context.WithTimeout(ctx, o.connectTimeout)
+		addr, err := cluster.ReadSchedulerFile(fctx, o.schedulerFile)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("dusk: %w", err)
+		}
+		schedAddr = addr
+	}
 	if schedAddr != "" {
 		c.net = grpcnet.New()
 	} else {

@@ -313,6 +313,35 @@ func TestWorkerWaitsForScheduler(t *testing.T) {
 	}
 }
 
+// A scheduler writes its address to --scheduler-file; a worker started
+// before it waits for the file, and a client finds the scheduler by it
+// (Dask's scheduler_file).
+func TestSchedulerFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "scheduler.json")
+	ctx := testCtx(t)
+	startNoAddr(t, bins.dusktest, "worker", "--scheduler-file", file, "--host", "127.0.0.1", "--nthreads", "1",
+		"--local-directory", t.TempDir())
+	start(t, bins.dusktest, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "none",
+		"--scheduler-file", file)
+	c, err := dusk.NewClient(ctx, dusk.SchedulerFile(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.WaitForWorkers(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	cctx := dusk.WithClient(ctx, c)
+	if v, err := must(testInc.Submit(cctx, 1)).Result(cctx); err != nil || v != 2 {
+		t.Fatalf("inc(1) = %v, %v", v, err)
+	}
+	// Neither or both of --scheduler and --scheduler-file: a clear error.
+	w := startNoAddr(t, bins.dusk, "worker", "--local-directory", t.TempDir())
+	if err := waitExit(t, w, 10*time.Second); exitCode(err) != 1 || !strings.Contains(w.stderr.String(), "--scheduler-file") {
+		t.Errorf("a worker told of no scheduler: exit %v\n%s", err, w.stderr)
+	}
+}
+
 // Peers of another protocol version are refused with both versions named.
 func TestVersionMismatch(t *testing.T) {
 	net := grpcnet.New()

@@ -100,6 +100,7 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	killed := fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails")
 	dash := fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`)
 	pprof := fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address")
+	schedFile := fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -135,6 +136,7 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	addr := dialable(sched.Addr(), advertise)
 	fmt.Fprintf(stdout, "dusk scheduler at %s\n", addr)
+	var dashAt string
 	if *dash != "none" {
 		// The default port falls back to a free one, as Dask's does.
 		srv, at, err := dashboard.Serve(sched, dashboard.Config{Addr: *dash, Fallback: *dash == ":"+dashboard.DefaultPort, Pprof: *pprof, Log: log, Logs: logs})
@@ -144,7 +146,13 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		defer srv.Close()
 		at = dialable(at, advertise)
 		sched.SetDashboard(at, logs)
+		dashAt = at
 		fmt.Fprintf(stdout, "dusk dashboard at http://%s/status\n", at)
+	}
+	if *schedFile != "" {
+		if err := cluster.WriteSchedulerFile(*schedFile, cluster.SchedulerFile{Address: addr, Dashboard: dashAt}); err != nil {
+			return err
+		}
 	}
 	log.Info("serving", "addr", addr, "gossip", members.Addr(), "protocol", protocol.Version)
 	<-ctx.Done()
@@ -155,7 +163,8 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // workerFlags are the flags of `dusk worker`.
 type workerFlags struct {
 	fs                                 *flag.FlagSet
-	sched, host, memLimit, resources   *string
+	sched, schedFile, host, memLimit   *string
+	resources                          *string
 	name, localDir, compression, level *string
 	spillCompression, dash             *string
 	port, nthreads                     *int
@@ -170,7 +179,8 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 	d := worker.DefaultFractions
 	f := &workerFlags{
 		fs:               fs,
-		sched:            fs.String("scheduler", "", "the scheduler's address, HOST:PORT (required)"),
+		sched:            fs.String("scheduler", "", "the scheduler's address, HOST:PORT (or --scheduler-file)"),
+		schedFile:        fs.String("scheduler-file", "", "a file the scheduler writes its address to (its --scheduler-file), read instead of --scheduler"),
 		host:             fs.String("host", "", "address to serve data on (default: the one that reaches the scheduler)"),
 		port:             fs.Int("port", 0, "port to serve data on; 0 picks a free one"),
 		nthreads:         fs.Int("nthreads", runtime.NumCPU(), "tasks to run at once"),
@@ -217,8 +227,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := f.fs.Parse(args); err != nil {
 		return err
 	}
-	if *f.sched == "" {
-		return errors.New("--scheduler HOST:PORT is required")
+	if (*f.sched == "") == (*f.schedFile == "") {
+		return errors.New("one of --scheduler HOST:PORT and --scheduler-file FILE is required")
 	}
 	log, err := newLogger(stderr, *f.level)
 	if err != nil {
@@ -258,7 +268,16 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	cluster.TuneGC()
 	cluster.LimitGoMemory(limit, f.fractions())
-	advertise := advertisedHost(*f.host, *f.sched)
+	// The scheduler is waited for, file and all, for --death-timeout.
+	cctx, cancel := context.WithTimeout(ctx, *f.connect)
+	defer cancel()
+	schedAddr := *f.sched
+	if *f.schedFile != "" {
+		if schedAddr, err = cluster.ReadSchedulerFile(cctx, *f.schedFile); err != nil {
+			return err
+		}
+	}
+	advertise := advertisedHost(*f.host, schedAddr)
 	// The worker's lines go to the scheduler's Logs page too.
 	logs := dashboard.NewLogs(dashboard.LogsKept)
 	log = slog.New(logs.Handler(log.Handler()))
@@ -272,9 +291,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		defer dashLn.Close()
 		dashAt = dialable(dashLn.Addr().String(), advertise)
 	}
-	cctx, cancel := context.WithTimeout(ctx, *f.connect)
-	defer cancel()
-	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp}, *f.sched, cluster.WorkerConfig{
+	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp}, schedAddr, cluster.WorkerConfig{
 		Addr: net.JoinHostPort(listenHost(*f.host, advertise), strconv.Itoa(*f.port)), Advertise: advertise,
 		Name: *f.name, NThreads: *f.nthreads, Resources: res,
 		MemoryLimit: limit, Fractions: f.fractions(), LocalDirectory: *f.localDir, SpillCompression: spillComp,
