@@ -299,7 +299,14 @@ func TestWorkerWaitsForScheduler(t *testing.T) {
 		"--local-directory", t.TempDir())
 	w.stderr.waitFor(t, ctx, w, "waiting for the scheduler")
 	sched := start(t, bins.dusktest, "scheduler", "--host", "127.0.0.1", "--port", port, "--dashboard-address", "none")
-	c, err := dusk.NewClient(ctx, dusk.Address(sched.addr))
+	workerRuns(t, ctx, dusk.Address(sched.addr))
+}
+
+// workerRuns connects a client as opt says, waits for a worker to join,
+// and has it run a task.
+func workerRuns(t *testing.T, ctx context.Context, opt dusk.Option) {
+	t.Helper()
+	c, err := dusk.NewClient(ctx, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,18 +330,7 @@ func TestSchedulerFile(t *testing.T) {
 		"--local-directory", t.TempDir())
 	start(t, bins.dusktest, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "none",
 		"--scheduler-file", file)
-	c, err := dusk.NewClient(ctx, dusk.SchedulerFile(file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.WaitForWorkers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
-	cctx := dusk.WithClient(ctx, c)
-	if v, err := must(testInc.Submit(cctx, 1)).Result(cctx); err != nil || v != 2 {
-		t.Fatalf("inc(1) = %v, %v", v, err)
-	}
+	workerRuns(t, ctx, dusk.SchedulerFile(file))
 	// Neither or both of --scheduler and --scheduler-file: a clear error.
 	w := startNoAddr(t, bins.dusk, "worker", "--local-directory", t.TempDir())
 	if err := waitExit(t, w, 10*time.Second); exitCode(err) != 1 || !strings.Contains(w.stderr.String(), "--scheduler-file") {
