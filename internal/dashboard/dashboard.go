@@ -54,11 +54,12 @@ const Interval = 500 * time.Millisecond
 //go:embed static
 var static embed.FS
 
-// ColourScript is the script that colours task kinds (colour(prefix)),
-// for the performance report to inline: a kind's colour is the same there.
+// StreamScript is the script that draws the task stream (drawBars) and
+// colours task kinds (colour), for the performance report to inline, so
+// that it draws a run as the pages do.
 //
-//go:embed static/colour.js
-var ColourScript string
+//go:embed static/stream.js
+var StreamScript string
 
 // pages are the dashboard's pages, in the order of its menu.
 var pages = []string{"status", "workers", "graph", "tasks", "logs"}

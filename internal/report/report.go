@@ -295,7 +295,7 @@ func Write(w io.Writer, r Run) error {
 		"R":       rep,
 		"Start":   r.Start.Format(time.RFC3339),
 		"StartMs": r.Start.UnixMilli(),
-		"Colour":  template.JS(dashboard.ColourScript),
+		"Script":  template.JS(dashboard.StreamScript),
 		"Data":    template.JS(data),
 		"Stream":  template.JS(streamJSON),
 		"Shown":   len(stream),

@@ -186,27 +186,8 @@ function drawStream(now, workers) {
   const width = canvas.clientWidth;
   const rows = [];
   for (const w of workers) for (let t = -1; t < w.NThreads; t++) rows.push(w.ID + "/" + t);
-  const rowH = Math.max(4, Math.min(24, Math.floor(200 / Math.max(rows.length, 1))));
-  const height = rows.length * rowH + 20;
-  if (canvas.width !== width * devicePixelRatio || canvas.height !== height * devicePixelRatio) {
-    canvas.width = width * devicePixelRatio; // resizing clears and resets it: only when it changes
-    canvas.height = height * devicePixelRatio;
-    canvas.style.height = height + "px";
-  }
-  const g = canvas.getContext("2d");
-  g.setTransform(devicePixelRatio, 0, 0, devicePixelRatio, 0, 0);
-  g.clearRect(0, 0, width, height);
-  const x = t => width - (now - t) / streamWindow * width;
-  const index = new Map(rows.map((r, i) => [r, i]));
-  for (const r of records) {
-    const i = index.get(r.worker + "/" + r.thread);
-    if (i === undefined) continue;
-    g.fillStyle = colour(r.prefix);
-    g.fillRect(x(r.start), i * rowH + 1, Math.max(1, x(r.stop) - x(r.start)), rowH - 2);
-  }
-  g.fillStyle = "#666";
-  g.font = "11px system-ui";
-  for (let s = 0; s <= streamWindow / 1000; s += 2) g.fillText(`-${s}s`, width - s * 1000 / streamWindow * width + 2, rows.length * rowH + 14);
+  const { g, axisY } = drawBars(canvas, rows, records, t => width - (now - t) / streamWindow * width, 24, 200);
+  for (let s = 0; s <= streamWindow / 1000; s += 2) g.fillText(`-${s}s`, width - s * 1000 / streamWindow * width + 2, axisY);
   canvas.dataset.drawn = String(records.length);
 }
 
