@@ -22,6 +22,7 @@ import (
 	"github.com/duskdata/dusk/internal/progress"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/internal/security"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/scheduler"
@@ -51,6 +52,7 @@ type options struct {
 	dashboard      string
 	progress       io.Writer
 	schedulerFile  string
+	tls            security.Files
 }
 
 // Address connects to the scheduler of a running cluster ("host:8786"),
@@ -61,6 +63,14 @@ func Address(addr string) Option { return func(o *options) { o.address = addr } 
 // (`dusk scheduler --scheduler-file`), as Dask's scheduler_file; it waits
 // for the file as long as ConnectTimeout allows.
 func SchedulerFile(path string) Option { return func(o *options) { o.schedulerFile = path } }
+
+// TLS connects over mutual TLS, as Dask's Security(tls_ca_file,
+// tls_client_cert, tls_client_key): ca is the cluster's CA certificate, cert
+// and key this client's certificate, signed by it, and its key (PEM files;
+// `dusk tls init` writes them). The scheduler refuses a client without one.
+func TLS(ca, cert, key string) Option {
+	return func(o *options) { o.tls = security.Files{CA: ca, Cert: cert, Key: key} }
+}
 
 // ConnectTimeout bounds connecting to the scheduler. Default 10s.
 func ConnectTimeout(d time.Duration) Option { return func(o *options) { o.connectTimeout = d } }
@@ -233,7 +243,15 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		schedAddr = addr
 	}
 	if schedAddr != "" {
-		c.net = grpcnet.New()
+		n := grpcnet.New()
+		if o.tls.Enabled() {
+			tl, err := security.Load(o.tls)
+			if err != nil {
+				return nil, fmt.Errorf("dusk: %w", err)
+			}
+			n.TLS = tl
+		}
+		c.net = n
 	} else {
 		if o.gpu && o.resources["GPU"] == 0 && gpu.Available() {
 			o.resources = oneGPU(o.resources)

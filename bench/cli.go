@@ -21,14 +21,16 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/security"
 	"github.com/duskdata/dusk/io/storage"
 )
 
 // Cluster says where a suite runs.
 type Cluster struct {
-	Workers     int    // workers of a local cluster
-	Scheduler   string // address of a running scheduler; "" for a local cluster
-	MemoryLimit int64  // each local worker's memory limit in bytes; 0 for none
+	Workers     int            // workers of a local cluster
+	Scheduler   string         // address of a running scheduler; "" for a local cluster
+	MemoryLimit int64          // each local worker's memory limit in bytes; 0 for none
+	TLS         security.Files // the client's TLS material for Scheduler, if it wants TLS
 }
 
 // Session is a connection to a cluster.
@@ -89,6 +91,7 @@ const usage = `usage: dusk bench SUITE [flags]
 flags (N may be written 1e7; files are written if absent):
   --rows N  --data DIR  --questions q1,q3  --json FILE  --partitions P  --sizes N,N
   --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpuprofile FILE
+  --tls-ca-file F --tls-cert F --tls-key F (a scheduler that wants TLS)
 `
 
 var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch", "scale"}
@@ -191,6 +194,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 type runFlags struct {
 	jsonPath, scheduler, memLimit, cpuProfile string
 	workers                                   int
+	tls                                       security.Files
 }
 
 func addRunFlags(fs *flag.FlagSet) *runFlags {
@@ -200,6 +204,7 @@ func addRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&rf.scheduler, "scheduler", "", "address of a running scheduler instead of a local cluster")
 	fs.StringVar(&rf.memLimit, "memory-limit", "", "memory limit of each local worker, such as 2GB; none by default")
 	fs.StringVar(&rf.cpuProfile, "cpuprofile", "", "file to write a CPU profile of this process to (the local cluster's workers run in it)")
+	security.AddFlags(fs, &rf.tls)
 	return rf
 }
 
@@ -211,14 +216,15 @@ func (rf *runFlags) start(ctx context.Context, suite string, limit int64, stdout
 		return nil, nil, errors.New("no cluster to run on (nil Connect)")
 	}
 	var undo []func()
-	done = func() {
+	undoAll := func() {
 		for i := len(undo) - 1; i >= 0; i-- {
 			undo[i]()
 		}
 	}
+	done = undoAll
 	defer func() {
 		if err != nil {
-			done()
+			undoAll() // the returns of a failure set done to nil
 		}
 	}()
 	stop, err := startProfile(rf.cpuProfile)
@@ -226,7 +232,7 @@ func (rf *runFlags) start(ctx context.Context, suite string, limit int64, stdout
 		return nil, nil, err
 	}
 	undo = append(undo, stop)
-	sess, err := connect(ctx, Cluster{Workers: rf.workers, Scheduler: rf.scheduler, MemoryLimit: limit})
+	sess, err := connect(ctx, Cluster{Workers: rf.workers, Scheduler: rf.scheduler, MemoryLimit: limit, TLS: rf.tls})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -42,6 +42,9 @@ func connect(ctx context.Context, cl bench.Cluster) (*bench.Session, error) {
 	if cl.Scheduler != "" {
 		opts = append(opts, dusk.Address(cl.Scheduler))
 	}
+	if cl.TLS.Enabled() {
+		opts = append(opts, dusk.TLS(cl.TLS.CA, cl.TLS.Cert, cl.TLS.Key))
+	}
 	if cl.MemoryLimit > 0 {
 		opts = append(opts, dusk.MemoryLimit(cl.MemoryLimit))
 	}

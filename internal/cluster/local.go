@@ -68,7 +68,7 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 		cfg.Log = slog.New(logs.Handler(cfg.Log.Handler()))
 	}
 	var err error
-	if l.Scheduler, err = StartScheduler(l.Net, "inproc://scheduler", "", cfg.Scheduler, cfg.Log); err != nil {
+	if l.Scheduler, err = StartScheduler(l.Net, "inproc://scheduler", Gossip{}, cfg.Scheduler, cfg.Log); err != nil {
 		return nil, err
 	}
 	if cfg.Dashboard != "none" {

@@ -23,7 +23,7 @@ import (
 type Scheduler struct {
 	ln     transport.Listener
 	log    *slog.Logger
-	gossip string // where workers join the membership cluster, if any
+	gossip Gossip
 
 	mu      sync.Mutex
 	closed  bool
@@ -41,9 +41,17 @@ type Scheduler struct {
 	profiles
 }
 
-// StartScheduler serves a scheduler at addr on net. gossip, if not empty,
-// is where workers join the membership cluster that declares lost workers.
-func StartScheduler(net transport.Network, addr, gossip string, cfg scheduler.Config, log *slog.Logger) (*Scheduler, error) {
+// Gossip is what the scheduler tells its workers of its membership cluster,
+// which declares lost workers: where to join it (none if Addr is empty),
+// and the key that encrypts it, handed only over connections whose TLS
+// authenticated the worker.
+type Gossip struct {
+	Addr string
+	Key  []byte
+}
+
+// StartScheduler serves a scheduler at addr on net.
+func StartScheduler(net transport.Network, addr string, gossip Gossip, cfg scheduler.Config, log *slog.Logger) (*Scheduler, error) {
 	s := &Scheduler{
 		log:     log,
 		gossip:  gossip,
@@ -113,7 +121,7 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 		return
 	}
 	s.mu.Lock()
-	welcome := &protocol.Welcome{Version: protocol.Version, Gossip: s.gossip, Dashboard: s.dashboard}
+	welcome := &protocol.Welcome{Version: protocol.Version, Gossip: s.gossip.Addr, GossipKey: s.gossip.Key, Dashboard: s.dashboard}
 	s.mu.Unlock()
 	if err := st.Send([]protocol.Msg{welcome}); err != nil {
 		st.Close()

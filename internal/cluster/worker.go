@@ -14,6 +14,7 @@ import (
 	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/internal/security"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/worker"
 	"github.com/duskdata/dusk/worker/store"
@@ -86,6 +87,7 @@ type Worker struct {
 	retired     chan struct{} // closed when the scheduler lets a retiring worker go
 	retiredOnce sync.Once
 	gossip      string
+	gossipKey   []byte
 
 	conns *transport.Conns
 
@@ -143,7 +145,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 		w.removeSpillDir()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
-	w.gossip = welcome.Gossip
+	w.gossip, w.gossipKey = welcome.Gossip, welcome.GossipKey
 	w.runners.Add(cfg.NThreads)
 	for i := 0; i < cfg.NThreads; i++ {
 		go w.runTasks(i)
@@ -157,13 +159,14 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 // connectPatiently connects as Connect does, trying again with backoff
 // while the scheduler cannot be reached (not yet started, restarting)
 // until ctx ends, as Dask's workers wait for theirs; a refusal by the
-// scheduler itself (another version) is not tried again.
+// scheduler itself (another version, a TLS handshake) is not tried again.
 func connectPatiently(ctx context.Context, net transport.Network, addr string, hello protocol.Msg, log *slog.Logger) (transport.Stream, *protocol.Welcome, error) {
 	wait := 100 * time.Millisecond
 	for try := 1; ; try++ {
 		st, w, err := Connect(ctx, net, addr, hello)
 		var refused *refusedError
-		if err == nil || errors.As(err, &refused) {
+		var handshake *security.HandshakeError
+		if err == nil || errors.As(err, &refused) || errors.As(err, &handshake) {
 			return st, w, err
 		}
 		if try == 1 {
@@ -255,8 +258,9 @@ func (u *unread) Recv() ([]protocol.Msg, error) {
 // ID is the worker's address.
 func (w *Worker) ID() protocol.WorkerID { return w.id }
 
-// Gossip is where the scheduler's membership cluster is joined, if it runs one.
-func (w *Worker) Gossip() string { return w.gossip }
+// Gossip is where the scheduler's membership cluster is joined, if it runs
+// one, and the key the scheduler handed over to encrypt it, if any.
+func (w *Worker) Gossip() (addr string, key []byte) { return w.gossip, w.gossipKey }
 
 // Done is closed once the worker has closed, by Close, Retire, or because
 // the scheduler went away.

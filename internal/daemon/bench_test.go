@@ -1,12 +1,15 @@
 package daemon_test
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/internal/browsertest"
+	"github.com/duskdata/dusk/internal/security"
 )
 
 // BenchmarkTasksGRPC runs trivial tasks (Map then Gather of 20,000 futures)
@@ -14,7 +17,8 @@ import (
 // in alternate blocks of four runs watched and unwatched, with the
 // dashboard's event stream read as a page reads it (what a watching browser
 // costs the scheduler), and with a browser showing the status page (which
-// adds the browser's own drawing, on the same cores here).
+// adds the browser's own drawing, on the same cores here). "tls" runs the
+// first on a second cluster whose every connection is mutual TLS.
 func BenchmarkTasksGRPC(b *testing.B) {
 	sched, _ := startCluster(b, bins.dusktest, 2)
 	c, err := dusk.NewClient(testCtxFor(b, 10*time.Minute), dusk.Address(sched.addr))
@@ -25,7 +29,7 @@ func BenchmarkTasksGRPC(b *testing.B) {
 	ctx := dusk.WithClient(testCtxFor(b, 10*time.Minute), c)
 	const n = 20000
 	round := 0
-	op := func(b *testing.B) {
+	op := func(b *testing.B, ctx context.Context) {
 		round++
 		args := make([]int, n)
 		for j := range args {
@@ -48,15 +52,43 @@ func BenchmarkTasksGRPC(b *testing.B) {
 	}
 	b.Run("unwatched", func(b *testing.B) {
 		for range b.N {
-			op(b)
+			op(b, ctx)
+		}
+		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "tasks/s")
+	})
+	b.Run("tls", func(b *testing.B) {
+		dir := b.TempDir()
+		if _, err := security.Init(dir, time.Hour); err != nil {
+			b.Fatal(err)
+		}
+		role := func(r string) []string {
+			return []string{"--tls-ca-file", filepath.Join(dir, "ca.pem"), "--tls-cert", filepath.Join(dir, r+".pem"), "--tls-key", filepath.Join(dir, r+"-key.pem")}
+		}
+		s := start(b, bins.dusktest, append([]string{"scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "none"}, role("scheduler")...)...)
+		for i := 0; i < 2; i++ {
+			start(b, bins.dusktest, append([]string{"worker", "--scheduler", s.addr, "--host", "127.0.0.1", "--nthreads", "1",
+				"--local-directory", b.TempDir()}, role("worker")...)...)
+		}
+		tc, err := dusk.NewClient(ctx, dusk.Address(s.addr), dusk.TLS(filepath.Join(dir, "ca.pem"), filepath.Join(dir, "client.pem"), filepath.Join(dir, "client-key.pem")))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tc.Close()
+		if _, err := tc.WaitForWorkers(ctx, 2); err != nil {
+			b.Fatal(err)
+		}
+		tctx := dusk.WithClient(ctx, tc)
+		b.ResetTimer()
+		for range b.N {
+			op(b, tctx)
 		}
 		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "tasks/s")
 	})
 	base := strings.TrimSuffix(c.DashboardLink(), "/status")
 	b.Run("ab-events", func(b *testing.B) {
-		browsertest.AB(b, ctx, browsertest.Listen(b, ctx, base), 4, func() { op(b) })
+		browsertest.AB(b, ctx, browsertest.Listen(b, ctx, base), 4, func() { op(b, ctx) })
 	})
 	b.Run("ab-browser", func(b *testing.B) {
-		browsertest.AB(b, ctx, browsertest.Watch(b, ctx, c.DashboardLink()), 4, func() { op(b) })
+		browsertest.AB(b, ctx, browsertest.Watch(b, ctx, c.DashboardLink()), 4, func() { op(b, ctx) })
 	})
 }

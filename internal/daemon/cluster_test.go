@@ -341,7 +341,7 @@ func TestSchedulerFile(t *testing.T) {
 // Peers of another protocol version are refused with both versions named.
 func TestVersionMismatch(t *testing.T) {
 	net := grpcnet.New()
-	s, err := cluster.StartScheduler(net, "127.0.0.1:0", "", scheduler.Config{}, discard())
+	s, err := cluster.StartScheduler(net, "127.0.0.1:0", cluster.Gossip{}, scheduler.Config{}, discard())
 	if err != nil {
 		t.Fatal(err)
 	}

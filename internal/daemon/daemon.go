@@ -31,6 +31,7 @@ import (
 	"github.com/duskdata/dusk/internal/membership"
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/security"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/scheduler"
 	"github.com/duskdata/dusk/worker"
@@ -45,6 +46,7 @@ const usage = `dusk runs the processes of a Dusk cluster.
               [--no-nanny]
   dusk bench SUITE [--rows 1e7] [--data DIR] ...   (gen, groupby, join, tasks,
               shuffle, spill, io, bigsum, compare; "dusk bench -h")
+  dusk tls init DIR [--days 365]   (a CA and certificates for a cluster)
   dusk version
 
 Run "dusk COMMAND -h" for a command's flags.
@@ -65,6 +67,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = runScheduler(ctx, args[1:], stdout, stderr)
 	case "worker":
 		err = runWorker(ctx, args[1:], stdout, stderr)
+	case "tls":
+		err = runTLS(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprint(stdout, version(debug.ReadBuildInfo()))
 	case "-h", "-help", "--help", "help":
@@ -102,12 +106,21 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	pprof := fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address")
 	schedFile := fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
+	sec := addSecurityFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	log, err := newLogger(stderr, *level)
 	if err != nil {
 		return err
+	}
+	tl, gossipKey, err := sec.load()
+	if err != nil {
+		return err
+	}
+	if gossipKey == nil && tl != nil {
+		// Workers get it in their welcome, over TLS.
+		gossipKey = security.NewGossipKey()
 	}
 	var logs *dashboard.Logs
 	if *dash != "none" {
@@ -117,7 +130,7 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	advertise := advertisedHost(*host, "")
 	var sched *cluster.Scheduler
 	members, err := membership.Start(membership.Config{
-		Name: "scheduler", Host: gossipBind(*host, advertise), Port: *gossip, Log: log,
+		Name: "scheduler", Host: gossipBind(*host, advertise), Port: *gossip, Log: log, Key: gossipKey,
 		OnLeave: func(name string) {
 			if sched != nil && name != "scheduler" {
 				log.Warn("worker left the membership cluster", "worker", name)
@@ -129,7 +142,11 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer members.Leave()
-	sched, err = cluster.StartScheduler(grpcnet.New(), net.JoinHostPort(*host, strconv.Itoa(*port)), members.Addr(),
+	g := cluster.Gossip{Addr: members.Addr()}
+	if tl != nil {
+		g.Key = gossipKey // only TLS keeps it secret on its way
+	}
+	sched, err = cluster.StartScheduler(&grpcnet.Network{TLS: tl, Log: log}, net.JoinHostPort(*host, strconv.Itoa(*port)), g,
 		scheduler.Config{KilledWorkerLimit: *killed}, log)
 	if err != nil {
 		return err
@@ -171,6 +188,7 @@ type workerFlags struct {
 	connect                            *time.Duration
 	target, spill, pause, terminate    *float64
 	noNanny, pprof                     *bool
+	sec                                *securityFlags
 }
 
 func newWorkerFlags(stderr io.Writer) *workerFlags {
@@ -200,6 +218,7 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 		dash:             fs.String("dashboard-address", ":0", `address of the worker's /metrics; ":0" picks a free port, "none" serves none`),
 		pprof:            fs.Bool("pprof", false, "serve Go's profiles of the worker under /debug/pprof/ on its dashboard address"),
 	}
+	f.sec = addSecurityFlags(fs)
 	// --death-timeout, as Dask names it, and its older name on one value.
 	fs.DurationVar(f.connect, "death-timeout", 60*time.Second, "how long to keep trying to reach the scheduler before giving up")
 	fs.DurationVar(f.connect, "connect-timeout", 60*time.Second, "the same as --death-timeout")
@@ -257,6 +276,10 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	tl, gossipKey, err := f.sec.load()
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(*f.localDir, 0o755); err != nil {
 		return fmt.Errorf("--local-directory: %w", err)
 	}
@@ -291,7 +314,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		defer dashLn.Close()
 		dashAt = dialable(dashLn.Addr().String(), advertise)
 	}
-	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp}, schedAddr, cluster.WorkerConfig{
+	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp, TLS: tl, Log: log}, schedAddr, cluster.WorkerConfig{
 		Addr: net.JoinHostPort(listenHost(*f.host, advertise), strconv.Itoa(*f.port)), Advertise: advertise,
 		Name: *f.name, NThreads: *f.nthreads, Resources: res,
 		MemoryLimit: limit, Fractions: f.fractions(), LocalDirectory: *f.localDir, SpillCompression: spillComp,
@@ -308,13 +331,16 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "dusk worker metrics at http://%s/metrics\n", dashAt)
 	}
 	var members *membership.Members
-	if w.Gossip() != "" {
-		if members, err = membership.Start(membership.Config{Name: string(w.ID()), Host: gossipBind(*f.host, advertise), Log: log}); err != nil {
+	if gossipAt, key := w.Gossip(); gossipAt != "" {
+		if gossipKey == nil {
+			gossipKey = key
+		}
+		if members, err = membership.Start(membership.Config{Name: string(w.ID()), Host: gossipBind(*f.host, advertise), Log: log, Key: gossipKey}); err != nil {
 			w.Close()
 			return err
 		}
 		defer members.Leave()
-		if err := members.Join(w.Gossip()); err != nil {
+		if err := members.Join(gossipAt); err != nil {
 			w.Close()
 			return err
 		}
@@ -337,6 +363,63 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case <-w.Done():
 		return errors.New("lost the connection to the scheduler")
 	}
+}
+
+// runTLS runs `dusk tls init DIR`.
+func runTLS(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "init" {
+		return errors.New("usage: dusk tls init DIR [--days 365]")
+	}
+	fs := flag.NewFlagSet("tls init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	days := fs.Int("days", 365, "how long the certificates stay valid (the CA: ten years)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("usage: dusk tls init DIR [--days 365]")
+	}
+	dir := fs.Arg(0)
+	files, err := security.Init(dir, time.Duration(*days)*24*time.Hour)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote a CA (%s, its key beside it: keep that one off the cluster) and certificates for:\n", files["client"].CA)
+	for _, role := range security.Roles {
+		fmt.Fprintf(stdout, "  %-9s --tls-ca-file %s --tls-cert %s --tls-key %s\n", role, files[role].CA, files[role].Cert, files[role].Key)
+	}
+	return nil
+}
+
+// securityFlags are the TLS and gossip-key flags of the daemons.
+type securityFlags struct {
+	files  security.Files
+	gossip *string
+}
+
+func addSecurityFlags(fs *flag.FlagSet) *securityFlags {
+	sf := &securityFlags{}
+	security.AddFlags(fs, &sf.files)
+	sf.gossip = fs.String("gossip-key", "", "base64 key of 16, 24 or 32 bytes that encrypts the membership cluster's gossip (with TLS, the scheduler makes one and hands it to its workers)")
+	return sf
+}
+
+// load reads the TLS material (nil without --tls-*) and the gossip key (nil
+// without --gossip-key).
+func (sf *securityFlags) load() (*security.TLS, []byte, error) {
+	var key []byte
+	if *sf.gossip != "" {
+		k, err := security.ParseGossipKey(*sf.gossip)
+		if err != nil {
+			return nil, nil, err
+		}
+		key = k
+	}
+	if !sf.files.Enabled() {
+		return nil, key, nil
+	}
+	tl, err := security.Load(sf.files)
+	return tl, key, err
 }
 
 // advertisedHost is the host that peers dial: the one given, unless it

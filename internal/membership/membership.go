@@ -29,6 +29,10 @@ type Config struct {
 	// declared dead.
 	OnLeave func(name string)
 	Log     *slog.Logger
+	// Key, when set, encrypts and authenticates every gossip message
+	// (16, 24 or 32 bytes: AES-128, -192 or -256); members without it
+	// can neither read nor join.
+	Key []byte
 }
 
 // DeadAfter bounds how long a member that stops answering stays alive in
@@ -38,7 +42,8 @@ const DeadAfter = 10 * time.Second
 
 // Members is this process's membership.
 type Members struct {
-	ml *memberlist.Memberlist
+	ml      *memberlist.Memberlist
+	keyless bool
 }
 
 // Start joins nothing yet: it starts gossiping as a cluster of one.
@@ -54,6 +59,7 @@ func Start(cfg Config) (*Members, error) {
 	c.GossipInterval = 100 * time.Millisecond
 	c.TCPTimeout = 2 * time.Second
 	c.Logger = log.New(logWriter{cfg.Log}, "", 0)
+	c.SecretKey = cfg.Key
 	if cfg.OnLeave != nil {
 		c.Events = leaveEvents(cfg.OnLeave)
 	}
@@ -61,7 +67,7 @@ func Start(cfg Config) (*Members, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start gossip on %s:%d: %w", cfg.Host, cfg.Port, err)
 	}
-	return &Members{ml: ml}, nil
+	return &Members{ml: ml, keyless: cfg.Key == nil}, nil
 }
 
 // Addr is where others join this member.
@@ -73,6 +79,9 @@ func (m *Members) Addr() string {
 // Join joins the cluster that the member at addr belongs to.
 func (m *Members) Join(addr string) error {
 	if _, err := m.ml.Join([]string{addr}); err != nil {
+		if m.keyless {
+			return fmt.Errorf("join gossip at %s: %w (if the cluster's gossip is encrypted, give --gossip-key)", addr, err)
+		}
 		return fmt.Errorf("join gossip at %s: %w", addr, err)
 	}
 	return nil

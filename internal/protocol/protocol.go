@@ -59,6 +59,9 @@ type Welcome struct {
 	Version string
 	Err     string
 	Gossip  string
+	// GossipKey encrypts the membership cluster's messages; the scheduler
+	// sends it only over TLS, which authenticated the worker.
+	GossipKey []byte
 	// Dashboard is where the scheduler serves its dashboard (HOST:PORT;
 	// the host empty where it is the scheduler's), or "" if it does not.
 	Dashboard string

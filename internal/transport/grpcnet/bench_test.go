@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -11,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/security"
 )
 
 // tableRecord makes a record of about 1 GiB shaped like db-benchmark's
@@ -72,8 +74,10 @@ func gibRecord(compressible bool) arrow.Record {
 // BenchmarkTransfer1GiB moves a 1 GiB result from one endpoint to another
 // over gRPC on loopback, as a worker fetches from a peer: encoding, chunks
 // and decoding included; "same-host" sends it as plain Arrow IPC, as two
-// processes of one machine do, "lz4" compresses it, as between machines.
+// processes of one machine do, "lz4" compresses it, as between machines;
+// "+tls" does the same over mutual TLS.
 func BenchmarkTransfer1GiB(b *testing.B) {
+	tl := benchTLS(b)
 	for _, tt := range []struct {
 		name string
 		make func() arrow.Record
@@ -85,11 +89,12 @@ func BenchmarkTransfer1GiB(b *testing.B) {
 		for _, mode := range []struct {
 			name string
 			c    Compression
-		}{{"same-host", CompressAuto}, {"lz4", CompressAlways}} {
+			tls  *security.TLS
+		}{{"same-host", CompressAuto, nil}, {"same-host+tls", CompressAuto, tl}, {"lz4", CompressAlways, nil}, {"lz4+tls", CompressAlways, tl}} {
 			b.Run(tt.name+"/"+mode.name, func(b *testing.B) {
 				rec := tt.make()
 				defer rec.Release()
-				n := &Network{Compression: mode.c}
+				n := &Network{Compression: mode.c, TLS: mode.tls}
 				ln, err := n.Listen("", &echo{data: map[graph.Key]any{"big": rec}})
 				if err != nil {
 					b.Fatal(err)
@@ -116,4 +121,21 @@ func BenchmarkTransfer1GiB(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchTLS is the TLS material of an endpoint that both serves and dials.
+func benchTLS(b *testing.B) *security.TLS {
+	ca, err := security.NewAuthority("ca", time.Hour)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := ca.Write(b.TempDir(), "peer", time.Now().Add(-time.Hour), time.Now().Add(time.Hour))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tl, err := security.Load(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tl
 }

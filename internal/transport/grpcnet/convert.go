@@ -44,7 +44,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	case *protocol.HelloClient:
 		return &pb.Msg{Kind: &pb.Msg_HelloClient{HelloClient: &pb.HelloClient{Version: m.Version, Id: string(m.ID)}}}, nil
 	case *protocol.Welcome:
-		return &pb.Msg{Kind: &pb.Msg_Welcome{Welcome: &pb.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip, Dashboard: m.Dashboard}}}, nil
+		return &pb.Msg{Kind: &pb.Msg_Welcome{Welcome: &pb.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip, GossipKey: m.GossipKey, Dashboard: m.Dashboard}}}, nil
 	case *protocol.ComputeTask:
 		deps := make([]*pb.Dep, len(m.Deps))
 		for i, d := range m.Deps {
@@ -151,7 +151,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.HelloClient{Version: k.HelloClient.Version, ID: protocol.ClientID(k.HelloClient.Id)}, nil
 	case *pb.Msg_Welcome:
 		m := k.Welcome
-		return &protocol.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip, Dashboard: m.Dashboard}, nil
+		return &protocol.Welcome{Version: m.Version, Err: m.Err, Gossip: m.Gossip, GossipKey: m.GossipKey, Dashboard: m.Dashboard}, nil
 	case *pb.Msg_ComputeTask:
 		m := k.ComputeTask
 		deps := make([]protocol.Dep, len(m.Deps))

@@ -10,15 +10,21 @@ package grpcnet
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
+	"os"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
+	"golang.org/x/net/http2"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/peer"
@@ -27,6 +33,7 @@ import (
 	"github.com/duskdata/dusk/internal/codec"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/internal/security"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/internal/transport/grpcnet/pb"
 )
@@ -64,10 +71,15 @@ func ParseCompression(s string) (Compression, error) {
 	return 0, fmt.Errorf("compression %q: want auto, lz4 or none", s)
 }
 
-// Network is the gRPC transport. The zero value is ready to use and
-// compresses between machines only.
+// Network is the gRPC transport. The zero value is ready to use, in plain
+// text, and compresses between machines only.
 type Network struct {
 	Compression Compression
+	// TLS, when set, makes every connection mutual TLS: listeners admit
+	// only peers with a certificate from the CA, and dials present one.
+	TLS *security.TLS
+	// Log hears of the connections a listener refused at the handshake.
+	Log *slog.Logger
 }
 
 // New returns the gRPC network.
@@ -83,11 +95,14 @@ func (n *Network) Listen(addr string, h transport.Handler) (transport.Listener, 
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	srv := grpc.NewServer(
+	opts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg), grpc.MaxSendMsgSize(maxMsg),
-
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
-	)
+	}
+	if n.TLS != nil {
+		opts = append(opts, grpc.Creds(refusals{credentials.NewTLS(n.TLS.Server()), n.Log}))
+	}
+	srv := grpc.NewServer(opts...)
 	pb.RegisterDuskServer(srv, &server{h: h, compression: n.Compression})
 	go srv.Serve(lis)
 	return &listener{srv: srv, addr: lis.Addr().String()}, nil
@@ -115,9 +130,23 @@ func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error)
 		return nil, err
 	}
 	local := sameHostAddrs(probe.RemoteAddr(), probe.LocalAddr())
+	creds := insecure.NewCredentials()
+	if n.TLS != nil {
+		// gRPC dials lazily and hides a refused handshake behind
+		// "unavailable": the probe shakes hands first, to say why.
+		if err = handshake(ctx, probe, n.TLS); err != nil {
+			err = security.Explain(addr, err, true)
+		}
+		creds = credentials.NewTLS(n.TLS.Client())
+	} else if err = greet(ctx, probe); err != nil {
+		err = &security.HandshakeError{Peer: addr, Err: fmt.Errorf("connect to %s: %w", addr, err)}
+	}
 	probe.Close()
+	if err != nil {
+		return nil, err
+	}
 	cc, err := grpc.NewClient(addr,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithTransportCredentials(creds),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg)),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true}),
 	)
@@ -126,6 +155,64 @@ func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error)
 	}
 	plain := n.Compression == CompressNever || n.Compression == CompressAuto && local
 	return &conn{cc: cc, client: pb.NewDuskClient(cc), plain: plain}, nil
+}
+
+// handshake shakes hands over raw and reads the server's first bytes: under
+// TLS 1.3 a server refuses the client's certificate only after the client's
+// side of the handshake is done.
+func handshake(ctx context.Context, raw net.Conn, t *security.TLS) error {
+	tc := tls.Client(raw, t.Client())
+	if err := tc.HandshakeContext(ctx); err != nil {
+		return err
+	}
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(10 * time.Second)
+	}
+	tc.SetReadDeadline(deadline)
+	var b [1]byte
+	if _, err := tc.Read(b[:]); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// greet says HTTP/2's hello over raw and reads the server's first bytes: a
+// gRPC server answers with its settings, a TLS listener hangs up at once.
+func greet(ctx context.Context, raw net.Conn) error {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(10 * time.Second)
+	}
+	raw.SetDeadline(deadline)
+	if _, err := io.WriteString(raw, http2.ClientPreface); err != nil {
+		return err
+	}
+	var b [1]byte
+	_, err := raw.Read(b[:])
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || err == nil && b[0] == 0x15 { // 0x15: a TLS alert
+		return errors.New("the server hung up at HTTP/2's hello, as a TLS listener does: give --tls-ca-file, --tls-cert and --tls-key (dusk.TLS for a client)")
+	}
+	return nil
+}
+
+// refusals logs the handshakes a listener refuses, naming the peer and why.
+type refusals struct {
+	credentials.TransportCredentials
+	log *slog.Logger
+}
+
+func (r refusals) ServerHandshake(raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
+	c, info, err := r.TransportCredentials.ServerHandshake(raw)
+	// A connection closed before a word (a port check, a probe) is not news.
+	if err != nil && r.log != nil && !errors.Is(err, io.EOF) {
+		r.log.Warn(security.Explain(raw.RemoteAddr().String(), err, false).Error())
+	}
+	return c, info, err
+}
+
+func (r refusals) Clone() credentials.TransportCredentials {
+	return refusals{r.TransportCredentials.Clone(), r.log}
 }
 
 type conn struct {

@@ -28,7 +28,7 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.HelloWorker{Version: "v", ID: "w", Name: "n", NThreads: 4, Resources: graph.Resources{"cpu": 4},
 			Dashboard: "h:1", Restarted: protocol.RestartKilled},
 		&protocol.HelloClient{Version: "v", ID: "c"},
-		&protocol.Welcome{Version: "v", Err: "e", Gossip: "g", Dashboard: ":8787"},
+		&protocol.Welcome{Version: "v", Err: "e", Gossip: "g", GossipKey: []byte("k"), Dashboard: ":8787"},
 		&protocol.ComputeTask{Task: task, Priority: protocol.Priority{Gen: 2, Ord: 3}, Run: 7,
 			Deps: []protocol.Dep{{Key: "a", WhoHas: []protocol.WorkerID{"w1", "w2"}, Nbytes: 10}}},
 		&protocol.FreeKeys{Keys: []graph.Key{"a", "b"}},

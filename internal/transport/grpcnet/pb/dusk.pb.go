@@ -1153,6 +1153,7 @@ type Welcome struct {
 	Err           string                 `protobuf:"bytes,2,opt,name=err,proto3" json:"err,omitempty"`
 	Gossip        string                 `protobuf:"bytes,3,opt,name=gossip,proto3" json:"gossip,omitempty"`
 	Dashboard     string                 `protobuf:"bytes,4,opt,name=dashboard,proto3" json:"dashboard,omitempty"`
+	GossipKey     []byte                 `protobuf:"bytes,5,opt,name=gossip_key,json=gossipKey,proto3" json:"gossip_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1213,6 +1214,13 @@ func (x *Welcome) GetDashboard() string {
 		return x.Dashboard
 	}
 	return ""
+}
+
+func (x *Welcome) GetGossipKey() []byte {
+	if x != nil {
+		return x.GossipKey
+	}
+	return nil
 }
 
 type ComputeTask struct {
@@ -3704,12 +3712,14 @@ const file_dusk_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"7\n" +
 	"\vHelloClient\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x0e\n" +
-	"\x02id\x18\x02 \x01(\tR\x02id\"k\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\"\x8a\x01\n" +
 	"\aWelcome\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x10\n" +
 	"\x03err\x18\x02 \x01(\tR\x03err\x12\x16\n" +
 	"\x06gossip\x18\x03 \x01(\tR\x06gossip\x12\x1c\n" +
-	"\tdashboard\x18\x04 \x01(\tR\tdashboard\"\xc2\x01\n" +
+	"\tdashboard\x18\x04 \x01(\tR\tdashboard\x12\x1d\n" +
+	"\n" +
+	"gossip_key\x18\x05 \x01(\fR\tgossipKey\"\xc2\x01\n" +
 	"\vComputeTask\x12!\n" +
 	"\x04task\x18\x01 \x01(\v2\r.dusk.v1.TaskR\x04task\x12-\n" +
 	"\bpriority\x18\x02 \x01(\v2\x11.dusk.v1.PriorityR\bpriority\x12\x10\n" +
