@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,12 +29,14 @@ import (
 	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/cluster"
+	"github.com/duskdata/dusk/internal/config"
 	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/membership"
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/security"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
+	"github.com/duskdata/dusk/io/storage"
 	"github.com/duskdata/dusk/scheduler"
 	"github.com/duskdata/dusk/worker"
 	"github.com/duskdata/dusk/worker/store"
@@ -46,6 +50,7 @@ const usage = `dusk runs the processes of a Dusk cluster.
               [--no-nanny]
   dusk bench SUITE [--rows 1e7] [--data DIR] ...   (gen, groupby, join, tasks,
               shuffle, spill, io, bigsum, compare; "dusk bench -h")
+  dusk config [COMMAND] [FLAGS]    (the flags in effect, and where each came from)
   dusk tls init DIR [--days 365]   (a CA and certificates for a cluster)
   dusk version
 
@@ -67,6 +72,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = runScheduler(ctx, args[1:], stdout, stderr)
 	case "worker":
 		err = runWorker(ctx, args[1:], stdout, stderr)
+	case "config":
+		err = runConfig(args[1:], stdout, stderr)
 	case "tls":
 		err = runTLS(args[1:], stdout, stderr)
 	case "version":
@@ -95,26 +102,54 @@ func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
 }
 
-func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// schedulerFlags are the flags of `dusk scheduler`.
+type schedulerFlags struct {
+	fs                           *flag.FlagSet
+	host, dash, schedFile, level *string
+	port, gossip, killed         *int
+	pprof                        *bool
+	sec                          *securityFlags
+}
+
+func newSchedulerFlags(stderr io.Writer) *schedulerFlags {
 	fs := flag.NewFlagSet("scheduler", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	host := fs.String("host", "", "address to serve on (default: every interface)")
-	port := fs.Int("port", 8786, "port to serve on; 0 picks a free one")
-	gossip := fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one")
-	killed := fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails")
-	dash := fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`)
-	pprof := fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address")
-	schedFile := fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file")
-	level := fs.String("log-level", "info", "debug, info, warn or error")
-	sec := addSecurityFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	return &schedulerFlags{
+		fs:        fs,
+		host:      fs.String("host", "", "address to serve on (default: every interface)"),
+		port:      fs.Int("port", 8786, "port to serve on; 0 picks a free one"),
+		gossip:    fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one"),
+		killed:    fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails"),
+		dash:      fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`),
+		pprof:     fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address"),
+		schedFile: fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file"),
+		level:     fs.String("log-level", "info", "debug, info, warn or error"),
+		sec:       addSecurityFlags(fs),
+	}
+}
+
+// commands are the flags of each command, for the configuration file's keys.
+var commands = config.Commands{
+	"scheduler": func() *flag.FlagSet { return newSchedulerFlags(io.Discard).fs },
+	"worker":    func() *flag.FlagSet { return newWorkerFlags(io.Discard).fs },
+}
+
+// parseFlags fills fs from the configuration file, the environment and args.
+func parseFlags(cmd string, fs *flag.FlagSet, args []string) error {
+	_, err := config.Parse(cmd, fs, commands, args, os.Environ())
+	return err
+}
+
+func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	sf := newSchedulerFlags(stderr)
+	if err := parseFlags("scheduler", sf.fs, args); err != nil {
 		return err
 	}
-	log, err := newLogger(stderr, *level)
+	log, err := newLogger(stderr, *sf.level)
 	if err != nil {
 		return err
 	}
-	tl, gossipKey, err := sec.load()
+	tl, gossipKey, err := sf.sec.load()
 	if err != nil {
 		return err
 	}
@@ -123,14 +158,14 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		gossipKey = security.NewGossipKey()
 	}
 	var logs *dashboard.Logs
-	if *dash != "none" {
+	if *sf.dash != "none" {
 		logs = dashboard.NewLogs(dashboard.LogsKept)
 		log = slog.New(logs.Handler(log.Handler()))
 	}
-	advertise := advertisedHost(*host, "")
+	advertise := advertisedHost(*sf.host, "")
 	var sched *cluster.Scheduler
 	members, err := membership.Start(membership.Config{
-		Name: "scheduler", Host: gossipBind(*host, advertise), Port: *gossip, Log: log, Key: gossipKey,
+		Name: "scheduler", Host: gossipBind(*sf.host, advertise), Port: *sf.gossip, Log: log, Key: gossipKey,
 		OnLeave: func(name string) {
 			if sched != nil && name != "scheduler" {
 				log.Warn("worker left the membership cluster", "worker", name)
@@ -146,17 +181,17 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if tl != nil {
 		g.Key = gossipKey // only TLS keeps it secret on its way
 	}
-	sched, err = cluster.StartScheduler(&grpcnet.Network{TLS: tl, Log: log}, net.JoinHostPort(*host, strconv.Itoa(*port)), g,
-		scheduler.Config{KilledWorkerLimit: *killed}, log)
+	sched, err = cluster.StartScheduler(&grpcnet.Network{TLS: tl, Log: log}, net.JoinHostPort(*sf.host, strconv.Itoa(*sf.port)), g,
+		scheduler.Config{KilledWorkerLimit: *sf.killed}, log)
 	if err != nil {
 		return err
 	}
 	addr := dialable(sched.Addr(), advertise)
 	fmt.Fprintf(stdout, "dusk scheduler at %s\n", addr)
 	var dashAt string
-	if *dash != "none" {
+	if *sf.dash != "none" {
 		// The default port falls back to a free one, as Dask's does.
-		srv, at, err := dashboard.Serve(sched, dashboard.Config{Addr: *dash, Fallback: *dash == ":"+dashboard.DefaultPort, Pprof: *pprof, Log: log, Logs: logs})
+		srv, at, err := dashboard.Serve(sched, dashboard.Config{Addr: *sf.dash, Fallback: *sf.dash == ":"+dashboard.DefaultPort, Pprof: *sf.pprof, Log: log, Logs: logs})
 		if err != nil {
 			return err
 		}
@@ -166,8 +201,8 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		dashAt = at
 		fmt.Fprintf(stdout, "dusk dashboard at http://%s/status\n", at)
 	}
-	if *schedFile != "" {
-		if err := cluster.WriteSchedulerFile(*schedFile, cluster.SchedulerFile{Address: addr, Dashboard: dashAt}); err != nil {
+	if *sf.schedFile != "" {
+		if err := cluster.WriteSchedulerFile(*sf.schedFile, cluster.SchedulerFile{Address: addr, Dashboard: dashAt}); err != nil {
 			return err
 		}
 	}
@@ -189,6 +224,7 @@ type workerFlags struct {
 	target, spill, pause, terminate    *float64
 	noNanny, pprof                     *bool
 	sec                                *securityFlags
+	allowPaths                         pathList
 }
 
 func newWorkerFlags(stderr io.Writer) *workerFlags {
@@ -219,6 +255,7 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 		pprof:            fs.Bool("pprof", false, "serve Go's profiles of the worker under /debug/pprof/ on its dashboard address"),
 	}
 	f.sec = addSecurityFlags(fs)
+	fs.Var(&f.allowPaths, "allow-path", "a directory or URL prefix (s3://bucket/) tasks may read and write under; repeat it for more (default: any)")
 	// --death-timeout, as Dask names it, and its older name on one value.
 	fs.DurationVar(f.connect, "death-timeout", 60*time.Second, "how long to keep trying to reach the scheduler before giving up")
 	fs.DurationVar(f.connect, "connect-timeout", 60*time.Second, "the same as --death-timeout")
@@ -243,7 +280,7 @@ func (f *workerFlags) memoryLimit() (int64, error) {
 
 func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f := newWorkerFlags(stderr)
-	if err := f.fs.Parse(args); err != nil {
+	if err := parseFlags("worker", f.fs, args); err != nil {
 		return err
 	}
 	if (*f.sched == "") == (*f.schedFile == "") {
@@ -288,6 +325,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if limit > 0 {
 		res["memory"] = float64(limit)
+	}
+	if err := storage.AllowOnly(f.allowPaths); err != nil {
+		return err
 	}
 	cluster.TuneGC()
 	cluster.LimitGoMemory(limit, f.fractions())
@@ -347,7 +387,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "dusk worker at %s\n", w.ID())
 	log.Info("serving", "threads", *f.nthreads, "resources", graph.Resources(res).String(),
-		"memory_limit", worker.FormatBytes(limit), "dir", *f.localDir)
+		"memory_limit", worker.FormatBytes(limit), "dir", *f.localDir, "allowed_paths", strings.Join(f.allowPaths, ","))
 	select {
 	case <-ctx.Done():
 		log.Info("retiring: handing results only this worker holds to others")
@@ -363,6 +403,43 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case <-w.Done():
 		return errors.New("lost the connection to the scheduler")
 	}
+}
+
+// runConfig runs `dusk config [COMMAND] [FLAGS]`: the effective flags of
+// each command (or of the one named, with FLAGS as it would be given them),
+// as YAML that a configuration file can hold, each value with its source.
+func runConfig(args []string, stdout, stderr io.Writer) error {
+	names := slices.Sorted(maps.Keys(commands))
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		if commands[args[0]] == nil {
+			return fmt.Errorf("no command %q: want one of %s", args[0], strings.Join(names, ", "))
+		}
+		names, args = args[:1], args[1:]
+	}
+	for _, cmd := range names {
+		fs := commands[cmd]()
+		fs.SetOutput(stderr)
+		settings, err := config.Parse(cmd, fs, commands, args, os.Environ())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s:\n", cmd)
+		for _, s := range settings {
+			if s.Flag == config.ConfigFlag {
+				continue
+			}
+			v := strconv.Quote(s.Value)
+			if s.IsList {
+				quoted := make([]string, len(s.List))
+				for i, p := range s.List {
+					quoted[i] = strconv.Quote(p)
+				}
+				v = "[" + strings.Join(quoted, ", ") + "]"
+			}
+			fmt.Fprintf(stdout, "  %-36s # %s\n", s.Flag+": "+v, s.From)
+		}
+	}
+	return nil
 }
 
 // runTLS runs `dusk tls init DIR`.
@@ -390,6 +467,14 @@ func runTLS(args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// pathList is a repeatable flag's values.
+type pathList []string
+
+func (p *pathList) String() string     { return strings.Join(*p, ",") }
+func (p *pathList) Set(v string) error { *p = append(*p, v); return nil }
+func (p *pathList) Reset()             { *p = nil } // a later source replaces the list
+func (p *pathList) Get() any           { return []string(*p) }
 
 // securityFlags are the TLS and gossip-key flags of the daemons.
 type securityFlags struct {

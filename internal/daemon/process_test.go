@@ -106,7 +106,16 @@ func (s *syncBuffer) String() string {
 // start runs bin with args and waits for the line naming its address.
 func start(t testing.TB, bin string, args ...string) *proc {
 	t.Helper()
+	return startEnv(t, nil, bin, args...)
+}
+
+// startEnv is start with variables added to the environment.
+func startEnv(t testing.TB, env []string, bin string, args ...string) *proc {
+	t.Helper()
 	p := &proc{cmd: exec.Command(bin, args...), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	if env != nil {
+		p.cmd.Env = append(os.Environ(), env...)
+	}
 	p.cmd.Stderr = p.stderr
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {

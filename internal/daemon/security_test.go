@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -135,5 +136,39 @@ func TestTLS(t *testing.T) {
 	defer intruder.Leave()
 	if err := intruder.Join(m[1]); err == nil {
 		t.Fatal("a member without the key joined the encrypted gossip")
+	}
+}
+
+// A worker with --allow-path fails a task that reads or writes outside
+// the allowed directory, naming the path and the rule; inside it, the job
+// succeeds.
+func TestAllowPath(t *testing.T) {
+	ctx := testCtx(t)
+	inside, outside := t.TempDir(), t.TempDir()
+	for _, d := range []string{inside, outside} {
+		if err := os.WriteFile(filepath.Join(d, "x.csv"), []byte("k,v\na,1\nb,2\na,3\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sched, _ := startCluster(t, bins.dusk, 1, "--allow-path", inside, "--allow-path", "s3://bucket/team/")
+	cctx := connect(t, ctx, sched.addr)
+	tab, err := dataframe.ReadCSV(filepath.Join(inside, "x.csv")).GroupBy("k").Agg(dataframe.Sum("v")).Compute(cctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.NumRows() != 2 {
+		t.Fatalf("%d groups", tab.NumRows())
+	}
+	tab.Release()
+	if _, err := dataframe.ReadCSV(filepath.Join(inside, "x.csv")).ToCSV(cctx, filepath.Join(inside, "out")); err != nil {
+		t.Fatalf("a write inside: %v", err)
+	}
+	_, err = dataframe.ReadCSV(filepath.Join(outside, "x.csv")).Compute(cctx)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(outside, "x.csv")) || !strings.Contains(err.Error(), "--allow-path "+inside) {
+		t.Fatalf("a read outside: %v", err)
+	}
+	_, err = dataframe.ReadCSV(filepath.Join(inside, "x.csv")).ToCSV(cctx, filepath.Join(outside, "out"))
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(outside, "out")) || !strings.Contains(err.Error(), "--allow-path") {
+		t.Fatalf("a write outside: %v", err)
 	}
 }

@@ -73,17 +73,21 @@ type backend interface {
 }
 
 // resolve finds the backend of p and the path within it.
+// Paths outside AllowOnly's rules are refused here.
 func resolve(ctx context.Context, p string) (backend, string, error) {
-	scheme, _, ok := strings.Cut(p, "://")
-	if !ok || strings.ContainsAny(scheme, "/\\.") {
-		return local{}, p, nil // a plain path
+	if !isURL(p) {
+		return local{}, p, checkAllowed(p, true) // a plain path
 	}
-	if scheme == "file" {
+	if strings.HasPrefix(p, "file://") {
 		u, err := url.Parse(p)
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %w", p, err)
 		}
-		return local{}, filepath.FromSlash(u.Path), nil
+		lp := filepath.FromSlash(u.Path)
+		return local{}, lp, checkAllowed(lp, true)
+	}
+	if err := checkAllowed(p, false); err != nil {
+		return nil, "", err
 	}
 	b, err := openBucket(ctx, p)
 	if err != nil {
@@ -207,6 +211,9 @@ func localDatums(ctx context.Context, root, pattern string) ([]Datum, error) {
 	for _, m := range matches {
 		if rel, err := filepath.Rel(root, m); err != nil || hiddenIn(filepath.ToSlash(rel)) {
 			continue
+		}
+		if err := checkAllowed(m, true); err != nil {
+			return nil, err // a link among the matches leads out
 		}
 		files, err := local{}.list(ctx, m)
 		if err != nil {
