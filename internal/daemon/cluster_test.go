@@ -302,6 +302,62 @@ func TestWorkerWaitsForScheduler(t *testing.T) {
 	workerRuns(t, ctx, dusk.Address(sched.addr))
 }
 
+// A scheduler killed and started again at the same address gets its
+// workers back (they keep their processes, drop their results and join it
+// again), and a new job then runs on them.
+func TestSchedulerRestart(t *testing.T) {
+	ctx := testCtx(t)
+	schedArgs := []string{"scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "none"}
+	sched := start(t, bins.dusktest, schedArgs...)
+	_, port, _ := net.SplitHostPort(sched.addr)
+	var workers []*proc
+	for i := 0; i < 2; i++ {
+		workers = append(workers, start(t, bins.dusktest, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1",
+			"--nthreads", "1", "--local-directory", t.TempDir(), "--death-timeout", "60s"))
+	}
+	workerRuns(t, ctx, dusk.Address(sched.addr))
+	sched.cmd.Process.Kill()
+	<-sched.exited
+	for _, w := range workers {
+		w.stderr.waitFor(t, ctx, w, "waiting for the scheduler")
+	}
+	schedArgs[4] = port
+	again := start(t, bins.dusktest, schedArgs...)
+	c, err := dusk.NewClient(ctx, dusk.Address(again.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.WaitForWorkers(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	cctx := dusk.WithClient(ctx, c)
+	args := make([]int, 50)
+	for i := range args {
+		args[i] = i
+	}
+	futs, err := testInc.Map(cctx, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := dusk.Gather(cctx, futs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != i+1 {
+			t.Fatalf("inc(%d) = %d", i, v)
+		}
+	}
+	for _, w := range workers {
+		select {
+		case <-w.exited:
+			t.Fatalf("a worker process exited:\n%s", w.stderr)
+		default:
+		}
+	}
+}
+
 // workerRuns connects a client as opt says, waits for a worker to join,
 // and has it run a task.
 func workerRuns(t *testing.T, ctx context.Context, opt dusk.Option) {

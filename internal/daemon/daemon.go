@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -331,8 +332,21 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	cluster.TuneGC()
 	cluster.LimitGoMemory(limit, f.fractions())
-	// The scheduler is waited for, file and all, for --death-timeout.
-	cctx, cancel := context.WithTimeout(ctx, *f.connect)
+	// The worker lives until told to stop or until its nanny goes; the
+	// scheduler is waited for, file and all, for --death-timeout.
+	gone := nannyGone()
+	life, endLife := context.WithCancel(ctx)
+	defer endLife()
+	if gone != nil {
+		go func() {
+			select {
+			case <-gone:
+				endLife()
+			case <-life.Done():
+			}
+		}()
+	}
+	cctx, cancel := context.WithTimeout(life, *f.connect)
 	defer cancel()
 	schedAddr := *f.sched
 	if *f.schedFile != "" {
@@ -354,55 +368,132 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		defer dashLn.Close()
 		dashAt = dialable(dashLn.Addr().String(), advertise)
 	}
-	w, err := cluster.StartWorker(cctx, &grpcnet.Network{Compression: comp, TLS: tl, Log: log}, schedAddr, cluster.WorkerConfig{
+	network := &grpcnet.Network{Compression: comp, TLS: tl, Log: log}
+	wcfg := cluster.WorkerConfig{
 		Addr: net.JoinHostPort(listenHost(*f.host, advertise), strconv.Itoa(*f.port)), Advertise: advertise,
 		Name: *f.name, NThreads: *f.nthreads, Resources: res,
 		MemoryLimit: limit, Fractions: f.fractions(), LocalDirectory: *f.localDir, SpillCompression: spillComp,
 		Logs: logs, Dashboard: dashAt, Restarted: restarted,
-	}, log)
-	if err != nil {
-		return err
 	}
-	log = log.With("worker", w.ID(), "name", *f.name)
-	if dashLn != nil {
-		srv := dashboard.ServeWorker(dashLn, w, dashboard.WorkerConfig{Pprof: *f.pprof, Threads: *f.nthreads,
-			Restarts: restarts, Kills: kills, Log: log})
-		defer srv.Close()
-		fmt.Fprintf(stdout, "dusk worker metrics at http://%s/metrics\n", dashAt)
-	}
-	var members *membership.Members
-	if gossipAt, key := w.Gossip(); gossipAt != "" {
-		if gossipKey == nil {
-			gossipKey = key
+	cur := &currentWorker{}
+	// The worker outlives its scheduler: when the scheduler goes away, the
+	// worker drops what it holds and joins the one that comes back at the
+	// same address, waiting for it as long as --death-timeout allows.
+	for {
+		w, err := cluster.StartWorker(cctx, network, schedAddr, wcfg, log)
+		cancel()
+		if err != nil {
+			if isClosed(gone) {
+				return errors.New("the nanny went away")
+			}
+			return err
 		}
-		if members, err = membership.Start(membership.Config{Name: string(w.ID()), Host: gossipBind(*f.host, advertise), Log: log, Key: gossipKey}); err != nil {
+		cur.set(w)
+		wlog := log.With("worker", w.ID(), "name", *f.name)
+		if dashLn != nil && !cur.served {
+			srv := dashboard.ServeWorker(dashLn, cur, dashboard.WorkerConfig{Pprof: *f.pprof, Threads: *f.nthreads,
+				Restarts: restarts, Kills: kills, Log: log})
+			defer srv.Close()
+			cur.served = true
+			fmt.Fprintf(stdout, "dusk worker metrics at http://%s/metrics\n", dashAt)
+		}
+		members, err := joinGossip(w, gossipKey, gossipBind(*f.host, advertise), wlog)
+		if err != nil {
 			w.Close()
 			return err
 		}
-		defer members.Leave()
-		if err := members.Join(gossipAt); err != nil {
+		fmt.Fprintf(stdout, "dusk worker at %s\n", w.ID())
+		wlog.Info("serving", "threads", *f.nthreads, "resources", graph.Resources(res).String(),
+			"memory_limit", worker.FormatBytes(limit), "dir", *f.localDir, "allowed_paths", strings.Join(f.allowPaths, ","))
+		select {
+		case <-ctx.Done():
+			wlog.Info("retiring: handing results only this worker holds to others")
+			rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := w.Retire(rctx); err != nil {
+				wlog.Warn("retired before every copy was made", "err", err)
+			}
+			members.Leave()
+			return nil
+		case <-gone:
 			w.Close()
-			return err
+			members.Leave()
+			return errors.New("the nanny went away")
+		case <-w.Done():
 		}
-	}
-	fmt.Fprintf(stdout, "dusk worker at %s\n", w.ID())
-	log.Info("serving", "threads", *f.nthreads, "resources", graph.Resources(res).String(),
-		"memory_limit", worker.FormatBytes(limit), "dir", *f.localDir, "allowed_paths", strings.Join(f.allowPaths, ","))
-	select {
-	case <-ctx.Done():
-		log.Info("retiring: handing results only this worker holds to others")
-		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := w.Retire(rctx); err != nil {
-			log.Warn("retired before every copy was made", "err", err)
-		}
-		return nil
-	case <-nannyGone():
 		w.Close()
-		return errors.New("the nanny went away")
-	case <-w.Done():
-		return errors.New("lost the connection to the scheduler")
+		members.Leave()
+		wlog.Warn("lost the scheduler: its results are dropped; joining the scheduler that comes back", "scheduler", schedAddr, "death_timeout", *f.connect)
+		wcfg.Restarted = ""
+		cctx, cancel = context.WithTimeout(life, *f.connect)
 	}
+}
+
+// isClosed reports whether c is closed (a nil channel never is).
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// joinGossip joins the scheduler's membership cluster, if it runs one, with
+// the worker's own key or else the one the scheduler handed over. Leave on
+// the result is safe when there is none.
+func joinGossip(w *cluster.Worker, own []byte, host string, log *slog.Logger) (*membership.Members, error) {
+	at, key := w.Gossip()
+	if at == "" {
+		return nil, nil
+	}
+	if own != nil {
+		key = own
+	}
+	m, err := membership.Start(membership.Config{Name: string(w.ID()), Host: host, Log: log, Key: key})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Join(at); err != nil {
+		m.Leave()
+		return nil, err
+	}
+	return m, nil
+}
+
+// currentWorker is the worker this process runs now, for its metrics port,
+// which outlives each one: a reconnection replaces it.
+type currentWorker struct {
+	mu     sync.Mutex
+	w      *cluster.Worker
+	onTask []func(protocol.TaskRecord)
+	served bool // its port serves
+}
+
+func (c *currentWorker) set(w *cluster.Worker) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.w = w
+	for _, f := range c.onTask {
+		w.OnTask(f)
+	}
+}
+
+func (c *currentWorker) get() *cluster.Worker {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.w
+}
+
+func (c *currentWorker) ID() protocol.WorkerID           { return c.get().ID() }
+func (c *currentWorker) Metrics() protocol.WorkerMetrics { return c.get().Metrics() }
+func (c *currentWorker) Pauses() int64                   { return c.get().Pauses() }
+
+func (c *currentWorker) OnTask(f func(protocol.TaskRecord)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.onTask = append(c.onTask, f)
+	c.w.OnTask(f)
 }
 
 // runConfig runs `dusk config [COMMAND] [FLAGS]`: the effective flags of

@@ -119,7 +119,7 @@ func TestTLS(t *testing.T) {
 		}
 	}
 	for _, w := range workers {
-		if w.addr == string(ws[0].ID) || strings.HasSuffix(string(ws[0].ID), w.addr) {
+		if strings.Contains(w.stderr.String(), "worker="+string(ws[0].ID)) {
 			w.stderr.waitFor(t, ctx, w, "refused this process's certificate")
 		}
 	}

@@ -87,8 +87,12 @@ func (m *Members) Join(addr string) error {
 	return nil
 }
 
-// Leave tells the others this member is going, then stops gossiping.
+// Leave tells the others this member is going, then stops gossiping. A
+// nil Members (no membership cluster joined) has nothing to leave.
 func (m *Members) Leave() {
+	if m == nil {
+		return
+	}
 	m.ml.Leave(time.Second)
 	m.ml.Shutdown()
 }
