@@ -139,3 +139,45 @@ func benchTLS(b *testing.B) *security.TLS {
 	}
 	return tl
 }
+
+// BenchmarkTransferTLS alternates 1 GiB transfers of the groupby-shaped
+// record between a plain pair of endpoints and a mutual-TLS pair, as
+// processes of one machine send (uncompressed), and reports both rates.
+func BenchmarkTransferTLS(b *testing.B) {
+	rec := tableRecord()
+	defer rec.Release()
+	get := func(n *Network) func() {
+		ln, err := n.Listen("", &echo{data: map[graph.Key]any{"big": rec}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { ln.Close() })
+		conn, err := n.Dial(context.Background(), ln.Addr())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { conn.Close() })
+		return func() {
+			vals, err := conn.GetData(context.Background(), []graph.Key{"big"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			vals["big"].(arrow.Record).Release()
+		}
+	}
+	plain, secure := get(&Network{}), get(&Network{TLS: benchTLS(b)})
+	plain()
+	secure()
+	var tp, ts time.Duration
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		plain()
+		t1 := time.Now()
+		secure()
+		tp, ts = tp+t1.Sub(t0), ts+time.Since(t1)
+	}
+	b.ReportMetric(float64(b.N)*float64(1<<30)/1e6/tp.Seconds(), "plain-MB/s")
+	b.ReportMetric(float64(b.N)*float64(1<<30)/1e6/ts.Seconds(), "tls-MB/s")
+	b.ReportMetric(tp.Seconds()/ts.Seconds(), "tls/plain")
+}
