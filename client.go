@@ -369,6 +369,8 @@ func (c *Client) read() {
 				c.answer(m.ID, m)
 			case *protocol.ProgressReply:
 				c.answer(m.ID, m)
+			case *protocol.AdaptReply:
+				c.answer(m.ID, m)
 			case *protocol.TaskStreamReply:
 				c.answer(m.ID, m)
 			case *protocol.ProfileReply:
@@ -407,6 +409,25 @@ func (c *Client) queryWorkers(ctx context.Context, atLeast int) ([]WorkerInfo, e
 		return nil, err
 	}
 	return m.(*protocol.WorkersReply).Workers, nil
+}
+
+// Adapt has the cluster keep between min and max workers, as Dask's
+// cluster.adapt: its scheduler's provider starts workers when tasks queue
+// and retires idle ones (each hands its results on first), never more than
+// the scheduler's --max-workers. The scheduler needs a provider: `dusk
+// cluster`, or `dusk scheduler --provider local|kubernetes`.
+func (c *Client) Adapt(ctx context.Context, min, max int) error {
+	if min < 0 || max < min || max == 0 {
+		return fmt.Errorf("dusk: adapt: want 0 <= min <= max and max > 0, got %d and %d", min, max)
+	}
+	m, err := c.query(ctx, func(id uint64) protocol.Msg { return &protocol.Adapt{ID: id, Min: min, Max: max} })
+	if err != nil {
+		return fmt.Errorf("dusk: adapt: %w", err)
+	}
+	if r := m.(*protocol.AdaptReply); r.Err != "" {
+		return fmt.Errorf("dusk: adapt: %s", r.Err)
+	}
+	return nil
 }
 
 // Progress reports where the cluster's tasks stand by kind (key prefix):

@@ -23,8 +23,9 @@ const (
 // copies nothing already recorded.
 type taskStream struct {
 	blocks    [][]streamEntry
-	next      uint64 // the number of the next record
-	runs      int64  // the task runs recorded (not transfers, not disk I/O)
+	next      uint64  // the number of the next record
+	runs      int64   // the task runs recorded (not transfers, not disk I/O)
+	mean      float64 // recent mean run time in nanoseconds, weighting the last hundred or so
 	observers []func(protocol.TaskRecord)
 }
 
@@ -81,6 +82,7 @@ func (ts *taskStream) record(from protocol.WorkerID, m *protocol.TaskFinished) {
 	e := streamEntry{key: m.Key, worker: from, thread: m.Thread, start: start, stop: start + int64(m.Duration), nbytes: m.Nbytes}
 	ts.add(e)
 	ts.runs++
+	ts.mean += (float64(m.Duration) - ts.mean) / float64(min(ts.runs, 100))
 	if len(ts.observers) > 0 {
 		r := e.record()
 		for _, f := range ts.observers {

@@ -45,6 +45,11 @@ func (s *Scheduler) driverMsg(worker protocol.WorkerID, client protocol.ClientID
 			return false
 		}
 		s.profile(client, st, m)
+	case *protocol.Adapt:
+		if client == "" {
+			return false
+		}
+		st.Send([]protocol.Msg{s.adapt(m)})
 	case *protocol.ProfileData:
 		if worker == "" {
 			return false

@@ -39,6 +39,7 @@ type Scheduler struct {
 	// seen is when each worker was last heard from.
 	seen map[protocol.WorkerID]time.Time
 	profiles
+	adaptive adaptive
 }
 
 // Gossip is what the scheduler tells its workers of its membership cluster,

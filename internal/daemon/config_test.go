@@ -35,6 +35,10 @@ func TestConfigFileAndEnvironment(t *testing.T) {
 	if ws[0].NThreads != 3 || ws[0].Name != "from-env" {
 		t.Fatalf("worker %q with %d threads; want from-env with 3", ws[0].Name, ws[0].NThreads)
 	}
+	// A scheduler without a provider cannot adapt, and says so.
+	if err := c.Adapt(ctx, 1, 2); err == nil || !strings.Contains(err.Error(), "no provider") {
+		t.Errorf("Adapt without a provider: %v", err)
+	}
 
 	cmd := exec.Command(bins.dusk, "config", "worker", "--config", file, "--memory-limit", "2GiB")
 	cmd.Env = append(os.Environ(), "DUSK_NAME=from-env")

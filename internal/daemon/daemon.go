@@ -29,6 +29,7 @@ import (
 
 	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/adapt"
 	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/config"
 	"github.com/duskdata/dusk/internal/dashboard"
@@ -51,6 +52,8 @@ const usage = `dusk runs the processes of a Dusk cluster.
               [--no-nanny]
   dusk bench SUITE [--rows 1e7] [--data DIR] ...   (gen, groupby, join, tasks,
               shuffle, spill, io, bigsum, compare; "dusk bench -h")
+  dusk cluster [--workers N | --adapt-min N --adapt-max M] [-- WORKER FLAGS]
+              (a scheduler that starts its workers as local processes)
   dusk config [COMMAND] [FLAGS]    (the flags in effect, and where each came from)
   dusk tls init DIR [--days 365]   (a CA and certificates for a cluster)
   dusk version
@@ -73,6 +76,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = runScheduler(ctx, args[1:], stdout, stderr)
 	case "worker":
 		err = runWorker(ctx, args[1:], stdout, stderr)
+	case "cluster":
+		err = runCluster(ctx, args[1:], stdout, stderr)
 	case "config":
 		err = runConfig(args[1:], stdout, stderr)
 	case "tls":
@@ -110,29 +115,44 @@ type schedulerFlags struct {
 	port, gossip, killed         *int
 	pprof                        *bool
 	sec                          *securityFlags
+	// The pool of workers, where the scheduler has a provider.
+	provider, workerArgs      *string
+	adaptMin, adaptMax, limit *int
+	idle                      *time.Duration
 }
 
 func newSchedulerFlags(stderr io.Writer) *schedulerFlags {
 	fs := flag.NewFlagSet("scheduler", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return &schedulerFlags{
-		fs:        fs,
-		host:      fs.String("host", "", "address to serve on (default: every interface)"),
-		port:      fs.Int("port", 8786, "port to serve on; 0 picks a free one"),
-		gossip:    fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one"),
-		killed:    fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails"),
-		dash:      fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`),
-		pprof:     fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address"),
-		schedFile: fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file"),
-		level:     fs.String("log-level", "info", "debug, info, warn or error"),
-		sec:       addSecurityFlags(fs),
+		fs:         fs,
+		host:       fs.String("host", "", "address to serve on (default: every interface)"),
+		port:       fs.Int("port", 8786, "port to serve on; 0 picks a free one"),
+		gossip:     fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one"),
+		killed:     fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails"),
+		dash:       fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`),
+		pprof:      fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address"),
+		schedFile:  fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file"),
+		level:      fs.String("log-level", "info", "debug, info, warn or error"),
+		sec:        addSecurityFlags(fs),
+		provider:   fs.String("provider", "none", "what starts and stops workers with the load: none, local (processes of this machine) or kubernetes (the worker Deployment)"),
+		workerArgs: fs.String("worker-args", "", `flags of the workers the provider starts, such as "--nthreads 2 --memory-limit 4GiB"`),
+		adaptMin:   fs.Int("adapt-min", 0, "fewest workers the provider keeps"),
+		adaptMax:   fs.Int("adapt-max", 0, "most workers the provider starts with the load (default --max-workers, else --adapt-min, else 1)"),
+		limit:      fs.Int("max-workers", 0, "the most workers the provider ever runs, whatever a client's Adapt asks (0: no cap but --adapt-max)"),
+		idle:       fs.Duration("adapt-idle", 10*time.Second, "how long a worker the provider started runs nothing before it is retired"),
 	}
 }
 
 // commands are the flags of each command, for the configuration file's keys.
 var commands = config.Commands{
 	"scheduler": func() *flag.FlagSet { return newSchedulerFlags(io.Discard).fs },
-	"worker":    func() *flag.FlagSet { return newWorkerFlags(io.Discard).fs },
+	"cluster": func() *flag.FlagSet {
+		fs := newSchedulerFlags(io.Discard).fs
+		fs.Int("workers", 0, "")
+		return fs
+	},
+	"worker": func() *flag.FlagSet { return newWorkerFlags(io.Discard).fs },
 }
 
 // parseFlags fills fs from the configuration file, the environment and args.
@@ -146,6 +166,31 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := parseFlags("scheduler", sf.fs, args); err != nil {
 		return err
 	}
+	return serveScheduler(ctx, sf, strings.Fields(*sf.workerArgs), stdout, stderr)
+}
+
+// runCluster runs `dusk cluster`: a scheduler that starts its workers as
+// processes of this machine, --workers of them, or between --adapt-min and
+// --adapt-max with the load. Flags after "--" are the workers'.
+func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	sf := newSchedulerFlags(stderr)
+	sf.fs.Init("cluster", flag.ContinueOnError)
+	workers := sf.fs.Int("workers", runtime.NumCPU(), "workers to keep, unless --adapt-min and --adapt-max say otherwise")
+	if err := parseFlags("cluster", sf.fs, args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	sf.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["adapt-min"] && !set["adapt-max"] {
+		*sf.adaptMin, *sf.adaptMax = *workers, *workers
+	}
+	*sf.provider = "local"
+	return serveScheduler(ctx, sf, append(strings.Fields(*sf.workerArgs), sf.fs.Args()...), stdout, stderr)
+}
+
+// serveScheduler runs the scheduler sf describes until ctx ends; a
+// provider's workers take workerArgs.
+func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string, stdout, stderr io.Writer) error {
 	log, err := newLogger(stderr, *sf.level)
 	if err != nil {
 		return err
@@ -207,10 +252,54 @@ func runScheduler(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return err
 		}
 	}
+	if *sf.provider != "none" {
+		prov, err := newProvider(*sf.provider, addr, workerArgs, sf.sec.files, stderr)
+		if err != nil {
+			return err
+		}
+		defer prov.Close()
+		hi := *sf.adaptMax
+		if hi == 0 {
+			hi = max(*sf.limit, *sf.adaptMin, 1)
+		}
+		if *sf.limit > 0 {
+			hi = min(hi, *sf.limit)
+		}
+		a := adapt.New(adapt.Policy{Min: min(*sf.adaptMin, hi), Max: hi, IdleAfter: *sf.idle})
+		sched.SetAdaptive(a, *sf.limit)
+		go adapt.Run(ctx, a, sched.Load, prov, log)
+	}
 	log.Info("serving", "addr", addr, "gossip", members.Addr(), "protocol", protocol.Version)
 	<-ctx.Done()
 	log.Info("shutting down")
 	return sched.Close()
+}
+
+// provider is an adapt.Provider that can be shut.
+type provider interface {
+	adapt.Provider
+	Close()
+}
+
+// newProvider makes the provider named: local processes of this binary,
+// as `dusk worker` with workerArgs, or the pods of a Kubernetes Deployment.
+// Local workers present the scheduler's own TLS certificate.
+func newProvider(kind, schedAddr string, workerArgs []string, tls security.Files, stderr io.Writer) (provider, error) {
+	switch kind {
+	case "local":
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("--provider local: %w", err)
+		}
+		cmd := []string{exe, "worker", "--scheduler", schedAddr}
+		if tls.Enabled() {
+			cmd = append(cmd, "--tls-ca-file", tls.CA, "--tls-cert", tls.Cert, "--tls-key", tls.Key)
+		}
+		return &adapt.Processes{Command: append(cmd, workerArgs...), Prefix: "worker", Output: stderr}, nil
+	case "kubernetes":
+		return newKubeProvider()
+	}
+	return nil, fmt.Errorf("--provider %q: want none, local or kubernetes", kind)
 }
 
 // workerFlags are the flags of `dusk worker`.
@@ -682,4 +771,9 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size such as 4GiB or 512MB", s)
 	}
 	return int64(v * mult), nil
+}
+
+// newKubeProvider is filled in by kube.go.
+var newKubeProvider = func() (provider, error) {
+	return nil, errors.New("--provider kubernetes: not built in")
 }

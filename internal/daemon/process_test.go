@@ -97,6 +97,24 @@ func (s *syncBuffer) waitFor(t testing.TB, ctx context.Context, p *proc, text st
 	}
 }
 
+// waitForNext waits until the process writes more, exits, or ctx ends.
+func (s *syncBuffer) waitForNext(t testing.TB, ctx context.Context, p *proc) {
+	t.Helper()
+	s.mu.Lock()
+	if s.changed == nil {
+		s.changed = make(chan struct{})
+	}
+	changed := s.changed
+	s.mu.Unlock()
+	select {
+	case <-changed:
+	case <-p.exited:
+		t.Fatalf("the process exited:\n%s", s)
+	case <-ctx.Done():
+		t.Fatalf("nothing more written: %v\n%s", ctx.Err(), s)
+	}
+}
+
 func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -20,6 +20,14 @@ var (
 		return 0, nil
 	})
 	_ = dusk.Register("test-alloc", alloc)
+	// test-sleep is a task that takes its argument's milliseconds.
+	_ = dusk.Register("test-sleep", func(ctx context.Context, ms int) (int, error) {
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-ctx.Done():
+		}
+		return ms, nil
+	})
 )
 
 // AllocArgs says how much test-alloc allocates, and where it leaves a mark

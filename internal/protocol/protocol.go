@@ -384,6 +384,22 @@ type TaskStreamReply struct {
 	Next    uint64
 }
 
+// Adapt asks the scheduler to keep between Min and Max workers, started
+// and stopped by its provider with the load (Client.Adapt); it answers
+// with an AdaptReply, whose Err says why not (no provider).
+type Adapt struct {
+	ID       uint64
+	Min, Max int
+}
+
+// AdaptReply answers an Adapt: Max is the bound in force (capped by the
+// scheduler's --max-workers).
+type AdaptReply struct {
+	ID  uint64
+	Max int
+	Err string
+}
+
 // Profile starts (Start) or stops a CPU profile of every worker, for a
 // performance report: a client asks the scheduler, which tells each
 // worker. A worker told to stop first reports its metrics (so that its
@@ -462,6 +478,8 @@ func (*WorkersQuery) isMsg()    {}
 func (*WorkersReply) isMsg()    {}
 func (*DropShuffle) isMsg()     {}
 func (*TaskStreamReply) isMsg() {}
+func (*Adapt) isMsg()           {}
+func (*AdaptReply) isMsg()      {}
 func (*Profile) isMsg()         {}
 func (*ProfileData) isMsg()     {}
 func (*ProfileReply) isMsg()    {}

@@ -125,6 +125,10 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_ProgressReply{ProgressReply: &pb.ProgressReply{Id: m.ID, Progress: ps}}}, nil
 	case *protocol.TaskStreamQuery:
 		return &pb.Msg{Kind: &pb.Msg_TaskStreamQuery{TaskStreamQuery: &pb.TaskStreamQuery{Id: m.ID, Since: m.Since}}}, nil
+	case *protocol.Adapt:
+		return &pb.Msg{Kind: &pb.Msg_Adapt{Adapt: &pb.Adapt{Id: m.ID, Min: int64(m.Min), Max: int64(m.Max)}}}, nil
+	case *protocol.AdaptReply:
+		return &pb.Msg{Kind: &pb.Msg_AdaptReply{AdaptReply: &pb.AdaptReply{Id: m.ID, Max: int64(m.Max), Err: m.Err}}}, nil
 	case *protocol.TaskStreamReply:
 		return &pb.Msg{Kind: &pb.Msg_TaskStreamReply{TaskStreamReply: &pb.TaskStreamReply{Id: m.ID, Records: recordsToWire(m.Records), Next: m.Next}}}, nil
 	case *protocol.Profile:
@@ -242,6 +246,10 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.ProgressReply{ID: m.Id, Progress: ps}, nil
 	case *pb.Msg_TaskStreamQuery:
 		return &protocol.TaskStreamQuery{ID: k.TaskStreamQuery.Id, Since: k.TaskStreamQuery.Since}, nil
+	case *pb.Msg_Adapt:
+		return &protocol.Adapt{ID: k.Adapt.Id, Min: int(k.Adapt.Min), Max: int(k.Adapt.Max)}, nil
+	case *pb.Msg_AdaptReply:
+		return &protocol.AdaptReply{ID: k.AdaptReply.Id, Max: int(k.AdaptReply.Max), Err: k.AdaptReply.Err}, nil
 	case *pb.Msg_TaskStreamReply:
 		m := k.TaskStreamReply
 		return &protocol.TaskStreamReply{ID: m.Id, Records: recordsFromWire(m.Records), Next: m.Next}, nil

@@ -59,6 +59,8 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.ProgressQuery{ID: 4},
 		&protocol.ProgressReply{ID: 4, Progress: []protocol.Progress{{Prefix: "read", Waiting: 1, Processing: 2, Memory: 3, Done: 4, Erred: 5}}},
 		&protocol.TaskStreamQuery{ID: 5, Since: 9},
+		&protocol.Adapt{ID: 8, Min: 1, Max: 4},
+		&protocol.AdaptReply{ID: 8, Max: 3, Err: "e"},
 		&protocol.TaskStreamReply{ID: 5, Next: 11, Records: []protocol.TaskRecord{{Key: "read-1", Prefix: "read", Worker: "w",
 			Thread: 1, Start: time.Unix(1700000000, 0), Stop: time.Unix(1700000001, 0), Nbytes: 8}}},
 		&protocol.WorkersReply{ID: 3, Workers: []protocol.WorkerInfo{{ID: "w", Name: "n", NThreads: 2,

@@ -104,6 +104,8 @@ type Msg struct {
 	//	*Msg_Profile
 	//	*Msg_ProfileData
 	//	*Msg_ProfileReply
+	//	*Msg_Adapt
+	//	*Msg_AdaptReply
 	Kind          isMsg_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -425,6 +427,24 @@ func (x *Msg) GetProfileReply() *ProfileReply {
 	return nil
 }
 
+func (x *Msg) GetAdapt() *Adapt {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_Adapt); ok {
+			return x.Adapt
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetAdaptReply() *AdaptReply {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_AdaptReply); ok {
+			return x.AdaptReply
+		}
+	}
+	return nil
+}
+
 type isMsg_Kind interface {
 	isMsg_Kind()
 }
@@ -553,6 +573,14 @@ type Msg_ProfileReply struct {
 	ProfileReply *ProfileReply `protobuf:"bytes,31,opt,name=profile_reply,json=profileReply,proto3,oneof"`
 }
 
+type Msg_Adapt struct {
+	Adapt *Adapt `protobuf:"bytes,32,opt,name=adapt,proto3,oneof"`
+}
+
+type Msg_AdaptReply struct {
+	AdaptReply *AdaptReply `protobuf:"bytes,33,opt,name=adapt_reply,json=adaptReply,proto3,oneof"`
+}
+
 func (*Msg_HelloWorker) isMsg_Kind() {}
 
 func (*Msg_HelloClient) isMsg_Kind() {}
@@ -615,6 +643,130 @@ func (*Msg_ProfileData) isMsg_Kind() {}
 
 func (*Msg_ProfileReply) isMsg_Kind() {}
 
+func (*Msg_Adapt) isMsg_Kind() {}
+
+func (*Msg_AdaptReply) isMsg_Kind() {}
+
+type Adapt struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Min           int64                  `protobuf:"varint,2,opt,name=min,proto3" json:"min,omitempty"`
+	Max           int64                  `protobuf:"varint,3,opt,name=max,proto3" json:"max,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Adapt) Reset() {
+	*x = Adapt{}
+	mi := &file_dusk_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Adapt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Adapt) ProtoMessage() {}
+
+func (x *Adapt) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Adapt.ProtoReflect.Descriptor instead.
+func (*Adapt) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Adapt) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Adapt) GetMin() int64 {
+	if x != nil {
+		return x.Min
+	}
+	return 0
+}
+
+func (x *Adapt) GetMax() int64 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+type AdaptReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Max           int64                  `protobuf:"varint,2,opt,name=max,proto3" json:"max,omitempty"`
+	Err           string                 `protobuf:"bytes,3,opt,name=err,proto3" json:"err,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AdaptReply) Reset() {
+	*x = AdaptReply{}
+	mi := &file_dusk_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdaptReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdaptReply) ProtoMessage() {}
+
+func (x *AdaptReply) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdaptReply.ProtoReflect.Descriptor instead.
+func (*AdaptReply) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *AdaptReply) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *AdaptReply) GetMax() int64 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+func (x *AdaptReply) GetErr() string {
+	if x != nil {
+		return x.Err
+	}
+	return ""
+}
+
 type Task struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
@@ -630,7 +782,7 @@ type Task struct {
 
 func (x *Task) Reset() {
 	*x = Task{}
-	mi := &file_dusk_proto_msgTypes[2]
+	mi := &file_dusk_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -642,7 +794,7 @@ func (x *Task) String() string {
 func (*Task) ProtoMessage() {}
 
 func (x *Task) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[2]
+	mi := &file_dusk_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -655,7 +807,7 @@ func (x *Task) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Task.ProtoReflect.Descriptor instead.
 func (*Task) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{2}
+	return file_dusk_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Task) GetKey() string {
@@ -724,7 +876,7 @@ type ShuffleTask struct {
 
 func (x *ShuffleTask) Reset() {
 	*x = ShuffleTask{}
-	mi := &file_dusk_proto_msgTypes[3]
+	mi := &file_dusk_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -736,7 +888,7 @@ func (x *ShuffleTask) String() string {
 func (*ShuffleTask) ProtoMessage() {}
 
 func (x *ShuffleTask) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[3]
+	mi := &file_dusk_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -749,7 +901,7 @@ func (x *ShuffleTask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShuffleTask.ProtoReflect.Descriptor instead.
 func (*ShuffleTask) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{3}
+	return file_dusk_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ShuffleTask) GetId() string {
@@ -825,7 +977,7 @@ type Priority struct {
 
 func (x *Priority) Reset() {
 	*x = Priority{}
-	mi := &file_dusk_proto_msgTypes[4]
+	mi := &file_dusk_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -837,7 +989,7 @@ func (x *Priority) String() string {
 func (*Priority) ProtoMessage() {}
 
 func (x *Priority) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[4]
+	mi := &file_dusk_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -850,7 +1002,7 @@ func (x *Priority) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Priority.ProtoReflect.Descriptor instead.
 func (*Priority) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{4}
+	return file_dusk_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Priority) GetGen() int64 {
@@ -878,7 +1030,7 @@ type Dep struct {
 
 func (x *Dep) Reset() {
 	*x = Dep{}
-	mi := &file_dusk_proto_msgTypes[5]
+	mi := &file_dusk_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -890,7 +1042,7 @@ func (x *Dep) String() string {
 func (*Dep) ProtoMessage() {}
 
 func (x *Dep) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[5]
+	mi := &file_dusk_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -903,7 +1055,7 @@ func (x *Dep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dep.ProtoReflect.Descriptor instead.
 func (*Dep) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{5}
+	return file_dusk_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Dep) GetKey() string {
@@ -940,7 +1092,7 @@ type TaskError struct {
 
 func (x *TaskError) Reset() {
 	*x = TaskError{}
-	mi := &file_dusk_proto_msgTypes[6]
+	mi := &file_dusk_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -952,7 +1104,7 @@ func (x *TaskError) String() string {
 func (*TaskError) ProtoMessage() {}
 
 func (x *TaskError) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[6]
+	mi := &file_dusk_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -965,7 +1117,7 @@ func (x *TaskError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskError.ProtoReflect.Descriptor instead.
 func (*TaskError) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{6}
+	return file_dusk_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *TaskError) GetKind() int32 {
@@ -1018,7 +1170,7 @@ type HelloWorker struct {
 
 func (x *HelloWorker) Reset() {
 	*x = HelloWorker{}
-	mi := &file_dusk_proto_msgTypes[7]
+	mi := &file_dusk_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1030,7 +1182,7 @@ func (x *HelloWorker) String() string {
 func (*HelloWorker) ProtoMessage() {}
 
 func (x *HelloWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[7]
+	mi := &file_dusk_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1043,7 +1195,7 @@ func (x *HelloWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloWorker.ProtoReflect.Descriptor instead.
 func (*HelloWorker) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{7}
+	return file_dusk_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *HelloWorker) GetVersion() string {
@@ -1105,7 +1257,7 @@ type HelloClient struct {
 
 func (x *HelloClient) Reset() {
 	*x = HelloClient{}
-	mi := &file_dusk_proto_msgTypes[8]
+	mi := &file_dusk_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1117,7 +1269,7 @@ func (x *HelloClient) String() string {
 func (*HelloClient) ProtoMessage() {}
 
 func (x *HelloClient) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[8]
+	mi := &file_dusk_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1130,7 +1282,7 @@ func (x *HelloClient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloClient.ProtoReflect.Descriptor instead.
 func (*HelloClient) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{8}
+	return file_dusk_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *HelloClient) GetVersion() string {
@@ -1160,7 +1312,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_dusk_proto_msgTypes[9]
+	mi := &file_dusk_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1172,7 +1324,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[9]
+	mi := &file_dusk_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1185,7 +1337,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{9}
+	return file_dusk_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Welcome) GetVersion() string {
@@ -1236,7 +1388,7 @@ type ComputeTask struct {
 
 func (x *ComputeTask) Reset() {
 	*x = ComputeTask{}
-	mi := &file_dusk_proto_msgTypes[10]
+	mi := &file_dusk_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1248,7 +1400,7 @@ func (x *ComputeTask) String() string {
 func (*ComputeTask) ProtoMessage() {}
 
 func (x *ComputeTask) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[10]
+	mi := &file_dusk_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1261,7 +1413,7 @@ func (x *ComputeTask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeTask.ProtoReflect.Descriptor instead.
 func (*ComputeTask) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{10}
+	return file_dusk_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ComputeTask) GetTask() *Task {
@@ -1310,7 +1462,7 @@ type ShuffleRun struct {
 
 func (x *ShuffleRun) Reset() {
 	*x = ShuffleRun{}
-	mi := &file_dusk_proto_msgTypes[11]
+	mi := &file_dusk_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1322,7 +1474,7 @@ func (x *ShuffleRun) String() string {
 func (*ShuffleRun) ProtoMessage() {}
 
 func (x *ShuffleRun) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[11]
+	mi := &file_dusk_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1335,7 +1487,7 @@ func (x *ShuffleRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShuffleRun.ProtoReflect.Descriptor instead.
 func (*ShuffleRun) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{11}
+	return file_dusk_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ShuffleRun) GetId() string {
@@ -1369,7 +1521,7 @@ type DropShuffle struct {
 
 func (x *DropShuffle) Reset() {
 	*x = DropShuffle{}
-	mi := &file_dusk_proto_msgTypes[12]
+	mi := &file_dusk_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1381,7 +1533,7 @@ func (x *DropShuffle) String() string {
 func (*DropShuffle) ProtoMessage() {}
 
 func (x *DropShuffle) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[12]
+	mi := &file_dusk_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1394,7 +1546,7 @@ func (x *DropShuffle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropShuffle.ProtoReflect.Descriptor instead.
 func (*DropShuffle) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{12}
+	return file_dusk_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DropShuffle) GetId() string {
@@ -1420,7 +1572,7 @@ type FreeKeys struct {
 
 func (x *FreeKeys) Reset() {
 	*x = FreeKeys{}
-	mi := &file_dusk_proto_msgTypes[13]
+	mi := &file_dusk_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1432,7 +1584,7 @@ func (x *FreeKeys) String() string {
 func (*FreeKeys) ProtoMessage() {}
 
 func (x *FreeKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[13]
+	mi := &file_dusk_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1445,7 +1597,7 @@ func (x *FreeKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FreeKeys.ProtoReflect.Descriptor instead.
 func (*FreeKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{13}
+	return file_dusk_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *FreeKeys) GetKeys() []string {
@@ -1469,7 +1621,7 @@ type TaskFinished struct {
 
 func (x *TaskFinished) Reset() {
 	*x = TaskFinished{}
-	mi := &file_dusk_proto_msgTypes[14]
+	mi := &file_dusk_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1481,7 +1633,7 @@ func (x *TaskFinished) String() string {
 func (*TaskFinished) ProtoMessage() {}
 
 func (x *TaskFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[14]
+	mi := &file_dusk_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1494,7 +1646,7 @@ func (x *TaskFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskFinished.ProtoReflect.Descriptor instead.
 func (*TaskFinished) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{14}
+	return file_dusk_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *TaskFinished) GetKey() string {
@@ -1550,7 +1702,7 @@ type TaskErred struct {
 
 func (x *TaskErred) Reset() {
 	*x = TaskErred{}
-	mi := &file_dusk_proto_msgTypes[15]
+	mi := &file_dusk_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1562,7 +1714,7 @@ func (x *TaskErred) String() string {
 func (*TaskErred) ProtoMessage() {}
 
 func (x *TaskErred) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[15]
+	mi := &file_dusk_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1575,7 +1727,7 @@ func (x *TaskErred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskErred.ProtoReflect.Descriptor instead.
 func (*TaskErred) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{15}
+	return file_dusk_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TaskErred) GetKey() string {
@@ -1609,7 +1761,7 @@ type AddKeys struct {
 
 func (x *AddKeys) Reset() {
 	*x = AddKeys{}
-	mi := &file_dusk_proto_msgTypes[16]
+	mi := &file_dusk_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1621,7 +1773,7 @@ func (x *AddKeys) String() string {
 func (*AddKeys) ProtoMessage() {}
 
 func (x *AddKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[16]
+	mi := &file_dusk_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1634,7 +1786,7 @@ func (x *AddKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddKeys.ProtoReflect.Descriptor instead.
 func (*AddKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{16}
+	return file_dusk_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *AddKeys) GetKeys() []string {
@@ -1660,7 +1812,7 @@ type ReleasedData struct {
 
 func (x *ReleasedData) Reset() {
 	*x = ReleasedData{}
-	mi := &file_dusk_proto_msgTypes[17]
+	mi := &file_dusk_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1672,7 +1824,7 @@ func (x *ReleasedData) String() string {
 func (*ReleasedData) ProtoMessage() {}
 
 func (x *ReleasedData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[17]
+	mi := &file_dusk_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1685,7 +1837,7 @@ func (x *ReleasedData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleasedData.ProtoReflect.Descriptor instead.
 func (*ReleasedData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{17}
+	return file_dusk_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ReleasedData) GetKeys() []string {
@@ -1706,7 +1858,7 @@ type MissingData struct {
 
 func (x *MissingData) Reset() {
 	*x = MissingData{}
-	mi := &file_dusk_proto_msgTypes[18]
+	mi := &file_dusk_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1718,7 +1870,7 @@ func (x *MissingData) String() string {
 func (*MissingData) ProtoMessage() {}
 
 func (x *MissingData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[18]
+	mi := &file_dusk_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1731,7 +1883,7 @@ func (x *MissingData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MissingData.ProtoReflect.Descriptor instead.
 func (*MissingData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{18}
+	return file_dusk_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *MissingData) GetKey() string {
@@ -1765,7 +1917,7 @@ type UpdateGraph struct {
 
 func (x *UpdateGraph) Reset() {
 	*x = UpdateGraph{}
-	mi := &file_dusk_proto_msgTypes[19]
+	mi := &file_dusk_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1777,7 +1929,7 @@ func (x *UpdateGraph) String() string {
 func (*UpdateGraph) ProtoMessage() {}
 
 func (x *UpdateGraph) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[19]
+	mi := &file_dusk_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1790,7 +1942,7 @@ func (x *UpdateGraph) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateGraph.ProtoReflect.Descriptor instead.
 func (*UpdateGraph) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{19}
+	return file_dusk_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateGraph) GetTasks() []*Task {
@@ -1816,7 +1968,7 @@ type ReleaseKeys struct {
 
 func (x *ReleaseKeys) Reset() {
 	*x = ReleaseKeys{}
-	mi := &file_dusk_proto_msgTypes[20]
+	mi := &file_dusk_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1828,7 +1980,7 @@ func (x *ReleaseKeys) String() string {
 func (*ReleaseKeys) ProtoMessage() {}
 
 func (x *ReleaseKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[20]
+	mi := &file_dusk_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1841,7 +1993,7 @@ func (x *ReleaseKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseKeys.ProtoReflect.Descriptor instead.
 func (*ReleaseKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{20}
+	return file_dusk_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ReleaseKeys) GetKeys() []string {
@@ -1863,7 +2015,7 @@ type KeyInMemory struct {
 
 func (x *KeyInMemory) Reset() {
 	*x = KeyInMemory{}
-	mi := &file_dusk_proto_msgTypes[21]
+	mi := &file_dusk_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1875,7 +2027,7 @@ func (x *KeyInMemory) String() string {
 func (*KeyInMemory) ProtoMessage() {}
 
 func (x *KeyInMemory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[21]
+	mi := &file_dusk_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1888,7 +2040,7 @@ func (x *KeyInMemory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyInMemory.ProtoReflect.Descriptor instead.
 func (*KeyInMemory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{21}
+	return file_dusk_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *KeyInMemory) GetKey() string {
@@ -1929,7 +2081,7 @@ type KeyErred struct {
 
 func (x *KeyErred) Reset() {
 	*x = KeyErred{}
-	mi := &file_dusk_proto_msgTypes[22]
+	mi := &file_dusk_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1941,7 +2093,7 @@ func (x *KeyErred) String() string {
 func (*KeyErred) ProtoMessage() {}
 
 func (x *KeyErred) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[22]
+	mi := &file_dusk_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1954,7 +2106,7 @@ func (x *KeyErred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyErred.ProtoReflect.Descriptor instead.
 func (*KeyErred) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{22}
+	return file_dusk_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *KeyErred) GetKey() string {
@@ -1980,7 +2132,7 @@ type StealRequest struct {
 
 func (x *StealRequest) Reset() {
 	*x = StealRequest{}
-	mi := &file_dusk_proto_msgTypes[23]
+	mi := &file_dusk_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1992,7 +2144,7 @@ func (x *StealRequest) String() string {
 func (*StealRequest) ProtoMessage() {}
 
 func (x *StealRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[23]
+	mi := &file_dusk_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2005,7 +2157,7 @@ func (x *StealRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StealRequest.ProtoReflect.Descriptor instead.
 func (*StealRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{23}
+	return file_dusk_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *StealRequest) GetKey() string {
@@ -2025,7 +2177,7 @@ type StealResponse struct {
 
 func (x *StealResponse) Reset() {
 	*x = StealResponse{}
-	mi := &file_dusk_proto_msgTypes[24]
+	mi := &file_dusk_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2037,7 +2189,7 @@ func (x *StealResponse) String() string {
 func (*StealResponse) ProtoMessage() {}
 
 func (x *StealResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[24]
+	mi := &file_dusk_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2050,7 +2202,7 @@ func (x *StealResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StealResponse.ProtoReflect.Descriptor instead.
 func (*StealResponse) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{24}
+	return file_dusk_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *StealResponse) GetKey() string {
@@ -2075,7 +2227,7 @@ type Retire struct {
 
 func (x *Retire) Reset() {
 	*x = Retire{}
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2087,7 +2239,7 @@ func (x *Retire) String() string {
 func (*Retire) ProtoMessage() {}
 
 func (x *Retire) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2100,7 +2252,7 @@ func (x *Retire) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retire.ProtoReflect.Descriptor instead.
 func (*Retire) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{25}
+	return file_dusk_proto_rawDescGZIP(), []int{27}
 }
 
 type Replicate struct {
@@ -2113,7 +2265,7 @@ type Replicate struct {
 
 func (x *Replicate) Reset() {
 	*x = Replicate{}
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2125,7 +2277,7 @@ func (x *Replicate) String() string {
 func (*Replicate) ProtoMessage() {}
 
 func (x *Replicate) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2138,7 +2290,7 @@ func (x *Replicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Replicate.ProtoReflect.Descriptor instead.
 func (*Replicate) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{26}
+	return file_dusk_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Replicate) GetKeys() []string {
@@ -2163,7 +2315,7 @@ type Retired struct {
 
 func (x *Retired) Reset() {
 	*x = Retired{}
-	mi := &file_dusk_proto_msgTypes[27]
+	mi := &file_dusk_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2175,7 +2327,7 @@ func (x *Retired) String() string {
 func (*Retired) ProtoMessage() {}
 
 func (x *Retired) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[27]
+	mi := &file_dusk_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2188,7 +2340,7 @@ func (x *Retired) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retired.ProtoReflect.Descriptor instead.
 func (*Retired) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{27}
+	return file_dusk_proto_rawDescGZIP(), []int{29}
 }
 
 type WorkerStatus struct {
@@ -2201,7 +2353,7 @@ type WorkerStatus struct {
 
 func (x *WorkerStatus) Reset() {
 	*x = WorkerStatus{}
-	mi := &file_dusk_proto_msgTypes[28]
+	mi := &file_dusk_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2213,7 +2365,7 @@ func (x *WorkerStatus) String() string {
 func (*WorkerStatus) ProtoMessage() {}
 
 func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[28]
+	mi := &file_dusk_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2226,7 +2378,7 @@ func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerStatus.ProtoReflect.Descriptor instead.
 func (*WorkerStatus) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{28}
+	return file_dusk_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WorkerStatus) GetPaused() bool {
@@ -2258,7 +2410,7 @@ type Memory struct {
 
 func (x *Memory) Reset() {
 	*x = Memory{}
-	mi := &file_dusk_proto_msgTypes[29]
+	mi := &file_dusk_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2270,7 +2422,7 @@ func (x *Memory) String() string {
 func (*Memory) ProtoMessage() {}
 
 func (x *Memory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[29]
+	mi := &file_dusk_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2283,7 +2435,7 @@ func (x *Memory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Memory.ProtoReflect.Descriptor instead.
 func (*Memory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{29}
+	return file_dusk_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Memory) GetLimit() int64 {
@@ -2349,7 +2501,7 @@ type WorkerMetrics struct {
 
 func (x *WorkerMetrics) Reset() {
 	*x = WorkerMetrics{}
-	mi := &file_dusk_proto_msgTypes[30]
+	mi := &file_dusk_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2361,7 +2513,7 @@ func (x *WorkerMetrics) String() string {
 func (*WorkerMetrics) ProtoMessage() {}
 
 func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[30]
+	mi := &file_dusk_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2374,7 +2526,7 @@ func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerMetrics.ProtoReflect.Descriptor instead.
 func (*WorkerMetrics) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{30}
+	return file_dusk_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WorkerMetrics) GetMemory() *Memory {
@@ -2432,7 +2584,7 @@ type LogLine struct {
 
 func (x *LogLine) Reset() {
 	*x = LogLine{}
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2444,7 +2596,7 @@ func (x *LogLine) String() string {
 func (*LogLine) ProtoMessage() {}
 
 func (x *LogLine) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2457,7 +2609,7 @@ func (x *LogLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogLine.ProtoReflect.Descriptor instead.
 func (*LogLine) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{31}
+	return file_dusk_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *LogLine) GetTimeMs() int64 {
@@ -2505,7 +2657,7 @@ type WorkersQuery struct {
 
 func (x *WorkersQuery) Reset() {
 	*x = WorkersQuery{}
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2517,7 +2669,7 @@ func (x *WorkersQuery) String() string {
 func (*WorkersQuery) ProtoMessage() {}
 
 func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2530,7 +2682,7 @@ func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersQuery.ProtoReflect.Descriptor instead.
 func (*WorkersQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{32}
+	return file_dusk_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *WorkersQuery) GetId() uint64 {
@@ -2570,7 +2722,7 @@ type WorkerInfo struct {
 
 func (x *WorkerInfo) Reset() {
 	*x = WorkerInfo{}
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2582,7 +2734,7 @@ func (x *WorkerInfo) String() string {
 func (*WorkerInfo) ProtoMessage() {}
 
 func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2595,7 +2747,7 @@ func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerInfo.ProtoReflect.Descriptor instead.
 func (*WorkerInfo) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{33}
+	return file_dusk_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *WorkerInfo) GetId() string {
@@ -2713,7 +2865,7 @@ type WorkersReply struct {
 
 func (x *WorkersReply) Reset() {
 	*x = WorkersReply{}
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2725,7 +2877,7 @@ func (x *WorkersReply) String() string {
 func (*WorkersReply) ProtoMessage() {}
 
 func (x *WorkersReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2738,7 +2890,7 @@ func (x *WorkersReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersReply.ProtoReflect.Descriptor instead.
 func (*WorkersReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{34}
+	return file_dusk_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *WorkersReply) GetId() uint64 {
@@ -2765,7 +2917,7 @@ type PushChunk struct {
 
 func (x *PushChunk) Reset() {
 	*x = PushChunk{}
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2777,7 +2929,7 @@ func (x *PushChunk) String() string {
 func (*PushChunk) ProtoMessage() {}
 
 func (x *PushChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2790,7 +2942,7 @@ func (x *PushChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushChunk.ProtoReflect.Descriptor instead.
 func (*PushChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{35}
+	return file_dusk_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *PushChunk) GetHeader() *PushHeader {
@@ -2823,7 +2975,7 @@ type PushHeader struct {
 
 func (x *PushHeader) Reset() {
 	*x = PushHeader{}
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2835,7 +2987,7 @@ func (x *PushHeader) String() string {
 func (*PushHeader) ProtoMessage() {}
 
 func (x *PushHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2848,7 +3000,7 @@ func (x *PushHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushHeader.ProtoReflect.Descriptor instead.
 func (*PushHeader) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{36}
+	return file_dusk_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *PushHeader) GetId() string {
@@ -2915,7 +3067,7 @@ type PushReply struct {
 
 func (x *PushReply) Reset() {
 	*x = PushReply{}
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2927,7 +3079,7 @@ func (x *PushReply) String() string {
 func (*PushReply) ProtoMessage() {}
 
 func (x *PushReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2940,7 +3092,7 @@ func (x *PushReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushReply.ProtoReflect.Descriptor instead.
 func (*PushReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{37}
+	return file_dusk_proto_rawDescGZIP(), []int{39}
 }
 
 type GetDataRequest struct {
@@ -2952,7 +3104,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2964,7 +3116,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2977,7 +3129,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{38}
+	return file_dusk_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -3001,7 +3153,7 @@ type DataChunk struct {
 
 func (x *DataChunk) Reset() {
 	*x = DataChunk{}
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3013,7 +3165,7 @@ func (x *DataChunk) String() string {
 func (*DataChunk) ProtoMessage() {}
 
 func (x *DataChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3026,7 +3178,7 @@ func (x *DataChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataChunk.ProtoReflect.Descriptor instead.
 func (*DataChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{39}
+	return file_dusk_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *DataChunk) GetKey() string {
@@ -3066,7 +3218,7 @@ type ProgressQuery struct {
 
 func (x *ProgressQuery) Reset() {
 	*x = ProgressQuery{}
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3078,7 +3230,7 @@ func (x *ProgressQuery) String() string {
 func (*ProgressQuery) ProtoMessage() {}
 
 func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3091,7 +3243,7 @@ func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressQuery.ProtoReflect.Descriptor instead.
 func (*ProgressQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{40}
+	return file_dusk_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ProgressQuery) GetId() uint64 {
@@ -3115,7 +3267,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3127,7 +3279,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3140,7 +3292,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{41}
+	return file_dusk_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Progress) GetPrefix() string {
@@ -3195,7 +3347,7 @@ type ProgressReply struct {
 
 func (x *ProgressReply) Reset() {
 	*x = ProgressReply{}
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3207,7 +3359,7 @@ func (x *ProgressReply) String() string {
 func (*ProgressReply) ProtoMessage() {}
 
 func (x *ProgressReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3220,7 +3372,7 @@ func (x *ProgressReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressReply.ProtoReflect.Descriptor instead.
 func (*ProgressReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{42}
+	return file_dusk_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ProgressReply) GetId() uint64 {
@@ -3247,7 +3399,7 @@ type TaskStreamQuery struct {
 
 func (x *TaskStreamQuery) Reset() {
 	*x = TaskStreamQuery{}
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3259,7 +3411,7 @@ func (x *TaskStreamQuery) String() string {
 func (*TaskStreamQuery) ProtoMessage() {}
 
 func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3272,7 +3424,7 @@ func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamQuery.ProtoReflect.Descriptor instead.
 func (*TaskStreamQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{43}
+	return file_dusk_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *TaskStreamQuery) GetId() uint64 {
@@ -3305,7 +3457,7 @@ type TaskRecord struct {
 
 func (x *TaskRecord) Reset() {
 	*x = TaskRecord{}
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3317,7 +3469,7 @@ func (x *TaskRecord) String() string {
 func (*TaskRecord) ProtoMessage() {}
 
 func (x *TaskRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3330,7 +3482,7 @@ func (x *TaskRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskRecord.ProtoReflect.Descriptor instead.
 func (*TaskRecord) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{44}
+	return file_dusk_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *TaskRecord) GetKey() string {
@@ -3400,7 +3552,7 @@ type TaskStreamReply struct {
 
 func (x *TaskStreamReply) Reset() {
 	*x = TaskStreamReply{}
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3412,7 +3564,7 @@ func (x *TaskStreamReply) String() string {
 func (*TaskStreamReply) ProtoMessage() {}
 
 func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3425,7 +3577,7 @@ func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamReply.ProtoReflect.Descriptor instead.
 func (*TaskStreamReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{45}
+	return file_dusk_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *TaskStreamReply) GetId() uint64 {
@@ -3459,7 +3611,7 @@ type Profile struct {
 
 func (x *Profile) Reset() {
 	*x = Profile{}
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3471,7 +3623,7 @@ func (x *Profile) String() string {
 func (*Profile) ProtoMessage() {}
 
 func (x *Profile) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3484,7 +3636,7 @@ func (x *Profile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Profile.ProtoReflect.Descriptor instead.
 func (*Profile) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{46}
+	return file_dusk_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Profile) GetId() uint64 {
@@ -3513,7 +3665,7 @@ type ProfileData struct {
 
 func (x *ProfileData) Reset() {
 	*x = ProfileData{}
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3525,7 +3677,7 @@ func (x *ProfileData) String() string {
 func (*ProfileData) ProtoMessage() {}
 
 func (x *ProfileData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3538,7 +3690,7 @@ func (x *ProfileData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileData.ProtoReflect.Descriptor instead.
 func (*ProfileData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{47}
+	return file_dusk_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ProfileData) GetId() uint64 {
@@ -3579,7 +3731,7 @@ type ProfileReply struct {
 
 func (x *ProfileReply) Reset() {
 	*x = ProfileReply{}
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3591,7 +3743,7 @@ func (x *ProfileReply) String() string {
 func (*ProfileReply) ProtoMessage() {}
 
 func (x *ProfileReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3604,7 +3756,7 @@ func (x *ProfileReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileReply.ProtoReflect.Descriptor instead.
 func (*ProfileReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{48}
+	return file_dusk_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ProfileReply) GetId() uint64 {
@@ -3628,7 +3780,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\n" +
 	"dusk.proto\x12\adusk.v1\")\n" +
 	"\x05Batch\x12 \n" +
-	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\x98\x0e\n" +
+	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xf8\x0e\n" +
 	"\x03Msg\x129\n" +
 	"\fhello_worker\x18\x01 \x01(\v2\x14.dusk.v1.HelloWorkerH\x00R\vhelloWorker\x129\n" +
 	"\fhello_client\x18\x02 \x01(\v2\x14.dusk.v1.HelloClientH\x00R\vhelloClient\x12,\n" +
@@ -3662,8 +3814,20 @@ const file_dusk_proto_rawDesc = "" +
 	"\x11task_stream_reply\x18\x1c \x01(\v2\x18.dusk.v1.TaskStreamReplyH\x00R\x0ftaskStreamReply\x12,\n" +
 	"\aprofile\x18\x1d \x01(\v2\x10.dusk.v1.ProfileH\x00R\aprofile\x129\n" +
 	"\fprofile_data\x18\x1e \x01(\v2\x14.dusk.v1.ProfileDataH\x00R\vprofileData\x12<\n" +
-	"\rprofile_reply\x18\x1f \x01(\v2\x15.dusk.v1.ProfileReplyH\x00R\fprofileReplyB\x06\n" +
-	"\x04kind\"\xa3\x02\n" +
+	"\rprofile_reply\x18\x1f \x01(\v2\x15.dusk.v1.ProfileReplyH\x00R\fprofileReply\x12&\n" +
+	"\x05adapt\x18  \x01(\v2\x0e.dusk.v1.AdaptH\x00R\x05adapt\x126\n" +
+	"\vadapt_reply\x18! \x01(\v2\x13.dusk.v1.AdaptReplyH\x00R\n" +
+	"adaptReplyB\x06\n" +
+	"\x04kind\";\n" +
+	"\x05Adapt\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x10\n" +
+	"\x03min\x18\x02 \x01(\x03R\x03min\x12\x10\n" +
+	"\x03max\x18\x03 \x01(\x03R\x03max\"@\n" +
+	"\n" +
+	"AdaptReply\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x10\n" +
+	"\x03max\x18\x02 \x01(\x03R\x03max\x12\x10\n" +
+	"\x03err\x18\x03 \x01(\tR\x03err\"\xa3\x02\n" +
 	"\x04Task\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x12\x12\n" +
@@ -3916,127 +4080,131 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 52)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),           // 0: dusk.v1.Batch
 	(*Msg)(nil),             // 1: dusk.v1.Msg
-	(*Task)(nil),            // 2: dusk.v1.Task
-	(*ShuffleTask)(nil),     // 3: dusk.v1.ShuffleTask
-	(*Priority)(nil),        // 4: dusk.v1.Priority
-	(*Dep)(nil),             // 5: dusk.v1.Dep
-	(*TaskError)(nil),       // 6: dusk.v1.TaskError
-	(*HelloWorker)(nil),     // 7: dusk.v1.HelloWorker
-	(*HelloClient)(nil),     // 8: dusk.v1.HelloClient
-	(*Welcome)(nil),         // 9: dusk.v1.Welcome
-	(*ComputeTask)(nil),     // 10: dusk.v1.ComputeTask
-	(*ShuffleRun)(nil),      // 11: dusk.v1.ShuffleRun
-	(*DropShuffle)(nil),     // 12: dusk.v1.DropShuffle
-	(*FreeKeys)(nil),        // 13: dusk.v1.FreeKeys
-	(*TaskFinished)(nil),    // 14: dusk.v1.TaskFinished
-	(*TaskErred)(nil),       // 15: dusk.v1.TaskErred
-	(*AddKeys)(nil),         // 16: dusk.v1.AddKeys
-	(*ReleasedData)(nil),    // 17: dusk.v1.ReleasedData
-	(*MissingData)(nil),     // 18: dusk.v1.MissingData
-	(*UpdateGraph)(nil),     // 19: dusk.v1.UpdateGraph
-	(*ReleaseKeys)(nil),     // 20: dusk.v1.ReleaseKeys
-	(*KeyInMemory)(nil),     // 21: dusk.v1.KeyInMemory
-	(*KeyErred)(nil),        // 22: dusk.v1.KeyErred
-	(*StealRequest)(nil),    // 23: dusk.v1.StealRequest
-	(*StealResponse)(nil),   // 24: dusk.v1.StealResponse
-	(*Retire)(nil),          // 25: dusk.v1.Retire
-	(*Replicate)(nil),       // 26: dusk.v1.Replicate
-	(*Retired)(nil),         // 27: dusk.v1.Retired
-	(*WorkerStatus)(nil),    // 28: dusk.v1.WorkerStatus
-	(*Memory)(nil),          // 29: dusk.v1.Memory
-	(*WorkerMetrics)(nil),   // 30: dusk.v1.WorkerMetrics
-	(*LogLine)(nil),         // 31: dusk.v1.LogLine
-	(*WorkersQuery)(nil),    // 32: dusk.v1.WorkersQuery
-	(*WorkerInfo)(nil),      // 33: dusk.v1.WorkerInfo
-	(*WorkersReply)(nil),    // 34: dusk.v1.WorkersReply
-	(*PushChunk)(nil),       // 35: dusk.v1.PushChunk
-	(*PushHeader)(nil),      // 36: dusk.v1.PushHeader
-	(*PushReply)(nil),       // 37: dusk.v1.PushReply
-	(*GetDataRequest)(nil),  // 38: dusk.v1.GetDataRequest
-	(*DataChunk)(nil),       // 39: dusk.v1.DataChunk
-	(*ProgressQuery)(nil),   // 40: dusk.v1.ProgressQuery
-	(*Progress)(nil),        // 41: dusk.v1.Progress
-	(*ProgressReply)(nil),   // 42: dusk.v1.ProgressReply
-	(*TaskStreamQuery)(nil), // 43: dusk.v1.TaskStreamQuery
-	(*TaskRecord)(nil),      // 44: dusk.v1.TaskRecord
-	(*TaskStreamReply)(nil), // 45: dusk.v1.TaskStreamReply
-	(*Profile)(nil),         // 46: dusk.v1.Profile
-	(*ProfileData)(nil),     // 47: dusk.v1.ProfileData
-	(*ProfileReply)(nil),    // 48: dusk.v1.ProfileReply
-	nil,                     // 49: dusk.v1.Task.ResourcesEntry
-	nil,                     // 50: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                     // 51: dusk.v1.WorkerInfo.ResourcesEntry
+	(*Adapt)(nil),           // 2: dusk.v1.Adapt
+	(*AdaptReply)(nil),      // 3: dusk.v1.AdaptReply
+	(*Task)(nil),            // 4: dusk.v1.Task
+	(*ShuffleTask)(nil),     // 5: dusk.v1.ShuffleTask
+	(*Priority)(nil),        // 6: dusk.v1.Priority
+	(*Dep)(nil),             // 7: dusk.v1.Dep
+	(*TaskError)(nil),       // 8: dusk.v1.TaskError
+	(*HelloWorker)(nil),     // 9: dusk.v1.HelloWorker
+	(*HelloClient)(nil),     // 10: dusk.v1.HelloClient
+	(*Welcome)(nil),         // 11: dusk.v1.Welcome
+	(*ComputeTask)(nil),     // 12: dusk.v1.ComputeTask
+	(*ShuffleRun)(nil),      // 13: dusk.v1.ShuffleRun
+	(*DropShuffle)(nil),     // 14: dusk.v1.DropShuffle
+	(*FreeKeys)(nil),        // 15: dusk.v1.FreeKeys
+	(*TaskFinished)(nil),    // 16: dusk.v1.TaskFinished
+	(*TaskErred)(nil),       // 17: dusk.v1.TaskErred
+	(*AddKeys)(nil),         // 18: dusk.v1.AddKeys
+	(*ReleasedData)(nil),    // 19: dusk.v1.ReleasedData
+	(*MissingData)(nil),     // 20: dusk.v1.MissingData
+	(*UpdateGraph)(nil),     // 21: dusk.v1.UpdateGraph
+	(*ReleaseKeys)(nil),     // 22: dusk.v1.ReleaseKeys
+	(*KeyInMemory)(nil),     // 23: dusk.v1.KeyInMemory
+	(*KeyErred)(nil),        // 24: dusk.v1.KeyErred
+	(*StealRequest)(nil),    // 25: dusk.v1.StealRequest
+	(*StealResponse)(nil),   // 26: dusk.v1.StealResponse
+	(*Retire)(nil),          // 27: dusk.v1.Retire
+	(*Replicate)(nil),       // 28: dusk.v1.Replicate
+	(*Retired)(nil),         // 29: dusk.v1.Retired
+	(*WorkerStatus)(nil),    // 30: dusk.v1.WorkerStatus
+	(*Memory)(nil),          // 31: dusk.v1.Memory
+	(*WorkerMetrics)(nil),   // 32: dusk.v1.WorkerMetrics
+	(*LogLine)(nil),         // 33: dusk.v1.LogLine
+	(*WorkersQuery)(nil),    // 34: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),      // 35: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),    // 36: dusk.v1.WorkersReply
+	(*PushChunk)(nil),       // 37: dusk.v1.PushChunk
+	(*PushHeader)(nil),      // 38: dusk.v1.PushHeader
+	(*PushReply)(nil),       // 39: dusk.v1.PushReply
+	(*GetDataRequest)(nil),  // 40: dusk.v1.GetDataRequest
+	(*DataChunk)(nil),       // 41: dusk.v1.DataChunk
+	(*ProgressQuery)(nil),   // 42: dusk.v1.ProgressQuery
+	(*Progress)(nil),        // 43: dusk.v1.Progress
+	(*ProgressReply)(nil),   // 44: dusk.v1.ProgressReply
+	(*TaskStreamQuery)(nil), // 45: dusk.v1.TaskStreamQuery
+	(*TaskRecord)(nil),      // 46: dusk.v1.TaskRecord
+	(*TaskStreamReply)(nil), // 47: dusk.v1.TaskStreamReply
+	(*Profile)(nil),         // 48: dusk.v1.Profile
+	(*ProfileData)(nil),     // 49: dusk.v1.ProfileData
+	(*ProfileReply)(nil),    // 50: dusk.v1.ProfileReply
+	nil,                     // 51: dusk.v1.Task.ResourcesEntry
+	nil,                     // 52: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 53: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
-	7,  // 1: dusk.v1.Msg.hello_worker:type_name -> dusk.v1.HelloWorker
-	8,  // 2: dusk.v1.Msg.hello_client:type_name -> dusk.v1.HelloClient
-	9,  // 3: dusk.v1.Msg.welcome:type_name -> dusk.v1.Welcome
-	10, // 4: dusk.v1.Msg.compute_task:type_name -> dusk.v1.ComputeTask
-	13, // 5: dusk.v1.Msg.free_keys:type_name -> dusk.v1.FreeKeys
-	14, // 6: dusk.v1.Msg.task_finished:type_name -> dusk.v1.TaskFinished
-	15, // 7: dusk.v1.Msg.task_erred:type_name -> dusk.v1.TaskErred
-	16, // 8: dusk.v1.Msg.add_keys:type_name -> dusk.v1.AddKeys
-	17, // 9: dusk.v1.Msg.released_data:type_name -> dusk.v1.ReleasedData
-	18, // 10: dusk.v1.Msg.missing_data:type_name -> dusk.v1.MissingData
-	19, // 11: dusk.v1.Msg.update_graph:type_name -> dusk.v1.UpdateGraph
-	20, // 12: dusk.v1.Msg.release_keys:type_name -> dusk.v1.ReleaseKeys
-	21, // 13: dusk.v1.Msg.key_in_memory:type_name -> dusk.v1.KeyInMemory
-	22, // 14: dusk.v1.Msg.key_erred:type_name -> dusk.v1.KeyErred
-	23, // 15: dusk.v1.Msg.steal_request:type_name -> dusk.v1.StealRequest
-	24, // 16: dusk.v1.Msg.steal_response:type_name -> dusk.v1.StealResponse
-	25, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
-	26, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
-	27, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
-	28, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
-	30, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
-	32, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
-	34, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
-	12, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
-	40, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
-	42, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
-	43, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
-	45, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
-	46, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
-	47, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
-	48, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
-	49, // 32: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	2,  // 33: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	3,  // 34: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	50, // 35: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	2,  // 36: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	4,  // 37: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	5,  // 38: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	11, // 39: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
-	6,  // 40: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	2,  // 41: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	6,  // 42: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	29, // 43: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	44, // 44: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
-	31, // 45: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
-	51, // 46: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	29, // 47: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	33, // 48: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	36, // 49: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
-	39, // 50: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
-	41, // 51: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
-	44, // 52: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
-	47, // 53: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
-	0,  // 54: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	38, // 55: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
-	35, // 56: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
-	0,  // 57: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	39, // 58: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
-	37, // 59: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
-	57, // [57:60] is the sub-list for method output_type
-	54, // [54:57] is the sub-list for method input_type
-	54, // [54:54] is the sub-list for extension type_name
-	54, // [54:54] is the sub-list for extension extendee
-	0,  // [0:54] is the sub-list for field type_name
+	9,  // 1: dusk.v1.Msg.hello_worker:type_name -> dusk.v1.HelloWorker
+	10, // 2: dusk.v1.Msg.hello_client:type_name -> dusk.v1.HelloClient
+	11, // 3: dusk.v1.Msg.welcome:type_name -> dusk.v1.Welcome
+	12, // 4: dusk.v1.Msg.compute_task:type_name -> dusk.v1.ComputeTask
+	15, // 5: dusk.v1.Msg.free_keys:type_name -> dusk.v1.FreeKeys
+	16, // 6: dusk.v1.Msg.task_finished:type_name -> dusk.v1.TaskFinished
+	17, // 7: dusk.v1.Msg.task_erred:type_name -> dusk.v1.TaskErred
+	18, // 8: dusk.v1.Msg.add_keys:type_name -> dusk.v1.AddKeys
+	19, // 9: dusk.v1.Msg.released_data:type_name -> dusk.v1.ReleasedData
+	20, // 10: dusk.v1.Msg.missing_data:type_name -> dusk.v1.MissingData
+	21, // 11: dusk.v1.Msg.update_graph:type_name -> dusk.v1.UpdateGraph
+	22, // 12: dusk.v1.Msg.release_keys:type_name -> dusk.v1.ReleaseKeys
+	23, // 13: dusk.v1.Msg.key_in_memory:type_name -> dusk.v1.KeyInMemory
+	24, // 14: dusk.v1.Msg.key_erred:type_name -> dusk.v1.KeyErred
+	25, // 15: dusk.v1.Msg.steal_request:type_name -> dusk.v1.StealRequest
+	26, // 16: dusk.v1.Msg.steal_response:type_name -> dusk.v1.StealResponse
+	27, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
+	28, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
+	29, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
+	30, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
+	32, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
+	34, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
+	36, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
+	14, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
+	42, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
+	44, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
+	45, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
+	47, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
+	48, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
+	49, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
+	50, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
+	2,  // 32: dusk.v1.Msg.adapt:type_name -> dusk.v1.Adapt
+	3,  // 33: dusk.v1.Msg.adapt_reply:type_name -> dusk.v1.AdaptReply
+	51, // 34: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	4,  // 35: dusk.v1.Task.chain:type_name -> dusk.v1.Task
+	5,  // 36: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
+	52, // 37: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	4,  // 38: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
+	6,  // 39: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	7,  // 40: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	13, // 41: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
+	8,  // 42: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	4,  // 43: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
+	8,  // 44: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	31, // 45: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	46, // 46: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
+	33, // 47: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
+	53, // 48: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	31, // 49: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	35, // 50: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	38, // 51: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
+	41, // 52: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
+	43, // 53: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	46, // 54: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	49, // 55: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
+	0,  // 56: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	40, // 57: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
+	37, // 58: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
+	0,  // 59: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	41, // 60: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
+	39, // 61: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
+	59, // [59:62] is the sub-list for method output_type
+	56, // [56:59] is the sub-list for method input_type
+	56, // [56:56] is the sub-list for extension type_name
+	56, // [56:56] is the sub-list for extension extendee
+	0,  // [0:56] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -4076,6 +4244,8 @@ func file_dusk_proto_init() {
 		(*Msg_Profile)(nil),
 		(*Msg_ProfileData)(nil),
 		(*Msg_ProfileReply)(nil),
+		(*Msg_Adapt)(nil),
+		(*Msg_AdaptReply)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -4083,7 +4253,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   52,
+			NumMessages:   54,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
