@@ -15,6 +15,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"math"
 	"net"
 	"os"
 	"os/signal"
@@ -30,6 +31,7 @@ import (
 	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/adapt"
+	"github.com/duskdata/dusk/internal/adapt/kube"
 	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/config"
 	"github.com/duskdata/dusk/internal/dashboard"
@@ -119,28 +121,36 @@ type schedulerFlags struct {
 	provider, workerArgs      *string
 	adaptMin, adaptMax, limit *int
 	idle                      *time.Duration
+	k8sDeployment, k8sNS      *string
+	perNode                   *float64
 }
+
+// k8sNamespace is --k8s-namespace, "" meaning the scheduler pod's own.
+func (sf *schedulerFlags) k8sNamespace() string { return *sf.k8sNS }
 
 func newSchedulerFlags(stderr io.Writer) *schedulerFlags {
 	fs := flag.NewFlagSet("scheduler", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return &schedulerFlags{
-		fs:         fs,
-		host:       fs.String("host", "", "address to serve on (default: every interface)"),
-		port:       fs.Int("port", 8786, "port to serve on; 0 picks a free one"),
-		gossip:     fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one"),
-		killed:     fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails"),
-		dash:       fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`),
-		pprof:      fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address"),
-		schedFile:  fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file"),
-		level:      fs.String("log-level", "info", "debug, info, warn or error"),
-		sec:        addSecurityFlags(fs),
-		provider:   fs.String("provider", "none", "what starts and stops workers with the load: none, local (processes of this machine) or kubernetes (the worker Deployment)"),
-		workerArgs: fs.String("worker-args", "", `flags of the workers the provider starts, such as "--nthreads 2 --memory-limit 4GiB"`),
-		adaptMin:   fs.Int("adapt-min", 0, "fewest workers the provider keeps"),
-		adaptMax:   fs.Int("adapt-max", 0, "most workers the provider starts with the load (default --max-workers, else --adapt-min, else 1)"),
-		limit:      fs.Int("max-workers", 0, "the most workers the provider ever runs, whatever a client's Adapt asks (0: no cap but --adapt-max)"),
-		idle:       fs.Duration("adapt-idle", 10*time.Second, "how long a worker the provider started runs nothing before it is retired"),
+		fs:            fs,
+		host:          fs.String("host", "", "address to serve on (default: every interface)"),
+		port:          fs.Int("port", 8786, "port to serve on; 0 picks a free one"),
+		gossip:        fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one"),
+		killed:        fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails"),
+		dash:          fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`),
+		pprof:         fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address"),
+		schedFile:     fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file"),
+		level:         fs.String("log-level", "info", "debug, info, warn or error"),
+		sec:           addSecurityFlags(fs),
+		provider:      fs.String("provider", "none", "what starts and stops workers with the load: none, local (processes of this machine) or kubernetes (the worker Deployment)"),
+		workerArgs:    fs.String("worker-args", "", `flags of the workers the provider starts, such as "--nthreads 2 --memory-limit 4GiB"`),
+		adaptMin:      fs.Int("adapt-min", 0, "fewest workers the provider keeps"),
+		adaptMax:      fs.Int("adapt-max", 0, "most workers the provider starts with the load (default --max-workers, else --adapt-min, else 1)"),
+		limit:         fs.Int("max-workers", 0, "the most workers the provider ever runs, whatever a client's Adapt asks (0: no cap but --adapt-max)"),
+		idle:          fs.Duration("adapt-idle", 10*time.Second, "how long a worker the provider started runs nothing before it is retired"),
+		k8sDeployment: fs.String("k8s-deployment", "dusk-worker", "the worker Deployment the kubernetes provider scales"),
+		k8sNS:         fs.String("k8s-namespace", "", "its namespace (default: the scheduler pod's)"),
+		perNode:       fs.Float64("workers-per-node", 0, "with the kubernetes provider: keep this many workers per ready node (Pachyderm's coefficient parallelism), counted again every 30s"),
 	}
 }
 
@@ -253,7 +263,7 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 		}
 	}
 	if *sf.provider != "none" {
-		prov, err := newProvider(*sf.provider, addr, workerArgs, sf.sec.files, stderr)
+		prov, err := newProvider(sf, addr, workerArgs, stderr)
 		if err != nil {
 			return err
 		}
@@ -267,12 +277,41 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 		}
 		a := adapt.New(adapt.Policy{Min: min(*sf.adaptMin, hi), Max: hi, IdleAfter: *sf.idle})
 		sched.SetAdaptive(a, *sf.limit)
+		if k, ok := prov.(*kube.Provider); ok && *sf.perNode > 0 {
+			go perNode(ctx, k, a, *sf.perNode, *sf.limit, log)
+		}
 		go adapt.Run(ctx, a, sched.Load, prov, log)
 	}
 	log.Info("serving", "addr", addr, "gossip", members.Addr(), "protocol", protocol.Version)
 	<-ctx.Done()
 	log.Info("shutting down")
 	return sched.Close()
+}
+
+// perNode keeps the pool at c workers per node the provider counts, as
+// nodes come and go (capped by limit when set).
+func perNode(ctx context.Context, k *kube.Provider, a *adapt.Adaptive, c float64, limit int, log *slog.Logger) {
+	tick := time.NewTicker(30 * time.Second)
+	defer tick.Stop()
+	for {
+		if nodes, err := k.Nodes(ctx); err != nil {
+			log.Warn("adaptive: could not count nodes", "err", err)
+		} else {
+			n := max(1, int(math.Ceil(c*float64(nodes))))
+			if limit > 0 {
+				n = min(n, limit)
+			}
+			if p := a.Policy(); p.Min != n || p.Max != n {
+				log.Info("adaptive: workers per node", "nodes", nodes, "per_node", c, "workers", n)
+				a.SetBounds(n, n)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // provider is an adapt.Provider that can be shut.
@@ -284,7 +323,8 @@ type provider interface {
 // newProvider makes the provider named: local processes of this binary,
 // as `dusk worker` with workerArgs, or the pods of a Kubernetes Deployment.
 // Local workers present the scheduler's own TLS certificate.
-func newProvider(kind, schedAddr string, workerArgs []string, tls security.Files, stderr io.Writer) (provider, error) {
+func newProvider(sf *schedulerFlags, schedAddr string, workerArgs []string, stderr io.Writer) (provider, error) {
+	kind, tls := *sf.provider, sf.sec.files
 	switch kind {
 	case "local":
 		exe, err := os.Executable()
@@ -297,7 +337,7 @@ func newProvider(kind, schedAddr string, workerArgs []string, tls security.Files
 		}
 		return &adapt.Processes{Command: append(cmd, workerArgs...), Prefix: "worker", Output: stderr}, nil
 	case "kubernetes":
-		return newKubeProvider()
+		return kube.InCluster(sf.k8sNamespace(), *sf.k8sDeployment)
 	}
 	return nil, fmt.Errorf("--provider %q: want none, local or kubernetes", kind)
 }
@@ -771,9 +811,4 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size such as 4GiB or 512MB", s)
 	}
 	return int64(v * mult), nil
-}
-
-// newKubeProvider is filled in by kube.go.
-var newKubeProvider = func() (provider, error) {
-	return nil, errors.New("--provider kubernetes: not built in")
 }
