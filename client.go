@@ -414,8 +414,9 @@ func (c *Client) queryWorkers(ctx context.Context, atLeast int) ([]WorkerInfo, e
 // Adapt has the cluster keep between min and max workers, as Dask's
 // cluster.adapt: its scheduler's provider starts workers when tasks queue
 // and retires idle ones (each hands its results on first), never more than
-// the scheduler's --max-workers. The scheduler needs a provider: `dusk
-// cluster`, or `dusk scheduler --provider local|kubernetes`.
+// the scheduler's --max-workers. A local cluster adapts with workers in
+// this process; a remote scheduler needs a provider: `dusk cluster`, or
+// `dusk scheduler --provider local|kubernetes`.
 func (c *Client) Adapt(ctx context.Context, min, max int) error {
 	if min < 0 || max < min || max == 0 {
 		return fmt.Errorf("dusk: adapt: want 0 <= min <= max and max > 0, got %d and %d", min, max)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
 
@@ -173,4 +174,61 @@ func TestRetireHandsOffResults(t *testing.T) {
 	}
 	checkSums(t, out, referenceSums(rows))
 	out.Release()
+}
+
+var nap = Register("test-nap", func(ctx context.Context, ms int) (int, error) {
+	select {
+	case <-time.After(time.Duration(ms) * time.Millisecond):
+	case <-ctx.Done():
+	}
+	return ms, nil
+})
+
+// A local cluster adapts as Dask's LocalCluster.adapt does: asked for one
+// to three workers while tasks queue, it starts two more in this process,
+// and every result comes back; a cluster that was not asked keeps its size.
+func TestLocalClusterAdapts(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := NewClient(ctx, Workers(1), Dashboard("none"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Adapt(ctx, 3, 1); err == nil {
+		t.Fatal("Adapt(3, 1) is no error")
+	}
+	if err := c.Adapt(ctx, 1, 3); err != nil {
+		t.Fatal(err)
+	}
+	cctx := WithClient(ctx, c)
+	// 18 s of work: more than the 5 s a worker should take for it.
+	ms := make([]int, 12)
+	for i := range ms {
+		ms[i] = 1500 + i // distinct tasks
+	}
+	futs, err := nap.Map(cctx, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := c.WaitForWorkers(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Gather(cctx, futs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != ms[i] {
+			t.Fatalf("task %d returned %d", i, v)
+		}
+	}
+	names := map[string]bool{}
+	for _, w := range ws {
+		names[w.Name] = true
+	}
+	if !names["local-1"] || !names["local-2"] || !names["local-3"] {
+		t.Fatalf("workers %v", names)
+	}
 }

@@ -10,15 +10,17 @@ import (
 // adaptive is the scheduler's pool policy, if it has a provider.
 type adaptive struct {
 	a          *adapt.Adaptive
-	maxWorkers int // the bound no Adapt request passes
+	maxWorkers int    // the bound no Adapt request passes
+	begin      func() // starts the policy's loop at the first Adapt, if set
 }
 
 // SetAdaptive gives the scheduler the policy its provider follows, so that
-// clients may change its bounds (Client.Adapt) up to maxWorkers.
-func (s *Scheduler) SetAdaptive(a *adapt.Adaptive, maxWorkers int) {
+// clients may change its bounds (Client.Adapt) up to maxWorkers; begin, if
+// not nil, starts following it at the first such request.
+func (s *Scheduler) SetAdaptive(a *adapt.Adaptive, maxWorkers int, begin func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.adaptive = adaptive{a: a, maxWorkers: maxWorkers}
+	s.adaptive = adaptive{a: a, maxWorkers: maxWorkers, begin: begin}
 }
 
 // adapt answers a client's Adapt; called under s.mu.
@@ -31,6 +33,10 @@ func (s *Scheduler) adapt(m *protocol.Adapt) *protocol.AdaptReply {
 		hi = min(hi, s.adaptive.maxWorkers)
 	}
 	s.adaptive.a.SetBounds(min(m.Min, hi), hi)
+	if s.adaptive.begin != nil {
+		s.adaptive.begin()
+		s.adaptive.begin = nil
+	}
 	s.log.Info("adaptive: bounds set by a client", "min", min(m.Min, hi), "max", hi)
 	return &protocol.AdaptReply{ID: m.ID, Max: hi}
 }

@@ -2,13 +2,17 @@ package cluster
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/adapt"
 	"github.com/duskdata/dusk/internal/dashboard"
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/transport"
@@ -45,6 +49,8 @@ type Local struct {
 	dashboard *http.Server
 	mu        sync.Mutex
 	limit     int64 // each worker's memory limit
+	// stop ends the adaptive loop a client's Adapt starts.
+	stop context.CancelFunc
 }
 
 // MemoryLimit is the memory limit of each of the cluster's workers.
@@ -83,15 +89,84 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 		}
 		l.Scheduler.SetDashboard(l.DashboardAddr, nil) // the workers log through cfg.Log
 	}
-	for i := 0; i < cfg.Workers; i++ {
-		_, err := l.AddWorker(ctx, WorkerConfig{NThreads: cfg.Threads, Resources: cfg.Resources,
-			MemoryLimit: cfg.MemoryLimit, Fractions: cfg.Fractions, LocalDirectory: cfg.LocalDirectory}, cfg.Log)
-		if err != nil {
-			l.Close()
-			return nil, err
-		}
+	prov := &localProvider{l: l, log: cfg.Log, cfg: WorkerConfig{NThreads: cfg.Threads, Resources: cfg.Resources,
+		MemoryLimit: cfg.MemoryLimit, Fractions: cfg.Fractions, LocalDirectory: cfg.LocalDirectory}}
+	if err := prov.Start(ctx, cfg.Workers); err != nil {
+		l.Close()
+		return nil, err
 	}
+	// The pool keeps its size until a client asks it to adapt.
+	a := adapt.New(adapt.Policy{Min: cfg.Workers, Max: cfg.Workers})
+	actx, stop := context.WithCancel(context.Background())
+	l.stop = stop
+	l.Scheduler.SetAdaptive(a, 0, func() { go adapt.Run(actx, a, l.Scheduler.Load, prov, cfg.Log) })
 	return l, nil
+}
+
+// localProvider is the adaptive Provider of a local cluster: workers in
+// this process, named local-1, local-2, ...
+type localProvider struct {
+	l       *Local
+	cfg     WorkerConfig
+	log     *slog.Logger
+	mu      sync.Mutex
+	started int
+	live    map[string]*Worker
+}
+
+func (p *localProvider) Workers() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for name, w := range p.live {
+		if w.closing() {
+			delete(p.live, name)
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+func (p *localProvider) Start(ctx context.Context, n int) error {
+	for range n {
+		p.mu.Lock()
+		p.started++
+		cfg := p.cfg
+		cfg.Name = "local-" + strconv.Itoa(p.started)
+		p.mu.Unlock()
+		w, err := p.l.AddWorker(ctx, cfg, p.log)
+		if err != nil {
+			return err
+		}
+		p.mu.Lock()
+		if p.live == nil {
+			p.live = map[string]*Worker{}
+		}
+		p.live[cfg.Name] = w
+		p.mu.Unlock()
+	}
+	return nil
+}
+
+// Stop retires the named workers, each handing its results on first.
+func (p *localProvider) Stop(ctx context.Context, names []string) error {
+	var errs []error
+	for _, name := range names {
+		p.mu.Lock()
+		w := p.live[name]
+		delete(p.live, name)
+		p.mu.Unlock()
+		if w == nil {
+			continue
+		}
+		rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		if err := w.Retire(rctx); err != nil {
+			errs = append(errs, fmt.Errorf("retire %s: %w", name, err))
+		}
+		cancel()
+	}
+	return errors.Join(errs...)
 }
 
 // AddWorker starts one more worker. Its process memory is its results plus
@@ -142,6 +217,9 @@ func (l *Local) cpuShare() time.Duration {
 
 // Close stops the workers and the scheduler.
 func (l *Local) Close() error {
+	if l.stop != nil {
+		l.stop()
+	}
 	if l.dashboard != nil {
 		l.dashboard.Close()
 	}

@@ -276,7 +276,7 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 			hi = min(hi, *sf.limit)
 		}
 		a := adapt.New(adapt.Policy{Min: min(*sf.adaptMin, hi), Max: hi, IdleAfter: *sf.idle})
-		sched.SetAdaptive(a, *sf.limit)
+		sched.SetAdaptive(a, *sf.limit, nil)
 		if k, ok := prov.(*kube.Provider); ok && *sf.perNode > 0 {
 			go perNode(ctx, k, a, *sf.perNode, *sf.limit, log)
 		}
