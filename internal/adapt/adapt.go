@@ -24,8 +24,9 @@ import (
 // pods of a Kubernetes Deployment.
 type Provider interface {
 	// Workers names the workers asked for and not stopped, joined or
-	// still starting; a worker joins the scheduler under its name.
-	Workers() []string
+	// still starting; a worker joins the scheduler under its name. An
+	// error skips the step: a pool of unknown size is left as it is.
+	Workers() ([]string, error)
 	// Start asks for n more workers.
 	Start(ctx context.Context, n int) error
 	// Stop stops the named workers: each retires, handing its results on.
@@ -188,8 +189,13 @@ func Run(ctx context.Context, a *Adaptive, load func() Load, prov Provider, log 
 	tick := time.NewTicker(a.Policy().Interval)
 	defer tick.Stop()
 	last := -1
-	for {
-		d := a.Step(time.Now(), load(), prov.Workers())
+	for ; ctx.Err() == nil; wait(ctx, tick) {
+		have, err := prov.Workers()
+		if err != nil {
+			log.Warn("adaptive: could not list the workers", "err", err)
+			continue
+		}
+		d := a.Step(time.Now(), load(), have)
 		if d.Target != last {
 			p := a.Policy()
 			log.Info("adaptive: target workers", "target", d.Target, "min", p.Min, "max", p.Max)
@@ -207,10 +213,13 @@ func Run(ctx context.Context, a *Adaptive, load func() Load, prov Provider, log 
 				log.Warn("adaptive: could not stop workers", "err", err)
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
+	}
+}
+
+// wait waits for the next tick or for ctx to end.
+func wait(ctx context.Context, tick *time.Ticker) {
+	select {
+	case <-ctx.Done():
+	case <-tick.C:
 	}
 }

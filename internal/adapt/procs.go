@@ -27,7 +27,7 @@ type Processes struct {
 }
 
 // Workers names the processes started, not stopped and not exited.
-func (p *Processes) Workers() []string {
+func (p *Processes) Workers() ([]string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := make([]string, 0, len(p.running))
@@ -35,7 +35,7 @@ func (p *Processes) Workers() []string {
 		out = append(out, name)
 	}
 	slices.Sort(out)
-	return out
+	return out, nil
 }
 
 // Start runs n more workers.
@@ -84,5 +84,6 @@ func (p *Processes) Stop(_ context.Context, names []string) error {
 
 // Close stops every worker and waits for none: each retires on its own.
 func (p *Processes) Close() {
-	p.Stop(context.Background(), p.Workers())
+	names, _ := p.Workers()
+	p.Stop(context.Background(), names)
 }

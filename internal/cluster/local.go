@@ -114,7 +114,7 @@ type localProvider struct {
 	live    map[string]*Worker
 }
 
-func (p *localProvider) Workers() []string {
+func (p *localProvider) Workers() ([]string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []string
@@ -125,7 +125,7 @@ func (p *localProvider) Workers() []string {
 		}
 		out = append(out, name)
 	}
-	return out
+	return out, nil
 }
 
 func (p *localProvider) Start(ctx context.Context, n int) error {

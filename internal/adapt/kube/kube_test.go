@@ -2,74 +2,132 @@ package kube
 
 import (
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strings"
+	"sync"
 	"testing"
-
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes/fake"
 )
 
-// These tests run against client-go's fake clientset (an object tracker
-// that serves the API in memory), not a real API server.
-
-func workerPod(name string, phase corev1.PodPhase) *corev1.Pod {
-	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", Labels: map[string]string{"app": "dusk-worker"}},
-		Status: corev1.PodStatus{Phase: phase}}
+// apiServer answers the few calls of the Kubernetes API the provider makes,
+// over HTTPS, from objects it keeps as the API's JSON: a stand-in for a
+// real API server, which this machine has none of.
+type apiServer struct {
+	mu       sync.Mutex
+	replicas map[string]int               // deployments by name
+	pods     map[string]map[string]string // name: {"app", "phase", "cost"}
+	nodes    []map[string]any
 }
 
-func node(name string, ready, cordoned bool) *corev1.Node {
-	status := corev1.ConditionFalse
-	if ready {
-		status = corev1.ConditionTrue
+func (s *apiServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Header.Get("Authorization") != "Bearer t0ken" {
+		http.Error(w, `{"message":"Unauthorized"}`, http.StatusUnauthorized)
+		return
 	}
-	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.NodeSpec{Unschedulable: cordoned},
-		Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: status}}}}
+	if r.Method == http.MethodPatch && r.Header.Get("Content-Type") != "application/merge-patch+json" {
+		http.Error(w, `{"message":"want a merge patch"}`, http.StatusUnsupportedMediaType)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var patch map[string]map[string]any
+	json.Unmarshal(body, &patch)
+	send := func(v any) { json.NewEncoder(w).Encode(v) }
+	notFound := func(what string) { http.Error(w, `{"message":"`+what+` not found"}`, http.StatusNotFound) }
+	switch p := r.URL.Path; {
+	case strings.HasPrefix(p, "/apis/apps/v1/namespaces/ns/deployments/"):
+		name := strings.TrimPrefix(p, "/apis/apps/v1/namespaces/ns/deployments/")
+		n, ok := s.replicas[name]
+		if !ok {
+			notFound("deployments.apps " + name)
+			return
+		}
+		if r.Method == http.MethodPatch {
+			n = int(patch["spec"]["replicas"].(float64))
+			s.replicas[name] = n
+		}
+		send(map[string]any{"spec": map[string]any{"replicas": n,
+			"selector": map[string]any{"matchLabels": map[string]string{"app": "dusk-worker"}}}})
+	case p == "/api/v1/namespaces/ns/pods" && r.Method == http.MethodGet:
+		var items []any
+		for name, pod := range s.pods {
+			if r.URL.Query().Get("labelSelector") == "app="+pod["app"] {
+				items = append(items, map[string]any{"metadata": map[string]any{"name": name}, "status": map[string]any{"phase": pod["phase"]}})
+			}
+		}
+		send(map[string]any{"items": items})
+	case strings.HasPrefix(p, "/api/v1/namespaces/ns/pods/") && r.Method == http.MethodPatch:
+		pod, ok := s.pods[strings.TrimPrefix(p, "/api/v1/namespaces/ns/pods/")]
+		if !ok {
+			notFound("pods")
+			return
+		}
+		pod["cost"] = patch["metadata"]["annotations"].(map[string]any)[deletionCost].(string)
+		send(map[string]any{})
+	case p == "/api/v1/nodes":
+		send(map[string]any{"items": s.nodes})
+	default:
+		notFound(r.Method + " " + p)
+	}
+}
+
+func node(ready string, cordoned bool) map[string]any {
+	return map[string]any{"spec": map[string]any{"unschedulable": cordoned},
+		"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": ready}}}}
 }
 
 // The provider lists the Deployment's live pods (and the replicas not yet
 // given one), grows the replicas, marks the pods chosen to go with the
-// lowest deletion cost before shrinking them, and counts the ready,
-// schedulable nodes.
+// lowest deletion cost before shrinking them, counts the ready and
+// schedulable nodes, and says what the server refused.
 func TestProvider(t *testing.T) {
-	replicas := int32(2)
-	dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "dusk-worker", Namespace: "ns"},
-		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "dusk-worker"}}}}
-	other := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "scheduler", Namespace: "ns", Labels: map[string]string{"app": "dusk-scheduler"}}}
-	client := fake.NewClientset(dep, other, workerPod("w-a", corev1.PodRunning), workerPod("w-b", corev1.PodRunning),
-		workerPod("w-old", corev1.PodSucceeded),
-		node("n1", true, false), node("n2", false, false), node("n3", true, true), node("n4", true, false))
-	p := &Provider{Client: client, Namespace: "ns", Name: "dusk-worker"}
+	api := &apiServer{
+		replicas: map[string]int{"dusk-worker": 2},
+		pods: map[string]map[string]string{
+			"w-a": {"app": "dusk-worker", "phase": "Running"}, "w-b": {"app": "dusk-worker", "phase": "Running"},
+			"w-old": {"app": "dusk-worker", "phase": "Succeeded"}, "scheduler": {"app": "dusk-scheduler", "phase": "Running"}},
+		nodes: []map[string]any{node("True", false), node("False", false), node("True", true), node("True", false)},
+	}
+	srv := httptest.NewTLSServer(api)
+	defer srv.Close()
+	p := &Provider{Server: srv.URL, Token: "t0ken", Client: srv.Client(), Namespace: "ns", Name: "dusk-worker"}
 	ctx := context.Background()
 
-	if got := p.Workers(); !reflect.DeepEqual(got, []string{"w-a", "w-b"}) {
-		t.Fatalf("workers %v", got)
+	if got, err := p.Workers(); err != nil || !reflect.DeepEqual(got, []string{"w-a", "w-b"}) {
+		t.Fatalf("workers %v, %v", got, err)
 	}
 	if err := p.Start(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Workers(); !reflect.DeepEqual(got, []string{"w-a", "w-b", "(starting)", "(starting)"}) {
-		t.Fatalf("after Start(2): %v", got)
+	if got, err := p.Workers(); err != nil || !reflect.DeepEqual(got, []string{"w-a", "w-b", "(starting)", "(starting)"}) {
+		t.Fatalf("after Start(2): %v, %v", got, err)
 	}
 	if err := p.Stop(ctx, []string{"w-b"}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := client.AppsV1().Deployments("ns").Get(ctx, "dusk-worker", metav1.GetOptions{})
-	if err != nil || *d.Spec.Replicas != 3 {
-		t.Fatalf("replicas after Stop: %v, %v", d.Spec.Replicas, err)
-	}
-	pod, err := client.CoreV1().Pods("ns").Get(ctx, "w-b", metav1.GetOptions{})
-	if err != nil || pod.Annotations[deletionCost] != "-1000" {
-		t.Fatalf("the pod to go is not marked: %v, %v", pod.Annotations, err)
-	}
-	if pod, _ := client.CoreV1().Pods("ns").Get(ctx, "w-a", metav1.GetOptions{}); pod.Annotations[deletionCost] != "" {
-		t.Fatalf("a pod that stays is marked: %v", pod.Annotations)
+	api.mu.Lock()
+	replicas, costB, costA := api.replicas["dusk-worker"], api.pods["w-b"]["cost"], api.pods["w-a"]["cost"]
+	api.mu.Unlock()
+	if replicas != 3 || costB != "-1000" || costA != "" {
+		t.Fatalf("after Stop(w-b): %d replicas, costs %q and %q", replicas, costB, costA)
 	}
 	if n, err := p.Nodes(ctx); err != nil || n != 2 {
 		t.Fatalf("%d nodes take pods (%v); want 2", n, err)
 	}
-	if err := p.Stop(ctx, []string{"w-gone"}); err == nil {
-		t.Fatal("stopping a pod that is not there is no error")
+	if err := p.Stop(ctx, []string{"w-gone"}); err == nil || !strings.Contains(err.Error(), "w-gone") || !strings.Contains(err.Error(), "not found") {
+		t.Fatalf("stopping a pod that is not there: %v", err)
+	}
+	if _, err := (&Provider{Server: srv.URL, Token: "t0ken", Client: srv.Client(), Namespace: "ns", Name: "missing"}).Workers(); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("the workers of a missing Deployment: %v", err)
+	}
+	if _, err := (&Provider{Server: srv.URL, Token: "wrong", Client: srv.Client(), Namespace: "ns", Name: "dusk-worker"}).Workers(); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+		t.Fatalf("a wrong token: %v", err)
+	}
+	if _, err := InCluster("", "dusk-worker"); err == nil {
+		t.Fatal("InCluster outside a pod is no error")
 	}
 }
