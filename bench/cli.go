@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/config"
 	"github.com/duskdata/dusk/internal/security"
 	"github.com/duskdata/dusk/io/storage"
 )
@@ -128,13 +129,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	}
 	fs := flag.NewFlagSet("dusk bench "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	rows := fs.String("rows", "1e7", "rows of the groupby table and of the join's X (1e7 or 10000)")
-	dir := fs.String("data", "data", "directory of the data files, or one of them")
-	questions := fs.String("questions", "", "comma-separated questions to run; all when empty")
-	partitions := fs.Int("partitions", 0, "partitions of the data; 0 for the readers' default (64 MiB of CSV each)")
-	sizes := fs.String("sizes", "1e7,1e8", "scale: the groupby table's sizes, in rows, smallest first")
+	sf := addSuiteFlags(fs)
+	rows, dir, questions, partitions, sizes := sf.rows, sf.dir, sf.questions, sf.partitions, sf.sizes
 	rf := addRunFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -188,6 +186,51 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 		err = r.gpuSuite(n)
 	}
 	return errors.Join(err, r.err)
+}
+
+// suiteFlags are the flags of the suites on db-benchmark's tables.
+type suiteFlags struct {
+	rows, dir, questions, sizes *string
+	partitions                  *int
+}
+
+func addSuiteFlags(fs *flag.FlagSet) suiteFlags {
+	return suiteFlags{
+		rows:       fs.String("rows", "1e7", "rows of the groupby table and of the join's X (1e7 or 10000)"),
+		dir:        fs.String("data", "data", "directory of the data files, or one of them"),
+		questions:  fs.String("questions", "", "comma-separated questions to run; all when empty"),
+		partitions: fs.Int("partitions", 0, "partitions of the data; 0 for the readers' default (64 MiB of CSV each)"),
+		sizes:      fs.String("sizes", "1e7,1e8", "scale: the groupby table's sizes, in rows, smallest first"),
+	}
+}
+
+// The flags of every suite, for a configuration file's bench: section and
+// DUSK_* variables (`dusk config bench`).
+func init() {
+	config.Register("bench", func() *flag.FlagSet {
+		fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+		addSuiteFlags(fs)
+		addRunFlags(fs)
+		for _, add := range []func(*flag.FlagSet){
+			func(fs *flag.FlagSet) { addTPCHFlags(fs) },
+			func(fs *flag.FlagSet) { addGenTPCHFlags(fs) },
+		} {
+			more := flag.NewFlagSet("", flag.ContinueOnError)
+			add(more)
+			more.VisitAll(func(f *flag.Flag) {
+				if fs.Lookup(f.Name) == nil {
+					fs.Var(f.Value, f.Name, f.Usage)
+				}
+			})
+		}
+		return fs
+	})
+}
+
+// parseFlags fills fs from a configuration file, DUSK_* variables and args.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	_, err := config.Parse("bench", fs, args, os.Environ())
+	return err
 }
 
 // runFlags are the flags of every suite that runs on a cluster.

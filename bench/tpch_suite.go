@@ -32,14 +32,34 @@ const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
 flags: --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpuprofile FILE
 `
 
+// addGenTPCHFlags adds the flags of `dusk bench gen tpch`.
+func addGenTPCHFlags(fs *flag.FlagSet) (sf, dir *string) {
+	return fs.String("sf", "1", "scale factor: a whole number of 1 or more (1 is about 1 GB of text)"),
+		fs.String("data", "data/tpch", "directory to write the tables to")
+}
+
+// tpchFlags are the flags of `dusk bench tpch` beside the run flags.
+type tpchFlags struct {
+	dir, queries, answers *string
+	persist               *bool
+}
+
+func addTPCHFlags(fs *flag.FlagSet) tpchFlags {
+	return tpchFlags{
+		dir:     fs.String("data", "data/tpch", "directory of the tables"),
+		queries: fs.String("queries", "", "comma-separated queries to run, such as q1,q5; all when empty"),
+		persist: fs.Bool("persist", false, "read the tables into the workers' memory first"),
+		answers: fs.String("answers", "", "directory to write each query's answer to, as qNN.csv"),
+	}
+}
+
 // genTPCH runs `dusk bench gen tpch`.
 func genTPCH(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("dusk bench gen tpch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, tpchUsage) }
-	sf := fs.String("sf", "1", "scale factor: a whole number of 1 or more (1 is about 1 GB of text)")
-	dir := fs.String("data", "data/tpch", "directory to write the tables to")
-	if err := fs.Parse(args); err != nil {
+	sf, dir := addGenTPCHFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -57,12 +77,10 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 	fs := flag.NewFlagSet("dusk bench tpch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, tpchUsage) }
-	dir := fs.String("data", "data/tpch", "directory of the tables")
-	queries := fs.String("queries", "", "comma-separated queries to run, such as q1,q5; all when empty")
-	persist := fs.Bool("persist", false, "read the tables into the workers' memory first")
-	answers := fs.String("answers", "", "directory to write each query's answer to, as qNN.csv")
+	tf := addTPCHFlags(fs)
+	dir, queries, persist, answers := tf.dir, tf.queries, tf.persist, tf.answers
 	rf := addRunFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

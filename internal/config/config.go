@@ -14,10 +14,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -25,6 +27,26 @@ import (
 // Commands maps each command's name to a function making its flags, fresh:
 // the file's keys are checked against all of them.
 type Commands map[string]func() *flag.FlagSet
+
+var registry = struct {
+	sync.Mutex
+	cmds Commands
+}{cmds: Commands{}}
+
+// Register adds a command whose flags a file's keys may name; the packages
+// that define commands call it from init.
+func Register(cmd string, flags func() *flag.FlagSet) {
+	registry.Lock()
+	defer registry.Unlock()
+	registry.cmds[cmd] = flags
+}
+
+// Registered returns the commands registered so far.
+func Registered() Commands {
+	registry.Lock()
+	defer registry.Unlock()
+	return maps.Clone(registry.cmds)
+}
 
 // Setting is one flag's effective value and where it came from.
 type Setting struct {
@@ -43,7 +65,8 @@ const ConfigFlag = "config"
 // Parse fills fs, the flags of command cmd, from the file, the environment
 // and args, in that order, and returns every flag's setting. environ is
 // the process's environment (os.Environ()).
-func Parse(cmd string, fs *flag.FlagSet, commands Commands, args, environ []string) ([]Setting, error) {
+func Parse(cmd string, fs *flag.FlagSet, args, environ []string) ([]Setting, error) {
+	commands := Registered()
 	var file string
 	if fs.Lookup(ConfigFlag) == nil {
 		fs.StringVar(&file, ConfigFlag, "", "YAML file of flag values (default ~/.config/dusk/dusk.yaml if it exists; $DUSK_CONFIG)")

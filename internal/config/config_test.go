@@ -36,14 +36,14 @@ func workerFlags() *testFlags {
 	return t
 }
 
-var commands = Commands{
-	"worker": func() *flag.FlagSet { return workerFlags().fs },
-	"scheduler": func() *flag.FlagSet {
+func init() {
+	Register("worker", func() *flag.FlagSet { return workerFlags().fs })
+	Register("scheduler", func() *flag.FlagSet {
 		fs := flag.NewFlagSet("scheduler", flag.ContinueOnError)
 		fs.Int("port", 8786, "")
 		fs.String("tls-ca-file", "", "")
 		return fs
-	},
+	})
 }
 
 func write(t *testing.T, text string) string {
@@ -97,7 +97,7 @@ worker:
 			map[string]string{"nthreads": "default"}},
 	} {
 		f := workerFlags()
-		got, err := Parse("worker", f.fs, commands, c.args, c.env)
+		got, err := Parse("worker", f.fs, c.args, c.env)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -126,15 +126,15 @@ func TestUnknownKeys(t *testing.T) {
 		{"- a\n- b\n", "want keys and values"},
 	} {
 		file := write(t, c.text)
-		_, err := Parse("worker", workerFlags().fs, commands, []string{"--config", file}, nil)
+		_, err := Parse("worker", workerFlags().fs, []string{"--config", file}, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), file) {
 			t.Errorf("%q: %v; want %q", c.text, err, c.want)
 		}
 	}
-	if _, err := Parse("worker", workerFlags().fs, commands, []string{"--config", "/nonexistent/dusk.yaml"}, nil); err == nil {
+	if _, err := Parse("worker", workerFlags().fs, []string{"--config", "/nonexistent/dusk.yaml"}, nil); err == nil {
 		t.Error("a missing --config file is no error")
 	}
-	if _, err := Parse("worker", workerFlags().fs, commands, nil, []string{"DUSK_NTHREADS=lots"}); err == nil || !strings.Contains(err.Error(), "DUSK_NTHREADS") {
+	if _, err := Parse("worker", workerFlags().fs, nil, []string{"DUSK_NTHREADS=lots"}); err == nil || !strings.Contains(err.Error(), "DUSK_NTHREADS") {
 		t.Errorf("a bad environment value: %v", err)
 	}
 }

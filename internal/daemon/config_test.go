@@ -57,6 +57,13 @@ func TestConfigFileAndEnvironment(t *testing.T) {
 		}
 	}
 
+	// dusk bench's flags come from the same places.
+	cmd = exec.Command(bins.dusk, "config", "bench")
+	cmd.Env = append(os.Environ(), "DUSK_ROWS=1e4")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `rows: "1e4"`) || !strings.Contains(string(out), "# env DUSK_ROWS") {
+		t.Errorf("dusk config bench: %v\n%s", err, out)
+	}
+
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	if err := os.WriteFile(bad, []byte("worker:\n  nthread: 3\n"), 0o644); err != nil {
 		t.Fatal(err)

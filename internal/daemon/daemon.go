@@ -154,7 +154,13 @@ func newSchedulerFlags(stderr io.Writer) *schedulerFlags {
 	}
 }
 
-// commands are the flags of each command, for the configuration file's keys.
+// The flags of each command, for the configuration file's keys.
+func init() {
+	for cmd, flags := range commands {
+		config.Register(cmd, flags)
+	}
+}
+
 var commands = config.Commands{
 	"scheduler": func() *flag.FlagSet { return newSchedulerFlags(io.Discard).fs },
 	"cluster": func() *flag.FlagSet {
@@ -167,7 +173,7 @@ var commands = config.Commands{
 
 // parseFlags fills fs from the configuration file, the environment and args.
 func parseFlags(cmd string, fs *flag.FlagSet, args []string) error {
-	_, err := config.Parse(cmd, fs, commands, args, os.Environ())
+	_, err := config.Parse(cmd, fs, args, os.Environ())
 	return err
 }
 
@@ -629,6 +635,7 @@ func (c *currentWorker) OnTask(f func(protocol.TaskRecord)) {
 // each command (or of the one named, with FLAGS as it would be given them),
 // as YAML that a configuration file can hold, each value with its source.
 func runConfig(args []string, stdout, stderr io.Writer) error {
+	commands := config.Registered()
 	names := slices.Sorted(maps.Keys(commands))
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		if commands[args[0]] == nil {
@@ -639,7 +646,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	for _, cmd := range names {
 		fs := commands[cmd]()
 		fs.SetOutput(stderr)
-		settings, err := config.Parse(cmd, fs, commands, args, os.Environ())
+		settings, err := config.Parse(cmd, fs, args, os.Environ())
 		if err != nil {
 			return err
 		}
