@@ -379,7 +379,13 @@ func TestBlockSizeFollowsWorkerMemory(t *testing.T) {
 	for _, r := range readers {
 		var parts []int
 		for _, limit := range []int64{8 << 30, 16 << 20} {
-			c, err := dusk.NewClient(ctx, dusk.Workers(1), dusk.ThreadsPerWorker(1), dusk.MemoryLimit(limit))
+			// The limit sizes the readers' partitions. The worker's memory
+			// management is kept out of the way: a local worker's process
+			// memory is this whole test process's (80 MiB and more on a
+			// loaded machine whose garbage waits), which at 16 MiB would
+			// pause it for good.
+			far := dusk.Fractions{Target: 1000, Spill: 1000, Pause: 1000, Terminate: 1000}
+			c, err := dusk.NewClient(ctx, dusk.Workers(1), dusk.ThreadsPerWorker(1), dusk.MemoryLimit(limit), dusk.MemoryFractions(far))
 			if err != nil {
 				t.Fatal(err)
 			}
