@@ -125,7 +125,9 @@ func MemoryLimit(bytes int64) Option { return func(o *options) { o.memoryLimit =
 
 // MemoryFractions sets the thresholds of the local workers' memory
 // management; zero fields keep Dask's defaults (target 0.6, spill 0.7,
-// pause 0.8, terminate 0.95), and a fraction above 1 turns its action off.
+// pause 0.8, terminate 0.95). A fraction above 1 acts only past that
+// multiple of the limit: a local worker counts its share of this whole
+// process, which can pass it.
 func MemoryFractions(f Fractions) Option { return func(o *options) { o.fractions = f } }
 
 // LocalDirectory sets where local workers spill results. Default: the

@@ -10,7 +10,8 @@ import (
 
 // Fractions are the thresholds of a worker's memory management, as
 // fractions of its memory limit. A zero field takes its default; a field
-// above 1 never triggers.
+// above 1 triggers only past that multiple of the limit (a local cluster's
+// worker counts its share of the whole process, which can pass it).
 type Fractions struct {
 	// Target, of managed memory: the least recently used results go to disk.
 	Target float64
