@@ -82,18 +82,9 @@ func (s *syncBuffer) waitFor(t testing.TB, ctx context.Context, p *proc, text st
 			s.mu.Unlock()
 			return
 		}
-		if s.changed == nil {
-			s.changed = make(chan struct{})
-		}
-		changed := s.changed
+		changed := s.nextLocked()
 		s.mu.Unlock()
-		select {
-		case <-changed:
-		case <-p.exited:
-			t.Fatalf("the process exited before writing %q:\n%s", text, s)
-		case <-ctx.Done():
-			t.Fatalf("no %q written: %v\n%s", text, ctx.Err(), s)
-		}
+		s.wait(t, ctx, p, changed, fmt.Sprintf("%q", text))
 	}
 }
 
@@ -101,17 +92,27 @@ func (s *syncBuffer) waitFor(t testing.TB, ctx context.Context, p *proc, text st
 func (s *syncBuffer) waitForNext(t testing.TB, ctx context.Context, p *proc) {
 	t.Helper()
 	s.mu.Lock()
+	changed := s.nextLocked()
+	s.mu.Unlock()
+	s.wait(t, ctx, p, changed, "more")
+}
+
+// nextLocked is closed at the next write; called with s.mu held.
+func (s *syncBuffer) nextLocked() <-chan struct{} {
 	if s.changed == nil {
 		s.changed = make(chan struct{})
 	}
-	changed := s.changed
-	s.mu.Unlock()
+	return s.changed
+}
+
+func (s *syncBuffer) wait(t testing.TB, ctx context.Context, p *proc, changed <-chan struct{}, what string) {
+	t.Helper()
 	select {
 	case <-changed:
 	case <-p.exited:
-		t.Fatalf("the process exited:\n%s", s)
+		t.Fatalf("the process exited before writing %s:\n%s", what, s)
 	case <-ctx.Done():
-		t.Fatalf("nothing more written: %v\n%s", ctx.Err(), s)
+		t.Fatalf("nothing written of %s: %v\n%s", what, ctx.Err(), s)
 	}
 }
 
