@@ -56,9 +56,13 @@ func TestDashboardInABrowser(t *testing.T) {
 	for i := range rows {
 		rows[i] = row{K: int64(i % 1000), V: int64(i)}
 	}
-	if _, err := dataframe.FromRecords(rows, 16).GroupBy("K").SplitOut(8).Agg(dataframe.Sum("V").As("S")).Persist(cctx); err != nil {
+	// (kept referenced to the end: a persisted frame the program drops is
+	// released when collected, and its kinds would leave the progress panel)
+	done, err := dataframe.FromRecords(rows, 16).GroupBy("K").SplitOut(8).Agg(dataframe.Sum("V").As("S")).Persist(cctx)
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer done.Release()
 	// ...and one running: tasks held until the pages are drawn.
 	args := make([]int, 12)
 	for i := range args {
