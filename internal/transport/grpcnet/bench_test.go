@@ -130,14 +130,7 @@ func benchTLS(b *testing.B) *security.TLS {
 		b.Fatal(err)
 	}
 	f, err := ca.Write(b.TempDir(), "peer", time.Now().Add(-time.Hour), time.Now().Add(time.Hour))
-	if err != nil {
-		b.Fatal(err)
-	}
-	tl, err := security.Load(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return tl
+	return load(b, f, err)
 }
 
 // BenchmarkTransferTLS alternates 1 GiB transfers of the groupby-shaped

@@ -43,7 +43,8 @@ func waitForLog(t *testing.T, log lines, want string) {
 	}
 }
 
-func load(t *testing.T, f security.Files, err error) *security.TLS {
+// load loads the material a Write made, failing the test on either's error.
+func load(t testing.TB, f security.Files, err error) *security.TLS {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
