@@ -30,8 +30,42 @@ import (
 )
 
 // TaskError is why a task failed; errors returned by Compute, Persist and
-// futures wrap it when a task failed (errors.As finds it).
+// futures wrap it when a task failed (errors.As finds it). It unwraps to the
+// operation's own error where the task ran in this process, and to a
+// RemoteError where it ran in another; errors.Is(err, ErrKilledWorker) and
+// the other kinds below ask how it failed.
 type TaskError = protocol.TaskError
+
+// RemoteError is an operation's error from a worker in another process: the
+// name of its Go type, its text and, after a panic, the stack.
+type RemoteError = protocol.RemoteError
+
+// ErrorKind is how a task failed; each kind is an error for errors.Is.
+type ErrorKind = protocol.ErrorKind
+
+// The ways a task fails.
+const (
+	// ErrTaskFailed: the operation returned an error or panicked.
+	ErrTaskFailed = protocol.Failed
+	// ErrKilledWorker: workers died running the task, too many times.
+	ErrKilledWorker = protocol.KilledWorker
+	// ErrNoWorker: no worker offers the resources the task asks for.
+	ErrNoWorker = protocol.NoWorker
+	// ErrLost: an input is gone and cannot be made again.
+	ErrLost = protocol.Lost
+	// ErrCancelled: the task was cancelled before it finished.
+	ErrCancelled = protocol.Cancelled
+)
+
+// MaxTasks refuses any step of a computation that would add more than n
+// tasks (Metaflow's --max-num-splits): a runaway fan-out fails at once,
+// naming the step and its count, instead of flooding the cluster.
+func MaxTasks(n int) Option { return func(o *options) { o.maxTasks = n } }
+
+// MaxWorkers lets at most n workers run each computation's tasks at once
+// (Metaflow's --max-workers): one Compute, Persist or Map leaves the rest
+// of the cluster to others.
+func MaxWorkers(n int) Option { return func(o *options) { o.maxWorkers = n } }
 
 // Option configures NewClient.
 type Option func(*options)
@@ -53,6 +87,8 @@ type options struct {
 	progress       io.Writer
 	schedulerFile  string
 	tls            security.Files
+	maxTasks       int
+	maxWorkers     int
 }
 
 // Address connects to the scheduler of a running cluster ("host:8786"),
@@ -195,6 +231,8 @@ type Client struct {
 	dashboard  string    // the dashboard's URL, "" without one
 	streamNext uint64    // the task record TaskStream returns next
 	progress   io.Writer // Progress: where waits draw their progress
+	maxTasks   int       // MaxTasks; 0: no limit
+	maxWorkers int       // MaxWorkers; 0: no limit
 }
 
 // keyState is what the client knows of a key it wants.
@@ -233,6 +271,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		cacheDir: o.cache,
 		gpu:      o.gpu,
 		progress: o.progress,
+		maxTasks: o.maxTasks, maxWorkers: o.maxWorkers,
 	}
 	schedAddr := o.address
 	if o.schedulerFile != "" && schedAddr == "" {
@@ -376,6 +415,8 @@ func (c *Client) read() {
 			case *protocol.TaskStreamReply:
 				c.answer(m.ID, m)
 			case *protocol.ProfileReply:
+				c.answer(m.ID, m)
+			case *protocol.SharedReply:
 				c.answer(m.ID, m)
 			}
 		}
@@ -570,6 +611,11 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 			c.cacheSt.Stores += st.Stores
 			c.mu.Unlock()
 		}
+	}
+	if err := c.checkSteps(g); err != nil {
+		return err
+	}
+	if !independent {
 		g = graph.Fuse(g, keys)
 	}
 	if c.gpu {
@@ -595,9 +641,35 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 	// wanted again must end up wanted.
 	msgs := c.takeReleases()
 	c.mu.Unlock()
-	msgs = append(msgs, &protocol.UpdateGraph{Tasks: g.Tasks(), Keys: keys})
+	msgs = append(msgs, &protocol.UpdateGraph{Tasks: g.Tasks(), Keys: keys, MaxWorkers: c.maxWorkers})
 	if err := c.stream.Send(msgs); err != nil {
 		return fmt.Errorf("dusk: submit: %w", err)
+	}
+	return nil
+}
+
+// checkSteps refuses g if one of its steps (its tasks of one key prefix)
+// has more tasks than MaxTasks allows.
+func (c *Client) checkSteps(g *graph.Graph) error {
+	if c.maxTasks <= 0 || g.Len() <= c.maxTasks {
+		return nil
+	}
+	counts := map[string]int{}
+	for _, t := range g.Tasks() {
+		counts[t.Key.Prefix()]++
+	}
+	for _, t := range g.Tasks() {
+		if err := c.checkTasks(t.Key.Prefix(), counts[t.Key.Prefix()]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTasks refuses a step of n tasks if MaxTasks allows fewer.
+func (c *Client) checkTasks(step string, n int) error {
+	if c.maxTasks > 0 && n > c.maxTasks {
+		return fmt.Errorf("dusk: step %s would add %d tasks, more than MaxTasks(%d) allows", step, n, c.maxTasks)
 	}
 	return nil
 }
@@ -723,30 +795,8 @@ func (c *Client) flushReleases() {
 // wait blocks until every key is in memory or erred, and returns the first
 // error among them.
 func (c *Client) wait(ctx context.Context, keys []graph.Key) error {
-	w := &waiter{done: make(chan struct{})}
-	c.mu.Lock()
-	for _, k := range keys {
-		if ks := c.keys[k]; ks != nil && !ks.done {
-			w.remaining++
-			ks.waiters = append(ks.waiters, w)
-		}
-	}
-	pending := w.remaining > 0
-	c.mu.Unlock()
-	if pending && c.progress != nil {
-		stop := c.drawProgress(ctx)
-		defer stop()
-	}
-	if pending {
-		select {
-		case <-w.done:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-c.closed:
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			return c.err
-		}
+	if err := c.waitSome(ctx, keys, len(keys)); err != nil {
+		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -756,6 +806,68 @@ func (c *Client) wait(ctx context.Context, keys []graph.Key) error {
 		}
 	}
 	return nil
+}
+
+// waitSome waits until need of keys are reported, in memory or failed (or
+// until all that are still wanted are).
+func (c *Client) waitSome(ctx context.Context, keys []graph.Key, need int) error {
+	w := &waiter{done: make(chan struct{})}
+	c.mu.Lock()
+	pending := 0
+	for _, k := range keys {
+		if ks := c.keys[k]; ks != nil && !ks.done {
+			pending++
+		}
+	}
+	if done := len(keys) - pending; done < need {
+		w.remaining = min(need-done, pending)
+		for _, k := range keys {
+			if ks := c.keys[k]; ks != nil && !ks.done {
+				ks.waiters = append(ks.waiters, w)
+			}
+		}
+	}
+	c.mu.Unlock()
+	if w.remaining == 0 {
+		return nil
+	}
+	if c.progress != nil {
+		stop := c.drawProgress(ctx)
+		defer stop()
+	}
+	select {
+	case <-w.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closed:
+		return c.closedErr()
+	}
+}
+
+// keyDone reports whether key was reported, and its error if it failed.
+func (c *Client) keyDone(k graph.Key) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ks := c.keys[k]
+	if ks == nil || !ks.done {
+		return false, nil
+	}
+	if ks.err != nil {
+		return true, fmt.Errorf("dusk: %w", ks.err)
+	}
+	return true, nil
+}
+
+// cancel ends the waits on k with ErrCancelled where this client's last
+// want on it is the one being given up.
+func (c *Client) cancel(k graph.Key) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ks := c.keys[k]; ks != nil && !ks.done && ks.refs == 1 {
+		ks.err = &TaskError{Kind: ErrCancelled, Key: k, Message: "cancelled"}
+		c.settle(ks)
+	}
 }
 
 // gather fetches the values of keys, which must be in memory, from the

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -87,6 +91,38 @@ func TestTaskErrorReachesClient(t *testing.T) {
 	}
 	if te.Key != futs[1].Key() || !strings.Contains(te.Message, "odd input") {
 		t.Fatalf("error names key %s with %q; want key %s and the message", te.Key, te.Message, futs[1].Key())
+	}
+}
+
+var openInput = Register("test-open", func(_ context.Context, path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("open input: %w", err)
+	}
+	return 0, f.Close()
+})
+
+// On the local cluster a task's error keeps its identity: errors.Is and
+// errors.As reach the user's own error, and the message leads with the
+// operation, not the key.
+func TestTaskErrorUnwraps(t *testing.T) {
+	c := newTestClient(t, Workers(1))
+	ctx := testCtx(t, c)
+	f, err := openInput.Submit(ctx, filepath.Join(t.TempDir(), "missing.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Result(ctx)
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("err = %v; want it to unwrap to the *fs.PathError", err)
+	}
+	if !errors.Is(err, ErrTaskFailed) || errors.Is(err, ErrKilledWorker) {
+		t.Fatalf("err = %v; want it to be ErrTaskFailed and no other kind", err)
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "dusk: test-open: open input: open ") || !strings.HasSuffix(msg, "(task "+string(f.Key())+" on worker inproc://1)") {
+		t.Fatalf("message %q: want the operation first and the key last", msg)
 	}
 }
 

@@ -41,6 +41,24 @@ type node struct {
 
 func failed(err error) *Array { return &Array{err: err} }
 
+// WithNeeds makes the tasks that compute this array's chunks (the last
+// step's, not its inputs') ask for n on the worker that runs them, held
+// while each runs, as Metaflow's @resources does for a step.
+func (a *Array) WithNeeds(n graph.Needs) *Array {
+	r := n.Resources()
+	if a.err != nil || len(r) == 0 {
+		return a
+	}
+	out := *a
+	out.n = &node{tok: token("array-needs", mustJSON(r), a), keep: a.n.keep, lit: a.n.lit,
+		lower: func(l *lowering) []graph.Key {
+			ks := l.keys(a)
+			l.g.Require(ks, r)
+			return ks
+		}}
+	return &out
+}
+
 // Err returns the first error made in building the array, or nil.
 func (a *Array) Err() error { return a.err }
 

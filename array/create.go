@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/registry"
@@ -18,6 +19,31 @@ type genArgs struct {
 	Shape []int   `json:"shape"` // the whole array's
 	Value float64 `json:"value,omitempty"`
 	Seed  uint64  `json:"seed,omitempty"`
+	// A slice of a generated array is generated too: Base is the shape of
+	// the array the generator made (nil: Shape), and Lo where this one
+	// starts in it (nil: at the origin).
+	Base []int `json:"base,omitempty"`
+	Lo   []int `json:"lo,omitempty"`
+}
+
+// window is where the chunk at off lies in the generator's array, and that
+// array's shape: element positions there decide the values.
+func (g *genArgs) window(off []int) (origin, whole []int) {
+	if g.Base == nil {
+		return off, g.Shape
+	}
+	origin = make([]int, len(off))
+	for i := range off {
+		origin[i] = off[i] + g.Lo[i]
+	}
+	return origin, g.Base
+}
+
+// sliced is the generator of the box of g's array at lo with the given shape.
+func (g genArgs) sliced(lo, shape []int) genArgs {
+	origin, whole := g.window(lo)
+	g.Base, g.Lo, g.Shape = slices.Clone(whole), origin, slices.Clone(shape)
+	return g
 }
 
 // chunkArgs are a source task's arguments; a "data" chunk's elements follow
@@ -38,6 +64,11 @@ func generated(gen genArgs, chunk []int) *Array {
 	if err != nil {
 		return failed(fmt.Errorf("array: %s: %w", gen.Kind, err))
 	}
+	return generatedIn(gen, chunks)
+}
+
+// generatedIn is the array gen makes, in chunks of the sizes given.
+func generatedIn(gen genArgs, chunks [][]int) *Array {
 	a := &Array{shape: append([]int{}, gen.Shape...), chunks: chunks, dtype: gen.DType}
 	tok := graph.Name("array-"+gen.Kind, opSource, mustJSON(struct {
 		G genArgs
@@ -176,7 +207,8 @@ func fill(g *genArgs, off, shape []int, out *Dense) error {
 		}
 	case "arange", "random":
 		pos := 0
-		rows(off, shape, g.Shape, func(n int, gstart int64) {
+		origin, whole := g.window(off)
+		rows(origin, shape, whole, func(n int, gstart int64) {
 			if out.DType == Int64 {
 				for j := range out.I[pos : pos+n] {
 					out.I[pos+j] = gstart + int64(j)

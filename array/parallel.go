@@ -13,13 +13,18 @@ import (
 // returns (dusk.Func).
 type Named interface{ Name() string }
 
+// needer is a Named that asks for resources wherever it runs (a dusk.Func
+// registered with Needs).
+type needer interface{ Resources() graph.Resources }
+
 // ParallelMap runs fn on every item as its own task on the cluster and
 // returns the results in order, like Metaflow's parallel_map without a
 // process per item. fn must be registered with dusk.Register(name,
-// func(context.Context, In) (Out, error)); the type arguments are its:
+// func(context.Context, In) (Out, error)); the type arguments are its. Each
+// task asks for what fn was registered with, and needs over that:
 //
-//	out, err := array.ParallelMap[string, int](ctx, countWords, paths)
-func ParallelMap[In, Out any](ctx context.Context, fn Named, items []In) ([]Out, error) {
+//	out, err := array.ParallelMap[string, int](ctx, countWords, paths, dusk.Needs{Memory: 4 << 30})
+func ParallelMap[In, Out any](ctx context.Context, fn Named, items []In, needs ...graph.Needs) ([]Out, error) {
 	ex, err := collections.ExecutorFrom(ctx)
 	if err != nil {
 		return nil, err
@@ -28,6 +33,13 @@ func ParallelMap[In, Out any](ctx context.Context, fn Named, items []In) ([]Out,
 		return nil, nil
 	}
 	name := fn.Name()
+	var res graph.Resources
+	if n, ok := fn.(needer); ok {
+		res = n.Resources()
+	}
+	for _, n := range needs {
+		res = res.With(n.Resources())
+	}
 	g := graph.New()
 	keys := make([]graph.Key, len(items))
 	for i, it := range items {
@@ -36,7 +48,7 @@ func ParallelMap[In, Out any](ctx context.Context, fn Named, items []In) ([]Out,
 			return nil, fmt.Errorf("array: ParallelMap %s: encode item %d: %w", name, i, err)
 		}
 		keys[i] = graph.Key(graph.Name(name, name, enc))
-		g.Add(&graph.Task{Key: keys[i], Op: name, Args: enc})
+		g.Add(&graph.Task{Key: keys[i], Op: name, Args: enc, Resources: res})
 	}
 	values, err := ex.Compute(ctx, g, keys)
 	if err != nil {

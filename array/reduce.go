@@ -115,7 +115,7 @@ func (a *Array) reduce(kind string, ddof int, axis []int) *Array {
 		outGrid := newGrid(outChunks)
 		groups := make([][]graph.Key, outGrid.len())
 		var inKeys []graph.Key
-		if a.n.gen == nil || ax >= 0 || a.n.gen.Kind != "random" {
+		if a.n.gen == nil || ax >= 0 || a.n.gen.Kind == "data" {
 			inKeys = l.keys(a)
 		}
 		for i := 0; i < in.len(); i++ {
@@ -224,25 +224,64 @@ func reduceGenOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.Gen == nil || a.Gen.Kind != "random" || a.Axis >= 0 {
-		return nil, fmt.Errorf("%s: only full reductions of random arrays stream", opReduceGen)
+	if a.Gen == nil || a.Gen.Kind == "data" || a.Axis >= 0 {
+		return nil, fmt.Errorf("%s: only full reductions of generated arrays stream", opReduceGen)
 	}
-	seed := a.Gen.Seed
-	if a.Kind == "sum" {
+	g := a.Gen
+	origin, whole := g.window(a.Off)
+	if g.Kind == "random" && a.Kind == "sum" {
 		var s float64
-		rows(a.Off, a.Shape, a.Whole, func(n int, g int64) { s += randomSum(seed, g, n) })
+		rows(origin, a.Shape, whole, func(n int, at int64) { s += randomSum(g.Seed, at, n) })
 		return &partial{Shape: []int{}, N: int64(prod(a.Shape)), F: []float64{s}}, nil
 	}
-	acc := newAcc[float64](a.Kind)
-	var buf [2048]float64
-	rows(a.Off, a.Shape, a.Whole, func(n int, g int64) {
+	if g.DType == Int64 {
+		return streamGen(a, func(b []int64, at int64) {
+			for j := range b {
+				if g.Kind == "arange" {
+					b[j] = at + int64(j)
+				} else {
+					b[j] = int64(g.Value)
+				}
+			}
+		}), nil
+	}
+	return streamGen(a, func(b []float64, at int64) {
+		switch g.Kind {
+		case "random":
+			randomFill(b, g.Seed, at)
+		case "arange":
+			for j := range b {
+				b[j] = float64(at + int64(j))
+			}
+		default:
+			for j := range b {
+				b[j] = g.Value
+			}
+		}
+	}), nil
+}
+
+// streamGen folds a generated chunk into a partial a block at a time: fill
+// writes the elements that start at a position of the generator's array,
+// and the accumulator sees their positions in the array reduced (a slice
+// of the generator's, whose argmin counts from its own origin).
+func streamGen[T float64 | int64](a *reduceArgs, fill func(b []T, at int64)) *partial {
+	origin, whole := a.Gen.window(a.Off)
+	var starts []int64 // of each run, in the generator's array
+	rows(origin, a.Shape, whole, func(_ int, at int64) { starts = append(starts, at) })
+	acc := newAcc[T](a.Kind)
+	var buf [2048]T
+	run := 0
+	rows(a.Off, a.Shape, a.Whole, func(n int, pos int64) {
+		at := starts[run]
+		run++
 		for lo := 0; lo < n; lo += len(buf) {
 			b := buf[:min(len(buf), n-lo)]
-			randomFill(b, seed, g+int64(lo))
-			acc.feed(b, g+int64(lo))
+			fill(b, at+int64(lo))
+			acc.feed(b, pos+int64(lo))
 		}
 	})
-	return acc.partial(), nil
+	return acc.partial()
 }
 
 // chunkPartial reduces one chunk's data.

@@ -87,6 +87,11 @@ func (a *Array) Slice(start, stop []int) *Array {
 			cs[ax] = []int{0}
 		}
 	}
+	if gen := a.n.gen; gen != nil && gen.Kind != "data" {
+		// A slice of a generated array is generated: only its elements
+		// are ever made.
+		return generatedIn(gen.sliced(lo, shape), cs)
+	}
 	return a.blocks("array-slice", lo, shape, cs)
 }
 

@@ -23,6 +23,19 @@ type Bag[T any] struct {
 	pin  *collections.Pin // set on a persisted bag
 }
 
+// WithNeeds makes the tasks that compute this bag's partitions (the last
+// step's, not its inputs') ask for n on the worker that runs them, held
+// while each runs, as Metaflow's @resources does for a step.
+func (b *Bag[T]) WithNeeds(n graph.Needs) *Bag[T] {
+	r := n.Resources()
+	if b.err != nil || len(r) == 0 {
+		return b
+	}
+	g := b.g.Clone()
+	g.Require(b.keys, r)
+	return &Bag[T]{g: g, keys: b.keys, name: b.name, pin: b.pin}
+}
+
 // Scalar is a lazy single value computed from a bag (a count, a sum).
 type Scalar[T any] struct {
 	g      *graph.Graph

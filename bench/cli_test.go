@@ -152,6 +152,7 @@ func TestSuites(t *testing.T) {
 		v1, v2, v3 = v1+float64(table.V1[i]), v2+float64(table.V2[i]), v3+table.V3[i]
 	}
 	steps := map[string]int{}
+	var bigsum, sliced []float64
 	for _, r := range results {
 		steps[r.Suite+"/"+r.Question]++
 		if r.Seconds <= 0 || r.Run < 1 || r.Run > 2 {
@@ -175,12 +176,19 @@ func TestSuites(t *testing.T) {
 			if len(r.Checksum) != 1 || math.Abs(r.Checksum[0]-float64(r.Rows)/2) > 0.01*float64(r.Rows) {
 				t.Errorf("bigsum: %+v, want a sum near %d", r, r.Rows/2)
 			}
+			bigsum = append(bigsum, r.Checksum...)
+		case "bigsum/sum-slices":
+			sliced = append(sliced, r.Checksum...)
 		}
 		if r.Suite == "io" && (r.Rows != n || r.BytesPerSec <= 0) {
 			t.Errorf("io: %+v", r)
 		}
 	}
-	for _, step := range []string{"tasks/tasks", "shuffle/shuffle", "spill/write", "spill/read", "io/csv-read", "io/csv-write", "io/parquet-write", "io/parquet-read", "bigsum/sum"} {
+	// The sum of the slices' sums is the matrix's sum, up to rounding.
+	if len(bigsum) != 2 || len(sliced) != 2 || math.Abs(sliced[0]-bigsum[0]) > 1e-9*bigsum[0] {
+		t.Errorf("bigsum: sums %v, of 8 row slices %v; want them equal", bigsum, sliced)
+	}
+	for _, step := range []string{"tasks/tasks", "shuffle/shuffle", "spill/write", "spill/read", "io/csv-read", "io/csv-write", "io/parquet-write", "io/parquet-read", "bigsum/sum", "bigsum/sum-slices"} {
 		if steps[step] != 2 {
 			t.Errorf("%s ran %d times, want 2", step, steps[step])
 		}

@@ -346,6 +346,8 @@ func (p *pruner) prune(n node, need setOf) node {
 		}
 	case *limited:
 		return newLimit(p.prune(n.child, need), n.args.N, n.args.Last)
+	case *needing:
+		return newNeeds(p.prune(n.child, need), n.res)
 	case *stacked:
 		var fields []arrow.Field
 		for _, c := range atLeastOne(need.in(n.out), n.out) {

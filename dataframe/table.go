@@ -2,8 +2,10 @@ package dataframe
 
 import (
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -15,7 +17,9 @@ import (
 // Table is a computed frame held in this process: one Arrow record, with
 // strings plain. It prints as an aligned table.
 type Table struct {
-	rec arrow.Record
+	rec    arrow.Record
+	scanMu sync.Mutex
+	plans  map[reflect.Type]*scanPlan // Scan's, by struct type
 }
 
 // Record is the table's data; it stays owned by the table.
@@ -36,7 +40,15 @@ func (t *Table) Column(name string) arrow.Array {
 }
 
 // Release frees the table's data; the table must not be used afterwards.
-func (t *Table) Release() { t.rec.Release() }
+func (t *Table) Release() {
+	t.scanMu.Lock()
+	for _, p := range t.plans {
+		p.release()
+	}
+	t.plans = nil
+	t.scanMu.Unlock()
+	t.rec.Release()
+}
 
 // maxPrintRows is how many rows String shows before eliding the middle.
 const maxPrintRows = 20

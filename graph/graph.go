@@ -33,6 +33,42 @@ func (g *Graph) Merge(o *Graph) {
 	}
 }
 
+// Require makes the tasks under keys ask for r besides what they asked
+// for: each is replaced by a copy, so graphs that share it are not changed.
+func (g *Graph) Require(keys []Key, r Resources) {
+	if len(r) == 0 {
+		return
+	}
+	pos := make(map[Key]int, len(keys))
+	for _, k := range keys {
+		pos[k] = -1
+	}
+	for i, t := range g.order {
+		if _, ok := pos[t.Key]; ok {
+			pos[t.Key] = i
+		}
+	}
+	for k, i := range pos {
+		if i < 0 {
+			continue // a result the cluster already holds
+		}
+		c := *g.order[i]
+		c.Resources = c.Resources.With(r)
+		g.tasks[k], g.order[i] = &c, &c
+	}
+}
+
+// Clone is a graph with g's tasks, to which tasks can be added or Required
+// without changing g.
+func (g *Graph) Clone() *Graph {
+	c := &Graph{tasks: make(map[Key]*Task, len(g.tasks)), order: make([]*Task, len(g.order))}
+	copy(c.order, g.order)
+	for k, t := range g.tasks {
+		c.tasks[k] = t
+	}
+	return c
+}
+
 // Task returns the task under k, or nil.
 func (g *Graph) Task(k Key) *Task { return g.tasks[k] }
 

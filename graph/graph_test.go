@@ -131,6 +131,26 @@ func TestKeyPrefix(t *testing.T) {
 	}
 }
 
+func TestKeyPartition(t *testing.T) {
+	tok := "3f9a1c0b7d2e4a91"
+	tests := []struct {
+		key  string
+		want int
+		ok   bool
+	}{
+		{"groupby-sum-" + tok + "-7", 7, true},
+		{"inc-" + tok, 0, false},
+		{"no-token-7", 0, false},
+		{"-7", 0, false},
+		{Part("read-csv-"+tok, 12).String(), 12, true},
+	}
+	for _, tt := range tests {
+		if got, ok := Key(tt.key).Partition(); got != tt.want || ok != tt.ok {
+			t.Errorf("Key(%q).Partition() = %d, %v, want %d, %v", tt.key, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
 func TestResourcesString(t *testing.T) {
 	r := Resources{"memory": 2e9, "GPU": 1, "cpu": 0.5}
 	if got, want := r.String(), "GPU=1, cpu=0.5, memory=2000000000"; got != want {

@@ -25,6 +25,22 @@ func (k Key) Prefix() string {
 	return s
 }
 
+// Partition is the index of the partition k names, for a key of the form
+// prefix-token-index; false for any other key.
+func (k Key) Partition() (int, bool) {
+	s := string(k)
+	j := strings.LastIndexByte(s, '-')
+	if j <= 0 || !isDecimal(s[j+1:]) {
+		return 0, false
+	}
+	t := strings.LastIndexByte(s[:j], '-')
+	if t <= 0 || !isToken(s[t+1:j]) {
+		return 0, false
+	}
+	i, err := strconv.Atoi(s[j+1:])
+	return i, err == nil
+}
+
 func isDecimal(s string) bool {
 	if s == "" {
 		return false
@@ -59,6 +75,51 @@ func Part(name string, i int) Key {
 // "cpu" (threads), "memory" (bytes), "GPU" (devices) or any name a user
 // gives. A task with no resources needs one thread.
 type Resources map[string]float64
+
+// Needs is what a step's tasks ask of the worker that runs them, held for as
+// long as each runs: threads, memory in bytes, GPUs, and any resource that
+// workers offer by name (Metaflow's @resources). Zero fields ask nothing.
+type Needs struct {
+	CPU    float64
+	Memory int64
+	GPU    float64
+	Custom map[string]float64
+}
+
+// Resources is n as a task's resources; nil when n asks nothing.
+func (n Needs) Resources() Resources {
+	var r Resources
+	set := func(name string, v float64) {
+		if v > 0 {
+			if r == nil {
+				r = Resources{}
+			}
+			r[name] = v
+		}
+	}
+	set("cpu", n.CPU)
+	set("memory", float64(n.Memory))
+	set("GPU", n.GPU)
+	for name, v := range n.Custom {
+		set(name, v)
+	}
+	return r
+}
+
+// With is r with the amounts of o added or replaced; r is not changed.
+func (r Resources) With(o Resources) Resources {
+	if len(o) == 0 {
+		return r
+	}
+	out := make(Resources, len(r)+len(o))
+	for n, v := range r {
+		out[n] = v
+	}
+	for n, v := range o {
+		out[n] = v
+	}
+	return out
+}
 
 // String lists the resources sorted by name, as "GPU=1, memory=2e+09".
 func (r Resources) String() string {

@@ -118,13 +118,26 @@ type task struct {
 	run          uint64 // the number of its latest assignment
 	queueSeq     uint64 // the ticket of its live entry in the queue
 	done         bool   // it ran, and has not been started again since (Progress)
+	limit        *limit // its computation's MaxWorkers, if any
 }
 
 func (t *task) needed() bool { return len(t.wantedBy) > 0 || t.waiters > 0 }
 
 // root tasks have no inputs and need no special resources: they are queued
 // on the scheduler and handed out as workers have room.
-func (t *task) root() bool { return len(t.deps) == 0 && len(t.spec.Resources) == 0 }
+func (t *task) root() bool {
+	return len(t.deps) == 0 && len(t.spec.Resources) == 0 && t.limit == nil
+}
+
+// limit caps how many workers run one computation's tasks at once (the
+// client's MaxWorkers): a worker is admitted while it processes some of them,
+// or while fewer than max workers do.
+type limit struct {
+	max int
+	on  map[*worker]int // the computation's processing tasks, per worker
+}
+
+func (l *limit) admits(w *worker) bool { return l == nil || l.on[w] > 0 || len(l.on) < l.max }
 
 type worker struct {
 	id        protocol.WorkerID
@@ -177,12 +190,15 @@ type State struct {
 	// was told to drop, even if a shuffle of the same name comes again.
 	shuffleRuns uint64
 
-	queue    prioq.Queue[*task] // queued root tasks; stale entries skipped
-	noWorker map[*task]struct{} // ready tasks waiting for a worker
-	recheck  []*task            // tasks whose need may have changed
-	freed    []*worker          // workers with a slot freed since the last fill
-	fillAll  bool
-	out      []Envelope
+	queue      prioq.Queue[*task] // queued root tasks; stale entries skipped
+	noWorker   map[*task]struct{} // ready tasks waiting for a worker
+	recheck    []*task            // tasks whose need may have changed
+	limitFreed bool               // a limited computation left a worker: its waiting tasks may go there
+	shared     *shared            // the clients' variables, queues, locks, events and datasets
+	forgotten  []graph.Key        // fire-and-forget keys done, to release
+	freed      []*worker          // workers with a slot freed since the last fill
+	fillAll    bool
+	out        []Envelope
 }
 
 // New returns an empty scheduler.
@@ -192,6 +208,7 @@ func New(cfg Config) *State {
 		tasks:    make(map[graph.Key]*task),
 		workers:  make(map[protocol.WorkerID]*worker),
 		clients:  make(map[protocol.ClientID]bool),
+		shared:   newShared(),
 		prefixes: make(map[string]*prefix),
 		noWorker: make(map[*task]struct{}),
 		offered:  graph.Resources{},
@@ -211,6 +228,17 @@ func (s *State) Outbox() []Envelope {
 // and let idle workers take work others have not started.
 func (s *State) step() {
 	s.settle()
+	for len(s.forgotten) > 0 {
+		keys := s.forgotten
+		s.forgotten = nil
+		s.releaseKeys(protocol.FireAndForget, keys)
+		s.settle()
+	}
+	if s.limitFreed {
+		s.limitFreed = false
+		s.placeNoWorker()
+		s.settle()
+	}
 	s.fill()
 	s.balance()
 	s.retirements()
@@ -334,6 +362,7 @@ func (s *State) ClientJoined(id protocol.ClientID) { s.clients[id] = true }
 // ClientLost releases every key the client wanted.
 func (s *State) ClientLost(id protocol.ClientID) {
 	delete(s.clients, id)
+	s.sharedClientLost(id)
 	s.waits = slices.DeleteFunc(s.waits, func(w workersWait) bool { return w.client == id })
 	var keys []graph.Key
 	for _, t := range s.tasks {
@@ -383,6 +412,8 @@ func (s *State) FromClient(id protocol.ClientID, m protocol.Msg) error {
 	case *protocol.ProgressQuery:
 		s.send2(id, &protocol.ProgressReply{ID: m.ID, Progress: s.Progress()})
 		return nil
+	case *protocol.Shared:
+		s.sharedRequest(id, m)
 	default:
 		return fmt.Errorf("scheduler: unexpected message %T from client %s", m, id)
 	}
@@ -471,11 +502,17 @@ func (s *State) Workers() []protocol.WorkerInfo {
 }
 
 func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
-	s.clients[c] = true
+	if !c.Internal() {
+		s.clients[c] = true
+	}
 	s.gen++
 	// Create the new tasks first, then link them, so that inputs submitted
 	// after their dependents are found.
 	fresh := make([]*task, 0, len(m.Tasks))
+	var lim *limit
+	if m.MaxWorkers > 0 {
+		lim = &limit{max: m.MaxWorkers, on: map[*worker]int{}}
+	}
 	for _, spec := range m.Tasks {
 		t := s.tasks[spec.Key]
 		if t == nil {
@@ -484,6 +521,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 		if t.spec == nil {
 			t.spec = spec
 			t.prio = protocol.Priority{Gen: s.gen, Ord: -1}
+			t.limit = lim
 			fresh = append(fresh, t)
 			if spec.Shuffle != nil {
 				s.addShuffleTask(t)
@@ -811,6 +849,9 @@ func (s *State) assign(t *task, w *worker) {
 	t.unstealable = false
 	w.assigned = append(w.assigned, t)
 	w.occupancy += t.estimate
+	if t.limit != nil {
+		t.limit.on[w]++
+	}
 	s.runs++
 	t.run = s.runs
 	m := &protocol.ComputeTask{Task: t.spec, Priority: t.prio, Run: t.run}
@@ -844,6 +885,12 @@ func (s *State) unassign(t *task) {
 		t.stealTo = nil
 	}
 	w.occupancy -= t.estimate
+	if l := t.limit; l != nil {
+		if l.on[w]--; l.on[w] == 0 {
+			delete(l.on, w)
+			s.limitFreed = true
+		}
+	}
 	if len(w.assigned) == 0 {
 		w.occupancy = 0 // no drift from float sums
 	}
@@ -1015,7 +1062,7 @@ func (s *State) decideWorker(t *task) *worker {
 }
 
 func (s *State) canRun(w *worker, t *task) bool {
-	if !w.available() {
+	if !w.available() || !t.limit.admits(w) {
 		return false
 	}
 	for name, need := range t.spec.Resources {
@@ -1353,6 +1400,17 @@ func (s *State) send(w protocol.WorkerID, m protocol.Msg) {
 }
 
 func (s *State) send2(c protocol.ClientID, m protocol.Msg) {
+	if c.Internal() {
+		if c == protocol.FireAndForget {
+			switch m := m.(type) {
+			case *protocol.KeyInMemory:
+				s.forgotten = append(s.forgotten, m.Key)
+			case *protocol.KeyErred:
+				s.forgotten = append(s.forgotten, m.Key)
+			}
+		}
+		return
+	}
 	s.out = append(s.out, Envelope{Client: c, Msg: m})
 }
 

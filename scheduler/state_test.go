@@ -19,7 +19,8 @@ import (
 //
 //	worker ID [nthreads=N] [res=(GPU=1,...)]   a worker joins
 //	lose ID                                    a worker is lost
-//	submit [client=C] want=(k,...)             tasks, one a line: "key = op(inputs) [res=n]"; ops
+//	submit [client=C] want=(k,...) [max-workers=N]
+//	                                           tasks, one a line: "key = op(inputs) [res=n]"; ops
 //	                                           transfer, barrier and unpack make a shuffle "s"
 //	                                           whose unpack keys end in their output's number
 //	finish ID KEY [nbytes=N] [ms=N] [us=N] [run=N]
@@ -38,6 +39,9 @@ import (
 //	metrics ID process=N managed=N             a worker reports its memory
 //	workers [id=N] [at-least=N]                what a client's WorkersQuery gets, once at
 //	                                           least N workers are here
+//	shared OP [client=C] [name=N] [value=V] [id=N] [target=N] [keys=(k,...)]
+//	                                           a client's request to shared state; OP is the
+//	                                           SharedOp's name without "Shared" (var-get, lock-acquire)
 //	states                                     every task's state (not an event)
 //	progress                                   the tasks by prefix, as the progress panel shows them
 //	graph                                      the graph by prefix: each one's inputs' prefixes
@@ -100,7 +104,7 @@ func TestScenarios(t *testing.T) {
 				if err != nil {
 					d.Fatalf(t, "%v", err)
 				}
-				check(s.FromClient(client, &protocol.UpdateGraph{Tasks: g, Keys: keys("want")}))
+				check(s.FromClient(client, &protocol.UpdateGraph{Tasks: g, Keys: keys("want"), MaxWorkers: int(num("max-workers", 0))}))
 			case "finish":
 				k := graph.Key(pos(1))
 				if !d.HasArg("ms") && !d.HasArg("us") {
@@ -152,6 +156,17 @@ func TestScenarios(t *testing.T) {
 					}
 				}
 				return b.String()
+			case "shared":
+				op, ok := sharedOpNames[pos(0)]
+				if !ok {
+					d.Fatalf(t, "unknown shared operation %q", pos(0))
+				}
+				var value []byte
+				if v := arg("value", ""); v != "" {
+					value = []byte(v)
+				}
+				check(s.FromClient(client, &protocol.Shared{ID: uint64(num("id", 0)), Op: op, Name: arg("name", ""),
+					Value: value, Keys: keys("keys"), Target: uint64(num("target", 0))}))
 			case "states":
 				return dumpStates(s)
 			case "graph":
@@ -260,8 +275,36 @@ func formatOutbox(out []Envelope) string {
 	return b.String()
 }
 
+var sharedOpNames = map[string]protocol.SharedOp{
+	"var-set": protocol.SharedVarSet, "var-get": protocol.SharedVarGet, "var-delete": protocol.SharedVarDelete,
+	"queue-put": protocol.SharedQueuePut, "queue-get": protocol.SharedQueueGet, "queue-len": protocol.SharedQueueLen,
+	"lock-acquire": protocol.SharedLockAcquire, "lock-release": protocol.SharedLockRelease,
+	"event-set": protocol.SharedEventSet, "event-clear": protocol.SharedEventClear,
+	"event-wait": protocol.SharedEventWait, "event-is-set": protocol.SharedEventIsSet,
+	"publish": protocol.SharedPublish, "dataset": protocol.SharedDataset, "unpublish": protocol.SharedUnpublish,
+	"datasets": protocol.SharedDatasets, "forget": protocol.SharedForget, "cancel": protocol.SharedCancel,
+}
+
 func formatMsg(m protocol.Msg) string {
 	switch m := m.(type) {
+	case *protocol.SharedReply:
+		s := fmt.Sprintf("shared-reply %d", m.ID)
+		if m.Found {
+			s += " found"
+		}
+		if m.Value != nil {
+			s += fmt.Sprintf(" value=%s", m.Value)
+		}
+		if m.Keys != nil {
+			s += fmt.Sprintf(" keys=%v", m.Keys)
+		}
+		if m.N != 0 {
+			s += fmt.Sprintf(" n=%d", m.N)
+		}
+		if m.Err != "" {
+			s += " err=" + m.Err
+		}
+		return s
 	case *protocol.ComputeTask:
 		s := "compute " + string(m.Task.Key)
 		for _, d := range m.Deps {

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -17,7 +18,14 @@ func (s *State) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	held := map[*worker]int64{}
+	limited := map[*limit]map[*worker]int{}
 	for k, t := range s.tasks {
+		if t.limit != nil && t.state == Processing {
+			if limited[t.limit] == nil {
+				limited[t.limit] = map[*worker]int{}
+			}
+			limited[t.limit][t.processingOn]++
+		}
 		if t.key != k {
 			bad("task %s is filed under %s", t.key, k)
 		}
@@ -83,6 +91,14 @@ func (s *State) Validate() error {
 			if t.processingOn != w || t.slot != i || t.state != Processing {
 				bad("worker %s has %s in slot %d, which is %s there", id, t.key, i, t.state)
 			}
+		}
+	}
+	for l, on := range limited {
+		if len(on) > l.max {
+			bad("a computation limited to %d workers runs on %d", l.max, len(on))
+		}
+		if !maps.Equal(on, l.on) {
+			bad("a limited computation counts %d workers running it, its tasks say %d", len(l.on), len(on))
 		}
 	}
 	s.validateCounts(bad)

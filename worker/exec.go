@@ -81,5 +81,5 @@ func runOne(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any, gp
 	if err != nil {
 		return nil, err
 	}
-	return op(&registry.Context{Context: ctx, Key: t.Key, Pieces: pieces, GPU: gpu}, t.Args, inputs)
+	return op(&registry.Context{Context: ctx, Key: t.Key, Inputs: t.Inputs, Pieces: pieces, GPU: gpu}, t.Args, inputs)
 }

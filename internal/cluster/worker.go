@@ -130,13 +130,18 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	}
 	w.log = log.With("worker", w.id)
 	w.startStore(cfg)
+	// Every worker offers its threads as "cpu" (the scheduler counts them) and
+	// its memory limit as "memory", unless told otherwise.
 	res := graph.Resources{}
 	for n, v := range cfg.Resources {
 		res[n] = v
 	}
+	if _, ok := res["memory"]; !ok && cfg.MemoryLimit > 0 {
+		res["memory"] = float64(cfg.MemoryLimit)
+	}
 	hello := &protocol.HelloWorker{Version: protocol.Version, ID: w.id, Name: cfg.Name, NThreads: cfg.NThreads, Resources: res,
 		Dashboard: cfg.Dashboard, Restarted: cfg.Restarted}
-	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: cfg.Resources,
+	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: res,
 		MemoryLimit: cfg.MemoryLimit, Fractions: cfg.Fractions})
 	var welcome *protocol.Welcome
 	if w.sched, welcome, err = connectPatiently(ctx, net, schedAddr, hello, w.log); err != nil {
@@ -522,7 +527,8 @@ func (w *Worker) run(j job) (worker.Ran, *protocol.TaskError) {
 	}
 	took := time.Since(start)
 	if err != nil {
-		te := &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id, Message: err.Error()}
+		te := &protocol.TaskError{Kind: protocol.Failed, Key: t.Key, Worker: w.id, Message: err.Error(),
+			Type: errorType(err), Cause: err}
 		var pe *worker.PanicError
 		if errors.As(err, &pe) {
 			te.Stack = pe.Stack
@@ -530,6 +536,17 @@ func (w *Worker) run(j job) (worker.Ran, *protocol.TaskError) {
 		return worker.Ran{}, te
 	}
 	return worker.Ran{Nbytes: w.store.Put(t.Key, result), Start: start, Took: took}, nil
+}
+
+// errorType names the Go type of err, looking through fmt's wrapping, for
+// a remote client to see what kind of error its operation returned.
+func errorType(err error) string {
+	name := fmt.Sprintf("%T", err)
+	for name == "*fmt.wrapError" {
+		err = errors.Unwrap(err)
+		name = fmt.Sprintf("%T", err)
+	}
+	return name
 }
 
 // gather fetches keys from a peer into the store.

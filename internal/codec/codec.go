@@ -267,6 +267,38 @@ func (jsonCodec[T]) Decode(r io.Reader) (any, error) {
 	return v, nil
 }
 
+// JSONValue is a value kept as its JSON, for a worker that does not know
+// its type (a scattered value): the task or client that reads it decodes it.
+type JSONValue []byte
+
+type jsonValueCodec struct{}
+
+func (jsonValueCodec) Name() string { return "json-value" }
+
+func (jsonValueCodec) Encode(w io.Writer, v any) error {
+	_, err := w.Write(v.(JSONValue))
+	return err
+}
+
+func (jsonValueCodec) Decode(r io.Reader) (any, error) {
+	b, err := io.ReadAll(r)
+	return JSONValue(b), err
+}
+
+// Decode makes v, a T or the JSON of one, a T.
+func Decode[T any](v any) (T, error) {
+	switch x := v.(type) {
+	case T:
+		return x, nil
+	case JSONValue:
+		var out T
+		err := json.Unmarshal(x, &out)
+		return out, err
+	}
+	var zero T
+	return zero, fmt.Errorf("a %T, not a %T", v, zero)
+}
+
 // int64Codec carries the counts dataframes compute (Len).
 type int64Codec struct{}
 
@@ -284,4 +316,5 @@ func (int64Codec) Decode(r io.Reader) (any, error) {
 
 func init() {
 	Register(reflect.TypeFor[int64](), int64Codec{})
+	Register(reflect.TypeFor[JSONValue](), jsonValueCodec{})
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -34,6 +35,7 @@ var (
 	testInc  = dusk.Register("test-inc", func(_ context.Context, x int) (int, error) { return x + 1, nil })
 	testExit = dusk.Register("test-exit", func(context.Context, int) (int, error) { return 0, nil })
 	onlyHere = dusk.Register("only-here", func(_ context.Context, x int) (int, error) { return x, nil })
+	testOpen = dusk.Register("test-open", func(context.Context, string) (int, error) { return 0, nil })
 )
 
 const dataRows = 1_000_000
@@ -241,7 +243,7 @@ func TestKilledWorkerLimit(t *testing.T) {
 	}
 	_, err = f.Result(ctx)
 	var te *dusk.TaskError
-	if !errors.As(err, &te) || te.Kind != protocol.KilledWorker || !strings.Contains(te.Message, "3 workers died") {
+	if !errors.As(err, &te) || !errors.Is(err, dusk.ErrKilledWorker) || !strings.Contains(te.Message, "3 workers died") {
 		t.Fatalf("err = %v; want the killed-worker error after 3 deaths", err)
 	}
 	g, err := testInc.Submit(ctx, 41)
@@ -250,6 +252,28 @@ func TestKilledWorkerLimit(t *testing.T) {
 	}
 	if v, err := g.Result(ctx); err != nil || v != 42 {
 		t.Fatalf("after the killer: %v, %v", v, err)
+	}
+}
+
+// An operation's error from another process unwraps to a RemoteError with
+// its type and text, and errors.Is tells its kind.
+func TestRemoteTaskError(t *testing.T) {
+	sched, _ := startCluster(t, bins.dusktest, 1)
+	ctx := connect(t, testCtx(t), sched.addr)
+	f, err := testOpen.Submit(ctx, filepath.Join(t.TempDir(), "missing.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Result(ctx)
+	var re *dusk.RemoteError
+	if !errors.As(err, &re) || re.Type != "*fs.PathError" || !strings.HasPrefix(re.Message, "open input: open ") {
+		t.Fatalf("err = %v; want a RemoteError from the *fs.PathError", err)
+	}
+	if !errors.Is(err, dusk.ErrTaskFailed) || errors.Is(err, dusk.ErrLost) {
+		t.Fatalf("err = %v; want ErrTaskFailed and no other kind", err)
+	}
+	if msg := err.Error(); !strings.HasPrefix(msg, "dusk: test-open: open input: ") || !strings.Contains(msg, "(task "+string(f.Key())+" on worker 127.0.0.1:") {
+		t.Fatalf("message %q: want the operation first, the key and worker last", msg)
 	}
 }
 
@@ -543,5 +567,240 @@ func TestVersionNamesCommit(t *testing.T) {
 	want := "commit " + strings.TrimSpace(string(head))
 	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "protocol "+protocol.Version) {
 		t.Errorf("dusk version:\n%s\nwant %q and the protocol", out, want)
+	}
+}
+
+// Over gRPC a task's needs send it to the worker that offers them, every
+// worker offers its memory limit without being told, and MaxWorkers keeps
+// a computation on one worker.
+func TestNeedsAcrossProcesses(t *testing.T) {
+	sched := start(t, bins.dusktest, "scheduler", "--host", "127.0.0.1", "--port", "0")
+	for _, w := range []struct{ name, res string }{{"plain", ""}, {"licensed", "licence=1"}} {
+		start(t, bins.dusktest, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1", "--nthreads", "1",
+			"--name", w.name, "--local-directory", t.TempDir(), "--memory-limit", "2GiB", "--resources", w.res)
+	}
+	ctx := testCtx(t)
+	c, err := dusk.NewClient(ctx, dusk.Address(sched.addr), dusk.MaxWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx = dusk.WithClient(ctx, c)
+	ws, err := c.WaitForWorkers(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, w := range ws {
+		names[string(w.ID)] = w.Name
+		if w.Resources["memory"] != 2<<30 {
+			t.Errorf("worker %s offers %v; want memory=2 GiB from its limit", w.Name, w.Resources)
+		}
+	}
+	licence := dusk.Needs{Custom: map[string]float64{"licence": 1}, Memory: 1 << 20}
+	futs, err := testInc.Map(ctx, []int{1, 2, 3, 4}, licence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dusk.Gather(ctx, futs); err != nil || got[3] != 5 {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	futs, err = testSleep.Map(ctx, []int{20, 21, 22, 23, 24, 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dusk.Gather(ctx, futs); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := c.TaskStream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleptOn := map[string]bool{}
+	for _, r := range recs {
+		switch r.Prefix {
+		case "test-inc":
+			if names[string(r.Worker)] != "licensed" {
+				t.Errorf("%s ran on %s, which offers no licence", r.Key, names[string(r.Worker)])
+			}
+		case "test-sleep":
+			sleptOn[names[string(r.Worker)]] = true
+		}
+	}
+	if len(sleptOn) != 1 {
+		t.Errorf("a computation limited to one worker ran on %v", sleptOn)
+	}
+}
+
+type refPair struct{ A, B dusk.Ref[int] }
+
+var addRefs = dusk.Register("test-add-refs", func(context.Context, refPair) (int, error) { return 0, nil })
+
+// newClient connects one more client to the scheduler at addr.
+func newClient(t *testing.T, ctx context.Context, addr string) (*dusk.Client, context.Context) {
+	t.Helper()
+	c, err := dusk.NewClient(ctx, dusk.Address(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, dusk.WithClient(ctx, c)
+}
+
+// Across processes: futures are arguments of tasks (their results go from
+// worker to worker), scattered values are futures, a dataset published by
+// one client is another's.
+func TestFuturesAcrossProcesses(t *testing.T) {
+	sched, _ := startCluster(t, bins.dusktest, 2)
+	c1, ctx1 := newClient(t, testCtx(t), sched.addr)
+	_, ctx2 := newClient(t, testCtx(t), sched.addr)
+
+	x, err := testInc.Submit(ctx1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := testInc.SubmitFuture(ctx1, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := addRefs.Submit(ctx1, refPair{x.Ref(), y.Ref()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := sum.Result(ctx1); err != nil || v != 2+3 {
+		t.Fatalf("sum of refs = %v, %v; want 5", v, err)
+	}
+	scattered, err := dusk.Scatter(ctx1, []int{10, 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	incs, err := testInc.MapFutures(ctx1, scattered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dusk.Gather(ctx1, incs); err != nil || got[0] != 11 || got[1] != 21 {
+		t.Fatalf("inc of scattered = %v, %v", got, err)
+	}
+
+	// A dataset published by c1 is c2's, after c1 let its frame go.
+	df, err := dataframe.FromRecords([]struct{ V int64 }{{1}, {2}, {3}}, 2).Persist(ctx1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c1.Publish(ctx1, "vs", df); err != nil {
+		t.Fatal(err)
+	}
+	df.Release()
+	got, err := dataframe.FromDataset(ctx2, "vs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := got.Len(ctx2); err != nil || n != 3 {
+		t.Fatalf("the dataset has %d rows, %v; want 3", n, err)
+	}
+
+}
+
+// A fire-and-forget task runs though its client is gone before it starts:
+// it waits behind a slow task on the one worker thread, and the scheduler
+// alone wants it when that thread frees.
+func TestFireAndForgetAcrossProcesses(t *testing.T) {
+	sched, _ := startCluster(t, bins.dusktest, 1)
+	c1, ctx1 := newClient(t, testCtx(t), sched.addr)
+	c2, ctx2 := newClient(t, testCtx(t), sched.addr)
+	if _, err := testSleep.Submit(ctx1, 400); err != nil {
+		t.Fatal(err)
+	}
+	effect, err := testSleep.Submit(ctx1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dusk.FireAndForget(ctx1, effect); err != nil {
+		t.Fatal(err)
+	}
+	c1.Close()
+	for {
+		recs, err := c2.TaskStream(ctx2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(recs, func(r dusk.TaskRecord) bool { return r.Key == effect.Key() && r.Kind == "" }) {
+			return // it ran, with nobody left wanting it
+		}
+	}
+}
+
+// The coordination primitives, shared by two clients over gRPC: a
+// variable, a queue, a lock and an event.
+func TestCoordinationAcrossClients(t *testing.T) {
+	sched, _ := startCluster(t, bins.dusk, 1)
+	c1, ctx := newClient(t, testCtx(t), sched.addr)
+	c2, _ := newClient(t, testCtx(t), sched.addr)
+
+	got := make(chan string, 1)
+	go func() {
+		v, err := dusk.NewVariable[string](c2, "model").Get(ctx) // waits for the set
+		if err != nil {
+			v = err.Error()
+		}
+		got <- v
+	}()
+	if err := dusk.NewVariable[string](c1, "model").Set(ctx, "v2"); err != nil {
+		t.Fatal(err)
+	}
+	if v := <-got; v != "v2" {
+		t.Fatalf("c2 got the variable as %q", v)
+	}
+
+	q1, q2 := dusk.NewQueue[int](c1, "work"), dusk.NewQueue[int](c2, "work")
+	for i := 1; i <= 3; i++ {
+		if err := q1.Put(ctx, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for want := 1; want <= 3; want++ {
+		if v, err := q2.Get(ctx); err != nil || v != want {
+			t.Fatalf("c2 took %v, %v; want %d", v, err, want)
+		}
+	}
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	_, err := q2.Get(short) // empty: it gives up when its context ends
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a get of an empty queue: %v; want the deadline", err)
+	}
+
+	l1, l2 := dusk.NewLock(c1, "file"), dusk.NewLock(c2, "file")
+	if err := l1.Acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	acquired := make(chan error, 1)
+	go func() { acquired <- l2.Acquire(ctx) }()
+	if err := l2.Release(ctx); err == nil {
+		t.Fatal("a lock released by one that does not hold it")
+	}
+	if err := l1.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-acquired; err != nil {
+		t.Fatal(err)
+	}
+
+	e1, e2 := dusk.NewEvent(c1, "ready"), dusk.NewEvent(c2, "ready")
+	waited := make(chan error, 1)
+	go func() { waited <- e2.Wait(ctx) }()
+	if set, err := e2.IsSet(ctx); err != nil || set {
+		t.Fatalf("IsSet before Set: %v, %v", set, err)
+	}
+	if err := e1.Set(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waited; err != nil {
+		t.Fatal(err)
+	}
+	// The lock c2 holds goes when c2 does.
+	c2.Close()
+	if err := dusk.NewLock(c1, "file").Acquire(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

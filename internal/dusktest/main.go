@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"runtime"
 	"time"
@@ -20,6 +21,16 @@ var (
 		return 0, nil
 	})
 	_ = dusk.Register("test-alloc", alloc)
+	// test-add-refs adds the results of two futures.
+	_ = dusk.Register("test-add-refs", func(_ context.Context, p RefPair) (int, error) { return p.A.Value() + p.B.Value(), nil })
+	// test-open fails with an *fs.PathError for a path that is not there.
+	_ = dusk.Register("test-open", func(_ context.Context, path string) (int, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return 0, fmt.Errorf("open input: %w", err)
+		}
+		return 0, f.Close()
+	})
 	// test-sleep is a task that takes its argument's milliseconds.
 	_ = dusk.Register("test-sleep", func(ctx context.Context, ms int) (int, error) {
 		select {
@@ -29,6 +40,9 @@ var (
 		return ms, nil
 	})
 )
+
+// RefPair is two futures' results, as an argument.
+type RefPair struct{ A, B dusk.Ref[int] }
 
 // AllocArgs says how much test-alloc allocates, and where it leaves a mark
 // so that it allocates only the first time.

@@ -7,6 +7,7 @@ package protocol
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/duskdata/dusk/graph"
@@ -21,6 +22,20 @@ type WorkerID string
 
 // ClientID names one connected client.
 type ClientID string
+
+// The scheduler's own wants, held for clients that may be gone: keys to
+// compute though every client released them (fire and forget), and the
+// keys of a published dataset. Messages to them are not sent anywhere.
+const (
+	FireAndForget ClientID = "@fire-and-forget"
+	datasetPrefix          = "@dataset/"
+)
+
+// DatasetClient is the scheduler's want on the keys of dataset name.
+func DatasetClient(name string) ClientID { return ClientID(datasetPrefix + name) }
+
+// Internal reports whether c is one of the scheduler's own wants.
+func (c ClientID) Internal() bool { return len(c) > 0 && c[0] == '@' }
 
 // Msg is any message below.
 type Msg interface{ isMsg() }
@@ -400,6 +415,58 @@ type AdaptReply struct {
 	Err string
 }
 
+// Shared asks the scheduler about the state it keeps for clients to share:
+// named variables, queues, locks and events (Dask's coordination
+// primitives), published datasets, and fire-and-forget keys. Each is
+// answered by a SharedReply of its ID, at once or, for an operation that
+// waits (SharedQueueGet, SharedLockAcquire, SharedEventWait, SharedVarGet of
+// an unset variable), when it can go on. SharedCancel gives up the wait of
+// request Target: that request is answered then, as done or as cancelled.
+type Shared struct {
+	ID     uint64
+	Op     SharedOp
+	Name   string
+	Value  []byte      // a variable's or queued value, a lock holder's token, a dataset's description
+	Keys   []graph.Key // a dataset's partitions; keys to fire and forget
+	Target uint64      // SharedCancel: the request to give up
+}
+
+// SharedOp is what a Shared request does.
+type SharedOp uint8
+
+// The operations on shared state; what each does is in the scheduler's
+// table of them.
+const (
+	SharedVarSet SharedOp = iota + 1
+	SharedVarGet
+	SharedVarDelete
+	SharedQueuePut
+	SharedQueueGet
+	SharedQueueLen
+	SharedLockAcquire
+	SharedLockRelease
+	SharedEventSet
+	SharedEventClear
+	SharedEventWait
+	SharedEventIsSet
+	SharedPublish
+	SharedDataset
+	SharedUnpublish
+	SharedDatasets
+	SharedForget
+	SharedCancel
+)
+
+// SharedReply answers a Shared request.
+type SharedReply struct {
+	ID    uint64
+	Value []byte
+	Keys  []graph.Key
+	Found bool // the thing asked for is there (a variable set, an event set, a dataset published)
+	N     int  // a queue's length
+	Err   string
+}
+
 // Profile starts (Start) or stops a CPU profile of every worker, for a
 // performance report: a client asks the scheduler, which tells each
 // worker. A worker told to stop first reports its metrics (so that its
@@ -434,6 +501,9 @@ type Retired struct{}
 type UpdateGraph struct {
 	Tasks []*graph.Task
 	Keys  []graph.Key
+	// MaxWorkers, when positive, is how many workers may run the new tasks
+	// at once.
+	MaxWorkers int
 }
 
 // ReleaseKeys says the client no longer wants the keys.
@@ -480,6 +550,8 @@ func (*DropShuffle) isMsg()     {}
 func (*TaskStreamReply) isMsg() {}
 func (*Adapt) isMsg()           {}
 func (*AdaptReply) isMsg()      {}
+func (*Shared) isMsg()          {}
+func (*SharedReply) isMsg()     {}
 func (*Profile) isMsg()         {}
 func (*ProfileData) isMsg()     {}
 func (*ProfileReply) isMsg()    {}
@@ -487,7 +559,8 @@ func (*TaskStreamQuery) isMsg() {}
 func (*ProgressReply) isMsg()   {}
 func (*ProgressQuery) isMsg()   {}
 
-// ErrorKind tells apart the ways a task fails.
+// ErrorKind tells apart the ways a task fails. It is an error itself, so
+// that errors.Is(err, kind) asks whether a task failed that way.
 type ErrorKind int
 
 const (
@@ -505,7 +578,25 @@ const (
 	// could not be reached, pieces that never arrived): the scheduler
 	// starts its shuffle again, a few times at most.
 	Retry
+	// Cancelled: the client cancelled the task before it finished.
+	Cancelled
 )
+
+var kindNames = [...]string{
+	Failed:       "task failed",
+	KilledWorker: "task killed its workers",
+	NoWorker:     "no worker can run the task",
+	Lost:         "task's input was lost",
+	Retry:        "task to be retried",
+	Cancelled:    "task cancelled",
+}
+
+func (k ErrorKind) Error() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("task error kind %d", int(k))
+}
 
 // TaskError is why a task failed. Dependents of a failed task fail with the
 // same error, so the key in it is the task that went wrong.
@@ -515,11 +606,56 @@ type TaskError struct {
 	Worker  WorkerID // where it ran, if it did
 	Message string
 	Stack   string // the goroutine's stack when the operation panicked
+	Type    string // the Go type of the operation's error ("*fs.PathError"), if it returned one
+	// Cause is the operation's own error, where the task ran in this
+	// process; across processes it is nil, and Unwrap gives a RemoteError.
+	Cause error `json:"-"`
 }
 
+// Error leads with the operation and the partition, then says what went
+// wrong, and names the task and the worker last, for whoever digs deeper.
 func (e *TaskError) Error() string {
-	if e.Worker != "" {
-		return fmt.Sprintf("task %s failed on worker %s: %s", e.Key, e.Worker, e.Message)
+	var b strings.Builder
+	b.WriteString(e.Key.Prefix())
+	if i, ok := e.Key.Partition(); ok {
+		fmt.Fprintf(&b, " partition %d", i)
 	}
-	return fmt.Sprintf("task %s failed: %s", e.Key, e.Message)
+	b.WriteString(": ")
+	b.WriteString(e.Message)
+	b.WriteString(" (task ")
+	b.WriteString(string(e.Key))
+	if e.Worker != "" {
+		b.WriteString(" on worker ")
+		b.WriteString(string(e.Worker))
+	}
+	b.WriteString(")")
+	return b.String()
 }
+
+// Unwrap is the operation's error: itself where it ran in this process, a
+// RemoteError with its type and text where it ran in another.
+func (e *TaskError) Unwrap() error {
+	if e.Cause != nil {
+		return e.Cause
+	}
+	if e.Kind != Failed || e.Type == "" {
+		return nil
+	}
+	return &RemoteError{Type: e.Type, Message: e.Message, Stack: e.Stack}
+}
+
+// Is reports whether the task failed the way target, an ErrorKind, says.
+func (e *TaskError) Is(target error) bool {
+	k, ok := target.(ErrorKind)
+	return ok && k == e.Kind
+}
+
+// RemoteError is an operation's error from another process: its Go type's
+// name and its text, as the worker that ran it saw them.
+type RemoteError struct {
+	Type    string
+	Message string
+	Stack   string
+}
+
+func (e *RemoteError) Error() string { return e.Message }

@@ -20,6 +20,8 @@ type Context struct {
 	context.Context
 	// Key is the key of the task being run.
 	Key graph.Key
+	// Inputs are the keys of its inputs, in the order of their values.
+	Inputs []graph.Key
 	// Pieces are what a shuffle's unpack assembles: per side, the pieces
 	// its transfers pushed, in the order of their sources (empty ones left
 	// out). Borrowed, as inputs are.

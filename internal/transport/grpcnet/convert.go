@@ -74,7 +74,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		for i, t := range m.Tasks {
 			tasks[i] = taskToWire(t)
 		}
-		return &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: &pb.UpdateGraph{Tasks: tasks, Keys: keysToWire(m.Keys)}}}, nil
+		return &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: &pb.UpdateGraph{Tasks: tasks, Keys: keysToWire(m.Keys), MaxWorkers: int32(m.MaxWorkers)}}}, nil
 	case *protocol.ReleaseKeys:
 		return &pb.Msg{Kind: &pb.Msg_ReleaseKeys{ReleaseKeys: &pb.ReleaseKeys{Keys: keysToWire(m.Keys)}}}, nil
 	case *protocol.KeyInMemory:
@@ -129,6 +129,12 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_Adapt{Adapt: &pb.Adapt{Id: m.ID, Min: int64(m.Min), Max: int64(m.Max)}}}, nil
 	case *protocol.AdaptReply:
 		return &pb.Msg{Kind: &pb.Msg_AdaptReply{AdaptReply: &pb.AdaptReply{Id: m.ID, Max: int64(m.Max), Err: m.Err}}}, nil
+	case *protocol.Shared:
+		return &pb.Msg{Kind: &pb.Msg_Shared{Shared: &pb.Shared{Id: m.ID, Op: int32(m.Op), Name: m.Name, Value: m.Value,
+			Keys: keysToWire(m.Keys), Target: m.Target}}}, nil
+	case *protocol.SharedReply:
+		return &pb.Msg{Kind: &pb.Msg_SharedReply{SharedReply: &pb.SharedReply{Id: m.ID, Value: m.Value, Keys: keysToWire(m.Keys),
+			Found: m.Found, N: int64(m.N), Err: m.Err}}}, nil
 	case *protocol.TaskStreamReply:
 		return &pb.Msg{Kind: &pb.Msg_TaskStreamReply{TaskStreamReply: &pb.TaskStreamReply{Id: m.ID, Records: recordsToWire(m.Records), Next: m.Next}}}, nil
 	case *protocol.Profile:
@@ -192,7 +198,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		for i, t := range m.Tasks {
 			tasks[i] = taskFromWire(t)
 		}
-		return &protocol.UpdateGraph{Tasks: tasks, Keys: keysFromWire(m.Keys)}, nil
+		return &protocol.UpdateGraph{Tasks: tasks, Keys: keysFromWire(m.Keys), MaxWorkers: int(m.MaxWorkers)}, nil
 	case *pb.Msg_ReleaseKeys:
 		return &protocol.ReleaseKeys{Keys: keysFromWire(k.ReleaseKeys.Keys)}, nil
 	case *pb.Msg_KeyInMemory:
@@ -250,6 +256,13 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.Adapt{ID: k.Adapt.Id, Min: int(k.Adapt.Min), Max: int(k.Adapt.Max)}, nil
 	case *pb.Msg_AdaptReply:
 		return &protocol.AdaptReply{ID: k.AdaptReply.Id, Max: int(k.AdaptReply.Max), Err: k.AdaptReply.Err}, nil
+	case *pb.Msg_Shared:
+		m := k.Shared
+		return &protocol.Shared{ID: m.Id, Op: protocol.SharedOp(m.Op), Name: m.Name, Value: m.Value,
+			Keys: keysFromWire(m.Keys), Target: m.Target}, nil
+	case *pb.Msg_SharedReply:
+		m := k.SharedReply
+		return &protocol.SharedReply{ID: m.Id, Value: m.Value, Keys: keysFromWire(m.Keys), Found: m.Found, N: int(m.N), Err: m.Err}, nil
 	case *pb.Msg_TaskStreamReply:
 		m := k.TaskStreamReply
 		return &protocol.TaskStreamReply{ID: m.Id, Records: recordsFromWire(m.Records), Next: m.Next}, nil
@@ -312,7 +325,7 @@ func errToWire(e *protocol.TaskError) *pb.TaskError {
 	if e == nil {
 		return nil
 	}
-	return &pb.TaskError{Kind: int32(e.Kind), Key: string(e.Key), Worker: string(e.Worker), Message: e.Message, Stack: e.Stack}
+	return &pb.TaskError{Kind: int32(e.Kind), Key: string(e.Key), Worker: string(e.Worker), Message: e.Message, Stack: e.Stack, Type: e.Type}
 }
 
 func errFromWire(w *pb.TaskError) *protocol.TaskError {
@@ -320,7 +333,7 @@ func errFromWire(w *pb.TaskError) *protocol.TaskError {
 		return nil
 	}
 	return &protocol.TaskError{Kind: protocol.ErrorKind(w.Kind), Key: graph.Key(w.Key),
-		Worker: protocol.WorkerID(w.Worker), Message: w.Message, Stack: w.Stack}
+		Worker: protocol.WorkerID(w.Worker), Message: w.Message, Stack: w.Stack, Type: w.Type}
 }
 
 func ints32(xs []int) []int32 {

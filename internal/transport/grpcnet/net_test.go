@@ -22,7 +22,7 @@ import (
 func TestConvertRoundTrip(t *testing.T) {
 	task := &graph.Task{Key: "k", Op: "op", Args: []byte("{}"), Inputs: []graph.Key{"a", "b"},
 		Resources: graph.Resources{"GPU": 1}, Chain: []*graph.Task{{Key: "c", Op: "x", Inputs: []graph.Key{"a"}}}}
-	terr := &protocol.TaskError{Kind: protocol.KilledWorker, Key: "k", Worker: "w", Message: "m", Stack: "s"}
+	terr := &protocol.TaskError{Kind: protocol.KilledWorker, Key: "k", Worker: "w", Message: "m", Stack: "s", Type: "*fs.PathError"}
 	mem := protocol.Memory{Limit: 1, Process: 2, Managed: 3, Spilled: 4, SpilledTotal: 5, UnspilledTotal: 6, SpillError: "e"}
 	msgs := []protocol.Msg{
 		&protocol.HelloWorker{Version: "v", ID: "w", Name: "n", NThreads: 4, Resources: graph.Resources{"cpu": 4},
@@ -37,7 +37,7 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.AddKeys{Keys: []graph.Key{"a"}, Nbytes: []int64{5}},
 		&protocol.ReleasedData{Keys: []graph.Key{"a"}},
 		&protocol.MissingData{Key: "a", From: "w1", Run: 4},
-		&protocol.UpdateGraph{Tasks: []*graph.Task{task}, Keys: []graph.Key{"k"}},
+		&protocol.UpdateGraph{Tasks: []*graph.Task{task}, Keys: []graph.Key{"k"}, MaxWorkers: 2},
 		&protocol.ReleaseKeys{Keys: []graph.Key{"k"}},
 		&protocol.KeyInMemory{Key: "k", WhoHas: []protocol.WorkerID{"w"}, Nbytes: 9, Run: 5},
 		&protocol.KeyErred{Key: "k", Err: terr},
@@ -61,6 +61,8 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.TaskStreamQuery{ID: 5, Since: 9},
 		&protocol.Adapt{ID: 8, Min: 1, Max: 4},
 		&protocol.AdaptReply{ID: 8, Max: 3, Err: "e"},
+		&protocol.Shared{ID: 9, Op: protocol.SharedPublish, Name: "n", Value: []byte("v"), Keys: []graph.Key{"a"}, Target: 2},
+		&protocol.SharedReply{ID: 9, Value: []byte("v"), Keys: []graph.Key{"a"}, Found: true, N: 3, Err: "e"},
 		&protocol.TaskStreamReply{ID: 5, Next: 11, Records: []protocol.TaskRecord{{Key: "read-1", Prefix: "read", Worker: "w",
 			Thread: 1, Start: time.Unix(1700000000, 0), Stop: time.Unix(1700000001, 0), Nbytes: 8}}},
 		&protocol.WorkersReply{ID: 3, Workers: []protocol.WorkerInfo{{ID: "w", Name: "n", NThreads: 2,

@@ -106,6 +106,8 @@ type Msg struct {
 	//	*Msg_ProfileReply
 	//	*Msg_Adapt
 	//	*Msg_AdaptReply
+	//	*Msg_Shared
+	//	*Msg_SharedReply
 	Kind          isMsg_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -445,6 +447,24 @@ func (x *Msg) GetAdaptReply() *AdaptReply {
 	return nil
 }
 
+func (x *Msg) GetShared() *Shared {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_Shared); ok {
+			return x.Shared
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetSharedReply() *SharedReply {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_SharedReply); ok {
+			return x.SharedReply
+		}
+	}
+	return nil
+}
+
 type isMsg_Kind interface {
 	isMsg_Kind()
 }
@@ -581,6 +601,14 @@ type Msg_AdaptReply struct {
 	AdaptReply *AdaptReply `protobuf:"bytes,33,opt,name=adapt_reply,json=adaptReply,proto3,oneof"`
 }
 
+type Msg_Shared struct {
+	Shared *Shared `protobuf:"bytes,34,opt,name=shared,proto3,oneof"`
+}
+
+type Msg_SharedReply struct {
+	SharedReply *SharedReply `protobuf:"bytes,35,opt,name=shared_reply,json=sharedReply,proto3,oneof"`
+}
+
 func (*Msg_HelloWorker) isMsg_Kind() {}
 
 func (*Msg_HelloClient) isMsg_Kind() {}
@@ -647,6 +675,178 @@ func (*Msg_Adapt) isMsg_Kind() {}
 
 func (*Msg_AdaptReply) isMsg_Kind() {}
 
+func (*Msg_Shared) isMsg_Kind() {}
+
+func (*Msg_SharedReply) isMsg_Kind() {}
+
+type Shared struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Op            int32                  `protobuf:"varint,2,opt,name=op,proto3" json:"op,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	Value         []byte                 `protobuf:"bytes,4,opt,name=value,proto3" json:"value,omitempty"`
+	Keys          []string               `protobuf:"bytes,5,rep,name=keys,proto3" json:"keys,omitempty"`
+	Target        uint64                 `protobuf:"varint,6,opt,name=target,proto3" json:"target,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Shared) Reset() {
+	*x = Shared{}
+	mi := &file_dusk_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Shared) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Shared) ProtoMessage() {}
+
+func (x *Shared) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Shared.ProtoReflect.Descriptor instead.
+func (*Shared) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Shared) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Shared) GetOp() int32 {
+	if x != nil {
+		return x.Op
+	}
+	return 0
+}
+
+func (x *Shared) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Shared) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *Shared) GetKeys() []string {
+	if x != nil {
+		return x.Keys
+	}
+	return nil
+}
+
+func (x *Shared) GetTarget() uint64 {
+	if x != nil {
+		return x.Target
+	}
+	return 0
+}
+
+type SharedReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Value         []byte                 `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	Keys          []string               `protobuf:"bytes,3,rep,name=keys,proto3" json:"keys,omitempty"`
+	Found         bool                   `protobuf:"varint,4,opt,name=found,proto3" json:"found,omitempty"`
+	N             int64                  `protobuf:"varint,5,opt,name=n,proto3" json:"n,omitempty"`
+	Err           string                 `protobuf:"bytes,6,opt,name=err,proto3" json:"err,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedReply) Reset() {
+	*x = SharedReply{}
+	mi := &file_dusk_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedReply) ProtoMessage() {}
+
+func (x *SharedReply) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedReply.ProtoReflect.Descriptor instead.
+func (*SharedReply) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *SharedReply) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *SharedReply) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *SharedReply) GetKeys() []string {
+	if x != nil {
+		return x.Keys
+	}
+	return nil
+}
+
+func (x *SharedReply) GetFound() bool {
+	if x != nil {
+		return x.Found
+	}
+	return false
+}
+
+func (x *SharedReply) GetN() int64 {
+	if x != nil {
+		return x.N
+	}
+	return 0
+}
+
+func (x *SharedReply) GetErr() string {
+	if x != nil {
+		return x.Err
+	}
+	return ""
+}
+
 type Adapt struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -658,7 +858,7 @@ type Adapt struct {
 
 func (x *Adapt) Reset() {
 	*x = Adapt{}
-	mi := &file_dusk_proto_msgTypes[2]
+	mi := &file_dusk_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -670,7 +870,7 @@ func (x *Adapt) String() string {
 func (*Adapt) ProtoMessage() {}
 
 func (x *Adapt) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[2]
+	mi := &file_dusk_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -683,7 +883,7 @@ func (x *Adapt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Adapt.ProtoReflect.Descriptor instead.
 func (*Adapt) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{2}
+	return file_dusk_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Adapt) GetId() uint64 {
@@ -718,7 +918,7 @@ type AdaptReply struct {
 
 func (x *AdaptReply) Reset() {
 	*x = AdaptReply{}
-	mi := &file_dusk_proto_msgTypes[3]
+	mi := &file_dusk_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -730,7 +930,7 @@ func (x *AdaptReply) String() string {
 func (*AdaptReply) ProtoMessage() {}
 
 func (x *AdaptReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[3]
+	mi := &file_dusk_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -743,7 +943,7 @@ func (x *AdaptReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AdaptReply.ProtoReflect.Descriptor instead.
 func (*AdaptReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{3}
+	return file_dusk_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *AdaptReply) GetId() uint64 {
@@ -782,7 +982,7 @@ type Task struct {
 
 func (x *Task) Reset() {
 	*x = Task{}
-	mi := &file_dusk_proto_msgTypes[4]
+	mi := &file_dusk_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -794,7 +994,7 @@ func (x *Task) String() string {
 func (*Task) ProtoMessage() {}
 
 func (x *Task) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[4]
+	mi := &file_dusk_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -807,7 +1007,7 @@ func (x *Task) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Task.ProtoReflect.Descriptor instead.
 func (*Task) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{4}
+	return file_dusk_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Task) GetKey() string {
@@ -876,7 +1076,7 @@ type ShuffleTask struct {
 
 func (x *ShuffleTask) Reset() {
 	*x = ShuffleTask{}
-	mi := &file_dusk_proto_msgTypes[5]
+	mi := &file_dusk_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -888,7 +1088,7 @@ func (x *ShuffleTask) String() string {
 func (*ShuffleTask) ProtoMessage() {}
 
 func (x *ShuffleTask) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[5]
+	mi := &file_dusk_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -901,7 +1101,7 @@ func (x *ShuffleTask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShuffleTask.ProtoReflect.Descriptor instead.
 func (*ShuffleTask) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{5}
+	return file_dusk_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ShuffleTask) GetId() string {
@@ -977,7 +1177,7 @@ type Priority struct {
 
 func (x *Priority) Reset() {
 	*x = Priority{}
-	mi := &file_dusk_proto_msgTypes[6]
+	mi := &file_dusk_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -989,7 +1189,7 @@ func (x *Priority) String() string {
 func (*Priority) ProtoMessage() {}
 
 func (x *Priority) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[6]
+	mi := &file_dusk_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1002,7 +1202,7 @@ func (x *Priority) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Priority.ProtoReflect.Descriptor instead.
 func (*Priority) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{6}
+	return file_dusk_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Priority) GetGen() int64 {
@@ -1030,7 +1230,7 @@ type Dep struct {
 
 func (x *Dep) Reset() {
 	*x = Dep{}
-	mi := &file_dusk_proto_msgTypes[7]
+	mi := &file_dusk_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1042,7 +1242,7 @@ func (x *Dep) String() string {
 func (*Dep) ProtoMessage() {}
 
 func (x *Dep) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[7]
+	mi := &file_dusk_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1055,7 +1255,7 @@ func (x *Dep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dep.ProtoReflect.Descriptor instead.
 func (*Dep) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{7}
+	return file_dusk_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Dep) GetKey() string {
@@ -1086,13 +1286,14 @@ type TaskError struct {
 	Worker        string                 `protobuf:"bytes,3,opt,name=worker,proto3" json:"worker,omitempty"`
 	Message       string                 `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
 	Stack         string                 `protobuf:"bytes,5,opt,name=stack,proto3" json:"stack,omitempty"`
+	Type          string                 `protobuf:"bytes,6,opt,name=type,proto3" json:"type,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TaskError) Reset() {
 	*x = TaskError{}
-	mi := &file_dusk_proto_msgTypes[8]
+	mi := &file_dusk_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1104,7 +1305,7 @@ func (x *TaskError) String() string {
 func (*TaskError) ProtoMessage() {}
 
 func (x *TaskError) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[8]
+	mi := &file_dusk_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1117,7 +1318,7 @@ func (x *TaskError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskError.ProtoReflect.Descriptor instead.
 func (*TaskError) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{8}
+	return file_dusk_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *TaskError) GetKind() int32 {
@@ -1155,6 +1356,13 @@ func (x *TaskError) GetStack() string {
 	return ""
 }
 
+func (x *TaskError) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
 type HelloWorker struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Version       string                 `protobuf:"bytes,1,opt,name=version,proto3" json:"version,omitempty"`
@@ -1170,7 +1378,7 @@ type HelloWorker struct {
 
 func (x *HelloWorker) Reset() {
 	*x = HelloWorker{}
-	mi := &file_dusk_proto_msgTypes[9]
+	mi := &file_dusk_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1182,7 +1390,7 @@ func (x *HelloWorker) String() string {
 func (*HelloWorker) ProtoMessage() {}
 
 func (x *HelloWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[9]
+	mi := &file_dusk_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1195,7 +1403,7 @@ func (x *HelloWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloWorker.ProtoReflect.Descriptor instead.
 func (*HelloWorker) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{9}
+	return file_dusk_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *HelloWorker) GetVersion() string {
@@ -1257,7 +1465,7 @@ type HelloClient struct {
 
 func (x *HelloClient) Reset() {
 	*x = HelloClient{}
-	mi := &file_dusk_proto_msgTypes[10]
+	mi := &file_dusk_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1269,7 +1477,7 @@ func (x *HelloClient) String() string {
 func (*HelloClient) ProtoMessage() {}
 
 func (x *HelloClient) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[10]
+	mi := &file_dusk_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1282,7 +1490,7 @@ func (x *HelloClient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloClient.ProtoReflect.Descriptor instead.
 func (*HelloClient) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{10}
+	return file_dusk_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *HelloClient) GetVersion() string {
@@ -1312,7 +1520,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_dusk_proto_msgTypes[11]
+	mi := &file_dusk_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1324,7 +1532,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[11]
+	mi := &file_dusk_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1337,7 +1545,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{11}
+	return file_dusk_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Welcome) GetVersion() string {
@@ -1388,7 +1596,7 @@ type ComputeTask struct {
 
 func (x *ComputeTask) Reset() {
 	*x = ComputeTask{}
-	mi := &file_dusk_proto_msgTypes[12]
+	mi := &file_dusk_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1400,7 +1608,7 @@ func (x *ComputeTask) String() string {
 func (*ComputeTask) ProtoMessage() {}
 
 func (x *ComputeTask) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[12]
+	mi := &file_dusk_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1413,7 +1621,7 @@ func (x *ComputeTask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeTask.ProtoReflect.Descriptor instead.
 func (*ComputeTask) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{12}
+	return file_dusk_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ComputeTask) GetTask() *Task {
@@ -1462,7 +1670,7 @@ type ShuffleRun struct {
 
 func (x *ShuffleRun) Reset() {
 	*x = ShuffleRun{}
-	mi := &file_dusk_proto_msgTypes[13]
+	mi := &file_dusk_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1474,7 +1682,7 @@ func (x *ShuffleRun) String() string {
 func (*ShuffleRun) ProtoMessage() {}
 
 func (x *ShuffleRun) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[13]
+	mi := &file_dusk_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1487,7 +1695,7 @@ func (x *ShuffleRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShuffleRun.ProtoReflect.Descriptor instead.
 func (*ShuffleRun) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{13}
+	return file_dusk_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ShuffleRun) GetId() string {
@@ -1521,7 +1729,7 @@ type DropShuffle struct {
 
 func (x *DropShuffle) Reset() {
 	*x = DropShuffle{}
-	mi := &file_dusk_proto_msgTypes[14]
+	mi := &file_dusk_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1533,7 +1741,7 @@ func (x *DropShuffle) String() string {
 func (*DropShuffle) ProtoMessage() {}
 
 func (x *DropShuffle) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[14]
+	mi := &file_dusk_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1546,7 +1754,7 @@ func (x *DropShuffle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropShuffle.ProtoReflect.Descriptor instead.
 func (*DropShuffle) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{14}
+	return file_dusk_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *DropShuffle) GetId() string {
@@ -1572,7 +1780,7 @@ type FreeKeys struct {
 
 func (x *FreeKeys) Reset() {
 	*x = FreeKeys{}
-	mi := &file_dusk_proto_msgTypes[15]
+	mi := &file_dusk_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1584,7 +1792,7 @@ func (x *FreeKeys) String() string {
 func (*FreeKeys) ProtoMessage() {}
 
 func (x *FreeKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[15]
+	mi := &file_dusk_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1597,7 +1805,7 @@ func (x *FreeKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FreeKeys.ProtoReflect.Descriptor instead.
 func (*FreeKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{15}
+	return file_dusk_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *FreeKeys) GetKeys() []string {
@@ -1621,7 +1829,7 @@ type TaskFinished struct {
 
 func (x *TaskFinished) Reset() {
 	*x = TaskFinished{}
-	mi := &file_dusk_proto_msgTypes[16]
+	mi := &file_dusk_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1633,7 +1841,7 @@ func (x *TaskFinished) String() string {
 func (*TaskFinished) ProtoMessage() {}
 
 func (x *TaskFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[16]
+	mi := &file_dusk_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1646,7 +1854,7 @@ func (x *TaskFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskFinished.ProtoReflect.Descriptor instead.
 func (*TaskFinished) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{16}
+	return file_dusk_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *TaskFinished) GetKey() string {
@@ -1702,7 +1910,7 @@ type TaskErred struct {
 
 func (x *TaskErred) Reset() {
 	*x = TaskErred{}
-	mi := &file_dusk_proto_msgTypes[17]
+	mi := &file_dusk_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1714,7 +1922,7 @@ func (x *TaskErred) String() string {
 func (*TaskErred) ProtoMessage() {}
 
 func (x *TaskErred) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[17]
+	mi := &file_dusk_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1727,7 +1935,7 @@ func (x *TaskErred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskErred.ProtoReflect.Descriptor instead.
 func (*TaskErred) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{17}
+	return file_dusk_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *TaskErred) GetKey() string {
@@ -1761,7 +1969,7 @@ type AddKeys struct {
 
 func (x *AddKeys) Reset() {
 	*x = AddKeys{}
-	mi := &file_dusk_proto_msgTypes[18]
+	mi := &file_dusk_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1773,7 +1981,7 @@ func (x *AddKeys) String() string {
 func (*AddKeys) ProtoMessage() {}
 
 func (x *AddKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[18]
+	mi := &file_dusk_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1786,7 +1994,7 @@ func (x *AddKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddKeys.ProtoReflect.Descriptor instead.
 func (*AddKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{18}
+	return file_dusk_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *AddKeys) GetKeys() []string {
@@ -1812,7 +2020,7 @@ type ReleasedData struct {
 
 func (x *ReleasedData) Reset() {
 	*x = ReleasedData{}
-	mi := &file_dusk_proto_msgTypes[19]
+	mi := &file_dusk_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1824,7 +2032,7 @@ func (x *ReleasedData) String() string {
 func (*ReleasedData) ProtoMessage() {}
 
 func (x *ReleasedData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[19]
+	mi := &file_dusk_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1837,7 +2045,7 @@ func (x *ReleasedData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleasedData.ProtoReflect.Descriptor instead.
 func (*ReleasedData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{19}
+	return file_dusk_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReleasedData) GetKeys() []string {
@@ -1858,7 +2066,7 @@ type MissingData struct {
 
 func (x *MissingData) Reset() {
 	*x = MissingData{}
-	mi := &file_dusk_proto_msgTypes[20]
+	mi := &file_dusk_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1870,7 +2078,7 @@ func (x *MissingData) String() string {
 func (*MissingData) ProtoMessage() {}
 
 func (x *MissingData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[20]
+	mi := &file_dusk_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1883,7 +2091,7 @@ func (x *MissingData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MissingData.ProtoReflect.Descriptor instead.
 func (*MissingData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{20}
+	return file_dusk_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *MissingData) GetKey() string {
@@ -1911,13 +2119,14 @@ type UpdateGraph struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Tasks         []*Task                `protobuf:"bytes,1,rep,name=tasks,proto3" json:"tasks,omitempty"`
 	Keys          []string               `protobuf:"bytes,2,rep,name=keys,proto3" json:"keys,omitempty"`
+	MaxWorkers    int32                  `protobuf:"varint,3,opt,name=max_workers,json=maxWorkers,proto3" json:"max_workers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateGraph) Reset() {
 	*x = UpdateGraph{}
-	mi := &file_dusk_proto_msgTypes[21]
+	mi := &file_dusk_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1929,7 +2138,7 @@ func (x *UpdateGraph) String() string {
 func (*UpdateGraph) ProtoMessage() {}
 
 func (x *UpdateGraph) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[21]
+	mi := &file_dusk_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1942,7 +2151,7 @@ func (x *UpdateGraph) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateGraph.ProtoReflect.Descriptor instead.
 func (*UpdateGraph) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{21}
+	return file_dusk_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UpdateGraph) GetTasks() []*Task {
@@ -1959,6 +2168,13 @@ func (x *UpdateGraph) GetKeys() []string {
 	return nil
 }
 
+func (x *UpdateGraph) GetMaxWorkers() int32 {
+	if x != nil {
+		return x.MaxWorkers
+	}
+	return 0
+}
+
 type ReleaseKeys struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Keys          []string               `protobuf:"bytes,1,rep,name=keys,proto3" json:"keys,omitempty"`
@@ -1968,7 +2184,7 @@ type ReleaseKeys struct {
 
 func (x *ReleaseKeys) Reset() {
 	*x = ReleaseKeys{}
-	mi := &file_dusk_proto_msgTypes[22]
+	mi := &file_dusk_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1980,7 +2196,7 @@ func (x *ReleaseKeys) String() string {
 func (*ReleaseKeys) ProtoMessage() {}
 
 func (x *ReleaseKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[22]
+	mi := &file_dusk_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1993,7 +2209,7 @@ func (x *ReleaseKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseKeys.ProtoReflect.Descriptor instead.
 func (*ReleaseKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{22}
+	return file_dusk_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ReleaseKeys) GetKeys() []string {
@@ -2015,7 +2231,7 @@ type KeyInMemory struct {
 
 func (x *KeyInMemory) Reset() {
 	*x = KeyInMemory{}
-	mi := &file_dusk_proto_msgTypes[23]
+	mi := &file_dusk_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2027,7 +2243,7 @@ func (x *KeyInMemory) String() string {
 func (*KeyInMemory) ProtoMessage() {}
 
 func (x *KeyInMemory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[23]
+	mi := &file_dusk_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2040,7 +2256,7 @@ func (x *KeyInMemory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyInMemory.ProtoReflect.Descriptor instead.
 func (*KeyInMemory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{23}
+	return file_dusk_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *KeyInMemory) GetKey() string {
@@ -2081,7 +2297,7 @@ type KeyErred struct {
 
 func (x *KeyErred) Reset() {
 	*x = KeyErred{}
-	mi := &file_dusk_proto_msgTypes[24]
+	mi := &file_dusk_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2093,7 +2309,7 @@ func (x *KeyErred) String() string {
 func (*KeyErred) ProtoMessage() {}
 
 func (x *KeyErred) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[24]
+	mi := &file_dusk_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2106,7 +2322,7 @@ func (x *KeyErred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyErred.ProtoReflect.Descriptor instead.
 func (*KeyErred) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{24}
+	return file_dusk_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *KeyErred) GetKey() string {
@@ -2132,7 +2348,7 @@ type StealRequest struct {
 
 func (x *StealRequest) Reset() {
 	*x = StealRequest{}
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2144,7 +2360,7 @@ func (x *StealRequest) String() string {
 func (*StealRequest) ProtoMessage() {}
 
 func (x *StealRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2157,7 +2373,7 @@ func (x *StealRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StealRequest.ProtoReflect.Descriptor instead.
 func (*StealRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{25}
+	return file_dusk_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *StealRequest) GetKey() string {
@@ -2177,7 +2393,7 @@ type StealResponse struct {
 
 func (x *StealResponse) Reset() {
 	*x = StealResponse{}
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2189,7 +2405,7 @@ func (x *StealResponse) String() string {
 func (*StealResponse) ProtoMessage() {}
 
 func (x *StealResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2202,7 +2418,7 @@ func (x *StealResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StealResponse.ProtoReflect.Descriptor instead.
 func (*StealResponse) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{26}
+	return file_dusk_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *StealResponse) GetKey() string {
@@ -2227,7 +2443,7 @@ type Retire struct {
 
 func (x *Retire) Reset() {
 	*x = Retire{}
-	mi := &file_dusk_proto_msgTypes[27]
+	mi := &file_dusk_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2239,7 +2455,7 @@ func (x *Retire) String() string {
 func (*Retire) ProtoMessage() {}
 
 func (x *Retire) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[27]
+	mi := &file_dusk_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2252,7 +2468,7 @@ func (x *Retire) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retire.ProtoReflect.Descriptor instead.
 func (*Retire) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{27}
+	return file_dusk_proto_rawDescGZIP(), []int{29}
 }
 
 type Replicate struct {
@@ -2265,7 +2481,7 @@ type Replicate struct {
 
 func (x *Replicate) Reset() {
 	*x = Replicate{}
-	mi := &file_dusk_proto_msgTypes[28]
+	mi := &file_dusk_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +2493,7 @@ func (x *Replicate) String() string {
 func (*Replicate) ProtoMessage() {}
 
 func (x *Replicate) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[28]
+	mi := &file_dusk_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2290,7 +2506,7 @@ func (x *Replicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Replicate.ProtoReflect.Descriptor instead.
 func (*Replicate) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{28}
+	return file_dusk_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Replicate) GetKeys() []string {
@@ -2315,7 +2531,7 @@ type Retired struct {
 
 func (x *Retired) Reset() {
 	*x = Retired{}
-	mi := &file_dusk_proto_msgTypes[29]
+	mi := &file_dusk_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2327,7 +2543,7 @@ func (x *Retired) String() string {
 func (*Retired) ProtoMessage() {}
 
 func (x *Retired) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[29]
+	mi := &file_dusk_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2340,7 +2556,7 @@ func (x *Retired) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retired.ProtoReflect.Descriptor instead.
 func (*Retired) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{29}
+	return file_dusk_proto_rawDescGZIP(), []int{31}
 }
 
 type WorkerStatus struct {
@@ -2353,7 +2569,7 @@ type WorkerStatus struct {
 
 func (x *WorkerStatus) Reset() {
 	*x = WorkerStatus{}
-	mi := &file_dusk_proto_msgTypes[30]
+	mi := &file_dusk_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2365,7 +2581,7 @@ func (x *WorkerStatus) String() string {
 func (*WorkerStatus) ProtoMessage() {}
 
 func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[30]
+	mi := &file_dusk_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2378,7 +2594,7 @@ func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerStatus.ProtoReflect.Descriptor instead.
 func (*WorkerStatus) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{30}
+	return file_dusk_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WorkerStatus) GetPaused() bool {
@@ -2410,7 +2626,7 @@ type Memory struct {
 
 func (x *Memory) Reset() {
 	*x = Memory{}
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2422,7 +2638,7 @@ func (x *Memory) String() string {
 func (*Memory) ProtoMessage() {}
 
 func (x *Memory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2435,7 +2651,7 @@ func (x *Memory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Memory.ProtoReflect.Descriptor instead.
 func (*Memory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{31}
+	return file_dusk_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Memory) GetLimit() int64 {
@@ -2501,7 +2717,7 @@ type WorkerMetrics struct {
 
 func (x *WorkerMetrics) Reset() {
 	*x = WorkerMetrics{}
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2513,7 +2729,7 @@ func (x *WorkerMetrics) String() string {
 func (*WorkerMetrics) ProtoMessage() {}
 
 func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2526,7 +2742,7 @@ func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerMetrics.ProtoReflect.Descriptor instead.
 func (*WorkerMetrics) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{32}
+	return file_dusk_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *WorkerMetrics) GetMemory() *Memory {
@@ -2584,7 +2800,7 @@ type LogLine struct {
 
 func (x *LogLine) Reset() {
 	*x = LogLine{}
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2596,7 +2812,7 @@ func (x *LogLine) String() string {
 func (*LogLine) ProtoMessage() {}
 
 func (x *LogLine) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2609,7 +2825,7 @@ func (x *LogLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogLine.ProtoReflect.Descriptor instead.
 func (*LogLine) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{33}
+	return file_dusk_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *LogLine) GetTimeMs() int64 {
@@ -2657,7 +2873,7 @@ type WorkersQuery struct {
 
 func (x *WorkersQuery) Reset() {
 	*x = WorkersQuery{}
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2669,7 +2885,7 @@ func (x *WorkersQuery) String() string {
 func (*WorkersQuery) ProtoMessage() {}
 
 func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2682,7 +2898,7 @@ func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersQuery.ProtoReflect.Descriptor instead.
 func (*WorkersQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{34}
+	return file_dusk_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *WorkersQuery) GetId() uint64 {
@@ -2722,7 +2938,7 @@ type WorkerInfo struct {
 
 func (x *WorkerInfo) Reset() {
 	*x = WorkerInfo{}
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2734,7 +2950,7 @@ func (x *WorkerInfo) String() string {
 func (*WorkerInfo) ProtoMessage() {}
 
 func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2747,7 +2963,7 @@ func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerInfo.ProtoReflect.Descriptor instead.
 func (*WorkerInfo) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{35}
+	return file_dusk_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *WorkerInfo) GetId() string {
@@ -2865,7 +3081,7 @@ type WorkersReply struct {
 
 func (x *WorkersReply) Reset() {
 	*x = WorkersReply{}
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2877,7 +3093,7 @@ func (x *WorkersReply) String() string {
 func (*WorkersReply) ProtoMessage() {}
 
 func (x *WorkersReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2890,7 +3106,7 @@ func (x *WorkersReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersReply.ProtoReflect.Descriptor instead.
 func (*WorkersReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{36}
+	return file_dusk_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *WorkersReply) GetId() uint64 {
@@ -2917,7 +3133,7 @@ type PushChunk struct {
 
 func (x *PushChunk) Reset() {
 	*x = PushChunk{}
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2929,7 +3145,7 @@ func (x *PushChunk) String() string {
 func (*PushChunk) ProtoMessage() {}
 
 func (x *PushChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2942,7 +3158,7 @@ func (x *PushChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushChunk.ProtoReflect.Descriptor instead.
 func (*PushChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{37}
+	return file_dusk_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *PushChunk) GetHeader() *PushHeader {
@@ -2975,7 +3191,7 @@ type PushHeader struct {
 
 func (x *PushHeader) Reset() {
 	*x = PushHeader{}
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2987,7 +3203,7 @@ func (x *PushHeader) String() string {
 func (*PushHeader) ProtoMessage() {}
 
 func (x *PushHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3000,7 +3216,7 @@ func (x *PushHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushHeader.ProtoReflect.Descriptor instead.
 func (*PushHeader) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{38}
+	return file_dusk_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *PushHeader) GetId() string {
@@ -3067,7 +3283,7 @@ type PushReply struct {
 
 func (x *PushReply) Reset() {
 	*x = PushReply{}
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3079,7 +3295,7 @@ func (x *PushReply) String() string {
 func (*PushReply) ProtoMessage() {}
 
 func (x *PushReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3092,7 +3308,7 @@ func (x *PushReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushReply.ProtoReflect.Descriptor instead.
 func (*PushReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{39}
+	return file_dusk_proto_rawDescGZIP(), []int{41}
 }
 
 type GetDataRequest struct {
@@ -3104,7 +3320,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3116,7 +3332,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3129,7 +3345,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{40}
+	return file_dusk_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -3153,7 +3369,7 @@ type DataChunk struct {
 
 func (x *DataChunk) Reset() {
 	*x = DataChunk{}
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3165,7 +3381,7 @@ func (x *DataChunk) String() string {
 func (*DataChunk) ProtoMessage() {}
 
 func (x *DataChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3178,7 +3394,7 @@ func (x *DataChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataChunk.ProtoReflect.Descriptor instead.
 func (*DataChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{41}
+	return file_dusk_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *DataChunk) GetKey() string {
@@ -3218,7 +3434,7 @@ type ProgressQuery struct {
 
 func (x *ProgressQuery) Reset() {
 	*x = ProgressQuery{}
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3230,7 +3446,7 @@ func (x *ProgressQuery) String() string {
 func (*ProgressQuery) ProtoMessage() {}
 
 func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3243,7 +3459,7 @@ func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressQuery.ProtoReflect.Descriptor instead.
 func (*ProgressQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{42}
+	return file_dusk_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ProgressQuery) GetId() uint64 {
@@ -3267,7 +3483,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3279,7 +3495,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3292,7 +3508,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{43}
+	return file_dusk_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Progress) GetPrefix() string {
@@ -3347,7 +3563,7 @@ type ProgressReply struct {
 
 func (x *ProgressReply) Reset() {
 	*x = ProgressReply{}
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3359,7 +3575,7 @@ func (x *ProgressReply) String() string {
 func (*ProgressReply) ProtoMessage() {}
 
 func (x *ProgressReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3372,7 +3588,7 @@ func (x *ProgressReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressReply.ProtoReflect.Descriptor instead.
 func (*ProgressReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{44}
+	return file_dusk_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ProgressReply) GetId() uint64 {
@@ -3399,7 +3615,7 @@ type TaskStreamQuery struct {
 
 func (x *TaskStreamQuery) Reset() {
 	*x = TaskStreamQuery{}
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3411,7 +3627,7 @@ func (x *TaskStreamQuery) String() string {
 func (*TaskStreamQuery) ProtoMessage() {}
 
 func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3424,7 +3640,7 @@ func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamQuery.ProtoReflect.Descriptor instead.
 func (*TaskStreamQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{45}
+	return file_dusk_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *TaskStreamQuery) GetId() uint64 {
@@ -3457,7 +3673,7 @@ type TaskRecord struct {
 
 func (x *TaskRecord) Reset() {
 	*x = TaskRecord{}
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3469,7 +3685,7 @@ func (x *TaskRecord) String() string {
 func (*TaskRecord) ProtoMessage() {}
 
 func (x *TaskRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3482,7 +3698,7 @@ func (x *TaskRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskRecord.ProtoReflect.Descriptor instead.
 func (*TaskRecord) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{46}
+	return file_dusk_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *TaskRecord) GetKey() string {
@@ -3552,7 +3768,7 @@ type TaskStreamReply struct {
 
 func (x *TaskStreamReply) Reset() {
 	*x = TaskStreamReply{}
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3564,7 +3780,7 @@ func (x *TaskStreamReply) String() string {
 func (*TaskStreamReply) ProtoMessage() {}
 
 func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3577,7 +3793,7 @@ func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamReply.ProtoReflect.Descriptor instead.
 func (*TaskStreamReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{47}
+	return file_dusk_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *TaskStreamReply) GetId() uint64 {
@@ -3611,7 +3827,7 @@ type Profile struct {
 
 func (x *Profile) Reset() {
 	*x = Profile{}
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3623,7 +3839,7 @@ func (x *Profile) String() string {
 func (*Profile) ProtoMessage() {}
 
 func (x *Profile) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3636,7 +3852,7 @@ func (x *Profile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Profile.ProtoReflect.Descriptor instead.
 func (*Profile) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{48}
+	return file_dusk_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *Profile) GetId() uint64 {
@@ -3665,7 +3881,7 @@ type ProfileData struct {
 
 func (x *ProfileData) Reset() {
 	*x = ProfileData{}
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3677,7 +3893,7 @@ func (x *ProfileData) String() string {
 func (*ProfileData) ProtoMessage() {}
 
 func (x *ProfileData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3690,7 +3906,7 @@ func (x *ProfileData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileData.ProtoReflect.Descriptor instead.
 func (*ProfileData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{49}
+	return file_dusk_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ProfileData) GetId() uint64 {
@@ -3731,7 +3947,7 @@ type ProfileReply struct {
 
 func (x *ProfileReply) Reset() {
 	*x = ProfileReply{}
-	mi := &file_dusk_proto_msgTypes[50]
+	mi := &file_dusk_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3743,7 +3959,7 @@ func (x *ProfileReply) String() string {
 func (*ProfileReply) ProtoMessage() {}
 
 func (x *ProfileReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[50]
+	mi := &file_dusk_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3756,7 +3972,7 @@ func (x *ProfileReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileReply.ProtoReflect.Descriptor instead.
 func (*ProfileReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{50}
+	return file_dusk_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ProfileReply) GetId() uint64 {
@@ -3780,7 +3996,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\n" +
 	"dusk.proto\x12\adusk.v1\")\n" +
 	"\x05Batch\x12 \n" +
-	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xf8\x0e\n" +
+	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xde\x0f\n" +
 	"\x03Msg\x129\n" +
 	"\fhello_worker\x18\x01 \x01(\v2\x14.dusk.v1.HelloWorkerH\x00R\vhelloWorker\x129\n" +
 	"\fhello_client\x18\x02 \x01(\v2\x14.dusk.v1.HelloClientH\x00R\vhelloClient\x12,\n" +
@@ -3817,8 +4033,24 @@ const file_dusk_proto_rawDesc = "" +
 	"\rprofile_reply\x18\x1f \x01(\v2\x15.dusk.v1.ProfileReplyH\x00R\fprofileReply\x12&\n" +
 	"\x05adapt\x18  \x01(\v2\x0e.dusk.v1.AdaptH\x00R\x05adapt\x126\n" +
 	"\vadapt_reply\x18! \x01(\v2\x13.dusk.v1.AdaptReplyH\x00R\n" +
-	"adaptReplyB\x06\n" +
-	"\x04kind\";\n" +
+	"adaptReply\x12)\n" +
+	"\x06shared\x18\" \x01(\v2\x0f.dusk.v1.SharedH\x00R\x06shared\x129\n" +
+	"\fshared_reply\x18# \x01(\v2\x14.dusk.v1.SharedReplyH\x00R\vsharedReplyB\x06\n" +
+	"\x04kind\"~\n" +
+	"\x06Shared\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x0e\n" +
+	"\x02op\x18\x02 \x01(\x05R\x02op\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x14\n" +
+	"\x05value\x18\x04 \x01(\fR\x05value\x12\x12\n" +
+	"\x04keys\x18\x05 \x03(\tR\x04keys\x12\x16\n" +
+	"\x06target\x18\x06 \x01(\x04R\x06target\"}\n" +
+	"\vSharedReply\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value\x12\x12\n" +
+	"\x04keys\x18\x03 \x03(\tR\x04keys\x12\x14\n" +
+	"\x05found\x18\x04 \x01(\bR\x05found\x12\f\n" +
+	"\x01n\x18\x05 \x01(\x03R\x01n\x12\x10\n" +
+	"\x03err\x18\x06 \x01(\tR\x03err\";\n" +
 	"\x05Adapt\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x10\n" +
 	"\x03min\x18\x02 \x01(\x03R\x03min\x12\x10\n" +
@@ -3856,13 +4088,14 @@ const file_dusk_proto_rawDesc = "" +
 	"\x03Dep\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x17\n" +
 	"\awho_has\x18\x02 \x03(\tR\x06whoHas\x12\x16\n" +
-	"\x06nbytes\x18\x03 \x01(\x03R\x06nbytes\"y\n" +
+	"\x06nbytes\x18\x03 \x01(\x03R\x06nbytes\"\x8d\x01\n" +
 	"\tTaskError\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\x05R\x04kind\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x16\n" +
 	"\x06worker\x18\x03 \x01(\tR\x06worker\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\x12\x14\n" +
-	"\x05stack\x18\x05 \x01(\tR\x05stack\"\xa4\x02\n" +
+	"\x05stack\x18\x05 \x01(\tR\x05stack\x12\x12\n" +
+	"\x04type\x18\x06 \x01(\tR\x04type\"\xa4\x02\n" +
 	"\vHelloWorker\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x1a\n" +
@@ -3920,10 +4153,12 @@ const file_dusk_proto_rawDesc = "" +
 	"\vMissingData\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\x12\x10\n" +
-	"\x03run\x18\x03 \x01(\x04R\x03run\"F\n" +
+	"\x03run\x18\x03 \x01(\x04R\x03run\"g\n" +
 	"\vUpdateGraph\x12#\n" +
 	"\x05tasks\x18\x01 \x03(\v2\r.dusk.v1.TaskR\x05tasks\x12\x12\n" +
-	"\x04keys\x18\x02 \x03(\tR\x04keys\"!\n" +
+	"\x04keys\x18\x02 \x03(\tR\x04keys\x12\x1f\n" +
+	"\vmax_workers\x18\x03 \x01(\x05R\n" +
+	"maxWorkers\"!\n" +
 	"\vReleaseKeys\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\"b\n" +
 	"\vKeyInMemory\x12\x10\n" +
@@ -4080,131 +4315,135 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),           // 0: dusk.v1.Batch
 	(*Msg)(nil),             // 1: dusk.v1.Msg
-	(*Adapt)(nil),           // 2: dusk.v1.Adapt
-	(*AdaptReply)(nil),      // 3: dusk.v1.AdaptReply
-	(*Task)(nil),            // 4: dusk.v1.Task
-	(*ShuffleTask)(nil),     // 5: dusk.v1.ShuffleTask
-	(*Priority)(nil),        // 6: dusk.v1.Priority
-	(*Dep)(nil),             // 7: dusk.v1.Dep
-	(*TaskError)(nil),       // 8: dusk.v1.TaskError
-	(*HelloWorker)(nil),     // 9: dusk.v1.HelloWorker
-	(*HelloClient)(nil),     // 10: dusk.v1.HelloClient
-	(*Welcome)(nil),         // 11: dusk.v1.Welcome
-	(*ComputeTask)(nil),     // 12: dusk.v1.ComputeTask
-	(*ShuffleRun)(nil),      // 13: dusk.v1.ShuffleRun
-	(*DropShuffle)(nil),     // 14: dusk.v1.DropShuffle
-	(*FreeKeys)(nil),        // 15: dusk.v1.FreeKeys
-	(*TaskFinished)(nil),    // 16: dusk.v1.TaskFinished
-	(*TaskErred)(nil),       // 17: dusk.v1.TaskErred
-	(*AddKeys)(nil),         // 18: dusk.v1.AddKeys
-	(*ReleasedData)(nil),    // 19: dusk.v1.ReleasedData
-	(*MissingData)(nil),     // 20: dusk.v1.MissingData
-	(*UpdateGraph)(nil),     // 21: dusk.v1.UpdateGraph
-	(*ReleaseKeys)(nil),     // 22: dusk.v1.ReleaseKeys
-	(*KeyInMemory)(nil),     // 23: dusk.v1.KeyInMemory
-	(*KeyErred)(nil),        // 24: dusk.v1.KeyErred
-	(*StealRequest)(nil),    // 25: dusk.v1.StealRequest
-	(*StealResponse)(nil),   // 26: dusk.v1.StealResponse
-	(*Retire)(nil),          // 27: dusk.v1.Retire
-	(*Replicate)(nil),       // 28: dusk.v1.Replicate
-	(*Retired)(nil),         // 29: dusk.v1.Retired
-	(*WorkerStatus)(nil),    // 30: dusk.v1.WorkerStatus
-	(*Memory)(nil),          // 31: dusk.v1.Memory
-	(*WorkerMetrics)(nil),   // 32: dusk.v1.WorkerMetrics
-	(*LogLine)(nil),         // 33: dusk.v1.LogLine
-	(*WorkersQuery)(nil),    // 34: dusk.v1.WorkersQuery
-	(*WorkerInfo)(nil),      // 35: dusk.v1.WorkerInfo
-	(*WorkersReply)(nil),    // 36: dusk.v1.WorkersReply
-	(*PushChunk)(nil),       // 37: dusk.v1.PushChunk
-	(*PushHeader)(nil),      // 38: dusk.v1.PushHeader
-	(*PushReply)(nil),       // 39: dusk.v1.PushReply
-	(*GetDataRequest)(nil),  // 40: dusk.v1.GetDataRequest
-	(*DataChunk)(nil),       // 41: dusk.v1.DataChunk
-	(*ProgressQuery)(nil),   // 42: dusk.v1.ProgressQuery
-	(*Progress)(nil),        // 43: dusk.v1.Progress
-	(*ProgressReply)(nil),   // 44: dusk.v1.ProgressReply
-	(*TaskStreamQuery)(nil), // 45: dusk.v1.TaskStreamQuery
-	(*TaskRecord)(nil),      // 46: dusk.v1.TaskRecord
-	(*TaskStreamReply)(nil), // 47: dusk.v1.TaskStreamReply
-	(*Profile)(nil),         // 48: dusk.v1.Profile
-	(*ProfileData)(nil),     // 49: dusk.v1.ProfileData
-	(*ProfileReply)(nil),    // 50: dusk.v1.ProfileReply
-	nil,                     // 51: dusk.v1.Task.ResourcesEntry
-	nil,                     // 52: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                     // 53: dusk.v1.WorkerInfo.ResourcesEntry
+	(*Shared)(nil),          // 2: dusk.v1.Shared
+	(*SharedReply)(nil),     // 3: dusk.v1.SharedReply
+	(*Adapt)(nil),           // 4: dusk.v1.Adapt
+	(*AdaptReply)(nil),      // 5: dusk.v1.AdaptReply
+	(*Task)(nil),            // 6: dusk.v1.Task
+	(*ShuffleTask)(nil),     // 7: dusk.v1.ShuffleTask
+	(*Priority)(nil),        // 8: dusk.v1.Priority
+	(*Dep)(nil),             // 9: dusk.v1.Dep
+	(*TaskError)(nil),       // 10: dusk.v1.TaskError
+	(*HelloWorker)(nil),     // 11: dusk.v1.HelloWorker
+	(*HelloClient)(nil),     // 12: dusk.v1.HelloClient
+	(*Welcome)(nil),         // 13: dusk.v1.Welcome
+	(*ComputeTask)(nil),     // 14: dusk.v1.ComputeTask
+	(*ShuffleRun)(nil),      // 15: dusk.v1.ShuffleRun
+	(*DropShuffle)(nil),     // 16: dusk.v1.DropShuffle
+	(*FreeKeys)(nil),        // 17: dusk.v1.FreeKeys
+	(*TaskFinished)(nil),    // 18: dusk.v1.TaskFinished
+	(*TaskErred)(nil),       // 19: dusk.v1.TaskErred
+	(*AddKeys)(nil),         // 20: dusk.v1.AddKeys
+	(*ReleasedData)(nil),    // 21: dusk.v1.ReleasedData
+	(*MissingData)(nil),     // 22: dusk.v1.MissingData
+	(*UpdateGraph)(nil),     // 23: dusk.v1.UpdateGraph
+	(*ReleaseKeys)(nil),     // 24: dusk.v1.ReleaseKeys
+	(*KeyInMemory)(nil),     // 25: dusk.v1.KeyInMemory
+	(*KeyErred)(nil),        // 26: dusk.v1.KeyErred
+	(*StealRequest)(nil),    // 27: dusk.v1.StealRequest
+	(*StealResponse)(nil),   // 28: dusk.v1.StealResponse
+	(*Retire)(nil),          // 29: dusk.v1.Retire
+	(*Replicate)(nil),       // 30: dusk.v1.Replicate
+	(*Retired)(nil),         // 31: dusk.v1.Retired
+	(*WorkerStatus)(nil),    // 32: dusk.v1.WorkerStatus
+	(*Memory)(nil),          // 33: dusk.v1.Memory
+	(*WorkerMetrics)(nil),   // 34: dusk.v1.WorkerMetrics
+	(*LogLine)(nil),         // 35: dusk.v1.LogLine
+	(*WorkersQuery)(nil),    // 36: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),      // 37: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),    // 38: dusk.v1.WorkersReply
+	(*PushChunk)(nil),       // 39: dusk.v1.PushChunk
+	(*PushHeader)(nil),      // 40: dusk.v1.PushHeader
+	(*PushReply)(nil),       // 41: dusk.v1.PushReply
+	(*GetDataRequest)(nil),  // 42: dusk.v1.GetDataRequest
+	(*DataChunk)(nil),       // 43: dusk.v1.DataChunk
+	(*ProgressQuery)(nil),   // 44: dusk.v1.ProgressQuery
+	(*Progress)(nil),        // 45: dusk.v1.Progress
+	(*ProgressReply)(nil),   // 46: dusk.v1.ProgressReply
+	(*TaskStreamQuery)(nil), // 47: dusk.v1.TaskStreamQuery
+	(*TaskRecord)(nil),      // 48: dusk.v1.TaskRecord
+	(*TaskStreamReply)(nil), // 49: dusk.v1.TaskStreamReply
+	(*Profile)(nil),         // 50: dusk.v1.Profile
+	(*ProfileData)(nil),     // 51: dusk.v1.ProfileData
+	(*ProfileReply)(nil),    // 52: dusk.v1.ProfileReply
+	nil,                     // 53: dusk.v1.Task.ResourcesEntry
+	nil,                     // 54: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 55: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
-	9,  // 1: dusk.v1.Msg.hello_worker:type_name -> dusk.v1.HelloWorker
-	10, // 2: dusk.v1.Msg.hello_client:type_name -> dusk.v1.HelloClient
-	11, // 3: dusk.v1.Msg.welcome:type_name -> dusk.v1.Welcome
-	12, // 4: dusk.v1.Msg.compute_task:type_name -> dusk.v1.ComputeTask
-	15, // 5: dusk.v1.Msg.free_keys:type_name -> dusk.v1.FreeKeys
-	16, // 6: dusk.v1.Msg.task_finished:type_name -> dusk.v1.TaskFinished
-	17, // 7: dusk.v1.Msg.task_erred:type_name -> dusk.v1.TaskErred
-	18, // 8: dusk.v1.Msg.add_keys:type_name -> dusk.v1.AddKeys
-	19, // 9: dusk.v1.Msg.released_data:type_name -> dusk.v1.ReleasedData
-	20, // 10: dusk.v1.Msg.missing_data:type_name -> dusk.v1.MissingData
-	21, // 11: dusk.v1.Msg.update_graph:type_name -> dusk.v1.UpdateGraph
-	22, // 12: dusk.v1.Msg.release_keys:type_name -> dusk.v1.ReleaseKeys
-	23, // 13: dusk.v1.Msg.key_in_memory:type_name -> dusk.v1.KeyInMemory
-	24, // 14: dusk.v1.Msg.key_erred:type_name -> dusk.v1.KeyErred
-	25, // 15: dusk.v1.Msg.steal_request:type_name -> dusk.v1.StealRequest
-	26, // 16: dusk.v1.Msg.steal_response:type_name -> dusk.v1.StealResponse
-	27, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
-	28, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
-	29, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
-	30, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
-	32, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
-	34, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
-	36, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
-	14, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
-	42, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
-	44, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
-	45, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
-	47, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
-	48, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
-	49, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
-	50, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
-	2,  // 32: dusk.v1.Msg.adapt:type_name -> dusk.v1.Adapt
-	3,  // 33: dusk.v1.Msg.adapt_reply:type_name -> dusk.v1.AdaptReply
-	51, // 34: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	4,  // 35: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	5,  // 36: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	52, // 37: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	4,  // 38: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	6,  // 39: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	7,  // 40: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	13, // 41: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
-	8,  // 42: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	4,  // 43: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	8,  // 44: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	31, // 45: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	46, // 46: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
-	33, // 47: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
-	53, // 48: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	31, // 49: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	35, // 50: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	38, // 51: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
-	41, // 52: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
-	43, // 53: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
-	46, // 54: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
-	49, // 55: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
-	0,  // 56: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	40, // 57: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
-	37, // 58: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
-	0,  // 59: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	41, // 60: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
-	39, // 61: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
-	59, // [59:62] is the sub-list for method output_type
-	56, // [56:59] is the sub-list for method input_type
-	56, // [56:56] is the sub-list for extension type_name
-	56, // [56:56] is the sub-list for extension extendee
-	0,  // [0:56] is the sub-list for field type_name
+	11, // 1: dusk.v1.Msg.hello_worker:type_name -> dusk.v1.HelloWorker
+	12, // 2: dusk.v1.Msg.hello_client:type_name -> dusk.v1.HelloClient
+	13, // 3: dusk.v1.Msg.welcome:type_name -> dusk.v1.Welcome
+	14, // 4: dusk.v1.Msg.compute_task:type_name -> dusk.v1.ComputeTask
+	17, // 5: dusk.v1.Msg.free_keys:type_name -> dusk.v1.FreeKeys
+	18, // 6: dusk.v1.Msg.task_finished:type_name -> dusk.v1.TaskFinished
+	19, // 7: dusk.v1.Msg.task_erred:type_name -> dusk.v1.TaskErred
+	20, // 8: dusk.v1.Msg.add_keys:type_name -> dusk.v1.AddKeys
+	21, // 9: dusk.v1.Msg.released_data:type_name -> dusk.v1.ReleasedData
+	22, // 10: dusk.v1.Msg.missing_data:type_name -> dusk.v1.MissingData
+	23, // 11: dusk.v1.Msg.update_graph:type_name -> dusk.v1.UpdateGraph
+	24, // 12: dusk.v1.Msg.release_keys:type_name -> dusk.v1.ReleaseKeys
+	25, // 13: dusk.v1.Msg.key_in_memory:type_name -> dusk.v1.KeyInMemory
+	26, // 14: dusk.v1.Msg.key_erred:type_name -> dusk.v1.KeyErred
+	27, // 15: dusk.v1.Msg.steal_request:type_name -> dusk.v1.StealRequest
+	28, // 16: dusk.v1.Msg.steal_response:type_name -> dusk.v1.StealResponse
+	29, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
+	30, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
+	31, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
+	32, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
+	34, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
+	36, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
+	38, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
+	16, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
+	44, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
+	46, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
+	47, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
+	49, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
+	50, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
+	51, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
+	52, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
+	4,  // 32: dusk.v1.Msg.adapt:type_name -> dusk.v1.Adapt
+	5,  // 33: dusk.v1.Msg.adapt_reply:type_name -> dusk.v1.AdaptReply
+	2,  // 34: dusk.v1.Msg.shared:type_name -> dusk.v1.Shared
+	3,  // 35: dusk.v1.Msg.shared_reply:type_name -> dusk.v1.SharedReply
+	53, // 36: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	6,  // 37: dusk.v1.Task.chain:type_name -> dusk.v1.Task
+	7,  // 38: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
+	54, // 39: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	6,  // 40: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
+	8,  // 41: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	9,  // 42: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	15, // 43: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
+	10, // 44: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	6,  // 45: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
+	10, // 46: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	33, // 47: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	48, // 48: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
+	35, // 49: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
+	55, // 50: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	33, // 51: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	37, // 52: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	40, // 53: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
+	43, // 54: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
+	45, // 55: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	48, // 56: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	51, // 57: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
+	0,  // 58: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	42, // 59: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
+	39, // 60: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
+	0,  // 61: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	43, // 62: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
+	41, // 63: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
+	61, // [61:64] is the sub-list for method output_type
+	58, // [58:61] is the sub-list for method input_type
+	58, // [58:58] is the sub-list for extension type_name
+	58, // [58:58] is the sub-list for extension extendee
+	0,  // [0:58] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -4246,6 +4485,8 @@ func file_dusk_proto_init() {
 		(*Msg_ProfileReply)(nil),
 		(*Msg_Adapt)(nil),
 		(*Msg_AdaptReply)(nil),
+		(*Msg_Shared)(nil),
+		(*Msg_SharedReply)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -4253,7 +4494,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   54,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
