@@ -23,6 +23,8 @@ var readmeParams = []struct{ name, typ string }{
 	{"files", "[]string"},
 	{"frame", "*dataframe.Frame"},
 	{"addr", "string"},
+	{"futs", "[]*dusk.Future[int]"},
+	{"readFile", "dusk.Func[string, int]"},
 }
 
 // readmeImports are the packages README snippets name.

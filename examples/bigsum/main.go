@@ -28,6 +28,7 @@ func main() {
 	chunk := flag.Int("chunk", 4000, "rows and columns of a chunk (4000: 128 MB if it were stored)")
 	seed := flag.Uint64("seed", 42, "random seed")
 	workers := flag.Int("workers", runtime.NumCPU(), "workers of the local cluster, one thread each")
+	slices := flag.Int("slices", 1, "sum this many row slices and add their sums, as Metaflow's BigSum does with parallel_map")
 	flag.Parse()
 
 	ctx := context.Background()
@@ -40,7 +41,21 @@ func main() {
 
 	x := array.Random(*seed, []int{*n, *n}, []int{*chunk, *chunk})
 	start := time.Now()
-	out, err := x.Sum().Compute(ctx)
+	// A slice of the random matrix is generated, never cut from it whole.
+	total := x.Sum()
+	if *slices > 1 {
+		step := (*n + *slices - 1) / *slices
+		total = nil
+		for lo := 0; lo < *n; lo += step {
+			s := x.Slice([]int{lo}, []int{lo + step}).Sum()
+			if total == nil {
+				total = s
+			} else {
+				total = total.Add(s)
+			}
+		}
+	}
+	out, err := total.Compute(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}
