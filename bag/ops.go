@@ -241,9 +241,9 @@ func ReadText(pattern string) *Bag[string] {
 // eachLine calls fn with each line that starts in block b, and its number
 // in the file (from 1) when asked for it.
 func eachLine(b storage.Block, fn func(line []byte, lineNo func() int) error) error {
-	return storage.ReadLines(b, func(data []byte, skipped int) error {
+	return storage.ReadLines(b, storage.Newline, func(data []byte, skipped int) error {
 		i := 0
-		lineNo := func() int { return storage.LinesBefore(b.Path, b.Start) + skipped + i + 1 }
+		lineNo := func() int { return storage.LinesBefore(b.Path, b.Start, storage.Newline) + skipped + i + 1 }
 		if b.Start == 0 {
 			lineNo = func() int { return skipped + i + 1 }
 		}

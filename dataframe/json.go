@@ -125,7 +125,7 @@ func readJSONSlice(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.R
 		return nil, fmt.Errorf("%s: decode arguments: %w", opReadJSON, err)
 	}
 	var rec arrow.Record
-	err := storage.ReadLines(s.block(), func(data []byte, skipped int) error {
+	err := storage.ReadLines(s.block(), storage.Newline, func(data []byte, skipped int) error {
 		var err error
 		if cols == nil { // nothing projected: no key may go unread
 			rec, err = jsonl.Strict(data, o.Schema)
@@ -135,7 +135,7 @@ func readJSONSlice(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.R
 		if err != nil {
 			var pe *jsonl.ParseError
 			if errors.As(err, &pe) {
-				pe.Line += storage.LinesBefore(s.Path, s.Start) + skipped
+				pe.Line += storage.LinesBefore(s.Path, s.Start, storage.Newline) + skipped
 			}
 			return fmt.Errorf("read %s %w", s.Path, err)
 		}

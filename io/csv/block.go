@@ -24,13 +24,19 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 		return nil, err
 	}
 	var rec arrow.Record
-	err = storage.ReadLines(b, func(data []byte, skipped int) error {
+	err = storage.ReadLines(b, storage.AnyNewline, func(data []byte, skipped int) error {
 		if b.Size == 0 {
 			rec, err = Parse(nil, schema, opts) // an empty file: no rows
 			return err
 		}
 		if b.Start == 0 && !opts.NoHeader {
-			header, next, err := splitLine(data, 0, opts.Delimiter)
+			start, blank := skipBlankLines(data, 0)
+			skipped += blank
+			if start == len(data) {
+				rec, err = Parse(nil, schema, opts) // blank lines alone: no header, no rows
+				return err
+			}
+			header, next, err := splitLine(data, start, opts.Delimiter)
 			if err != nil {
 				return fmt.Errorf("read %s: header: %w", b.Path, err)
 			}
@@ -45,7 +51,7 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			pe.Path = b.Path
-			pe.Line += storage.LinesBefore(b.Path, b.Start) + skipped
+			pe.Line += storage.LinesBefore(b.Path, b.Start, storage.AnyNewline) + skipped
 		}
 		return err
 	})

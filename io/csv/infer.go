@@ -40,19 +40,19 @@ func Infer(path string, opts Options) (Schema, error) {
 	}
 	sample := buf[:n]
 	if n == SampleSize { // drop the last, likely partial, line
-		for n > 0 && sample[n-1] != '\n' {
+		for n > 0 && sample[n-1] != '\n' && sample[n-1] != '\r' {
 			n--
 		}
 		sample = sample[:n]
 	}
-	pos := 0
+	pos, blank := skipBlankLines(sample, 0)
 	var names []string
 	if !opts.NoHeader {
-		if len(sample) == 0 {
+		if pos == len(sample) {
 			return nil, fmt.Errorf("read %s: the file is empty: no header", path)
 		}
-		if names, pos, err = splitLine(sample, 0, opts.Delimiter); err != nil {
-			return nil, fmt.Errorf("read %s line 1: %w", path, err)
+		if names, pos, err = splitLine(sample, pos, opts.Delimiter); err != nil {
+			return nil, fmt.Errorf("read %s line %d: %w", path, blank+1, err)
 		}
 	}
 	if len(opts.Names) > 0 {
@@ -82,9 +82,9 @@ func Infer(path string, opts Options) (Schema, error) {
 	// undercounts by one.
 	hashes := make([][]uint64, len(names))
 	nulls := newNullSet(opts.NullValues)
-	line := 1
+	line := blank + 1
 	if !opts.NoHeader {
-		line = 2
+		line++
 	}
 	p := newParser(sample, opts.Delimiter)
 	p.pos = pos
@@ -179,6 +179,21 @@ func distinct(hashes []uint64) int {
 
 // splitLine splits the line at pos into fields and returns the position of
 // the next line. It is the slow, general path, for headers and samples.
+// skipBlankLines steps over the blank lines at pos, as pandas does before
+// the header, and returns where the next line starts and how many it
+// stepped over.
+func skipBlankLines(data []byte, pos int) (int, int) {
+	n := 0
+	for pos < len(data) && (data[pos] == '\n' || data[pos] == '\r') {
+		if data[pos] == '\r' && pos+1 < len(data) && data[pos+1] == '\n' {
+			pos++
+		}
+		pos++
+		n++
+	}
+	return pos, n
+}
+
 func splitLine(data []byte, pos int, delim byte) ([]string, int, error) {
 	p := newParser(data, delim)
 	p.pos = pos

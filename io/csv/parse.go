@@ -28,9 +28,12 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 	}
 	p := newParser(data, opts.Delimiter)
 	p.nulls = newNullSet(opts.NullValues)
-	// Every row ends with a line break but perhaps the last: an upper bound
-	// that sizes the columns once.
+	// Every row ends with a line break (\n, \r\n or a lone \r) but perhaps
+	// the last: an upper bound that sizes the columns once.
 	rows := bytes.Count(data, []byte{'\n'}) + 1
+	if cr := bytes.Count(data, []byte{'\r'}); cr > 0 {
+		rows += cr - bytes.Count(data, []byte("\r\n"))
+	}
 	keep := func(string) bool { return true }
 	if opts.Columns != nil {
 		keep = func(name string) bool { return slices.Contains(opts.Columns, name) }
@@ -201,7 +204,7 @@ const chunkFields = 1024
 // from p.pos and returns how many rows it found: none when the row at
 // p.pos is not regular. A regular row has as many fields as columns, each
 // plain or in quotes with no line break or doubled quote inside (quoted8),
-// and ends in a line break like the chunk's others, \n or \r\n. The work
+// and ends in a line break like the chunk's others, \n, \r\n or \r. The work
 // per plain field is the next bit of the bitmap, two stores and a check of
 // the byte that ends it, which regular rows always pass: no branch depends
 // on the field's own bytes.
@@ -211,7 +214,7 @@ func (p *parser) split() int {
 	m, wb := p.m, p.wb
 	starts, ends := p.starts, p.ends
 	pos := p.pos
-	k, crlf := 0, -1 // crlf: the chunk's line break, unknown until its first row
+	k, crlf := 0, -1 // crlf: the chunk's line break (0 \n, 1 \r\n, 2 \r), unknown until its first row
 	for k+cols <= len(starts) && pos < n && d[pos] != '\n' && d[pos] != '\r' {
 		row := pos
 		bad := false
@@ -244,13 +247,17 @@ func (p *parser) split() int {
 		switch {
 		case !ok:
 		case b == '\n':
-			ok = crlf != 1
+			ok = crlf == -1 || crlf == 0
 			crlf = 0
-		case b == '\r' && pos < n && d[pos] == '\n' && crlf != 0:
+		case b == '\r' && pos < n && d[pos] == '\n':
 			_, m, wb = p.take(m, wb) // the \n
+			ok = crlf == -1 || crlf == 1
 			crlf = 1
 			pos++
-		default: // too many fields, a lone \r
+		case b == '\r': // a lone \r, as old Macs and some spreadsheets end lines
+			ok = crlf == -1 || crlf == 2
+			crlf = 2
+		default: // too many fields
 			ok = false
 		}
 		if !ok { // the row parser takes this row

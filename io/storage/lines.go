@@ -39,13 +39,60 @@ func Blocks(files []File, size int64) []Block {
 	return out
 }
 
+// LineEnds says which bytes end a line.
+type LineEnds uint8
+
+const (
+	// Newline: '\n' alone (JSON lines; a '\r' before it is the line's).
+	Newline LineEnds = iota
+	// AnyNewline: '\n', "\r\n" or a lone '\r', as pandas reads CSV.
+	AnyNewline
+)
+
+// lineEnd returns the index just past the line end at or after i in buf,
+// or -1 where there is none; more reports a '\r' at buf's end, whose line
+// end may go on with a '\n' past it.
+func (e LineEnds) lineEnd(buf []byte, i int) (end int, more bool) {
+	if e == Newline {
+		if j := bytes.IndexByte(buf[i:], '\n'); j >= 0 {
+			return i + j + 1, false
+		}
+		return -1, false
+	}
+	j := bytes.IndexAny(buf[i:], "\r\n")
+	if j < 0 {
+		return -1, false
+	}
+	j += i
+	if buf[j] == '\r' {
+		if j+1 == len(buf) {
+			return j + 1, true
+		}
+		if buf[j+1] == '\n' {
+			j++
+		}
+	}
+	return j + 1, false
+}
+
+// count returns how many line ends buf holds.
+func (e LineEnds) count(buf []byte) int {
+	n := bytes.Count(buf, []byte{'\n'})
+	if e == AnyNewline {
+		if cr := bytes.Count(buf, []byte{'\r'}); cr > 0 {
+			n += cr - bytes.Count(buf, []byte("\r\n"))
+		}
+	}
+	return n
+}
+
 // ReadLines calls use with the bytes of the lines that start in b, and how
 // many lines of the file come before them (0 or 1 in a block's own bytes:
 // the partial first line it skips). The bytes are valid only during the
 // call, so use must copy what it keeps. A local file is mapped into memory
 // rather than read, which spares a copy of every byte and a buffer's page
 // faults; a compressed file is decompressed whole.
-func ReadLines(b Block, use func(data []byte, skipped int) error) error {
+func ReadLines(b Block, ends LineEnds, use func(data []byte, skipped int) error) error {
 	if Compressed(b.Path) {
 		buf := buffers.Get().(*[]byte)
 		defer buffers.Put(buf)
@@ -62,13 +109,13 @@ func ReadLines(b Block, use func(data []byte, skipped int) error) error {
 	}
 	defer f.Close()
 	if lf, ok := f.(localFile); ok {
-		if mapped, err := mappedLines(lf, b, use); mapped {
+		if mapped, err := mappedLines(lf, b, ends, use); mapped {
 			return err
 		}
 	}
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)
-	data, skipped, err := readLines(f, b, buf)
+	data, skipped, err := readLines(f, b, ends, buf)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", b.Path, err)
 	}
@@ -85,7 +132,7 @@ var buffers = sync.Pool{New: func() any { return new([]byte) }}
 // read are faulted in. It reports false, having done nothing, where the file
 // cannot be mapped. Should the file shrink under the mapping, reading the
 // lost bytes is an error rather than a crash.
-func mappedLines(f localFile, b Block, use func([]byte, int) error) (mapped bool, err error) {
+func mappedLines(f localFile, b Block, ends LineEnds, use func([]byte, int) error) (mapped bool, err error) {
 	b = b.upTo(f.size)
 	begin := max(b.Start-1, 0)
 	offset := begin &^ int64(os.Getpagesize()-1)
@@ -100,7 +147,7 @@ func mappedLines(f localFile, b Block, use func([]byte, int) error) (mapped bool
 	mapped = true // before use runs: a fault in it is this read's error
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer faultAsError(b.Path, m, &err)
-	lines, skipped, _ := lineBounds(m[begin-offset:], b)
+	lines, skipped, _ := lineBounds(m[begin-offset:], b, ends)
 	return mapped, use(lines, skipped)
 }
 
@@ -136,30 +183,34 @@ func (b Block) upTo(size int64) Block {
 // begins a line), and how many lines before them it skipped (0 or 1: the
 // partial first line). more reports that the last line runs past buf,
 // which does not reach the file's end.
-func lineBounds(buf []byte, b Block) (lines []byte, skipped int, more bool) {
+func lineBounds(buf []byte, b Block, ends LineEnds) (lines []byte, skipped int, more bool) {
 	begin := max(b.Start-1, 0)
+	atEnd := begin+int64(len(buf)) >= b.Size
 	start := 0
 	if b.Start > 0 {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 || int64(i+1) >= b.End-begin {
+		i, crAtEnd := ends.lineEnd(buf, 0)
+		if crAtEnd && !atEnd {
+			return nil, 0, true // is the '\r' a "\r\n"?
+		}
+		if i < 0 || int64(i) >= b.End-begin {
 			return nil, 0, false // no line starts here
 		}
-		start, skipped = i+1, 1
+		start, skipped = i, 1
 	}
 	if b.End >= b.Size {
 		return buf[start:], skipped, false
 	}
 	// The last line is the one that starts before End: to its end.
 	from := int(b.End-begin) - 1
-	if i := bytes.IndexByte(buf[from:], '\n'); i >= 0 {
-		return buf[start : from+i+1], skipped, false
+	if i, crAtEnd := ends.lineEnd(buf, from); i >= 0 && (!crAtEnd || atEnd) {
+		return buf[start:i], skipped, false
 	}
-	return buf[start:], skipped, begin+int64(len(buf)) < b.Size
+	return buf[start:], skipped, !atEnd
 }
 
 // readLines reads the lines that start in b into *pool, which it grows as
 // needed, and returns them and how many lines before them it skipped.
-func readLines(f io.ReaderAt, b Block, pool *[]byte) ([]byte, int, error) {
+func readLines(f io.ReaderAt, b Block, ends LineEnds, pool *[]byte) ([]byte, int, error) {
 	begin := max(b.Start-1, 0)
 	want := b.End - begin
 	if b.End < b.Size {
@@ -180,7 +231,7 @@ func readLines(f io.ReaderAt, b Block, pool *[]byte) ([]byte, int, error) {
 			return nil, 0, err
 		}
 		buf = buf[:len(buf)+n]
-		if lines, skipped, more := lineBounds(buf, b); !more {
+		if lines, skipped, more := lineBounds(buf, b, ends); !more {
 			return lines, skipped, nil
 		}
 		want = int64(2*len(buf) + 1<<20)
@@ -189,9 +240,9 @@ func readLines(f io.ReaderAt, b Block, pool *[]byte) ([]byte, int, error) {
 	}
 }
 
-// LinesBefore counts the line breaks before offset in the file at path, to
+// LinesBefore counts the line ends before offset in the file at path, to
 // number lines in the file when a block's parse fails.
-func LinesBefore(path string, offset int64) int {
+func LinesBefore(path string, offset int64, ends LineEnds) int {
 	if offset <= 0 {
 		return 0
 	}
@@ -204,7 +255,16 @@ func LinesBefore(path string, offset int64) int {
 	buf := make([]byte, 1<<20)
 	for pos := int64(0); pos < offset-1; {
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), offset-1-pos)], pos)
-		count += bytes.Count(buf[:n], []byte{'\n'})
+		count += ends.count(buf[:n])
+		if ends == AnyNewline && n > 0 && buf[n-1] == '\r' {
+			// A "\r\n" cut by the read ends its line with the '\n': in
+			// the next read, or at offset-1, where the block's skipped
+			// line counts it.
+			var next [1]byte
+			if m, _ := f.ReadAt(next[:], pos+int64(n)); m == 1 && next[0] == '\n' {
+				count--
+			}
+		}
 		pos += int64(n)
 		if err != nil || n == 0 {
 			break

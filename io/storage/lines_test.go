@@ -20,6 +20,27 @@ var lineFiles = map[string]string{
 	"long line":   "h\n" + strings.Repeat("x", 200<<10) + "\nshort\n" + strings.Repeat("y", 70<<10),
 	"many lines":  strings.Repeat("id1,id2,3.25\n", 20000),
 	"no last \\n": strings.Repeat("0123456789\n", 999) + "end",
+	"lone cr":     "x\r1\r22\r333\r",
+	"mixed ends":  strings.Repeat("a,b\rc,d\r\ne,f\n\r\n", 3000) + "g\r",
+	"cr at ends":  "\r\r\n\n\r" + strings.Repeat("z", 5000) + "\r\n",
+}
+
+// refLines counts the line ends in s, and reports whether s ends a line
+// (is empty, or ends in a line end that is whole): byte by byte, as a
+// reference.
+func refLines(s string, ends LineEnds, whole string) (n int, atStart bool) {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\n':
+			n++
+		case s[i] == '\r' && ends == AnyNewline && (i+1 >= len(whole) || whole[i+1] != '\n'):
+			n++
+		}
+	}
+	last := len(s) - 1
+	atStart = len(s) == 0 || s[last] == '\n' ||
+		ends == AnyNewline && s[last] == '\r' && (len(s) == len(whole) || whole[len(s)] != '\n')
+	return n, atStart
 }
 
 // TestReadLinesSharesOutEveryLine checks, for local files (mapped) and
@@ -42,26 +63,32 @@ func TestReadLinesSharesOutEveryLine(t *testing.T) {
 				if int64(len(content))/size > 1000 {
 					continue // too many blocks to number each from the file's start
 				}
-				t.Run(fmt.Sprintf("%s/%s/%d", name, root[:3], size), func(t *testing.T) {
-					var got bytes.Buffer
-					for _, b := range Blocks([]File{f}, size) {
-						err := ReadLines(b, func(data []byte, skipped int) error {
-							if len(data) > 0 {
-								if want := strings.Count(content[:got.Len()], "\n"); LinesBefore(p, b.Start)+skipped != want {
-									t.Errorf("block at %d: %d lines before it + %d skipped, want %d", b.Start, LinesBefore(p, b.Start), skipped, want)
+				for _, ends := range []LineEnds{Newline, AnyNewline} {
+					t.Run(fmt.Sprintf("%s/%s/%d/ends%d", name, root[:3], size, ends), func(t *testing.T) {
+						var got bytes.Buffer
+						for _, b := range Blocks([]File{f}, size) {
+							err := ReadLines(b, ends, func(data []byte, skipped int) error {
+								if len(data) > 0 {
+									want, atStart := refLines(content[:got.Len()], ends, content)
+									if !atStart {
+										t.Errorf("block at %d: its lines start at %d, inside a line", b.Start, got.Len())
+									}
+									if n := LinesBefore(p, b.Start, ends); n+skipped != want {
+										t.Errorf("block at %d: %d lines before it + %d skipped, want %d", b.Start, n, skipped, want)
+									}
 								}
+								got.Write(data)
+								return nil
+							})
+							if err != nil {
+								t.Fatal(err)
 							}
-							got.Write(data)
-							return nil
-						})
-						if err != nil {
-							t.Fatal(err)
 						}
-					}
-					if got.String() != content {
-						t.Errorf("blocks read %d bytes that differ from the file's %d", got.Len(), len(content))
-					}
-				})
+						if got.String() != content {
+							t.Errorf("blocks read %d bytes that differ from the file's %d", got.Len(), len(content))
+						}
+					})
+				}
 			}
 		}
 	}
@@ -82,7 +109,7 @@ func TestReadLinesFileChanged(t *testing.T) {
 	}
 	blocks := Blocks([]File{f}, int64(len(content)/2))
 	var last byte
-	err = ReadLines(blocks[0], func(data []byte, _ int) error {
+	err = ReadLines(blocks[0], Newline, func(data []byte, _ int) error {
 		if err := os.Truncate(p, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +125,7 @@ func TestReadLinesFileChanged(t *testing.T) {
 	}
 	var got []byte
 	for _, b := range blocks {
-		if err := ReadLines(b, func(data []byte, _ int) error { got = append(got, data...); return nil }); err != nil {
+		if err := ReadLines(b, Newline, func(data []byte, _ int) error { got = append(got, data...); return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

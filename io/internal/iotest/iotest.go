@@ -8,6 +8,7 @@ package iotest
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -123,4 +124,19 @@ func FiveTypes(n int, strs []string, floats []float64) arrow.Record {
 		c.Release()
 	}
 	return rec
+}
+
+// HangAfter is how long a fuzz target's one input may take before NoHang
+// calls it a hang.
+const HangAfter = 10 * time.Second
+
+// NoHang, deferred as `defer iotest.NoHang(input)()` in a fuzz target,
+// crashes the process with the input when reading it takes longer than
+// HangAfter: the fuzzer records a crash with its input, where a hang would
+// only stall it.
+func NoHang(input []byte) (stop func()) {
+	t := time.AfterFunc(HangAfter, func() {
+		panic(fmt.Sprintf("reading took over %v: a hang? input %q", HangAfter, input))
+	})
+	return func() { t.Stop() }
 }
