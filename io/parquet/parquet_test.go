@@ -179,7 +179,7 @@ func valuesOf(a arrow.Array) []any {
 	return out
 }
 
-func writeFile(t *testing.T, schema *arrow.Schema, recs []arrow.Record, opts WriteOptions) (string, []byte) {
+func writeFile(t testing.TB, schema *arrow.Schema, recs []arrow.Record, opts WriteOptions) (string, []byte) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := Write(&buf, schema, recs, opts); err != nil {

@@ -59,6 +59,9 @@ func Read(r io.ReaderAt, size int64, path string, groups []int, cols []string) (
 		row := 0
 		for _, g := range groups {
 			n := int(rowGroups[g].NumRows())
+			if err := f.checkChunk(r, size, g, c); err != nil {
+				return nil, fmt.Errorf("read %s: row group %d column %s: %w", path, g, c.name, err)
+			}
 			if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
 				return nil, fmt.Errorf("read %s: row group %d column %s: %w", path, g, c.name, err)
 			}
