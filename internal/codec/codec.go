@@ -9,6 +9,7 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -160,7 +161,7 @@ func writeIPC(w io.Writer, rec arrow.Record, step int64) error {
 	return nil
 }
 
-func (c arrowCodec) Decode(r io.Reader) (any, error) {
+func (c arrowCodec) Decode(r io.Reader) (v any, err error) {
 	if c.compress {
 		zr := lz4.NewReader(r)
 		if err := zr.Apply(lz4.ConcurrencyOption(runtime.GOMAXPROCS(0))); err != nil {
@@ -168,7 +169,20 @@ func (c arrowCodec) Decode(r io.Reader) (any, error) {
 		}
 		r = zr
 	}
-	ir, err := ipc.NewReader(r, ipc.WithAllocator(memory.DefaultAllocator))
+	g := &guardedStream{r: r}
+	defer func() {
+		// The guard refuses a claim the stream does not bear out by
+		// panicking in the IPC reader's allocation, and the IPC reader
+		// panics on some damaged metadata: either is the stream's error.
+		if p := recover(); p != nil {
+			e, ok := p.(error)
+			if !ok || !errors.Is(e, errClaim) {
+				e = fmt.Errorf("%w: %v", errClaim, p)
+			}
+			v, err = nil, fmt.Errorf("decode record: %w", e)
+		}
+	}()
+	ir, err := ipc.NewReader(g, ipc.WithAllocator(g))
 	if err != nil {
 		return nil, fmt.Errorf("decode record: %w", err)
 	}
@@ -181,6 +195,12 @@ func (c arrowCodec) Decode(r io.Reader) (any, error) {
 	}()
 	for ir.Next() {
 		b := ir.Record()
+		for i, c := range b.Columns() {
+			if int64(c.Len()) != b.NumRows() {
+				return nil, fmt.Errorf("decode record: %w: a batch of %d rows has a column %s of %d values",
+					errClaim, b.NumRows(), b.Schema().Field(i).Name, c.Len())
+			}
+		}
 		b.Retain()
 		batches = append(batches, b)
 	}
