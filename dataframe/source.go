@@ -27,6 +27,9 @@ import (
 type CSVOptions struct {
 	// Delimiter separates fields. Default ','.
 	Delimiter byte
+	// Terminator, when set, is the one byte that ends a line (pandas'
+	// lineterminator); by default \n, \r\n and a lone \r each do.
+	Terminator byte
 	// NoHeader: the first line is data; Names must be given.
 	NoHeader bool
 	// Names overrides the header's names.
@@ -240,7 +243,7 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	if err != nil {
 		return fail(err)
 	}
-	copts := csv.Options{Delimiter: o.Delimiter, NoHeader: o.NoHeader, Names: o.Names,
+	copts := csv.Options{Delimiter: o.Delimiter, Terminator: o.Terminator, NoHeader: o.NoHeader, Names: o.Names,
 		NullValues: o.NullValues, NoDefaultNulls: o.NoDefaultNulls, NoDictionary: o.NoDictionary, TimeLayout: o.TimeLayout}
 	if len(o.Types) > 0 {
 		copts.Types = make(map[string]csv.Type, len(o.Types))

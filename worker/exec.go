@@ -15,7 +15,11 @@ type PanicError struct {
 	Stack string
 }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+// Error says the operation failed by a fault of code, not of the data: a
+// panic is a bug, in the operation or in Dusk, and its stack is in Stack.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("the operation crashed (a bug: its stack is in the error's Stack): %v", e.Value)
+}
 
 // Run runs t on the values of its inputs, in the order of t.Inputs, and
 // returns the result, which the caller owns; pieces are a shuffle unpack's

@@ -69,7 +69,7 @@ func TestRun(t *testing.T) {
 		{name: "error in chain names the step", task: chain(c("a", 1), &graph.Task{Key: "f", Op: "test-fail", Args: []byte("no"), Inputs: []graph.Key{"a"}}),
 			wantErr: "in step f: no"},
 		{name: "panic", task: &graph.Task{Key: "p", Op: "test-panic", Inputs: []graph.Key{"x"}}, inputs: []any{1},
-			wantErr: "panic: assignment to entry in nil map"},
+			wantErr: "the operation crashed (a bug: its stack is in the error's Stack): assignment to entry in nil map"},
 		{name: "unknown op", task: &graph.Task{Key: "u", Op: "my-func"}, wantErr: `operation "my-func" is not registered in this worker's binary: register it with dusk.Register("my-func", fn)`},
 	}
 	for _, tt := range tests {

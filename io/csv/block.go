@@ -24,19 +24,20 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 		return nil, err
 	}
 	var rec arrow.Record
-	err = storage.ReadLines(b, storage.AnyNewline, func(data []byte, skipped int) error {
+	ends := opts.lineEnds()
+	err = storage.ReadLines(b, ends, func(data []byte, skipped int) error {
 		if b.Size == 0 {
 			rec, err = Parse(nil, schema, opts) // an empty file: no rows
 			return err
 		}
 		if b.Start == 0 && !opts.NoHeader {
-			start, blank := skipBlankLines(data, 0)
+			start, blank := skipBlankLines(data, 0, opts.Terminator)
 			skipped += blank
 			if start == len(data) {
 				rec, err = Parse(nil, schema, opts) // blank lines alone: no header, no rows
 				return err
 			}
-			header, next, err := splitLine(data, start, opts.Delimiter)
+			header, next, err := splitLine(data, start, opts.Delimiter, opts.Terminator)
 			if err != nil {
 				return fmt.Errorf("read %s: header: %w", b.Path, err)
 			}
@@ -51,7 +52,7 @@ func ReadBlock(b Block, schema Schema, opts Options) (arrow.Record, error) {
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			pe.Path = b.Path
-			pe.Line += storage.LinesBefore(b.Path, b.Start, storage.AnyNewline) + skipped
+			pe.Line += storage.LinesBefore(b.Path, b.Start, ends) + skipped
 		}
 		return err
 	})

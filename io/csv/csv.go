@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/duskdata/dusk/io/internal/colbuild"
+	"github.com/duskdata/dusk/io/storage"
 )
 
 // Type is a column's type.
@@ -43,6 +44,10 @@ var DefaultNullValues = []string{"", "NA", "N/A", "NULL", "null", "NaN", "nan", 
 type Options struct {
 	// Delimiter separates fields. Default ','.
 	Delimiter byte `json:"delimiter,omitempty"`
+	// Terminator, when set, is the one byte that ends a line (pandas'
+	// lineterminator): \n and \r are then data like any other byte. By
+	// default \n, \r\n and a lone \r each end a line.
+	Terminator byte `json:"terminator,omitempty"`
 	// NoHeader says the first line is data; Names must then be given.
 	NoHeader bool `json:"no_header,omitempty"`
 	// Names overrides the header's column names, or names the columns of a
@@ -76,8 +81,11 @@ func (o Options) WithDefaults() (Options, error) {
 	if o.Delimiter == 0 {
 		o.Delimiter = ','
 	}
-	if o.Delimiter == '"' || o.Delimiter == '\n' || o.Delimiter == '\r' {
+	if o.Delimiter == '"' || lineEnd(o.Delimiter, o.Terminator) {
 		return o, fmt.Errorf("csv: %q cannot be the delimiter", o.Delimiter)
+	}
+	if o.Terminator == '"' || o.Terminator != 0 && o.Terminator == o.Delimiter {
+		return o, fmt.Errorf("csv: %q cannot be the line terminator", o.Terminator)
 	}
 	if !o.NoDefaultNulls && !o.defaulted {
 		o.NullValues = append(append([]string(nil), DefaultNullValues...), o.NullValues...)
@@ -92,6 +100,14 @@ func (o Options) WithDefaults() (Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// lineEnds is what ends the lines that blocks split the file at.
+func (o Options) lineEnds() storage.LineEnds {
+	if o.Terminator != 0 {
+		return storage.Terminator(o.Terminator)
+	}
+	return storage.AnyNewline
 }
 
 // nullSet matches null fields quickly: most fields are longer than any

@@ -24,12 +24,15 @@ var fuzzOptions = []Options{
 	{Delimiter: ';'},
 	{Delimiter: '\t', NoDefaultNulls: true},
 	{NoHeader: true, Names: []string{"a", "b", "c"}},
+	{Terminator: '\n'},
+	{Terminator: ';', Delimiter: '|'},
 }
 
 var fuzzFiles atomic.Int64
 
 // FuzzCSV reads any bytes with Infer and ReadBlock, whole and in small
-// blocks: an error is fine, a panic or a hang is not, every record's
+// blocks, with several option sets (delimiters, no header, fixed
+// terminators): an error is fine, a panic or a hang is not, every record's
 // columns are as long as it, and where encoding/csv reads the bytes (no
 // '\r', whose lone form it keeps as data), every column read as text holds
 // its fields.
@@ -66,7 +69,7 @@ func FuzzCSV(f *testing.F) {
 				}
 			}
 		}
-		if bytes.IndexByte(data, '\r') < 0 {
+		if bytes.IndexByte(data, '\r') < 0 && (opts.Terminator == 0 || opts.Terminator == '\n') {
 			compareText(t, path, data, schema, opts)
 		}
 	})

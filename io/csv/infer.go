@@ -40,18 +40,18 @@ func Infer(path string, opts Options) (Schema, error) {
 	}
 	sample := buf[:n]
 	if n == SampleSize { // drop the last, likely partial, line
-		for n > 0 && sample[n-1] != '\n' && sample[n-1] != '\r' {
+		for n > 0 && !lineEnd(sample[n-1], opts.Terminator) {
 			n--
 		}
 		sample = sample[:n]
 	}
-	pos, blank := skipBlankLines(sample, 0)
+	pos, blank := skipBlankLines(sample, 0, opts.Terminator)
 	var names []string
 	if !opts.NoHeader {
 		if pos == len(sample) {
 			return nil, fmt.Errorf("read %s: the file is empty: no header", path)
 		}
-		if names, pos, err = splitLine(sample, pos, opts.Delimiter); err != nil {
+		if names, pos, err = splitLine(sample, pos, opts.Delimiter, opts.Terminator); err != nil {
 			return nil, fmt.Errorf("read %s line %d: %w", path, blank+1, err)
 		}
 	}
@@ -86,10 +86,10 @@ func Infer(path string, opts Options) (Schema, error) {
 	if !opts.NoHeader {
 		line++
 	}
-	p := newParser(sample, opts.Delimiter)
+	p := newParser(sample, opts.Delimiter, opts.Terminator)
 	p.pos = pos
 	for p.pos < len(sample) {
-		if c := sample[p.pos]; c == '\n' || c == '\r' {
+		if c := sample[p.pos]; c == p.nl || c == p.cr {
 			p.pos++
 			continue
 		}
@@ -182,10 +182,10 @@ func distinct(hashes []uint64) int {
 // skipBlankLines steps over the blank lines at pos, as pandas does before
 // the header, and returns where the next line starts and how many it
 // stepped over.
-func skipBlankLines(data []byte, pos int) (int, int) {
+func skipBlankLines(data []byte, pos int, terminator byte) (int, int) {
 	n := 0
-	for pos < len(data) && (data[pos] == '\n' || data[pos] == '\r') {
-		if data[pos] == '\r' && pos+1 < len(data) && data[pos+1] == '\n' {
+	for pos < len(data) && lineEnd(data[pos], terminator) {
+		if terminator == 0 && data[pos] == '\r' && pos+1 < len(data) && data[pos+1] == '\n' {
 			pos++
 		}
 		pos++
@@ -194,8 +194,16 @@ func skipBlankLines(data []byte, pos int) (int, int) {
 	return pos, n
 }
 
-func splitLine(data []byte, pos int, delim byte) ([]string, int, error) {
-	p := newParser(data, delim)
+// lineEnd reports whether c ends a line: \n or \r, or the terminator.
+func lineEnd(c, terminator byte) bool {
+	if terminator != 0 {
+		return c == terminator
+	}
+	return c == '\n' || c == '\r'
+}
+
+func splitLine(data []byte, pos int, delim, terminator byte) ([]string, int, error) {
+	p := newParser(data, delim, terminator)
 	p.pos = pos
 	var fields []string
 	for {

@@ -134,3 +134,47 @@ func TestCarriageReturnCases(t *testing.T) {
 		rec.Release()
 	}
 }
+
+// A fixed terminator alone ends lines: with "\n", a lone \r is the field's;
+// with '~', \n and \r both are; blocks split at it.
+func TestTerminator(t *testing.T) {
+	for _, c := range []struct {
+		term  byte
+		text  string
+		words []string
+	}{
+		{'\n', "id,w\n1,a\rb\n2,c\r\n3,d", []string{"a\rb", "c\r", "d"}},
+		{'~', "id,w~1,a\nb~2,c\r~~3,d~", []string{"a\nb", "c\r", "d"}},
+	} {
+		path := fmt.Sprintf("mem://terminator/%d.csv", c.term)
+		if err := storage.WriteFile(path, true, func(w io.Writer) error { _, err := w.Write([]byte(c.text)); return err }); err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{Terminator: c.term, Types: map[string]Type{"w": String}, NoDictionary: true}
+		schema, err := Infer(path, opts)
+		if err != nil {
+			t.Fatalf("terminator %q: %v", c.term, err)
+		}
+		files, _ := storage.List(path)
+		for _, size := range []int64{3, 1 << 20} {
+			var words []string
+			for _, b := range Blocks(files, size) {
+				rec, err := ReadBlock(b, schema, opts)
+				if err != nil {
+					t.Fatalf("terminator %q, blocks of %d: %v", c.term, size, err)
+				}
+				s := kernel.StringsOf(rec.Column(1))
+				for i := 0; i < int(rec.NumRows()); i++ {
+					words = append(words, s.Value(i))
+				}
+				rec.Release()
+			}
+			if fmt.Sprintf("%q", words) != fmt.Sprintf("%q", c.words) {
+				t.Errorf("terminator %q, blocks of %d: %q; want %q", c.term, size, words, c.words)
+			}
+		}
+	}
+	if _, err := (Options{Terminator: ','}).WithDefaults(); err == nil {
+		t.Error("the delimiter as terminator: no error")
+	}
+}

@@ -26,13 +26,16 @@ func Parse(data []byte, schema Schema, opts Options) (arrow.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newParser(data, opts.Delimiter)
+	p := newParser(data, opts.Delimiter, opts.Terminator)
 	p.nulls = newNullSet(opts.NullValues)
-	// Every row ends with a line break (\n, \r\n or a lone \r) but perhaps
-	// the last: an upper bound that sizes the columns once.
-	rows := bytes.Count(data, []byte{'\n'}) + 1
-	if cr := bytes.Count(data, []byte{'\r'}); cr > 0 {
-		rows += cr - bytes.Count(data, []byte("\r\n"))
+	// Every row ends with a line break (\n, \r\n or a lone \r, or the
+	// terminator) but perhaps the last: an upper bound that sizes the
+	// columns once.
+	rows := bytes.Count(data, []byte{p.nl}) + 1
+	if p.cr != p.nl {
+		if cr := bytes.Count(data, []byte{p.cr}); cr > 0 {
+			rows += cr - bytes.Count(data, []byte{p.cr, p.nl})
+		}
 	}
 	keep := func(string) bool { return true }
 	if opts.Columns != nil {
@@ -101,6 +104,7 @@ type parser struct {
 	data    []byte
 	pos     int
 	delim   byte
+	nl, cr  byte      // what ends a line: \n, \r\n or \r; or the terminator, twice
 	term    [256]bool // bytes that end a field: the delimiter and line breaks
 	special [256]bool // term and the quote
 	line    int       // line of the row being parsed
@@ -122,12 +126,19 @@ type parser struct {
 	keys         []strdict.Key // a dictionary column's, in the chunk
 }
 
-func newParser(data []byte, delim byte) *parser {
-	p := &parser{data: data, delim: delim, line: 1}
-	p.term['\n'], p.term['\r'], p.term[delim] = true, true, true
+// newParser parses data; a terminator other than 0 alone ends lines, as
+// both nl and cr, so that the line-break logic needs no other case (two
+// terminators in a row read as a line and a blank line, which is skipped).
+func newParser(data []byte, delim, terminator byte) *parser {
+	p := &parser{data: data, delim: delim, line: 1, nl: '\n', cr: '\r'}
+	if terminator != 0 {
+		p.nl, p.cr = terminator, terminator
+	}
+	p.term[p.nl], p.term[p.cr], p.term[delim] = true, true, true
 	p.special = p.term
 	p.special['"'] = true
 	p.specials.delims = uint64(delim) * lowBits
+	p.specials.nl, p.specials.cr = uint64(p.nl)*lowBits, uint64(p.cr)*lowBits
 	return p
 }
 
@@ -215,7 +226,8 @@ func (p *parser) split() int {
 	starts, ends := p.starts, p.ends
 	pos := p.pos
 	k, crlf := 0, -1 // crlf: the chunk's line break (0 \n, 1 \r\n, 2 \r), unknown until its first row
-	for k+cols <= len(starts) && pos < n && d[pos] != '\n' && d[pos] != '\r' {
+	nl, cr := p.nl, p.cr
+	for k+cols <= len(starts) && pos < n && d[pos] != nl && d[pos] != cr {
 		row := pos
 		bad := false
 		b := delim // the byte that ended the field before
@@ -246,15 +258,15 @@ func (p *parser) split() int {
 		ok := !bad
 		switch {
 		case !ok:
-		case b == '\n':
+		case b == nl:
 			ok = crlf == -1 || crlf == 0
 			crlf = 0
-		case b == '\r' && pos < n && d[pos] == '\n':
+		case b == cr && pos < n && d[pos] == nl:
 			_, m, wb = p.take(m, wb) // the \n
 			ok = crlf == -1 || crlf == 1
 			crlf = 1
 			pos++
-		case b == '\r': // a lone \r, as old Macs and some spreadsheets end lines
+		case b == cr: // a lone \r, as old Macs and some spreadsheets end lines
 			ok = crlf == -1 || crlf == 2
 			crlf = 2
 		default: // too many fields
@@ -306,7 +318,7 @@ func (p *parser) quoted8(s, e int) int {
 	for {
 		var q int
 		q, m, wb = p.take(m, wb)
-		if q >= n || d[q] == '\n' || d[q] == '\r' {
+		if q >= n || d[q] == p.nl || d[q] == p.cr {
 			return -1
 		}
 		if d[q] != '"' {
@@ -460,7 +472,7 @@ func (p *parser) row() error {
 	d, n, last := p.data, len(p.data), len(p.cols)-1
 	m, wb := p.m, p.wb // the special bytes from p.pos on
 	defer func() { p.m, p.wb = m, wb }()
-	if c := d[p.pos]; c == '\n' || c == '\r' { // a blank line
+	if c := d[p.pos]; c == p.nl || c == p.cr { // a blank line
 		p.endLine()
 		m, wb = p.bitsFrom(p.pos)
 		return nil
@@ -520,18 +532,18 @@ func (p *parser) row() error {
 		p.pos++
 	}
 	if p.pos < n {
-		switch d[p.pos] {
-		case '\n':
+		switch c := d[p.pos]; {
+		case c == p.nl:
 			m &= m - 1
 			p.pos++
 			p.line++
-		case '\r':
+		case c == p.cr:
 			p.endLine()
 			m, wb = p.bitsFrom(p.pos)
-		case p.delim:
+		case c == p.delim:
 			return &ParseError{Line: p.line, Msg: fmt.Sprintf("expected %d fields, found more", len(p.cols))}
 		default:
-			return &ParseError{Line: p.line, Msg: fmt.Sprintf("unexpected %q after the last field", d[p.pos])}
+			return &ParseError{Line: p.line, Msg: fmt.Sprintf("unexpected %q after the last field", c)}
 		}
 	}
 	p.rows++
@@ -668,9 +680,9 @@ func digits8(d []byte, e, n int) (uint64, bool) {
 
 // endLine steps over one line break (\n, \r\n or \r).
 func (p *parser) endLine() {
-	if p.data[p.pos] == '\r' {
+	if p.data[p.pos] == p.cr && p.cr != p.nl {
 		p.pos++
-		if p.pos < len(p.data) && p.data[p.pos] == '\n' {
+		if p.pos < len(p.data) && p.data[p.pos] == p.nl {
 			p.pos++
 		}
 	} else {
@@ -720,7 +732,7 @@ func (p *parser) quoted() ([]byte, error) {
 			i++
 			break
 		}
-		if c == '\n' {
+		if c == p.nl {
 			p.line++
 		}
 		p.scratch = append(p.scratch, c)

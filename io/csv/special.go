@@ -26,6 +26,7 @@ type specials struct {
 	n      int // words made
 	from   int
 	delims uint64 // the delimiter in every byte
+	nl, cr uint64 // the line ends in every byte (the terminator twice, when one is fixed)
 	tail   [64]byte
 }
 
@@ -54,13 +55,13 @@ func (p *parser) window(from int) {
 	s, d := &p.specials, p.data
 	s.from = from
 	full := min(len(d)>>6-from, windowWords)
-	specialWords(d[from<<6:], s.delims, s.words[:full])
+	specialWords(d[from<<6:], s.delims, s.nl, s.cr, s.words[:full])
 	s.n = full
 	if full < windowWords && len(d)&63 != 0 { // the last bytes, padded with zeros
 		rest := d[(from+full)<<6:]
 		s.tail = [64]byte{}
 		copy(s.tail[:], rest)
-		specialWords(s.tail[:], s.delims, s.words[full:full+1])
+		specialWords(s.tail[:], s.delims, s.nl, s.cr, s.words[full:full+1])
 		s.words[full] &= 1<<len(rest) - 1 // a zero delimiter matches the padding
 		s.n++
 	}
@@ -68,12 +69,12 @@ func (p *parser) window(from int) {
 
 // specialWordsGo is specialWords in Go, eight bytes at a time, for the
 // architectures without an assembly version.
-func specialWordsGo(data []byte, delims uint64, words []uint64) {
+func specialWordsGo(data []byte, delims, nl, cr uint64, words []uint64) {
 	for i := range words {
 		var m uint64
 		for j := 0; j < 8; j++ {
 			w := binary.LittleEndian.Uint64(data[64*i+8*j:])
-			z := zeroBytes(w^delims) | zeroBytes(w^'\n'*lowBits) | zeroBytes(w^'\r'*lowBits) | zeroBytes(w^'"'*lowBits)
+			z := zeroBytes(w^delims) | zeroBytes(w^nl) | zeroBytes(w^cr) | zeroBytes(w^'"'*lowBits)
 			m |= ((z >> 7) * 0x0102040810204080 >> 56) << (8 * j)
 		}
 		words[i] = m

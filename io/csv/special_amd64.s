@@ -16,22 +16,20 @@
 	POR X2, X0; \
 	PMOVMSKB X0, reg
 
-// func specialWords(data []byte, delims uint64, bits []uint64)
-TEXT ·specialWords(SB), NOSPLIT, $0-56
+// func specialWords(data []byte, delims, nl, cr uint64, bits []uint64)
+TEXT ·specialWords(SB), NOSPLIT, $0-72
 	MOVQ data_base+0(FP), SI
 	MOVQ delims+24(FP), X8
 	PUNPCKLQDQ X8, X8
-	MOVQ $0x0a0a0a0a0a0a0a0a, AX
-	MOVQ AX, X9
+	MOVQ nl+32(FP), X9
 	PUNPCKLQDQ X9, X9
-	MOVQ $0x0d0d0d0d0d0d0d0d, AX
-	MOVQ AX, X10
+	MOVQ cr+40(FP), X10
 	PUNPCKLQDQ X10, X10
 	MOVQ $0x2222222222222222, AX
 	MOVQ AX, X11
 	PUNPCKLQDQ X11, X11
-	MOVQ bits_base+32(FP), DI
-	MOVQ bits_len+40(FP), CX
+	MOVQ bits_base+48(FP), DI
+	MOVQ bits_len+56(FP), CX
 	TESTQ CX, CX
 	JZ done
 

@@ -2,4 +2,6 @@
 
 package csv
 
-func specialWords(data []byte, delims uint64, bits []uint64) { specialWordsGo(data, delims, bits) }
+func specialWords(data []byte, delims, nl, cr uint64, bits []uint64) {
+	specialWordsGo(data, delims, nl, cr, bits)
+}

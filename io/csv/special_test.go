@@ -19,16 +19,20 @@ func TestSpecialWords(t *testing.T) {
 	for i := range data {
 		data[i] = alphabet[r.Intn(len(alphabet))]
 	}
-	for _, delim := range []byte{',', ';', '\t', 0} {
+	for _, c := range []struct{ delim, term byte }{{',', 0}, {';', 0}, {'\t', 0}, {0, 0}, {',', ';'}, {'\t', 'a'}} {
+		delim, nl, cr := c.delim, byte('\n'), byte('\r')
+		if c.term != 0 {
+			nl, cr = c.term, c.term
+		}
 		want := make([]uint64, len(data)/64)
 		for i, c := range data {
-			if c == delim || c == '\n' || c == '\r' || c == '"' {
+			if c == delim || c == nl || c == cr || c == '"' {
 				want[i/64] |= 1 << (i % 64)
 			}
 		}
-		for name, f := range map[string]func([]byte, uint64, []uint64){"specialWords": specialWords, "specialWordsGo": specialWordsGo} {
+		for name, f := range map[string]func([]byte, uint64, uint64, uint64, []uint64){"specialWords": specialWords, "specialWordsGo": specialWordsGo} {
 			got := make([]uint64, len(want))
-			f(data, uint64(delim)*lowBits, got)
+			f(data, uint64(delim)*lowBits, uint64(nl)*lowBits, uint64(cr)*lowBits, got)
 			for i := range want {
 				if got[i] != want[i] {
 					t.Fatalf("%s, delimiter %q, word %d: %064b, want %064b", name, delim, i, got[i], want[i])
@@ -37,7 +41,7 @@ func TestSpecialWords(t *testing.T) {
 		}
 		// The parser's window over data of every length up to 130 bytes.
 		for n := 0; n <= 130; n++ {
-			p := newParser(data[:n], delim)
+			p := newParser(data[:n], delim, c.term)
 			var got []int
 			for m, wb := p.bitsFrom(0); ; m &= m - 1 {
 				for m == 0 {
@@ -51,7 +55,7 @@ func TestSpecialWords(t *testing.T) {
 			}
 			var wantEnds []int
 			for i, c := range data[:n] {
-				if c == delim || c == '\n' || c == '\r' || c == '"' {
+				if c == delim || c == nl || c == cr || c == '"' {
 					wantEnds = append(wantEnds, i)
 				}
 			}

@@ -30,7 +30,7 @@ func TestWriteReadsBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		data := buf.Bytes()
-		header, next, err := splitLine(data, 0, delim)
+		header, next, err := splitLine(data, 0, delim, 0)
 		if err != nil || !slices.Equal(header, testSchema.Names()) {
 			t.Fatalf("header %q: %v", header, err)
 		}

@@ -30,6 +30,38 @@ const (
 	maxHeader = 16 << 20
 )
 
+// ChunkError is an error reading a column chunk: the file, the row group
+// and the column it is in; a damaged page's is a PageError inside it.
+type ChunkError struct {
+	Path     string
+	RowGroup int
+	Column   string
+	Err      error
+}
+
+func (e *ChunkError) Error() string {
+	return fmt.Sprintf("read %s: row group %d column %s: %v", e.Path, e.RowGroup, e.Column, e.Err)
+}
+
+func (e *ChunkError) Unwrap() error { return e.Err }
+
+// PageError is an error in a page of a column chunk: its number in the
+// chunk and, where known, the byte of the file its header starts at.
+type PageError struct {
+	Page   int
+	Offset int64 // -1: not known
+	Err    error
+}
+
+func (e *PageError) Error() string {
+	if e.Offset < 0 {
+		return fmt.Sprintf("page %d: %v", e.Page, e.Err)
+	}
+	return fmt.Sprintf("page %d at byte %d: %v", e.Page, e.Offset, e.Err)
+}
+
+func (e *PageError) Unwrap() error { return e.Err }
+
 // checkChunk checks column chunk c of row group g against the file of size
 // bytes before it is decoded: it lies within the file, its pages fill it,
 // each page's sizes fit the bytes it has, and its data pages hold as many
@@ -50,13 +82,13 @@ func (f *file) checkChunk(r io.ReaderAt, size int64, g int, c *column) error {
 	for pos, page := start, 0; pos < end; page++ {
 		h, n, err := readHeader(r, pos, end, &buf)
 		if err != nil {
-			return fmt.Errorf("page %d at byte %d: header: %w", page, pos, err)
+			return &PageError{Page: page, Offset: pos, Err: fmt.Errorf("header: %w", err)}
 		}
 		if err := checkPage(h, m.Codec, end-pos-int64(n), rg.NumRows-values); err != nil {
-			return fmt.Errorf("page %d at byte %d: %w", page, pos, err)
+			return &PageError{Page: page, Offset: pos, Err: err}
 		}
 		if err := checkCompressed(r, pos+int64(n), h, m.Codec); err != nil {
-			return fmt.Errorf("page %d at byte %d: %w", page, pos, err)
+			return &PageError{Page: page, Offset: pos, Err: err}
 		}
 		switch {
 		case h.DataPageHeader.Valid:
@@ -84,15 +116,20 @@ func readHeader(r io.ReaderAt, pos, end int64, buf *[]byte) (*format.PageHeader,
 		if _, err := r.ReadAt(b, pos); err != nil && err != io.EOF {
 			return nil, 0, err
 		}
-		br := bytes.NewReader(b)
-		h := new(format.PageHeader)
-		err := thrift.NewDecoder((&thrift.CompactProtocol{}).NewReader(br)).Decode(h)
-		if err == nil {
-			return h, len(b) - br.Len(), nil
+		// Walked first, so that no length in it is taken on trust; a walk
+		// that runs out of the window may need a larger one.
+		w := &thriftWalk{b: b}
+		if err := w.structure(0); err != nil {
+			if n < window {
+				return nil, 0, err // all there was: the header is damaged
+			}
+			continue
 		}
-		if n < window { // all there was: the header is damaged
+		h := new(format.PageHeader)
+		if err := thrift.NewDecoder((&thrift.CompactProtocol{}).NewReader(bytes.NewReader(b[:w.pos]))).Decode(h); err != nil {
 			return nil, 0, err
 		}
+		return h, w.pos, nil
 	}
 }
 

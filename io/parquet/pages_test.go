@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -68,6 +69,11 @@ func TestDamagedPageHeaders(t *testing.T) {
 			prefix := fmt.Sprintf("read %s: row group 0 column %s: page 0 at byte %d: ", path, c.col, start)
 			if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s: err = %v; want it to start %q and say %q", what, err, prefix, c.want)
+			}
+			var ce *ChunkError
+			var pe *PageError
+			if !errors.As(err, &ce) || ce.RowGroup != 0 || ce.Column != c.col || !errors.As(err, &pe) || pe.Page != 0 || pe.Offset != start {
+				t.Errorf("%s: err %v is not a ChunkError of row group 0 column %s around a PageError of page 0 at %d", what, err, c.col, start)
 			}
 			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
 				t.Errorf("%s: reading allocated %d MiB", what, grew>>20)

@@ -125,6 +125,9 @@ func open(r io.ReaderAt, size int64, path string) (f *file, err error) {
 			f, err = nil, fmt.Errorf("read %s: footer: parquet-go panicked: %v", path, p)
 		}
 	}()
+	if err := checkFooter(r, size); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
 	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: footer: %w", path, err)

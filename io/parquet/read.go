@@ -60,10 +60,10 @@ func Read(r io.ReaderAt, size int64, path string, groups []int, cols []string) (
 		for _, g := range groups {
 			n := int(rowGroups[g].NumRows())
 			if err := f.checkChunk(r, size, g, c); err != nil {
-				return nil, fmt.Errorf("read %s: row group %d column %s: %w", path, g, c.name, err)
+				return nil, &ChunkError{Path: path, RowGroup: g, Column: c.name, Err: err}
 			}
 			if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
-				return nil, fmt.Errorf("read %s: row group %d column %s: %w", path, g, c.name, err)
+				return nil, &ChunkError{Path: path, RowGroup: g, Column: c.name, Err: err}
 			}
 			row += n
 		}
@@ -129,16 +129,16 @@ func readChunk(b builder, chunk parquet.ColumnChunk, row, n int) (err error) {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("page %d: %w", i, err)
+			return &PageError{Page: i, Offset: -1, Err: err}
 		}
 		if len(p.RepetitionLevels()) > 0 {
 			parquet.Release(p)
-			return fmt.Errorf("page %d: repetition levels in a column that is not repeated", i)
+			return &PageError{Page: i, Offset: -1, Err: errors.New("repetition levels in a column that is not repeated")}
 		}
 		rows, err := b.page(p, row, end)
 		parquet.Release(p)
 		if err != nil {
-			return fmt.Errorf("page %d: %w", i, err)
+			return &PageError{Page: i, Offset: -1, Err: err}
 		}
 		row += rows
 	}

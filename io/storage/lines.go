@@ -40,7 +40,7 @@ func Blocks(files []File, size int64) []Block {
 }
 
 // LineEnds says which bytes end a line.
-type LineEnds uint8
+type LineEnds uint16
 
 const (
 	// Newline: '\n' alone (JSON lines; a '\r' before it is the line's).
@@ -49,12 +49,26 @@ const (
 	AnyNewline
 )
 
+// Terminator: the byte b alone ends a line.
+func Terminator(b byte) LineEnds { return 0x100 | LineEnds(b) }
+
+// single returns the one byte that ends a line, if one does.
+func (e LineEnds) single() (byte, bool) {
+	switch {
+	case e == Newline:
+		return '\n', true
+	case e&0x100 != 0:
+		return byte(e), true
+	}
+	return 0, false
+}
+
 // lineEnd returns the index just past the line end at or after i in buf,
 // or -1 where there is none; more reports a '\r' at buf's end, whose line
 // end may go on with a '\n' past it.
 func (e LineEnds) lineEnd(buf []byte, i int) (end int, more bool) {
-	if e == Newline {
-		if j := bytes.IndexByte(buf[i:], '\n'); j >= 0 {
+	if b, ok := e.single(); ok {
+		if j := bytes.IndexByte(buf[i:], b); j >= 0 {
 			return i + j + 1, false
 		}
 		return -1, false
@@ -77,6 +91,9 @@ func (e LineEnds) lineEnd(buf []byte, i int) (end int, more bool) {
 
 // count returns how many line ends buf holds.
 func (e LineEnds) count(buf []byte) int {
+	if b, ok := e.single(); ok {
+		return bytes.Count(buf, []byte{b})
+	}
 	n := bytes.Count(buf, []byte{'\n'})
 	if e == AnyNewline {
 		if cr := bytes.Count(buf, []byte{'\r'}); cr > 0 {
