@@ -12,6 +12,7 @@ import (
 	"github.com/hamba/avro/v2/ocf"
 
 	davro "github.com/duskdata/dusk/io/avro"
+	"github.com/duskdata/dusk/io/internal/iotest"
 )
 
 // readBytes reads a file's bytes as Read would from disk.
@@ -201,6 +202,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add(header(structSchema, "null"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer iotest.NoHang(data)()
 		_, err := readBytes(data, "fuzz.avro")
 		if err != nil && (!strings.HasPrefix(err.Error(), "read fuzz.avro") || strings.Contains(err.Error(), "panic")) {
 			t.Fatalf("err = %v", err)

@@ -118,9 +118,10 @@ func Read(r io.Reader, path string, cols []string) (rec arrow.Record, err error)
 			return nil, fail(fmt.Errorf("%s: %w", h.codec, err))
 		}
 		if err := d.block(data, count); err != nil {
-			var re *recordError
+			var re *RecordError
 			if errors.As(err, &re) {
-				return nil, fmt.Errorf("read %s record %d%s: %w", path, re.record, re.field, re.err)
+				re.Path = path
+				return nil, re
 			}
 			return nil, fail(err)
 		}
@@ -395,16 +396,24 @@ type decoder struct {
 	pos      int
 }
 
-// recordError is a value that could not be decoded.
-type recordError struct {
-	record int
-	field  string // " field x", or empty
-	err    error
+// RecordError is a value that could not be decoded: the file, the
+// record's number from 0, and the field.
+type RecordError struct {
+	Path   string
+	Record int
+	Field  string // "" where the record as a whole failed
+	Err    error
 }
 
-func (e *recordError) Error() string {
-	return fmt.Sprintf("record %d%s: %v", e.record, e.field, e.err)
+func (e *RecordError) Error() string {
+	field := ""
+	if e.Field != "" {
+		field = " field " + e.Field
+	}
+	return fmt.Sprintf("read %s record %d%s: %v", e.Path, e.Record, field, e.Err)
 }
+
+func (e *RecordError) Unwrap() error { return e.Err }
 
 var (
 	errTruncated = errors.New("the value runs past the end of its block")
@@ -442,7 +451,7 @@ func (d *decoder) block(b []byte, count int64) error {
 				err = d.skip(d.fields[i].schema, 0)
 			}
 			if err != nil {
-				return &recordError{record: d.rows, field: " field " + d.fields[i].name, err: err}
+				return &RecordError{Record: d.rows, Field: d.fields[i].name, Err: err}
 			}
 		}
 		d.rows++

@@ -211,6 +211,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(randomLines(r, 20))
 	schema := jsonl.Schema{{Name: "a", Type: jsonl.String}, {Name: "b", Type: jsonl.String, Dictionary: true}}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer iotest.NoHang(data)()
 		if !utf8.Valid(data) || bytes.Count(data, []byte{'['})+bytes.Count(data, []byte{'{'}) > 900 {
 			return // encoding/json lets invalid UTF-8 through and nests deeper
 		}
