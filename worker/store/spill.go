@@ -258,6 +258,10 @@ type blockReader struct {
 	done   bool
 }
 
+// Checksummed says every byte Read gives was checked against its block's
+// checksum first (codec.Checksummed).
+func (r *blockReader) Checksummed() {}
+
 func (r *blockReader) Read(p []byte) (int, error) {
 	for r.pos == len(r.raw) {
 		if r.done {
