@@ -87,18 +87,13 @@ func (r Row) Index() int { return r.i }
 // float64, bool, string, time.Time (dates and timestamps), time.Duration,
 // or, for a decimal, its exact text.
 func (r Row) Value(col string) (any, error) {
-	a := r.t.Column(col)
-	if a == nil {
-		return nil, fmt.Errorf("dataframe: no column %q (columns: %s)", col, strings.Join(names(r.t.Schema()), ", "))
-	}
-	if a.IsNull(r.i) {
-		return nil, nil
-	}
-	rd, err := newReader(col, a)
+	rd, err := r.t.reader(col)
 	if err != nil {
 		return nil, err
 	}
-	defer rd.release()
+	if rd.null(r.i) {
+		return nil, nil
+	}
 	switch rd.src {
 	case srcInt:
 		return rd.i64(r.i), nil
@@ -112,6 +107,33 @@ func (r Row) Value(col string) (any, error) {
 		return time.Duration(rd.i64(r.i)), nil
 	}
 	return rd.str(r.i), nil
+}
+
+// reader returns the table's reader of column col, made once.
+func (t *Table) reader(col string) (*reader, error) {
+	t.scanMu.Lock()
+	defer t.scanMu.Unlock()
+	return t.readerLocked(col)
+}
+
+// readerLocked is reader, called with scanMu held.
+func (t *Table) readerLocked(col string) (*reader, error) {
+	if rd, ok := t.readers[col]; ok {
+		return rd, nil
+	}
+	a := t.Column(col)
+	if a == nil {
+		return nil, fmt.Errorf("dataframe: no column %q (columns: %s)", col, strings.Join(names(t.Schema()), ", "))
+	}
+	rd, err := newReader(col, a)
+	if err != nil {
+		return nil, err
+	}
+	if t.readers == nil {
+		t.readers = map[string]*reader{}
+	}
+	t.readers[col] = rd
+	return rd, nil
 }
 
 // Scan fills *dst, a pointer to a struct, from the row, as Table.Scan does.
@@ -129,14 +151,7 @@ func (r Row) Scan(dst any) error {
 
 // scanPlan fills structs of one type from a table's columns.
 type scanPlan struct {
-	fields  []fieldFill
-	readers []*reader
-}
-
-func (p *scanPlan) release() {
-	for _, r := range p.readers {
-		r.release()
-	}
+	fields []fieldFill
 }
 
 type fieldFill struct {
@@ -153,7 +168,8 @@ func (p *scanPlan) fill(base unsafe.Pointer, i int) error {
 	return nil
 }
 
-// plan returns the table's plan for struct type st, made once per type.
+// plan returns the table's plan for struct type st, made once per type;
+// its columns' readers are the table's (readerLocked).
 func (t *Table) plan(st reflect.Type) (*scanPlan, error) {
 	t.scanMu.Lock()
 	defer t.scanMu.Unlock()
@@ -190,15 +206,12 @@ func newScanPlan(t *Table, st reflect.Type) (*scanPlan, error) {
 				st, f.Name, name, strings.Join(names(schema), ", "))
 		}
 		col := schema.Field(ci)
-		rd, err := newReader(col.Name, t.rec.Column(ci))
+		rd, err := t.readerLocked(col.Name)
 		if err != nil {
-			p.release()
 			return nil, err
 		}
-		p.readers = append(p.readers, rd)
 		set, ok := setterFor(f.Type, rd)
 		if !ok {
-			p.release()
 			return nil, fmt.Errorf("dataframe: Scan into %s: field %s (%s) cannot hold column %s (%s)",
 				st, f.Name, f.Type, col.Name, col.Type)
 		}

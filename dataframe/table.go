@@ -17,9 +17,10 @@ import (
 // Table is a computed frame held in this process: one Arrow record, with
 // strings plain. It prints as an aligned table.
 type Table struct {
-	rec    arrow.Record
-	scanMu sync.Mutex
-	plans  map[reflect.Type]*scanPlan // Scan's, by struct type
+	rec     arrow.Record
+	scanMu  sync.Mutex
+	plans   map[reflect.Type]*scanPlan // Scan's, by struct type
+	readers map[string]*reader         // Row.Value's, by column
 }
 
 // Record is the table's data; it stays owned by the table.
@@ -42,10 +43,10 @@ func (t *Table) Column(name string) arrow.Array {
 // Release frees the table's data; the table must not be used afterwards.
 func (t *Table) Release() {
 	t.scanMu.Lock()
-	for _, p := range t.plans {
-		p.release()
+	for _, r := range t.readers {
+		r.release()
 	}
-	t.plans = nil
+	t.plans, t.readers = nil, nil
 	t.scanMu.Unlock()
 	t.rec.Release()
 }
