@@ -216,7 +216,8 @@ func FuzzParse(f *testing.F) {
 			return // encoding/json lets invalid UTF-8 through and nests deeper
 		}
 		valid := true
-		for _, line := range bytes.Split(data, []byte{'\n'}) {
+		// A byte order mark at the start is skipped, as the parser documents.
+		for _, line := range bytes.Split(bytes.TrimPrefix(data, []byte("\ufeff")), []byte{'\n'}) {
 			line = bytes.Trim(line, " \t\r")
 			if len(line) > 0 && (line[0] != '{' || !json.Valid(line)) {
 				valid = false
