@@ -190,16 +190,7 @@ func (t *Table) plan(st reflect.Type) (*scanPlan, error) {
 func newScanPlan(t *Table, st reflect.Type) (*scanPlan, error) {
 	schema := t.Schema()
 	p := &scanPlan{}
-	for _, f := range reflect.VisibleFields(st) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		name := f.Name
-		if tag := f.Tag.Get("dusk"); tag == "-" {
-			continue
-		} else if tag != "" {
-			name = tag
-		}
+	for f, name := range columnFields(st) {
 		ci := columnFor(schema, name)
 		if ci < 0 {
 			return nil, fmt.Errorf("dataframe: Scan into %s: field %s: no column named %q (columns: %s)",

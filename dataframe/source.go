@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -441,6 +442,28 @@ func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
 	})
 }
 
+// columnFields yields the fields of struct type t that are columns, each
+// with its column's name: exported fields not embedded, named by their
+// `dusk` tag or their own name, `dusk:"-"` left out (FromRecords, Scan).
+func columnFields(t reflect.Type) iter.Seq2[reflect.StructField, string] {
+	return func(yield func(reflect.StructField, string) bool) {
+		for _, f := range reflect.VisibleFields(t) {
+			if !f.IsExported() || f.Anonymous {
+				continue
+			}
+			name := f.Name
+			if tag := f.Tag.Get("dusk"); tag == "-" {
+				continue
+			} else if tag != "" {
+				name = tag
+			}
+			if !yield(f, name) {
+				return
+			}
+		}
+	}
+}
+
 // FromRecords makes a frame of Go structs, split into npartitions partitions
 // of about equal size. Exported fields become columns, named by their `dusk`
 // tag or their name (`dusk:"-"` leaves a field out): integers become int64,
@@ -458,16 +481,7 @@ func FromRecords[T any](rows []T, npartitions int) *Frame {
 		kind  kernel.Kind
 	}
 	var cols []col
-	for _, f := range reflect.VisibleFields(t) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		name := f.Name
-		if tag := f.Tag.Get("dusk"); tag == "-" {
-			continue
-		} else if tag != "" {
-			name = tag
-		}
+	for f, name := range columnFields(t) {
 		ft := f.Type
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
