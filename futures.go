@@ -113,14 +113,10 @@ const mapChunk = 4096
 // Map runs f on every argument and returns their futures; needs are as
 // Submit's, for every task.
 func (f Func[In, Out]) Map(ctx context.Context, args []In, needs ...Needs) ([]*Future[Out], error) {
-	c, err := clientFrom(ctx)
+	c, res, err := f.prepare(ctx, len(args), needs)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkTasks(f.name, len(args)); err != nil {
-		return nil, err
-	}
-	res := merged(f.needs, needs)
 	futs := make([]*Future[Out], 0, len(args))
 	for lo := 0; lo < len(args); lo += mapChunk {
 		chunk := args[lo:min(lo+mapChunk, len(args))]
@@ -162,14 +158,10 @@ func (f Func[In, Out]) SubmitFuture(ctx context.Context, arg *Future[In], needs 
 
 // MapFutures runs f on the result of each of args, as SubmitFuture does.
 func (f Func[In, Out]) MapFutures(ctx context.Context, args []*Future[In], needs ...Needs) ([]*Future[Out], error) {
-	c, err := clientFrom(ctx)
+	c, res, err := f.prepare(ctx, len(args), needs)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkTasks(f.name, len(args)); err != nil {
-		return nil, err
-	}
-	res := merged(f.needs, needs)
 	g := graph.New()
 	keys := make([]graph.Key, len(args))
 	for i, a := range args {
@@ -184,6 +176,19 @@ func (f Func[In, Out]) MapFutures(ctx context.Context, args []*Future[In], needs
 	}
 	runtime.KeepAlive(args)
 	return newFutures[Out](c, keys), nil
+}
+
+// prepare returns the client in ctx, once MaxTasks allows n tasks of f, and
+// the resources each asks for.
+func (f Func[In, Out]) prepare(ctx context.Context, n int, needs []Needs) (*Client, graph.Resources, error) {
+	c, err := clientFrom(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := c.checkTasks(f.name, n); err != nil {
+		return nil, nil, err
+	}
+	return c, merged(f.needs, needs), nil
 }
 
 func newFutures[T any](c *Client, keys []graph.Key) []*Future[T] {

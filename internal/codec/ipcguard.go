@@ -157,40 +157,19 @@ func noEOF(err error) error {
 // messageBodyLength reads the bodyLength of an Arrow IPC Message
 // flatbuffer (the table's fourth field, an int64), with every offset
 // checked against the bytes.
-func messageBodyLength(b []byte) (int64, error) {
-	bad := fmt.Errorf("%w: message metadata of %d bytes is not a message", errClaim, len(b))
-	u32 := func(at int) (uint32, bool) {
-		if at < 0 || at+4 > len(b) {
-			return 0, false
-		}
-		return binary.LittleEndian.Uint32(b[at:]), true
+func messageBodyLength(meta []byte) (int64, error) {
+	b := fb(meta)
+	root, ok := b.u32(0)
+	var at int
+	if ok {
+		const field = 3 // version, header_type, header, bodyLength
+		at, ok = b.field(root, field)
 	}
-	root, ok := u32(0)
-	if !ok {
-		return 0, bad
-	}
-	table := int(root)
-	soff, ok := u32(table)
-	if !ok {
-		return 0, bad
-	}
-	vtable := table - int(int32(soff))
-	if vtable < 0 || vtable+4 > len(b) {
-		return 0, bad
-	}
-	vlen := int(binary.LittleEndian.Uint16(b[vtable:]))
-	const field = 3 // version, header_type, header, bodyLength
-	slot := 4 + 2*field
-	if slot+2 > vlen || vtable+slot+2 > len(b) {
+	switch {
+	case !ok || at != 0 && at+8 > len(b):
+		return 0, fmt.Errorf("%w: message metadata of %d bytes is not a message", errClaim, len(meta))
+	case at == 0:
 		return 0, nil // absent: a message without a body
-	}
-	off := int(binary.LittleEndian.Uint16(b[vtable+slot:]))
-	if off == 0 {
-		return 0, nil
-	}
-	at := table + off
-	if at < 0 || at+8 > len(b) {
-		return 0, bad
 	}
 	n := int64(binary.LittleEndian.Uint64(b[at:]))
 	if n < 0 {
