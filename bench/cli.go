@@ -146,12 +146,18 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	if err != nil {
 		return fmt.Errorf("--memory-limit: %w", err)
 	}
-	data := *dir
-	if st, err := os.Stat(data); err == nil && !st.IsDir() {
-		data = filepath.Dir(data) // a file of the suite's: its directory holds the others
+	data, err := dataAt(*dir)
+	if err != nil {
+		return err
 	}
 	if cmd == "gen" {
-		return gen(data, n, stderr)
+		if data.file != "" {
+			return fmt.Errorf("--data %s: gen writes a directory, not one file", data.file)
+		}
+		return gen(data.dir, n, stderr)
+	}
+	if cmd == "scale" && data.file != "" {
+		return fmt.Errorf("--data %s: scale reads a table of each size, so it takes a directory", data.file)
 	}
 	ids, err := chooseQuestions(cmd, *questions)
 	if err != nil {
@@ -169,7 +175,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	case "groupby":
 		err = r.groupby(data, n, *partitions, ids)
 	case "scale":
-		err = r.scaleSuite(data, *sizes, *partitions, ids)
+		err = r.scaleSuite(data.dir, *sizes, *partitions, ids)
 	case "join":
 		err = r.join(data, n, *partitions, ids)
 	case "tasks":
@@ -197,7 +203,7 @@ type suiteFlags struct {
 func addSuiteFlags(fs *flag.FlagSet) suiteFlags {
 	return suiteFlags{
 		rows:       fs.String("rows", "1e7", "rows of the groupby table and of the join's X (1e7 or 10000)"),
-		dir:        fs.String("data", "data", "directory of the data files, or one of them"),
+		dir:        fs.String("data", "data", "directory of the data files, or the one file to read"),
 		questions:  fs.String("questions", "", "comma-separated questions to run; all when empty"),
 		partitions: fs.Int("partitions", 0, "partitions of the data; 0 for the readers' default (64 MiB of CSV each)"),
 		sizes:      fs.String("sizes", "1e7,1e8", "scale: the groupby table's sizes, in rows, smallest first"),
@@ -650,13 +656,10 @@ func (r *runner) question(id string, bytes int64, build func() (*dataframe.Frame
 	return nil
 }
 
-// loadGroupBy loads the groupby table of n rows from its CSV file in dir,
-// writing the file first if it is not there.
-func (r *runner) loadGroupBy(dir string, n, partitions int) (*dataframe.Frame, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	path, err := GroupByFile(dir, n, 100)
+// loadGroupBy loads the groupby table of n rows from its CSV file (see
+// dataset.groupBy); a file named by --data must hold n rows.
+func (r *runner) loadGroupBy(data dataset, n, partitions int) (*dataframe.Frame, error) {
+	path, err := data.groupBy(n)
 	if err != nil {
 		return nil, err
 	}
@@ -664,11 +667,15 @@ func (r *runner) loadGroupBy(dir string, n, partitions int) (*dataframe.Frame, e
 	if err != nil {
 		return nil, err
 	}
+	if rows, err := frames[0].Len(r.ctx); err == nil && rows != int64(n) {
+		frames[0].Release()
+		return nil, fmt.Errorf("--data %s holds %d rows, and --rows asks for %d", path, rows, n)
+	}
 	return frames[0], nil
 }
 
-func (r *runner) groupby(dir string, n, partitions int, ids []string) error {
-	x, err := r.loadGroupBy(dir, n, partitions)
+func (r *runner) groupby(data dataset, n, partitions int, ids []string) error {
+	x, err := r.loadGroupBy(data, n, partitions)
 	if err != nil {
 		return err
 	}
@@ -681,11 +688,8 @@ func (r *runner) groupby(dir string, n, partitions int, ids []string) error {
 	return nil
 }
 
-func (r *runner) join(dir string, n, partitions int, ids []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	paths, err := joinFiles(dir, n, false, io.Discard)
+func (r *runner) join(data dataset, n, partitions int, ids []string) error {
+	paths, err := data.join(n)
 	if err != nil {
 		return err
 	}

@@ -290,3 +290,61 @@ func TestScaleSuite(t *testing.T) {
 		}
 	}
 }
+
+// TestDataFile: --data naming a file reads that file whatever its name,
+// generates nothing beside it, and refuses a file whose rows or header are
+// not those of --rows' table, naming both.
+func TestDataFile(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	gen, mine := t.TempDir(), t.TempDir()
+	table, err := bench.GroupByFile(gen, 10_000, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(mine, "my table.csv")
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(mine, "bad.csv")
+	if err := os.WriteFile(bad, []byte("a,b\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	main := func(args ...string) (string, error) {
+		var out, errs bytes.Buffer
+		err := bench.Main(ctx, args, &out, &errs, connect)
+		return out.String(), err
+	}
+	out, err := main("groupby", "--rows", "1e4", "--data", file, "--questions", "q1", "--workers", "1")
+	if err != nil {
+		t.Fatalf("groupby on %s: %v", file, err)
+	}
+	if !strings.Contains(out, "load") || !strings.Contains(out, "10000") {
+		t.Errorf("groupby on %s:\n%s", file, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"groupby", "--rows", "2e4", "--data", file}, []string{file, "holds 10000 rows", "asks for 20000"}},
+		{[]string{"groupby", "--rows", "1e4", "--data", bad}, []string{bad, `"a,b"`, bench.GroupByHeader}},
+		{[]string{"join", "--rows", "1e4", "--data", file, "--questions", "j1"}, []string{file, "J1_1e4_NA_0_0.csv"}},
+		{[]string{"gen", "--rows", "1e4", "--data", file}, []string{file, "directory"}},
+		{[]string{"scale", "--sizes", "1e4,2e4", "--data", file}, []string{file, "directory"}},
+	} {
+		_, err := main(append(tc.args, "--workers", "1")...)
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %v, want one naming %q", tc.args, err, w)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(mine)
+	if len(entries) != 2 {
+		t.Errorf("%s holds %d entries after the runs, want the 2 files put there", mine, len(entries))
+	}
+}

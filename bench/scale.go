@@ -28,7 +28,7 @@ func (r *runner) scaleSuite(dir, sizes string, partitions int, ids []string) err
 	}
 	for _, n := range ns {
 		r.scale = int64(n)
-		if err := r.groupby(dir, n, partitions, ids); err != nil {
+		if err := r.groupby(dataset{dir: dir}, n, partitions, ids); err != nil {
 			return fmt.Errorf("%s rows: %w", strconv.Itoa(n), err)
 		}
 	}

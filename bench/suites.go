@@ -129,8 +129,8 @@ func recordBytes(recs []arrow.Record) int64 {
 // shuffle moves the groupby table of n rows (read from its CSV file in dir,
 // in partitions parts when above 0) so that equal id6 share a partition,
 // twice: GB/s of the table's memory.
-func (r *runner) shuffle(dir string, n, partitions int) error {
-	x, err := r.loadGroupBy(dir, n, partitions)
+func (r *runner) shuffle(data dataset, n, partitions int) error {
+	x, err := r.loadGroupBy(data, n, partitions)
 	if err != nil {
 		return err
 	}
@@ -230,8 +230,8 @@ func filesSize(pattern string) (int64, error) {
 // io reads the groupby table's CSV file into the workers' memory, writes it
 // as CSV and as Parquet under dir/io, and reads the Parquet back, twice
 // each: MB/s of the files.
-func (r *runner) io(dir string, n, partitions int) error {
-	path, err := GroupByFile(dir, n, 100)
+func (r *runner) io(data dataset, n, partitions int) error {
+	path, err := data.groupBy(n)
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (r *runner) io(dir string, n, partitions int) error {
 	if st, err := os.Stat(path); err == nil && partitions > 0 {
 		opts.BlockSize = st.Size()/int64(partitions) + 1
 	}
-	out := filepath.Join(dir, "io")
+	out := filepath.Join(data.dir, "io")
 	csvOut, pqOut := filepath.Join(out, "csv"), filepath.Join(out, "parquet")
 	var loaded *dataframe.Frame
 	defer func() {
