@@ -387,7 +387,7 @@ func (c *Client) read() {
 		if err != nil {
 			c.mu.Lock()
 			if c.err == nil {
-				c.err = fmt.Errorf("dusk: lost the connection to the scheduler: %w", err)
+				c.err = fmt.Errorf("dusk: lost the connection to the scheduler: %w", c.lostCause(err))
 			}
 			c.mu.Unlock()
 			c.Close()
@@ -643,7 +643,7 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 	c.mu.Unlock()
 	msgs = append(msgs, &protocol.UpdateGraph{Tasks: g.Tasks(), Keys: keys, MaxWorkers: c.maxWorkers})
 	if err := c.stream.Send(msgs); err != nil {
-		return fmt.Errorf("dusk: submit: %w", err)
+		return fmt.Errorf("dusk: submit: %w", c.lostCause(err))
 	}
 	return nil
 }
@@ -731,7 +731,18 @@ func (c *Client) send(msgs []protocol.Msg) error {
 	c.mu.Lock()
 	pending := c.takeReleases()
 	c.mu.Unlock()
-	return c.stream.Send(append(pending, msgs...))
+	return c.lostCause(c.stream.Send(append(pending, msgs...)))
+}
+
+// lostCause is err, a failure to reach the scheduler, or in its place why
+// the local cluster stopped when a signal stopped it.
+func (c *Client) lostCause(err error) error {
+	if err != nil && c.local != nil {
+		if cause := c.local.Stopped(); cause != nil {
+			return cause
+		}
+	}
+	return err
 }
 
 // takeReleases returns the pending releases as a message, if any. Called

@@ -7,8 +7,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
+	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/duskdata/dusk/graph"
@@ -50,7 +55,10 @@ type Local struct {
 	mu        sync.Mutex
 	limit     int64 // each worker's memory limit
 	// stop ends the adaptive loop a client's Adapt starts.
-	stop context.CancelFunc
+	stop      context.CancelFunc
+	closeOnce sync.Once
+	closed    chan struct{}
+	signalled atomic.Value // the os.Signal that stopped the cluster
 }
 
 // MemoryLimit is the memory limit of each of the cluster's workers.
@@ -67,7 +75,7 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 	if cfg.MemoryLimit <= 0 {
 		cfg.MemoryLimit = procmem.Total() / int64(cfg.Workers)
 	}
-	l := &Local{Net: transport.NewInproc(), limit: cfg.MemoryLimit}
+	l := &Local{Net: transport.NewInproc(), limit: cfg.MemoryLimit, closed: make(chan struct{})}
 	var logs *dashboard.Logs
 	if cfg.Dashboard != "none" {
 		logs = dashboard.NewLogs(dashboard.LogsKept)
@@ -100,7 +108,30 @@ func StartLocal(ctx context.Context, cfg LocalConfig) (*Local, error) {
 	actx, stop := context.WithCancel(context.Background())
 	l.stop = stop
 	l.Scheduler.SetAdaptive(a, 0, func() { go adapt.Run(actx, a, l.Scheduler.Load, prov, cfg.Log) })
+	l.closeOnSignal()
 	return l, nil
+}
+
+// closeOnSignal closes the cluster when the process is told to stop
+// (SIGINT, SIGTERM), so that its workers' directories go with it, then
+// raises the signal again: the process ends as it would have, unless the
+// program handles the signal itself.
+func (l *Local) closeOnSignal() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		defer signal.Stop(ch)
+		select {
+		case sig := <-ch:
+			l.signalled.Store(sig)
+			l.Close()
+			signal.Stop(ch)
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				p.Signal(sig)
+			}
+		case <-l.closed:
+		}
+	}()
 }
 
 // localProvider is the adaptive Provider of a local cluster: workers in
@@ -215,16 +246,34 @@ func (l *Local) cpuShare() time.Duration {
 	return ProcessCPU() / time.Duration(max(n, 1))
 }
 
-// Close stops the workers and the scheduler.
+// Stopped says why the cluster stopped when a signal stopped it, nil
+// otherwise: a client reports it in place of its broken connection.
+func (l *Local) Stopped() error {
+	if sig, ok := l.signalled.Load().(os.Signal); ok {
+		return fmt.Errorf("the local cluster stopped on the signal %q", sig)
+	}
+	return nil
+}
+
+// Close stops the workers and the scheduler; the workers remove their
+// directories.
 func (l *Local) Close() error {
-	if l.stop != nil {
-		l.stop()
-	}
-	if l.dashboard != nil {
-		l.dashboard.Close()
-	}
-	for _, w := range l.Workers {
-		w.Close()
-	}
-	return l.Scheduler.Close()
+	var err error
+	l.closeOnce.Do(func() {
+		close(l.closed)
+		if l.stop != nil {
+			l.stop()
+		}
+		if l.dashboard != nil {
+			l.dashboard.Close()
+		}
+		l.mu.Lock()
+		workers := slices.Clone(l.Workers)
+		l.mu.Unlock()
+		for _, w := range workers {
+			w.Close()
+		}
+		err = l.Scheduler.Close()
+	})
+	return err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/workspace"
 	"github.com/duskdata/dusk/worker"
 	"github.com/duskdata/dusk/worker/store"
 )
@@ -30,10 +31,10 @@ const (
 // readings it feeds the core, and what it does between them.
 type memoryMonitor struct {
 	cfg      WorkerConfig
-	dir      string        // spill directory, created for this worker
-	paused   atomic.Bool   // mirrors the core, for GetData
-	serving  chan struct{} // one GetData at a time while paused
-	spilling atomic.Bool   // a spill runs
+	space    *workspace.Space // the spill directory, made for this worker
+	paused   atomic.Bool      // mirrors the core, for GetData
+	serving  chan struct{}    // one GetData at a time while paused
+	spilling atomic.Bool      // a spill runs
 
 	mu      sync.Mutex
 	running map[*taskGrowth]struct{} // the tasks whose growth is measured
@@ -123,7 +124,8 @@ func (m *memoryMonitor) saw(process int64) {
 var lastFreeOS atomic.Int64
 
 // startStore creates the worker's store and its spill directory, a fresh
-// one under cfg.LocalDirectory. A directory that cannot be created leaves
+// one under cfg.LocalDirectory, purging there those of workers whose
+// processes died. A directory that cannot be created leaves
 // spilling to fail: the worker pauses when it has to spill, and says why.
 func (w *Worker) startStore(cfg WorkerConfig) {
 	w.mem = memoryMonitor{cfg: cfg, serving: make(chan struct{}, 1)}
@@ -134,12 +136,11 @@ func (w *Worker) startStore(cfg WorkerConfig) {
 	if base == "" {
 		base = os.TempDir()
 	}
-	dir, err := os.MkdirTemp(base, "dusk-worker-")
-	if err != nil {
-		dir = filepath.Join(base, "dusk-worker")
+	dir := filepath.Join(base, "dusk-worker")
+	if space, err := workspace.New(base, "dusk-worker-"); err != nil {
 		w.log.Warn("no spill directory: results cannot spill to disk", "err", err)
 	} else {
-		w.mem.dir = dir
+		w.mem.space, dir = space, space.Dir
 	}
 	w.store = store.New(store.Config{
 		Dir: dir, Compression: cfg.SpillCompression, OnDisk: w.onDisk,
@@ -151,8 +152,8 @@ func (w *Worker) startStore(cfg WorkerConfig) {
 }
 
 func (w *Worker) removeSpillDir() {
-	if w.mem.dir != "" {
-		os.RemoveAll(w.mem.dir)
+	if w.mem.space != nil {
+		w.mem.space.Close()
 	}
 }
 

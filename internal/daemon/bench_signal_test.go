@@ -46,7 +46,7 @@ func TestBenchInterrupted(t *testing.T) {
 	}
 	io.Copy(io.Discard, out) // until the process closes its output
 	err = cmd.Wait()
-	if code := exitCode(err); code != 0 && !(code == 1 && strings.Contains(stderr.String(), "context canceled")) {
+	if code := exitCode(err); code != 0 && !(code == 1 && (strings.Contains(stderr.String(), "context canceled") || strings.Contains(stderr.String(), "stopped on the signal"))) {
 		t.Fatalf("exit %d, want 1 and the cancellation:\n%s", code, stderr)
 	}
 	if dirs := spillDirs(); len(dirs) > 0 {

@@ -453,6 +453,11 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if _, err := os.Stat(*f.localDir); os.IsNotExist(err) {
+		// Made for this worker, so removed with it when left empty (another
+		// worker may share it).
+		defer os.Remove(*f.localDir)
+	}
 	if err := os.MkdirAll(*f.localDir, 0o755); err != nil {
 		return fmt.Errorf("--local-directory: %w", err)
 	}

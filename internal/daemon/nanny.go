@@ -15,6 +15,7 @@ import (
 
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/workspace"
 	"github.com/duskdata/dusk/worker"
 )
 
@@ -124,12 +125,14 @@ func (n *nanny) runWorker(ctx context.Context) (ready, killed bool, err error) {
 		return false, false, fmt.Errorf("find this program to start a worker: %w", err)
 	}
 	// Each worker process gets its own directory, removed when it exits:
-	// a killed worker leaves its spilled results behind.
-	dir, err := os.MkdirTemp(n.dir, "worker-")
+	// a killed worker leaves its spilled results behind. A nanny that was
+	// itself killed leaves its own, which the next purges.
+	space, err := workspace.New(n.dir, "worker-")
 	if err != nil {
 		return false, false, fmt.Errorf("--local-directory: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	defer space.Close()
+	dir := space.Dir
 	args := append([]string{"worker"}, n.args...)
 	cmd := exec.Command(exe, append(args, "--no-nanny", "--local-directory", dir)...)
 	cmd.Env = append(os.Environ(), nannyEnv+"=1", restartedEnv+"="+n.restarted,
