@@ -61,6 +61,11 @@ type headArgs struct {
 func init() {
 	registry.Register(opFromIPC, fromIPCOp)
 	registry.Register(opSelect, recordOp(opSelect, selectOp))
+	registry.RegisterReads(opSelect, func(raw []byte) ([]string, error) {
+		var a selectArgs
+		err := json.Unmarshal(raw, &a)
+		return a.Columns, err
+	})
 	registry.RegisterGPU(opFilter, contextRecordOp(opFilter, filterOp))
 	registry.RegisterGPU(opWithColumn, contextRecordOp(opWithColumn, withColumnOp))
 	registry.RegisterGPU(opAggPartial, contextRecordOp(opAggPartial, aggPartialOp))

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	gonet "net"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -481,6 +482,32 @@ func (w *Worker) runTasks(thread int) {
 	}
 }
 
+// columnsRead returns the columns of input k that t reads, nil for all:
+// those its steps that take k read (registry.Reads), when every one says.
+// A spilled partition then reads back those columns alone.
+func columnsRead(t *graph.Task, k graph.Key) []string {
+	steps := t.Chain
+	if len(steps) == 0 {
+		steps = []*graph.Task{t}
+	}
+	var cols []string
+	for _, st := range steps {
+		if !slices.Contains(st.Inputs, k) {
+			continue
+		}
+		c, ok := registry.Reads(st.Op, st.Args)
+		if !ok {
+			return nil
+		}
+		for _, name := range c {
+			if !slices.Contains(cols, name) {
+				cols = append(cols, name)
+			}
+		}
+	}
+	return cols
+}
+
 // run runs t on its inputs from the store and stores the result. A
 // shuffle's transfer pushes its pieces, and its unpack assembles those
 // pushed here.
@@ -493,7 +520,14 @@ func (w *Worker) run(j job) (worker.Ran, *protocol.TaskError) {
 		}
 	}()
 	for i, k := range t.Inputs {
-		v, ok, err := w.store.Get(k)
+		var v any
+		var ok bool
+		var err error
+		if cols := columnsRead(t, k); cols != nil {
+			v, ok, err = w.store.GetColumns(k, cols)
+		} else {
+			v, ok, err = w.store.Get(k)
+		}
 		if err != nil || !ok {
 			// A lost input (a corrupt spill) is reported as missing first:
 			// the scheduler restarts this task, and ignores this failure.

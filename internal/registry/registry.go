@@ -99,6 +99,32 @@ func Register(name string, op Op) {
 	ops[name] = op
 }
 
+// readsOf holds what RegisterReads registered.
+var readsOf = map[string]func(args []byte) ([]string, error){}
+
+// RegisterReads says which columns of its input (a dataframe partition)
+// the operation name reads, given its arguments: a worker whose input was
+// spilled column by column reads back those columns alone.
+func RegisterReads(name string, cols func(args []byte) ([]string, error)) {
+	mu.Lock()
+	readsOf[name] = cols
+	mu.Unlock()
+}
+
+// Reads returns the columns of its input that the operation name reads
+// with args, or false when it did not say (RegisterReads) or its arguments
+// do not tell: it reads them all.
+func Reads(name string, args []byte) ([]string, bool) {
+	mu.RLock()
+	fn := readsOf[name]
+	mu.RUnlock()
+	if fn == nil {
+		return nil, false
+	}
+	cols, err := fn(args)
+	return cols, err == nil
+}
+
 var hints = map[string]string{} // name prefix: how to register such ops
 
 // Hint says how to register the operations whose names start with prefix,

@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/apache/arrow/go/v15/arrow"
+
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
@@ -92,28 +94,28 @@ var (
 // it cannot leave memory, and the disk is not to blame.
 var errUnencodable = errors.New("cannot be encoded")
 
-// writeSpill writes v to a new file at path and returns the file's size.
+// writeSpill writes v to a new file at path and returns the file's size;
+// an Arrow record is written by column (DSK2), any other value whole.
 // A failure to encode v wraps errUnencodable; any other is the disk's.
 func writeSpill(path string, v any, comp Compression) (int64, error) {
-	c, err := spillCodec(v)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %w", errUnencodable, err)
+	rec, byColumn := v.(arrow.Record)
+	byColumn = byColumn && rec.NumCols() > 0
+	var c codec.Codec
+	if !byColumn {
+		var err error
+		if c, err = spillCodec(v); err != nil {
+			return 0, fmt.Errorf("%w: %w", errUnencodable, err)
+		}
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return 0, err // names the path
 	}
-	bw := &blockWriter{f: f, comp: comp, raw: make([]byte, 0, spillBlock)}
-	head := append([]byte(spillMagic), byte(len(c.Name())))
-	head = append(head, c.Name()...)
-	err = bw.write(head)
-	if err == nil {
-		if err = c.Encode(bw, v); err != nil && bw.err == nil {
-			err = fmt.Errorf("%w: %w", errUnencodable, err)
-		}
-	}
-	if err == nil {
-		err = bw.close()
+	var size int64
+	if byColumn {
+		size, err = writeColumns(f, rec, comp)
+	} else {
+		size, err = writeWhole(f, v, c, comp)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -122,7 +124,24 @@ func writeSpill(path string, v any, comp Compression) (int64, error) {
 		os.Remove(path)
 		return 0, fmt.Errorf("write %s: %w", path, err)
 	}
-	return bw.size, nil
+	return size, nil
+}
+
+// writeWhole writes v encoded by c to f as a DSK1 file.
+func writeWhole(f *os.File, v any, c codec.Codec, comp Compression) (int64, error) {
+	bw := &blockWriter{f: f, comp: comp, raw: make([]byte, 0, spillBlock)}
+	head := append([]byte(spillMagic), byte(len(c.Name())))
+	head = append(head, c.Name()...)
+	err := bw.write(head)
+	if err == nil {
+		if err = c.Encode(bw, v); err != nil && bw.err == nil {
+			err = fmt.Errorf("%w: %w", errUnencodable, err)
+		}
+	}
+	if err == nil {
+		err = bw.close()
+	}
+	return bw.size, err
 }
 
 // blockWriter cuts what is written to it into compressed, checksummed blocks.
@@ -197,36 +216,69 @@ func putHeader(b []byte, raw, stored uint32, sum uint64) {
 	binary.LittleEndian.PutUint64(b[8:], sum)
 }
 
-// readSpill reads back a value writeSpill wrote. A file that is missing,
-// damaged or cut short wraps ErrCorrupt: it is lost. Failing to open one
-// that is there (too many open files) may pass.
-func readSpill(path string) (any, error) {
+// readSpill reads back a value writeSpill wrote, or of a record spilled
+// by column only the columns named (all for nil), and the bytes it read
+// from the file. A file that is missing, damaged or cut short wraps
+// ErrCorrupt: it is lost. Failing to open one that is there (too many open
+// files) may pass.
+func readSpill(path string, cols []string) (any, int64, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		return nil, 0, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
-	v, err := decodeSpill(f)
+	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, path, err)
+		return nil, 0, err
 	}
-	return v, nil
+	r := &countingReaderAt{r: f}
+	v, err := decodeSpill(r, st.Size(), cols)
+	if err != nil {
+		return nil, r.n, fmt.Errorf("%w: %s: %w", ErrCorrupt, path, err)
+	}
+	return v, r.n, nil
 }
 
-func decodeSpill(f io.Reader) (any, error) {
-	head := make([]byte, len(spillMagic)+1)
-	if _, err := io.ReadFull(f, head); err != nil {
-		return nil, err
+// countingReaderAt counts the bytes read through it.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
+}
+
+// decodeSpill decodes a spill file of size bytes: of a record spilled by
+// column, the columns named (all for nil); any other value whole.
+func decodeSpill(r io.ReaderAt, size int64, cols []string) (any, error) {
+	var magic [len(spillMagic)]byte
+	if _, err := r.ReadAt(magic[:], 0); err != nil {
+		return nil, noEOF(err)
 	}
-	if string(head[:len(spillMagic)]) != spillMagic {
-		return nil, errors.New("not a spill file")
+	switch string(magic[:]) {
+	case columnsMagic:
+		return readColumns(r, size, cols)
+	case spillMagic:
+		return decodeWhole(io.NewSectionReader(r, int64(len(spillMagic)), size-int64(len(spillMagic))))
 	}
-	name := make([]byte, head[len(spillMagic)])
+	return nil, errors.New("not a spill file")
+}
+
+// decodeWhole decodes a DSK1 file after its magic.
+func decodeWhole(f io.Reader) (any, error) {
+	var n [1]byte
+	if _, err := io.ReadFull(f, n[:]); err != nil {
+		return nil, noEOF(err)
+	}
+	name := make([]byte, n[0])
 	if _, err := io.ReadFull(f, name); err != nil {
-		return nil, err
+		return nil, noEOF(err)
 	}
 	c, err := codec.Named(string(name))
 	if err != nil {

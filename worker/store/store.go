@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow/go/v15/arrow"
+
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/registry"
 )
@@ -79,6 +81,11 @@ type Config struct {
 type SpillStats struct {
 	Spills, Unspills         int64 // values
 	SpillBytes, UnspillBytes int64 // in memory, before encoding
+	// Projections counts the reads of some columns of a spilled record
+	// (GetColumns), ProjectionBytes their size in memory.
+	Projections, ProjectionBytes int64
+	// ReadBytes is what was read from spill files, as stored.
+	ReadBytes int64
 }
 
 type entry struct {
@@ -88,6 +95,7 @@ type entry struct {
 	n          int64  // size in memory
 	file       string // its copy on disk, if it has one: always when !inMem
 	disk       int64  // size on disk
+	byColumn   bool   // its file is a record's, by column
 	spilling   bool   // being written out
 	pinned     bool   // cannot be encoded: stays in memory
 	prev, next *entry
@@ -186,15 +194,10 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	s.mu.Unlock()
 
 	start := time.Now()
-	v, err = readBack(file)
+	v, read, err := readBack(file, nil)
 	s.mu.Lock()
-	if err != nil && s.data[k] == e && !e.inMem && e.file == file {
-		s.drop(e)
-		s.mu.Unlock()
-		s.dispose(e)
-		if s.cfg.OnLost != nil {
-			s.cfg.OnLost(k)
-		}
+	s.stats.ReadBytes += read
+	if err != nil && s.lose(e, file) {
 		return nil, false, fmt.Errorf("read back %s: %w", k, err)
 	}
 	if err != nil || s.data[k] != e || e.inMem {
@@ -225,17 +228,71 @@ func (s *Store) Get(k graph.Key) (v any, ok bool, err error) {
 	return v, true, nil
 }
 
-// readBack reads a spill file, trying again a moment later when it could
-// not be opened (too many open files); a file that still cannot be read is
-// lost (ErrCorrupt), and its value recomputed.
-func readBack(file string) (v any, err error) {
+// GetColumns is Get for a reader of the columns named alone. A record
+// spilled by column has those columns read back, and no other, for this
+// caller only: the record stays on disk, and memory holds no more than
+// the caller does. Any other value is Get's.
+func (s *Store) GetColumns(k graph.Key, cols []string) (v any, ok bool, err error) {
+	s.mu.Lock()
+	e := s.data[k]
+	if e == nil || e.inMem || !e.byColumn {
+		s.mu.Unlock()
+		return s.Get(k)
+	}
+	file := e.file
+	s.mu.Unlock()
+
+	start := time.Now()
+	v, read, err := readBack(file, cols)
+	s.mu.Lock()
+	s.stats.ReadBytes += read
+	if err != nil && s.lose(e, file) {
+		return nil, false, fmt.Errorf("read back %s: %w", k, err)
+	}
+	if err != nil {
+		// Dropped, or read back whole, while it was read: as it is now.
+		s.mu.Unlock()
+		return s.Get(k)
+	}
+	s.stats.Projections++
+	n := SizeOf(v)
+	s.stats.ProjectionBytes += n
+	s.mu.Unlock()
+	if s.cfg.OnDisk != nil {
+		s.cfg.OnDisk(k, false, start, time.Now(), n)
+	}
+	return v, true, nil
+}
+
+// lose drops e, whose spill file failed to read back, if it is still on
+// disk there, and reports whether it did: the lock is held, and released
+// when it did.
+func (s *Store) lose(e *entry, file string) bool {
+	if s.data[e.key] != e || e.inMem || e.file != file {
+		return false
+	}
+	s.drop(e)
+	s.mu.Unlock()
+	s.dispose(e)
+	if s.cfg.OnLost != nil {
+		s.cfg.OnLost(e.key)
+	}
+	return true
+}
+
+// readBack reads a spill file (of a record, the columns named, or all for
+// nil), trying again a moment later when it could not be opened (too many
+// open files); a file that still cannot be read is lost (ErrCorrupt), and
+// its value recomputed. It returns the bytes it read from disk.
+func readBack(file string, cols []string) (v any, read int64, err error) {
 	for wait := 10 * time.Millisecond; ; wait *= 4 {
-		v, err = readSpill(file)
+		v, n, err := readSpill(file, cols)
+		read += n
 		if err == nil || errors.Is(err, ErrCorrupt) {
-			return v, err
+			return v, read, err
 		}
 		if wait > 200*time.Millisecond {
-			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+			return nil, read, fmt.Errorf("%w: %w", ErrCorrupt, err)
 		}
 		time.Sleep(wait)
 	}
@@ -331,6 +388,7 @@ func (s *Store) SpillTo(limit int64) error {
 			continue
 		}
 		e.file, e.disk = path, disk
+		_, e.byColumn = v.(arrow.Record)
 		s.spilled += disk
 		s.stats.Spills++
 		s.stats.SpillBytes += e.n
