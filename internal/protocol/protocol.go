@@ -15,7 +15,7 @@ import (
 
 // Version is this build's protocol version. Peers exchange it first and
 // refuse each other when it differs.
-const Version = "0.1.0"
+const Version = "0.2.0" // 0.2: values and shuffle pieces on bulk connections
 
 // WorkerID names a worker: the address it serves its data on.
 type WorkerID string

@@ -17,7 +17,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -30,7 +29,6 @@ import (
 	"google.golang.org/grpc/peer"
 
 	"github.com/duskdata/dusk/graph"
-	"github.com/duskdata/dusk/internal/codec"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/security"
@@ -103,13 +101,21 @@ func (n *Network) Listen(addr string, h transport.Handler) (transport.Listener, 
 		opts = append(opts, grpc.Creds(refusals{credentials.NewTLS(n.TLS.Server()), n.Log}))
 	}
 	srv := grpc.NewServer(opts...)
-	pb.RegisterDuskServer(srv, &server{h: h, compression: n.Compression})
-	go srv.Serve(lis)
-	return &listener{srv: srv, addr: lis.Addr().String()}, nil
+	s := &server{h: h, compression: n.Compression}
+	pb.RegisterDuskServer(srv, s)
+	mux := newMux(lis)
+	var tlsConf *tls.Config
+	if n.TLS != nil {
+		tlsConf = n.TLS.Server()
+	}
+	go s.serveMux(lis, mux, tlsConf)
+	go srv.Serve(mux)
+	return &listener{srv: srv, mux: mux, addr: lis.Addr().String()}, nil
 }
 
 type listener struct {
 	srv  *grpc.Server
+	mux  *muxListener
 	addr string
 }
 
@@ -118,6 +124,7 @@ func (l *listener) Addr() string { return l.addr }
 // Close stops serving and ends every stream and transfer at once.
 func (l *listener) Close() error {
 	l.srv.Stop()
+	l.mux.Close()
 	return nil
 }
 
@@ -154,7 +161,11 @@ func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error)
 		return nil, err
 	}
 	plain := n.Compression == CompressNever || n.Compression == CompressAuto && local
-	return &conn{cc: cc, client: pb.NewDuskClient(cc), plain: plain}, nil
+	bulk := &bulkPool{addr: addr}
+	if n.TLS != nil {
+		bulk.tls = n.TLS.Client()
+	}
+	return &conn{cc: cc, client: pb.NewDuskClient(cc), plain: plain, bulk: bulk}, nil
 }
 
 // handshake shakes hands over raw and reads the server's first bytes: under
@@ -219,9 +230,13 @@ type conn struct {
 	cc     *grpc.ClientConn
 	client pb.DuskClient
 	plain  bool // what it sends goes uncompressed
+	bulk   *bulkPool
 }
 
-func (c *conn) Close() error { return c.cc.Close() }
+func (c *conn) Close() error {
+	c.bulk.closeAll()
+	return c.cc.Close()
+}
 
 // OpenStream opens a message stream; it lives until closed, whatever ctx
 // does later (ctx bounds the opening only).
@@ -241,112 +256,16 @@ func (c *conn) OpenStream(ctx context.Context) (transport.Stream, error) {
 	return st, nil
 }
 
-// GetData streams the values of keys from the endpoint.
+// GetData fetches the values of keys from the endpoint, over a bulk
+// connection (see bulk.go).
 func (c *conn) GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]any, error) {
-	ks := make([]string, len(keys))
-	for i, k := range keys {
-		ks[i] = string(k)
-	}
-	cs, err := c.client.GetData(ctx, &pb.GetDataRequest{Keys: ks})
-	if err != nil {
-		return nil, err
-	}
-	return receiveValues(cs.Recv)
+	return c.getBulk(ctx, keys)
 }
 
-// Push streams a shuffle transfer's pieces to the endpoint.
+// Push sends a shuffle transfer's pieces to the endpoint, over a bulk
+// connection.
 func (c *conn) Push(ctx context.Context, p *protocol.ShufflePush) error {
-	cs, err := c.client.Push(ctx)
-	if err != nil {
-		return err
-	}
-	hdr := &pb.PushHeader{Id: p.ID, Run: p.Run, Side: int32(p.Side), Source: int32(p.Source), Merge: p.Merge, MergeArgs: p.MergeArgs}
-	for i, part := range p.Parts {
-		if p.Values[i] == nil {
-			hdr.Empty = append(hdr.Empty, int32(part))
-		} else {
-			hdr.Parts = append(hdr.Parts, int32(part))
-		}
-	}
-	if err := cs.Send(&pb.PushChunk{Header: hdr}); err != nil {
-		return pushError(cs, err)
-	}
-	send := func(d *pb.DataChunk) error { return cs.Send(&pb.PushChunk{Data: d}) }
-	for i, v := range p.Values {
-		if v == nil {
-			continue
-		}
-		if err := sendValue(send, strconv.Itoa(p.Parts[i]), v, c.plain); err != nil {
-			return pushError(cs, err)
-		}
-	}
-	_, err = cs.CloseAndRecv()
-	return err
-}
-
-// pushError prefers the server's reason to the send's: a send fails with
-// io.EOF when the server ended the call.
-func pushError(cs pb.Dusk_PushClient, err error) error {
-	if err == io.EOF {
-		if _, rerr := cs.CloseAndRecv(); rerr != nil {
-			return rerr
-		}
-	}
-	return err
-}
-
-// receiveValues decodes the values of a chunk stream as the chunks arrive.
-func receiveValues(recv func() (*pb.DataChunk, error)) (map[graph.Key]any, error) {
-	out := map[graph.Key]any{}
-	fail := func(err error) (map[graph.Key]any, error) {
-		releaseValues(out)
-		return nil, err
-	}
-	for {
-		first, err := recv()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return fail(err)
-		}
-		c, err := codec.Named(first.Codec)
-		if err != nil {
-			return fail(fmt.Errorf("get %s: %w", first.Key, err))
-		}
-		// Decode while the rest of the value streams in.
-		pr, pw := io.Pipe()
-		type result struct {
-			v   any
-			err error
-		}
-		done := make(chan result, 1)
-		go func() {
-			v, err := c.Decode(pr)
-			io.Copy(io.Discard, pr) // let the sender finish whatever the decoder left
-			done <- result{v, err}
-		}()
-		chunk := first
-		for {
-			if _, err := pw.Write(chunk.Data); err != nil {
-				break // the decoder gave up; its error says why
-			}
-			if chunk.Last {
-				break
-			}
-			if chunk, err = recv(); err != nil {
-				pw.CloseWithError(err)
-				<-done
-				return fail(err)
-			}
-		}
-		pw.Close()
-		r := <-done
-		if r.err != nil {
-			return fail(fmt.Errorf("decode %s: %w", first.Key, r.err))
-		}
-		out[graph.Key(first.Key)] = r.v
-	}
+	return c.pushBulk(ctx, p)
 }
 
 // server serves the Dusk service for a transport.Handler.
@@ -362,86 +281,6 @@ func (s *server) Stream(ss pb.Dusk_StreamServer) error {
 	st.Close()
 	st.wait() // what was queued before the close goes out first
 	return nil
-}
-
-func (s *server) GetData(req *pb.GetDataRequest, ss pb.Dusk_GetDataServer) error {
-	keys := make([]graph.Key, len(req.Keys))
-	for i, k := range req.Keys {
-		keys[i] = graph.Key(k)
-	}
-	values, err := s.h.GetData(ss.Context(), keys)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		for _, v := range values {
-			registry.Release(v)
-		}
-	}()
-	plain := s.compression == CompressNever || s.compression == CompressAuto && sameHost(ss.Context())
-	for _, k := range keys {
-		if v, ok := values[k]; ok {
-			if err := sendValue(ss.Send, string(k), v, plain); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// sendValue sends v under key in chunks, as plain Arrow IPC or LZ4.
-func sendValue(send func(*pb.DataChunk) error, key string, v any, plain bool) error {
-	c, err := codec.For(v)
-	if err != nil {
-		return fmt.Errorf("send %s: %w", key, err)
-	}
-	if c == codec.Arrow && plain {
-		c = codec.ArrowPlain
-	}
-	w := &chunkWriter{send: send, key: key, codec: c.Name()}
-	if err := c.Encode(w, v); err != nil {
-		return fmt.Errorf("send %s: %w", key, err)
-	}
-	return w.finish()
-}
-
-// Push receives a transfer's pieces and hands them to the handler.
-func (s *server) Push(ss pb.Dusk_PushServer) error {
-	first, err := ss.Recv()
-	if err != nil {
-		return err
-	}
-	hdr := first.GetHeader()
-	if hdr == nil {
-		return errors.New("push: the first chunk carries no header")
-	}
-	values, err := receiveValues(func() (*pb.DataChunk, error) {
-		c, err := ss.Recv()
-		if err != nil {
-			return nil, err
-		}
-		return c.GetData(), nil
-	})
-	if err != nil {
-		return err
-	}
-	p := &protocol.ShufflePush{ID: hdr.Id, Run: hdr.Run, Side: int(hdr.Side), Source: int(hdr.Source), Merge: hdr.Merge, MergeArgs: hdr.MergeArgs}
-	for _, part := range hdr.Parts {
-		v, ok := values[graph.Key(strconv.Itoa(int(part)))]
-		if !ok {
-			releaseValues(values)
-			return fmt.Errorf("push of shuffle %s: the piece of output %d never came", hdr.Id, part)
-		}
-		p.Parts, p.Values = append(p.Parts, int(part)), append(p.Values, v)
-	}
-	for _, part := range hdr.Empty {
-		p.Parts, p.Values = append(p.Parts, int(part)), append(p.Values, nil)
-	}
-	if err := s.h.Push(ss.Context(), p); err != nil {
-		releaseValues(values)
-		return err
-	}
-	return ss.SendAndClose(&pb.PushReply{})
 }
 
 func releaseValues(values map[graph.Key]any) {
@@ -462,44 +301,6 @@ func sameHostAddrs(remote, local net.Addr) bool {
 	l, ok2 := local.(*net.TCPAddr)
 	return ok1 && ok2 && (r.IP.IsLoopback() || r.IP.Equal(l.IP))
 }
-
-// chunkWriter cuts a value's encoding into chunks of at most ChunkSize.
-type chunkWriter struct {
-	send  func(*pb.DataChunk) error
-	key   string
-	codec string
-	buf   []byte
-	sent  bool
-}
-
-// Write buffers p, sending full chunks. The buffer grows with the value, so
-// that a small value costs a small message.
-func (w *chunkWriter) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 {
-		k := min(len(p), ChunkSize-len(w.buf))
-		w.buf = append(w.buf, p[:k]...)
-		p = p[k:]
-		if len(w.buf) == ChunkSize {
-			if err := w.flush(false); err != nil {
-				return n - len(p), err
-			}
-		}
-	}
-	return n, nil
-}
-
-func (w *chunkWriter) flush(last bool) error {
-	c := &pb.DataChunk{Data: w.buf, Last: last}
-	if !w.sent {
-		c.Key, c.Codec = w.key, w.codec
-		w.sent = true
-	}
-	w.buf = nil // the message now owns the bytes
-	return w.send(c)
-}
-
-func (w *chunkWriter) finish() error { return w.flush(true) }
 
 // stream adapts a gRPC stream to transport.Stream: a reader goroutine fills
 // an inbox and a writer goroutine drains an outbox, so Send never blocks on

@@ -3123,58 +3123,9 @@ func (x *WorkersReply) GetWorkers() []*WorkerInfo {
 	return nil
 }
 
-type PushChunk struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Header        *PushHeader            `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"` // in the first chunk only
-	Data          *DataChunk             `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *PushChunk) Reset() {
-	*x = PushChunk{}
-	mi := &file_dusk_proto_msgTypes[39]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *PushChunk) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*PushChunk) ProtoMessage() {}
-
-func (x *PushChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[39]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use PushChunk.ProtoReflect.Descriptor instead.
-func (*PushChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{39}
-}
-
-func (x *PushChunk) GetHeader() *PushHeader {
-	if x != nil {
-		return x.Header
-	}
-	return nil
-}
-
-func (x *PushChunk) GetData() *DataChunk {
-	if x != nil {
-		return x.Data
-	}
-	return nil
-}
-
+// PushHeader opens a bulk push of a shuffle transfer's pieces to the
+// worker that assembles their outputs; each piece follows, keyed by its
+// output.
 type PushHeader struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -3191,7 +3142,7 @@ type PushHeader struct {
 
 func (x *PushHeader) Reset() {
 	*x = PushHeader{}
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3203,7 +3154,7 @@ func (x *PushHeader) String() string {
 func (*PushHeader) ProtoMessage() {}
 
 func (x *PushHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3216,7 +3167,7 @@ func (x *PushHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushHeader.ProtoReflect.Descriptor instead.
 func (*PushHeader) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{40}
+	return file_dusk_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *PushHeader) GetId() string {
@@ -3275,42 +3226,7 @@ func (x *PushHeader) GetMergeArgs() []byte {
 	return nil
 }
 
-type PushReply struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *PushReply) Reset() {
-	*x = PushReply{}
-	mi := &file_dusk_proto_msgTypes[41]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *PushReply) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*PushReply) ProtoMessage() {}
-
-func (x *PushReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[41]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use PushReply.ProtoReflect.Descriptor instead.
-func (*PushReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{41}
-}
-
+// GetDataRequest asks a bulk connection for the values of keys.
 type GetDataRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Keys          []string               `protobuf:"bytes,1,rep,name=keys,proto3" json:"keys,omitempty"`
@@ -3320,7 +3236,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3332,7 +3248,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3345,7 +3261,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{42}
+	return file_dusk_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -3353,76 +3269,6 @@ func (x *GetDataRequest) GetKeys() []string {
 		return x.Keys
 	}
 	return nil
-}
-
-// DataChunk carries part of one value's encoding: a value starts with a
-// chunk that names its key and codec, and ends with one marked last.
-type DataChunk struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
-	Codec         string                 `protobuf:"bytes,2,opt,name=codec,proto3" json:"codec,omitempty"`
-	Data          []byte                 `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
-	Last          bool                   `protobuf:"varint,4,opt,name=last,proto3" json:"last,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *DataChunk) Reset() {
-	*x = DataChunk{}
-	mi := &file_dusk_proto_msgTypes[43]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *DataChunk) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*DataChunk) ProtoMessage() {}
-
-func (x *DataChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[43]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use DataChunk.ProtoReflect.Descriptor instead.
-func (*DataChunk) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{43}
-}
-
-func (x *DataChunk) GetKey() string {
-	if x != nil {
-		return x.Key
-	}
-	return ""
-}
-
-func (x *DataChunk) GetCodec() string {
-	if x != nil {
-		return x.Codec
-	}
-	return ""
-}
-
-func (x *DataChunk) GetData() []byte {
-	if x != nil {
-		return x.Data
-	}
-	return nil
-}
-
-func (x *DataChunk) GetLast() bool {
-	if x != nil {
-		return x.Last
-	}
-	return false
 }
 
 type ProgressQuery struct {
@@ -3434,7 +3280,7 @@ type ProgressQuery struct {
 
 func (x *ProgressQuery) Reset() {
 	*x = ProgressQuery{}
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3446,7 +3292,7 @@ func (x *ProgressQuery) String() string {
 func (*ProgressQuery) ProtoMessage() {}
 
 func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3459,7 +3305,7 @@ func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressQuery.ProtoReflect.Descriptor instead.
 func (*ProgressQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{44}
+	return file_dusk_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ProgressQuery) GetId() uint64 {
@@ -3483,7 +3329,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3495,7 +3341,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3508,7 +3354,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{45}
+	return file_dusk_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Progress) GetPrefix() string {
@@ -3563,7 +3409,7 @@ type ProgressReply struct {
 
 func (x *ProgressReply) Reset() {
 	*x = ProgressReply{}
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3575,7 +3421,7 @@ func (x *ProgressReply) String() string {
 func (*ProgressReply) ProtoMessage() {}
 
 func (x *ProgressReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3588,7 +3434,7 @@ func (x *ProgressReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressReply.ProtoReflect.Descriptor instead.
 func (*ProgressReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{46}
+	return file_dusk_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ProgressReply) GetId() uint64 {
@@ -3615,7 +3461,7 @@ type TaskStreamQuery struct {
 
 func (x *TaskStreamQuery) Reset() {
 	*x = TaskStreamQuery{}
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3627,7 +3473,7 @@ func (x *TaskStreamQuery) String() string {
 func (*TaskStreamQuery) ProtoMessage() {}
 
 func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3640,7 +3486,7 @@ func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamQuery.ProtoReflect.Descriptor instead.
 func (*TaskStreamQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{47}
+	return file_dusk_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *TaskStreamQuery) GetId() uint64 {
@@ -3673,7 +3519,7 @@ type TaskRecord struct {
 
 func (x *TaskRecord) Reset() {
 	*x = TaskRecord{}
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3685,7 +3531,7 @@ func (x *TaskRecord) String() string {
 func (*TaskRecord) ProtoMessage() {}
 
 func (x *TaskRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3698,7 +3544,7 @@ func (x *TaskRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskRecord.ProtoReflect.Descriptor instead.
 func (*TaskRecord) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{48}
+	return file_dusk_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *TaskRecord) GetKey() string {
@@ -3768,7 +3614,7 @@ type TaskStreamReply struct {
 
 func (x *TaskStreamReply) Reset() {
 	*x = TaskStreamReply{}
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3780,7 +3626,7 @@ func (x *TaskStreamReply) String() string {
 func (*TaskStreamReply) ProtoMessage() {}
 
 func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3793,7 +3639,7 @@ func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamReply.ProtoReflect.Descriptor instead.
 func (*TaskStreamReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{49}
+	return file_dusk_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *TaskStreamReply) GetId() uint64 {
@@ -3827,7 +3673,7 @@ type Profile struct {
 
 func (x *Profile) Reset() {
 	*x = Profile{}
-	mi := &file_dusk_proto_msgTypes[50]
+	mi := &file_dusk_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3839,7 +3685,7 @@ func (x *Profile) String() string {
 func (*Profile) ProtoMessage() {}
 
 func (x *Profile) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[50]
+	mi := &file_dusk_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3852,7 +3698,7 @@ func (x *Profile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Profile.ProtoReflect.Descriptor instead.
 func (*Profile) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{50}
+	return file_dusk_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Profile) GetId() uint64 {
@@ -3881,7 +3727,7 @@ type ProfileData struct {
 
 func (x *ProfileData) Reset() {
 	*x = ProfileData{}
-	mi := &file_dusk_proto_msgTypes[51]
+	mi := &file_dusk_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3893,7 +3739,7 @@ func (x *ProfileData) String() string {
 func (*ProfileData) ProtoMessage() {}
 
 func (x *ProfileData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[51]
+	mi := &file_dusk_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3906,7 +3752,7 @@ func (x *ProfileData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileData.ProtoReflect.Descriptor instead.
 func (*ProfileData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{51}
+	return file_dusk_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ProfileData) GetId() uint64 {
@@ -3947,7 +3793,7 @@ type ProfileReply struct {
 
 func (x *ProfileReply) Reset() {
 	*x = ProfileReply{}
-	mi := &file_dusk_proto_msgTypes[52]
+	mi := &file_dusk_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3959,7 +3805,7 @@ func (x *ProfileReply) String() string {
 func (*ProfileReply) ProtoMessage() {}
 
 func (x *ProfileReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[52]
+	mi := &file_dusk_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3972,7 +3818,7 @@ func (x *ProfileReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileReply.ProtoReflect.Descriptor instead.
 func (*ProfileReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{52}
+	return file_dusk_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ProfileReply) GetId() uint64 {
@@ -4233,10 +4079,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"M\n" +
 	"\fWorkersReply\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12-\n" +
-	"\aworkers\x18\x02 \x03(\v2\x13.dusk.v1.WorkerInfoR\aworkers\"`\n" +
-	"\tPushChunk\x12+\n" +
-	"\x06header\x18\x01 \x01(\v2\x13.dusk.v1.PushHeaderR\x06header\x12&\n" +
-	"\x04data\x18\x02 \x01(\v2\x12.dusk.v1.DataChunkR\x04data\"\xbb\x01\n" +
+	"\aworkers\x18\x02 \x03(\v2\x13.dusk.v1.WorkerInfoR\aworkers\"\xbb\x01\n" +
 	"\n" +
 	"PushHeader\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
@@ -4247,15 +4090,9 @@ const file_dusk_proto_rawDesc = "" +
 	"\x05empty\x18\x06 \x03(\x05R\x05empty\x12\x14\n" +
 	"\x05merge\x18\a \x01(\tR\x05merge\x12\x1d\n" +
 	"\n" +
-	"merge_args\x18\b \x01(\fR\tmergeArgs\"\v\n" +
-	"\tPushReply\"$\n" +
+	"merge_args\x18\b \x01(\fR\tmergeArgs\"$\n" +
 	"\x0eGetDataRequest\x12\x12\n" +
-	"\x04keys\x18\x01 \x03(\tR\x04keys\"[\n" +
-	"\tDataChunk\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05codec\x18\x02 \x01(\tR\x05codec\x12\x12\n" +
-	"\x04data\x18\x03 \x01(\fR\x04data\x12\x12\n" +
-	"\x04last\x18\x04 \x01(\bR\x04last\"\x1f\n" +
+	"\x04keys\x18\x01 \x03(\tR\x04keys\"\x1f\n" +
 	"\rProgressQuery\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\"\x9e\x01\n" +
 	"\bProgress\x12\x16\n" +
@@ -4297,11 +4134,9 @@ const file_dusk_proto_rawDesc = "" +
 	"\x03err\x18\x04 \x01(\tR\x03err\"P\n" +
 	"\fProfileReply\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x120\n" +
-	"\bprofiles\x18\x02 \x03(\v2\x14.dusk.v1.ProfileDataR\bprofiles2\xa0\x01\n" +
+	"\bprofiles\x18\x02 \x03(\v2\x14.dusk.v1.ProfileDataR\bprofiles24\n" +
 	"\x04Dusk\x12,\n" +
-	"\x06Stream\x12\x0e.dusk.v1.Batch\x1a\x0e.dusk.v1.Batch(\x010\x01\x128\n" +
-	"\aGetData\x12\x17.dusk.v1.GetDataRequest\x1a\x12.dusk.v1.DataChunk0\x01\x120\n" +
-	"\x04Push\x12\x12.dusk.v1.PushChunk\x1a\x12.dusk.v1.PushReply(\x01B8Z6github.com/duskdata/dusk/internal/transport/grpcnet/pbb\x06proto3"
+	"\x06Stream\x12\x0e.dusk.v1.Batch\x1a\x0e.dusk.v1.Batch(\x010\x01B8Z6github.com/duskdata/dusk/internal/transport/grpcnet/pbb\x06proto3"
 
 var (
 	file_dusk_proto_rawDescOnce sync.Once
@@ -4315,7 +4150,7 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),           // 0: dusk.v1.Batch
 	(*Msg)(nil),             // 1: dusk.v1.Msg
@@ -4356,23 +4191,20 @@ var file_dusk_proto_goTypes = []any{
 	(*WorkersQuery)(nil),    // 36: dusk.v1.WorkersQuery
 	(*WorkerInfo)(nil),      // 37: dusk.v1.WorkerInfo
 	(*WorkersReply)(nil),    // 38: dusk.v1.WorkersReply
-	(*PushChunk)(nil),       // 39: dusk.v1.PushChunk
-	(*PushHeader)(nil),      // 40: dusk.v1.PushHeader
-	(*PushReply)(nil),       // 41: dusk.v1.PushReply
-	(*GetDataRequest)(nil),  // 42: dusk.v1.GetDataRequest
-	(*DataChunk)(nil),       // 43: dusk.v1.DataChunk
-	(*ProgressQuery)(nil),   // 44: dusk.v1.ProgressQuery
-	(*Progress)(nil),        // 45: dusk.v1.Progress
-	(*ProgressReply)(nil),   // 46: dusk.v1.ProgressReply
-	(*TaskStreamQuery)(nil), // 47: dusk.v1.TaskStreamQuery
-	(*TaskRecord)(nil),      // 48: dusk.v1.TaskRecord
-	(*TaskStreamReply)(nil), // 49: dusk.v1.TaskStreamReply
-	(*Profile)(nil),         // 50: dusk.v1.Profile
-	(*ProfileData)(nil),     // 51: dusk.v1.ProfileData
-	(*ProfileReply)(nil),    // 52: dusk.v1.ProfileReply
-	nil,                     // 53: dusk.v1.Task.ResourcesEntry
-	nil,                     // 54: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                     // 55: dusk.v1.WorkerInfo.ResourcesEntry
+	(*PushHeader)(nil),      // 39: dusk.v1.PushHeader
+	(*GetDataRequest)(nil),  // 40: dusk.v1.GetDataRequest
+	(*ProgressQuery)(nil),   // 41: dusk.v1.ProgressQuery
+	(*Progress)(nil),        // 42: dusk.v1.Progress
+	(*ProgressReply)(nil),   // 43: dusk.v1.ProgressReply
+	(*TaskStreamQuery)(nil), // 44: dusk.v1.TaskStreamQuery
+	(*TaskRecord)(nil),      // 45: dusk.v1.TaskRecord
+	(*TaskStreamReply)(nil), // 46: dusk.v1.TaskStreamReply
+	(*Profile)(nil),         // 47: dusk.v1.Profile
+	(*ProfileData)(nil),     // 48: dusk.v1.ProfileData
+	(*ProfileReply)(nil),    // 49: dusk.v1.ProfileReply
+	nil,                     // 50: dusk.v1.Task.ResourcesEntry
+	nil,                     // 51: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 52: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
@@ -4400,21 +4232,21 @@ var file_dusk_proto_depIdxs = []int32{
 	36, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
 	38, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
 	16, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
-	44, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
-	46, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
-	47, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
-	49, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
-	50, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
-	51, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
-	52, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
+	41, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
+	43, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
+	44, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
+	46, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
+	47, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
+	48, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
+	49, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
 	4,  // 32: dusk.v1.Msg.adapt:type_name -> dusk.v1.Adapt
 	5,  // 33: dusk.v1.Msg.adapt_reply:type_name -> dusk.v1.AdaptReply
 	2,  // 34: dusk.v1.Msg.shared:type_name -> dusk.v1.Shared
 	3,  // 35: dusk.v1.Msg.shared_reply:type_name -> dusk.v1.SharedReply
-	53, // 36: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	50, // 36: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
 	6,  // 37: dusk.v1.Task.chain:type_name -> dusk.v1.Task
 	7,  // 38: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	54, // 39: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	51, // 39: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
 	6,  // 40: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
 	8,  // 41: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
 	9,  // 42: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
@@ -4423,27 +4255,21 @@ var file_dusk_proto_depIdxs = []int32{
 	6,  // 45: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
 	10, // 46: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
 	33, // 47: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	48, // 48: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
+	45, // 48: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
 	35, // 49: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
-	55, // 50: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	52, // 50: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
 	33, // 51: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
 	37, // 52: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	40, // 53: dusk.v1.PushChunk.header:type_name -> dusk.v1.PushHeader
-	43, // 54: dusk.v1.PushChunk.data:type_name -> dusk.v1.DataChunk
-	45, // 55: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
-	48, // 56: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
-	51, // 57: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
-	0,  // 58: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	42, // 59: dusk.v1.Dusk.GetData:input_type -> dusk.v1.GetDataRequest
-	39, // 60: dusk.v1.Dusk.Push:input_type -> dusk.v1.PushChunk
-	0,  // 61: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	43, // 62: dusk.v1.Dusk.GetData:output_type -> dusk.v1.DataChunk
-	41, // 63: dusk.v1.Dusk.Push:output_type -> dusk.v1.PushReply
-	61, // [61:64] is the sub-list for method output_type
-	58, // [58:61] is the sub-list for method input_type
-	58, // [58:58] is the sub-list for extension type_name
-	58, // [58:58] is the sub-list for extension extendee
-	0,  // [0:58] is the sub-list for field type_name
+	42, // 53: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	45, // 54: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	48, // 55: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
+	0,  // 56: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	0,  // 57: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	57, // [57:58] is the sub-list for method output_type
+	56, // [56:57] is the sub-list for method input_type
+	56, // [56:56] is the sub-list for extension type_name
+	56, // [56:56] is the sub-list for extension extendee
+	0,  // [0:56] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -4494,7 +4320,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   56,
+			NumMessages:   53,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

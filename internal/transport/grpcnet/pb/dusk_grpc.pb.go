@@ -23,9 +23,7 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Dusk_Stream_FullMethodName  = "/dusk.v1.Dusk/Stream"
-	Dusk_GetData_FullMethodName = "/dusk.v1.Dusk/GetData"
-	Dusk_Push_FullMethodName    = "/dusk.v1.Dusk/Push"
+	Dusk_Stream_FullMethodName = "/dusk.v1.Dusk/Stream"
 )
 
 // DuskClient is the client API for Dusk service.
@@ -35,11 +33,6 @@ type DuskClient interface {
 	// Stream is the ordered two-way message stream of a worker or a client
 	// with the scheduler; the peer's first message is its hello.
 	Stream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Batch, Batch], error)
-	// GetData streams the values of keys a worker holds, in chunks.
-	GetData(ctx context.Context, in *GetDataRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[DataChunk], error)
-	// Push streams a shuffle transfer's pieces to the worker that assembles
-	// their outputs: a header, then each piece in chunks keyed by its output.
-	Push(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[PushChunk, PushReply], error)
 }
 
 type duskClient struct {
@@ -63,38 +56,6 @@ func (c *duskClient) Stream(ctx context.Context, opts ...grpc.CallOption) (grpc.
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Dusk_StreamClient = grpc.BidiStreamingClient[Batch, Batch]
 
-func (c *duskClient) GetData(ctx context.Context, in *GetDataRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[DataChunk], error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	stream, err := c.cc.NewStream(ctx, &Dusk_ServiceDesc.Streams[1], Dusk_GetData_FullMethodName, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	x := &grpc.GenericClientStream[GetDataRequest, DataChunk]{ClientStream: stream}
-	if err := x.ClientStream.SendMsg(in); err != nil {
-		return nil, err
-	}
-	if err := x.ClientStream.CloseSend(); err != nil {
-		return nil, err
-	}
-	return x, nil
-}
-
-// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
-type Dusk_GetDataClient = grpc.ServerStreamingClient[DataChunk]
-
-func (c *duskClient) Push(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[PushChunk, PushReply], error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	stream, err := c.cc.NewStream(ctx, &Dusk_ServiceDesc.Streams[2], Dusk_Push_FullMethodName, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	x := &grpc.GenericClientStream[PushChunk, PushReply]{ClientStream: stream}
-	return x, nil
-}
-
-// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
-type Dusk_PushClient = grpc.ClientStreamingClient[PushChunk, PushReply]
-
 // DuskServer is the server API for Dusk service.
 // All implementations must embed UnimplementedDuskServer
 // for forward compatibility.
@@ -102,11 +63,6 @@ type DuskServer interface {
 	// Stream is the ordered two-way message stream of a worker or a client
 	// with the scheduler; the peer's first message is its hello.
 	Stream(grpc.BidiStreamingServer[Batch, Batch]) error
-	// GetData streams the values of keys a worker holds, in chunks.
-	GetData(*GetDataRequest, grpc.ServerStreamingServer[DataChunk]) error
-	// Push streams a shuffle transfer's pieces to the worker that assembles
-	// their outputs: a header, then each piece in chunks keyed by its output.
-	Push(grpc.ClientStreamingServer[PushChunk, PushReply]) error
 	mustEmbedUnimplementedDuskServer()
 }
 
@@ -119,12 +75,6 @@ type UnimplementedDuskServer struct{}
 
 func (UnimplementedDuskServer) Stream(grpc.BidiStreamingServer[Batch, Batch]) error {
 	return status.Error(codes.Unimplemented, "method Stream not implemented")
-}
-func (UnimplementedDuskServer) GetData(*GetDataRequest, grpc.ServerStreamingServer[DataChunk]) error {
-	return status.Error(codes.Unimplemented, "method GetData not implemented")
-}
-func (UnimplementedDuskServer) Push(grpc.ClientStreamingServer[PushChunk, PushReply]) error {
-	return status.Error(codes.Unimplemented, "method Push not implemented")
 }
 func (UnimplementedDuskServer) mustEmbedUnimplementedDuskServer() {}
 func (UnimplementedDuskServer) testEmbeddedByValue()              {}
@@ -154,24 +104,6 @@ func _Dusk_Stream_Handler(srv interface{}, stream grpc.ServerStream) error {
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Dusk_StreamServer = grpc.BidiStreamingServer[Batch, Batch]
 
-func _Dusk_GetData_Handler(srv interface{}, stream grpc.ServerStream) error {
-	m := new(GetDataRequest)
-	if err := stream.RecvMsg(m); err != nil {
-		return err
-	}
-	return srv.(DuskServer).GetData(m, &grpc.GenericServerStream[GetDataRequest, DataChunk]{ServerStream: stream})
-}
-
-// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
-type Dusk_GetDataServer = grpc.ServerStreamingServer[DataChunk]
-
-func _Dusk_Push_Handler(srv interface{}, stream grpc.ServerStream) error {
-	return srv.(DuskServer).Push(&grpc.GenericServerStream[PushChunk, PushReply]{ServerStream: stream})
-}
-
-// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
-type Dusk_PushServer = grpc.ClientStreamingServer[PushChunk, PushReply]
-
 // Dusk_ServiceDesc is the grpc.ServiceDesc for Dusk service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -184,16 +116,6 @@ var Dusk_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "Stream",
 			Handler:       _Dusk_Stream_Handler,
 			ServerStreams: true,
-			ClientStreams: true,
-		},
-		{
-			StreamName:    "GetData",
-			Handler:       _Dusk_GetData_Handler,
-			ServerStreams: true,
-		},
-		{
-			StreamName:    "Push",
-			Handler:       _Dusk_Push_Handler,
 			ClientStreams: true,
 		},
 	},
