@@ -176,6 +176,9 @@ func (c arrowCodec) Decode(r io.Reader) (v any, err error) {
 		io.Reader
 		memory.Allocator
 	} = &guardedStream{r: r}
+	if b, ok := r.(Believed); ok {
+		g.(*guardedStream).believe = b.Believe()
+	}
 	if _, ok := r.(Checksummed); ok {
 		g = plainStream{r}
 	}

@@ -14,13 +14,34 @@ import (
 // claims, and reads a body's bytes before the IPC reader asks for its
 // buffer, which its allocator then hands over filled: a body costs the
 // bytes that are there, once.
+//
+// The IPC reader then copies each of a batch's buffers out of the body
+// into one it allocates. From a Believed stream, which this codec wrote,
+// the allocator answers with the buffer's own bytes in the body (the Go
+// IPC writer and reader agree on which buffers are asked for), so that
+// the copy moves nothing and the body's memory is the batch's.
 type guardedStream struct {
 	r       io.Reader
 	pending []byte // bytes read, not yet served to the IPC reader
 	body    []byte // the next body, read ahead: the allocator's answer to its size
+	inBody  []byte // the last body handed out, whose buffers the allocator hands out next
+	bufs    []span // those buffers, in the order the IPC reader asks for them
 	seen    int64  // bytes read from r
+	believe int64  // a body claim up to this is allocated at once
 	err     error  // why the stream cannot go on
 }
+
+// span is a buffer's place in a message body.
+type span struct{ off, n int }
+
+// Believed marks a reader whose producer is this codec in a peer of the
+// cluster, over a connection that keeps bytes intact: a body claim up to
+// Believe() bytes is allocated at once rather than as its bytes come.
+type Believed interface{ Believe() int64 }
+
+// growStep is how much of a body not believed is allocated ahead of its
+// bytes: every batch this codec writes for spill files is one allocation.
+const growStep = 64 << 20
 
 // maxMetadata bounds a message's metadata (a flatbuffer of a schema or a
 // batch's buffer offsets).
@@ -88,13 +109,17 @@ func (g *guardedStream) nextMessage() error {
 	}
 	// The body, read as it comes: a claim beyond the stream's end fails
 	// with what was there, not with an allocation of the claim. A body of
-	// up to 64 MiB (every batch this codec writes) is one allocation.
+	// up to growStep bytes, or believed, is one allocation; 64 bytes to
+	// spare let the last buffer's allocation round up within it.
 	var body []byte
 	for int64(len(body)) < bodyLen {
 		at := len(body)
-		want := min(bodyLen, max(64<<20, 2*int64(at)))
+		want := min(bodyLen, max(growStep, 4*int64(at)))
+		if bodyLen <= g.believe {
+			want = bodyLen
+		}
 		if int64(cap(body)) < want {
-			grown := make([]byte, at, roundUp64(int(want)))
+			grown := make([]byte, at, roundUp64(int(want))+64)
 			copy(grown, body)
 			body = grown
 		}
@@ -103,9 +128,11 @@ func (g *guardedStream) nextMessage() error {
 			return fmt.Errorf("%w: a body of %d bytes, and the stream holds %d: %w", errClaim, bodyLen, at, noEOF(err))
 		}
 	}
-	g.body = body
+	g.body, g.bufs = body, nil
 	if bodyLen == 0 {
 		g.body = nil // the IPC reader allocates nothing for it
+	} else if g.believe > 0 {
+		g.bufs = bodyBuffers(g.pending[start:], len(body))
 	}
 	return nil
 }
@@ -126,7 +153,16 @@ func (g *guardedStream) Allocate(size int) []byte {
 		} else {
 			g.pending = append(g.pending, b[:n]...)
 		}
+		g.inBody = b[:cap(b)]
 		return b
+	}
+	if len(g.bufs) > 0 && g.inBody != nil {
+		next := g.bufs[0]
+		if size == roundUp64(next.n) && next.off+size <= len(g.inBody) {
+			g.bufs = g.bufs[1:]
+			return g.inBody[next.off : next.off+size : next.off+size]
+		}
+		g.bufs = nil // not the buffers expected: no more aliasing
 	}
 	if int64(size) > 2*g.seen+1<<20 {
 		panic(fmt.Errorf("%w: a buffer of %d bytes from a stream of %d", errClaim, size, g.seen))
@@ -251,6 +287,63 @@ func (b fb) tables(t, i int, check func(t int) bool) bool {
 		}
 	}
 	return ok
+}
+
+// bodyBuffers returns the non-empty buffers of an uncompressed record
+// batch's (or dictionary batch's) body of n bytes, in order, as the IPC
+// reader asks for them; nil for any other message, or buffers that lie
+// outside the body or overlap.
+func bodyBuffers(meta []byte, n int) []span {
+	b := fb(meta)
+	root, ok := b.u32(0)
+	if !ok {
+		return nil
+	}
+	htype, ok1 := b.field(root, 1)
+	header, ok2 := b.field(root, 2)
+	if !ok1 || !ok2 || htype == 0 || header == 0 {
+		return nil
+	}
+	rb, ok := b.ref(header)
+	if !ok {
+		return nil
+	}
+	switch meta[htype] {
+	case 2: // DictionaryBatch: its data is a record batch
+		at, ok := b.field(rb, 1)
+		if !ok || at == 0 {
+			return nil
+		}
+		if rb, ok = b.ref(at); !ok {
+			return nil
+		}
+	case 3: // RecordBatch
+	default:
+		return nil
+	}
+	if c, ok := b.field(rb, 3); !ok || c != 0 {
+		return nil // compressed buffers are decompressed into new ones
+	}
+	start, count, ok := b.vector(rb, 2, 16)
+	if !ok {
+		return nil
+	}
+	var out []span
+	end := 0
+	for i := 0; i < count; i++ {
+		at := start + 16*i
+		off := int64(binary.LittleEndian.Uint64(b[at:]))
+		l := int64(binary.LittleEndian.Uint64(b[at+8:]))
+		if l == 0 {
+			continue
+		}
+		if off < int64(end) || l < 0 || off > int64(n) || l > int64(n)-off {
+			return nil
+		}
+		out = append(out, span{int(off), int(l)})
+		end = int(off + l)
+	}
+	return out
 }
 
 // checkMetadata checks the vectors of a message's metadata that Arrow's

@@ -596,6 +596,15 @@ func readValueAfterTag(br *bufio.Reader) (string, any, error) {
 	return string(key), v, nil
 }
 
+// bulkBelieve is the largest body claim of an Arrow message on a bulk
+// connection that is allocated at once (codec.Believed): the peer's
+// encoder made it, and TCP (or TLS) delivers it intact. A peer that
+// lies could make a worker allocate this much, no more than one that may
+// submit tasks (anyone who can reach an unsecured cluster) already can.
+const bulkBelieve = 4 << 30
+
+func (r *frameReader) Believe() int64 { return bulkBelieve }
+
 // frameReader reads the bytes of a value's frames, then io.EOF.
 type frameReader struct {
 	br     *bufio.Reader
