@@ -279,9 +279,10 @@ type bulkPool struct {
 }
 
 type bulkConn struct {
-	c  net.Conn
-	br *bufio.Reader
-	bw *bufio.Writer
+	c   net.Conn // raw, or TLS over raw
+	raw net.Conn
+	br  *bufio.Reader
+	bw  *bufio.Writer
 }
 
 // get returns an idle connection, or a new one.
@@ -291,11 +292,15 @@ func (p *bulkPool) get(ctx context.Context) (*bulkConn, error) {
 		p.mu.Unlock()
 		return nil, net.ErrClosed
 	}
-	if n := len(p.idle); n > 0 {
+	for n := len(p.idle); n > 0; n = len(p.idle) {
 		bc := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
-		return bc, nil
+		if open(bc.raw) {
+			return bc, nil
+		}
+		bc.c.Close() // the peer closed it while it was idle (it restarted, say)
+		p.mu.Lock()
 	}
 	p.mu.Unlock()
 	var d net.Dialer
@@ -307,15 +312,17 @@ func (p *bulkPool) get(ctx context.Context) (*bulkConn, error) {
 		c.Close()
 		return nil, err
 	}
+	bc := &bulkConn{c: c, raw: c}
 	if p.tls != nil {
 		tc := tls.Client(c, p.tls)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			c.Close()
 			return nil, err
 		}
-		c = tc
+		bc.c = tc
 	}
-	return &bulkConn{c: c, br: bufio.NewReaderSize(c, bulkBuffer), bw: bufio.NewWriterSize(c, bulkBuffer)}, nil
+	bc.br, bc.bw = bufio.NewReaderSize(bc.c, bulkBuffer), bufio.NewWriterSize(bc.c, bulkBuffer)
+	return bc, nil
 }
 
 // put returns a connection whose request was answered in full.

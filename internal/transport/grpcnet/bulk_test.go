@@ -40,7 +40,8 @@ func (m *moody) Push(context.Context, *protocol.ShufflePush) error { return erro
 
 // TestBulk: transfers run side by side on pooled connections; a handler's
 // error arrives as its message and leaves the connection usable; a caller
-// that gives up, or a listener that closes, ends a transfer at once.
+// that gives up, or a listener that closes, ends a transfer at once; idle
+// connections to a peer that went away are not used again.
 func TestBulk(t *testing.T) {
 	b := array.NewInt64Builder(memory.DefaultAllocator)
 	for i := 0; i < 200_000; i++ {
@@ -116,6 +117,19 @@ func TestBulk(t *testing.T) {
 	ln.Close()
 	if err := <-done; err == nil {
 		t.Error("a GetData whose listener closed succeeded")
+	}
+
+	// The peer comes back at its address: the connections it had are gone,
+	// and the next transfer takes a new one.
+	ln, err = n.Listen(ln.Addr(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if vals, err := c.GetData(ctx, []graph.Key{"rec"}); err != nil || len(vals) != 1 {
+		t.Errorf("GetData from the peer back at its address: %v", err)
+	} else {
+		releaseValues(vals)
 	}
 	var _ transport.Handler = h
 }
