@@ -56,7 +56,8 @@ const (
 // metadata, headers) gather in it, large ones pass it by.
 const bulkBuffer = 256 << 10
 
-// sniffTimeout bounds how long a new connection may take to say what it is.
+// sniffTimeout bounds how long a new connection may take to say what it
+// is, and a bulk one to shake hands for TLS.
 const sniffTimeout = 10 * time.Second
 
 // muxListener hands gRPC the connections that are not bulk ones.
@@ -124,12 +125,21 @@ func (m *muxListener) Close() error {
 // serveMux accepts connections on lis, serving bulk ones itself and
 // handing the others (gRPC, in plain text or TLS) to m.
 func (s *server) serveMux(lis net.Listener, m *muxListener, tlsConf *tls.Config) {
+	var backoff time.Duration
 	for {
 		c, err := lis.Accept()
-		if err != nil {
+		if errors.Is(err, net.ErrClosed) {
 			m.Close()
 			return
 		}
+		if err != nil {
+			// Out of file descriptors, say: try again in a moment, as
+			// net/http and gRPC do.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			time.Sleep(backoff)
+			continue
+		}
+		backoff = 0
 		go func() {
 			c.SetReadDeadline(time.Now().Add(sniffTimeout))
 			var head [len(bulkMagic)]byte
@@ -150,10 +160,12 @@ func (s *server) serveMux(lis net.Listener, m *muxListener, tlsConf *tls.Config)
 			var conn net.Conn = c
 			if tlsConf != nil {
 				tc := tls.Server(c, tlsConf)
+				c.SetDeadline(time.Now().Add(sniffTimeout))
 				if err := tc.Handshake(); err != nil {
 					c.Close()
 					return
 				}
+				c.SetDeadline(time.Time{})
 				conn = tc
 			}
 			if !m.track(c) {
