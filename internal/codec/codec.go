@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"runtime"
 	"sync"
@@ -171,16 +172,14 @@ func (c arrowCodec) Decode(r io.Reader) (v any, err error) {
 	}
 	// A stream whose every byte was checked against a checksum (a spill
 	// file's blocks) holds what this codec wrote: its claims are true, and
-	// a large body is read into one buffer of its size.
-	var g interface {
-		io.Reader
-		memory.Allocator
-	} = &guardedStream{r: r}
+	// a body of any size is read into one buffer of its size; a Believed
+	// one's, up to what it says.
+	g := &guardedStream{r: r}
 	if b, ok := r.(Believed); ok {
-		g.(*guardedStream).believe = b.Believe()
+		g.believe = b.Believe()
 	}
 	if _, ok := r.(Checksummed); ok {
-		g = plainStream{r}
+		g.believe = math.MaxInt64
 	}
 	defer func() {
 		// The guard refuses a claim the stream does not bear out by
@@ -233,16 +232,6 @@ func (c arrowCodec) Decode(r io.Reader) (v any, err error) {
 // checksum before it hands them out.
 type Checksummed interface{ Checksummed() }
 
-// plainStream reads a trusted stream with Go's allocator.
-type plainStream struct{ io.Reader }
-
-func (plainStream) Allocate(size int) []byte { return make([]byte, size) }
-
-func (plainStream) Reallocate(size int, b []byte) []byte {
-	return memory.DefaultAllocator.Reallocate(size, b)
-}
-
-func (plainStream) Free([]byte) {}
 
 // batchBytes bounds the batches a record is written in. Small batches keep
 // every copy on the way short: a copy of a gigabyte in one go cannot be
