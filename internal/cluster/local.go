@@ -270,9 +270,17 @@ func (l *Local) Close() error {
 		l.mu.Lock()
 		workers := slices.Clone(l.Workers)
 		l.mu.Unlock()
+		// At once: each waits up to closeWait for a task that ignores its
+		// context.
+		var wg sync.WaitGroup
 		for _, w := range workers {
-			w.Close()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.Close()
+			}()
 		}
+		wg.Wait()
 		err = l.Scheduler.Close()
 	})
 	return err

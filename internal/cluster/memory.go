@@ -30,11 +30,14 @@ const (
 // memoryMonitor is the worker driver's side of memory management: the
 // readings it feeds the core, and what it does between them.
 type memoryMonitor struct {
-	cfg      WorkerConfig
-	space    *workspace.Space // the spill directory, made for this worker
-	paused   atomic.Bool      // mirrors the core, for GetData
-	serving  chan struct{}    // one GetData at a time while paused
-	spilling atomic.Bool      // a spill runs
+	cfg WorkerConfig
+	// ownProcess says the worker is its process (a nanny may watch its
+	// resident set), not one of a local cluster's.
+	ownProcess bool
+	space      *workspace.Space // the spill directory, made for this worker
+	paused     atomic.Bool      // mirrors the core, for GetData
+	serving    chan struct{}    // one GetData at a time while paused
+	spilling   atomic.Bool      // a spill runs
 
 	mu      sync.Mutex
 	running map[*taskGrowth]struct{} // the tasks whose growth is measured
@@ -131,6 +134,7 @@ func (w *Worker) startStore(cfg WorkerConfig) {
 	w.mem = memoryMonitor{cfg: cfg, serving: make(chan struct{}, 1)}
 	if cfg.ProcessMemory == nil {
 		w.mem.cfg.ProcessMemory = func(int64) int64 { return procmem.InUse() }
+		w.mem.ownProcess = true
 	}
 	base := cfg.LocalDirectory
 	if base == "" {
@@ -207,11 +211,15 @@ func (w *Worker) monitorMemory() {
 // all free memory back, at most every freeOSEvery below the pause
 // threshold and at every reading above it, so that the nanny never kills a
 // worker for memory it does not use. (With little free, the collection
-// would only stall the readings while tasks grow.)
+// would only stall the readings while tasks grow.) A local cluster's
+// workers share their process's resident set and have no nanny: they
+// keep free memory for the runtime to reuse (at 5e8 rows, handing it back
+// every 2 s made each read-back of spilled columns fault its memory in
+// again, 40% of the time in the kernel).
 func (w *Worker) readMemory() worker.MemoryReading {
 	managed := w.store.Managed()
 	process := w.mem.cfg.ProcessMemory(managed)
-	if limit := w.mem.cfg.MemoryLimit; limit > 0 {
+	if limit := w.mem.cfg.MemoryLimit; limit > 0 && w.mem.ownProcess {
 		f := w.mem.cfg.Fractions.WithDefaults()
 		rss := max(procmem.RSS(0), process)
 		now, last := time.Now().UnixNano(), lastFreeOS.Load()
