@@ -5,18 +5,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // spaceChildEnv makes the test binary a program that starts a local
 // cluster with its workers' directories under the directory it names,
-// says "ready" and waits to be stopped: a user's program that does not
-// handle signals itself.
+// says "ready" and waits to be stopped (or for its standard input to
+// close): a user's program that does not handle signals itself.
 const spaceChildEnv = "DUSK_TEST_SPACE_CHILD"
 
 func TestMain(m *testing.M) {
@@ -27,8 +27,9 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 		fmt.Println("ready")
-		time.Sleep(time.Hour) // until stopped
+		io.Copy(io.Discard, os.Stdin) // until the test lets go of it, or signals
 		c.Close()
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -42,6 +43,9 @@ func TestStoppedClustersLeaveNoDirectories(t *testing.T) {
 	start := func() *exec.Cmd {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), spaceChildEnv+"="+dir)
+		if _, err := cmd.StdinPipe(); err != nil { // held open: the program waits on it
+			t.Fatal(err)
+		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

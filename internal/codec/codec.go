@@ -232,7 +232,6 @@ func (c arrowCodec) Decode(r io.Reader) (v any, err error) {
 // checksum before it hands them out.
 type Checksummed interface{ Checksummed() }
 
-
 // batchBytes bounds the batches a record is written in. Small batches keep
 // every copy on the way short: a copy of a gigabyte in one go cannot be
 // preempted, and holds up the garbage collector and every goroutine with it.

@@ -2,17 +2,18 @@ package workspace
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
-	"time"
 )
 
 // childEnv makes the test binary a process that opens a space under the
-// directory it names, prints the space's path and waits to be killed.
+// directory it names, prints the space's path and lives until its
+// standard input closes.
 const childEnv = "DUSK_WORKSPACE_CHILD"
 
 var held *Space
@@ -25,7 +26,8 @@ func TestMain(m *testing.M) {
 		}
 		held = s // reachable, or the collector would close its lock file
 		os.Stdout.WriteString(s.Dir + "\n")
-		time.Sleep(time.Hour) // until killed
+		io.Copy(io.Discard, os.Stdin) // until the test lets go of it, or kills it
+		os.Exit(0)
 
 	}
 	os.Exit(m.Run())
@@ -46,6 +48,9 @@ func TestPurge(t *testing.T) {
 	child := func() (*exec.Cmd, string) {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), childEnv+"="+base)
+		if _, err := cmd.StdinPipe(); err != nil { // held open: the child waits on it
+			t.Fatal(err)
+		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
