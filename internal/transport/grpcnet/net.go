@@ -1,9 +1,10 @@
 // Package grpcnet is the transport.Network that joins the processes of a
 // cluster over gRPC: each endpoint (the scheduler, every worker) serves the
 // Dusk service of pb/dusk.proto on a TCP address. Message streams queue in
-// mailboxes, so sending never blocks on the peer; values travel in chunks of
-// at most ChunkSize, encoded by internal/codec: Arrow records as Arrow IPC
-// streams, LZ4-compressed when they leave the machine (see Compression).
+// mailboxes, so sending never blocks on the peer; values and shuffle pieces
+// travel beside gRPC on bulk connections to the same port (bulk.go),
+// encoded by internal/codec: Arrow records as Arrow IPC, LZ4-compressed
+// when they leave the machine (see Compression).
 //
 // Must never import: scheduler, worker, internal/cluster, or the collections.
 package grpcnet
@@ -36,10 +37,7 @@ import (
 	"github.com/duskdata/dusk/internal/transport/grpcnet/pb"
 )
 
-// ChunkSize is the most bytes of a value one message carries.
-const ChunkSize = 1 << 20
-
-// maxMsg bounds a message: a batch of many task messages, or a chunk.
+// maxMsg bounds a message: a batch of many task messages.
 const maxMsg = 64 << 20
 
 // Compression says when Arrow records are compressed on their way.
