@@ -291,36 +291,55 @@ func (b fb) tables(t, i int, check func(t int) bool) bool {
 	return ok
 }
 
+// header returns a message's header type (1 schema, 2 dictionary batch, 3
+// record batch; 0 without a header) and where its table lies; ok is false
+// when the bytes do not hold them.
+func (b fb) header() (kind byte, h int, ok bool) {
+	root, ok := b.u32(0)
+	if !ok {
+		return 0, 0, false
+	}
+	htype, ok1 := b.field(root, 1)
+	header, ok2 := b.field(root, 2)
+	if !ok1 || !ok2 {
+		return 0, 0, false
+	}
+	if htype == 0 || header == 0 {
+		return 0, 0, true
+	}
+	h, ok = b.ref(header)
+	return b[htype], h, ok
+}
+
+// recordBatch returns the record batch of a record batch header, or of a
+// dictionary batch's data; 0 for another kind, or a dictionary batch
+// without data. found is false when the bytes do not hold it.
+func (b fb) recordBatch(kind byte, h int) (rb int, found bool) {
+	switch kind {
+	case 2: // DictionaryBatch: its data is a record batch
+		at, ok := b.field(h, 1)
+		if !ok || at == 0 {
+			return 0, ok
+		}
+		return b.ref(at)
+	case 3: // RecordBatch
+		return h, true
+	}
+	return 0, true
+}
+
 // bodyBuffers returns the non-empty buffers of an uncompressed record
 // batch's (or dictionary batch's) body of n bytes, in order, as the IPC
 // reader asks for them; nil for any other message, or buffers that lie
 // outside the body or overlap.
 func bodyBuffers(meta []byte, n int) []span {
 	b := fb(meta)
-	root, ok := b.u32(0)
-	if !ok {
+	kind, h, ok := b.header()
+	if !ok || kind < 2 {
 		return nil
 	}
-	htype, ok1 := b.field(root, 1)
-	header, ok2 := b.field(root, 2)
-	if !ok1 || !ok2 || htype == 0 || header == 0 {
-		return nil
-	}
-	rb, ok := b.ref(header)
-	if !ok {
-		return nil
-	}
-	switch meta[htype] {
-	case 2: // DictionaryBatch: its data is a record batch
-		at, ok := b.field(rb, 1)
-		if !ok || at == 0 {
-			return nil
-		}
-		if rb, ok = b.ref(at); !ok {
-			return nil
-		}
-	case 3: // RecordBatch
-	default:
+	rb, ok := b.recordBatch(kind, h)
+	if !ok || rb == 0 {
 		return nil
 	}
 	if c, ok := b.field(rb, 3); !ok || c != 0 {
@@ -353,22 +372,13 @@ func bodyBuffers(meta []byte, n int) []span {
 // key-value metadata, and a record batch's nodes, buffers and counts.
 func checkMetadata(meta []byte) error {
 	b := fb(meta)
-	root, ok := b.u32(0)
 	bad := fmt.Errorf("%w: message metadata of %d bytes has a vector longer than itself", errClaim, len(meta))
+	kind, h, ok := b.header()
 	if !ok {
 		return bad
 	}
-	htype, ok := b.field(root, 1)
-	if !ok {
-		return bad
-	}
-	header, ok := b.field(root, 2)
-	if !ok || htype == 0 || header == 0 {
+	if kind == 0 {
 		return nil // no header: nothing to size
-	}
-	h, ok := b.ref(header)
-	if !ok {
-		return bad
 	}
 	keyValues := func(t, i int) bool { return b.tables(t, i, func(int) bool { return true }) }
 	var field func(t, depth int) bool
@@ -381,19 +391,12 @@ func checkMetadata(meta []byte) error {
 		_, _, ok3 := b.vector(t, 4, 8)  // variadic buffer counts
 		return ok1 && ok2 && ok3
 	}
-	switch meta[htype] {
-	case 1: // Schema
+	if kind == 1 { // Schema
 		ok = b.tables(h, 1, func(t int) bool { return field(t, 0) }) && keyValues(h, 2)
-	case 2: // DictionaryBatch: its data is a record batch
-		var at int
-		if at, ok = b.field(h, 1); ok && at != 0 {
-			var rb int
-			if rb, ok = b.ref(at); ok {
-				ok = recordBatch(rb)
-			}
-		}
-	case 3: // RecordBatch
-		ok = recordBatch(h)
+	} else if rb, found := b.recordBatch(kind, h); !found {
+		ok = false
+	} else if rb != 0 {
+		ok = recordBatch(rb)
 	}
 	if !ok {
 		return bad
