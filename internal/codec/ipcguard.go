@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
-	"unsafe"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // Arrow's IPC reader allocates what a message claims (its metadata's
@@ -125,7 +125,7 @@ func (g *guardedStream) nextMessage() error {
 		if int64(cap(body)) < want {
 			var grown []byte
 			if at == 0 && want == bodyLen {
-				grown = makeNoZero(roundUp64(int(want)) + 64)[:0]
+				grown = alloc.NoZero(roundUp64(int(want)) + 64)[:0]
 				clear(grown[want:cap(grown)])
 			} else {
 				grown = make([]byte, at, roundUp64(int(want))+64)
@@ -410,16 +410,4 @@ func checkMetadata(meta []byte) error {
 		return bad
 	}
 	return nil
-}
-
-// makeNoZero allocates n bytes on the Go heap without clearing them, for a
-// body about to be read over whole: clearing a fresh gigabyte costs as
-// much as reading it from a socket. strings.Builder.Grow is the standard
-// library's one way to such an allocation.
-func makeNoZero(n int) []byte {
-	var sb strings.Builder
-	sb.Grow(n)
-	sb.WriteByte(0)
-	s := sb.String()
-	return unsafe.Slice(unsafe.StringData(s), n)
 }

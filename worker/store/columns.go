@@ -17,10 +17,11 @@ import (
 // An Arrow record spills by column, so that a task that reads two of nine
 // columns reads two back: each column is a one-column record of its own,
 // in its own run of blocks (as in a DSK1 file, end marker included), and a
-// footer says where each starts:
+// footer says where each starts and how it is encoded (encoding.go):
 //
 //	"DSK2" | column* | footer | u32 footer len | u64 xxhash(footer) | "DSK2"
-//	footer: u64 rows | u32 columns | (u16 name len | name | u64 offset | u64 len)*
+//	footer: u64 rows | u32 columns | entry*
+//	entry: u16 name len | name | u8 encoding | u8 type ID | u64 base | u64 offset | u64 len
 //
 // Every one-column record carries the record's schema metadata.
 const columnsMagic = "DSK2"
@@ -28,11 +29,17 @@ const columnsMagic = "DSK2"
 // trailerLen is the bytes after the footer.
 const trailerLen = 4 + 8 + 4 // footer length, checksum, magic
 
-// columnSection is one column's place in a DSK2 file.
+// columnSection is one column's place in a DSK2 file and its encoding.
 type columnSection struct {
 	name      string
+	enc       encoding
+	typ       arrow.Type // the column's, for an encoded one
+	base      uint64
 	off, size int64
 }
+
+// entryLen is a footer entry's bytes besides its name.
+const entryLen = 2 + 1 + 1 + 8 + 8 + 8
 
 // writeColumns writes rec's columns to f, each compressed on its own, and
 // returns the file's size.
@@ -49,7 +56,10 @@ func writeColumns(f *os.File, rec arrow.Record, comp Compression) (int64, error)
 		if len(field.Name) > 1<<16-1 {
 			return 0, fmt.Errorf("%w: column name of %d bytes", errUnencodable, len(field.Name))
 		}
-		one := array.NewRecord(arrow.NewSchema([]arrow.Field{field}, &md), []arrow.Array{col}, rec.NumRows())
+		enc, e, base := encodeColumn(col)
+		stored := arrow.Field{Name: field.Name, Type: enc.DataType(), Nullable: field.Nullable, Metadata: field.Metadata}
+		one := array.NewRecord(arrow.NewSchema([]arrow.Field{stored}, &md), []arrow.Array{enc}, rec.NumRows())
+		enc.Release()
 		start := bw.size
 		err := codec.ArrowWhole.Encode(bw, one)
 		one.Release()
@@ -64,6 +74,8 @@ func writeColumns(f *os.File, rec arrow.Record, comp Compression) (int64, error)
 		}
 		foot = binary.LittleEndian.AppendUint16(foot, uint16(len(field.Name)))
 		foot = append(foot, field.Name...)
+		foot = append(foot, byte(e), byte(field.Type.ID()))
+		foot = binary.LittleEndian.AppendUint64(foot, base)
 		foot = binary.LittleEndian.AppendUint64(foot, uint64(start))
 		foot = binary.LittleEndian.AppendUint64(foot, uint64(bw.size-start))
 	}
@@ -103,7 +115,7 @@ func readFooter(r io.ReaderAt, size int64) (rows int64, cols []columnSection, er
 	rows = int64(binary.LittleEndian.Uint64(foot))
 	ncols := int(binary.LittleEndian.Uint32(foot[8:]))
 	foot = foot[12:]
-	if rows < 0 || ncols > len(foot)/18 {
+	if rows < 0 || ncols > len(foot)/entryLen {
 		return 0, nil, fmt.Errorf("footer: %d rows, %d columns", rows, ncols)
 	}
 	cols = make([]columnSection, ncols)
@@ -113,18 +125,20 @@ func readFooter(r io.ReaderAt, size int64) (rows int64, cols []columnSection, er
 			return 0, nil, errors.New("footer cut short")
 		}
 		l := int(binary.LittleEndian.Uint16(foot))
-		if len(foot) < 2+l+16 {
+		if len(foot) < l+entryLen {
 			return 0, nil, errors.New("footer cut short")
 		}
-		c := columnSection{name: string(foot[2 : 2+l]),
-			off:  int64(binary.LittleEndian.Uint64(foot[2+l:])),
-			size: int64(binary.LittleEndian.Uint64(foot[10+l:]))}
+		e := foot[2+l:]
+		c := columnSection{name: string(foot[2 : 2+l]), enc: encoding(e[0]), typ: arrow.Type(e[1]),
+			base: binary.LittleEndian.Uint64(e[2:]),
+			off:  int64(binary.LittleEndian.Uint64(e[10:])),
+			size: int64(binary.LittleEndian.Uint64(e[18:]))}
 		if c.off != end || c.size < headerLen || c.size > footStart-c.off {
 			return 0, nil, fmt.Errorf("column %q at %d, %d bytes, in a file of %d", c.name, c.off, c.size, size)
 		}
 		end = c.off + c.size
 		cols[i] = c
-		foot = foot[2+l+16:]
+		foot = foot[l+entryLen:]
 	}
 	if end != footStart || len(foot) != 0 {
 		return 0, nil, errors.New("footer does not match the columns")
@@ -192,9 +206,13 @@ func readColumns(r io.ReaderAt, size int64, names []string) (arrow.Record, error
 			}
 			return nil, fmt.Errorf("column %q: %w", s.name, err)
 		}
-		fields[i], arrs[i], md = one.Schema().Field(0), one.Column(0), one.Schema().Metadata()
-		arrs[i].Retain()
+		fields[i], md = one.Schema().Field(0), one.Schema().Metadata()
+		arrs[i], err = decodeColumn(one.Column(0), s.enc, s.typ, s.base)
 		one.Release()
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", s.name, err)
+		}
+		fields[i].Type = arrs[i].DataType()
 	}
 	return array.NewRecord(arrow.NewSchema(fields, &md), arrs, rows), nil
 }
