@@ -31,10 +31,8 @@ const trailerLen = 4 + 8 + 4 // footer length, checksum, magic
 
 // columnSection is one column's place in a DSK2 file and its encoding.
 type columnSection struct {
-	name      string
-	enc       encoding
-	typ       arrow.Type // the column's, for an encoded one
-	base      uint64
+	name string
+	columnCode
 	off, size int64
 }
 
@@ -56,7 +54,7 @@ func writeColumns(f *os.File, rec arrow.Record, comp Compression) (int64, error)
 		if len(field.Name) > 1<<16-1 {
 			return 0, fmt.Errorf("%w: column name of %d bytes", errUnencodable, len(field.Name))
 		}
-		enc, e, base := encodeColumn(col)
+		enc, code := encodeColumn(col)
 		stored := arrow.Field{Name: field.Name, Type: enc.DataType(), Nullable: field.Nullable, Metadata: field.Metadata}
 		one := array.NewRecord(arrow.NewSchema([]arrow.Field{stored}, &md), []arrow.Array{enc}, rec.NumRows())
 		enc.Release()
@@ -74,8 +72,8 @@ func writeColumns(f *os.File, rec arrow.Record, comp Compression) (int64, error)
 		}
 		foot = binary.LittleEndian.AppendUint16(foot, uint16(len(field.Name)))
 		foot = append(foot, field.Name...)
-		foot = append(foot, byte(e), byte(field.Type.ID()))
-		foot = binary.LittleEndian.AppendUint64(foot, base)
+		foot = append(foot, byte(code.enc), byte(code.typ))
+		foot = binary.LittleEndian.AppendUint64(foot, code.base)
 		foot = binary.LittleEndian.AppendUint64(foot, uint64(start))
 		foot = binary.LittleEndian.AppendUint64(foot, uint64(bw.size-start))
 	}
@@ -129,10 +127,10 @@ func readFooter(r io.ReaderAt, size int64) (rows int64, cols []columnSection, er
 			return 0, nil, errors.New("footer cut short")
 		}
 		e := foot[2+l:]
-		c := columnSection{name: string(foot[2 : 2+l]), enc: encoding(e[0]), typ: arrow.Type(e[1]),
-			base: binary.LittleEndian.Uint64(e[2:]),
-			off:  int64(binary.LittleEndian.Uint64(e[10:])),
-			size: int64(binary.LittleEndian.Uint64(e[18:]))}
+		c := columnSection{name: string(foot[2 : 2+l]),
+			columnCode: columnCode{encoding(e[0]), arrow.Type(e[1]), binary.LittleEndian.Uint64(e[2:])},
+			off:        int64(binary.LittleEndian.Uint64(e[10:])),
+			size:       int64(binary.LittleEndian.Uint64(e[18:]))}
 		if c.off != end || c.size < headerLen || c.size > footStart-c.off {
 			return 0, nil, fmt.Errorf("column %q at %d, %d bytes, in a file of %d", c.name, c.off, c.size, size)
 		}
@@ -207,7 +205,7 @@ func readColumns(r io.ReaderAt, size int64, names []string) (arrow.Record, error
 			return nil, fmt.Errorf("column %q: %w", s.name, err)
 		}
 		fields[i], md = one.Schema().Field(0), one.Schema().Metadata()
-		arrs[i], err = decodeColumn(one.Column(0), s.enc, s.typ, s.base)
+		arrs[i], err = decodeColumn(one.Column(0), s.columnCode)
 		one.Release()
 		if err != nil {
 			return nil, fmt.Errorf("column %q: %w", s.name, err)

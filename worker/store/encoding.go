@@ -56,25 +56,39 @@ var encodedTypes = map[arrow.Type]arrow.DataType{
 	arrow.STRING: arrow.BinaryTypes.String, arrow.BINARY: arrow.BinaryTypes.Binary,
 }
 
-// encodeColumn returns a's lightest form, its encoding and base.
-func encodeColumn(a arrow.Array) (arrow.Array, encoding, uint64) {
-	if _, ok := encodedTypes[a.DataType().ID()]; ok && (a.NullN() == 0 || a.Data().Offset() == 0) {
+// columnCode is how a column is stored, as its footer entry says: the
+// encoding, the type it stands for (a dictionary's index type) and the
+// encoding's base.
+type columnCode struct {
+	enc  encoding
+	typ  arrow.Type
+	base uint64
+}
+
+// encodeColumn returns a's lightest form and how it is stored.
+func encodeColumn(a arrow.Array) (arrow.Array, columnCode) {
+	typ := a.DataType().ID()
+	if dt, ok := a.DataType().(*arrow.DictionaryType); ok {
+		typ = dt.IndexType.ID()
+	}
+	_, known := encodedTypes[a.DataType().ID()]
+	if (known || a.DataType().ID() == arrow.DICTIONARY) && (a.NullN() == 0 || a.Data().Offset() == 0) {
 		for e, c := range encodings {
 			if c.encode == nil {
 				continue
 			}
 			if enc, base, ok := c.encode(a); ok {
-				return enc, encoding(e), base
+				return enc, columnCode{encoding(e), typ, base}
 			}
 		}
 	}
 	a.Retain()
-	return a, plain, 0
+	return a, columnCode{plain, typ, 0}
 }
 
-// decodeColumn turns a section's column back into the column spilled, of
-// the type whose ID is typ.
-func decodeColumn(a arrow.Array, e encoding, typ arrow.Type, base uint64) (arrow.Array, error) {
+// decodeColumn turns a section's column back into the column spilled.
+func decodeColumn(a arrow.Array, c columnCode) (arrow.Array, error) {
+	e, typ, base := c.enc, c.typ, c.base
 	if e == plain {
 		a.Retain()
 		return a, nil
@@ -136,8 +150,18 @@ func widthOf(t arrow.DataType) int {
 }
 
 // encodeNarrow stores an integer column as each value's distance from the
-// least, in the fewest bytes that hold the largest distance.
+// least, in the fewest bytes that hold the largest distance; a dictionary
+// column, its indices (the footer's type is then the indices').
 func encodeNarrow(a arrow.Array) (arrow.Array, uint64, bool) {
+	if d, ok := a.(*array.Dictionary); ok {
+		idx, base, ok := encodeNarrow(d.Indices())
+		if !ok {
+			return nil, 0, false
+		}
+		defer idx.Release()
+		dt := a.DataType().(*arrow.DictionaryType)
+		return array.NewDictionaryArray(&arrow.DictionaryType{IndexType: idx.DataType(), ValueType: dt.ValueType, Ordered: dt.Ordered}, idx, d.Dictionary()), base, true
+	}
 	switch widthOf(a.DataType()) {
 	case 2:
 		return narrowOf[uint16](a)
@@ -187,8 +211,21 @@ func distances[T uint16 | uint32 | uint64, N uint8 | uint16 | uint32](vals []T, 
 	return out
 }
 
-// decodeNarrow widens a narrowed column back to type t.
+// decodeNarrow widens a narrowed column back to type t; a dictionary
+// column's indices, back to the index type t.
 func decodeNarrow(enc arrow.Array, t arrow.DataType, base uint64) (arrow.Array, error) {
+	if d, ok := enc.(*array.Dictionary); ok {
+		if !arrow.IsInteger(t.ID()) {
+			return nil, fmt.Errorf("dictionary indices of type %s", t)
+		}
+		idx, err := decodeNarrow(d.Indices(), t, base)
+		if err != nil {
+			return nil, err
+		}
+		defer idx.Release()
+		dt := enc.DataType().(*arrow.DictionaryType)
+		return array.NewDictionaryArray(&arrow.DictionaryType{IndexType: t, ValueType: dt.ValueType, Ordered: dt.Ordered}, idx, d.Dictionary()), nil
+	}
 	w := widthOf(t)
 	var n int
 	switch enc.DataType().ID() {

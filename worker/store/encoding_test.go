@@ -71,12 +71,27 @@ func TestColumnEncodings(t *testing.T) {
 		}
 		return out
 	}
+	dict := func(idxType arrow.DataType, n, k int) arrow.Array {
+		b := array.NewDictionaryBuilder(mem, &arrow.DictionaryType{IndexType: idxType, ValueType: arrow.BinaryTypes.String}).(*array.BinaryDictionaryBuilder)
+		defer b.Release()
+		for i := range n {
+			if i%11 == 4 {
+				b.AppendNull()
+			} else if err := b.AppendString(fmt.Sprintf("v%d", i*31%k)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return b.NewArray()
+	}
 	for _, tt := range []struct {
 		name string
 		col  arrow.Array
 		want encoding
 		as   arrow.Type // the stored column's type (its indices' for a dictionary)
 	}{
+		{"dictionary of 100", dict(arrow.PrimitiveTypes.Int32, 3000, 100), narrowed, arrow.UINT8},
+		{"dictionary of 1000, int64 indices", dict(arrow.PrimitiveTypes.Int64, 3000, 1000), narrowed, arrow.UINT16},
+		{"dictionary, uint8 indices", dict(arrow.PrimitiveTypes.Uint8, 3000, 100), plain, arrow.UINT8},
 		{"int64 small, nulls", ints(array.NewInt64Builder(mem), seq(3000, func(i int) int64 { return int64(i%5) + 1 })...), narrowed, arrow.UINT8},
 		{"int64 negative", ints(array.NewInt64Builder(mem), seq(3000, func(i int) int64 { return -1000 + int64(i%900) })...), narrowed, arrow.UINT16},
 		{"int64 across zero to 2^32", ints(array.NewInt64Builder(mem), seq(3000, func(i int) int64 { return int64(i%3)*math.MaxUint32/2 - 7 })...), narrowed, arrow.UINT32},
@@ -97,7 +112,8 @@ func TestColumnEncodings(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			defer tt.col.Release()
-			enc, e, _ := encodeColumn(tt.col)
+			enc, code := encodeColumn(tt.col)
+			e := code.enc
 			stored := enc.DataType().ID()
 			if d, ok := enc.DataType().(*arrow.DictionaryType); ok {
 				stored = d.IndexType.ID()
@@ -158,7 +174,7 @@ func TestDamagedEncodings(t *testing.T) {
 		{"an unknown encoding", idx, 9, arrow.INT64, "encoding 9"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := decodeColumn(tt.col, tt.e, tt.typ, 0)
+			out, err := decodeColumn(tt.col, columnCode{tt.e, tt.typ, 0})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				if out != nil {
 					out.Release()

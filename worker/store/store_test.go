@@ -584,23 +584,35 @@ func TestStoreReadsSpilledColumns(t *testing.T) {
 }
 
 // groupbyRecord is a partition of db-benchmark's groupby table as a CSV
-// load gives it: id1..id3 plain strings, id4..id6, v1, v2 int64, v3
-// float64.
+// load gives it: id1 and id2 dictionary-encoded strings, id3 plain ones,
+// id4..id6, v1, v2 int64, v3 float64.
 func groupbyRecord(n int) arrow.Record {
 	r := rand.New(rand.NewPCG(5, 6))
-	strs := [3]*array.StringBuilder{}
-	ints := [5]*array.Int64Builder{}
-	for i := range strs {
-		strs[i] = array.NewStringBuilder(memory.DefaultAllocator)
+	dictType := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	strs := [3]array.Builder{
+		array.NewDictionaryBuilder(memory.DefaultAllocator, dictType),
+		array.NewDictionaryBuilder(memory.DefaultAllocator, dictType),
+		array.NewStringBuilder(memory.DefaultAllocator),
 	}
+	appendString := func(b array.Builder, s string) {
+		switch b := b.(type) {
+		case *array.BinaryDictionaryBuilder:
+			if err := b.AppendString(s); err != nil {
+				panic(err)
+			}
+		case *array.StringBuilder:
+			b.Append(s)
+		}
+	}
+	ints := [5]*array.Int64Builder{}
 	for i := range ints {
 		ints[i] = array.NewInt64Builder(memory.DefaultAllocator)
 	}
 	v3 := array.NewFloat64Builder(memory.DefaultAllocator)
 	for range n {
-		strs[0].Append(fmt.Sprintf("id%03d", r.IntN(100)+1))
-		strs[1].Append(fmt.Sprintf("id%03d", r.IntN(100)+1))
-		strs[2].Append(fmt.Sprintf("id%010d", r.IntN(n/100)+1))
+		appendString(strs[0], fmt.Sprintf("id%03d", r.IntN(100)+1))
+		appendString(strs[1], fmt.Sprintf("id%03d", r.IntN(100)+1))
+		appendString(strs[2], fmt.Sprintf("id%010d", r.IntN(n/100)+1))
 		for i, k := range []int{100, 100, n / 100, 5, 15} {
 			ints[i].Append(int64(r.IntN(k) + 1))
 		}
@@ -609,8 +621,9 @@ func groupbyRecord(n int) arrow.Record {
 	var fields []arrow.Field
 	var cols []arrow.Array
 	for i, b := range strs {
-		fields = append(fields, arrow.Field{Name: fmt.Sprintf("id%d", i+1), Type: arrow.BinaryTypes.String, Nullable: true})
-		cols = append(cols, b.NewArray())
+		col := b.NewArray()
+		fields = append(fields, arrow.Field{Name: fmt.Sprintf("id%d", i+1), Type: col.DataType(), Nullable: true})
+		cols = append(cols, col)
 	}
 	for i, b := range ints {
 		name := [...]string{"id4", "id5", "id6", "v1", "v2"}[i]
