@@ -230,6 +230,9 @@ func readSpill(path string, cols []string) (any, int64, error) {
 		return nil, 0, err
 	}
 	defer f.Close()
+	if cols != nil {
+		adviseRandom(f)
+	}
 	st, err := f.Stat()
 	if err != nil {
 		return nil, 0, err
@@ -303,9 +306,11 @@ func decodeWhole(f io.Reader) (any, error) {
 // handing out a byte of it.
 type blockReader struct {
 	f      io.Reader
+	src    []byte // the blocks themselves, read already, instead of f
 	head   [headerLen]byte
 	stored []byte
-	raw    []byte
+	out    []byte // the buffer blocks decompress into
+	raw    []byte // the block's bytes: out, or stored for a raw block
 	pos    int
 	done   bool
 }
@@ -329,7 +334,7 @@ func (r *blockReader) Read(p []byte) (int, error) {
 }
 
 func (r *blockReader) next() error {
-	if _, err := io.ReadFull(r.f, r.head[:]); err != nil {
+	if err := r.read(r.head[:]); err != nil {
 		return fmt.Errorf("block header: %w", noEOF(err))
 	}
 	raw := binary.LittleEndian.Uint32(r.head[0:])
@@ -345,9 +350,16 @@ func (r *blockReader) next() error {
 	if raw > spillBlock || stored > spillBlock+spillBlock/8 || (kind == blockRaw && stored != raw) {
 		return fmt.Errorf("block header: bad lengths %d/%d", raw, stored)
 	}
-	r.stored = grow(r.stored, int(stored))
-	if _, err := io.ReadFull(r.f, r.stored); err != nil {
-		return fmt.Errorf("block: %w", noEOF(err))
+	if r.src != nil {
+		if int(stored) > len(r.src) {
+			return fmt.Errorf("block: %w", io.ErrUnexpectedEOF)
+		}
+		r.stored, r.src = r.src[:stored:stored], r.src[stored:]
+	} else {
+		r.stored = grow(r.stored, int(stored))
+		if _, err := io.ReadFull(r.f, r.stored); err != nil {
+			return fmt.Errorf("block: %w", noEOF(err))
+		}
 	}
 	if xxhash.Sum64(r.stored) != sum {
 		return errors.New("block checksum mismatch")
@@ -355,11 +367,16 @@ func (r *blockReader) next() error {
 	var err error
 	switch kind {
 	case blockRaw:
-		r.raw, r.stored = r.stored, r.raw
+		r.raw = r.stored
+		if r.src == nil {
+			r.stored, r.out = r.out, r.stored // each keeps a buffer
+		}
 	case blockS2:
-		r.raw, err = s2.Decode(grow(r.raw, int(raw)), r.stored)
+		r.out, err = s2.Decode(grow(r.out, int(raw)), r.stored)
+		r.raw = r.out
 	case blockZstd:
-		r.raw, err = zdec.DecodeAll(r.stored, grow(r.raw, 0))
+		r.out, err = zdec.DecodeAll(r.stored, grow(r.out, 0))
+		r.raw = r.out
 	default:
 		err = fmt.Errorf("unknown compression %d", kind)
 	}
@@ -370,6 +387,19 @@ func (r *blockReader) next() error {
 		return fmt.Errorf("block: %d bytes decompressed, %d expected", len(r.raw), raw)
 	}
 	r.pos = 0
+	return nil
+}
+
+// read fills p from src, or from f.
+func (r *blockReader) read(p []byte) error {
+	if r.src == nil {
+		_, err := io.ReadFull(r.f, p)
+		return err
+	}
+	if len(r.src) < len(p) {
+		return io.ErrUnexpectedEOF
+	}
+	r.src = r.src[copy(p, r.src):]
 	return nil
 }
 
