@@ -83,6 +83,10 @@ const (
 	Spill
 	// Merge combines pieces of a shuffle's output and reports with MergeDone.
 	Merge
+	// Prefetch has the store start reading Task's inputs on disk, as it
+	// runs next: the disk reads while the threads compute. A hint; it
+	// reports nothing.
+	Prefetch
 )
 
 type task struct {
@@ -106,6 +110,7 @@ type task struct {
 	keep      bool   // a copy the scheduler asked for: kept until freed
 	heapIndex int    // in the fetch heap
 	readySeq  uint64 // the ticket of its live entry in the ready queue
+	prefetch  bool   // ready: its inputs on disk were asked to be read ahead
 }
 
 // State is the worker's core. It is not safe for concurrent use.
@@ -589,7 +594,22 @@ func (s *State) schedule() {
 		s.executing++
 		s.out = append(s.out, Instruction{Kind: Execute, Task: t.spec, Shuffle: t.shuffle, Pieces: pieces})
 	}
+	s.prefetchNext()
 	s.startFetches()
+}
+
+// prefetchNext asks for the inputs of the task that runs next to be read
+// ahead, once, while results lie on disk (the last reading's): with one
+// thread a worker, a task reading its input back from disk leaves its
+// core idle, where the disk could have read it during the task before.
+func (s *State) prefetchNext() {
+	if s.mem.out <= 0 {
+		return
+	}
+	if t := s.readyHead(); t != nil && !t.prefetch {
+		t.prefetch = true
+		s.out = append(s.out, Instruction{Kind: Prefetch, Task: t.spec})
+	}
 }
 
 func (s *State) removeSpecial(t *task) {

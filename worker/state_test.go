@@ -225,6 +225,8 @@ func formatOutbox(out []Instruction) string {
 			fmt.Fprintf(&b, "drop %v\n", in.Keys)
 		case Spill:
 			fmt.Fprintf(&b, "spill to %d\n", in.Bytes)
+		case Prefetch:
+			fmt.Fprintf(&b, "prefetch %s\n", in.Task.Key)
 		case Send:
 			switch m := in.Msg.(type) {
 			case *protocol.TaskFinished:

@@ -365,6 +365,8 @@ func (w *Worker) handle(f func(s *worker.State)) {
 			w.spill(in.Bytes)
 		case worker.Merge:
 			w.merge(in.Merge)
+		case worker.Prefetch:
+			go w.prefetch(in.Task)
 		}
 	}
 	if wake {
@@ -506,6 +508,14 @@ func columnsRead(t *graph.Task, k graph.Key) []string {
 		}
 	}
 	return cols
+}
+
+// prefetch has the store read ahead what t will read of its inputs on
+// disk.
+func (w *Worker) prefetch(t *graph.Task) {
+	for _, k := range t.Inputs {
+		w.store.Prefetch(k, columnsRead(t, k))
+	}
 }
 
 // run runs t on its inputs from the store and stores the result. A

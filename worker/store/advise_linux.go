@@ -13,3 +13,9 @@ import (
 func adviseRandom(f *os.File) {
 	unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_RANDOM) // a hint: its failure costs speed alone
 }
+
+// adviseWillNeed has the kernel start reading n bytes of f at off (to the
+// end for 0) into its cache, without waiting for them.
+func adviseWillNeed(f *os.File, off, n int64) {
+	unix.Fadvise(int(f.Fd()), off, n, unix.FADV_WILLNEED) // a hint, as above
+}

@@ -245,6 +245,31 @@ func readSpill(path string, cols []string) (any, int64, error) {
 	return v, r.n, nil
 }
 
+// prefetchSpill asks the kernel to read a spill file ahead, or of a
+// record spilled by column the sections of the columns named.
+func prefetchSpill(path string, cols []string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if cols == nil {
+		adviseWillNeed(f, 0, 0)
+		return
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return
+	}
+	_, sections, err := readFooter(f, st.Size())
+	if err != nil {
+		return
+	}
+	for _, c := range project(sections, cols) {
+		adviseWillNeed(f, c.off, c.size)
+	}
+}
+
 // countingReaderAt counts the bytes read through it.
 type countingReaderAt struct {
 	r io.ReaderAt

@@ -86,6 +86,8 @@ type SpillStats struct {
 	Projections, ProjectionBytes int64
 	// ReadBytes is what was read from spill files, as stored.
 	ReadBytes int64
+	// Prefetches counts the values on disk asked to be read ahead.
+	Prefetches int64
 }
 
 type entry struct {
@@ -262,6 +264,26 @@ func (s *Store) GetColumns(k graph.Key, cols []string) (v any, ok bool, err erro
 		s.cfg.OnDisk(k, false, start, time.Now(), n)
 	}
 	return v, true, nil
+}
+
+// Prefetch has the kernel start reading k's spill file into its cache, if
+// k is on disk: of a record spilled by column, the columns named (all for
+// nil). It returns at once; a file that cannot be read is found out by the
+// read that follows.
+func (s *Store) Prefetch(k graph.Key, cols []string) {
+	s.mu.Lock()
+	e := s.data[k]
+	if e == nil || e.inMem || e.file == "" {
+		s.mu.Unlock()
+		return
+	}
+	file, byColumn := e.file, e.byColumn
+	s.stats.Prefetches++
+	s.mu.Unlock()
+	if !byColumn {
+		cols = nil
+	}
+	prefetchSpill(file, cols)
 }
 
 // lose drops e, whose spill file failed to read back, if it is still on

@@ -541,6 +541,13 @@ func TestStoreReadsSpilledColumns(t *testing.T) {
 	}
 	footer := st.Size() - (sections[8].off + sections[8].size) // footer and trailer
 	out := s.Out()
+	// A read-ahead is a hint: it counts, reads nothing through the store,
+	// and changes nothing; of a key not on disk it is nothing.
+	s.Prefetch("a", []string{"c7", "c0"})
+	s.Prefetch("absent", nil)
+	if st := s.Stats(); st.Prefetches != 1 || st.ReadBytes != 0 || s.Out() != out {
+		t.Fatalf("after read-ahead: %+v, out %d; want 1 prefetch, nothing read, out %d", st, s.Out(), out)
+	}
 
 	v, ok, err := s.GetColumns("a", []string{"c7", "c0"})
 	if err != nil || !ok {
@@ -574,6 +581,10 @@ func TestStoreReadsSpilledColumns(t *testing.T) {
 	registry.Release(v)
 	if s.Out() != 0 || s.Stats().Unspills != 1 {
 		t.Errorf("Get did not bring the record back: out %d, %+v", s.Out(), s.Stats())
+	}
+	s.Prefetch("a", nil) // in memory: nothing to read ahead
+	if n := s.Stats().Prefetches; n != 1 {
+		t.Errorf("a record in memory counted a read-ahead: %d", n)
 	}
 	v, _, _ = s.GetColumns("a", []string{"c1"}) // in memory: the whole record
 	if v.(arrow.Record).NumCols() != 9 {
