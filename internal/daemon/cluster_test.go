@@ -340,6 +340,16 @@ func TestSchedulerRestart(t *testing.T) {
 			"--nthreads", "1", "--local-directory", t.TempDir(), "--death-timeout", "60s"))
 	}
 	workerRuns(t, ctx, dusk.Address(sched.addr))
+	// Both workers joined (and so joined gossip) before the scheduler dies:
+	// one still joining would fail to start, not wait for it.
+	first, err := dusk.NewClient(ctx, dusk.Address(sched.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.WaitForWorkers(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
 	sched.cmd.Process.Kill()
 	<-sched.exited
 	for _, w := range workers {
