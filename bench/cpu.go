@@ -52,10 +52,12 @@ func (m *cpuMeter) sample() {
 	last, lastCPU := start, cpu0
 	var intervals, short int
 	// interval ends the interval since last: the last one, cut short by the
-	// step's end, counts as a whole.
-	interval := func() {
+	// step's end, counts as a whole, unless it is under half a period and
+	// not the only one: the processor time of so short an interval is read
+	// at its clock's granularity (a tick in a millisecond looks busy).
+	interval := func(last1 bool) {
 		now, cpu := time.Now(), processCPU()
-		if wall := now.Sub(last).Seconds(); wall > 0 {
+		if wall := now.Sub(last).Seconds(); wall > 0 && (!last1 || intervals == 0 || wall >= cpuSampleEvery.Seconds()/2) {
 			intervals++
 			if (cpu-lastCPU).Seconds()/wall < float64(m.cores)-0.5 {
 				short++
@@ -66,9 +68,9 @@ func (m *cpuMeter) sample() {
 	for {
 		select {
 		case <-tick.C:
-			interval()
+			interval(false)
 		case <-m.stop:
-			interval()
+			interval(true)
 			if intervals == 0 {
 				m.done <- CPUUse{}
 				return

@@ -45,8 +45,15 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 			}
 		}
 	}
-	if n >= radixGroupMin && mostlyDistinctHashes(hashes) {
-		return groupRadix(hashes, eq, nulls, ids)
+	radix := n >= radixGroupMin && mostlyDistinctHashes(hashes)
+	// Packed keys pay where a probe would fetch the rows' values from far
+	// apart: in groupRadix's parts, and for strings anywhere.
+	var packed packedKeys
+	if radix || hasStrings(cols) {
+		packed = packKeys(cols)
+	}
+	if radix {
+		return groupRadix(hashes, eq, packed, nulls, ids)
 	}
 	// A slot holds the high 32 bits of a group's hash and its id + 1.
 	size := 1 << bits.Len(uint(n+n/2+16))
@@ -79,7 +86,14 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 					break
 				}
 				if e&^0xffffffff == tag {
-					if g := int32(e&0xffffffff) - 1; eq.equal(int(firsts[g]), i) {
+					g := int32(e&0xffffffff) - 1
+					var same bool
+					if packed.w > 0 {
+						same = sameWords(packed.row(int(firsts[g])), packed.row(i))
+					} else {
+						same = eq.equal(int(firsts[g]), i)
+					}
+					if same {
 						ids[i] = g
 						break
 					}
@@ -89,6 +103,16 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 	}
 	probeSink.Store(touched)
 	return ids, firsts
+}
+
+// hasStrings reports whether any of cols holds strings.
+func hasStrings(cols []arrow.Array) bool {
+	for _, c := range cols {
+		if packedWidth(c) == 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // probeBatch is how many rows GroupRows loads the home slots of at once:
@@ -107,6 +131,12 @@ const radixGroupMin = 1 << 16
 // radixGroupPart is about how many rows each part of groupRadix holds:
 // its table then takes 128 KiB.
 const radixGroupPart = 8192
+
+// radixShift is where groupRadix takes a row's part from its hash: bits 20
+// to 31, below the high bits that PartitionOf spreads a shuffle's outputs
+// by (every row of one output shares them, so parts taken from them would
+// all be one) and above the low bits that a part's table slots take.
+const radixShift = 20
 
 // mostlyDistinctHashes reports whether the first rows' hashes are more
 // than half distinct: the groups will be many, and a table of them all
@@ -132,25 +162,29 @@ func mostlyDistinctHashes(hashes []uint64) bool {
 }
 
 // groupRadix is GroupRows' table for many groups: rows are first laid out
-// by the top bits of their hashes (radix partitioning), and each part is
+// by some bits of their hashes (radix partitioning), and each part is
 // grouped with a table small enough for the L2 cache and the TLB's reach,
 // where one table of every group costs a memory latency and a page walk
 // per row. Groups are numbered part by part, then renumbered in order of
 // their first rows.
-func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, []int32) {
+//
+// With packed keys, each row's words are laid out with it, and each part's
+// groups keep theirs, so that a probe compares memory the part reads in
+// order rather than the rows' values wherever their columns hold them.
+func groupRadix(hashes []uint64, eq keyEq, packed packedKeys, nulls []byte, ids []int32) ([]int32, []int32) {
 	n := len(hashes)
 	pbits := 0
 	for n>>pbits > radixGroupPart && pbits < 12 {
 		pbits++
 	}
-	shift := 64 - pbits
+	pmask := uint64(1)<<pbits - 1
 	start := make([]int32, 1<<pbits+1)
 	for i, h := range hashes {
 		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
 			ids[i] = -1
 			continue
 		}
-		start[h>>shift+1]++
+		start[h>>radixShift&pmask+1]++
 	}
 	for p := 1; p < len(start); p++ {
 		start[p] += start[p-1]
@@ -158,14 +192,20 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 	pos := slices.Clone(start[:len(start)-1])
 	rows := make([]int32, start[len(start)-1])
 	phash := make([]uint64, len(rows))
+	w := packed.w
+	pwords := make([]uint64, len(rows)*w) // each row's packed keys, in part order
 	for i, h := range hashes {
 		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
 			continue
 		}
-		p := h >> shift
+		p := h >> radixShift & pmask
 		rows[pos[p]], phash[pos[p]] = int32(i), h
+		for j, at := 0, int(pos[p])*w; j < w; j++ { // not copy: a call per row
+			pwords[at+j] = packed.words[i*w+j]
+		}
 		pos[p]++
 	}
+	var gwords []uint64 // the part's groups' packed keys
 	// Each part's groups, numbered on from the last part's; a slot holds
 	// the high 32 bits of a group's hash and its number in the part + 1.
 	var table []uint64
@@ -181,6 +221,8 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 		clear(table)
 		mask := uint64(size - 1)
 		base := len(firstRows)
+		words := pwords[int(start[p])*w : int(start[p+1])*w]
+		gwords = gwords[:0]
 		for k, i := range part {
 			h := ph[k]
 			tag := h >> 32 << 32
@@ -190,11 +232,19 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 					table[s] = tag | uint64(len(firstRows)-base+1)
 					pids[int(start[p])+k] = int32(len(firstRows))
 					firstRows = append(firstRows, i)
+					gwords = append(gwords, words[k*w:k*w+w]...)
 					break
 				}
 				if e&^0xffffffff == tag {
-					if g := base + int(e&0xffffffff) - 1; eq.equal(int(firstRows[g]), int(i)) {
-						pids[int(start[p])+k] = int32(g)
+					g := int(e&0xffffffff) - 1
+					var same bool
+					if w > 0 {
+						same = sameWords(gwords[g*w:g*w+w], words[k*w:k*w+w])
+					} else {
+						same = eq.equal(int(firstRows[base+g]), int(i))
+					}
+					if same {
+						pids[int(start[p])+k] = int32(base + g)
 						break
 					}
 				}

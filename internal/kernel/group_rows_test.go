@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -147,11 +148,16 @@ func TestGroupRowsDenseRepeatedEntries(t *testing.T) {
 
 // Many groups take the radix-partitioned table: its groups, renumbered in
 // order of first appearance, are the map's, with null keys and repeats
-// that come late as well as early.
+// that come late as well as early, with keys packed into words (short
+// strings, down to ones that differ by a trailing zero byte) and not
+// (strings past maxPackedString).
 func TestGroupRowsManyGroups(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	const n = 150_000
-	for _, repeat := range []string{"random", "late"} {
+	for _, tc := range []struct{ repeat, format string }{
+		{"random", "k%d"}, {"late", "k%d"}, {"random", "a longer key, %d"}, {"random", "\x00%.*d"},
+	} {
+		repeat := tc.repeat
 		ints := make([]int64, n)
 		strs := make([]string, n)
 		valid := make([]byte, (n+7)/8)
@@ -162,7 +168,12 @@ func TestGroupRowsManyGroups(t *testing.T) {
 			case "late": // every key distinct, then the first half again
 				ints[i] = int64(i % (n * 2 / 3))
 			}
-			strs[i] = fmt.Sprint("k", ints[i]%7)
+			switch tc.format {
+			case "\x00%.*d": // "\x00", "\x000", "\x0000", ...
+				strs[i] = "\x00" + strings.Repeat("0", int(ints[i]%7))
+			default:
+				strs[i] = fmt.Sprintf(tc.format, ints[i]%7)
+			}
 			if r.Intn(50) != 0 {
 				valid[i/8] |= 1 << (i % 8)
 			}
@@ -170,6 +181,6 @@ func TestGroupRowsManyGroups(t *testing.T) {
 		offs, data := stringOffsets(strs)
 		cols := []arrow.Array{NewInt64(ints, valid), NewString(offs, data, nil)}
 		ids, firsts := GroupRows(cols, nil)
-		checkKeyGroups(t, repeat, ints, strs, valid, ids, firsts)
+		checkKeyGroups(t, repeat+" "+tc.format, ints, strs, valid, ids, firsts)
 	}
 }

@@ -142,9 +142,21 @@ func TestPartitionOfSpreads(t *testing.T) {
 		strsv[i] = fmt.Sprintf("key-%d", i)
 		flts[i] = float64(i)
 	}
-	offs, data := stringOffsets(strsv)
-	for _, c := range []arrow.Array{NewInt64(vals, nil), NewString(offs, data, nil), NewFloat64(flts, nil)} {
+	cols := []arrow.Array{NewInt64(vals, nil), NewFloat64(flts, nil)}
+	// Strings of every length that hashString treats apart: 1-3, 4-7,
+	// 8-16 bytes and longer.
+	for _, format := range []string{"key-%d", "%d", "id%010d", "a longer key than sixteen bytes, %d"} {
+		for i := range strsv {
+			strsv[i] = fmt.Sprintf(format, i)
+		}
+		offs, data := stringOffsets(strsv)
+		cols = append(cols, NewString(offs, data, nil))
+	}
+	for _, c := range cols {
 		hashes := HashRows([]arrow.Array{c}, nil)
+		if distinct := len(slices.Compact(slices.Sorted(slices.Values(hashes)))); distinct != rows {
+			t.Errorf("%s: %d distinct hashes of %d distinct values", c.DataType(), distinct, rows)
+		}
 		for _, n := range []int{2, 3, 16, 64, 100} {
 			counts := make([]int, n)
 			for _, p := range PartitionOf(hashes, n, nil) {
@@ -153,7 +165,7 @@ func TestPartitionOfSpreads(t *testing.T) {
 			mean := float64(rows) / float64(n)
 			for p, k := range counts {
 				if math.Abs(float64(k)-mean) > 6*math.Sqrt(mean) {
-					t.Errorf("%s into %d: partition %d has %d rows, want about %.0f", c.DataType(), n, p, k, mean)
+					t.Errorf("%s (%q...) into %d: partition %d has %d rows, want about %.0f", c.DataType(), c.ValueStr(0), n, p, k, mean)
 				}
 			}
 		}

@@ -1,0 +1,138 @@
+package kernel
+
+import (
+	"encoding/binary"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// packedKeys holds each row's key values packed into w words, row i's in
+// words[i*w : i*w+w], so that grouping compares a row with a group by a
+// few word compares in memory it reads in order, where keyEq fetches both
+// rows' values (a string's offsets, then its bytes) from wherever their
+// columns keep them: a cache miss or two per probe once the rows are many.
+// Equal keys pack to equal words and unequal ones to unequal words; rows
+// with a null key pack to anything (grouping skips them).
+type packedKeys struct {
+	w     int // 0: the keys do not pack
+	words []uint64
+}
+
+// maxPackedWords is the most words a row's keys pack into: past it the
+// copy costs more than the comparisons it saves.
+const maxPackedWords = 4
+
+// maxPackedString is the longest string that packs: its bytes fill up to
+// 15 bytes of two words, and its length the last.
+const maxPackedString = 15
+
+// packKeys packs cols (as WidenAll leaves them): an integer, a float (as
+// floatBits, so -0 packs as 0 and every NaN alike) or a boolean into a
+// word, a string of at most maxPackedString bytes, plain or from a
+// dictionary, into two. It returns w 0 for keys of more words or longer
+// strings.
+func packKeys(cols []arrow.Array) packedKeys {
+	w := 0
+	for _, c := range cols {
+		w += packedWidth(c)
+	}
+	if len(cols) == 0 || w > maxPackedWords {
+		return packedKeys{}
+	}
+	for _, c := range cols {
+		if packedWidth(c) == 2 && longestString(c) > maxPackedString {
+			return packedKeys{}
+		}
+	}
+	n := cols[0].Len()
+	k := packedKeys{w: w, words: make([]uint64, n*w)}
+	at := 0
+	for _, c := range cols {
+		k.pack(c, at)
+		at += packedWidth(c)
+	}
+	return k
+}
+
+// packedWidth is how many words a value of c packs into.
+func packedWidth(c arrow.Array) int {
+	switch c.(type) {
+	case *array.String, *array.Dictionary:
+		return 2
+	}
+	return 1
+}
+
+// longestString is the length of c's longest string (a dictionary's
+// longest entry).
+func longestString(c arrow.Array) int {
+	s := StringsOf(c)
+	offs := s.Offsets
+	if s.Dict != nil {
+		offs, _ = stringParts(s.Dict)
+	}
+	longest := int32(0)
+	for i := 1; i < len(offs); i++ {
+		longest = max(longest, offs[i]-offs[i-1])
+	}
+	return int(longest)
+}
+
+// pack writes c's words at word at of each row.
+func (k *packedKeys) pack(c arrow.Array, at int) {
+	w, words := k.w, k.words
+	switch a := c.(type) {
+	case *array.Int64:
+		for i, v := range a.Int64Values() {
+			words[i*w+at] = uint64(v)
+		}
+	case *array.Float64:
+		for i, v := range a.Float64Values() {
+			words[i*w+at] = floatBits(v)
+		}
+	case *array.Boolean:
+		for i := range a.Len() {
+			words[i*w+at] = uint64(b2u(a.Value(i)))
+		}
+	case *array.String:
+		offs, data := stringParts(a)
+		for i := range a.Len() {
+			words[i*w+at], words[i*w+at+1] = packString(data[offs[i]:offs[i+1]])
+		}
+	case *array.Dictionary:
+		s := StringsOf(a)
+		offs, data := stringParts(s.Dict)
+		entries := make([]uint64, 2*s.Dict.Len())
+		for j := range s.Dict.Len() {
+			entries[2*j], entries[2*j+1] = packString(data[offs[j]:offs[j+1]])
+		}
+		for i, j := range s.Indices {
+			if uint(j) < uint(s.Dict.Len()) { // a null row may hold any index
+				words[i*w+at], words[i*w+at+1] = entries[2*j], entries[2*j+1]
+			}
+		}
+	}
+}
+
+// packString packs b (at most maxPackedString bytes) into two words: its
+// bytes, zero-padded, with its length in the top byte of the second.
+func packString(b []byte) (uint64, uint64) {
+	var buf [16]byte
+	copy(buf[:maxPackedString], b)
+	buf[15] = byte(len(b))
+	return binary.LittleEndian.Uint64(buf[:8]), binary.LittleEndian.Uint64(buf[8:])
+}
+
+// row is row i's words.
+func (k *packedKeys) row(i int) []uint64 { return k.words[i*k.w : i*k.w+k.w] }
+
+// sameWords reports whether two rows' words are equal.
+func sameWords(a, b []uint64) bool {
+	for j := range a {
+		if a[j] != b[j] {
+			return false
+		}
+	}
+	return true
+}
