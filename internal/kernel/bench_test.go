@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -123,6 +124,53 @@ func BenchmarkGroupRowsDistinct(b *testing.B) {
 	cols := []arrow.Array{NewInt64(x, nil), NewInt64(y, nil)}
 	ids := make([]int32, rows)
 	b.SetBytes(rows * 16)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		GroupRows(cols, ids)
+	}
+}
+
+// BenchmarkGroupRowsCombine groups what one output of db-benchmark's q3 at
+// 1e8 rows combines in one run: the groups combined so far, then eight
+// pieces of rows, 12-byte string keys (id3), about 11 rows a group, and
+// every hash of one shuffle output's (the same top bits).
+func BenchmarkGroupRowsCombine(b *testing.B) {
+	const groups, rows = 8400, 92_000
+	rng := rand.New(rand.NewSource(2))
+	var keys []string
+	for len(keys) < groups { // keys of one output of 119
+		k := fmt.Sprintf("id%010d", rng.Intn(1_000_000))
+		if PartitionOf([]uint64{hashString([]byte(k))}, 119, nil)[0] == 0 {
+			keys = append(keys, k)
+		}
+	}
+	strs := slices.Clone(keys)
+	for len(strs) < rows {
+		strs = append(strs, keys[rng.Intn(groups)])
+	}
+	offs, data := stringOffsets(strs)
+	cols := []arrow.Array{NewString(offs, data, nil)}
+	ids := make([]int32, rows)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		GroupRows(cols, ids)
+	}
+}
+
+// BenchmarkGroupRowsDistinctStrings is BenchmarkGroupRowsDistinct with
+// 12-byte string keys: a partition of q10's id3 column alone.
+func BenchmarkGroupRowsDistinctStrings(b *testing.B) {
+	const rows = 1_250_000
+	rng := rand.New(rand.NewSource(2))
+	strs := make([]string, rows)
+	for i := range strs {
+		strs[i] = fmt.Sprintf("id%010d", rng.Intn(100_000_000))
+	}
+	offs, data := stringOffsets(strs)
+	cols := []arrow.Array{NewString(offs, data, nil)}
+	ids := make([]int32, rows)
+	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		GroupRows(cols, ids)

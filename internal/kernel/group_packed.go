@@ -124,9 +124,6 @@ func packString(b []byte) (uint64, uint64) {
 	return binary.LittleEndian.Uint64(buf[:8]), binary.LittleEndian.Uint64(buf[8:])
 }
 
-// row is row i's words.
-func (k *packedKeys) row(i int) []uint64 { return k.words[i*k.w : i*k.w+k.w] }
-
 // sameWords reports whether two rows' words are equal.
 func sameWords(a, b []uint64) bool {
 	for j := range a {

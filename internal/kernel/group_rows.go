@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"sync/atomic"
@@ -45,21 +46,31 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 			}
 		}
 	}
-	radix := n >= radixGroupMin && mostlyDistinctHashes(hashes)
-	// Packed keys pay where a probe would fetch the rows' values from far
-	// apart: in groupRadix's parts, and for strings anywhere.
+	groups := estimateGroups(hashes)
+	radix := n >= radixGroupMin && groups > radixGroupsMin
+	if radix {
+		return groupRadix(hashes, eq, nulls, ids)
+	}
+	// Packed keys pay where probes compare a row with its group often (few
+	// groups, many rows) and would fetch both strings from far apart;
+	// integers are compared where they lie for less than copying them, and
+	// where most rows start groups (groupRadix) packing cost more than the
+	// compares it saved (BenchmarkGroupRowsDistinctStrings 99-116 ms
+	// unpacked, 145-152 packed).
 	var packed packedKeys
-	if radix || hasStrings(cols) {
+	if hasStrings(cols) {
 		packed = packKeys(cols)
 	}
-	if radix {
-		return groupRadix(hashes, eq, packed, nulls, ids)
-	}
-	// A slot holds the high 32 bits of a group's hash and its id + 1.
-	size := 1 << bits.Len(uint(n+n/2+16))
-	mask := uint64(size - 1)
-	table := make([]uint64, size)
-	firsts = make([]int32, 0, n/2+16)
+	// A slot holds the high 32 bits of a group's hash and its id + 1. The
+	// table is sized for the groups estimated, not the rows, and doubles
+	// when they outgrow it: a combine of many rows into few groups keeps
+	// its table in the cache.
+	table := make([]uint64, tableSize(min(2*groups, n)))
+	mask := uint64(len(table) - 1)
+	firsts = make([]int32, 0, min(2*groups, n))
+	var ghash []uint64  // each group's hash, to move it when the table grows
+	var gwords []uint64 // each group's packed keys, next to each other
+	w := packed.w
 	var touched uint64
 	for lo := 0; lo < n; lo += probeBatch {
 		batch := hashes[lo:min(lo+probeBatch, n)]
@@ -82,14 +93,20 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 					g := int32(len(firsts))
 					table[s] = tag | uint64(g+1)
 					firsts = append(firsts, int32(i))
+					ghash = append(ghash, h)
+					gwords = append(gwords, packed.words[i*w:i*w+w]...)
 					ids[i] = g
+					if 2*len(firsts) > len(table) {
+						table = regrow(ghash)
+						mask = uint64(len(table) - 1)
+					}
 					break
 				}
 				if e&^0xffffffff == tag {
 					g := int32(e&0xffffffff) - 1
 					var same bool
-					if packed.w > 0 {
-						same = sameWords(packed.row(int(firsts[g])), packed.row(i))
+					if w > 0 {
+						same = sameWords(gwords[int(g)*w:int(g)*w+w], packed.words[i*w:i*w+w])
 					} else {
 						same = eq.equal(int(firsts[g]), i)
 					}
@@ -103,6 +120,25 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 	}
 	probeSink.Store(touched)
 	return ids, firsts
+}
+
+// tableSize is the slots of a table for n groups: a power of two, at
+// least 1.5 n.
+func tableSize(n int) int { return 1 << bits.Len(uint(n+n/2+16)) }
+
+// regrow returns a table twice the size for the groups of the given
+// hashes, each in its slot as GroupRows placed it.
+func regrow(ghash []uint64) []uint64 {
+	table := make([]uint64, tableSize(2*len(ghash)))
+	mask := uint64(len(table) - 1)
+	for g, h := range ghash {
+		s := h & mask
+		for table[s] != 0 {
+			s = (s + 1) & mask
+		}
+		table[s] = h>>32<<32 | uint64(g+1)
+	}
+	return table
 }
 
 // hasStrings reports whether any of cols holds strings.
@@ -138,19 +174,31 @@ const radixGroupPart = 8192
 // all be one) and above the low bits that a part's table slots take.
 const radixShift = 20
 
-// mostlyDistinctHashes reports whether the first rows' hashes are more
-// than half distinct: the groups will be many, and a table of them all
-// larger than the caches.
-func mostlyDistinctHashes(hashes []uint64) bool {
+// radixGroupsMin is the most groups GroupRows keeps in one table: a table
+// of twice as many slots (512 KiB) and their keys still fit the L2 cache.
+// Past it, groupRadix's parts do.
+const radixGroupsMin = 1 << 15
+
+// estimateGroups estimates how many groups rows of these hashes fall
+// into, from 2,048 rows spread evenly over them: d distinct of s drawn
+// from D equally common keys are about D(1 - e^(-s/D)) (the birthday
+// problem), solved for D. Where the sample repeats nothing, every row is
+// its own group. Rows spread out, not the first: a combine's first rows
+// are one piece's groups, each once.
+func estimateGroups(hashes []uint64) int {
 	const sample, size = 2048, 4096
+	n := len(hashes)
+	if n <= sample {
+		return n
+	}
 	var table [size]uint64
-	distinct := 0
-	for _, h := range hashes[:min(sample, len(hashes))] {
-		h |= 1 // 0 marks an empty slot
+	d := 0
+	for k := range sample {
+		h := hashes[k*n/sample] | 1 // 0 marks an empty slot
 		for s := h & (size - 1); ; s = (s + 1) & (size - 1) {
 			if table[s] == 0 {
 				table[s] = h
-				distinct++
+				d++
 				break
 			}
 			if table[s] == h {
@@ -158,7 +206,20 @@ func mostlyDistinctHashes(hashes []uint64) bool {
 			}
 		}
 	}
-	return distinct > sample/2
+	if d >= sample-1 {
+		return n
+	}
+	// D(1 - e^(-s/D)) grows with D: bisect between d and n.
+	lo, hi := float64(d), float64(n)
+	for range 40 {
+		mid := (lo + hi) / 2
+		if mid*(1-math.Exp(-sample/mid)) < float64(d) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return int(hi)
 }
 
 // groupRadix is GroupRows' table for many groups: rows are first laid out
@@ -167,11 +228,7 @@ func mostlyDistinctHashes(hashes []uint64) bool {
 // where one table of every group costs a memory latency and a page walk
 // per row. Groups are numbered part by part, then renumbered in order of
 // their first rows.
-//
-// With packed keys, each row's words are laid out with it, and each part's
-// groups keep theirs, so that a probe compares memory the part reads in
-// order rather than the rows' values wherever their columns hold them.
-func groupRadix(hashes []uint64, eq keyEq, packed packedKeys, nulls []byte, ids []int32) ([]int32, []int32) {
+func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, []int32) {
 	n := len(hashes)
 	pbits := 0
 	for n>>pbits > radixGroupPart && pbits < 12 {
@@ -192,20 +249,14 @@ func groupRadix(hashes []uint64, eq keyEq, packed packedKeys, nulls []byte, ids 
 	pos := slices.Clone(start[:len(start)-1])
 	rows := make([]int32, start[len(start)-1])
 	phash := make([]uint64, len(rows))
-	w := packed.w
-	pwords := make([]uint64, len(rows)*w) // each row's packed keys, in part order
 	for i, h := range hashes {
 		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
 			continue
 		}
 		p := h >> radixShift & pmask
 		rows[pos[p]], phash[pos[p]] = int32(i), h
-		for j, at := 0, int(pos[p])*w; j < w; j++ { // not copy: a call per row
-			pwords[at+j] = packed.words[i*w+j]
-		}
 		pos[p]++
 	}
-	var gwords []uint64 // the part's groups' packed keys
 	// Each part's groups, numbered on from the last part's; a slot holds
 	// the high 32 bits of a group's hash and its number in the part + 1.
 	var table []uint64
@@ -221,8 +272,6 @@ func groupRadix(hashes []uint64, eq keyEq, packed packedKeys, nulls []byte, ids 
 		clear(table)
 		mask := uint64(size - 1)
 		base := len(firstRows)
-		words := pwords[int(start[p])*w : int(start[p+1])*w]
-		gwords = gwords[:0]
 		for k, i := range part {
 			h := ph[k]
 			tag := h >> 32 << 32
@@ -232,19 +281,11 @@ func groupRadix(hashes []uint64, eq keyEq, packed packedKeys, nulls []byte, ids 
 					table[s] = tag | uint64(len(firstRows)-base+1)
 					pids[int(start[p])+k] = int32(len(firstRows))
 					firstRows = append(firstRows, i)
-					gwords = append(gwords, words[k*w:k*w+w]...)
 					break
 				}
 				if e&^0xffffffff == tag {
-					g := int(e&0xffffffff) - 1
-					var same bool
-					if w > 0 {
-						same = sameWords(gwords[g*w:g*w+w], words[k*w:k*w+w])
-					} else {
-						same = eq.equal(int(firstRows[base+g]), int(i))
-					}
-					if same {
-						pids[int(start[p])+k] = int32(base + g)
+					if g := base + int(e&0xffffffff) - 1; eq.equal(int(firstRows[g]), int(i)) {
+						pids[int(start[p])+k] = int32(g)
 						break
 					}
 				}

@@ -150,12 +150,18 @@ func TestGroupRowsDenseRepeatedEntries(t *testing.T) {
 // order of first appearance, are the map's, with null keys and repeats
 // that come late as well as early, with keys packed into words (short
 // strings, down to ones that differ by a trailing zero byte) and not
-// (strings past maxPackedString).
+// (strings past maxPackedString), and with more groups than the sample
+// shows (the table grows).
 func TestGroupRowsManyGroups(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	const n = 150_000
+	sampled := map[int]bool{}
+	for k := range 2048 {
+		sampled[k*n/2048] = true
+	}
 	for _, tc := range []struct{ repeat, format string }{
 		{"random", "k%d"}, {"late", "k%d"}, {"random", "a longer key, %d"}, {"random", "\x00%.*d"},
+		{"hidden", "k%d"}, {"hidden", "a longer key, %d"},
 	} {
 		repeat := tc.repeat
 		ints := make([]int64, n)
@@ -167,6 +173,11 @@ func TestGroupRowsManyGroups(t *testing.T) {
 				ints[i] = int64(r.Intn(n / 2))
 			case "late": // every key distinct, then the first half again
 				ints[i] = int64(i % (n * 2 / 3))
+			case "hidden": // the rows estimateGroups samples all alike, the others distinct
+				ints[i] = int64(i)
+				if sampled[i] {
+					ints[i] = 0
+				}
 			}
 			switch tc.format {
 			case "\x00%.*d": // "\x00", "\x000", "\x0000", ...
