@@ -148,9 +148,14 @@ func BenchmarkGroupRowsCombine(b *testing.B) {
 	for len(strs) < rows {
 		strs = append(strs, keys[rng.Intn(groups)])
 	}
+	benchGroupStrings(b, strs)
+}
+
+// benchGroupStrings times GroupRows of one plain string column.
+func benchGroupStrings(b *testing.B, strs []string) {
 	offs, data := stringOffsets(strs)
 	cols := []arrow.Array{NewString(offs, data, nil)}
-	ids := make([]int32, rows)
+	ids := make([]int32, len(strs))
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -167,12 +172,5 @@ func BenchmarkGroupRowsDistinctStrings(b *testing.B) {
 	for i := range strs {
 		strs[i] = fmt.Sprintf("id%010d", rng.Intn(100_000_000))
 	}
-	offs, data := stringOffsets(strs)
-	cols := []arrow.Array{NewString(offs, data, nil)}
-	ids := make([]int32, rows)
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		GroupRows(cols, ids)
-	}
+	benchGroupStrings(b, strs)
 }
