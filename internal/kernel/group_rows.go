@@ -141,7 +141,7 @@ func regrow(ghash []uint64) []uint64 {
 	return table
 }
 
-// hasStrings reports whether any of cols holds strings.
+// hasStrings reports whether any of cols holds plain strings.
 func hasStrings(cols []arrow.Array) bool {
 	for _, c := range cols {
 		if packedWidth(c) == 2 {
