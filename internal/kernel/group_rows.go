@@ -168,12 +168,6 @@ const radixGroupMin = 1 << 16
 // its table then takes 128 KiB.
 const radixGroupPart = 8192
 
-// radixShift is where groupRadix takes a row's part from its hash: bits 20
-// to 31, below the high bits that PartitionOf spreads a shuffle's outputs
-// by (every row of one output shares them, so parts taken from them would
-// all be one) and above the low bits that a part's table slots take.
-const radixShift = 20
-
 // radixGroupsMin is the most groups GroupRows keeps in one table: a table
 // of twice as many slots (512 KiB) and their keys still fit the L2 cache.
 // Past it, groupRadix's parts do.
@@ -223,7 +217,7 @@ func estimateGroups(hashes []uint64) int {
 }
 
 // groupRadix is GroupRows' table for many groups: rows are first laid out
-// by some bits of their hashes (radix partitioning), and each part is
+// by the top bits of their hashes (radix partitioning), and each part is
 // grouped with a table small enough for the L2 cache and the TLB's reach,
 // where one table of every group costs a memory latency and a page walk
 // per row. Groups are numbered part by part, then renumbered in order of
@@ -234,14 +228,14 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 	for n>>pbits > radixGroupPart && pbits < 12 {
 		pbits++
 	}
-	pmask := uint64(1)<<pbits - 1
+	shift := 64 - pbits
 	start := make([]int32, 1<<pbits+1)
 	for i, h := range hashes {
 		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
 			ids[i] = -1
 			continue
 		}
-		start[h>>radixShift&pmask+1]++
+		start[h>>shift+1]++
 	}
 	for p := 1; p < len(start); p++ {
 		start[p] += start[p-1]
@@ -253,7 +247,7 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
 			continue
 		}
-		p := h >> radixShift & pmask
+		p := h >> shift
 		rows[pos[p]], phash[pos[p]] = int32(i), h
 		pos[p]++
 	}
