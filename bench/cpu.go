@@ -55,9 +55,9 @@ func (m *cpuMeter) sample() {
 	// step's end, counts as a whole, unless it is under half a period and
 	// not the only one: the processor time of so short an interval is read
 	// at its clock's granularity (a tick in a millisecond looks busy).
-	interval := func(last1 bool) {
+	interval := func(final bool) {
 		now, cpu := time.Now(), processCPU()
-		if wall := now.Sub(last).Seconds(); wall > 0 && (!last1 || intervals == 0 || wall >= cpuSampleEvery.Seconds()/2) {
+		if wall := now.Sub(last).Seconds(); wall > 0 && (!final || intervals == 0 || wall >= cpuSampleEvery.Seconds()/2) {
 			intervals++
 			if (cpu-lastCPU).Seconds()/wall < float64(m.cores)-0.5 {
 				short++

@@ -46,8 +46,8 @@ func packKeys(cols []arrow.Array) packedKeys {
 	if len(cols) == 0 || w > maxPackedWords {
 		return packedKeys{}
 	}
-	for _, c := range cols {
-		if packedWidth(c) == 2 && longestString(c) > maxPackedString {
+	for _, c := range cols { // after the width check: this one reads offsets
+		if s, ok := c.(*array.String); ok && longestString(s) > maxPackedString {
 			return packedKeys{}
 		}
 	}
@@ -69,9 +69,9 @@ func packedWidth(c arrow.Array) int {
 	return 1
 }
 
-// longestString is the length of c's longest string.
-func longestString(c arrow.Array) int {
-	offs, _ := stringParts(c.(*array.String))
+// longestString is the length of s's longest string.
+func longestString(s *array.String) int {
+	offs, _ := stringParts(s)
 	longest := int32(0)
 	for i := 1; i < len(offs); i++ {
 		longest = max(longest, offs[i]-offs[i-1])
