@@ -98,9 +98,43 @@ func (k *packedKeys) pack(c arrow.Array, at int) {
 	case *array.String:
 		offs, data := stringParts(a)
 		for i := range a.Len() {
-			words[i*w+at], words[i*w+at+1] = packString(data[offs[i]:offs[i+1]])
+			s, e := int(offs[i]), int(offs[i+1])
+			if s+16 > len(data) {
+				words[i*w+at], words[i*w+at+1] = packString(data[s:e])
+				continue
+			}
+			// Two loads, masked to the string's bytes: packString without
+			// its copy, where 16 bytes from the start are there to load.
+			l := e - s
+			words[i*w+at] = binary.LittleEndian.Uint64(data[s:]) & packMasks[l][0]
+			words[i*w+at+1] = binary.LittleEndian.Uint64(data[s+8:])&packMasks[l][1] | uint64(l)<<56
 		}
 	}
+}
+
+// packMasks[l] keeps a string of l bytes' bytes of its two words.
+var packMasks = func() (m [maxPackedString + 1][2]uint64) {
+	for l := range m {
+		for b := range l {
+			m[l][b/8] |= 0xff << (8 * (b % 8))
+		}
+	}
+	return m
+}()
+
+// hashes hashes each row's packed words: equal keys pack to equal words,
+// so they hash equally, with no second pass over the columns.
+func (k packedKeys) hashes() []uint64 {
+	w, words := k.w, k.words
+	out := make([]uint64, len(words)/w)
+	for i := range out {
+		acc := uint64(0)
+		for _, x := range words[i*w : i*w+w] {
+			acc = acc*0x9e3779b97f4a7c15 ^ x
+		}
+		out[i] = mix64(acc)
+	}
+	return out
 }
 
 // packString packs b (at most maxPackedString bytes) into two words: its

@@ -29,7 +29,20 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 	if ids, firsts, ok := denseGroups(cols, ids); ok {
 		return ids, firsts
 	}
-	hashes := HashRows(cols, nil)
+	// Packed keys pay where probes compare a row with its group often (few
+	// groups, many rows) and would fetch both strings from far apart, and
+	// they hash from their words in one pass; integers are compared where
+	// they lie for less than copying them.
+	var packed packedKeys
+	if hasStrings(cols) {
+		packed = packKeys(cols)
+	}
+	var hashes []uint64
+	if packed.w > 0 {
+		hashes = packed.hashes()
+	} else {
+		hashes = HashRows(cols, nil)
+	}
 	eq := newKeyEq(cols, cols)
 	var nulls []byte // rows with a null key, as a bitmap; nil for none
 	for _, c := range cols {
@@ -50,16 +63,6 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 	radix := n >= radixGroupMin && groups > radixGroupsMin
 	if radix {
 		return groupRadix(hashes, eq, nulls, ids)
-	}
-	// Packed keys pay where probes compare a row with its group often (few
-	// groups, many rows) and would fetch both strings from far apart;
-	// integers are compared where they lie for less than copying them, and
-	// where most rows start groups (groupRadix) packing cost more than the
-	// compares it saved (BenchmarkGroupRowsDistinctStrings 99-116 ms
-	// unpacked, 145-152 packed).
-	var packed packedKeys
-	if hasStrings(cols) {
-		packed = packKeys(cols)
 	}
 	// A slot holds the high 32 bits of a group's hash and its id + 1. The
 	// table is sized for the groups estimated, not the rows, and doubles

@@ -113,6 +113,10 @@ type JoinTable struct {
 	// latency, and a page walk, per row.
 	pbits int
 	parts []joinTable
+	// filter holds every key of a radix-partitioned table of at most
+	// siftRows keys, so that probe rows that match none are dropped
+	// before the split (the parts then need no filters of their own).
+	filter keyFilter
 	// Other keys: a table of row hashes.
 	slots []hashSlot
 	mask  uint64
@@ -149,9 +153,9 @@ func (t *JoinTable) Release() {
 
 // SizeBytes is the memory of the table itself, beside its keys.
 func (t *JoinTable) SizeBytes() int64 {
-	n := 4*int64(len(t.next)) + 16*int64(len(t.slots))
+	n := 4*int64(len(t.next)) + 16*int64(len(t.slots)) + 8*int64(len(t.filter.words))
 	for i := range t.parts {
-		n += 16*int64(len(t.parts[i].slots)) + 8*int64(len(t.parts[i].filter))
+		n += 16*int64(len(t.parts[i].slots)) + 8*int64(len(t.parts[i].filter.words))
 	}
 	return n
 }
@@ -318,17 +322,20 @@ func joinInt64(probe, build *array.Int64) joinMatches {
 	m := joinMatches{next: t.next, head: make([]int32, probe.Len())}
 	t.probeNulls(&m, probe)
 	var part joinTable
+	bk, br := validKeys(build)
 	if t.pbits = radixBits(build.Len()); t.pbits == 0 {
-		keys, rows := validKeys(build)
-		part.reset(len(keys), 0)
-		t.unique = part.build(t.next, keys, rows) && t.unique
-		keys, rows = validKeys(probe)
+		part.reset(len(bk), 0, true)
+		t.unique = part.build(t.next, bk, br) && t.unique
+		keys, rows := validKeys(probe)
 		m.probe(&part, keys, rows)
 	} else {
-		bk, br, bstart := radixSplit(build.Int64Values(), build, t.pbits)
-		pk, pr, pstart := radixSplit(probe.Int64Values(), probe, t.pbits)
+		t.buildFilter(bk)
+		bk, br, bstart := radixSplit(bk, br, t.pbits)
+		pk, pr := validKeys(probe)
+		pk, pr = t.filter.sift(&m, pk, pr)
+		pk, pr, pstart := radixSplit(pk, pr, t.pbits)
 		for p := range 1 << t.pbits {
-			part.reset(bstart[p+1]-bstart[p], t.pbits)
+			part.reset(bstart[p+1]-bstart[p], t.pbits, t.filter.words == nil)
 			t.unique = part.build(t.next, bk[bstart[p]:bstart[p+1]], br[bstart[p]:bstart[p+1]]) && t.unique
 			m.probe(&part, pk[pstart[p]:pstart[p+1]], pr[pstart[p]:pstart[p+1]])
 		}
@@ -343,16 +350,34 @@ func (t *JoinTable) buildInt64(build *array.Int64) {
 	t.chainNulls(build)
 	t.pbits = radixBits(build.Len())
 	t.parts = make([]joinTable, 1<<t.pbits)
+	keys, rows := validKeys(build)
 	if t.pbits == 0 {
-		keys, rows := validKeys(build)
-		t.parts[0].reset(len(keys), 0)
+		t.parts[0].reset(len(keys), 0, true)
 		t.unique = t.parts[0].build(t.next, keys, rows) && t.unique
 		return
 	}
-	keys, rows, start := radixSplit(build.Int64Values(), build, t.pbits)
+	t.buildFilter(keys)
+	keys, rows, start := radixSplit(keys, rows, t.pbits)
 	for p := range t.parts {
-		t.parts[p].reset(start[p+1]-start[p], t.pbits)
+		t.parts[p].reset(start[p+1]-start[p], t.pbits, t.filter.words == nil)
 		t.unique = t.parts[p].build(t.next, keys[start[p]:start[p+1]], rows[start[p]:start[p+1]]) && t.unique
+	}
+}
+
+// siftRows is the most keys a radix-partitioned table keeps a filter of
+// for the probe side to be sifted through (256 KiB of bits, which the L2
+// cache holds beside the rows going by).
+const siftRows = 1 << 17
+
+// buildFilter fills t.filter with the build keys where there are at most
+// siftRows of them.
+func (t *JoinTable) buildFilter(keys []int64) {
+	if len(keys) > siftRows {
+		return
+	}
+	t.filter.reset(len(keys))
+	for _, k := range keys {
+		t.filter.add(k)
 	}
 }
 
@@ -364,7 +389,9 @@ func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
 		m.probe(&t.parts[0], keys, rows)
 		return
 	}
-	keys, rows, start := radixSplit(probe.Int64Values(), probe, t.pbits)
+	keys, rows := validKeys(probe)
+	keys, rows = t.filter.sift(m, keys, rows)
+	keys, rows, start := radixSplit(keys, rows, t.pbits)
 	for p := range t.parts {
 		m.probe(&t.parts[p], keys[start[p]:start[p+1]], rows[start[p]:start[p+1]])
 	}
@@ -458,29 +485,28 @@ const (
 // next ones a slot in that part's table.
 func joinHash(k int64) uint64 { return uint64(k) * 0x9E3779B97F4A7C15 }
 
-// radixSplit lays out the keys of a's rows that hold a value by the top
-// pbits of their hashes, stably: part p's keys are keys[start[p]:start[p+1]]
-// and rows[...] their row numbers.
-func radixSplit(x []int64, a arrow.Array, pbits int) (keys []int64, rows []int32, start []int) {
-	valid, off := Validity(a)
+// radixSplit lays out keys (of rows, nil: the same) by the top pbits of
+// their hashes, stably: part p's keys are keys[start[p]:start[p+1]] and
+// rows[...] their row numbers.
+func radixSplit(x []int64, xrows []int32, pbits int) (keys []int64, rows []int32, start []int) {
 	shift := 64 - pbits
 	start = make([]int, 1<<pbits+1)
-	for i, k := range x {
-		if valid == nil || IsValid(valid, off, i) {
-			start[joinHash(k)>>shift+1]++
-		}
+	for _, k := range x {
+		start[joinHash(k)>>shift+1]++
 	}
 	for p := 1; p < len(start); p++ {
 		start[p] += start[p-1]
 	}
 	pos := slices.Clone(start[:len(start)-1])
-	keys, rows = make([]int64, start[len(start)-1]), make([]int32, start[len(start)-1])
-	for i, k := range x {
-		if valid == nil || IsValid(valid, off, i) {
-			p := joinHash(k) >> shift
-			keys[pos[p]], rows[pos[p]] = k, int32(i)
-			pos[p]++
+	keys, rows = make([]int64, len(x)), make([]int32, len(x))
+	for j, k := range x {
+		i := int32(j)
+		if xrows != nil {
+			i = xrows[j]
 		}
+		p := joinHash(k) >> shift
+		keys[pos[p]], rows[pos[p]] = k, i
+		pos[p]++
 	}
 	return keys, rows, start
 }
@@ -492,36 +518,19 @@ type joinTable struct {
 	mask  uint64
 	shift uint // a slot is a key's hash, less its pbits radix bits, >> shift
 	pbits uint
-	// filter has a bit set for each build key's filterBit (16 bits a key):
-	// a probe key whose bit is clear is not in the table, found in one load
-	// rather than a walk to an empty slot. Only for tables of at most
-	// filterRows keys, whose filter stays in the cache: semi joins and
-	// joins with a filtered dimension, where most probes miss.
-	filter []uint64
-	fshift uint
+	// filter holds the table's keys where there are at most filterRows
+	// of them (128 KiB of bits, which stay in the cache) and the caller
+	// asked for one: semi joins and joins with a filtered dimension,
+	// where most probes miss.
+	filter keyFilter
 }
 
-// filterRows is the largest part that gets a filter (128 KiB of bits).
+// filterRows is the largest part that gets a filter.
 const filterRows = 1 << 16
 
-// filterBit is k's bit in t.filter: the top bits of a second
-// multiplicative hash, independent of the slot's.
-func (t *joinTable) filterBit(k int64) uint64 {
-	return (uint64(k) * 0xC2B2AE3D27D4EB4F) >> t.fshift
-}
-
-// mayHold reports whether k may be a build key: false only if it is not.
-func (t *joinTable) mayHold(k int64) bool {
-	if t.filter == nil {
-		return true
-	}
-	b := t.filterBit(k)
-	return t.filter[b>>6]&(1<<(b&63)) != 0
-}
-
 // reset empties t and sizes it for rows keys whose hashes' top pbits are
-// the same.
-func (t *joinTable) reset(rows, pbits int) {
+// the same, with a filter if filtered.
+func (t *joinTable) reset(rows, pbits int, filtered bool) {
 	size, shift := joinTableSize(rows)
 	if cap(t.slots) < size {
 		t.slots = make([]joinSlot, size)
@@ -530,23 +539,11 @@ func (t *joinTable) reset(rows, pbits int) {
 		clear(t.slots)
 	}
 	t.mask, t.shift, t.pbits = uint64(size-1), shift, uint(pbits)
-	t.filter = t.filter[:0]
-	if rows > filterRows || rows == 0 {
-		t.filter = nil
+	if !filtered || rows > filterRows || rows == 0 {
+		t.filter.words = nil
 		return
 	}
-	bits := uint(9) // at least 512 bits
-	for 1<<bits < 16*rows {
-		bits++
-	}
-	words := 1 << (bits - 6)
-	if cap(t.filter) < words {
-		t.filter = make([]uint64, words)
-	} else {
-		t.filter = t.filter[:words]
-		clear(t.filter)
-	}
-	t.fshift = 64 - bits
+	t.filter.reset(rows)
 }
 
 func (t *joinTable) home(k int64) uint64 { return joinHash(k) << t.pbits >> t.shift }
@@ -570,9 +567,8 @@ func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool
 			r = rows[j]
 		}
 		k := keys[j]
-		if t.filter != nil {
-			b := t.filterBit(k)
-			t.filter[b>>6] |= 1 << (b & 63)
+		if t.filter.words != nil {
+			t.filter.add(k)
 		}
 		for s := t.home(k); ; s = (s + 1) & t.mask {
 			sl := &t.slots[s]
@@ -605,7 +601,7 @@ func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
 			}
 		}
 		h := int32(-1)
-		if t.mayHold(k) {
+		if t.filter.mayHold(k) {
 			for s := t.home(k); ; s = (s + 1) & t.mask {
 				sl := &t.slots[s]
 				if sl.head1 == 0 {

@@ -288,16 +288,25 @@ func TestHashJoinRadixInt64(t *testing.T) {
 		}
 		return keys
 	}
-	l, r := ints(gen(2000, 9000)...), ints(gen(20000, 8000)...)
-	defer l.Release()
+	r := ints(gen(20000, 8000)...)
 	defer r.Release()
-	for _, how := range []JoinType{Inner, Left, Outer} {
-		li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, how)
-		if err != nil {
-			t.Fatal(err)
+	// Left keys that mostly match, and keys of which most match nothing,
+	// which the build keys' filter drops before the radix split.
+	for _, l := range []arrow.Array{ints(gen(2000, 9000)...), ints(gen(5000, 400000)...)} {
+		defer l.Release()
+		for _, how := range []JoinType{Inner, Left, Outer, Semi, Anti} {
+			li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, how)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if how == Semi || how == Anti {
+				want := refFilter([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
+				checkPairs(t, li, li, want, want)
+				continue
+			}
+			wl, wr := refJoin([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
+			checkPairs(t, li, ri, wl, wr)
 		}
-		wl, wr := refJoin([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
-		checkPairs(t, li, ri, wl, wr)
 	}
 }
 
@@ -321,7 +330,7 @@ func TestJoinTableSharedByProbes(t *testing.T) {
 		probes [][]arrow.Array
 	}{
 		{"radix int64", []arrow.Array{gen(40000, 30000)},
-			[][]arrow.Array{{gen(5000, 40000)}, {gen(7000, 40000)}, {gen(0, 1)}, {gen(3000, 40000)}}},
+			[][]arrow.Array{{gen(5000, 40000)}, {gen(7000, 40000)}, {gen(0, 1)}, {gen(3000, 40000)}, {gen(6000, 1000000)}}},
 		{"small int64", []arrow.Array{gen(300, 200)}, [][]arrow.Array{{gen(1000, 300)}, {gen(900, 300)}}},
 		{"int and string", []arrow.Array{gen(2000, 40), words(2000, "a", "b", "c", "d")},
 			[][]arrow.Array{{gen(1500, 50), words(1500, "b", "e", "a")}, {gen(10, 50), words(10, "c")}}},

@@ -1,0 +1,95 @@
+package kernel
+
+// keyFilter is a blocked Bloom filter of int64 join keys: a key sets two
+// bits of one word, so that asking costs a single load, and a clear bit
+// says the key is not a build key. At 16 bits a key about one probe key in
+// 70 that is not a build key passes. A filter kept in the cache answers
+// the probes that miss (a semi join on a filtered side, a dimension
+// filtered to a few rows) without a walk to an empty slot of a larger
+// table, or a radix split of rows that match nothing.
+type keyFilter struct {
+	words []uint64 // nil: no filter, every key may be a build key
+	shift uint     // a key's word is its filterHash >> shift
+}
+
+// filterBitsPerKey is the bits a filter spends on each key.
+const filterBitsPerKey = 16
+
+// filterHash is a multiplicative hash independent of joinHash: its top
+// bits choose the word, the two fields below them the bits.
+func filterHash(k int64) uint64 { return uint64(k) * 0xC2B2AE3D27D4EB4F }
+
+// reset empties f and sizes it for n keys, reusing its words.
+func (f *keyFilter) reset(n int) {
+	bits := uint(9) // at least 512 bits
+	for 1<<bits < filterBitsPerKey*n {
+		bits++
+	}
+	words := 1 << (bits - 6)
+	if cap(f.words) < words {
+		f.words = make([]uint64, words)
+	} else {
+		f.words = f.words[:words]
+		clear(f.words)
+	}
+	f.shift = 64 - (bits - 6)
+}
+
+// mask is the two bits of k's word that k sets.
+func (f *keyFilter) mask(h uint64) uint64 {
+	return 1<<(h>>(f.shift-6)&63) | 1<<(h>>(f.shift-12)&63)
+}
+
+func (f *keyFilter) add(k int64) {
+	h := filterHash(k)
+	f.words[h>>f.shift] |= f.mask(h)
+}
+
+// mayHold reports whether k may be a build key: false only if it is not.
+func (f *keyFilter) mayHold(k int64) bool {
+	if f.words == nil {
+		return true
+	}
+	h := filterHash(k)
+	m := f.mask(h)
+	return f.words[h>>f.shift]&m == m
+}
+
+// filterSample is how many probe keys, spread over a probe side, decide
+// whether sifting it through a filter first pays.
+const filterSample = 1024
+
+// sift drops the probe keys that f says no build key equals, before a
+// radix split lays out the rest: each dropped row gets no match in m.
+// keys are the probe keys, rows their probe rows (nil: the same). Where
+// most of a spread sample of the keys pass, it returns them all, as the
+// pass would save little.
+func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, []int32) {
+	n := len(keys)
+	if f.words == nil || n == 0 {
+		return keys, rows
+	}
+	passed, sample := 0, min(n, filterSample)
+	for j := range sample {
+		if f.mayHold(keys[j*n/sample]) {
+			passed++
+		}
+	}
+	if 2*passed > sample {
+		return keys, rows
+	}
+	outKeys, outRows := make([]int64, 0, 2*passed*n/sample+16), make([]int32, 0, 2*passed*n/sample+16)
+	for j, k := range keys {
+		i := int32(j)
+		if rows != nil {
+			i = rows[j]
+		}
+		if f.mayHold(k) {
+			outKeys, outRows = append(outKeys, k), append(outRows, i)
+			continue
+		}
+		m.head[i] = -1
+		m.unmatched++
+	}
+	return outKeys, outRows
+}
