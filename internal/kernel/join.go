@@ -365,9 +365,8 @@ func (t *JoinTable) buildInt64(build *array.Int64) {
 }
 
 // siftRows is the most keys a radix-partitioned table keeps a filter of
-// for the probe side to be sifted through (256 KiB of bits, which the L2
-// cache holds beside the rows going by).
-const siftRows = 1 << 17
+// for the probe side to be sifted through: 8 bits a key.
+const siftRows = maxFilterBits / 8
 
 // buildFilter fills t.filter with the build keys where there are at most
 // siftRows of them.

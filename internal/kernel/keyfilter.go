@@ -12,8 +12,14 @@ type keyFilter struct {
 	shift uint     // a key's word is its filterHash >> shift
 }
 
-// filterBitsPerKey is the bits a filter spends on each key.
-const filterBitsPerKey = 16
+// filterBitsPerKey is the bits a filter spends on each key, up to
+// maxFilterBits in all (256 KiB, which the L2 cache holds beside the rows
+// going by): past 131,072 keys the bits a key thin out, to 8 at siftRows
+// (about one in 20 of the other keys then passes).
+const (
+	filterBitsPerKey = 16
+	maxFilterBits    = 1 << 21
+)
 
 // filterHash is a multiplicative hash independent of joinHash: its top
 // bits choose the word, the two fields below them the bits.
@@ -22,7 +28,7 @@ func filterHash(k int64) uint64 { return uint64(k) * 0xC2B2AE3D27D4EB4F }
 // reset empties f and sizes it for n keys, reusing its words.
 func (f *keyFilter) reset(n int) {
 	bits := uint(9) // at least 512 bits
-	for 1<<bits < filterBitsPerKey*n {
+	for 1<<bits < min(filterBitsPerKey*n, maxFilterBits) {
 		bits++
 	}
 	words := 1 << (bits - 6)
