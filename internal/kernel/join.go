@@ -134,7 +134,7 @@ func BuildJoin(build []arrow.Array) (*JoinTable, error) {
 		}
 	}
 	keys, release := WidenAll(build)
-	t := &JoinTable{keys: keys, release: release, next: make([]int32, keys[0].Len()), unique: true, nullHead: -1}
+	t := &JoinTable{keys: keys, release: release, next: unchained(keys[0].Len()), unique: true, nullHead: -1}
 	if b, ok := keys[0].(*array.Int64); ok && len(keys) == 1 {
 		t.buildInt64(b)
 	} else {
@@ -317,7 +317,7 @@ func joinTableSize(rows int) (size int, shift uint) {
 // keys of that part look it up, in one table reused from part to part,
 // which stays in the cache and takes no memory for all parts at once.
 func joinInt64(probe, build *array.Int64) joinMatches {
-	t := JoinTable{next: make([]int32, build.Len()), nullHead: -1}
+	t := JoinTable{next: unchained(build.Len()), nullHead: -1}
 	t.chainNulls(build)
 	m := joinMatches{next: t.next, head: make([]int32, probe.Len())}
 	t.probeNulls(&m, probe)
@@ -394,6 +394,18 @@ func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
 	for p := range t.parts {
 		m.probe(&t.parts[p], keys[start[p]:start[p+1]], rows[start[p]:start[p+1]])
 	}
+}
+
+// unchained is the next of n build rows before any is chained: each the
+// last of its key's chain. Filled in one pass, it is written again only for
+// a repeated key, where the build, which takes rows part by part, would
+// otherwise write a scattered word, a cache miss, for every row.
+func unchained(n int) []int32 {
+	next := make([]int32, n)
+	for r := range next {
+		next[r] = -1
+	}
+	return next
 }
 
 // chainNulls chains the build rows with a null key, which match each
@@ -548,8 +560,9 @@ func (t *joinTable) reset(rows, pbits int, filtered bool) {
 func (t *joinTable) home(k int64) uint64 { return joinHash(k) << t.pbits >> t.shift }
 
 // build adds keys to t in reverse order, chaining the build rows with one
-// key through next in row order; rows maps keys' indexes to build rows
-// (nil: the same). It reports whether no key repeated.
+// key through next (as unchained left it) in row order; rows maps keys'
+// indexes to build rows (nil: the same). It reports whether no key
+// repeated.
 func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool) {
 	unique = true
 	var touched int32
@@ -573,7 +586,6 @@ func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool
 			sl := &t.slots[s]
 			if sl.head1 == 0 {
 				*sl = joinSlot{key: k, head1: r + 1, count: 1}
-				next[r] = -1
 				break
 			}
 			if sl.key == k {
@@ -649,7 +661,6 @@ func (t *JoinTable) buildHashed() {
 			sl := &t.slots[s]
 			if sl.head1 == 0 {
 				*sl = hashSlot{hash: h, head1: int32(r) + 1, count: 1}
-				t.next[r] = -1
 				break
 			}
 			if sl.hash == h && eq.equal(r, int(sl.head1-1)) {
