@@ -134,7 +134,7 @@ func BuildJoin(build []arrow.Array) (*JoinTable, error) {
 		}
 	}
 	keys, release := WidenAll(build)
-	t := &JoinTable{keys: keys, release: release, next: unchained(keys[0].Len()), unique: true, nullHead: -1}
+	t := &JoinTable{keys: keys, release: release, next: minusOnes(keys[0].Len()), unique: true, nullHead: -1}
 	if b, ok := keys[0].(*array.Int64); ok && len(keys) == 1 {
 		t.buildInt64(b)
 	} else {
@@ -185,7 +185,7 @@ func (t *JoinTable) match(probe []arrow.Array) (joinMatches, error) {
 	if err := matchKinds(probe, t.keys); err != nil {
 		return joinMatches{}, err
 	}
-	m := joinMatches{next: t.next, unique: t.unique, head: make([]int32, probe[0].Len())}
+	m := joinMatches{next: t.next, unique: t.unique, head: minusOnes(probe[0].Len())}
 	if t.slots == nil {
 		t.probeInt64(&m, probe[0].(*array.Int64))
 	} else {
@@ -317,9 +317,9 @@ func joinTableSize(rows int) (size int, shift uint) {
 // keys of that part look it up, in one table reused from part to part,
 // which stays in the cache and takes no memory for all parts at once.
 func joinInt64(probe, build *array.Int64) joinMatches {
-	t := JoinTable{next: unchained(build.Len()), nullHead: -1}
+	t := JoinTable{next: minusOnes(build.Len()), nullHead: -1}
 	t.chainNulls(build)
-	m := joinMatches{next: t.next, head: make([]int32, probe.Len())}
+	m := joinMatches{next: t.next, head: minusOnes(probe.Len())}
 	t.probeNulls(&m, probe)
 	var part joinTable
 	bk, br := validKeys(build)
@@ -396,11 +396,13 @@ func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
 	}
 }
 
-// unchained is the next of n build rows before any is chained: each the
-// last of its key's chain. Filled in one pass, it is written again only for
-// a repeated key, where the build, which takes rows part by part, would
-// otherwise write a scattered word, a cache miss, for every row.
-func unchained(n int) []int32 {
+// minusOnes is n times -1: the next of build rows before any is chained
+// (each the last of its key's chain), and the head of probe rows before
+// any is matched. Filled in one pass, they are written again only for a
+// repeated key or a match, where builds and probes, which take rows part
+// by part, would otherwise write a scattered word, a cache miss, for
+// every row.
+func minusOnes(n int) []int32 {
 	next := make([]int32, n)
 	for r := range next {
 		next[r] = -1
@@ -560,7 +562,7 @@ func (t *joinTable) reset(rows, pbits int, filtered bool) {
 func (t *joinTable) home(k int64) uint64 { return joinHash(k) << t.pbits >> t.shift }
 
 // build adds keys to t in reverse order, chaining the build rows with one
-// key through next (as unchained left it) in row order; rows maps keys'
+// key through next (as minusOnes left it) in row order; rows maps keys'
 // indexes to build rows (nil: the same). It reports whether no key
 // repeated.
 func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool) {
@@ -625,14 +627,15 @@ func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
 				}
 			}
 		}
+		if h < 0 {
+			m.unmatched++
+			continue
+		}
 		i := j
 		if rows != nil {
 			i = int(rows[j])
 		}
 		m.head[i] = h
-		if h < 0 {
-			m.unmatched++
-		}
 	}
 	probeSink.Store(uint64(touched))
 }

@@ -94,8 +94,7 @@ func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, [
 			outKeys, outRows = append(outKeys, k), append(outRows, i)
 			continue
 		}
-		m.head[i] = -1
-		m.unmatched++
+		m.unmatched++ // its head stays -1
 	}
 	return outKeys, outRows
 }
