@@ -227,14 +227,20 @@ func (j *join) strategy() string {
 		return n.npartitions() == 1 || b >= 0 && (b < j.spec.Broadcast || b <= broadcastShare(other))
 	}
 	how := j.spec.How
+	semi := how == kernel.Semi || how == kernel.Anti
 	switch {
+	case semi && small(j.left, lb, rb) && small(j.right, rb, lb) && lb >= 0 && rb > lb:
+		// Both small: the smaller side's table is built, the other's
+		// partitions probe it (TPC-H's q22 marks its customers with the
+		// orders instead of building a table of 1.5M orders).
+		return joinMarkLeft
 	case keepsLeft(how) && small(j.right, rb, lb) && (!small(j.left, lb, rb) || rn <= ln):
 		return joinBroadcastRight
 	case (how == kernel.Inner || how == kernel.Right) && small(j.left, lb, rb):
 		return joinBroadcastLeft
 	case keepsLeft(how) && small(j.right, rb, lb):
 		return joinBroadcastRight
-	case (how == kernel.Semi || how == kernel.Anti) && small(j.left, lb, rb):
+	case semi && small(j.left, lb, rb):
 		return joinMarkLeft
 	}
 	return joinShuffle

@@ -207,6 +207,29 @@ func TestMergeBroadcastBuilt(t *testing.T) {
 	}
 }
 
+// A semi or anti join of two sides small enough to broadcast builds its
+// table on the smaller one: the left, marked by the right's partitions, or
+// the right, probed by the left's.
+func TestMergeSemiBothSmall(t *testing.T) {
+	ctx := newClient(t)
+	for _, c := range []struct {
+		left, right int // rows
+		want        string
+	}{{20, 3000, "broadcast left, marked by every right partition"}, {300, 40, "broadcast right"}} {
+		for _, how := range []dataframe.How{dataframe.Semi, dataframe.Anti} {
+			t.Run(fmt.Sprintf("%s/%d-%d", how, c.left, c.right), func(t *testing.T) {
+				rows := genRows(25, c.left)
+				left, right := dataframe.FromRecords(rows, 1), dataframe.FromRecords(rightRows(c.right), 2)
+				f := left.Merge(right, dataframe.MergeOptions{How: how, On: []string{"KI"}})
+				if plan := f.Explain(); !strings.Contains(plan, c.want) {
+					t.Fatalf("plan, want %s:\n%s", c.want, plan)
+				}
+				checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(refMerge(rows, rightRows(c.right), how, []string{"KI"})), 0)
+			})
+		}
+	}
+}
+
 func TestMergeErrors(t *testing.T) {
 	left := dataframe.FromRecords(genRows(1, 10), 1)
 	right := dataframe.FromRecords(rightRows(5), 1)
