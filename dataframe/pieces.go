@@ -108,10 +108,10 @@ func pieceRecords(op string, tc *registry.Context, inputs []any) (recs []any, re
 // sideRows is one side of a task's input, read as one table: the pieces a
 // shuffle brought (whole records or rowsPieces), or the task's input.
 type sideRows struct {
-	recs  []arrow.Record    // each piece's record: the piece, or the partition its rows lie in
-	loc   *kernel.Rows      // each row's piece and row in its record; nil where every piece is whole
-	own   arrow.Record      // a record the side made and releases
-	table *kernel.JoinTable // a broadcast side's join table, built on its join keys
+	recs  []arrow.Record // each piece's record: the piece, or the partition its rows lie in
+	loc   *kernel.Rows   // each row's piece and row in its record; nil where every piece is whole
+	own   arrow.Record   // a record the side made and releases
+	built *builtSide     // a broadcast side, whose join table is built on its join keys
 }
 
 // sideOf reads side s of a task's inputs; out gives its columns where it
@@ -131,7 +131,7 @@ func sideOf(op string, tc *registry.Context, inputs []any, s int, out []colSpec)
 			side.recs[k] = v
 			n += int(v.NumRows())
 		case *builtSide:
-			side.recs[k], side.table = v.rec, v.table
+			side.recs[k], side.built = v.rec, v
 			n += int(v.rec.NumRows())
 		case *rowsPiece:
 			side.recs[k] = v.src

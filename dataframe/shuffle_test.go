@@ -230,6 +230,27 @@ func TestMergeSemiBothSmall(t *testing.T) {
 	}
 }
 
+// Partitions of a few rows beside a large broadcast side join on tables
+// of their own rows, which the side's rows probe (its table unbuilt), and
+// the answer is the same for every join that keeps the left rows.
+func TestMergeSmallPartitionsBuildLeft(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(26, 60)
+	for _, how := range []dataframe.How{dataframe.Inner, dataframe.Left, dataframe.Semi, dataframe.Anti} {
+		for _, on := range [][]string{{"KI"}, {"K", "KI"}} {
+			t.Run(fmt.Sprintf("%s/on=%v", how, on), func(t *testing.T) {
+				left := arrowFrame(t, rows, []int{20, 20, 20})
+				right := dataframe.FromRecords(rightRows(2000), 1)
+				f := left.Merge(right, dataframe.MergeOptions{How: how, On: on, BroadcastBytes: -1})
+				if plan := f.Explain(); !strings.Contains(plan, "broadcast right") {
+					t.Fatalf("plan:\n%s", plan)
+				}
+				checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(refMerge(rows, rightRows(2000), how, on)), 0)
+			})
+		}
+	}
+}
+
 func TestMergeErrors(t *testing.T) {
 	left := dataframe.FromRecords(genRows(1, 10), 1)
 	right := dataframe.FromRecords(rightRows(5), 1)

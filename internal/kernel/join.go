@@ -95,6 +95,75 @@ func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32, error
 	return pi, bi, nil
 }
 
+// HashJoinBuildLeft is HashJoin for an Inner, Left, Semi or Anti join
+// with its table built on the left side, for a left side much smaller than
+// the right (a filtered partition beside a broadcast side whose own table
+// is not built): the right rows probe it, most of them sifted out by its
+// filter, and the pairs come out in HashJoin's order.
+func HashJoinBuildLeft(left, right []arrow.Array, how JoinType) (li, ri []int32, err error) {
+	switch how {
+	case Inner, Left, Semi, Anti:
+	default:
+		return nil, nil, fmt.Errorf("join on a left table: cannot make a %s join", how)
+	}
+	t, err := BuildJoin(left)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer t.Release()
+	n := len(t.next)
+	if how == Semi || how == Anti {
+		matched := make([]bool, n)
+		if err := t.Mark(right, matched); err != nil {
+			return nil, nil, err
+		}
+		for r, ok := range matched {
+			if ok == (how == Semi) {
+				li = append(li, int32(r))
+			}
+		}
+		return li, nil, nil
+	}
+	pr, pl, err := t.Probe(right, Inner) // in right order
+	if err != nil {
+		return nil, nil, err
+	}
+	// Lay the pairs out by left row, stably: each left row's matches stay
+	// in right order.
+	start := make([]int32, n+1)
+	for _, l := range pl {
+		start[l+1]++
+	}
+	unmatched := 0
+	for l := range n {
+		if start[l+1] == 0 {
+			unmatched++
+		}
+		start[l+1] += start[l]
+	}
+	byLeft := make([]int32, len(pr))
+	pos := slices.Clone(start[:n])
+	for k, l := range pl {
+		byLeft[pos[l]] = pr[k]
+		pos[l]++
+	}
+	size := len(pr)
+	if how == Left {
+		size += unmatched
+	}
+	li, ri = make([]int32, 0, size), make([]int32, 0, size)
+	for l := range int32(n) {
+		matches := byLeft[start[l]:start[l+1]]
+		if len(matches) == 0 && how == Left {
+			li, ri = append(li, l), append(ri, -1)
+		}
+		for _, r := range matches {
+			li, ri = append(li, l), append(ri, r)
+		}
+	}
+	return li, ri, nil
+}
+
 // JoinTable is the hash table on a join's build side. Built once, it may
 // be probed by any number of probe sides, from several goroutines at once:
 // a broadcast side's table serves every partition of the other side.
@@ -159,6 +228,10 @@ func (t *JoinTable) SizeBytes() int64 {
 	}
 	return n
 }
+
+// JoinTableBytes is about the memory BuildJoin's table of rows build rows
+// takes beside its keys: chains, slots half full and a filter.
+func JoinTableBytes(rows int) int64 { return 38 * int64(rows) }
 
 // Probe matches the probe side's key columns (pairwise of the build keys'
 // kinds) against the table, for an Inner, Left, Semi or Anti join (or an
