@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -260,43 +261,76 @@ func compareStrings(a, b Datum, op CmpOp, out []uint8) {
 
 // And is Kleene conjunction: false if either side is false, else null if
 // either is null.
-func And(a, b Mask) Mask {
-	out := Mask{Vals: make([]uint8, len(a.Vals))}
-	for i := range out.Vals {
-		out.Vals[i] = a.Vals[i] & b.Vals[i]
-	}
-	if a.Valid != nil || b.Valid != nil {
-		av, bv := ones(a.Valid, len(a.Vals)), ones(b.Valid, len(b.Vals))
-		out.Valid = make([]uint8, len(a.Vals))
-		for i := range out.Valid {
-			out.Valid[i] = av[i]&bv[i] | av[i]&(a.Vals[i]^1) | bv[i]&(b.Vals[i]^1)
-		}
-	}
-	return out
-}
+func And(a, b Mask) Mask { return logical(a, b, false) }
 
 // Or is Kleene disjunction: true if either side is true, else null if
 // either is null.
-func Or(a, b Mask) Mask {
-	out := Mask{Vals: make([]uint8, len(a.Vals))}
-	for i := range out.Vals {
-		out.Vals[i] = a.Vals[i] | b.Vals[i]
-	}
-	if a.Valid != nil || b.Valid != nil {
-		av, bv := ones(a.Valid, len(a.Vals)), ones(b.Valid, len(b.Vals))
-		out.Valid = make([]uint8, len(a.Vals))
-		for i := range out.Valid {
-			out.Valid[i] = av[i]&bv[i] | av[i]&a.Vals[i] | bv[i]&b.Vals[i]
+func Or(a, b Mask) Mask { return logical(a, b, true) }
+
+// logical is And, or Or where or. Masks hold a 0 or 1 a byte, so both go
+// eight rows a word: a byte loop took 2.4 ns a row, a sixth of TPC-H's
+// q6 and a third of its filter.
+func logical(a, b Mask, or bool) Mask {
+	n := len(a.Vals)
+	out := Mask{Vals: make([]uint8, n)}
+	av, bv := a.Vals[:n], b.Vals[:n]
+	// one combines the words x and y of the two sides.
+	one := func(x, y uint64) uint64 {
+		if or {
+			return x | y
 		}
+		return x & y
+	}
+	words := n &^ 7
+	for i := 0; i < words; i += 8 {
+		putWord(out.Vals, i, one(word(av, i), word(bv, i)))
+	}
+	for i := words; i < n; i++ {
+		out.Vals[i] = uint8(one(uint64(av[i]), uint64(bv[i])))
+	}
+	if a.Valid == nil && b.Valid == nil {
+		return out
+	}
+	// A side decides where it is valid and its value is the answer
+	// either way: false for And, true for Or.
+	decides := func(valid, vals uint64) uint64 {
+		if or {
+			return valid & vals
+		}
+		return valid & (vals ^ byteOnes)
+	}
+	ak, bk := ones(a.Valid, n)[:n], ones(b.Valid, n)[:n]
+	out.Valid = make([]uint8, n)
+	for i := 0; i < words; i += 8 {
+		x, y := word(ak, i), word(bk, i)
+		putWord(out.Valid, i, x&y|decides(x, word(av, i))|decides(y, word(bv, i)))
+	}
+	for i := words; i < n; i++ {
+		x, y := uint64(ak[i]), uint64(bk[i])
+		out.Valid[i] = uint8(x&y | decides(x, uint64(av[i]))&1 | decides(y, uint64(bv[i]))&1)
 	}
 	return out
 }
 
+// byteOnes is a 1 in each byte of a word.
+const byteOnes = 0x0101010101010101
+
+// word is the eight bytes of b from i, as a word.
+func word(b []uint8, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+
+// putWord writes w as the eight bytes of b from i.
+func putWord(b []uint8, i int, w uint64) { binary.LittleEndian.PutUint64(b[i:], w) }
+
 // Not negates; null stays null.
 func Not(a Mask) Mask {
-	out := Mask{Vals: make([]uint8, len(a.Vals)), Valid: a.Valid}
-	for i, v := range a.Vals {
-		out.Vals[i] = v ^ 1
+	n := len(a.Vals)
+	out := Mask{Vals: make([]uint8, n), Valid: a.Valid}
+	words := n &^ 7
+	for i := 0; i < words; i += 8 {
+		putWord(out.Vals, i, word(a.Vals, i)^byteOnes)
+	}
+	for i := words; i < n; i++ {
+		out.Vals[i] = a.Vals[i] ^ 1
 	}
 	return out
 }
