@@ -2,29 +2,36 @@ package kernel
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 )
 
-// Filter keeps the rows of rec where sel is 1. Keeping every row returns
+// Filter keeps the rows of rec where sel is 1 (each byte 0 or 1). Keeping every row returns
 // rec itself, retained.
 func Filter(rec arrow.Record, sel []uint8) arrow.Record {
 	n := 0
-	for _, v := range sel {
+	words := len(sel) &^ 7
+	for i := 0; i < words; i += 8 {
+		n += bits.OnesCount64(word(sel, i)) // a 0 or 1 a byte
+	}
+	for _, v := range sel[words:] {
 		n += int(v)
 	}
 	if n == len(sel) {
 		rec.Retain()
 		return rec
 	}
-	idx := make([]int32, 0, n)
+	// Every row is written where the next kept one goes, and only a kept
+	// one moves it on: no branch to mispredict where about half are kept.
+	idx := make([]int32, n+1)
+	k := 0
 	for i, v := range sel {
-		if v != 0 {
-			idx = append(idx, int32(i))
-		}
+		idx[k] = int32(i)
+		k += int(v & 1)
 	}
-	return TakeRecord(rec, idx)
+	return TakeRecord(rec, idx[:n])
 }
 
 // TakeRecord returns the rows of rec at idx, in that order.
