@@ -80,6 +80,13 @@ func matchKinds(left, right []arrow.Array) error {
 // returning probe and build indices; the keys are widened and of matching
 // kinds.
 func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32, error) {
+	if how != Outer && build[0].Len() > 2*probe[0].Len() {
+		// The table goes on the smaller side: one on a side several times
+		// larger costs more to build, and its repeated keys chain rows
+		// that emit then walks, a cache miss a pair (TPC-H's q13 joins
+		// 150,000 customers with the 1.5M orders by customer).
+		return HashJoinBuildLeft(probe, build, how)
+	}
 	p, ok := probe[0].(*array.Int64)
 	b, bok := build[0].(*array.Int64)
 	if !ok || !bok || len(probe) != 1 || len(build) != 1 {
