@@ -22,7 +22,7 @@ const (
 )
 
 // filterHash is a multiplicative hash independent of joinHash: its top
-// bits choose the word, the two fields below them the bits.
+// bits choose the word, two fields in its middle the bits.
 func filterHash(k int64) uint64 { return uint64(k) * 0xC2B2AE3D27D4EB4F }
 
 // reset empties f and sizes it for n keys, reusing its words.
@@ -41,9 +41,11 @@ func (f *keyFilter) reset(n int) {
 	f.shift = 64 - (bits - 6)
 }
 
-// mask is the two bits of k's word that k sets.
+// mask is the two bits of its word that a key of filter hash h sets:
+// from bits of h below any the word takes (a filter has at most 2^15
+// words, taken from bits 49 and up), at shifts the compiler knows.
 func (f *keyFilter) mask(h uint64) uint64 {
-	return 1<<(h>>(f.shift-6)&63) | 1<<(h>>(f.shift-12)&63)
+	return 1<<(h>>32&63) | 1<<(h>>38&63)
 }
 
 func (f *keyFilter) add(k int64) {
