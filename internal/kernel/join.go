@@ -103,10 +103,11 @@ func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32, error
 }
 
 // HashJoinBuildLeft is HashJoin for an Inner, Left, Semi or Anti join
-// with its table built on the left side, for a left side much smaller than
-// the right (a filtered partition beside a broadcast side whose own table
-// is not built): the right rows probe it, most of them sifted out by its
-// filter, and the pairs come out in HashJoin's order.
+// with its table built on the left side, for a left side smaller than the
+// right (or a filtered partition beside a broadcast side whose own table
+// is not built): the right rows probe it, those that match no key mostly
+// turned away by its filter, and the pairs are laid out in HashJoin's
+// order.
 func HashJoinBuildLeft(left, right []arrow.Array, how JoinType) (li, ri []int32, err error) {
 	switch how {
 	case Inner, Left, Semi, Anti:
@@ -265,7 +266,7 @@ func (t *JoinTable) match(probe []arrow.Array) (joinMatches, error) {
 	if err := matchKinds(probe, t.keys); err != nil {
 		return joinMatches{}, err
 	}
-	m := joinMatches{next: t.next, unique: t.unique, head: minusOnes(probe[0].Len())}
+	m := joinMatches{next: t.next, unique: t.unique}
 	if t.slots == nil {
 		t.probeInt64(&m, probe[0].(*array.Int64))
 	} else {
@@ -408,11 +409,12 @@ func joinTableSize(rows int, dense bool) (size int, shift uint) {
 func joinInt64(probe, build *array.Int64) joinMatches {
 	t := JoinTable{next: minusOnes(build.Len()), nullHead: -1}
 	t.chainNulls(build)
-	m := joinMatches{next: t.next, head: minusOnes(probe.Len())}
+	t.pbits = radixBits(build.Len())
+	m := joinMatches{next: t.next, head: probeHeads(probe, t.pbits)}
 	t.probeNulls(&m, probe)
 	var part joinTable
 	bk, br := validKeys(build)
-	if t.pbits = radixBits(build.Len()); t.pbits == 0 {
+	if t.pbits == 0 {
 		part.reset(len(bk), 0, true)
 		t.unique = part.build(t.next, bk, br) && t.unique
 		keys, rows := validKeys(probe)
@@ -471,6 +473,7 @@ func (t *JoinTable) buildFilter(keys []int64) {
 
 // probeInt64 looks up each probe key, split into the table's parts alike.
 func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
+	m.head = probeHeads(probe, t.pbits)
 	t.probeNulls(m, probe)
 	if t.pbits == 0 {
 		keys, rows := validKeys(probe)
@@ -485,6 +488,17 @@ func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
 	}
 }
 
+// probeHeads is the head of each row of probe before the probe: -1 where
+// the probe writes matches only (rows taken by radix part, or some rows
+// left out for their nulls), else left to the probe, which writes each row
+// in order.
+func probeHeads(probe *array.Int64, pbits int) []int32 {
+	if pbits > 0 || probe.NullN() > 0 {
+		return minusOnes(probe.Len())
+	}
+	return make([]int32, probe.Len())
+}
+
 // minusOnes is n times -1: the next of build rows before any is chained
 // (each the last of its key's chain), and the head of probe rows before
 // any is matched. Filled in one pass, they are written again only for a
@@ -492,11 +506,16 @@ func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
 // by part, would otherwise write a scattered word, a cache miss, for
 // every row.
 func minusOnes(n int) []int32 {
-	next := make([]int32, n)
-	for r := range next {
-		next[r] = -1
+	out := make([]int32, n)
+	if n == 0 {
+		return out
 	}
-	return next
+	// Doubling copies: memmove's wide stores, not a store a word.
+	out[0] = -1
+	for k := 1; k < n; k *= 2 {
+		copy(out[k:], out[:k])
+	}
+	return out
 }
 
 // chainNulls chains the build rows with a null key, which match each
@@ -698,6 +717,10 @@ func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool
 // row (rows maps keys' indexes to probe rows; nil: the same).
 func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
 	var touched int32
+	filter := &t.filter
+	if filter.mostHeld(keys) {
+		filter = &keyFilter{} // asking it would cost more than it saves
+	}
 	for j, k := range keys {
 		if j%probeBatch == 0 {
 			for _, k := range keys[j:min(j+probeBatch, len(keys))] {
@@ -705,7 +728,7 @@ func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
 			}
 		}
 		h := int32(-1)
-		if t.filter.mayHold(k) {
+		if filter.mayHold(k) {
 			for s := t.home(k); ; s = (s + 1) & t.mask {
 				sl := &t.slots[s]
 				if sl.head1 == 0 {
@@ -720,13 +743,12 @@ func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
 		}
 		if h < 0 {
 			m.unmatched++
-			continue
 		}
-		i := j
-		if rows != nil {
-			i = int(rows[j])
+		if rows == nil {
+			m.head[j] = h // rows in order: a write in order either way
+		} else if h >= 0 {
+			m.head[rows[j]] = h
 		}
-		m.head[i] = h
 	}
 	probeSink.Store(uint64(touched))
 }
@@ -771,6 +793,7 @@ func (t *JoinTable) buildHashed() {
 // probeHashed looks up each probe row by its hash, checking the key
 // values of every candidate.
 func (t *JoinTable) probeHashed(m *joinMatches, probe []arrow.Array) {
+	m.head = make([]int32, probe[0].Len()) // each row's written
 	eq := newKeyEq(probe, t.keys)
 	for i, h := range HashRows(probe, nil) {
 		match := int32(-1)

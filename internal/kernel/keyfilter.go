@@ -63,6 +63,23 @@ func (f *keyFilter) mayHold(k int64) bool {
 	return f.words[h>>f.shift]&m == m
 }
 
+// mostHeld reports whether f holds most of 64 keys spread over keys (not
+// for f empty): a probe that mostly matches finds its answer in the table
+// anyway, and asking the filter first only adds to each probe.
+func (f *keyFilter) mostHeld(keys []int64) bool {
+	n := len(keys)
+	if f.words == nil || n == 0 {
+		return false
+	}
+	held, sample := 0, min(n, 64)
+	for j := range sample {
+		if f.mayHold(keys[j*n/sample]) {
+			held++
+		}
+	}
+	return 4*held >= 3*sample
+}
+
 // filterSample is how many probe keys, spread over a probe side, decide
 // whether sifting it through a filter first pays.
 const filterSample = 1024
