@@ -63,21 +63,28 @@ func (f *keyFilter) mayHold(k int64) bool {
 	return f.words[h>>f.shift]&m == m
 }
 
-// mostHeld reports whether f holds most of 64 keys spread over keys (not
-// for f empty): a probe that mostly matches finds its answer in the table
-// anyway, and asking the filter first only adds to each probe.
+// mostHeld reports whether f holds three in four of 64 keys spread over
+// keys (not for f empty): a probe that mostly matches finds its answer in
+// the table anyway, and asking the filter first only adds to each probe.
 func (f *keyFilter) mostHeld(keys []int64) bool {
+	held, sampled := f.heldOf(keys, 64)
+	return sampled > 0 && 4*held >= 3*sampled
+}
+
+// heldOf is how many of up to size keys spread evenly over keys f holds,
+// and how many it asked about: none where f is empty.
+func (f *keyFilter) heldOf(keys []int64, size int) (held, sampled int) {
 	n := len(keys)
 	if f.words == nil || n == 0 {
-		return false
+		return 0, 0
 	}
-	held, sample := 0, min(n, 64)
-	for j := range sample {
-		if f.mayHold(keys[j*n/sample]) {
+	sampled = min(n, size)
+	for j := range sampled {
+		if f.mayHold(keys[j*n/sampled]) {
 			held++
 		}
 	}
-	return 4*held >= 3*sample
+	return held, sampled
 }
 
 // filterSample is how many probe keys, spread over a probe side, decide
@@ -90,20 +97,12 @@ const filterSample = 1024
 // most of a spread sample of the keys pass, it returns them all, as the
 // pass would save little.
 func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, []int32) {
+	passed, sampled := f.heldOf(keys, filterSample)
+	if sampled == 0 || 2*passed > sampled {
+		return keys, rows
+	}
 	n := len(keys)
-	if f.words == nil || n == 0 {
-		return keys, rows
-	}
-	passed, sample := 0, min(n, filterSample)
-	for j := range sample {
-		if f.mayHold(keys[j*n/sample]) {
-			passed++
-		}
-	}
-	if 2*passed > sample {
-		return keys, rows
-	}
-	outKeys, outRows := make([]int64, 0, 2*passed*n/sample+16), make([]int32, 0, 2*passed*n/sample+16)
+	outKeys, outRows := make([]int64, 0, 2*passed*n/sampled+16), make([]int32, 0, 2*passed*n/sampled+16)
 	for j, k := range keys {
 		i := int32(j)
 		if rows != nil {
