@@ -350,8 +350,9 @@ type joinArgs struct {
 func (j *join) lower(l *lowering) []graph.Key {
 	lk, rk := l.keys(j.left), l.keys(j.right)
 	args := mustJSON(joinArgs{joinSpec: j.spec, Left: specOf(j.left.schema()), Right: specOf(j.right.schema()), LeftParts: len(lk)})
-	// A broadcast side is gathered into one record with its hash table,
-	// built once for every partition of the other side that probes it.
+	// A broadcast side is gathered into one record, whose hash table the
+	// first join task that needs it builds for every partition of the
+	// other side that probes it.
 	built := func(side node, keys []graph.Key, on []string) graph.Key {
 		bargs := mustJSON(joinBuildArgs{Keys: on, Out: specOf(side.schema())})
 		k := graph.Part(graph.Name("broadcast", opJoinBuild, bargs, side.name()), 0)
@@ -458,7 +459,7 @@ func (b *builtSide) Retain() { b.refs.Add(1) }
 
 func (b *builtSide) Release() {
 	if b.refs.Add(-1) == 0 {
-		if b.built.Load() && b.table != nil {
+		if b.table != nil { // built by some task, all of them done
 			b.table.Release()
 		}
 		b.rec.Release()
