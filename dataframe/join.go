@@ -392,8 +392,8 @@ func (j *join) lower(l *lowering) []graph.Key {
 	default:
 		n := j.npartitions()
 		out = l.shuffle(j.tok, n, []shuffleSide{
-			{parts: lk, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: j.spec.LeftOn, N: n})},
-			{parts: rk, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: j.spec.RightOn, N: n})},
+			{parts: lk, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: j.spec.LeftOn, N: n, CopyKeys: true})},
+			{parts: rk, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: j.spec.RightOn, N: n, CopyKeys: true})},
 		}, opJoin, args)
 	}
 	return out
@@ -625,9 +625,16 @@ func partsOf(recs []arrow.Record, name string) ([]arrow.Array, error) {
 func joinKeys(side *sideRows, names []string) ([]arrow.Array, error) {
 	keys := make([]arrow.Array, len(names))
 	for k, name := range names {
-		parts, err := side.column(name)
-		if err == nil {
-			keys[k], err = side.concat(parts)
+		var err error
+		if parts, copied := side.copiedColumn(name); copied {
+			if err = oneKind(name, parts); err == nil {
+				keys[k], err = kernel.ConcatDict(parts)
+			}
+		} else {
+			var parts []arrow.Array
+			if parts, err = side.column(name); err == nil {
+				keys[k], err = side.concat(parts)
+			}
 		}
 		if err != nil {
 			release(keys)

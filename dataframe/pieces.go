@@ -20,23 +20,43 @@ import (
 type rowsPiece struct {
 	src  arrow.Record
 	rows []int32
+	// copied holds columns the split copied out (a join's keys, which its
+	// task reads whole), by name: gathering them from the partition later
+	// would read a cache line a row.
+	copied map[string]arrow.Array
 }
 
-func (p *rowsPiece) Retain()  { p.src.Retain() }
-func (p *rowsPiece) Release() { p.src.Release() }
+func (p *rowsPiece) Retain() {
+	p.src.Retain()
+	for _, c := range p.copied {
+		c.Retain()
+	}
+}
+
+func (p *rowsPiece) Release() {
+	p.src.Release()
+	for _, c := range p.copied {
+		c.Release()
+	}
+}
 
 // Record copies the rows out into a record the caller releases.
 func (p *rowsPiece) Record() arrow.Record { return kernel.TakeRecord(p.src, p.rows) }
 
 // SizeBytes counts the rows' share of the partition's memory, which they
-// keep alive once nothing else holds the partition, and their numbers.
+// keep alive once nothing else holds the partition, their numbers and the
+// columns copied out.
 func (p *rowsPiece) SizeBytes() int64 {
 	var n int64
 	for _, c := range p.src.Columns() {
 		n += int64(recordBytes(c.Data()))
 	}
 	rows := int64(len(p.rows))
-	return n*rows/max(p.src.NumRows(), 1) + 4*rows
+	n = n*rows/max(p.src.NumRows(), 1) + 4*rows
+	for _, c := range p.copied {
+		n += int64(recordBytes(c.Data()))
+	}
+	return n
 }
 
 // scatterPieces is how many pieces a split must make for copying them out
@@ -58,19 +78,36 @@ func scattered(rec arrow.Record, parts []int32, n int) *registry.Split {
 }
 
 // splitOf splits rec by parts into a shuffle transfer's pieces, nil for
-// empty ones; a piece holding every row is rec itself.
-func splitOf(rec arrow.Record, parts []int32, n int) *registry.Split {
+// empty ones; a piece holding every row is rec itself. Where names names
+// columns (cols, rec's), each row piece holds its rows of them copied out,
+// all pieces' in one pass.
+func splitOf(rec arrow.Record, parts []int32, n int, names []string, cols []arrow.Array) *registry.Split {
 	split := &registry.Split{Pieces: make([]any, n)}
+	var copies [][]arrow.Array
+	if len(names) > 0 && n > 1 {
+		copies = kernel.ScatterColumns(cols, parts, n)
+	}
 	for i, rows := range kernel.SplitRows(parts, n) {
 		switch {
 		case len(rows) == 0:
-			continue
 		case len(rows) == int(rec.NumRows()):
 			split.Pieces[i] = rec
+			rec.Retain()
 		default:
-			split.Pieces[i] = &rowsPiece{src: rec, rows: rows}
+			p := &rowsPiece{src: rec, rows: rows}
+			if copies != nil {
+				p.copied = make(map[string]arrow.Array, len(names))
+				for c, name := range names {
+					p.copied[name] = copies[i][c]
+				}
+				copies[i] = nil
+			}
+			split.Pieces[i] = p
+			rec.Retain()
 		}
-		rec.Retain()
+	}
+	for _, cs := range copies {
+		release(cs)
 	}
 	return split
 }
@@ -112,6 +149,9 @@ type sideRows struct {
 	loc   *kernel.Rows   // each row's piece and row in its record; nil where every piece is whole
 	own   arrow.Record   // a record the side made and releases
 	built *builtSide     // a broadcast side, whose join table is built on its join keys
+	// pieces are the side's pieces where a row piece holds columns copied
+	// out at the split (copiedColumn); else nil.
+	pieces []any
 }
 
 // sideOf reads side s of a task's inputs; out gives its columns where it
@@ -137,6 +177,9 @@ func sideOf(op string, tc *registry.Context, inputs []any, s int, out []colSpec)
 			side.recs[k] = v.src
 			n += len(v.rows)
 			lazy = true
+			if v.copied != nil {
+				side.pieces = vs
+			}
 		default:
 			return nil, fmt.Errorf("%s: input is a %T, not a dataframe partition", op, v)
 		}
@@ -200,6 +243,30 @@ func oneKind(name string, parts []arrow.Array) error {
 		}
 	}
 	return nil
+}
+
+// copiedColumn returns the named column's rows, one array a piece, where
+// every row piece holds it copied out (a whole piece gives its column):
+// they concatenate without a gather. ok is false where one does not.
+func (s *sideRows) copiedColumn(name string) (parts []arrow.Array, ok bool) {
+	if s.pieces == nil {
+		return nil, false
+	}
+	parts = make([]arrow.Array, len(s.pieces))
+	for k, v := range s.pieces {
+		if p, lazy := v.(*rowsPiece); lazy {
+			if parts[k], ok = p.copied[name]; !ok {
+				return nil, false
+			}
+			continue
+		}
+		j, err := columnIndex(s.recs[k].Schema(), name)
+		if err != nil {
+			return nil, false
+		}
+		parts[k] = s.recs[k].Column(j)
+	}
+	return parts, true
 }
 
 // concat returns the side's rows of a column (parts, one per piece) as one

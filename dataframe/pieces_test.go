@@ -61,8 +61,15 @@ func plainRecord(t *testing.T, rec arrow.Record) arrow.Record {
 
 // Split pieces, read together as an output's side, hold the rows of
 // every partition sent there in order, as copying each piece out and
-// concatenating does; and they travel as the records they stand for.
+// concatenating does, whether or not the split copied some columns out
+// (a join's keys); and they travel as the records they stand for.
 func TestSplitPiecesReadAsOneTable(t *testing.T) {
+	for _, copied := range [][]string{nil, {"i", "d"}} {
+		t.Run(fmt.Sprintf("copied %v", copied), func(t *testing.T) { testSplitPieces(t, copied) })
+	}
+}
+
+func testSplitPieces(t *testing.T, copied []string) {
 	rng := rand.New(rand.NewSource(5))
 	const outputs = 3
 	var splits []*registry.Split
@@ -78,8 +85,12 @@ func TestSplitPiecesReadAsOneTable(t *testing.T) {
 				p[i] = 2 // one partition sends all its rows to one output
 			}
 		}
+		cols, _, err := keyColumns(rec, copied)
+		if err != nil {
+			t.Fatal(err)
+		}
 		recs, parts = append(recs, rec), append(parts, p)
-		splits = append(splits, splitOf(rec, p, outputs))
+		splits = append(splits, splitOf(rec, p, outputs, copied, cols))
 	}
 	for out := range outputs {
 		var pieces []any
@@ -98,6 +109,9 @@ func TestSplitPiecesReadAsOneTable(t *testing.T) {
 			}
 			want = append(want, kernel.TakeRecord(recs[k], rows))
 			if p, ok := v.(*rowsPiece); ok {
+				if len(p.copied) != len(copied) {
+					t.Errorf("a piece holds %d columns copied out, not %d", len(p.copied), len(copied))
+				}
 				checkTravels(t, p)
 			}
 		}
@@ -117,6 +131,27 @@ func TestSplitPiecesReadAsOneTable(t *testing.T) {
 			t.Errorf("output %d:\ngot  %v\nwant %v", out, plain, wantRec)
 		}
 		got.Release()
+		// A join reads its keys, copied out or not, as the same columns.
+		side, err := sideOf("test", tc, nil, 0, specOf(recs[0].Schema()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, err := joinKeys(side, []string{"i", "d", "s"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, c := range []int{0, 2, 3} {
+			plain, err := kernel.Concat(kernel.PlainType(keys[k].DataType()), keys[k:k+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !array.Equal(plain, wantRec.Column(c)) {
+				t.Errorf("output %d: key %s:\ngot  %v\nwant %v", out, wantRec.ColumnName(c), plain, wantRec.Column(c))
+			}
+			plain.Release()
+		}
+		release(keys)
+		side.release()
 	}
 	for _, s := range splits {
 		for _, v := range s.Pieces {

@@ -86,6 +86,9 @@ type hashSplitArgs struct {
 	// aggregation's states, rows to concatenate or deduplicate), where a
 	// join gathers its output straight from row pieces.
 	Copy bool `json:"copy,omitempty"`
+	// CopyKeys copies only the key columns out at the split, for a join,
+	// which reads them whole; its other columns it gathers from the pieces.
+	CopyKeys bool `json:"copy_keys,omitempty"`
 }
 
 // hashSplitOp splits a partition by a hash of its key columns.
@@ -106,7 +109,10 @@ func hashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if a.Copy && a.N >= scatterPieces && len(parts) >= 8*a.N {
 		return scattered(rec, parts, a.N), nil
 	}
-	return splitOf(rec, parts, a.N), nil
+	if a.CopyKeys {
+		return splitOf(rec, parts, a.N, a.Keys, keys), nil
+	}
+	return splitOf(rec, parts, a.N, nil, nil), nil
 }
 
 func recordIn(op string, v any) (arrow.Record, error) {

@@ -237,7 +237,7 @@ func rangeSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, fmt.Errorf("%s: %w", opRangeSplit, err)
 	}
 	parts := kernel.RangePartition(rec.Column(j), bounds.Column(0), a.Asc[0], nil)
-	return splitOf(rec, parts, a.N), nil
+	return splitOf(rec, parts, a.N, nil, nil), nil
 }
 
 // sortRowsOp sorts the rows gathered in one partition.

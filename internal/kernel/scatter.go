@@ -11,31 +11,44 @@ import (
 // taking each record's rows apart would read every column n times over,
 // a cache line for every row taken once n passes the values a line holds.
 func Scatter(rec arrow.Record, parts []int32, n int) []arrow.Record {
-	counts := make([]int, n)
-	for _, p := range parts {
-		counts[p]++
-	}
-	cols := make([][]arrow.Array, n)
-	for j := range cols {
-		cols[j] = make([]arrow.Array, rec.NumCols())
-	}
-	for c, col := range rec.Columns() {
-		for j, a := range scatterColumn(col, parts, counts) {
-			cols[j][c] = a
-		}
-	}
+	counts := countParts(parts, n)
+	cols := ScatterColumns(rec.Columns(), parts, n)
 	out := make([]arrow.Record, n)
 	for j, cs := range cols {
 		if counts[j] > 0 {
 			out[j] = array.NewRecord(rec.Schema(), cs, int64(counts[j]))
 		}
 		for _, a := range cs {
-			if a != nil {
-				a.Release()
-			}
+			a.Release()
 		}
 	}
 	return out
+}
+
+// ScatterColumns copies columns as Scatter copies a record's: out[j][c]
+// holds column c's rows of output j (empty where none go there); the
+// caller releases them.
+func ScatterColumns(cols []arrow.Array, parts []int32, n int) [][]arrow.Array {
+	counts := countParts(parts, n)
+	out := make([][]arrow.Array, n)
+	for j := range out {
+		out[j] = make([]arrow.Array, len(cols))
+	}
+	for c, col := range cols {
+		for j, a := range scatterColumn(col, parts, counts) {
+			out[j][c] = a
+		}
+	}
+	return out
+}
+
+// countParts counts the rows going to each of n outputs.
+func countParts(parts []int32, n int) []int {
+	counts := make([]int, n)
+	for _, p := range parts {
+		counts[p]++
+	}
+	return counts
 }
 
 // scatterColumn splits one column as Scatter does: an array per output,
