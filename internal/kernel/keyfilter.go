@@ -12,13 +12,17 @@ type keyFilter struct {
 	shift uint     // a key's word is its filterHash >> shift
 }
 
-// filterBitsPerKey is the bits a filter spends on each key, up to
-// maxFilterBits in all (256 KiB, which the L2 cache holds beside the rows
-// going by): past 131,072 keys the bits a key thin out, to 8 at siftRows
-// (about one in 20 of the other keys then passes).
+// filterBitsPerKey is the bits a filter spends on each key while it fits
+// cachedFilterBits (256 KiB, which the L2 cache holds beside the rows
+// going by): about one in 70 of the other keys then passes. Past 131,072
+// keys the bits a key thin out to 8 (one in 20 passes), at which a
+// larger filter grows, up to maxFilterBits (4 MiB, in the L3 cache) at
+// siftRows keys: asking it costs a cache miss to L3, still less than
+// laying out and looking up the key of a row that matches nothing.
 const (
 	filterBitsPerKey = 16
-	maxFilterBits    = 1 << 21
+	cachedFilterBits = 1 << 21
+	maxFilterBits    = 1 << 25
 )
 
 // filterHash is a multiplicative hash independent of joinHash: its top
@@ -27,8 +31,12 @@ func filterHash(k int64) uint64 { return uint64(k) * 0xC2B2AE3D27D4EB4F }
 
 // reset empties f and sizes it for n keys, reusing its words.
 func (f *keyFilter) reset(n int) {
+	want := min(filterBitsPerKey*n, cachedFilterBits)
+	if 8*n > want {
+		want = min(8*n, maxFilterBits)
+	}
 	bits := uint(9) // at least 512 bits
-	for 1<<bits < min(filterBitsPerKey*n, maxFilterBits) {
+	for 1<<bits < want {
 		bits++
 	}
 	words := 1 << (bits - 6)
@@ -42,8 +50,8 @@ func (f *keyFilter) reset(n int) {
 }
 
 // mask is the two bits of its word that a key of filter hash h sets:
-// from bits of h below any the word takes (a filter has at most 2^15
-// words, taken from bits 49 and up), at shifts the compiler knows.
+// from bits of h below any the word takes (a filter has at most 2^19
+// words, taken from bits 45 and up), at shifts the compiler knows.
 func (f *keyFilter) mask(h uint64) uint64 {
 	return 1<<(h>>32&63) | 1<<(h>>38&63)
 }
