@@ -192,8 +192,13 @@ type JoinTable struct {
 	parts []joinTable
 	// filter holds every key of a radix-partitioned table of at most
 	// siftRows keys, so that probe rows that match none are dropped
-	// before the split (the parts then need no filters of their own).
+	// before the split (the parts then need no filters of their own); or
+	// the row hashes of a table of other keys, so that probe rows that
+	// match none skip the walk to a slot.
 	filter keyFilter
+	// Several integer keys whose build values pack into one int64: the
+	// packed keys' table, in parts and filter.
+	packing *keyPacking
 	// Other keys: a table of row hashes.
 	slots []hashSlot
 	mask  uint64
@@ -212,7 +217,11 @@ func BuildJoin(build []arrow.Array) (*JoinTable, error) {
 	}
 	keys, release := WidenAll(build)
 	t := &JoinTable{keys: keys, release: release, next: minusOnes(keys[0].Len()), unique: true, nullHead: -1}
-	if b, ok := keys[0].(*array.Int64); ok && len(keys) == 1 {
+	if t.packing = packingOf(keys); t.packing != nil {
+		packed := t.packing.pack(keys)
+		defer packed.Release()
+		t.buildInt64(packed)
+	} else if b, ok := keys[0].(*array.Int64); ok && len(keys) == 1 {
 		t.buildInt64(b)
 	} else {
 		t.buildHashed()
@@ -267,9 +276,14 @@ func (t *JoinTable) match(probe []arrow.Array) (joinMatches, error) {
 		return joinMatches{}, err
 	}
 	m := joinMatches{next: t.next, unique: t.unique}
-	if t.slots == nil {
+	switch {
+	case t.packing != nil:
+		packed := t.packing.pack(probe)
+		defer packed.Release()
+		t.probeInt64(&m, packed)
+	case t.slots == nil:
 		t.probeInt64(&m, probe[0].(*array.Int64))
-	} else {
+	default:
 		t.probeHashed(&m, probe)
 	}
 	return m, nil
@@ -718,7 +732,7 @@ func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool
 func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
 	var touched int32
 	filter := &t.filter
-	if filter.mostHeld(keys) {
+	if mostHeld(filter, keys) {
 		filter = &keyFilter{} // asking it would cost more than it saves
 	}
 	for j, k := range keys {
@@ -769,6 +783,12 @@ func (t *JoinTable) buildHashed() {
 	size, _ := joinTableSize(len(bh), false)
 	t.mask = uint64(size - 1)
 	t.slots = make([]hashSlot, size)
+	if len(bh) <= siftRows {
+		t.filter.reset(len(bh))
+		for _, h := range bh {
+			t.filter.add(int64(h))
+		}
+	}
 	// The low bits pick the slot: the high ones may be alike across a
 	// partition, which PartitionOf chose by them.
 	for r := len(bh) - 1; r >= 0; r-- {
@@ -791,21 +811,38 @@ func (t *JoinTable) buildHashed() {
 }
 
 // probeHashed looks up each probe row by its hash, checking the key
-// values of every candidate.
+// values of every candidate. The table's filter of row hashes answers
+// most misses where the probe mostly misses; the home slots of a batch of
+// rows are loaded together, so that their cache misses overlap.
 func (t *JoinTable) probeHashed(m *joinMatches, probe []arrow.Array) {
 	m.head = make([]int32, probe[0].Len()) // each row's written
 	eq := newKeyEq(probe, t.keys)
-	for i, h := range HashRows(probe, nil) {
-		match := int32(-1)
-		for s := h & t.mask; ; s = (s + 1) & t.mask {
-			sl := &t.slots[s]
-			if sl.head1 == 0 {
-				break
+	hashes := HashRows(probe, nil)
+	filter := &t.filter
+	if mostHeld(filter, hashes) {
+		filter = &keyFilter{}
+	}
+	var touched int32
+	for i, h := range hashes {
+		if i%probeBatch == 0 {
+			for _, h := range hashes[i:min(i+probeBatch, len(hashes))] {
+				if filter.mayHold(int64(h)) {
+					touched |= t.slots[h&t.mask].head1
+				}
 			}
-			if sl.hash == h && eq.equal(i, int(sl.head1-1)) {
-				match = sl.head1 - 1
-				m.pairs += int(sl.count)
-				break
+		}
+		match := int32(-1)
+		if filter.mayHold(int64(h)) {
+			for s := h & t.mask; ; s = (s + 1) & t.mask {
+				sl := &t.slots[s]
+				if sl.head1 == 0 {
+					break
+				}
+				if sl.hash == h && eq.equal(i, int(sl.head1-1)) {
+					match = sl.head1 - 1
+					m.pairs += int(sl.count)
+					break
+				}
 			}
 		}
 		m.head[i] = match
@@ -813,6 +850,7 @@ func (t *JoinTable) probeHashed(m *joinMatches, probe []arrow.Array) {
 			m.unmatched++
 		}
 	}
+	probeSink.Store(uint64(touched))
 }
 
 // keyEq compares row i of key columns xs with row j of ys.

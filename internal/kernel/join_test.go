@@ -81,6 +81,7 @@ var joinKeySets = []struct{ left, right []colType }{
 	{[]colType{tDict}, []colType{tDict}},
 	{[]colType{tBool}, []colType{tBool}},
 	{[]colType{tInt, tString}, []colType{tInt, tDict}},
+	{[]colType{tInt, tInt}, []colType{tInt, tInt}}, // packed into one int64 where the build has no null
 	{[]colType{tDict, tFloat, tBool}, []colType{tString, tFloat, tBool}},
 }
 
@@ -317,6 +318,13 @@ func TestHashJoinRadixInt64(t *testing.T) {
 func TestJoinTableSharedByProbes(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	gen := func(n, distinct int) arrow.Array { return nullableKeys(rng, n, distinct) }
+	from := func(n, lo, distinct int) arrow.Array {
+		keys := make([]int64, n)
+		for i := range keys {
+			keys[i] = int64(lo + rng.Intn(distinct))
+		}
+		return NewInt64(keys, nil)
+	}
 	words := func(n int, pool ...string) arrow.Array {
 		vals := make([]any, n)
 		for i := range vals {
@@ -332,8 +340,13 @@ func TestJoinTableSharedByProbes(t *testing.T) {
 		{"radix int64", []arrow.Array{gen(40000, 30000)},
 			[][]arrow.Array{{gen(5000, 40000)}, {gen(7000, 40000)}, {gen(0, 1)}, {gen(3000, 40000)}, {gen(6000, 1000000)}}},
 		{"small int64", []arrow.Array{gen(300, 200)}, [][]arrow.Array{{gen(1000, 300)}, {gen(900, 300)}}},
+		// Packed into one int64 key: the probes' nulls and values outside
+		// the build's ranges match nothing.
+		{"two ints", []arrow.Array{from(3000, -250, 500), from(3000, 3, 7)},
+			[][]arrow.Array{{gen(2000, 300), gen(2000, 12)}, {from(5000, -100000, 200000), from(5000, 0, 12)}, {from(1000, -250, 500), from(1000, 3, 7)}}},
 		{"int and string", []arrow.Array{gen(2000, 40), words(2000, "a", "b", "c", "d")},
-			[][]arrow.Array{{gen(1500, 50), words(1500, "b", "e", "a")}, {gen(10, 50), words(10, "c")}}},
+			// The last probe mostly misses: its row hashes are sifted.
+			[][]arrow.Array{{gen(1500, 50), words(1500, "b", "e", "a")}, {gen(10, 50), words(10, "c")}, {gen(3000, 2000), words(3000, "a", "e")}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer releaseArrays(c.build)
@@ -473,18 +486,22 @@ func BenchmarkJoinTableProbe(b *testing.B) {
 
 // benchProbe times probes of a table built once on build by probe's keys.
 func benchProbe(b *testing.B, build, probe arrow.Array, how JoinType) {
-	table, err := BuildJoin([]arrow.Array{build})
+	benchProbeKeys(b, []arrow.Array{build}, []arrow.Array{probe}, how)
+}
+
+func benchProbeKeys(b *testing.B, build, probe []arrow.Array, how JoinType) {
+	table, err := BuildJoin(build)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer table.Release()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := table.Probe([]arrow.Array{probe}, how); err != nil {
+		if _, _, err := table.Probe(probe, how); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(probe.Len())*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(probe[0].Len())*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
 // A join whose table is built on its left side gives the reference's
@@ -541,4 +558,32 @@ func BenchmarkSiftedProbe(b *testing.B) {
 		pkeys[i] = rng.Int63n(values)
 	}
 	benchProbe(b, NewInt64(bkeys, nil), NewInt64(pkeys, nil), Semi)
+}
+
+// BenchmarkHashedProbe probes a table of 400,000 rows of two int64 keys
+// (TPC-H q9's part and supplier) with 1M rows of which 5% match, sifted
+// through the table's filter of row hashes, or all do.
+func BenchmarkHashedProbe(b *testing.B) {
+	const build, probe = 400_000, 1_000_000
+	rng := rand.New(rand.NewSource(3))
+	b1, b2 := make([]int64, build), make([]int64, build)
+	for i := range b1 {
+		b1[i], b2[i] = int64(i), int64(i%1000)
+	}
+	for _, c := range []struct {
+		name  string
+		share int // of a hundred probe rows, those that match
+	}{{"5% match", 5}, {"all match", 100}} {
+		b.Run(c.name, func(b *testing.B) {
+			p1, p2 := make([]int64, probe), make([]int64, probe)
+			for i := range p1 {
+				r := rng.Intn(build)
+				p1[i], p2[i] = int64(r), int64(r%1000)
+				if rng.Intn(100) >= c.share {
+					p2[i]++ // a part of another supplier
+				}
+			}
+			benchProbeKeys(b, []arrow.Array{NewInt64(b1, nil), NewInt64(b2, nil)}, []arrow.Array{NewInt64(p1, nil), NewInt64(p2, nil)}, Inner)
+		})
+	}
 }

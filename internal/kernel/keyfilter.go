@@ -74,21 +74,22 @@ func (f *keyFilter) mayHold(k int64) bool {
 // mostHeld reports whether f holds three in four of 64 keys spread over
 // keys (not for f empty): a probe that mostly matches finds its answer in
 // the table anyway, and asking the filter first only adds to each probe.
-func (f *keyFilter) mostHeld(keys []int64) bool {
-	held, sampled := f.heldOf(keys, 64)
+func mostHeld[K int64 | uint64](f *keyFilter, keys []K) bool {
+	held, sampled := heldOf(f, keys, 64)
 	return sampled > 0 && 4*held >= 3*sampled
 }
 
 // heldOf is how many of up to size keys spread evenly over keys f holds,
-// and how many it asked about: none where f is empty.
-func (f *keyFilter) heldOf(keys []int64, size int) (held, sampled int) {
+// and how many it asked about: none where f is empty. Keys are int64 join
+// keys or the uint64 hashes of rows of several keys.
+func heldOf[K int64 | uint64](f *keyFilter, keys []K, size int) (held, sampled int) {
 	n := len(keys)
 	if f.words == nil || n == 0 {
 		return 0, 0
 	}
 	sampled = min(n, size)
 	for j := range sampled {
-		if f.mayHold(keys[j*n/sampled]) {
+		if f.mayHold(int64(keys[j*n/sampled])) {
 			held++
 		}
 	}
@@ -105,7 +106,7 @@ const filterSample = 1024
 // most of a spread sample of the keys pass, it returns them all, as the
 // pass would save little.
 func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, []int32) {
-	passed, sampled := f.heldOf(keys, filterSample)
+	passed, sampled := heldOf(f, keys, filterSample)
 	if sampled == 0 || 2*passed > sampled {
 		return keys, rows
 	}
