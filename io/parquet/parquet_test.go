@@ -19,6 +19,7 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // col is a test column: its values, nil for null, and how to build it.
@@ -288,6 +289,14 @@ func TestRoundTrip(t *testing.T) {
 				}
 				if n > 0 && kernel.IsString(f.Type) && arrow.TypeEqual(f.Type, kernel.Dict) != wantDict {
 					t.Errorf("column %s is %s, want dictionary %v", c.name, f.Type, wantDict)
+				}
+				// Numbers of few distinct values (ints in [-1000, 1000) in
+				// thousands of rows) are dictionary-encoded in the file.
+				if n > 0 && (c.kind == "int" || c.kind == "float") {
+					wantDict := 8*len(distinct) <= min(n, dictSample)
+					if got := slices.Contains(chunkEncodings(t, path, i), format.RLEDictionary); got != wantDict {
+						t.Errorf("column %s dictionary-encoded %v, want %v", c.name, got, wantDict)
+					}
 				}
 			}
 
@@ -1008,4 +1017,19 @@ func TestWriteSlices(t *testing.T) {
 	rec := readFile(t, path, nil, nil)
 	defer rec.Release()
 	checkRecord(t, rec, cols, nil, allRows(997)[3:])
+}
+
+// chunkEncodings are the encodings of the first row group's chunk of
+// column c in the file at path.
+func chunkEncodings(t *testing.T, path string, c int) []format.Encoding {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pf.Metadata().RowGroups[0].Columns[c].MetaData.Encoding
 }
