@@ -60,6 +60,28 @@ func TestAdaptiveBroadcast(t *testing.T) {
 			checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(refMerge(rows, kept, dataframe.Inner, []string{"KI"})), 0)
 		})
 	}
+	// The side estimated smaller (one column of many, behind a filter that
+	// keeps every row) is computed first and is not small; the other,
+	// filtered to a few rows, then is, and is broadcast.
+	t.Run("the other side small", func(t *testing.T) {
+		f := left.Filter(dataframe.Col("ID").Ge(int64(-1))).Select("KI").Merge(right.Filter(dataframe.Col("S").IsIn("r7", "r207", "r407")), opts)
+		plan, err := f.ExplainAdapted(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(plan, "(broadcast right)") {
+			t.Fatalf("the small right side is not broadcast:\n%s", plan)
+		}
+		var kept []rightRow
+		for _, r := range rightRows(600) {
+			if r.V%200 == 7 {
+				kept = append(kept, r)
+			}
+		}
+		if got, want := len(tableRows(t, compute(t, ctx, f))), len(refMerge(rows, kept, dataframe.Inner, []string{"KI"})); got != want {
+			t.Errorf("%d rows, want %d", got, want)
+		}
+	})
 	// A later join of co-partitioned sides reads this join's rows where
 	// the shuffle put them: this join stays a shuffle.
 	f := left.Merge(right.Filter(dataframe.Col("S").IsIn("r7", "r207", "r407")), opts).
