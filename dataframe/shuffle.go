@@ -86,8 +86,9 @@ type hashSplitArgs struct {
 	// aggregation's states, rows to concatenate or deduplicate), where a
 	// join gathers its output straight from row pieces.
 	Copy bool `json:"copy,omitempty"`
-	// CopyKeys copies only the key columns out at the split, for a join,
-	// which reads them whole; its other columns it gathers from the pieces.
+	// CopyKeys copies only the key columns out at the split into many
+	// outputs (see scatterPieces), for a join, which reads them whole; its
+	// other columns it gathers from the pieces.
 	CopyKeys bool `json:"copy_keys,omitempty"`
 }
 
@@ -109,7 +110,7 @@ func hashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if a.Copy && a.N >= scatterPieces && len(parts) >= 8*a.N {
 		return scattered(rec, parts, a.N), nil
 	}
-	if a.CopyKeys {
+	if a.CopyKeys && a.N >= scatterPieces {
 		return splitOf(rec, parts, a.N, a.Keys, keys), nil
 	}
 	return splitOf(rec, parts, a.N, nil, nil), nil
