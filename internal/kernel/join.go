@@ -90,7 +90,7 @@ func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32, error
 	p, ok := probe[0].(*array.Int64)
 	b, bok := build[0].(*array.Int64)
 	if !ok || !bok || len(probe) != 1 || len(build) != 1 {
-		t, err := BuildJoin(build)
+		t, err := buildJoin(build, onceSiftRows)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -114,7 +114,7 @@ func HashJoinBuildLeft(left, right []arrow.Array, how JoinType) (li, ri []int32,
 	default:
 		return nil, nil, fmt.Errorf("join on a left table: cannot make a %s join", how)
 	}
-	t, err := BuildJoin(left)
+	t, err := buildJoin(left, onceSiftRows)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -191,7 +191,7 @@ type JoinTable struct {
 	pbits int
 	parts []joinTable
 	// filter holds every key of a radix-partitioned table of at most
-	// siftRows keys, so that probe rows that match none are dropped
+	// siftRows keys (onceSiftRows for a table probed once), so that probe rows that match none are dropped
 	// before the split (the parts then need no filters of their own); or
 	// the row hashes of a table of other keys, so that probe rows that
 	// match none skip the walk to a slot.
@@ -205,8 +205,11 @@ type JoinTable struct {
 }
 
 // BuildJoin builds a JoinTable on the build side's key columns, which it
-// retains until Release.
-func BuildJoin(build []arrow.Array) (*JoinTable, error) {
+// retains until Release, for any number of probe sides.
+func BuildJoin(build []arrow.Array) (*JoinTable, error) { return buildJoin(build, siftRows) }
+
+// buildJoin builds a JoinTable with a filter of at most siftLimit keys.
+func buildJoin(build []arrow.Array, siftLimit int) (*JoinTable, error) {
 	if len(build) == 0 {
 		return nil, fmt.Errorf("join on no key columns")
 	}
@@ -220,11 +223,11 @@ func BuildJoin(build []arrow.Array) (*JoinTable, error) {
 	if t.packing = packingOf(keys); t.packing != nil {
 		packed := t.packing.pack(keys)
 		defer packed.Release()
-		t.buildInt64(packed)
+		t.buildInt64(packed, siftLimit)
 	} else if b, ok := keys[0].(*array.Int64); ok && len(keys) == 1 {
-		t.buildInt64(b)
+		t.buildInt64(b, siftLimit)
 	} else {
-		t.buildHashed()
+		t.buildHashed(siftLimit)
 	}
 	return t, nil
 }
@@ -434,7 +437,7 @@ func joinInt64(probe, build *array.Int64) joinMatches {
 		keys, rows := validKeys(probe)
 		m.probe(&part, keys, rows)
 	} else {
-		t.buildFilter(bk)
+		t.buildFilter(bk, onceSiftRows)
 		bk, br, bstart := radixSplit(bk, br, t.pbits)
 		pk, pr := validKeys(probe)
 		pk, pr = t.filter.sift(&m, pk, pr)
@@ -451,7 +454,7 @@ func joinInt64(probe, build *array.Int64) joinMatches {
 
 // buildInt64 builds the table of a single int64 key, every radix part's
 // at once.
-func (t *JoinTable) buildInt64(build *array.Int64) {
+func (t *JoinTable) buildInt64(build *array.Int64, siftLimit int) {
 	t.chainNulls(build)
 	t.pbits = radixBits(build.Len())
 	t.parts = make([]joinTable, 1<<t.pbits)
@@ -461,7 +464,7 @@ func (t *JoinTable) buildInt64(build *array.Int64) {
 		t.unique = t.parts[0].build(t.next, keys, rows) && t.unique
 		return
 	}
-	t.buildFilter(keys)
+	t.buildFilter(keys, siftLimit)
 	keys, rows, start := radixSplit(keys, rows, t.pbits)
 	for p := range t.parts {
 		t.parts[p].reset(start[p+1]-start[p], t.pbits, t.filter.words == nil)
@@ -470,13 +473,20 @@ func (t *JoinTable) buildInt64(build *array.Int64) {
 }
 
 // siftRows is the most keys a radix-partitioned table keeps a filter of
-// for the probe side to be sifted through: 8 bits a key.
-const siftRows = maxFilterBits / 8
+// for the probe side to be sifted through: 8 bits a key. A table that one
+// probe side probes once (a shuffled join's task) keeps one of at most
+// onceSiftRows keys, whose filter the L2 cache holds: past that, filling
+// it costs a cache miss a key, which a probe that mostly matches never
+// earns back, where a shared table's filter serves every probe side.
+const (
+	siftRows     = maxFilterBits / 8
+	onceSiftRows = cachedFilterBits / 8
+)
 
 // buildFilter fills t.filter with the build keys where there are at most
-// siftRows of them.
-func (t *JoinTable) buildFilter(keys []int64) {
-	if len(keys) > siftRows {
+// limit of them.
+func (t *JoinTable) buildFilter(keys []int64, limit int) {
+	if len(keys) > limit {
 		return
 	}
 	t.filter.reset(len(keys))
@@ -777,13 +787,13 @@ type hashSlot struct {
 
 // buildHashed builds the table of keys of any kinds and count, by their
 // row hashes; rows with one hash but different keys take separate slots.
-func (t *JoinTable) buildHashed() {
+func (t *JoinTable) buildHashed(siftLimit int) {
 	bh := HashRows(t.keys, nil)
 	eq := newKeyEq(t.keys, t.keys)
 	size, _ := joinTableSize(len(bh), false)
 	t.mask = uint64(size - 1)
 	t.slots = make([]hashSlot, size)
-	if len(bh) <= siftRows {
+	if len(bh) <= siftLimit {
 		t.filter.reset(len(bh))
 		for _, h := range bh {
 			t.filter.add(int64(h))
