@@ -222,7 +222,7 @@ func parseWideDecimal(b []byte, t *arrow.Decimal128Type) (decimal128.Num, bool) 
 
 // fromBits makes a column of type to from values held as 64-bit patterns.
 func fromBits(to arrow.DataType, vals []uint64, valid []byte) arrow.Array {
-	switch byteWidth(to) {
+	switch ByteWidth(to) {
 	case 1:
 		return NewFixed(to, narrowBits[uint8](vals), valid)
 	case 2:

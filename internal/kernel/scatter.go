@@ -85,7 +85,7 @@ func scatterColumn(a arrow.Array, parts []int32, counts []int) []arrow.Array {
 		}
 	default:
 		t := a.DataType()
-		switch byteWidth(t) {
+		switch ByteWidth(t) {
 		case 1:
 			fixedOut(out, t, scatterValues(FixedValues[uint8](a), parts, counts), valid)
 		case 2:

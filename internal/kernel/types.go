@@ -146,9 +146,9 @@ func NewFixed[T any](t arrow.DataType, vals []T, valid []byte) arrow.Array {
 	return array.MakeFromData(data)
 }
 
-// byteWidth is the width of a fixed-width type's values other than bools,
+// ByteWidth is the width of a fixed-width type's values other than bools,
 // or 0.
-func byteWidth(t arrow.DataType) int {
+func ByteWidth(t arrow.DataType) int {
 	if fw, ok := t.(arrow.FixedWidthDataType); ok && t.ID() != arrow.BOOL && !IsString(t) && t.ID() != arrow.NULL {
 		return fw.BitWidth() / 8
 	}
@@ -158,7 +158,7 @@ func byteWidth(t arrow.DataType) int {
 // takeFixed gathers the rows loc locates in fixed-width parts by width.
 func takeFixed(parts []arrow.Array, loc Rows, valid []byte) arrow.Array {
 	t := parts[0].DataType()
-	switch byteWidth(t) {
+	switch ByteWidth(t) {
 	case 1:
 		return NewFixed(t, gatherRows(partValues(parts, FixedValues[uint8]), loc), valid)
 	case 2:
@@ -175,7 +175,7 @@ func takeFixed(parts []arrow.Array, loc Rows, valid []byte) arrow.Array {
 
 // concatFixed appends fixed-width parts by width.
 func concatFixed(t arrow.DataType, parts []arrow.Array, n int, valid []byte) (arrow.Array, bool) {
-	switch byteWidth(t) {
+	switch ByteWidth(t) {
 	case 1:
 		return NewFixed(t, appendFixed[uint8](parts, n), valid), true
 	case 2:
@@ -324,7 +324,7 @@ func FromInt64(t arrow.DataType, vals []int64, valid []byte) (arrow.Array, bool)
 	if k, err := KindOf(t); err != nil || k != KindInt && k != KindDate && k != KindTimestamp && k != KindDuration {
 		return nil, false
 	}
-	switch byteWidth(t) {
+	switch ByteWidth(t) {
 	case 1:
 		return NewFixed(t, lowBits[uint8](vals), valid), true
 	case 2:

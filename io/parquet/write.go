@@ -157,33 +157,23 @@ func sameSchema(schema, got *arrow.Schema) error {
 // dictionary: it is one already, or a sample of its first rows has at most
 // one distinct value in two rows.
 func fewDistinct(recs []arrow.Record, i int) bool {
-	distinct := map[string]struct{}{}
-	rows := 0
 	for _, rec := range recs {
-		col := rec.Column(i)
-		if _, ok := col.(*array.Dictionary); ok {
+		if _, ok := rec.Column(i).(*array.Dictionary); ok {
 			return true
 		}
-		s := kernel.StringsOf(col)
-		valid, off := kernel.Validity(col)
-		for r := 0; r < col.Len() && rows < dictSample; r++ {
-			if kernel.IsValid(valid, off, r) {
-				distinct[s.Value(r)] = struct{}{}
-			}
-			rows++
-		}
-		if rows >= dictSample {
-			break
-		}
 	}
-	return 2*len(distinct) <= rows
+	distinct, rows := sampleDistinct(recs, i, func(col arrow.Array) func(int) string { return kernel.StringsOf(col).Value })
+	return 2*distinct <= rows
 }
 
 // fewNumbers reports whether fixed-width column i of recs is worth a
 // dictionary: a sample of its first rows has at most one distinct value in
 // eight. Booleans and 16-byte decimals are left plain.
 func fewNumbers(recs []arrow.Record, i int) bool {
-	switch byteWidth(recs, i) {
+	if len(recs) == 0 {
+		return false
+	}
+	switch kernel.ByteWidth(recs[0].Schema().Field(i).Type) {
 	case 1:
 		return fewFixed[uint8](recs, i)
 	case 2:
@@ -196,29 +186,26 @@ func fewNumbers(recs []arrow.Record, i int) bool {
 	return false
 }
 
-// byteWidth is the width of column i's values, 0 for booleans, strings,
-// nulls and a column of no records.
-func byteWidth(recs []arrow.Record, i int) int {
-	if len(recs) == 0 {
-		return 0
-	}
-	t := recs[0].Schema().Field(i).Type
-	if fw, ok := t.(arrow.FixedWidthDataType); ok && t.ID() != arrow.BOOL && t.ID() != arrow.NULL {
-		return fw.BitWidth() / 8
-	}
-	return 0
+func fewFixed[T comparable](recs []arrow.Record, i int) bool {
+	distinct, rows := sampleDistinct(recs, i, func(col arrow.Array) func(int) T {
+		vals := kernel.FixedValues[T](col)
+		return func(r int) T { return vals[r] }
+	})
+	return rows > 0 && 8*distinct <= rows
 }
 
-func fewFixed[T comparable](recs []arrow.Record, i int) bool {
-	distinct := map[T]struct{}{}
-	rows := 0
+// sampleDistinct counts the distinct values among the first dictSample
+// rows of column i of recs (nulls looked at, not counted), and the rows
+// looked at; value gives a column's value at a row.
+func sampleDistinct[K comparable](recs []arrow.Record, i int, value func(arrow.Array) func(int) K) (distinct, rows int) {
+	seen := map[K]struct{}{}
 	for _, rec := range recs {
 		col := rec.Column(i)
+		at := value(col)
 		valid, off := kernel.Validity(col)
-		vals := kernel.FixedValues[T](col)
-		for r := 0; r < len(vals) && rows < dictSample; r++ {
+		for r := 0; r < col.Len() && rows < dictSample; r++ {
 			if kernel.IsValid(valid, off, r) {
-				distinct[vals[r]] = struct{}{}
+				seen[at(r)] = struct{}{}
 			}
 			rows++
 		}
@@ -226,7 +213,7 @@ func fewFixed[T comparable](recs []arrow.Record, i int) bool {
 			break
 		}
 	}
-	return rows > 0 && 8*len(distinct) <= rows
+	return len(seen), rows
 }
 
 // valueBatch is how many values Write hands a column writer at once.
