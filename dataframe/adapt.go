@@ -80,6 +80,11 @@ func (a *adapter) hold(n node) (*persisted, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Its rows, with its bytes, decide whether it is broadcast.
+	if p.rows, err = countRows(a.ctx, a.ex, p); err != nil {
+		p.pin.Release()
+		return nil, err
+	}
 	a.held[n.name()] = p
 	return p, nil
 }
@@ -139,7 +144,7 @@ func (j *join) undecidedSide(relied map[string]bool) int {
 	if j.spec.Broadcast < 0 || relied[j.name()] || j.strategy() != joinShuffle {
 		return -1
 	}
-	sizes := [2]int64{sizeOf(j.left), sizeOf(j.right)}
+	sizes := [2]int64{estimate(j.left).bytes, estimate(j.right).bytes}
 	side := -1
 	for s, n := range []node{j.left, j.right} {
 		may := s == 1 && keepsLeft(j.spec.How) || s == 0 && j.spec.How != kernel.Left && j.spec.How != kernel.Outer
@@ -190,7 +195,7 @@ func persistKeys(ctx context.Context, ex collections.Executor, g *graph.Graph, k
 	if err != nil {
 		return nil, err
 	}
-	p := &persisted{out: out, keys: keys, tok: tok, parts: parts, pin: collections.NewPin(release), bytes: -1}
+	p := &persisted{out: out, keys: keys, tok: tok, parts: parts, pin: collections.NewPin(release), bytes: -1, rows: -1}
 	// The partitions' sizes choose the joins that broadcast the frame.
 	if m, ok := ex.(collections.Measurer); ok {
 		if n, ok := m.Nbytes(keys); ok {

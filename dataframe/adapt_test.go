@@ -82,6 +82,36 @@ func TestAdaptiveBroadcast(t *testing.T) {
 			t.Errorf("%d rows, want %d", got, want)
 		}
 	})
+	// Rows decide where both sides' are known (the files' footers count
+	// the left's, the held right's are counted): 40 rows of every right
+	// file, a tenth of the left's 400, are broadcast though their bytes
+	// are more than an eighth of the left's one column; 60, more than an
+	// eighth, are not.
+	for _, c := range []struct {
+		every     int64
+		broadcast bool
+	}{{15, true}, {10, false}} {
+		t.Run(fmt.Sprintf("one right row in %d", c.every), func(t *testing.T) {
+			f := left.Select("KI").Merge(right.Filter(dataframe.Col("V").Mod(c.every).Eq(int64(0))), opts)
+			plan, err := f.ExplainAdapted(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(plan, "(broadcast right)"); got != c.broadcast {
+				t.Fatalf("broadcast %v, want %v:\n%s", got, c.broadcast, plan)
+			}
+			var kept []rightRow
+			for _, r := range rightRows(600) {
+				if r.V%c.every == 0 {
+					kept = append(kept, r)
+				}
+			}
+			want := refMerge(rows, kept, dataframe.Inner, []string{"KI"})
+			if got := tableRows(t, compute(t, ctx, f)); len(got) != len(want) {
+				t.Errorf("%d rows, want %d", len(got), len(want))
+			}
+		})
+	}
 	// A later join of co-partitioned sides reads this join's rows where
 	// the shuffle put them: this join stays a shuffle.
 	f := left.Merge(right.Filter(dataframe.Col("S").IsIn("r7", "r207", "r407")), opts).

@@ -61,7 +61,7 @@ func ReadAvro(pattern string, opts ...AvroOptions) *Frame {
 		pieces[i] = d.piece(i, f.Size, nil)
 		total += f.Size
 	}
-	return fileSource("read-avro", opReadAvro, pack(pieces, o.PartitionSize), d.schema, d.hive, nil, total)
+	return fileSource("read-avro", opReadAvro, pack(pieces, o.PartitionSize), d.schema, d.hive, nil, size{total, -1})
 }
 
 func readAvroSlice(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {

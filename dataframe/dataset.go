@@ -21,7 +21,7 @@ func init() {
 			release()
 			return nil, fmt.Errorf("dataframe: dataset: %w", err)
 		}
-		p := &persisted{out: schemaOf(desc.Schema), keys: d.Keys, tok: desc.Tok, pin: collections.NewPin(release), bytes: -1}
+		p := &persisted{out: schemaOf(desc.Schema), keys: d.Keys, tok: desc.Tok, pin: collections.NewPin(release), bytes: -1, rows: -1}
 		return &Frame{plan: p}, nil
 	})
 }

@@ -291,7 +291,7 @@ type fileArgs struct {
 
 // fileSource makes a source of parts; pieces keep their statistics so that
 // a pushed-down filter can skip them.
-func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive []hiveColumn, opts any, bytes int64) *Frame {
+func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive []hiveColumn, opts any, sz size) *Frame {
 	var optRaw json.RawMessage
 	if opts != nil {
 		optRaw = mustJSON(opts)
@@ -311,7 +311,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 	for i, p := range parts {
 		args[i] = argsOf(p.pieces)
 	}
-	src := newSource(prefix, op, args, schema, "", bytes)
+	src := newSource(prefix, op, args, schema, "", sz)
 	src.prune = func(pred *exprNode) [][]byte {
 		var out [][]byte
 		for _, part := range parts {

@@ -176,6 +176,9 @@ func (f *Frame) Persist(ctx context.Context) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !mayShrink(plan) { // the rows read are the rows held
+		p.rows = estimate(plan).rows
+	}
 	return &Frame{plan: p}, nil
 }
 
@@ -196,6 +199,7 @@ type persisted struct {
 	parts partitioning
 	pin   *collections.Pin
 	bytes int64 // the partitions' memory; -1: unknown
+	rows  int64 // -1: unknown
 }
 
 func (n *persisted) schema() *arrow.Schema       { return n.out }
@@ -218,11 +222,17 @@ func (f *Frame) Len(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	defer release()
+	n, err := countRows(ctx, ex, plan)
+	runtime.KeepAlive(f)
+	return n, err
+}
+
+// countRows computes a plan's rows.
+func countRows(ctx context.Context, ex collections.Executor, plan node) (int64, error) {
 	l := newLowering()
 	counts := l.mapParts(graph.Name("len", opLen, nil, plan.name()), opLen, nil, l.keys(plan))
 	total := treeReduce(l.g, "len-sum", opSumInts, nil, counts)
 	values, err := ex.Compute(ctx, l.g, []graph.Key{total})
-	runtime.KeepAlive(f)
 	if err != nil {
 		return 0, err
 	}

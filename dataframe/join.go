@@ -220,43 +220,51 @@ func (j *join) strategy() string {
 	if ln == rn && j.left.partitioning().hashedBy(j.spec.LeftOn, ln) && j.right.partitioning().hashedBy(j.spec.RightOn, rn) {
 		return joinPartitioned
 	}
-	lb, rb := sizeOf(j.left), sizeOf(j.right)
-	small := func(n node, b, other int64) bool {
+	ls, rs := estimate(j.left), estimate(j.right)
+	lb, rb := ls.bytes, rs.bytes
+	small := func(n node, s, other size) bool {
 		if j.spec.Broadcast < 0 {
 			return n.npartitions() == 1
 		}
-		return n.npartitions() == 1 || b >= 0 && (b < j.spec.Broadcast || b <= broadcastShare(other))
+		return n.npartitions() == 1 || s.bytes >= 0 && (s.bytes < j.spec.Broadcast || broadcastable(s, other))
 	}
 	how := j.spec.How
 	semi := how == kernel.Semi || how == kernel.Anti
 	switch {
-	case semi && small(j.left, lb, rb) && small(j.right, rb, lb) && lb >= 0 && rb > lb:
+	case semi && small(j.left, ls, rs) && small(j.right, rs, ls) && lb >= 0 && rb > lb:
 		// Both small: the smaller side's table is built, the other's
 		// partitions probe it (TPC-H's q22 marks its customers with the
 		// orders instead of building a table of 1.5M orders).
 		return joinMarkLeft
-	case keepsLeft(how) && small(j.right, rb, lb) && (!small(j.left, lb, rb) || rn <= ln):
+	case keepsLeft(how) && small(j.right, rs, ls) && (!small(j.left, ls, rs) || rn <= ln):
 		return joinBroadcastRight
-	case (how == kernel.Inner || how == kernel.Right) && small(j.left, lb, rb):
+	case (how == kernel.Inner || how == kernel.Right) && small(j.left, ls, rs):
 		return joinBroadcastLeft
-	case keepsLeft(how) && small(j.right, rb, lb):
+	case keepsLeft(how) && small(j.right, rs, ls):
 		return joinBroadcastRight
-	case semi && small(j.left, lb, rb):
+	case semi && small(j.left, ls, rs):
 		return joinMarkLeft
 	}
 	return joinShuffle
 }
 
-// broadcastShare is the most a side may hold to be broadcast to one that
-// holds other bytes (-1: unknown): an eighth of it, up to maxBroadcast.
-// Its table is built once in a process and each partition of the other
-// side probes it where the partition lies, where a shuffle would move and
-// gather every row of both; the cap bounds what every worker holds.
-func broadcastShare(other int64) int64 {
-	if other < 0 {
-		return -1
+// broadcastable reports whether a side of size s is small beside the other
+// side of size other: at most maxBroadcast bytes, and an eighth of the
+// other's bytes or an eighth of its rows. Its table is built once in a
+// process and each partition of the other side probes it where the
+// partition lies, where a shuffle would move and gather every row of both;
+// the cap bounds what every worker holds. Rows decide where both are known,
+// since building and probing cost by the row: TPC-H q7's 1.4M lines of
+// French and German suppliers (56 MB) are broadcast beside 15M orders
+// whose two key columns the estimate puts at 258 MB.
+func broadcastable(s, other size) bool {
+	switch {
+	case s.bytes < 0 || other.bytes < 0 || s.bytes > maxBroadcast:
+		return false
+	case s.rows >= 0 && other.rows >= 0:
+		return s.rows <= other.rows/8
 	}
-	return min(other/8, maxBroadcast)
+	return s.bytes <= other.bytes/8
 }
 
 // maxBroadcast is the largest side broadcast for being small beside the
@@ -784,33 +792,43 @@ func coalesced(l, r arrow.Array, li, ri []int32) arrow.Array {
 	return kernel.TakeParts(both, kernel.LocateRows(both, idx))
 }
 
-// sizeOf estimates the bytes of a step's input data (the files read, or
-// the memory of persisted partitions), or -1 if unknown. Filters are taken
-// to keep every row; a join to hold both sides (each row of the larger
-// meeting one of the smaller, as a fact meets its dimension).
-func sizeOf(n node) int64 {
+// size is what a step is expected to hold: its bytes (the files read, or
+// the memory of persisted partitions) and its rows, each -1 where unknown.
+type size struct{ bytes, rows int64 }
+
+// unknownSize is the size of a step nothing is known of.
+var unknownSize = size{-1, -1}
+
+// estimate guesses a step's size from what it reads. Filters are taken to
+// keep every row; a join to hold both sides' bytes and the larger side's
+// rows (each row of the larger meeting one of the smaller, as a fact meets
+// its dimension).
+func estimate(n node) size {
 	switch n := n.(type) {
 	case *source:
-		return share(n.bytes, n.out, n.full)
+		return size{share(n.bytes, n.out, n.full), n.rows}
 	case *persisted:
-		return n.bytes
+		return size{n.bytes, n.rows}
 	case *combined:
-		return n.bytes // the groups' states: at least their results
+		return size{n.bytes, -1} // the groups' states: at least their results
 	case *project:
-		return share(sizeOf(n.child), n.out, n.child.schema())
+		s := estimate(n.child)
+		return size{share(s.bytes, n.out, n.child.schema()), s.rows}
 	case *join:
-		l, r := sizeOf(n.left), sizeOf(n.right)
+		l, r := estimate(n.left), estimate(n.right)
 		switch {
 		case n.spec.How == kernel.Semi || n.spec.How == kernel.Anti:
 			return l
-		case l < 0 || r < 0:
-			return -1
+		case l.bytes < 0 || r.bytes < 0:
+			return unknownSize
+		case l.rows < 0 || r.rows < 0:
+			return size{l.bytes + r.bytes, -1}
 		}
-		return l + r
+		return size{l.bytes + r.bytes, max(l.rows, r.rows)}
 	case *filter, *assign, *dedup, *hashShuffle, *repartition:
-		return sizeOf(n.children()[0])
+		return estimate(n.children()[0])
 	}
-	return -1
+	return unknownSize
 }
 
 // share is the part of bytes, the size of columns all, that the columns

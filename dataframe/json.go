@@ -107,16 +107,16 @@ func ReadJSON(pattern string, opts ...JSONOptions) *Frame {
 	if err != nil {
 		return fail(err)
 	}
-	size := o.BlockSize
-	if size <= 0 {
-		size = autoBlockSize()
+	block := o.BlockSize
+	if block <= 0 {
+		block = autoBlockSize()
 	}
 	var total int64
 	for _, f := range files {
 		total += f.Size
 	}
-	parts := pack(blockPieces(files, datum, hive, size), size)
-	return fileSource("read-json", opReadJSON, parts, full, hive, jsonOpts{Schema: schema}, total)
+	parts := pack(blockPieces(files, datum, hive, block), block)
+	return fileSource("read-json", opReadJSON, parts, full, hive, jsonOpts{Schema: schema}, size{total, -1})
 }
 
 func readJSONSlice(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.Record, error) {

@@ -61,8 +61,9 @@ func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
 		return failed(fmt.Errorf("ReadParquet %s: %w", pattern, err))
 	}
 	var pieces []piece
-	var total int64
+	var total, rows int64
 	for i, info := range d.infos {
+		rows += info.NumRows
 		if len(info.RowGroups) == 0 { // an empty file: an empty partition
 			pieces = append(pieces, d.piece(i, 0, nil))
 		}
@@ -78,7 +79,7 @@ func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
 			total += rg.Bytes
 		}
 	}
-	return fileSource("read-parquet", opReadParquet, mergeGroups(pack(pieces, o.PartitionSize)), d.schema, d.hive, nil, total)
+	return fileSource("read-parquet", opReadParquet, mergeGroups(pack(pieces, o.PartitionSize)), d.schema, d.hive, nil, size{total, rows})
 }
 
 // mergeGroups joins the consecutive slices of one file in a partition into

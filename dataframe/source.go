@@ -111,6 +111,7 @@ type source struct {
 	cols  []string  // the columns kept, in full's order; nil: all
 	pred  *exprNode // rows kept; nil: all
 	bytes int64     // the input's size, for choosing broadcast joins; -1: unknown
+	rows  int64     // the input's rows (before pred); -1: unknown
 	out   *arrow.Schema
 	tok   string
 	// all are the partitions' arguments before pruning; prune, when set,
@@ -128,7 +129,7 @@ type sourceArgs struct {
 	Pred *exprNode       `json:"pred,omitempty"`
 }
 
-func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string, bytes int64) *source {
+func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string, sz size) *source {
 	if base == "" {
 		parts := make([]string, len(args))
 		for i, a := range args {
@@ -136,7 +137,7 @@ func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string
 		}
 		base = graph.Name(prefix, op, nil, parts...)
 	}
-	return (&source{op: op, args: args, all: args, full: full, base: base, bytes: bytes}).narrowed(nil, nil)
+	return (&source{op: op, args: args, all: args, full: full, base: base, bytes: sz.bytes, rows: sz.rows}).narrowed(nil, nil)
 }
 
 // narrowed returns the source reading only cols (nil: all) and keeping the
@@ -256,9 +257,9 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	if err != nil {
 		return fail(err)
 	}
-	size := o.BlockSize
-	if size <= 0 {
-		size = autoBlockSize()
+	block := o.BlockSize
+	if block <= 0 {
+		block = autoBlockSize()
 	}
 	fields := make([]arrow.Field, len(schema))
 	for i, c := range schema {
@@ -272,8 +273,8 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	for _, f := range files {
 		total += f.Size
 	}
-	parts := pack(blockPieces(files, datum, hive, size), size)
-	return fileSource("read-csv", opReadCSV, parts, full, hive, csvOpts{Schema: schema, Opts: copts}, total)
+	parts := pack(blockPieces(files, datum, hive, block), block)
+	return fileSource("read-csv", opReadCSV, parts, full, hive, csvOpts{Schema: schema, Opts: copts}, size{total, -1})
 }
 
 // csvType is the Arrow type of a text format's column type.
@@ -310,9 +311,10 @@ func FromArrow(recs ...arrow.Record) *Frame {
 		return failed(fmt.Errorf("FromArrow: no records: at least one is needed for the columns"))
 	}
 	var schema *arrow.Schema
-	var total int64
+	var total, rows int64
 	args := make([][]byte, len(recs))
 	for i, r := range recs {
+		rows += r.NumRows()
 		norm, err := normalize(r)
 		if err != nil {
 			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
@@ -334,7 +336,7 @@ func FromArrow(recs ...arrow.Record) *Frame {
 			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
 		}
 	}
-	return &Frame{plan: newSource("from-arrow", opFromIPC, args, schema, "", total)}
+	return &Frame{plan: newSource("from-arrow", opFromIPC, args, schema, "", size{total, rows})}
 }
 
 // normalize converts rec's columns to the types kernels handle.
