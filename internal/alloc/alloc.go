@@ -25,9 +25,15 @@ func NoZero(n int) []byte {
 	return unsafe.Slice(unsafe.StringData(s), n)
 }
 
+// Plain are the types without pointers that columns hold: numbers, and
+// 16-byte values (decimals) as two words.
+type Plain interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64 | ~[2]uint64
+}
+
 // NoZeroOf allocates n values of a type without pointers, uncleared, as
 // NoZero does; the buffer is 8-byte aligned.
-func NoZeroOf[T ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64](n int) []T {
+func NoZeroOf[T Plain](n int) []T {
 	if n == 0 {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // ArithOp is an arithmetic operation.
@@ -45,13 +47,13 @@ func Arith(a, b Datum, op ArithOp, n int) (arrow.Array, error) {
 	if kind == KindInt {
 		x, xs := a.ints()
 		y, ys := b.ints()
-		out := make([]int64, n)
+		out := alloc.NoZeroOf[int64](n) // arith writes every value
 		arith(x, xs, y, ys, op, out)
 		return NewInt64(out, valid), nil
 	}
 	x, xs := a.floats()
 	y, ys := b.floats()
-	out := make([]float64, n)
+	out := alloc.NoZeroOf[float64](n)
 	arith(x, xs, y, ys, op, out)
 	return NewFloat64(out, valid), nil
 }
@@ -117,5 +119,7 @@ func arith[T int64 | float64](x []T, xs T, y []T, ys T, op ArithOp, out []T) {
 				out[i] = xs / v
 			}
 		}
+	default: // two all-null columns
+		clear(out)
 	}
 }

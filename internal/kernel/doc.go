@@ -19,5 +19,6 @@
 // It sits below every collection and reader (io, bag, array, bench and
 // dataframe all build on it) and is pure computation.
 //
-// Must never import: anything of Dusk but graph.
+// Must never import: anything of Dusk but graph and internal/alloc. (alloc
+// gives a result that is about to be written over whole uncleared memory.)
 package kernel

@@ -6,6 +6,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // Filter keeps the rows of rec where sel is 1 (each byte 0 or 1). Keeping every row returns
@@ -221,11 +223,11 @@ func partValues[A arrow.Array, T any](parts []arrow.Array, values func(A) []T) [
 func dictIndices(d *array.Dictionary) []int32 { return d.Indices().(*array.Int32).Int32Values() }
 
 // gather returns vals at idx, which holds no -1.
-func gather[T any](vals []T, idx []int32) []T { return gatherRows([][]T{vals}, Rows{row: idx}) }
+func gather[T alloc.Plain](vals []T, idx []int32) []T { return gatherRows([][]T{vals}, Rows{row: idx}) }
 
 // gatherRows gathers the values loc locates, zero for a null row.
-func gatherRows[T any](vals [][]T, loc Rows) []T {
-	out := make([]T, len(loc.row))
+func gatherRows[T alloc.Plain](vals [][]T, loc Rows) []T {
+	out := alloc.NoZeroOf[T](len(loc.row)) // every row is written below
 	switch {
 	case loc.part == nil && !loc.missing:
 		v := vals[0]
@@ -237,12 +239,16 @@ func gatherRows[T any](vals [][]T, loc Rows) []T {
 		for j, r := range loc.row {
 			if r >= 0 {
 				out[j] = v[r]
+			} else {
+				out[j] = *new(T)
 			}
 		}
 	default:
 		for j, r := range loc.row {
 			if r >= 0 {
 				out[j] = vals[loc.part[j]][r]
+			} else {
+				out[j] = *new(T)
 			}
 		}
 	}

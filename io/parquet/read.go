@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/decimal128"
+	"github.com/duskdata/dusk/internal/alloc"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -200,8 +201,10 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 
 // numbers builds a column of a page kind whose values Arrow stores as they
 // are (T), as typ.
-func numbers[T any](v validity, rows int, kind parquet.Kind, values func(*encoding.Values) []T, typ arrow.DataType) *numBuilder[T] {
-	return &numBuilder[T]{validity: v, vals: make([]T, rows),
+func numbers[T alloc.Plain](v validity, rows int, kind parquet.Kind, values func(*encoding.Values) []T, typ arrow.DataType) *numBuilder[T] {
+	// Uncleared: every row is written (a null one as zero), or the chunk
+	// is an error (readChunk checks that its pages held every row).
+	return &numBuilder[T]{validity: v, vals: alloc.NoZeroOf[T](rows),
 		plain: func(p parquet.Page, _ int, _ *[]T) ([]T, error) {
 			if p.Type().Kind() != kind {
 				return nil, fmt.Errorf("%w: a %s page in a %s column", errCorrupt, p.Type().Kind(), kind)
@@ -352,6 +355,8 @@ func place[T any](dst, src []T, levels []byte, k int) error {
 		if l != 0 {
 			dst[i] = src[j]
 			j++
+		} else {
+			dst[i] = *new(T)
 		}
 	}
 	return nil
@@ -437,10 +442,14 @@ type numBuilder[T any] struct {
 
 func (b *numBuilder[T]) page(p parquet.Page, row, end int) (int, error) {
 	n, k, levels, err := b.levels(p, row, end)
-	if err != nil || k == 0 {
-		return n, err // all null: the values stay zero
+	if err != nil {
+		return n, err
 	}
 	dst := b.vals[row : row+n]
+	if k == 0 {
+		clear(dst) // all null
+		return n, nil
+	}
 	if d := p.Dictionary(); d != nil {
 		dict, err := b.dict.get(d, func(p parquet.Page) ([]T, error) { return b.plain(p, int(p.NumValues()), new([]T)) })
 		if err != nil {

@@ -5,7 +5,7 @@
 // null rows, and the digit scanning and exact powers of ten behind the
 // decimal fast paths.
 //
-// Must never import: anything of Dusk but internal/kernel.
+// Must never import: anything of Dusk but internal/kernel and internal/alloc.
 package colbuild
 
 import (
