@@ -111,7 +111,7 @@ type sink struct {
 }
 
 func newSink(dir string, t *table, sf int) *sink {
-	s := &sink{table: t, folder: t.Rows(sf) > FileRows, b: array.NewRecordBuilder(memory.DefaultAllocator, t.schema())}
+	s := &sink{table: t, folder: t.Rows(sf) > FileRows, b: array.NewRecordBuilder(memory.DefaultAllocator, t.schema(sf))}
 	s.path = filepath.Join(dir, t.name+".parquet")
 	if s.folder {
 		s.path = filepath.Join(dir, t.name)
@@ -295,7 +295,12 @@ func (r *rowAppender) next() array.Builder {
 
 func (r *rowAppender) keys(vs ...int64) {
 	for _, v := range vs {
-		r.next().(*array.Int64Builder).Append(v)
+		switch b := r.next().(type) {
+		case *array.Int32Builder:
+			b.Append(int32(v)) // keyType chose int32 where every key fits
+		case *array.Int64Builder:
+			b.Append(v)
+		}
 	}
 }
 

@@ -69,7 +69,7 @@ func Open(dir string) (*Tables, error) {
 func (t *table) normalize(f *dataframe.Frame) *dataframe.Frame {
 	s := f.Schema()
 	for _, c := range t.columns {
-		want := kinds[c.kind].written
+		want := kinds[c.kind].read
 		got := s.Field(s.FieldIndices(c.name)[0]).Type
 		if (c.kind == key || c.kind == money) && got.ID() != want.ID() {
 			f = f.WithColumn(c.name, dataframe.Col(c.name).Cast(want))
