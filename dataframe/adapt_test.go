@@ -1,6 +1,7 @@
 package dataframe_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -44,19 +45,8 @@ func TestAdaptiveBroadcast(t *testing.T) {
 			if plan := f.Explain(); !strings.Contains(plan, "its right side computed first") {
 				t.Fatalf("plan does not settle the join on the right side's size:\n%s", plan)
 			}
-			plan, err := f.ExplainAdapted(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := strings.Contains(plan, "(broadcast right)"); got != c.broadcast {
-				t.Fatalf("broadcast %v, want %v:\n%s", got, c.broadcast, plan)
-			}
-			var kept []rightRow
-			for _, r := range rightRows(600) {
-				if c.keep(r.V) {
-					kept = append(kept, r)
-				}
-			}
+			checkBroadcastRight(t, ctx, f, c.broadcast)
+			kept := rightKept(c.keep)
 			checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(refMerge(rows, kept, dataframe.Inner, []string{"KI"})), 0)
 		})
 	}
@@ -93,20 +83,8 @@ func TestAdaptiveBroadcast(t *testing.T) {
 	}{{15, true}, {10, false}} {
 		t.Run(fmt.Sprintf("one right row in %d", c.every), func(t *testing.T) {
 			f := left.Select("KI").Merge(right.Filter(dataframe.Col("V").Mod(c.every).Eq(int64(0))), opts)
-			plan, err := f.ExplainAdapted(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := strings.Contains(plan, "(broadcast right)"); got != c.broadcast {
-				t.Fatalf("broadcast %v, want %v:\n%s", got, c.broadcast, plan)
-			}
-			var kept []rightRow
-			for _, r := range rightRows(600) {
-				if r.V%c.every == 0 {
-					kept = append(kept, r)
-				}
-			}
-			want := refMerge(rows, kept, dataframe.Inner, []string{"KI"})
+			checkBroadcastRight(t, ctx, f, c.broadcast)
+			want := refMerge(rows, rightKept(func(v int64) bool { return v%c.every == 0 }), dataframe.Inner, []string{"KI"})
 			if got := tableRows(t, compute(t, ctx, f)); len(got) != len(want) {
 				t.Errorf("%d rows, want %d", len(got), len(want))
 			}
@@ -119,6 +97,30 @@ func TestAdaptiveBroadcast(t *testing.T) {
 	if plan := f.Explain(); strings.Contains(plan, "computed first") {
 		t.Fatalf("a join whose partitions a later join reads as they are is settled on sizes:\n%s", plan)
 	}
+}
+
+// checkBroadcastRight fails unless the adapted plan of f broadcasts a
+// join's right side exactly where want says.
+func checkBroadcastRight(t *testing.T, ctx context.Context, f *dataframe.Frame, want bool) {
+	t.Helper()
+	plan, err := f.ExplainAdapted(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Contains(plan, "(broadcast right)"); got != want {
+		t.Fatalf("broadcast %v, want %v:\n%s", got, want, plan)
+	}
+}
+
+// rightKept are the rows of rightRows(600) whose V keep keeps.
+func rightKept(keep func(v int64) bool) []rightRow {
+	var kept []rightRow
+	for _, r := range rightRows(600) {
+		if keep(r.V) {
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 // An aggregation computes its partial results first (of its first
