@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -42,6 +43,9 @@ func TestSchedulerServesDashboard(t *testing.T) {
 		t.Fatalf("dashboard link %q", link)
 	}
 	cctx := dusk.WithClient(ctx, c)
+	// Held until progress is read below: a future collected as garbage
+	// releases its result.
+	var held []any
 	for i := range 10 {
 		f, err := testInc.Submit(cctx, i)
 		if err != nil {
@@ -50,6 +54,7 @@ func TestSchedulerServesDashboard(t *testing.T) {
 		if v, err := f.Result(cctx); err != nil || v != i+1 {
 			t.Fatalf("inc(%d) = %v, %v", i, v, err)
 		}
+		held = append(held, f)
 	}
 	resp, err := http.Get(strings.TrimSuffix(link, "/status") + "/api/status?since=0")
 	if err != nil {
@@ -88,6 +93,7 @@ func TestSchedulerServesDashboard(t *testing.T) {
 	if err != nil || len(prog) != 1 || prog[0].Prefix != "test-inc" || prog[0].Memory != 10 {
 		t.Errorf("progress %+v (%v), want the 10 test-inc results in memory", prog, err)
 	}
+	runtime.KeepAlive(held)
 	// A performance report over gRPC: the ten tasks of the run, and the
 	// worker process's own profile.
 	path := filepath.Join(t.TempDir(), "report.html")
