@@ -6,6 +6,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // Datum is an operand: a column, or a scalar that stands for every row.
@@ -106,7 +108,7 @@ func (d Datum) floats() ([]float64, float64) {
 		return a.Float64Values(), 0
 	case *array.Int64:
 		vals := a.Int64Values()
-		out := make([]float64, len(vals))
+		out := alloc.NoZeroOf[float64](len(vals))
 		for i, v := range vals {
 			out[i] = float64(v)
 		}

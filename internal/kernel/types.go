@@ -11,6 +11,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // The column types kernels take are described here once: what kind of
@@ -117,7 +119,7 @@ func WidenAll(cols []arrow.Array) (out []arrow.Array, release func()) {
 // widenTo converts a's values to a wider number type.
 func widenTo[From, To int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64](a arrow.Array) []To {
 	vals := FixedValues[From](a)
-	out := make([]To, len(vals))
+	out := alloc.NoZeroOf[To](len(vals)) // every value is written
 	for i, v := range vals {
 		out[i] = To(v)
 	}
