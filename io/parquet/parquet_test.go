@@ -252,6 +252,10 @@ func TestRoundTrip(t *testing.T) {
 		{"row groups across records", mixed(2500, 5), []int{0, 100, 100, 1337, 2500}, WriteOptions{RowGroupRows: 300}},
 		{"row group per record", mixed(900, 4), []int{0, 300, 600, 900}, WriteOptions{RowGroupRows: 300}},
 		{"many pages", mixed(200_000, 11), []int{0, 150_000, 200_000}, WriteOptions{RowGroupRows: 70_000}},
+		// The first nulls at rows 1002-1005 of the fourth row group: the
+		// reader makes the bitmap there, the rows before all valid.
+		{"first null in a later row group", mixed(2500, 1003), []int{0, 2500}, WriteOptions{RowGroupRows: 300}},
+		{"first null in a later page", mixed(200_000, 120_001), []int{0, 200_000}, WriteOptions{}},
 		{"snappy", mixed(500, 3), []int{0, 500}, WriteOptions{Compression: "snappy", RowGroupRows: 128}},
 		{"gzip", mixed(500, 3), []int{0, 500}, WriteOptions{Compression: "gzip"}},
 		{"none", mixed(500, 3), []int{0, 500}, WriteOptions{Compression: "none", RowGroupRows: 100}},

@@ -162,10 +162,7 @@ type builder interface {
 }
 
 func newBuilder(c *column, rows, bytesHint int) builder {
-	v := validity{}
-	if c.optional {
-		v.bits = make([]byte, (rows+7)/8)
-	}
+	v := validity{optional: c.optional, rows: rows}
 	typ := c.typ
 	switch c.kind {
 	case parquet.Boolean:
@@ -273,16 +270,21 @@ func fixedDecimals(p parquet.Page, _ int, buf *[]decimal128.Num) ([]decimal128.N
 	return out, nil
 }
 
-// validity is a column's validity bitmap, nil for a required column.
+// validity is a column's validity bitmap, made at its first null: a
+// column with none (most optional columns written by most writers) costs
+// a check of each page's definition levels, not a bit a row.
 type validity struct {
-	bits  []byte
-	nulls int
+	optional bool
+	rows     int    // the column's rows, for the bitmap
+	bits     []byte // nil while no row so far is null
+	nulls    int
 }
 
 // levels reads a page's shape: its rows, from its definition levels for an
 // optional column, and how many of them are not null. It sets their bits.
+// Pages are read in row order.
 func (v *validity) levels(p parquet.Page, row, end int) (n, k int, levels []byte, err error) {
-	if v.bits == nil {
+	if !v.optional {
 		n = int(p.NumValues())
 		k = n
 	} else {
@@ -292,11 +294,44 @@ func (v *validity) levels(p parquet.Page, row, end int) (n, k int, levels []byte
 	if n > end-row {
 		return 0, 0, nil, fmt.Errorf("%w: %d rows, past the row group's end", errCorrupt, n)
 	}
-	if v.bits != nil {
-		k = setBits(v.bits, row, levels)
-		v.nulls += n - k
+	if !v.optional || v.bits == nil && allSet(levels) {
+		return n, n, levels, nil
 	}
+	if v.bits == nil { // the first null: every row before it is valid
+		v.bits = make([]byte, (v.rows+7)/8)
+		setOnes(v.bits, row)
+	}
+	k = setBits(v.bits, row, levels)
+	v.nulls += n - k
 	return n, k, levels, nil
+}
+
+// allSet reports whether no level is zero (no row null).
+func allSet(levels []byte) bool {
+	i := 0
+	for ; i+8 <= len(levels); i += 8 {
+		x := binary.LittleEndian.Uint64(levels[i:])
+		if (x-0x0101010101010101)&^x&0x8080808080808080 != 0 { // a zero byte
+			return false
+		}
+	}
+	for ; i < len(levels); i++ {
+		if levels[i] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// setOnes sets the first n bits of bm.
+func setOnes(bm []byte, n int) {
+	full := n >> 3
+	for i := range bm[:full] {
+		bm[i] = 0xff
+	}
+	if r := n & 7; r != 0 {
+		bm[full] |= 1<<r - 1
+	}
 }
 
 // valid returns the bitmap for the array: nil when nothing is null.
