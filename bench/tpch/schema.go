@@ -22,7 +22,7 @@ import (
 type kind uint8
 
 const (
-	key   kind = iota // an identifier: int32 or int64, read as int64
+	key   kind = iota // an identifier: int32 or int64, read as int32 where every table's are, else int64
 	count             // a small whole number: int32 or int64, read as written
 	money             // DOUBLE or DECIMAL(p, s), read as float64
 	date              // DATE
@@ -40,7 +40,8 @@ var kinds = [...]struct {
 	// TPC-H schema has them: the Parquet pages of random int64 keys are
 	// half zero bytes, which zstd turns into a match every few bytes that
 	// Go's decoder takes 20 ns each to replay (l_partkey of 2^20 rows: 27
-	// ms as int64, 3.4 as int32, stored as it is).
+	// ms as int64, 3.4 as int32, stored as it is). read is the type keys
+	// take where one table's are not int32.
 	key:   {"an int32 or int64 key", arrow.PrimitiveTypes.Int32, kernel.Int64, isInt},
 	count: {"an int32 or int64", arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int32, isInt},
 	money: {"a DOUBLE or DECIMAL", kernel.Float64, kernel.Float64, func(t arrow.DataType) bool {

@@ -7,11 +7,14 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/apache/arrow/go/v15/arrow"
+
 	"github.com/duskdata/dusk/dataframe"
 )
 
 // Tables are the eight TPC-H tables as frames, with the columns the
-// queries expect: keys int64, money float64, dates date32.
+// queries expect: keys of one integer type (int32 where every file's are,
+// else int64), money float64, dates date32.
 type Tables struct {
 	Lineitem, Orders, Partsupp, Part, Customer, Supplier, Nation, Region *dataframe.Frame
 }
@@ -38,12 +41,15 @@ func findTable(dir, name string) (string, error) {
 // Open reads the eight tables from dir, in the layout Generate writes
 // whoever wrote it: each a file or a folder of files, keys int32 or int64,
 // money DOUBLE or DECIMAL. Columns of other types than the queries use are
-// cast to them; a column of a type no query could use is an error that
-// names it.
+// cast to them (keys stay int32 where every table has them so, else all
+// are int64, since joined keys must be of one type); a column of a type no
+// query could use is an error that names it.
 func Open(dir string) (*Tables, error) {
 	t := &Tables{}
 	var errs []error
-	for i, f := range t.frames() {
+	read := make([]*dataframe.Frame, len(tables))
+	keys := arrow.DataType(arrow.PrimitiveTypes.Int32)
+	for i := range tables {
 		tab := &tables[i]
 		pattern, err := findTable(dir, tab.name)
 		if err != nil {
@@ -59,17 +65,32 @@ func Open(dir string) (*Tables, error) {
 			errs = append(errs, err)
 			continue
 		}
-		*f = tab.normalize(fr)
+		read[i] = fr
+		s := fr.Schema()
+		for _, c := range tab.columns {
+			if c.kind == key && s.Field(s.FieldIndices(c.name)[0]).Type.ID() != arrow.INT32 {
+				keys = kinds[key].read
+			}
+		}
 	}
-	return t, errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return t, err
+	}
+	for i, f := range t.frames() {
+		*f = tables[i].normalize(read[i], keys)
+	}
+	return t, nil
 }
 
 // normalize casts the columns whose types differ from those the queries
-// expect: keys to int64 and money to float64.
-func (t *table) normalize(f *dataframe.Frame) *dataframe.Frame {
+// expect: keys to the type keys, money to float64.
+func (t *table) normalize(f *dataframe.Frame, keys arrow.DataType) *dataframe.Frame {
 	s := f.Schema()
 	for _, c := range t.columns {
 		want := kinds[c.kind].read
+		if c.kind == key {
+			want = keys
+		}
 		got := s.Field(s.FieldIndices(c.name)[0]).Type
 		if (c.kind == key || c.kind == money) && got.ID() != want.ID() {
 			f = f.WithColumn(c.name, dataframe.Col(c.name).Cast(want))
