@@ -249,8 +249,8 @@ func (j *join) strategy() string {
 }
 
 // broadcastable reports whether a side of size s is small beside the other
-// side of size other: at most maxBroadcast bytes, and an eighth of the
-// other's bytes or an eighth of its rows. Its table is built once in a
+// side of size other: at most maxBroadcast bytes, and at most an eighth of
+// the other's rows where both sides' rows are known, else of its bytes. Its table is built once in a
 // process and each partition of the other side probes it where the
 // partition lies, where a shuffle would move and gather every row of both;
 // the cap bounds what every worker holds. Rows decide where both are known,
