@@ -29,26 +29,25 @@ const (
 	text              // a string
 )
 
-// kinds describes each kind once: the type it is written with, the type
-// the queries read it as, and the types a file may hold it as.
+// kinds describes each kind once: the type it is written with (and the
+// queries read it as) and the types a file may hold it as.
 var kinds = [...]struct {
-	name          string
-	written, read arrow.DataType
-	accepts       func(arrow.DataType) bool
+	name    string
+	written arrow.DataType
+	accepts func(arrow.DataType) bool
 }{
 	// Keys are written as int32 where they fit (keyType), as DuckDB's
 	// TPC-H schema has them: the Parquet pages of random int64 keys are
 	// half zero bytes, which zstd turns into a match every few bytes that
 	// Go's decoder takes 20 ns each to replay (l_partkey of 2^20 rows: 27
-	// ms as int64, 3.4 as int32, stored as it is). read is the type keys
-	// take where one table's are not int32.
-	key:   {"an int32 or int64 key", arrow.PrimitiveTypes.Int32, kernel.Int64, isInt},
-	count: {"an int32 or int64", arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int32, isInt},
-	money: {"a DOUBLE or DECIMAL", kernel.Float64, kernel.Float64, func(t arrow.DataType) bool {
+	// ms as int64, 3.4 as int32, stored as it is).
+	key:   {"an int32 or int64 key", arrow.PrimitiveTypes.Int32, isInt},
+	count: {"an int32 or int64", arrow.PrimitiveTypes.Int32, isInt},
+	money: {"a DOUBLE or DECIMAL", kernel.Float64, func(t arrow.DataType) bool {
 		return t.ID() == arrow.FLOAT64 || t.ID() == arrow.FLOAT32 || t.ID() == arrow.DECIMAL128
 	}},
-	date: {"a DATE", arrow.FixedWidthTypes.Date32, arrow.FixedWidthTypes.Date32, func(t arrow.DataType) bool { return t.ID() == arrow.DATE32 }},
-	text: {"a string", kernel.String, kernel.String, func(t arrow.DataType) bool {
+	date: {"a DATE", arrow.FixedWidthTypes.Date32, func(t arrow.DataType) bool { return t.ID() == arrow.DATE32 }},
+	text: {"a string", kernel.String, func(t arrow.DataType) bool {
 		switch t.ID() {
 		case arrow.STRING, arrow.LARGE_STRING, arrow.DICTIONARY:
 			return true
@@ -154,7 +153,7 @@ func (t *table) schema(sf int) *arrow.Schema {
 // the largest, an order key of up to 6,000,000 sf, fits (sf 357 and less).
 func keyType(sf int) arrow.DataType {
 	if int64(sf)*6_000_000 <= math.MaxInt32 {
-		return arrow.PrimitiveTypes.Int32
+		return kinds[key].written
 	}
 	return kernel.Int64
 }

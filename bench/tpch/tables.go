@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // Tables are the eight TPC-H tables as frames, with the columns the
@@ -48,7 +49,7 @@ func Open(dir string) (*Tables, error) {
 	t := &Tables{}
 	var errs []error
 	read := make([]*dataframe.Frame, len(tables))
-	keys := arrow.DataType(arrow.PrimitiveTypes.Int32)
+	keys := kinds[key].written
 	for i := range tables {
 		tab := &tables[i]
 		pattern, err := findTable(dir, tab.name)
@@ -68,8 +69,8 @@ func Open(dir string) (*Tables, error) {
 		read[i] = fr
 		s := fr.Schema()
 		for _, c := range tab.columns {
-			if c.kind == key && s.Field(s.FieldIndices(c.name)[0]).Type.ID() != arrow.INT32 {
-				keys = kinds[key].read
+			if c.kind == key && s.Field(s.FieldIndices(c.name)[0]).Type.ID() != keys.ID() {
+				keys = kernel.Int64
 			}
 		}
 	}
@@ -87,7 +88,7 @@ func Open(dir string) (*Tables, error) {
 func (t *table) normalize(f *dataframe.Frame, keys arrow.DataType) *dataframe.Frame {
 	s := f.Schema()
 	for _, c := range t.columns {
-		want := kinds[c.kind].read
+		want := kinds[c.kind].written
 		if c.kind == key {
 			want = keys
 		}
