@@ -199,11 +199,11 @@ func denseKeys(cols []arrow.Array, codes bool) ([]denseKey, int, bool) {
 	return keys, size, true
 }
 
-// Dense reports whether GroupRows groups keys by direct indexing, which is
-// cheap enough that pre-aggregating a partition always pays.
-func Dense(keys []arrow.Array) bool {
+// DenseSize is the number of codes GroupRows indexes directly for keys,
+// 0 where it hashes them instead.
+func DenseSize(keys []arrow.Array) int {
 	keys, release := WidenAll(keys)
 	defer release()
-	_, _, ok := denseKeys(keys, false)
-	return ok
+	_, size, _ := denseKeys(keys, false)
+	return size
 }

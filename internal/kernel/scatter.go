@@ -3,6 +3,8 @@ package kernel
 import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // Scatter copies the rows of rec into n records, row i into record
@@ -113,10 +115,10 @@ func fixedOut[T any](out []arrow.Array, t arrow.DataType, vals [][]T, valid [][]
 }
 
 // scatterValues splits vals by parts, each output holding counts[j].
-func scatterValues[T any](vals []T, parts []int32, counts []int) [][]T {
+func scatterValues[T alloc.Plain](vals []T, parts []int32, counts []int) [][]T {
 	out := make([][]T, len(counts))
 	for j, c := range counts {
-		out[j] = make([]T, c)
+		out[j] = alloc.NoZeroOf[T](c) // every value is written below
 	}
 	next := make([]int, len(counts))
 	for i, p := range parts {
@@ -135,9 +137,10 @@ func scatterStrings(offs []int32, data []byte, parts []int32, counts []int) ([][
 		size[p] += int(offs[i+1] - offs[i])
 	}
 	outOffs, outData := make([][]int32, n), make([][]byte, n)
-	for j := range outOffs {
-		outOffs[j] = make([]int32, counts[j]+1)
-		outData[j] = make([]byte, size[j])
+	for j := range outOffs { // every offset and byte is written below
+		outOffs[j] = alloc.NoZeroOf[int32](counts[j] + 1)
+		outOffs[j][0] = 0
+		outData[j] = alloc.NoZero(size[j])
 	}
 	row, at := make([]int, n), make([]int32, n)
 	for i, p := range parts {
