@@ -838,8 +838,9 @@ func (c *Client) waitSome(ctx context.Context, keys []graph.Key, need int) error
 			}
 		}
 	}
+	wait := w.remaining > 0 // read under the lock: settle counts it down
 	c.mu.Unlock()
-	if w.remaining == 0 {
+	if !wait {
 		return nil
 	}
 	if c.progress != nil {
