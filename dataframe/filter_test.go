@@ -104,6 +104,19 @@ func filterCases() []filterCase {
 			func(r testRow) tri { return or3(boolEq(r.B, true), triNull) }},
 		filterCase{"B and lit null", col("B").And(lit(nil)),
 			func(r testRow) tri { return and3(boolEq(r.B, true), triNull) }},
+		// Conjuncts ANDed into the mask in place (ID has no nulls) and not.
+		filterCase{"ID >= 100 and ID < 300 and F > 0", col("ID").Ge(100).And(col("ID").Lt(300)).And(col("F").Gt(0)),
+			func(r testRow) tri {
+				return and3(and3(truth(r.ID >= 100), truth(r.ID < 300)), cmp3(r.F, ptr(0.0), ">"))
+			}},
+		filterCase{"ID > 5 and I > 0 and ID != 7", col("ID").Gt(5).And(col("I").Gt(0)).And(col("ID").Ne(7)),
+			func(r testRow) tri {
+				return and3(and3(truth(r.ID > 5), cmp3(r.I, ptr(int64(0)), ">")), truth(r.ID != 7))
+			}},
+		filterCase{"ID between 2.5 and 400.0", col("ID").Between(2.5, 400.0),
+			func(r testRow) tri { return truth(float64(r.ID) >= 2.5 && float64(r.ID) <= 400) }},
+		filterCase{"ID > 3 and 50 + 5 > ID", col("ID").Gt(3).And(lit(50).Add(5).Gt(col("ID"))),
+			func(r testRow) tri { return truth(r.ID > 3 && 55 > r.ID) }},
 		filterCase{"(I > J) or (I <= J) (null where either is)", col("I").Gt(col("J")).Or(col("I").Le(col("J"))),
 			func(r testRow) tri { return or3(cmp3(r.I, r.J, ">"), cmp3(r.I, r.J, "<=")) }},
 
