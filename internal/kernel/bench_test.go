@@ -151,6 +151,24 @@ func BenchmarkGroupRowsCombine(b *testing.B) {
 	benchGroupStrings(b, strs)
 }
 
+// BenchmarkGroupRowsDense groups one partition of db-benchmark's q4 at
+// 1e8 rows: 1.25M rows by an integer key of 100 values.
+func BenchmarkGroupRowsDense(b *testing.B) {
+	const rows = 1_250_000
+	rng := rand.New(rand.NewSource(2))
+	vals := make([]int64, rows)
+	for i := range vals {
+		vals[i] = 1 + rng.Int63n(100)
+	}
+	cols := []arrow.Array{NewInt64(vals, nil)}
+	ids := make([]int32, rows)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		GroupRows(cols, ids)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/rows, "ns/row")
+}
+
 // BenchmarkGroupRowsCombineInts groups one combine of db-benchmark's q5 at
 // 1e8 rows: 115,000 integer keys of a million-wide range into 10,000 groups.
 func BenchmarkGroupRowsCombineInts(b *testing.B) {
