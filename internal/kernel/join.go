@@ -8,6 +8,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // JoinType says which unmatched rows a join keeps.
@@ -530,10 +532,10 @@ func probeHeads(probe *array.Int64, pbits int) []int32 {
 // by part, would otherwise write a scattered word, a cache miss, for
 // every row.
 func minusOnes(n int) []int32 {
-	out := make([]int32, n)
 	if n == 0 {
-		return out
+		return []int32{}
 	}
+	out := alloc.NoZeroOf[int32](n) // every entry is written below
 	// Doubling copies: memmove's wide stores, not a store a word.
 	out[0] = -1
 	for k := 1; k < n; k *= 2 {
