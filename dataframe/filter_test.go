@@ -104,7 +104,9 @@ func filterCases() []filterCase {
 			func(r testRow) tri { return or3(boolEq(r.B, true), triNull) }},
 		filterCase{"B and lit null", col("B").And(lit(nil)),
 			func(r testRow) tri { return and3(boolEq(r.B, true), triNull) }},
-		// Conjuncts ANDed into the mask in place (ID has no nulls) and not.
+		// Chains of And over a column without nulls (ID), with one with
+		// nulls between, an int column between float constants, and a
+		// constant expression.
 		filterCase{"ID >= 100 and ID < 300 and F > 0", col("ID").Ge(100).And(col("ID").Lt(300)).And(col("F").Gt(0)),
 			func(r testRow) tri {
 				return and3(and3(truth(r.ID >= 100), truth(r.ID < 300)), cmp3(r.F, ptr(0.0), ">"))

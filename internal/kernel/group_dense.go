@@ -24,7 +24,7 @@ type denseKey struct {
 // maxDense is the most codes a dense grouping of n rows indexes: a table
 // of int32 group ids, filled once (a fraction of a nanosecond a code) and
 // then read at a few nanoseconds a row, where hashing costs tens. A combine
-// of db-benchmark's q5 at 1e8 rows, 92,000 rows of about 10,000 keys from
+// of db-benchmark's q5 at 1e8 rows, about 100,000 rows of 10,000 keys from
 // a million, takes 16 times its rows.
 func maxDense(n int) int { return min(max(16*n, 1<<16), 1<<24) }
 
