@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/io/parquet"
 	"github.com/duskdata/dusk/io/storage"
 )
 
@@ -334,13 +335,14 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 // readFiles reads a file source's partition: each slice with read (given
 // the files' columns to read; nil: all, as no projection was pushed down), conformed to the source's columns
 // (nulls for those a file lacks, the hive columns' values), concatenated.
-func readFiles(name string, raw []byte, read func(s fileSlice, cols []string, opts json.RawMessage) (arrow.Record, error)) (arrow.Record, error) {
-	return readWith(name, raw, func(src []byte, cols []string) (arrow.Record, error) {
+func readFiles(name string, raw []byte, f fileFormat) (arrow.Record, error) {
+	return readWith(name, raw, f.readWhere != nil, func(src []byte, cols []string, where []columnTest) (arrow.Record, error) {
 		var a fileArgs
 		if err := json.Unmarshal(src, &a); err != nil {
 			return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
 		}
-		schema := schemaOf(a.Schema)
+		full := schemaOf(a.Schema)
+		schema := full
 		if cols != nil { // the source's own order
 			var kept []arrow.Field
 			for _, f := range schema.Fields() {
@@ -370,7 +372,19 @@ func readFiles(name string, raw []byte, read func(s fileSlice, cols []string, op
 			}
 		}()
 		for _, s := range a.Slices {
-			rec, err := read(s, fileCols, a.Opts)
+			var rec arrow.Record
+			var err error
+			if where == nil {
+				rec, err = f.readSlice(s, fileCols, a.Opts)
+			} else {
+				var filters []parquet.Filter
+				if filters, err = sliceFilters(s, where, full, hive); err == nil && filters == nil {
+					continue // no row of the slice passes
+				}
+				if err == nil {
+					rec, err = f.readWhere(s, fileCols, filters, a.Opts)
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -387,6 +401,35 @@ func readFiles(name string, raw []byte, read func(s fileSlice, cols []string, op
 		}
 		return kernel.ConcatRecordsDict(schema, recs)
 	})
+}
+
+// sliceFilters are the reader's filters of a slice for the tests, on the
+// columns that full types: a test of a column the file lacks (null
+// there) or of a hive column is decided here, once for the slice. Nil: no
+// row passes; an empty list: every row does.
+func sliceFilters(s fileSlice, tests []columnTest, full *arrow.Schema, hive map[string]literal) ([]parquet.Filter, error) {
+	filters := []parquet.Filter{}
+	for _, t := range tests {
+		want := full.Field(full.FieldIndices(t.col)[0]).Type
+		l, isHive := hive[t.col]
+		if !isHive && len(s.own([]string{t.col})) == 1 {
+			filters = append(filters, parquet.Filter{Column: t.col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) }})
+			continue
+		}
+		if !isHive {
+			l = literal{Kind: "null"}
+		}
+		c := constColumn(want, l, 1)
+		pass, err := t.passes(c, c.DataType())
+		c.Release()
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", s.Path, err)
+		}
+		if pass[0] == 0 {
+			return nil, nil
+		}
+	}
+	return filters, nil
 }
 
 // conform returns rec with schema's columns: its own, nulls for those it

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/io/parquet"
 )
 
 // fileFormat is what one file format gives the steps that read and write
@@ -20,6 +21,9 @@ type fileFormat struct {
 	// readSlice reads the columns cols (nil: all) of one slice of a file,
 	// with the options the frame's constructor recorded for the format.
 	readSlice func(s fileSlice, cols []string, opts json.RawMessage) (arrow.Record, error)
+	// readWhere, for a format whose reader tests filters as it decodes,
+	// reads as readSlice only the rows that every filter passes.
+	readWhere func(s fileSlice, cols []string, where []parquet.Filter, opts json.RawMessage) (arrow.Record, error)
 	// writeOp names the write step, and writeFile writes one record with
 	// the options ToX was given; nil for the text formats (writeTextOp).
 	writeOp   string
@@ -31,13 +35,13 @@ type fileFormat struct {
 var formats = map[string]fileFormat{
 	opReadCSV:     {readSlice: readCSVSlice},
 	opReadJSON:    {readSlice: readJSONSlice},
-	opReadParquet: {readSlice: readParquetSlice, writeOp: opWriteParquet, ext: "parquet", writeFile: writeParquetFile},
+	opReadParquet: {readSlice: readParquetSlice, readWhere: readParquetWhere, writeOp: opWriteParquet, ext: "parquet", writeFile: writeParquetFile},
 	opReadAvro:    {readSlice: readAvroSlice, writeOp: opWriteAvro, ext: "avro", writeFile: writeAvroFile},
 }
 
 func init() {
 	for op, f := range formats {
-		registry.Register(op, readFilesOp(op, f.readSlice))
+		registry.Register(op, readFilesOp(op, f))
 		if f.writeOp != "" {
 			registry.RegisterEffect(f.writeOp, writeFileOp(f))
 		}
@@ -45,9 +49,9 @@ func init() {
 }
 
 // readFilesOp is the read step of a format.
-func readFilesOp(op string, read func(fileSlice, []string, json.RawMessage) (arrow.Record, error)) registry.Op {
+func readFilesOp(op string, f fileFormat) registry.Op {
 	return func(_ *registry.Context, raw []byte, _ []any) (any, error) {
-		return readFiles(op, raw, read)
+		return readFiles(op, raw, f)
 	}
 }
 

@@ -408,3 +408,77 @@ func TestBlockSizeFollowsWorkerMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestParquetTestsInReader filters Parquet files on columns the result
+// does not keep, which the reader tests as it decodes them (dictionary
+// values once each, plain pages as arrays), against a plain loop over the
+// rows: with nulls, a test that keeps nulls, a hive column, and files of a
+// union that lack the tested column.
+func TestParquetTestsInReader(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(46, 900)
+	dir := t.TempDir()
+	if _, err := arrowFrame(t, rows, []int{300, 300, 300}).ToParquet(ctx, filepath.Join(dir, "all"), dataframe.ParquetWriteOptions{PartitionBy: []string{"KI"}}); err != nil {
+		t.Fatal(err)
+	}
+	all := dataframe.ReadParquet(filepath.Join(dir, "all"))
+	is := func(p *int64, f func(int64) bool) bool { return p != nil && f(*p) }
+	cases := []struct {
+		name string
+		pred dataframe.Expr
+		keep func(r testRow) bool
+	}{
+		{"a dictionary of strings", dataframe.Col("K").IsIn("north", "west"), func(r testRow) bool {
+			return r.K != nil && (*r.K == "north" || *r.K == "west")
+		}},
+		{"numbers, plain and dictionary", dataframe.Col("I").Gt(10).And(dataframe.Col("J").Le(0)), func(r testRow) bool {
+			return is(r.I, func(v int64) bool { return v > 10 }) && is(r.J, func(v int64) bool { return v <= 0 })
+		}},
+		{"nulls kept", dataframe.Col("F").Lt(0).Or(dataframe.Col("F").IsNull()), func(r testRow) bool { return r.F == nil || *r.F < 0 }},
+		{"a hive column and a kept one", dataframe.Col("KI").IsNull().Or(dataframe.Col("KI").Eq(1)).And(dataframe.Col("ID").Ge(100)), func(r testRow) bool {
+			return (r.KI == nil || *r.KI == 1) && r.ID >= 100
+		}},
+		{"two columns together", dataframe.Col("I").Add(dataframe.Col("J")).Gt(0).And(dataframe.Col("T").NotNull()), func(r testRow) bool {
+			return r.I != nil && r.J != nil && *r.I+*r.J > 0 && r.T != nil
+		}},
+	}
+	for _, c := range cases {
+		f := all.Filter(c.pred).Select("ID")
+		var want [][]any
+		for _, r := range rows {
+			if c.keep(r) {
+				want = append(want, []any{r.ID})
+			}
+		}
+		if len(want) == 0 || len(want) == len(rows) {
+			t.Fatalf("%s: %d of %d rows pass: no test", c.name, len(want), len(rows))
+		}
+		checkRows(t, tableRows(t, compute(t, ctx, f.SortValues([]string{"ID"}))), want, 0)
+	}
+
+	// A union of files with and without F: F is null where a file lacks it.
+	a := arrowFrame(t, rows[:400], []int{400})
+	if _, err := a.Select("ID", "F").ToParquet(ctx, filepath.Join(dir, "u", "a")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := arrowFrame(t, rows[400:], []int{500}).Select("ID", "S").ToParquet(ctx, filepath.Join(dir, "u", "b")); err != nil {
+		t.Fatal(err)
+	}
+	union := dataframe.ReadParquet(filepath.Join(dir, "u", "*", "*.parquet"), dataframe.ParquetOptions{Union: true})
+	for _, c := range []struct {
+		pred dataframe.Expr
+		keep func(i int, r testRow) bool
+	}{
+		{dataframe.Col("F").Gt(0), func(i int, r testRow) bool { return i < 400 && r.F != nil && *r.F > 0 }},
+		{dataframe.Col("F").IsNull(), func(i int, r testRow) bool { return i >= 400 || r.F == nil }},
+	} {
+		var want [][]any
+		for i, r := range rows {
+			if c.keep(i, r) {
+				want = append(want, []any{r.ID})
+			}
+		}
+		got := tableRows(t, compute(t, ctx, union.Filter(c.pred).Select("ID").SortValues([]string{"ID"})))
+		checkRows(t, got, want, 0)
+	}
+}

@@ -149,7 +149,13 @@ func statsRange(t arrow.DataType, st parquet.ColumnStats) colRange {
 	return r
 }
 
-func readParquetSlice(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {
+func readParquetSlice(s fileSlice, cols []string, opts json.RawMessage) (arrow.Record, error) {
+	return readParquetWhere(s, cols, nil, opts)
+}
+
+// readParquetWhere reads the rows of a slice of a Parquet file that pass
+// the filters.
+func readParquetWhere(s fileSlice, cols []string, where []parquet.Filter, _ json.RawMessage) (arrow.Record, error) {
 	cols = s.own(cols)
 	f, err := storage.Open(s.Path)
 	if err != nil {
@@ -159,7 +165,7 @@ func readParquetSlice(s fileSlice, cols []string, _ json.RawMessage) (arrow.Reco
 	if err := checkStamp(s); err != nil {
 		return nil, err
 	}
-	return parquet.Read(f, f.Size(), s.Path, s.Groups, cols)
+	return parquet.ReadWhere(f, f.Size(), s.Path, s.Groups, cols, where)
 }
 
 // checkStamp fails a read of a file that changed after the frame was made:

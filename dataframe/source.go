@@ -191,27 +191,33 @@ func (n *source) lower(l *lowering) []graph.Key {
 }
 
 // readWith reads a source's partition with read, given the columns to
-// read (nil: all), then applies what was pushed into the source.
-func readWith(name string, raw []byte, read func(src []byte, cols []string) (arrow.Record, error)) (arrow.Record, error) {
+// read (nil: all), then applies what was pushed into the source. Where
+// the reader tests filters as it decodes (tests), it is given the
+// predicate's tests of columns nothing else reads (columnTests).
+func readWith(name string, raw []byte, tests bool, read func(src []byte, cols []string, where []columnTest) (arrow.Record, error)) (arrow.Record, error) {
 	var a sourceArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
 	}
-	cols := a.Cols
-	if cols != nil && a.Pred != nil {
+	cols, pred := a.Cols, a.Pred
+	var where []columnTest
+	if tests && cols != nil && pred != nil {
+		where, pred = columnTests(pred, cols)
+	}
+	if cols != nil && pred != nil {
 		cols = slices.Clone(cols)
-		for c := range a.Pred.columns(setOf{}) {
+		for c := range pred.columns(setOf{}) {
 			if !slices.Contains(cols, c) {
 				cols = append(cols, c)
 			}
 		}
 	}
-	rec, err := read(a.Src, cols)
+	rec, err := read(a.Src, cols, where)
 	if err != nil {
 		return nil, err
 	}
-	if a.Pred != nil {
-		kept, err := filterOp(nil, &exprArgs{Expr: a.Pred}, rec)
+	if pred != nil {
+		kept, err := filterOp(nil, &exprArgs{Expr: pred}, rec)
 		rec.Release()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -425,7 +431,7 @@ func encodeIPC(rec arrow.Record) ([]byte, error) {
 }
 
 func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readWith(opFromIPC, raw, func(src []byte, _ []string) (arrow.Record, error) {
+	return readWith(opFromIPC, raw, false, func(src []byte, _ []string, _ []columnTest) (arrow.Record, error) {
 		var data []byte
 		if err := json.Unmarshal(src, &data); err != nil {
 			return nil, fmt.Errorf("%s: decode arguments: %w", opFromIPC, err)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -21,6 +22,24 @@ import (
 // order given) into one record, with only the named columns (nil: all), in
 // the file's column order. The caller owns the record and releases it.
 func Read(r io.ReaderAt, size int64, path string, groups []int, cols []string) (arrow.Record, error) {
+	return ReadWhere(r, size, path, groups, cols, nil)
+}
+
+// A Filter keeps the rows whose value in Column passes: Pass returns, for
+// an array of the column's values, 1 for each value whose rows are kept
+// and 0 for the others, len(values) in all.
+type Filter struct {
+	Column string
+	Pass   func(values arrow.Array) ([]uint8, error)
+}
+
+// ReadWhere reads as Read does, but only the rows that every filter
+// passes. A filter's column is tested as it is decoded, page by page, and
+// is not kept: where its pages are dictionary-encoded, each dictionary
+// value is tested once and each row looks its index's outcome up (a date,
+// a discount, a flag: thousands of values or fewer for a million rows), and
+// a plain page is tested as an array of its own, in the cache.
+func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []string, filters []Filter) (arrow.Record, error) {
 	f, err := open(r, size, path)
 	if err != nil {
 		return nil, err
@@ -47,6 +66,41 @@ func Read(r io.ReaderAt, size int64, path string, groups []int, cols []string) (
 		return nil, fmt.Errorf("read %s: %d rows are too many for one record; read fewer row groups", path, rows)
 	}
 
+	// column decodes c's chunks of the groups into b.
+	column := func(c *column, b builder) error {
+		row := 0
+		for _, g := range groups {
+			n := int(rowGroups[g].NumRows())
+			if err := f.checkChunk(r, size, g, c); err != nil {
+				return &ChunkError{Path: path, RowGroup: g, Column: c.name, Err: err}
+			}
+			if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
+				return &ChunkError{Path: path, RowGroup: g, Column: c.name, Err: err}
+			}
+			row += n
+		}
+		return nil
+	}
+	var keep []uint8 // the rows the filters pass; nil: no filter
+	for _, flt := range filters {
+		tested, err := f.selectColumns([]string{flt.Column})
+		if err != nil {
+			return nil, err
+		}
+		if keep == nil {
+			keep = make([]uint8, rows)
+			for i := range keep {
+				keep[i] = 1
+			}
+		}
+		if err := column(tested[0], &filterBuilder{col: tested[0], pass: flt.Pass, keep: keep}); err != nil {
+			return nil, err
+		}
+	}
+	if keep != nil && !slices.Contains(keep, 1) {
+		groups, rows = nil, 0 // none passes: the columns are not read
+	}
+
 	fields := make([]arrow.Field, len(sel))
 	arrays := make([]arrow.Array, 0, len(sel))
 	defer func() {
@@ -57,20 +111,17 @@ func Read(r io.ReaderAt, size int64, path string, groups []int, cols []string) (
 	for i, c := range sel {
 		fields[i] = arrow.Field{Name: c.name, Type: c.typ, Nullable: true}
 		b := newBuilder(c, int(rows), f.bytesHint(c, groups, size))
-		row := 0
-		for _, g := range groups {
-			n := int(rowGroups[g].NumRows())
-			if err := f.checkChunk(r, size, g, c); err != nil {
-				return nil, &ChunkError{Path: path, RowGroup: g, Column: c.name, Err: err}
-			}
-			if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
-				return nil, &ChunkError{Path: path, RowGroup: g, Column: c.name, Err: err}
-			}
-			row += n
+		if err := column(c, b); err != nil {
+			return nil, err
 		}
 		arrays = append(arrays, b.finish())
 	}
-	return array.NewRecord(arrow.NewSchema(fields, nil), arrays, rows), nil
+	rec := array.NewRecord(arrow.NewSchema(fields, nil), arrays, rows)
+	if keep == nil || rows == 0 {
+		return rec, nil
+	}
+	defer rec.Release()
+	return kernel.Filter(rec, keep), nil
 }
 
 // selectColumns returns the named columns in file order (nil: all of them).
@@ -332,6 +383,11 @@ func setOnes(bm []byte, n int) {
 	if r := n & 7; r != 0 {
 		bm[full] |= 1<<r - 1
 	}
+}
+
+// nullAll makes every row null.
+func (v *validity) nullAll() {
+	v.bits, v.nulls = make([]byte, (v.rows+7)/8), v.rows
 }
 
 // valid returns the bitmap for the array: nil when nothing is null.
@@ -723,3 +779,152 @@ func dataOf(p parquet.Page) *encoding.Values {
 	v := p.Data()
 	return &v
 }
+
+// filterBuilder tests a column's pages against a filter, ANDing the
+// outcome into keep (a byte a row), without keeping the column.
+type filterBuilder struct {
+	col  *column
+	pass func(arrow.Array) ([]uint8, error)
+	keep []uint8
+
+	dict     parquet.Dictionary // the current chunk's dictionary
+	passes   []uint8            // the outcome of each of its values
+	nullPass uint8              // the outcome for a null
+	nullSeen bool               // nullPass is known
+}
+
+func (b *filterBuilder) page(p parquet.Page, row, end int) (int, error) {
+	n := int(p.NumValues())
+	var levels []byte
+	if b.col.optional {
+		levels = p.DefinitionLevels()
+		n = len(levels)
+	}
+	if n > end-row {
+		return 0, fmt.Errorf("%w: %d rows, past the row group's end", errCorrupt, n)
+	}
+	keep := b.keep[row : row+n]
+	d := p.Dictionary()
+	if d == nil {
+		// A plain page: its values, as a column of their own.
+		vals := newBuilder(b.col, n, 0)
+		if _, err := vals.page(p, 0, n); err != nil {
+			return 0, err
+		}
+		return n, b.test(vals.finish(), keep)
+	}
+	if d != b.dict {
+		values, err := b.dictionary(d)
+		if err != nil {
+			return 0, fmt.Errorf("dictionary: %w", err)
+		}
+		if b.passes, err = b.passOf(values); err != nil {
+			return 0, err
+		}
+		b.dict = d
+	}
+	if levels == nil || allSet(levels) {
+		idx, err := indices(p, n)
+		if err != nil {
+			return 0, err
+		}
+		return n, lookUp(keep, b.passes, idx)
+	}
+	k := 0
+	for _, l := range levels {
+		k += int(min(l, 1))
+	}
+	idx, err := indices(p, k)
+	if err != nil {
+		return 0, err
+	}
+	if !b.nullSeen {
+		if b.nullPass, err = b.passOfNull(); err != nil {
+			return 0, err
+		}
+		b.nullSeen = true
+	}
+	j := 0
+	for i, l := range levels {
+		if l == 0 {
+			keep[i] &= b.nullPass
+			continue
+		}
+		x := idx[j]
+		j++
+		if uint32(x) >= uint32(len(b.passes)) {
+			return 0, fmt.Errorf("%w: dictionary index %d out of %d values", errCorrupt, x, len(b.passes))
+		}
+		keep[i] &= b.passes[x]
+	}
+	return n, nil
+}
+
+// lookUp ANDs into keep each row's outcome, by its dictionary index.
+func lookUp(keep, passes []uint8, idx []int32) error {
+	keep = keep[:len(idx)]
+	for i, x := range idx {
+		if uint32(x) >= uint32(len(passes)) {
+			return fmt.Errorf("%w: dictionary index %d out of %d values", errCorrupt, x, len(passes))
+		}
+		keep[i] &= passes[x]
+	}
+	return nil
+}
+
+// dictionary decodes a dictionary's values as a column.
+func (b *filterBuilder) dictionary(d parquet.Dictionary) (arrow.Array, error) {
+	c := *b.col
+	c.optional = false // a dictionary holds no nulls
+	if c.typ == kernel.Dict {
+		c.typ = arrow.BinaryTypes.String
+	}
+	vals := newBuilder(&c, d.Len(), 0)
+	if _, err := vals.page(d.Page(), 0, d.Len()); err != nil {
+		return nil, err
+	}
+	return vals.finish(), nil
+}
+
+// test ANDs the outcome of values, a row each, into keep.
+func (b *filterBuilder) test(values arrow.Array, keep []uint8) error {
+	passes, err := b.passOf(values)
+	if err != nil {
+		return err
+	}
+	for i, v := range passes {
+		keep[i] &= v
+	}
+	return nil
+}
+
+// passOf runs the filter on values, which it releases.
+func (b *filterBuilder) passOf(values arrow.Array) ([]uint8, error) {
+	defer values.Release()
+	passes, err := b.pass(values)
+	if err != nil {
+		return nil, err
+	}
+	if len(passes) != values.Len() {
+		return nil, fmt.Errorf("filter on %s: %d outcomes for %d values", b.col.name, len(passes), values.Len())
+	}
+	return passes, nil
+}
+
+// passOfNull runs the filter on a null.
+func (b *filterBuilder) passOfNull() (uint8, error) {
+	c := *b.col
+	c.optional = true
+	if c.typ == kernel.Dict {
+		c.typ = arrow.BinaryTypes.String
+	}
+	null := newBuilder(&c, 1, 0)
+	null.(interface{ nullAll() }).nullAll() // every builder of newBuilder's is a validity
+	passes, err := b.passOf(null.finish())
+	if err != nil {
+		return 0, err
+	}
+	return passes[0], nil
+}
+
+func (b *filterBuilder) finish() arrow.Array { return nil }

@@ -1,0 +1,72 @@
+package dataframe
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/kernel"
+)
+
+// columnTest is a part of a source's predicate that reads one column, a
+// column nothing else of the read needs: a reader that can (Parquet)
+// tests it as it decodes the column, each dictionary value once, and
+// never builds the column (TPC-H's l_shipdate and l_quantity in q6).
+type columnTest struct {
+	col  string
+	pred *exprNode
+}
+
+// columnTests splits pred into tests of one column each, of columns
+// neither in cols nor read by the rest, and the rest (nil: none).
+func columnTests(pred *exprNode, cols []string) ([]columnTest, *exprNode) {
+	byCol := map[string]*exprNode{}
+	var order []string
+	var rest *exprNode
+	for _, c := range conjuncts(pred) {
+		reads := c.columns(setOf{})
+		col := ""
+		for name := range reads {
+			col = name
+		}
+		if len(reads) != 1 || slices.Contains(cols, col) {
+			rest = and(rest, c)
+			continue
+		}
+		if byCol[col] == nil {
+			order = append(order, col)
+		}
+		byCol[col] = and(byCol[col], c)
+	}
+	restReads := setOf{}
+	if rest != nil {
+		rest.columns(restReads)
+	}
+	var tests []columnTest
+	for _, col := range order {
+		if restReads[col] {
+			rest = and(rest, byCol[col])
+			continue
+		}
+		tests = append(tests, columnTest{col: col, pred: byCol[col]})
+	}
+	return tests, rest
+}
+
+// passes tests values of t's column, which the source types as want, and
+// returns 1 for each that passes (true, not null), else 0.
+func (t columnTest) passes(values arrow.Array, want arrow.DataType) ([]uint8, error) {
+	if !kernel.SameType(values.DataType(), want) {
+		return nil, fmt.Errorf("column %s is %s, not %s as in the other files", t.col, kernel.TypeName(values.DataType()), kernel.TypeName(want))
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: t.col, Type: values.DataType(), Nullable: true}}, nil)
+	rec := array.NewRecord(schema, []arrow.Array{values}, int64(values.Len()))
+	defer rec.Release()
+	v, err := t.pred.eval(rec, nil)
+	if err != nil {
+		return nil, fmt.Errorf("filter %s: %w", t.pred, err)
+	}
+	return v.asMask(values.Len()).Selected(), nil
+}

@@ -1,0 +1,152 @@
+package parquet
+
+import (
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// passOf is a filter testing each value (nil for null) with keep.
+func passOf(keep func(v any) bool) func(arrow.Array) ([]uint8, error) {
+	return func(values arrow.Array) ([]uint8, error) {
+		out := make([]uint8, values.Len())
+		for i, v := range valuesOf(values) {
+			if keep(v) {
+				out[i] = 1
+			}
+		}
+		return out, nil
+	}
+}
+
+// TestReadWhere checks ReadWhere against the rows a plain loop keeps, over
+// row groups read in another order, dictionary-encoded columns (numbers
+// and strings, tested a dictionary value at a time) and plain ones
+// (tested a page at a time), with nulls, and filters that keep nulls.
+func TestReadWhere(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 20000
+	few := col{name: "few", kind: "int", vals: make([]any, n)}    // a dictionary of 20
+	code := col{name: "code", kind: "dict", vals: make([]any, n)} // a dictionary of 6 strings
+	flag := col{name: "flag", kind: "int", vals: make([]any, n)}  // a dictionary of 3, no nulls
+	for i := range n {
+		flag.vals[i] = r.Int64N(3)
+		if i%7 != 3 {
+			few.vals[i] = r.Int64N(20)
+		}
+		if i%11 != 5 {
+			code.vals[i] = []string{"AIR", "MAIL", "SHIP", "RAIL", "TRUCK", "FOB"}[r.IntN(6)]
+		}
+	}
+	many := genCol(r, "many", "int", n, 5, 0) // plain pages: every value its own
+	for i, v := range many.vals {
+		if v != nil {
+			many.vals[i] = int64(i)*1000 + v.(int64)
+		}
+	}
+	payload := genCol(r, "payload", "float", n, 13, 0)
+	cols := []col{few, code, many, flag, payload}
+	schema, recs := records(cols, []int{0, 7000, n})
+	path, _ := writeFile(t, schema, recs, WriteOptions{RowGroupRows: 6000})
+	for i, wantDict := range []bool{true, true, false, true} {
+		if got := slices.Contains(chunkEncodings(t, path, i), format.RLEDictionary); got != wantDict {
+			t.Fatalf("column %s dictionary-encoded: %v, want %v", cols[i].name, got, wantDict)
+		}
+	}
+	isInt := func(v any, f func(int64) bool) bool { x, ok := v.(int64); return ok && f(x) }
+	cases := []struct {
+		name    string
+		filters map[string]func(any) bool
+	}{
+		{"a dictionary of numbers", map[string]func(any) bool{"few": func(v any) bool { return isInt(v, func(x int64) bool { return x >= 3 && x < 8 }) }}},
+		{"plain pages", map[string]func(any) bool{"many": func(v any) bool { return isInt(v, func(x int64) bool { return x%3 == 0 }) }}},
+		{"a dictionary without nulls", map[string]func(any) bool{"flag": func(v any) bool { return v == int64(1) }}},
+		{"nulls kept", map[string]func(any) bool{"few": func(v any) bool { return v == nil }}},
+		{"a dictionary of strings", map[string]func(any) bool{"code": func(v any) bool { s, ok := v.(string); return ok && strings.HasSuffix(s, "AIL") }}},
+		{"strings or null", map[string]func(any) bool{"code": func(v any) bool { return v == nil || v == "FOB" }}},
+		{"three at once", map[string]func(any) bool{
+			"few":  func(v any) bool { return isInt(v, func(x int64) bool { return x%2 == 0 }) },
+			"code": func(v any) bool { return v != "SHIP" },
+			"many": func(v any) bool { return v != nil },
+			"flag": func(v any) bool { return v != int64(2) },
+		}},
+		{"none passes", map[string]func(any) bool{"few": func(v any) bool { return isInt(v, func(x int64) bool { return x > 100 }) }}},
+	}
+	groups := []int{3, 0, 2}
+	tested := []string{"few", "code", "many", "flag"}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var filters []Filter
+			for _, name := range tested {
+				if keep, ok := c.filters[name]; ok {
+					filters = append(filters, Filter{Column: name, Pass: passOf(keep)})
+				}
+			}
+			var rows []int
+			for _, g := range groups {
+				for i := g * 6000; i < min(n, (g+1)*6000); i++ {
+					kept := true
+					for j, name := range tested {
+						if keep, ok := c.filters[name]; ok && !keep(cols[j].vals[i]) {
+							kept = false
+						}
+					}
+					if kept {
+						rows = append(rows, i)
+					}
+				}
+			}
+			rec := readWhere(t, path, groups, []string{"few", "payload"}, filters)
+			defer rec.Release()
+			checkRecord(t, rec, []col{few, payload}, nil, rows)
+		})
+	}
+}
+
+func readWhere(t *testing.T, path string, groups []int, names []string, filters []Filter) arrow.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	rec, err := ReadWhere(f, st.Size(), path, groups, names, filters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// TestReadWhereErrors checks that a filter's failure, a wrong count of
+// outcomes and an unknown column are errors that name the column.
+func TestReadWhereErrors(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	cols := []col{genCol(r, "x", "int", 100, 0, 0)}
+	schema, recs := records(cols, []int{0, 100})
+	path, _ := writeFile(t, schema, recs, WriteOptions{})
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	for _, c := range []struct {
+		filter Filter
+		want   string
+	}{
+		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return nil, os.ErrInvalid }}, "column x: page 0: invalid argument"},
+		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return []uint8{1}, nil }}, "outcomes"},
+		{Filter{Column: "nope", Pass: passOf(func(any) bool { return true })}, `no column "nope"`},
+	} {
+		_, err := ReadWhere(f, st.Size(), path, nil, []string{"x"}, []Filter{c.filter})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want one with %q", err, c.want)
+		}
+	}
+}
