@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -66,21 +65,7 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 		return nil, fmt.Errorf("read %s: %d rows are too many for one record; read fewer row groups", path, rows)
 	}
 
-	// column decodes c's chunks of the groups into b.
-	column := func(c *column, b builder) error {
-		row := 0
-		for _, g := range groups {
-			n := int(rowGroups[g].NumRows())
-			if err := f.checkChunk(r, size, g, c); err != nil {
-				return &ChunkError{Path: path, RowGroup: g, Column: c.name, Err: err}
-			}
-			if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
-				return &ChunkError{Path: path, RowGroup: g, Column: c.name, Err: err}
-			}
-			row += n
-		}
-		return nil
-	}
+	rd := &reading{file: f, r: r, size: size, groups: groups, rows: int(rows)}
 	var keep []uint8 // the rows the filters pass; nil: no filter
 	for _, flt := range filters {
 		tested, err := f.selectColumns([]string{flt.Column})
@@ -93,12 +78,16 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 				keep[i] = 1
 			}
 		}
-		if err := column(tested[0], &filterBuilder{col: tested[0], pass: flt.Pass, keep: keep}); err != nil {
+		if err := rd.column(tested[0], &filterBuilder{col: tested[0], pass: flt.Pass, keep: keep}); err != nil {
 			return nil, err
 		}
 	}
-	if keep != nil && !slices.Contains(keep, 1) {
-		groups, rows = nil, 0 // none passes: the columns are not read
+	kept := int(rows)
+	if keep != nil {
+		kept = 0
+		for _, v := range keep {
+			kept += int(v)
+		}
 	}
 
 	fields := make([]arrow.Field, len(sel))
@@ -110,18 +99,59 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 	}()
 	for i, c := range sel {
 		fields[i] = arrow.Field{Name: c.name, Type: c.typ, Nullable: true}
-		b := newBuilder(c, int(rows), f.bytesHint(c, groups, size))
-		if err := column(c, b); err != nil {
+		a, err := rd.build(c, kept)
+		if err != nil {
 			return nil, err
 		}
-		arrays = append(arrays, b.finish())
+		arrays = append(arrays, a)
+	}
+	if kept == 0 {
+		return array.NewRecord(arrow.NewSchema(fields, nil), arrays, 0), nil
 	}
 	rec := array.NewRecord(arrow.NewSchema(fields, nil), arrays, rows)
-	if keep == nil || rows == 0 {
+	if kept == int(rows) {
 		return rec, nil
 	}
 	defer rec.Release()
 	return kernel.Filter(rec, keep), nil
+}
+
+// reading is a read of some row groups of a file, rows in all.
+type reading struct {
+	*file
+	r      io.ReaderAt
+	size   int64
+	groups []int
+	rows   int
+}
+
+// column decodes c's chunks of the row groups into b.
+func (rd *reading) column(c *column, b pager) error {
+	rowGroups := rd.file.file.RowGroups()
+	row := 0
+	for _, g := range rd.groups {
+		n := int(rowGroups[g].NumRows())
+		if err := rd.checkChunk(rd.r, rd.size, g, c); err != nil {
+			return &ChunkError{Path: rd.path, RowGroup: g, Column: c.name, Err: err}
+		}
+		if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
+			return &ChunkError{Path: rd.path, RowGroup: g, Column: c.name, Err: err}
+		}
+		row += n
+	}
+	return nil
+}
+
+// build reads column c whole, or not at all where no row is kept (kept).
+func (rd *reading) build(c *column, kept int) (arrow.Array, error) {
+	if kept == 0 {
+		return newBuilder(c, 0, 0).finish(), nil
+	}
+	b := newBuilder(c, rd.rows, rd.bytesHint(c, rd.groups, rd.size))
+	if err := rd.column(c, b); err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
 }
 
 // selectColumns returns the named columns in file order (nil: all of them).
@@ -166,7 +196,7 @@ func (f *file) bytesHint(c *column, groups []int, size int64) int {
 
 // readChunk decodes a column chunk of n rows into rows [row, row+n) of b.
 // parquet-go can panic on a corrupt file: a panic becomes the error.
-func readChunk(b builder, chunk parquet.ColumnChunk, row, n int) (err error) {
+func readChunk(b pager, chunk parquet.ColumnChunk, row, n int) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("decode: parquet-go panicked: %v", p)
@@ -203,11 +233,16 @@ func readChunk(b builder, chunk parquet.ColumnChunk, row, n int) (err error) {
 // errCorrupt says a page's parts disagree.
 var errCorrupt = errors.New("corrupt page")
 
-// builder decodes a column's pages into Go slices that become its array.
-type builder interface {
+// pager takes a column's pages in turn.
+type pager interface {
 	// page decodes p into the rows from row on, short of end, and returns
 	// how many rows it held.
 	page(p parquet.Page, row, end int) (int, error)
+}
+
+// builder decodes a column's pages into Go slices that become its array.
+type builder interface {
+	pager
 	// finish returns the column, which the caller owns.
 	finish() arrow.Array
 }
@@ -793,15 +828,25 @@ type filterBuilder struct {
 	nullSeen bool               // nullPass is known
 }
 
-func (b *filterBuilder) page(p parquet.Page, row, end int) (int, error) {
+// pageRows returns a page's rows, and its definition levels if c is
+// optional, checking that they end by end.
+func pageRows(c *column, p parquet.Page, row, end int) (int, []byte, error) {
 	n := int(p.NumValues())
 	var levels []byte
-	if b.col.optional {
+	if c.optional {
 		levels = p.DefinitionLevels()
 		n = len(levels)
 	}
 	if n > end-row {
-		return 0, fmt.Errorf("%w: %d rows, past the row group's end", errCorrupt, n)
+		return 0, nil, fmt.Errorf("%w: %d rows, past the row group's end", errCorrupt, n)
+	}
+	return n, levels, nil
+}
+
+func (b *filterBuilder) page(p parquet.Page, row, end int) (int, error) {
+	n, levels, err := pageRows(b.col, p, row, end)
+	if err != nil {
+		return 0, err
 	}
 	keep := b.keep[row : row+n]
 	d := p.Dictionary()
@@ -814,7 +859,8 @@ func (b *filterBuilder) page(p parquet.Page, row, end int) (int, error) {
 		return n, b.test(vals.finish(), keep)
 	}
 	if d != b.dict {
-		values, err := b.dictionary(d)
+		var values arrow.Array
+		values, err = b.dictionary(d)
 		if err != nil {
 			return 0, fmt.Errorf("dictionary: %w", err)
 		}
@@ -927,4 +973,3 @@ func (b *filterBuilder) passOfNull() (uint8, error) {
 	return passes[0], nil
 }
 
-func (b *filterBuilder) finish() arrow.Array { return nil }
