@@ -97,23 +97,35 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 			a.Release()
 		}
 	}()
+	var picked []int32 // the kept rows, to take from a column built whole
 	for i, c := range sel {
 		fields[i] = arrow.Field{Name: c.name, Type: c.typ, Nullable: true}
-		a, err := rd.build(c, kept)
+		a, err := rd.build(c, keep, kept)
 		if err != nil {
 			return nil, err
 		}
+		if a.Len() != kept {
+			if picked == nil {
+				picked = keptIndices(keep, kept)
+			}
+			whole := a
+			a = kernel.Take(whole, picked)
+			whole.Release()
+		}
 		arrays = append(arrays, a)
 	}
-	if kept == 0 {
-		return array.NewRecord(arrow.NewSchema(fields, nil), arrays, 0), nil
+	return array.NewRecord(arrow.NewSchema(fields, nil), arrays, int64(kept)), nil
+}
+
+// keptIndices lists the rows keep keeps, kept of them.
+func keptIndices(keep []uint8, kept int) []int32 {
+	rows := make([]int32, 0, kept)
+	for i, x := range keep {
+		if x != 0 {
+			rows = append(rows, int32(i))
+		}
 	}
-	rec := array.NewRecord(arrow.NewSchema(fields, nil), arrays, rows)
-	if kept == int(rows) {
-		return rec, nil
-	}
-	defer rec.Release()
-	return kernel.Filter(rec, keep), nil
+	return rows
 }
 
 // reading is a read of some row groups of a file, rows in all.
@@ -142,12 +154,21 @@ func (rd *reading) column(c *column, b pager) error {
 	return nil
 }
 
-// build reads column c whole, or not at all where no row is kept (kept).
-func (rd *reading) build(c *column, kept int) (arrow.Array, error) {
+// build reads column c, of which keep keeps kept rows (nil: all): not at
+// all where none is kept, only the kept rows where its builder can
+// (keeper), else whole.
+func (rd *reading) build(c *column, keep []uint8, kept int) (arrow.Array, error) {
 	if kept == 0 {
 		return newBuilder(c, 0, 0).finish(), nil
 	}
-	b := newBuilder(c, rd.rows, rd.bytesHint(c, rd.groups, rd.size))
+	var b builder
+	if kept < rd.rows && (c.kind != parquet.ByteArray || c.typ == kernel.Dict) {
+		k := newBuilder(c, kept+1, 0).(keeper) // numbers and dictionary strings
+		k.keepOnly(keep)
+		b = k
+	} else {
+		b = newBuilder(c, rd.rows, rd.bytesHint(c, rd.groups, rd.size))
+	}
 	if err := rd.column(c, b); err != nil {
 		return nil, err
 	}
@@ -425,6 +446,23 @@ func (v *validity) nullAll() {
 	v.bits, v.nulls = make([]byte, (v.rows+7)/8), v.rows
 }
 
+// keptValid returns the bitmap of the rows keep keeps, kept of them: nil
+// when none is null.
+func (v *validity) keptValid(keep []uint8, kept int) []byte {
+	if v.nulls == 0 {
+		return nil
+	}
+	out := make([]byte, (kept+7)/8)
+	k := 0
+	for i, x := range keep {
+		if x != 0 {
+			out[k>>3] |= v.bits[i>>3] >> (i & 7) & 1 << (k & 7)
+			k++
+		}
+	}
+	return out
+}
+
 // valid returns the bitmap for the array: nil when nothing is null.
 func (v *validity) valid() []byte {
 	if v.nulls == 0 {
@@ -553,9 +591,93 @@ func indexed[T any](p parquet.Page, dict, dst []T, levels []byte, k int, scratch
 	return place(dst, *scratch, levels, k)
 }
 
+// keptRows is the state of a builder that writes only the rows keep
+// keeps (keeper): the next one goes to at. Each row is written where the
+// next kept one goes and only a kept one moves at on, without a branch:
+// the column has room for one row past the kept ones.
+type keptRows struct {
+	keep []uint8
+	at   int
+}
+
+// keeper is a builder that can write only the rows keep keeps, where a
+// filter keeps some: the column is not built whole to be taken apart
+// after. Made for one row more than are kept, it is told which with
+// keepOnly.
+type keeper interface {
+	builder
+	keepOnly(keep []uint8)
+}
+
+// keepPlain writes into out from at the kept rows of a page: src holds
+// the values of its rows whose level is not zero (of every row, where
+// levels is nil), a null row is a zero. It returns the next at.
+func keepPlain[T any](out []T, at int, keep, levels []byte, src []T) int {
+	if levels == nil || len(src) == len(keep) {
+		keep = keep[:len(src)]
+		for i, v := range src {
+			out[at] = v
+			at += int(keep[i])
+		}
+		return at
+	}
+	j := 0
+	for i, l := range levels {
+		var v T
+		if l != 0 {
+			v = src[j]
+			j++
+		}
+		out[at] = v
+		at += int(keep[i])
+	}
+	return at
+}
+
+// keepIndexed is keepPlain for a dictionary-encoded page: idx holds the
+// dictionary indices of its rows that are not null.
+func keepIndexed[T any](out []T, at int, keep, levels []byte, dict []T, idx []int32) (int, error) {
+	if levels == nil || len(idx) == len(keep) {
+		keep = keep[:len(idx)]
+		for i, x := range idx {
+			if uint32(x) >= uint32(len(dict)) {
+				return at, fmt.Errorf("%w: dictionary index %d out of %d values", errCorrupt, x, len(dict))
+			}
+			out[at] = dict[x]
+			at += int(keep[i])
+		}
+		return at, nil
+	}
+	j := 0
+	for i, l := range levels {
+		var v T
+		if l != 0 {
+			x := idx[j]
+			j++
+			if uint32(x) >= uint32(len(dict)) {
+				return at, fmt.Errorf("%w: dictionary index %d out of %d values", errCorrupt, x, len(dict))
+			}
+			v = dict[x]
+		}
+		out[at] = v
+		at += int(keep[i])
+	}
+	return at, nil
+}
+
+// keepNulls writes a zero for each kept row of an all-null page.
+func keepNulls[T any](out []T, at int, keep []byte) int {
+	for _, x := range keep {
+		out[at] = *new(T)
+		at += int(x)
+	}
+	return at
+}
+
 // numBuilder builds a fixed-width column, or a bool one (a byte a bool).
 type numBuilder[T any] struct {
 	validity
+	keptRows
 	vals    []T
 	scratch []T
 	dict    dictCache[T]
@@ -571,13 +693,16 @@ func (b *numBuilder[T]) page(p parquet.Page, row, end int) (int, error) {
 	if err != nil {
 		return n, err
 	}
+	if b.keep != nil {
+		return n, b.pageKept(p, row, n, k, levels)
+	}
 	dst := b.vals[row : row+n]
 	if k == 0 {
 		clear(dst) // all null
 		return n, nil
 	}
 	if d := p.Dictionary(); d != nil {
-		dict, err := b.dict.get(d, func(p parquet.Page) ([]T, error) { return b.plain(p, int(p.NumValues()), new([]T)) })
+		dict, err := b.dictionary(d)
 		if err != nil {
 			return 0, err
 		}
@@ -590,7 +715,51 @@ func (b *numBuilder[T]) page(p parquet.Page, row, end int) (int, error) {
 	return n, place(dst, src, levels, k)
 }
 
-func (b *numBuilder[T]) finish() arrow.Array { return b.array(b.vals, b.valid()) }
+func (b *numBuilder[T]) dictionary(d parquet.Dictionary) ([]T, error) {
+	return b.dict.get(d, func(p parquet.Page) ([]T, error) { return b.plain(p, int(p.NumValues()), new([]T)) })
+}
+
+// pageKept writes the kept rows of a page of n rows, k of them not null,
+// from b.at on.
+func (b *numBuilder[T]) pageKept(p parquet.Page, row, n, k int, levels []byte) error {
+	keep := b.keep[row : row+n]
+	if k == 0 {
+		b.at = keepNulls(b.vals, b.at, keep)
+		return nil
+	}
+	if d := p.Dictionary(); d != nil {
+		dict, err := b.dictionary(d)
+		if err != nil {
+			return err
+		}
+		idx, err := indices(p, k)
+		if err != nil {
+			return err
+		}
+		b.at, err = keepIndexed(b.vals, b.at, keep, levels, dict, idx)
+		return err
+	}
+	src, err := b.plain(p, k, &b.scratch)
+	if err != nil {
+		return err
+	}
+	if len(src) < k {
+		return fmt.Errorf("%w: %d values for %d non-null rows", errCorrupt, len(src), k)
+	}
+	b.at = keepPlain(b.vals, b.at, keep, levels, src[:k])
+	return nil
+}
+
+func (b *numBuilder[T]) keepOnly(keep []uint8) {
+	b.keptRows, b.rows = keptRows{keep: keep}, len(keep)
+}
+
+func (b *numBuilder[T]) finish() arrow.Array {
+	if b.keep != nil {
+		return b.array(b.vals[:b.at], b.keptValid(b.keep, b.at))
+	}
+	return b.array(b.vals, b.valid())
+}
 
 // unpackBools returns the first k values of a plain boolean page, a byte
 // each, in *buf.
@@ -708,6 +877,7 @@ func (b *stringBuilder) finish() arrow.Array {
 // of several chunks are merged into one.
 type dictBuilder struct {
 	validity
+	keptRows
 	indices []int32
 	offsets []int32 // the merged dictionary's values
 	data    []byte
@@ -720,17 +890,30 @@ type dictBuilder struct {
 
 func (b *dictBuilder) page(p parquet.Page, row, end int) (int, error) {
 	n, k, levels, err := b.levels(p, row, end)
-	if err != nil || k == 0 {
-		return n, err // all null: the indices stay zero
+	if err != nil {
+		return n, err
 	}
-	out := b.indices[row : row+n]
+	if k == 0 { // all null: the indices stay zero
+		if b.keep != nil {
+			b.at = keepNulls(b.indices, b.at, b.keep[row:row+n])
+		}
+		return n, nil
+	}
 	if d := p.Dictionary(); d != nil {
 		if d != b.dict {
 			if err := b.useDictionary(d); err != nil {
 				return 0, fmt.Errorf("dictionary: %w", err)
 			}
 		}
-		return n, indexed(p, b.remap, out, levels, k, &b.scratch)
+		if b.keep != nil {
+			idx, err := indices(p, k)
+			if err != nil {
+				return 0, err
+			}
+			b.at, err = keepIndexed(b.indices, b.at, b.keep[row:row+n], levels, b.remap, idx)
+			return n, err
+		}
+		return n, indexed(p, b.remap, b.indices[row:row+n], levels, k, &b.scratch)
 	}
 	// A plain page, where the metadata promised a dictionary: add its
 	// values to the dictionary one by one.
@@ -739,12 +922,14 @@ func (b *dictBuilder) page(p parquet.Page, row, end int) (int, error) {
 		return 0, err
 	}
 	b.index()
-	j := 0
-	for i := range out {
-		if levels == nil || levels[i] != 0 {
-			out[i] = b.intern(data[vo[j]:vo[j+1]])
-			j++
-		}
+	ids := make([]int32, k)
+	for j := range ids {
+		ids[j] = b.intern(data[vo[j]:vo[j+1]])
+	}
+	if b.keep != nil {
+		b.at = keepPlain(b.indices, b.at, b.keep[row:row+n], levels, ids)
+	} else if err := place(b.indices[row:row+n], ids, levels, k); err != nil {
+		return 0, err
 	}
 	if len(b.data) > math.MaxInt32 {
 		return 0, errTooLong
@@ -803,9 +988,16 @@ func (b *dictBuilder) intern(v []byte) int32 {
 	return id
 }
 
+func (b *dictBuilder) keepOnly(keep []uint8) {
+	b.keptRows, b.rows = keptRows{keep: keep}, len(keep)
+}
+
 func (b *dictBuilder) finish() arrow.Array {
 	values := kernel.NewString(b.offsets, b.data, nil)
 	defer values.Release()
+	if b.keep != nil {
+		return kernel.NewDict(b.indices[:b.at], values, b.keptValid(b.keep, b.at))
+	}
 	return kernel.NewDict(b.indices, values, b.valid())
 }
 
@@ -972,4 +1164,3 @@ func (b *filterBuilder) passOfNull() (uint8, error) {
 	}
 	return passes[0], nil
 }
-

@@ -50,7 +50,13 @@ func TestReadWhere(t *testing.T) {
 		}
 	}
 	payload := genCol(r, "payload", "float", n, 13, 0)
-	cols := []col{few, code, many, flag, payload}
+	text := genCol(r, "text", "string", n, 17, n)            // plain strings
+	none := genCol(r, "none", "float", n, 1, 0)              // every row null
+	id := col{name: "id", kind: "int", vals: make([]any, n)} // plain, no nulls
+	for i := range id.vals {
+		id.vals[i] = int64(i)
+	}
+	cols := []col{few, code, many, flag, payload, text, none, id}
 	schema, recs := records(cols, []int{0, 7000, n})
 	path, _ := writeFile(t, schema, recs, WriteOptions{RowGroupRows: 6000})
 	for i, wantDict := range []bool{true, true, false, true} {
@@ -101,9 +107,9 @@ func TestReadWhere(t *testing.T) {
 					}
 				}
 			}
-			rec := readWhere(t, path, groups, []string{"few", "payload"}, filters)
+			rec := readWhere(t, path, groups, nil, filters)
 			defer rec.Release()
-			checkRecord(t, rec, []col{few, payload}, nil, rows)
+			checkRecord(t, rec, cols, nil, rows)
 		})
 	}
 }
