@@ -2,7 +2,6 @@ package dataframe
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -10,47 +9,37 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
-// columnTest is a part of a source's predicate that reads one column, a
-// column nothing else of the read needs: a reader that can (Parquet)
-// tests it as it decodes the column, each dictionary value once, and
-// never builds the column (TPC-H's l_shipdate and l_quantity in q6).
+// columnTest is a part of a source's predicate that reads one column: a
+// reader that can (Parquet) tests it as it decodes the column, each
+// dictionary value once, and builds only the rows that pass of the
+// columns it reads (TPC-H's l_shipdate and l_quantity in q6).
 type columnTest struct {
 	col  string
 	pred *exprNode
 }
 
-// columnTests splits pred into tests of one column each, of columns
-// neither in cols nor read by the rest, and the rest (nil: none).
-func columnTests(pred *exprNode, cols []string) ([]columnTest, *exprNode) {
+// columnTests splits pred into tests of one column each, the conjuncts
+// of a column joined, and the rest (nil: none).
+func columnTests(pred *exprNode) ([]columnTest, *exprNode) {
 	byCol := map[string]*exprNode{}
 	var order []string
 	var rest *exprNode
 	for _, c := range conjuncts(pred) {
 		reads := c.columns(setOf{})
-		col := ""
-		for name := range reads {
-			col = name
-		}
-		if len(reads) != 1 || slices.Contains(cols, col) {
+		if len(reads) != 1 {
 			rest = and(rest, c)
 			continue
 		}
-		if byCol[col] == nil {
-			order = append(order, col)
+		for col := range reads {
+			if byCol[col] == nil {
+				order = append(order, col)
+			}
+			byCol[col] = and(byCol[col], c)
 		}
-		byCol[col] = and(byCol[col], c)
 	}
-	restReads := setOf{}
-	if rest != nil {
-		rest.columns(restReads)
-	}
-	var tests []columnTest
-	for _, col := range order {
-		if restReads[col] {
-			rest = and(rest, byCol[col])
-			continue
-		}
-		tests = append(tests, columnTest{col: col, pred: byCol[col]})
+	tests := make([]columnTest, len(order))
+	for i, col := range order {
+		tests[i] = columnTest{col: col, pred: byCol[col]}
 	}
 	return tests, rest
 }

@@ -6,28 +6,25 @@ import (
 )
 
 // TestColumnTests checks which parts of a source's predicate a reader tests
-// as it decodes: conjuncts of one column that neither the read's columns
-// nor the rest of the predicate need, those of one column joined.
+// as it decodes: conjuncts of one column, those of one column joined.
 func TestColumnTests(t *testing.T) {
 	d, q, p, s := Col("d"), Col("q"), Col("p"), Col("s")
 	cases := []struct {
 		name  string
 		pred  Expr
-		cols  []string
 		tests []string // each test, printed
 		rest  string   // "": none
 	}{
-		{"q6: two columns tested, an output's kept", d.Ge(10).And(d.Lt(20)).And(p.Between(1, 2)).And(q.Lt(24)), []string{"p"},
-			[]string{"((d >= 10) and (d < 20))", "(q < 24)"}, "((p >= 1) and (p <= 2))"},
-		{"a column the rest reads", d.Gt(1).And(d.Add(q).Gt(5)), []string{"p"}, nil, "(((d + q) > 5) and (d > 1))"},
-		{"an or of one column", s.Eq("a").Or(s.IsNull()), []string{"p"}, []string{`((s == "a") or isnull(s))`}, ""},
-		{"an or of two", s.Eq("a").Or(q.Gt(1)), []string{"p"}, nil, `((s == "a") or (q > 1))`},
-		{"every column an output", d.Gt(1), []string{"d"}, nil, "(d > 1)"},
-		{"a constant", Lit(true).And(d.Gt(1)), []string{"p"}, []string{"(d > 1)"}, "true"},
+		{"q6: three columns", d.Ge(10).And(d.Lt(20)).And(p.Between(1, 2)).And(q.Lt(24)),
+			[]string{"((d >= 10) and (d < 20))", "((p >= 1) and (p <= 2))", "(q < 24)"}, ""},
+		{"a column the rest reads", d.Gt(1).And(d.Add(q).Gt(5)), []string{"(d > 1)"}, "((d + q) > 5)"},
+		{"an or of one column", s.Eq("a").Or(s.IsNull()), []string{`((s == "a") or isnull(s))`}, ""},
+		{"an or of two", s.Eq("a").Or(q.Gt(1)), nil, `((s == "a") or (q > 1))`},
+		{"a constant", Lit(true).And(d.Gt(1)), []string{"(d > 1)"}, "true"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tests, rest := columnTests(c.pred.n, c.cols)
+			tests, rest := columnTests(c.pred.n)
 			var got []string
 			for _, ct := range tests {
 				if cols := ct.pred.columns(setOf{}); len(cols) != 1 || !cols[ct.col] {

@@ -193,7 +193,7 @@ func (n *source) lower(l *lowering) []graph.Key {
 // readWith reads a source's partition with read, given the columns to
 // read (nil: all), then applies what was pushed into the source. Where
 // the reader tests filters as it decodes (tests), it is given the
-// predicate's tests of columns nothing else reads (columnTests).
+// predicate's tests of one column each (columnTests).
 func readWith(name string, raw []byte, tests bool, read func(src []byte, cols []string, where []columnTest) (arrow.Record, error)) (arrow.Record, error) {
 	var a sourceArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -202,7 +202,7 @@ func readWith(name string, raw []byte, tests bool, read func(src []byte, cols []
 	cols, pred := a.Cols, a.Pred
 	var where []columnTest
 	if tests && cols != nil && pred != nil {
-		where, pred = columnTests(pred, cols)
+		where, pred = columnTests(pred)
 	}
 	if cols != nil && pred != nil {
 		cols = slices.Clone(cols)

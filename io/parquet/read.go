@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -66,20 +67,43 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 	}
 
 	rd := &reading{file: f, r: r, size: size, groups: groups, rows: int(rows)}
-	var keep []uint8 // the rows the filters pass; nil: no filter
+	var keep []uint8                  // the rows the filters pass; nil: no filter
+	built := map[string]arrow.Array{} // columns read whole to be tested
+	defer func() {
+		for _, a := range built {
+			a.Release()
+		}
+	}()
 	for _, flt := range filters {
 		tested, err := f.selectColumns([]string{flt.Column})
 		if err != nil {
 			return nil, err
 		}
+		c := tested[0]
 		if keep == nil {
 			keep = make([]uint8, rows)
 			for i := range keep {
 				keep[i] = 1
 			}
 		}
-		if err := rd.column(tested[0], &filterBuilder{col: tested[0], pass: flt.Pass, keep: keep}); err != nil {
+		if !slices.Contains(sel, c) || rd.dictionaryEncoded(c) {
+			// Tested as decoded; a column also read is decoded again
+			// below, its kept rows only, its pages cheap to read twice.
+			if err := rd.column(c, &filterBuilder{col: c, pass: flt.Pass, keep: keep}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		// A column also read, of plain pages: read whole once, tested
+		// whole, its kept rows taken below.
+		a, err := rd.build(c, nil, int(rows))
+		if err != nil {
 			return nil, err
+		}
+		built[c.name] = a
+		a.Retain() // for test to release
+		if err := (&filterBuilder{col: c, pass: flt.Pass}).test(a, keep); err != nil {
+			return nil, fmt.Errorf("read %s: column %s: %w", path, c.name, err)
 		}
 	}
 	kept := int(rows)
@@ -100,8 +124,10 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 	var picked []int32 // the kept rows, to take from a column built whole
 	for i, c := range sel {
 		fields[i] = arrow.Field{Name: c.name, Type: c.typ, Nullable: true}
-		a, err := rd.build(c, keep, kept)
-		if err != nil {
+		a, ok := built[c.name]
+		if ok {
+			delete(built, c.name)
+		} else if a, err = rd.build(c, keep, kept); err != nil {
 			return nil, err
 		}
 		if a.Len() != kept {
@@ -135,6 +161,18 @@ type reading struct {
 	size   int64
 	groups []int
 	rows   int
+}
+
+// dictionaryEncoded reports whether every chunk of c read is
+// dictionary-encoded, as far as the metadata says.
+func (rd *reading) dictionaryEncoded(c *column) bool {
+	meta := rd.file.file.Metadata()
+	for _, g := range rd.groups {
+		if !dictionaryEncoded(&meta.RowGroups[g].Columns[c.leaf].MetaData) {
+			return false
+		}
+	}
+	return true
 }
 
 // column decodes c's chunks of the row groups into b.

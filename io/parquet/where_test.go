@@ -133,7 +133,7 @@ func readWhere(t *testing.T, path string, groups []int, names []string, filters 
 // outcomes and an unknown column are errors that name the column.
 func TestReadWhereErrors(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	cols := []col{genCol(r, "x", "int", 100, 0, 0)}
+	cols := []col{genCol(r, "x", "int", 100, 0, 0), genCol(r, "y", "int", 100, 0, 0)}
 	schema, recs := records(cols, []int{0, 100})
 	path, _ := writeFile(t, schema, recs, WriteOptions{})
 	f, err := os.Open(path)
@@ -144,13 +144,16 @@ func TestReadWhereErrors(t *testing.T) {
 	st, _ := f.Stat()
 	for _, c := range []struct {
 		filter Filter
+		read   []string // x read too, or y only
 		want   string
 	}{
-		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return nil, os.ErrInvalid }}, "column x: page 0: invalid argument"},
-		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return []uint8{1}, nil }}, "outcomes"},
-		{Filter{Column: "nope", Pass: passOf(func(any) bool { return true })}, `no column "nope"`},
+		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return nil, os.ErrInvalid }}, []string{"y"}, "column x: page 0: invalid argument"},
+		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return nil, os.ErrInvalid }}, []string{"x"}, "column x: invalid argument"},
+		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return []uint8{1}, nil }}, []string{"y"}, "outcomes"},
+		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return []uint8{1}, nil }}, []string{"x"}, "outcomes"},
+		{Filter{Column: "nope", Pass: passOf(func(any) bool { return true })}, nil, `no column "nope"`},
 	} {
-		_, err := ReadWhere(f, st.Size(), path, nil, []string{"x"}, []Filter{c.filter})
+		_, err := ReadWhere(f, st.Size(), path, nil, c.read, []Filter{c.filter})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one with %q", err, c.want)
 		}
