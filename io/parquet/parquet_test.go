@@ -193,9 +193,14 @@ func writeFile(t testing.TB, schema *arrow.Schema, recs []arrow.Record, opts Wri
 	return path, buf.Bytes()
 }
 
-// readFile reads path with Read, checking it against want (rows of the
-// named columns, from the given groups of groupRows rows).
+// readFile reads the named columns of the given groups of path with Read.
 func readFile(t *testing.T, path string, groups []int, names []string) arrow.Record {
+	t.Helper()
+	return readWhere(t, path, groups, names, nil)
+}
+
+// readWhere reads path with ReadWhere.
+func readWhere(t *testing.T, path string, groups []int, names []string, filters []Filter) arrow.Record {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -203,7 +208,7 @@ func readFile(t *testing.T, path string, groups []int, names []string) arrow.Rec
 	}
 	defer f.Close()
 	st, _ := f.Stat()
-	rec, err := Read(f, st.Size(), path, groups, names)
+	rec, err := ReadWhere(f, st.Size(), path, groups, names, filters)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,21 +114,6 @@ func TestReadWhere(t *testing.T) {
 	}
 }
 
-func readWhere(t *testing.T, path string, groups []int, names []string, filters []Filter) arrow.Record {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	rec, err := ReadWhere(f, st.Size(), path, groups, names, filters)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rec
-}
-
 // TestReadWhereErrors checks that a filter's failure, a wrong count of
 // outcomes and an unknown column are errors that name the column.
 func TestReadWhereErrors(t *testing.T) {
