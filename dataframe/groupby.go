@@ -161,19 +161,47 @@ func exprAgg(e Expr, of func(col string) Agg) Agg {
 
 // computeAggInputs adds a hidden column for each aggregation of an
 // expression, and points the aggregation at it, so that the grouping reads
-// it as it reads any column.
+// it as it reads any column. An expression computed for an earlier
+// aggregation is not computed again, whole or as a part of a later one,
+// as Polars eliminates common subexpressions: TPC-H q1 sums
+// l_extendedprice * (1 - l_discount), and the same times (1 + l_tax).
 func computeAggInputs(f *Frame, aggs []Agg) (*Frame, []Agg) {
 	out := slices.Clone(aggs)
+	hidden := map[string]string{} // an expression, as JSON, to the column that holds it
 	for i, a := range out {
 		if a.expr == nil {
 			continue
 		}
 		out[i].as = a.Name()
-		out[i].col = fmt.Sprintf("__agg%d %s", i, a.col)
 		out[i].expr = nil
-		f = f.WithColumn(out[i].col, Expr{a.expr})
+		key := string(mustJSON(a.expr))
+		if col, ok := hidden[key]; ok {
+			out[i].col = col
+			continue
+		}
+		out[i].col = fmt.Sprintf("__agg%d %s", i, a.col)
+		f = f.WithColumn(out[i].col, Expr{reuseHidden(a.expr, hidden)})
+		hidden[key] = out[i].col
 	}
 	return f, out
+}
+
+// reuseHidden is e reading each of its parts that a hidden column holds
+// from that column.
+func reuseHidden(e *exprNode, hidden map[string]string) *exprNode {
+	if len(e.Args) == 0 || len(hidden) == 0 {
+		return e
+	}
+	c := *e
+	c.Args = make([]*exprNode, len(e.Args))
+	for i, a := range e.Args {
+		if col, ok := hidden[string(mustJSON(a))]; ok {
+			c.Args[i] = Col(col).n
+			continue
+		}
+		c.Args[i] = reuseHidden(a, hidden)
+	}
+	return &c
 }
 
 // GroupByExpr groups rows by the values of expressions, as Polars'

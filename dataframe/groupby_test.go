@@ -421,3 +421,60 @@ func TestAggWholeFrame(t *testing.T) {
 		t.Errorf("Agg(Sum(nope)): %v, want an error naming nope", f.Err())
 	}
 }
+
+// TestAggSharedSubexpressions aggregates expressions that share parts, as
+// TPC-H q1 does: each shared part is computed once, for the first
+// aggregation that holds it, and read by the later ones (the plan says
+// so), and every answer equals a plain loop's.
+func TestAggSharedSubexpressions(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(12, 400)
+	base := col("F").Mul(dataframe.Lit(1.0).Sub(col("G")))
+	f := arrowFrame(t, rows, []int{150, 250}).GroupBy("KI").Agg(
+		base.Sum().As("a"),
+		base.Mul(dataframe.Lit(1.0).Add(col("G"))).Sum().As("b"),
+		base.Mean().As("c"),
+		base.Sum().As("d"),
+	).SortValues([]string{"KI"})
+	plan := f.Explain()
+	for _, part := range []string{"= (__agg0 (F * (1 - G)) * (1 + G))", "__agg2", "__agg3"} {
+		if got := strings.Contains(plan, part); got != (part[0] == '=') {
+			t.Errorf("plan has %q: %v, want %v:\n%s", part, got, !got, plan)
+		}
+	}
+	type sums struct {
+		a, b float64
+		n    int
+	}
+	by := map[int64]*sums{}
+	var keys []int64
+	for _, r := range rows {
+		if r.KI == nil {
+			continue
+		}
+		s := by[*r.KI]
+		if s == nil {
+			s = &sums{}
+			by[*r.KI] = s
+			keys = append(keys, *r.KI)
+		}
+		if r.F != nil && r.G != nil {
+			v := *r.F * (1 - *r.G)
+			s.a += v
+			s.b += v * (1 + *r.G)
+			s.n++
+		}
+	}
+	slices.Sort(keys)
+	var want [][]any
+	for _, k := range keys {
+		s := by[k]
+		var mean any
+		if s.n > 0 {
+			mean = s.a / float64(s.n)
+		}
+		want = append(want, []any{k, s.a, s.b, mean, s.a})
+	}
+	checkTable(t, f, compute(t, ctx, f), []string{"KI", "a", "b", "c", "d"},
+		[]string{"int64", "float64", "float64", "float64", "float64"}, want, 1e-9)
+}
