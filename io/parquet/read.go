@@ -35,10 +35,13 @@ type Filter struct {
 
 // ReadWhere reads as Read does, but only the rows that every filter
 // passes. A filter's column is tested as it is decoded, page by page, and
-// is not kept: where its pages are dictionary-encoded, each dictionary
-// value is tested once and each row looks its index's outcome up (a date,
-// a discount, a flag: thousands of values or fewer for a million rows), and
-// a plain page is tested as an array of its own, in the cache.
+// is not built unless cols names it: where its pages are
+// dictionary-encoded, each dictionary value is tested once and each row
+// looks its index's outcome up (a date, a discount, a flag: thousands of
+// values or fewer for a million rows), and a plain page is tested as an
+// array of its own, in the cache; a column cols names that has plain
+// pages is built whole once and tested whole. The columns read are built
+// with the passing rows only (see keeper).
 func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []string, filters []Filter) (arrow.Record, error) {
 	f, err := open(r, size, path)
 	if err != nil {
@@ -96,11 +99,13 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 		}
 		// A column also read, of plain pages: read whole once, tested
 		// whole, its kept rows taken below.
-		a, err := rd.build(c, nil, int(rows))
-		if err != nil {
-			return nil, err
+		a, ok := built[c.name]
+		if !ok {
+			if a, err = rd.build(c, nil, int(rows)); err != nil {
+				return nil, err
+			}
+			built[c.name] = a
 		}
-		built[c.name] = a
 		a.Retain() // for test to release
 		if err := (&filterBuilder{col: c, pass: flt.Pass}).test(a, keep); err != nil {
 			return nil, fmt.Errorf("read %s: column %s: %w", path, c.name, err)

@@ -112,6 +112,19 @@ func TestReadWhere(t *testing.T) {
 			checkRecord(t, rec, cols, nil, rows)
 		})
 	}
+	// Two filters of one plain column that is also read: built once,
+	// tested twice.
+	odd := func(v any) bool { return isInt(v, func(x int64) bool { return x%2 != 0 }) }
+	third := func(v any) bool { return isInt(v, func(x int64) bool { return x%3 == 0 }) }
+	var rows []int
+	for i, v := range many.vals {
+		if odd(v) && third(v) {
+			rows = append(rows, i)
+		}
+	}
+	rec := readWhere(t, path, nil, []string{"many"}, []Filter{{Column: "many", Pass: passOf(odd)}, {Column: "many", Pass: passOf(third)}})
+	defer rec.Release()
+	checkRecord(t, rec, []col{many}, nil, rows)
 }
 
 // TestReadWhereErrors checks that a filter's failure, a wrong count of
