@@ -13,6 +13,16 @@ import (
 // Filter keeps the rows of rec where sel is 1 (each byte 0 or 1). Keeping every row returns
 // rec itself, retained.
 func Filter(rec arrow.Record, sel []uint8) arrow.Record {
+	n := CountSelected(sel)
+	if n == len(sel) {
+		rec.Retain()
+		return rec
+	}
+	return TakeRecord(rec, SelectedRows(sel, n))
+}
+
+// CountSelected counts the rows sel keeps (each byte 0 or 1).
+func CountSelected(sel []uint8) int {
 	n := 0
 	words := len(sel) &^ 7
 	for i := 0; i < words; i += 8 {
@@ -21,19 +31,20 @@ func Filter(rec arrow.Record, sel []uint8) arrow.Record {
 	for _, v := range sel[words:] {
 		n += int(v)
 	}
-	if n == len(sel) {
-		rec.Retain()
-		return rec
-	}
-	// Every row is written where the next kept one goes, and only a kept
-	// one moves it on: no branch to mispredict where about half are kept.
+	return n
+}
+
+// SelectedRows lists the n rows sel keeps (each byte 0 or 1), rising.
+// Every row is written where the next kept one goes, and only a kept one
+// moves it on: no branch to mispredict where about half are kept.
+func SelectedRows(sel []uint8, n int) []int32 {
 	idx := make([]int32, n+1)
 	k := 0
 	for i, v := range sel {
 		idx[k] = int32(i)
 		k += int(v & 1)
 	}
-	return TakeRecord(rec, idx[:n])
+	return idx[:n]
 }
 
 // TakeRecord returns the rows of rec at idx, in that order.

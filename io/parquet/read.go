@@ -113,10 +113,7 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 	}
 	kept := int(rows)
 	if keep != nil {
-		kept = 0
-		for _, v := range keep {
-			kept += int(v)
-		}
+		kept = kernel.CountSelected(keep)
 	}
 
 	fields := make([]arrow.Field, len(sel))
@@ -137,7 +134,7 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 		}
 		if a.Len() != kept {
 			if picked == nil {
-				picked = keptIndices(keep, kept)
+				picked = kernel.SelectedRows(keep, kept)
 			}
 			whole := a
 			a = kernel.Take(whole, picked)
@@ -146,17 +143,6 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 		arrays = append(arrays, a)
 	}
 	return array.NewRecord(arrow.NewSchema(fields, nil), arrays, int64(kept)), nil
-}
-
-// keptIndices lists the rows keep keeps, kept of them.
-func keptIndices(keep []uint8, kept int) []int32 {
-	rows := make([]int32, 0, kept)
-	for i, x := range keep {
-		if x != 0 {
-			rows = append(rows, int32(i))
-		}
-	}
-	return rows
 }
 
 // reading is a read of some row groups of a file, rows in all.
