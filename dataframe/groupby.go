@@ -772,21 +772,13 @@ func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.R
 
 // rowStates are the partial states of rows that are each their own group.
 // A sum, minimum or maximum of a column without nulls is the column itself
-// and a count is ones, with nothing computed; the other aggregations take
-// partialStates with every row its own group (ids in buf).
+// and a count is one a row (kernel.OneEach, no buffer to fill, move or
+// read), with nothing computed; the other aggregations take partialStates
+// with every row its own group (ids in buf).
 func rowStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int32) ([][]arrow.Array, error) {
 	n := int(rec.NumRows())
 	states := make([][]arrow.Array, len(fns))
-	var ones []int64
-	count := func() arrow.Array {
-		if ones == nil {
-			ones = make([]int64, n)
-			for i := range ones {
-				ones[i] = 1
-			}
-		}
-		return kernel.NewInt64(ones, nil)
-	}
+	count := func() arrow.Array { return kernel.OneEach(n) }
 	for i, fn := range fns {
 		if fn == kernel.Size {
 			states[i] = []arrow.Array{count()}
@@ -922,9 +914,9 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("%s: no partial aggregates", opAggCombine)
 	}
-	// The inputs' keys are grouped as one: concatenated, then numbered.
-	keyParts := make([][]arrow.Array, len(a.Keys))
-	rows := make([]int, len(inputs))
+	// The inputs' keys are grouped as one (kernel.GroupPieces), each
+	// input's states merged by its rows' groups.
+	keyParts := make([][]arrow.Array, len(inputs))
 	perAgg := make([][][]arrow.Array, len(fns)) // agg -> input -> state columns
 	for r, in := range inputs {
 		rec, ok := in.(arrow.Record)
@@ -935,10 +927,7 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", opAggCombine, err)
 		}
-		for c, k := range keys {
-			keyParts[c] = append(keyParts[c], k)
-		}
-		rows[r] = int(rec.NumRows())
+		keyParts[r] = keys
 		col := len(a.Keys)
 		for i, fn := range fns {
 			k := numStates(fn)
@@ -946,19 +935,9 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 			col += k
 		}
 	}
-	keys := make([]arrow.Array, len(a.Keys))
-	for c, parts := range keyParts {
-		k, err := kernel.ConcatDict(parts)
-		if err != nil {
-			return nil, fmt.Errorf("%s: key %s: %w", opAggCombine, a.Keys[c], err)
-		}
-		defer k.Release()
-		keys[c] = k
-	}
-	all, gkeys := groupKeys(keys, nil)
-	ids := make([][]int32, len(inputs))
-	for r, off := range rows {
-		ids[r], all = all[:off:off], all[off:]
+	ids, gkeys, err := kernel.GroupPieces(keyParts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: keys %v: %w", opAggCombine, a.Keys, err)
 	}
 	n := groupCount(gkeys)
 	states := make([][]arrow.Array, len(fns))

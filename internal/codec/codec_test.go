@@ -118,3 +118,26 @@ func TestArrowInBatches(t *testing.T) {
 		t.Fatal("the record differs after a round trip in batches")
 	}
 }
+
+// TestNullColumnRoundTrip moves a column of the null type, which holds no
+// buffer (an aggregation's counts of one a row), between processes.
+func TestNullColumnRoundTrip(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "k", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "n", Type: arrow.Null, Nullable: true},
+	}, nil)
+	k := array.NewInt64Builder(memory.DefaultAllocator)
+	k.AppendValues([]int64{4, 5, 6}, nil)
+	cols := []arrow.Array{k.NewArray(), array.NewNull(3)}
+	k.Release()
+	rec := array.NewRecord(schema, cols, 3)
+	for _, c := range cols {
+		c.Release()
+	}
+	defer rec.Release()
+	out := roundTrip(t, rec).(arrow.Record)
+	defer out.Release()
+	if !array.RecordEqual(rec, out) || out.Column(1).Len() != 3 {
+		t.Fatal("the record differs after a round trip")
+	}
+}

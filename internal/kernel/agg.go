@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -145,7 +146,31 @@ func Merge(f AggFunc, states [][]arrow.Array, ids [][]int32, n int) []arrow.Arra
 }
 
 // Final turns f's state columns into its answer.
-func Final(f AggFunc, state []arrow.Array) arrow.Array { return aggs[f].final(state) }
+func Final(f AggFunc, state []arrow.Array) arrow.Array {
+	for i, c := range state {
+		if _, ones := c.(*array.Null); ones {
+			state = slices.Clone(state)
+			state[i] = NewInt64(onesOf(c.Len()), nil)
+			defer state[i].Release()
+		}
+	}
+	return aggs[f].final(state)
+}
+
+// A count state of one a row (each row its own group, its value not null:
+// see OneEach) is a column of the null type, which holds no buffer: the
+// merges add one a row for it, and Final reads it as ones.
+
+// OneEach is a count state of one for each of n rows.
+func OneEach(n int) arrow.Array { return array.NewNull(n) }
+
+func onesOf(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
 
 // ---- partials
 
@@ -365,7 +390,7 @@ func packValidIfNull(seen []uint8) []byte {
 
 // mergeSums adds int64 or float64 states.
 func mergeSums(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
-	if _, ok := states[0][0].(*array.Int64); ok {
+	if _, ok := states[0][0].(*array.Float64); !ok { // int64, or counts of one a row
 		return []arrow.Array{NewInt64(addStates[int64](states, ids, n), nil)}
 	}
 	return []arrow.Array{NewFloat64(addStates[float64](states, ids, n), nil)}
@@ -374,6 +399,12 @@ func mergeSums(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
 func addStates[T number](states [][]arrow.Array, ids [][]int32, n int) []T {
 	out := make([]T, n)
 	for c, st := range states {
+		if _, ones := st[0].(*array.Null); ones {
+			for _, g := range ids[c] {
+				out[g]++
+			}
+			continue
+		}
 		v := valuesOf[T](st[0])
 		for i, g := range ids[c] {
 			out[g] += v[i]
@@ -394,7 +425,15 @@ func mergeExtremes(isMin bool) func([][]arrow.Array, [][]int32, int) []arrow.Arr
 func mergeMeans(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
 	sums, counts := make([]float64, n), make([]int64, n)
 	for c, st := range states {
-		s, k := st[0].(*array.Float64).Float64Values(), st[1].(*array.Int64).Int64Values()
+		s := st[0].(*array.Float64).Float64Values()
+		if _, ones := st[1].(*array.Null); ones {
+			for i, g := range ids[c] {
+				sums[g] += s[i]
+				counts[g]++
+			}
+			continue
+		}
+		k := st[1].(*array.Int64).Int64Values()
 		for i, g := range ids[c] {
 			sums[g] += s[i]
 			counts[g] += k[i]

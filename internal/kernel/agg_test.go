@@ -587,3 +587,35 @@ func TestEveryAggregationHasAReference(t *testing.T) {
 		}
 	}
 }
+
+// TestOneEachCounts merges and finishes count states of one a row
+// (OneEach) beside counts held as numbers, against the counts written out.
+func TestOneEachCounts(t *testing.T) {
+	ids := [][]int32{{0, 1, 0, 2}, {2, 0}}
+	sums := []arrow.Array{NewFloat64([]float64{1, 2, 3, 4}, nil), NewFloat64([]float64{5, 6}, nil)}
+	for _, c := range []struct {
+		fn     AggFunc
+		states [][]arrow.Array
+		want   []float64
+	}{
+		{Mean, [][]arrow.Array{{sums[0], OneEach(4)}, {sums[1], NewInt64([]int64{2, 3}, nil)}}, []float64{10.0 / 5, 2, 9.0 / 3}},
+		{Mean, [][]arrow.Array{{sums[0], OneEach(4)}, {sums[1], OneEach(2)}}, []float64{10.0 / 3, 2, 9.0 / 2}},
+		{Size, [][]arrow.Array{{OneEach(4)}, {NewInt64([]int64{2, 3}, nil)}}, []float64{5, 1, 3}},
+		{Count, [][]arrow.Array{{OneEach(4)}, {OneEach(2)}}, []float64{3, 1, 2}},
+	} {
+		merged := Merge(c.fn, c.states, ids, 3)
+		got := readCol(t, Final(c.fn, merged))
+		for g, w := range c.want {
+			v := got.key(g)
+			if f, ok := v.(int64); ok {
+				v = float64(f)
+			}
+			if v != w {
+				t.Errorf("%v: group %d = %v, want %v", c.fn, g, v, w)
+			}
+		}
+	}
+	if got := readCol(t, Final(Size, []arrow.Array{OneEach(3)})); got.len() != 3 || got.key(2) != int64(1) {
+		t.Errorf("Final of ones: %v", got.ints)
+	}
+}

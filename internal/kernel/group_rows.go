@@ -64,15 +64,24 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 	if radix {
 		return groupRadix(hashes, eq, nulls, ids)
 	}
+	ids, firsts, _ = groupTable(hashes, groups, packed, eq, nulls, ids)
+	return ids, firsts
+}
+
+// groupTable numbers the groups of rows of these hashes with one flat
+// table, as GroupRows: rows compare by their packed words where packed has
+// any (and gwords returns each group's, in order), else by eq. A row that
+// nulls marks is no group's (-1).
+func groupTable(hashes []uint64, groups int, packed packedKeys, eq keyEq, nulls []byte, ids []int32) (_ []int32, firsts []int32, gwords []uint64) {
 	// A slot holds the high 32 bits of a group's hash and its id + 1. The
 	// table is sized for the groups estimated, not the rows, and doubles
 	// when they outgrow it: a combine of many rows into few groups keeps
 	// its table in the cache.
+	n := len(hashes)
 	table := make([]uint64, tableSize(min(2*groups, n)))
 	mask := uint64(len(table) - 1)
 	firsts = make([]int32, 0, min(2*groups, n))
-	var ghash []uint64  // each group's hash, to move it when the table grows
-	var gwords []uint64 // each group's packed keys, next to each other
+	var ghash []uint64 // each group's hash, to move it when the table grows
 	w := packed.w
 	var touched uint64
 	for lo := 0; lo < n; lo += probeBatch {
@@ -122,7 +131,7 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 		}
 	}
 	probeSink.Store(touched)
-	return ids, firsts
+	return ids, firsts, gwords
 }
 
 // tableSize is the slots of a table for n groups: a power of two, at

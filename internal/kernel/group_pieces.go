@@ -1,0 +1,172 @@
+package kernel
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+)
+
+// GroupPieces numbers the groups of equal rows of pieces, each the same
+// key columns, as GroupRows numbers those of the pieces concatenated:
+// ids[p][i] is row i of piece p's group (-1 where a key is null), and keys
+// are the groups' key columns, in order of first appearance, which the
+// caller releases. Keys of plain strings (of at most maxPackedString
+// bytes), with integers or booleans beside them, are packed piece by piece
+// and the groups' keys rebuilt from their words: a combine of an
+// aggregation's many pieces copies no string twice (concatenated, then
+// packed, then taken). Other keys, and rows too many for one table, are
+// concatenated and grouped by GroupRows.
+func GroupPieces(pieces [][]arrow.Array) (ids [][]int32, keys []arrow.Array, err error) {
+	if len(pieces) == 0 {
+		return nil, nil, fmt.Errorf("group pieces: none")
+	}
+	if k, nulls, ok := packPieces(pieces); ok {
+		hashes := k.hashes()
+		n := len(hashes)
+		if groups := estimateGroups(hashes); n < radixGroupMin || groups <= radixGroupsMin {
+			all, _, gwords := groupTable(hashes, groups, k, nil, nulls, make([]int32, n))
+			return splitRows(all, pieces), unpackKeys(pieces[0], gwords, k.w), nil
+		}
+	}
+	cols := make([]arrow.Array, len(pieces[0]))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for c := range cols {
+		parts := make([]arrow.Array, len(pieces))
+		for p, piece := range pieces {
+			parts[p] = piece[c]
+		}
+		if cols[c], err = ConcatDict(parts); err != nil {
+			return nil, nil, fmt.Errorf("key %d: %w", c, err)
+		}
+	}
+	all, firsts := GroupRows(cols, nil)
+	keys = make([]arrow.Array, len(cols))
+	for c, col := range cols {
+		if len(firsts) == col.Len() { // every row its own group: firsts is 0..n-1
+			col.Retain()
+			keys[c] = col
+			continue
+		}
+		keys[c] = Take(col, firsts)
+	}
+	return splitRows(all, pieces), keys, nil
+}
+
+// splitRows cuts the ids of the pieces' rows, in order, into each piece's.
+func splitRows(all []int32, pieces [][]arrow.Array) [][]int32 {
+	ids := make([][]int32, len(pieces))
+	for p, piece := range pieces {
+		n := piece[0].Len()
+		ids[p], all = all[:n:n], all[n:]
+	}
+	return ids
+}
+
+// packPieces packs the keys of every piece into one run of words, as
+// packKeys packs one's, with a bitmap of the rows with a null key (nil for
+// none); ok is false for keys that do not pack or that unpackKeys cannot
+// rebuild exactly (floats, whose -0 and NaNs pack as 0 and one NaN), for
+// keys without a string (integers compare where they lie), and for pieces
+// whose key types differ.
+func packPieces(pieces [][]arrow.Array) (k packedKeys, nulls []byte, ok bool) {
+	if len(pieces[0]) == 0 {
+		return packedKeys{}, nil, false
+	}
+	w, n, strs := 0, 0, false
+	for c, col := range pieces[0] {
+		switch col.(type) {
+		case *array.String:
+			strs = true
+		case *array.Int64, *array.Boolean:
+		default:
+			return packedKeys{}, nil, false
+		}
+		w += packedWidth(pieces[0][c])
+	}
+	if !strs || w > maxPackedWords {
+		return packedKeys{}, nil, false
+	}
+	for _, piece := range pieces {
+		for c, col := range piece {
+			if !arrow.TypeEqual(col.DataType(), pieces[0][c].DataType()) {
+				return packedKeys{}, nil, false
+			}
+			if s, ok := col.(*array.String); ok && longestString(s) > maxPackedString {
+				return packedKeys{}, nil, false
+			}
+		}
+		n += piece[0].Len()
+	}
+	k = packedKeys{w: w, words: make([]uint64, n*w)}
+	row := 0
+	for _, piece := range pieces {
+		rows := piece[0].Len()
+		at := packedKeys{w: w, words: k.words[row*w : (row+rows)*w]}
+		word := 0
+		for _, col := range piece {
+			at.pack(col, word)
+			word += packedWidth(col)
+			if col.NullN() == 0 {
+				continue
+			}
+			if nulls == nil {
+				nulls = make([]byte, (n+7)/8)
+			}
+			valid, off := Validity(col)
+			for i := range rows {
+				if !IsValid(valid, off, i) {
+					nulls[(row+i)>>3] |= 1 << ((row + i) & 7)
+				}
+			}
+		}
+		row += rows
+	}
+	return k, nulls, true
+}
+
+// unpackKeys rebuilds the key columns of like's types (as packPieces takes
+// them) from each group's w words.
+func unpackKeys(like []arrow.Array, gwords []uint64, w int) []arrow.Array {
+	groups := len(gwords) / w
+	out := make([]arrow.Array, len(like))
+	at := 0
+	for c, col := range like {
+		switch col.(type) {
+		case *array.Int64:
+			vals := make([]int64, groups)
+			for g := range vals {
+				vals[g] = int64(gwords[g*w+at])
+			}
+			out[c] = NewInt64(vals, nil)
+		case *array.Boolean:
+			vals := make([]uint8, groups)
+			for g := range vals {
+				vals[g] = uint8(gwords[g*w+at])
+			}
+			out[c] = NewBool(vals, nil)
+		case *array.String:
+			offs := make([]int32, groups+1)
+			for g := range groups {
+				offs[g+1] = offs[g] + int32(gwords[g*w+at+1]>>56)
+			}
+			data := make([]byte, int(offs[groups])+16) // room to store whole words
+			for g := range groups {
+				binary.LittleEndian.PutUint64(data[offs[g]:], gwords[g*w+at])
+				binary.LittleEndian.PutUint64(data[offs[g]+8:], gwords[g*w+at+1])
+			}
+			// Each string's words were stored whole, the next one's over
+			// the last's spare bytes; the last one's spill past its end.
+			out[c] = NewString(offs, data[:offs[groups]], nil)
+		}
+		at += packedWidth(col)
+	}
+	return out
+}
