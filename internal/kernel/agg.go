@@ -157,11 +157,10 @@ func Final(f AggFunc, state []arrow.Array) arrow.Array {
 	return aggs[f].final(state)
 }
 
-// A count state of one a row (each row its own group, its value not null:
-// see OneEach) is a column of the null type, which holds no buffer: the
-// merges add one a row for it, and Final reads it as ones.
-
-// OneEach is a count state of one for each of n rows.
+// OneEach is a count state of one for each of n rows (each row its own
+// group, its value not null): a column of the null type, which holds no
+// buffer to fill or move; the merges add one a row for it, and Final reads
+// it as ones.
 func OneEach(n int) arrow.Array { return array.NewNull(n) }
 
 func onesOf(n int) []int64 {

@@ -114,18 +114,7 @@ func packPieces(pieces [][]arrow.Array) (k packedKeys, nulls []byte, ok bool) {
 		for _, col := range piece {
 			at.pack(col, word)
 			word += packedWidth(col)
-			if col.NullN() == 0 {
-				continue
-			}
-			if nulls == nil {
-				nulls = make([]byte, (n+7)/8)
-			}
-			valid, off := Validity(col)
-			for i := range rows {
-				if !IsValid(valid, off, i) {
-					nulls[(row+i)>>3] |= 1 << ((row + i) & 7)
-				}
-			}
+			nulls = markNulls(nulls, n, col, row)
 		}
 		row += rows
 	}

@@ -46,18 +46,7 @@ func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
 	eq := newKeyEq(cols, cols)
 	var nulls []byte // rows with a null key, as a bitmap; nil for none
 	for _, c := range cols {
-		if c.NullN() == 0 {
-			continue
-		}
-		if nulls == nil {
-			nulls = make([]byte, (n+7)/8)
-		}
-		valid, off := Validity(c)
-		for i := range n {
-			if !IsValid(valid, off, i) {
-				nulls[i>>3] |= 1 << (i & 7)
-			}
-		}
+		nulls = markNulls(nulls, n, c, 0)
 	}
 	groups := estimateGroups(hashes)
 	radix := n >= radixGroupMin && groups > radixGroupsMin
@@ -132,6 +121,24 @@ func groupTable(hashes []uint64, groups int, packed packedKeys, eq keyEq, nulls 
 	}
 	probeSink.Store(touched)
 	return ids, firsts, gwords
+}
+
+// markNulls marks the rows of c that are null, from row at of n, in the
+// bitmap nulls, made when c has the first null; nil stays nil without.
+func markNulls(nulls []byte, n int, c arrow.Array, at int) []byte {
+	if c.NullN() == 0 {
+		return nulls
+	}
+	if nulls == nil {
+		nulls = make([]byte, (n+7)/8)
+	}
+	valid, off := Validity(c)
+	for i := range c.Len() {
+		if !IsValid(valid, off, i) {
+			nulls[(at+i)>>3] |= 1 << ((at + i) & 7)
+		}
+	}
+	return nulls
 }
 
 // tableSize is the slots of a table for n groups: a power of two, at
