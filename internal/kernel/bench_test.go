@@ -151,6 +151,53 @@ func BenchmarkGroupRowsCombine(b *testing.B) {
 	benchGroupStrings(b, strs)
 }
 
+// BenchmarkGroupPiecesCombine groups BenchmarkGroupRowsCombine's rows as
+// the combine gets them, the groups so far and then eight pieces: by
+// GroupPieces, and concatenated, grouped and taken as before it.
+func BenchmarkGroupPiecesCombine(b *testing.B) {
+	const groups, rows = 8400, 92_000
+	rng := rand.New(rand.NewSource(2))
+	var keys []string
+	for len(keys) < groups {
+		k := fmt.Sprintf("id%010d", rng.Intn(1_000_000))
+		if PartitionOf([]uint64{hashString([]byte(k))}, 119, nil)[0] == 0 {
+			keys = append(keys, k)
+		}
+	}
+	var pieces [][]arrow.Array
+	for p := range 9 {
+		strs := keys // the groups combined so far, then eight pieces of rows
+		if p > 0 {
+			strs = nil
+			for range (rows - groups) / 8 {
+				strs = append(strs, keys[rng.Intn(groups)])
+			}
+		}
+		offs, data := stringOffsets(strs)
+		pieces = append(pieces, []arrow.Array{NewString(offs, data, nil)})
+	}
+	b.Run("pieces", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_, keys, _ := GroupPieces(pieces)
+			keys[0].Release()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rows), "ns/row")
+	})
+	b.Run("concatenated", func(b *testing.B) {
+		parts := make([]arrow.Array, len(pieces))
+		for p, piece := range pieces {
+			parts[p] = piece[0]
+		}
+		for i := 0; i < b.N; i++ {
+			all, _ := ConcatDict(parts)
+			_, firsts := GroupRows([]arrow.Array{all}, nil)
+			Take(all, firsts).Release()
+			all.Release()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rows), "ns/row")
+	})
+}
+
 // BenchmarkGroupRowsDense groups one partition of db-benchmark's q4 at
 // 1e8 rows: 1.25M rows by an integer key of 100 values.
 func BenchmarkGroupRowsDense(b *testing.B) {

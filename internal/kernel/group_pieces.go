@@ -6,6 +6,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // GroupPieces numbers the groups of equal rows of pieces, each the same
@@ -26,7 +28,7 @@ func GroupPieces(pieces [][]arrow.Array) (ids [][]int32, keys []arrow.Array, err
 		hashes := k.hashes()
 		n := len(hashes)
 		if groups := estimateGroups(hashes); n < radixGroupMin || groups <= radixGroupsMin {
-			all, _, gwords := groupTable(hashes, groups, k, nil, nulls, make([]int32, n))
+			all, _, gwords := groupTable(hashes, groups, k, nil, nulls, alloc.NoZeroOf[int32](n))
 			return splitRows(all, pieces), unpackKeys(pieces[0], gwords, k.w), nil
 		}
 	}
@@ -105,7 +107,7 @@ func packPieces(pieces [][]arrow.Array) (k packedKeys, nulls []byte, ok bool) {
 		}
 		n += piece[0].Len()
 	}
-	k = packedKeys{w: w, words: make([]uint64, n*w)}
+	k = packedKeys{w: w, words: alloc.NoZeroOf[uint64](n * w)} // pack writes every word
 	row := 0
 	for _, piece := range pieces {
 		rows := piece[0].Len()
