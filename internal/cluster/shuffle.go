@@ -45,9 +45,8 @@ func (w *Worker) receive(p *protocol.ShufflePush) {
 	}
 }
 
-// merge runs a merge the core asked for, in the goroutine that delivered
-// the pieces (so that a transfer's push ends once its pieces are combined),
-// and reports it.
+// merge runs a merge the core asked for, on one of the worker's threads
+// (runTasks), and reports it.
 func (w *Worker) merge(j *worker.MergeJob) {
 	v, err := w.combine(j)
 	w.handle(func(s *worker.State) {

@@ -78,6 +78,9 @@ type Worker struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	exec   chan job
+	// merges are the shuffle merges the core asked for, which the worker's
+	// threads run before their next task (see runTasks).
+	merges chan *worker.MergeJob
 	flushc chan struct{}
 	done   chan struct{}
 	once   sync.Once
@@ -113,6 +116,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	w := &Worker{
 		net: net, ctx: wctx, cancel: cancel,
 		exec:    make(chan job, 4*cfg.NThreads+16),
+		merges:  make(chan *worker.MergeJob, mergesQueued),
 		flushc:  make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		retired: make(chan struct{}),
@@ -364,7 +368,11 @@ func (w *Worker) handle(f func(s *worker.State)) {
 		case worker.Spill:
 			w.spill(in.Bytes)
 		case worker.Merge:
-			w.merge(in.Merge)
+			select {
+			case w.merges <- in.Merge:
+			default: // the queue is full: this goroutine runs it
+				w.merge(in.Merge)
+			}
 		case worker.Prefetch:
 			go w.prefetch(in.Task)
 		}
@@ -457,12 +465,30 @@ type job struct {
 	pieces  [][]graph.Key
 }
 
-// runTasks is one of the worker's threads.
+// mergesQueued bounds the merges that wait for a thread; past it, the
+// goroutine that delivered the pieces runs the merge itself.
+const mergesQueued = 1024
+
+// runTasks is one of the worker's threads. It runs the merges of the
+// shuffle outputs this worker assembles before its next task: run by the
+// goroutine that delivered the last piece of a run of sources, they fell
+// to the slower worker's transfers, which then lagged further, while the
+// other worker's pieces waited for theirs (db-benchmark's q3 at 1e8 rows:
+// one worker 35 partitions ahead, its pieces held, its cores short).
 func (w *Worker) runTasks(thread int) {
 	defer w.runners.Done()
 	for {
 		var j job
 		select {
+		case m := <-w.merges:
+			w.merge(m)
+			continue
+		default:
+		}
+		select {
+		case m := <-w.merges:
+			w.merge(m)
+			continue
 		case j = <-w.exec:
 		case <-w.done:
 			return
