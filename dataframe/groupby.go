@@ -761,7 +761,7 @@ func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.R
 		}
 		return stateRecord(a, fns, keys, states), nil
 	}
-	ids, gkeys := groupKeys(keys, *buf)
+	ids, gkeys := kernel.GroupKeys(keys, *buf)
 	*buf = ids
 	states, err := partialStates(a, fns, rec, ids, groupCount(gkeys))
 	if err != nil {
@@ -817,24 +817,6 @@ func rowStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int3
 		states[i] = rest[0]
 	}
 	return states, nil
-}
-
-// groupKeys numbers the groups of the key columns (GroupRows) and returns
-// the row ids and each group's keys, which the caller releases.
-func groupKeys(keys []arrow.Array, buf []int32) ([]int32, []arrow.Array) {
-	ids, firsts := kernel.GroupRows(keys, buf)
-	out := make([]arrow.Array, len(keys))
-	for i, k := range keys {
-		if len(firsts) == k.Len() {
-			// Every row is its own group, and firsts, rising, is 0..n-1:
-			// the keys are already the groups' keys.
-			k.Retain()
-			out[i] = k
-			continue
-		}
-		out[i] = kernel.Take(k, firsts)
-	}
-	return ids, out
 }
 
 func groupCount(gkeys []arrow.Array) int { return gkeys[0].Len() }
@@ -1041,7 +1023,7 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 	if err != nil {
 		return nil, err
 	}
-	ids, gkeys := groupKeys(keys, nil)
+	ids, gkeys := kernel.GroupKeys(keys, nil)
 	defer func() {
 		for _, k := range gkeys {
 			k.Release()

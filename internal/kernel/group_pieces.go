@@ -49,17 +49,27 @@ func GroupPieces(pieces [][]arrow.Array) (ids [][]int32, keys []arrow.Array, err
 			return nil, nil, fmt.Errorf("key %d: %w", c, err)
 		}
 	}
-	all, firsts := GroupRows(cols, nil)
-	keys = make([]arrow.Array, len(cols))
+	all, keys := GroupKeys(cols, nil)
+	return splitRows(all, pieces), keys, nil
+}
+
+// GroupKeys numbers the groups of the key columns (GroupRows, into ids if
+// large enough) and returns the row ids and each group's keys, which the
+// caller releases.
+func GroupKeys(cols []arrow.Array, ids []int32) ([]int32, []arrow.Array) {
+	ids, firsts := GroupRows(cols, ids)
+	keys := make([]arrow.Array, len(cols))
 	for c, col := range cols {
-		if len(firsts) == col.Len() { // every row its own group: firsts is 0..n-1
+		if len(firsts) == col.Len() {
+			// Every row is its own group, and firsts, rising, is 0..n-1:
+			// the columns are already the groups' keys.
 			col.Retain()
 			keys[c] = col
 			continue
 		}
 		keys[c] = Take(col, firsts)
 	}
-	return splitRows(all, pieces), keys, nil
+	return ids, keys
 }
 
 // splitRows cuts the ids of the pieces' rows, in order, into each piece's.
