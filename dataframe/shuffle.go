@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -92,6 +93,10 @@ type hashSplitArgs struct {
 	CopyKeys bool `json:"copy_keys,omitempty"`
 }
 
+// hashBuffers recycles the row hashes of splits, garbage once each row's
+// output is known (as idBuffers recycles their outputs).
+var hashBuffers = sync.Pool{New: func() any { return new([]uint64) }}
+
 // hashSplitOp splits a partition by a hash of its key columns.
 func hashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	var a hashSplitArgs
@@ -106,7 +111,12 @@ func hashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opHashSplit, err)
 	}
-	parts := kernel.PartitionOf(kernel.HashRows(keys, nil), a.N, nil)
+	hbuf, pbuf := hashBuffers.Get().(*[]uint64), idBuffers.Get().(*[]int32)
+	defer hashBuffers.Put(hbuf)
+	defer idBuffers.Put(pbuf)
+	*hbuf = kernel.HashRows(keys, *hbuf)
+	*pbuf = kernel.PartitionOf(*hbuf, a.N, *pbuf)
+	parts := *pbuf
 	if a.Copy && a.N >= scatterPieces && len(parts) >= 8*a.N {
 		return scattered(rec, parts, a.N), nil
 	}
