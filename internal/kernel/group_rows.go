@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // GroupRows numbers the groups of equal rows of the key columns in order
@@ -260,8 +262,9 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 		start[p] += start[p-1]
 	}
 	pos := slices.Clone(start[:len(start)-1])
-	rows := make([]int32, start[len(start)-1])
-	phash := make([]uint64, len(rows))
+	// rows, phash, pids and final have every entry written below.
+	rows := alloc.NoZeroOf[int32](int(start[len(start)-1]))
+	phash := alloc.NoZeroOf[uint64](len(rows))
 	for i, h := range hashes {
 		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
 			continue
@@ -274,7 +277,7 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 	// the high 32 bits of a group's hash and its number in the part + 1.
 	var table []uint64
 	firstRows := make([]int32, 0, len(rows))
-	pids := make([]int32, len(rows)) // each row's group, in part order
+	pids := alloc.NoZeroOf[int32](len(rows)) // each row's group, in part order
 	for p := range len(start) - 1 {
 		part, ph := rows[start[p]:start[p+1]], phash[start[p]:start[p+1]]
 		size := 1 << bits.Len(uint(len(part)+len(part)/2+16))
@@ -310,7 +313,7 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 	for g, r := range firstRows {
 		leads[r] = int32(g + 1)
 	}
-	final := make([]int32, len(firstRows))
+	final := alloc.NoZeroOf[int32](len(firstRows))
 	firsts := make([]int32, 0, len(firstRows))
 	for r, g1 := range leads {
 		if g1 != 0 {

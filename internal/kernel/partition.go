@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // nullHash is what a null contributes to a row's hash, in any column.
@@ -78,10 +80,11 @@ func HashRows(cols []arrow.Array, out []uint64) []uint64 {
 		n = cols[0].Len()
 	}
 	if cap(out) < n {
-		out = make([]uint64, n)
+		out = alloc.NoZeroOf[uint64](n) // every hash is written below
 	}
 	out = out[:n]
 	if len(cols) == 0 {
+		clear(out)
 		return out
 	}
 	hs := make([]colHasher, len(cols))
@@ -199,7 +202,7 @@ func (h *colHasher) hash(from int, dst []uint64) {
 // It writes into out, grown if short, and returns it.
 func PartitionOf(hashes []uint64, n int, out []int32) []int32 {
 	if cap(out) < len(hashes) {
-		out = make([]int32, len(hashes))
+		out = alloc.NoZeroOf[int32](len(hashes)) // every part is written below
 	}
 	out = out[:len(hashes)]
 	for i, h := range hashes {
