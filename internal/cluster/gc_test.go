@@ -12,8 +12,10 @@ func TestGCPercentFor(t *testing.T) {
 		{256 << 20, 100}, // 256 MiB of garbage is 100%
 		{1 << 30, 25},    // then a quarter
 		{2560 << 20, 10}, // a tenth at 2.5 GiB
-		{10 << 30, 2},    // still 256 MiB at 10 GiB
-		{100 << 30, 1},   // and no less than 1%
+		{3 << 30, 9},     // 256 MiB at least: rounded up
+		{5 << 30, 5},     // still 256 MiB at 5 GiB
+		{10 << 30, 4},    // and no less than 4%
+		{100 << 30, 4},
 	} {
 		if got := gcPercentFor(c.live); got != c.want {
 			t.Errorf("gcPercentFor(%d MiB) = %d, want %d", c.live>>20, got, c.want)
