@@ -728,8 +728,9 @@ func stateRecord(a *groupArgs, fns []kernel.AggFunc, keys []arrow.Array, states 
 	return rec
 }
 
-// idBuffers recycles the group-id buffers of partial aggregations: one int32
-// a row, garbage as soon as the partial states are made.
+// idBuffers recycles buffers of one int32 a row that a task drops as it
+// ends: the group ids of partial aggregations, garbage once the partial
+// states are made, and the outputs of a split's rows, once scattered.
 var idBuffers = sync.Pool{New: func() any { return new([]int32) }}
 
 func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Record, error) {

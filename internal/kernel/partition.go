@@ -84,7 +84,6 @@ func HashRows(cols []arrow.Array, out []uint64) []uint64 {
 	}
 	out = out[:n]
 	if len(cols) == 0 {
-		clear(out)
 		return out
 	}
 	hs := make([]colHasher, len(cols))
