@@ -56,8 +56,17 @@ func countParts(parts []int32, n int) []int {
 // scatterColumn splits one column as Scatter does: an array per output,
 // empty ones included.
 func scatterColumn(a arrow.Array, parts []int32, counts []int) []arrow.Array {
-	valid := scatterValid(a, parts, counts)
 	out := make([]arrow.Array, len(counts))
+	if _, ok := a.(*array.Null); ok {
+		// No buffer, every row null: only the lengths move (a count of
+		// one a row, kernel.OneEach, had its validity scattered row by
+		// row and dropped, 6% of q3 at 1e8 rows).
+		for j, c := range counts {
+			out[j] = array.NewNull(c)
+		}
+		return out
+	}
+	valid := scatterValid(a, parts, counts)
 	switch a := a.(type) {
 	case *array.Boolean:
 		vals := make([]uint8, a.Len())
@@ -80,10 +89,6 @@ func scatterColumn(a arrow.Array, parts []int32, counts []int) []arrow.Array {
 		offs, data := scatterStrings(s.Offsets, s.Data, parts, counts)
 		for j := range out {
 			out[j] = NewString(offs[j], data[j], valid[j])
-		}
-	case *array.Null:
-		for j, c := range counts {
-			out[j] = array.NewNull(c)
 		}
 	default:
 		t := a.DataType()
@@ -163,9 +168,10 @@ func scatterValid(a arrow.Array, parts []int32, counts []int) [][]byte {
 	for j, c := range counts {
 		out[j] = make([]byte, (c+7)/8)
 	}
+	bits, off := Validity(a)
 	next := make([]int, len(counts))
 	for i, p := range parts {
-		if a.IsValid(i) {
+		if IsValid(bits, off, i) {
 			k := next[p]
 			out[p][k>>3] |= 1 << (k & 7)
 		}

@@ -2,7 +2,11 @@ package kernel
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 )
 
 // Scatter puts each row in its part's record, in order, every column of
@@ -42,4 +46,33 @@ func TestScatterMatchesReference(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A null-typed column (a count of one a row, OneEach) scatters as null
+// columns of each part's length, beside a column whose rows move.
+func TestScatterNullColumn(t *testing.T) {
+	vals := []int64{10, 11, 12, 13, 14, 15, 16}
+	parts := []int32{2, 0, 2, 2, 0, 3, 0}
+	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{
+		{Name: "v", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "n", Type: arrow.Null, Nullable: true},
+	}, nil), []arrow.Array{NewInt64(vals, nil), OneEach(len(vals))}, int64(len(vals)))
+	defer rec.Release()
+	want := map[int][]int64{0: {11, 14, 16}, 2: {10, 12, 13}, 3: {15}}
+	for j, r := range Scatter(rec, parts, 4) {
+		if len(want[j]) == 0 {
+			if r != nil {
+				t.Errorf("part %d: a record of %d rows, want none", j, r.NumRows())
+			}
+			continue
+		}
+		if got := r.Column(0).(*array.Int64).Int64Values(); !slices.Equal(got, want[j]) {
+			t.Errorf("part %d: values %v, want %v", j, got, want[j])
+		}
+		n, ok := r.Column(1).(*array.Null)
+		if !ok || n.Len() != len(want[j]) || n.NullN() != len(want[j]) {
+			t.Errorf("part %d: count column %T of %d rows (%d null), want a null column of %d", j, r.Column(1), r.Column(1).Len(), r.Column(1).NullN(), len(want[j]))
+		}
+		r.Release()
+	}
 }
