@@ -26,6 +26,10 @@ type rowsPiece struct {
 	copied map[string]arrow.Array
 }
 
+// NumRows is the piece's rows, as a record's (a shuffle's merges are
+// judged by them).
+func (p *rowsPiece) NumRows() int64 { return int64(len(p.rows)) }
+
 func (p *rowsPiece) Retain() {
 	p.src.Retain()
 	for _, c := range p.copied {

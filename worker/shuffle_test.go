@@ -89,7 +89,7 @@ func TestShuffleMergeShape(t *testing.T) {
 							}
 							v := merges[in.Merge.Op](vs)
 							store[in.Merge.Key] = v
-							s.MergeDone(in.Merge, int64(8*len(v)), nil)
+							s.MergeDone(in.Merge, Size{Bytes: int64(8 * len(v)), Rows: int64(len(v))}, nil)
 							drive()
 						}
 					}
@@ -108,7 +108,7 @@ func TestShuffleMergeShape(t *testing.T) {
 						v = p
 					}
 					p := &protocol.ShufflePush{ID: "s", Run: 1, Source: src, Parts: []int{0}, Values: []any{v}, Merge: c.merge}
-					for i, k := range s.ShufflePush(p, []int64{int64(8 * len(piece(src)))}) {
+					for i, k := range s.ShufflePush(p, []Size{{Bytes: int64(8 * len(piece(src))), Rows: int64(len(piece(src)))}}) {
 						if k != "" {
 							store[k] = p.Values[i].([]int64)
 						}

@@ -30,8 +30,8 @@ import (
 //	lost keys=(...)              the store could not read back keys
 //	compute KEY unpack=ID part=N sources=(N,...) [run=N]   an unpack of run N (default 1)
 //	compute KEY transfer=ID [run=N]   a transfer of run N
-//	push ID [run=N] [side=N] source=N parts=(part:nbytes,...) [merge=OP]   pieces arrive (nbytes 0: no rows)
-//	merged KEY [nbytes=N] [failed]   the driver ran the merge that makes KEY
+//	push ID [run=N] [side=N] source=N parts=(part:nbytes,...) [rows=N] [merge=OP]   pieces arrive (nbytes 0: no rows; rows: each piece's, uncounted if absent)
+//	merged KEY [nbytes=N] [rows=N] [failed]   the driver ran the merge that makes KEY
 //	drop-shuffle ID run=N        the scheduler drops runs up to N
 //	states
 func TestScenarios(t *testing.T) {
@@ -151,7 +151,7 @@ func TestScenarios(t *testing.T) {
 				if op := vals("merge"); len(op) > 0 {
 					p.Merge = op[0]
 				}
-				var sizes []int64
+				var sizes []Size
 				for _, kv := range vals("parts") {
 					part, n, _ := strings.Cut(kv, ":")
 					pn, _ := strconv.Atoi(part)
@@ -162,7 +162,7 @@ func TestScenarios(t *testing.T) {
 						v = size
 					}
 					p.Values = append(p.Values, v)
-					sizes = append(sizes, size)
+					sizes = append(sizes, Size{Bytes: size, Rows: num("rows", -1)})
 				}
 				kept := s.ShufflePush(p, sizes)
 				out := s.Outbox()
@@ -180,7 +180,7 @@ func TestScenarios(t *testing.T) {
 				if d.HasArg("failed") {
 					err = errors.New("merge failed")
 				}
-				s.MergeDone(j, num("nbytes", 8), err)
+				s.MergeDone(j, Size{Bytes: num("nbytes", 8), Rows: num("rows", -1)}, err)
 			case "drop-shuffle":
 				s.DropShuffle(&protocol.DropShuffle{ID: first(), Run: uint64(num("run", 1))})
 			case "states":

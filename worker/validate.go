@@ -103,12 +103,12 @@ func (s *State) Held() map[graph.Key]int64 {
 	for _, o := range s.sh.outputs {
 		for _, pc := range o.got {
 			if pc.key != "" {
-				held[pc.key] = pc.nbytes
+				held[pc.key] = pc.Bytes
 			}
 		}
 		for _, m := range o.merged {
 			if m.key != "" {
-				held[m.key] = m.nbytes
+				held[m.key] = m.Bytes
 			}
 		}
 	}

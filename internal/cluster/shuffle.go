@@ -21,10 +21,10 @@ const pushers = 4
 // store under the lock, so that a drop the core decides later cannot
 // overtake them.
 func (w *Worker) receive(p *protocol.ShufflePush) {
-	sizes := make([]int64, len(p.Values))
+	sizes := make([]worker.Size, len(p.Values))
 	for i, v := range p.Values {
 		if v != nil {
-			sizes[i] = store.SizeOf(v)
+			sizes[i] = worker.Size{Bytes: store.SizeOf(v), Rows: rowsOf(v)}
 		}
 	}
 	kept := false
@@ -50,12 +50,22 @@ func (w *Worker) receive(p *protocol.ShufflePush) {
 func (w *Worker) merge(j *worker.MergeJob) {
 	v, err := w.combine(j)
 	w.handle(func(s *worker.State) {
-		var n int64
+		var size worker.Size
 		if err == nil {
-			n = w.store.Put(j.Key, v)
+			rows := rowsOf(v) // before the store owns it
+			size = worker.Size{Bytes: w.store.Put(j.Key, v), Rows: rows}
 		}
-		s.MergeDone(j, n, err)
+		s.MergeDone(j, size, err)
 	})
+}
+
+// rowsOf is a shuffle piece's rows, by which the worker core judges its
+// merges: a record's, or a piece of one's; -1 for values without rows.
+func rowsOf(v any) int64 {
+	if r, ok := v.(interface{ NumRows() int64 }); ok {
+		return r.NumRows()
+	}
+	return -1
 }
 
 // combine runs j's operation on its pieces.

@@ -601,7 +601,7 @@ func (s *sim) execute(w *simWorker, in worker.Instruction) {
 func (s *sim) transfer(w *simWorker, t *graph.Task, run *protocol.ShuffleRun, v uint64, done func(error)) {
 	spec := t.Shuffle
 	pushes := map[protocol.WorkerID]*protocol.ShufflePush{}
-	sizes := map[protocol.WorkerID][]int64{}
+	sizes := map[protocol.WorkerID][]worker.Size{}
 	var owners []protocol.WorkerID
 	for part := range spec.Outputs {
 		owner := run.Owner(part)
@@ -618,7 +618,7 @@ func (s *sim) transfer(w *simWorker, t *graph.Task, run *protocol.ShuffleRun, v 
 		} else {
 			p.Values = append(p.Values, &value{v: pv, n: n})
 		}
-		sizes[owner] = append(sizes[owner], n)
+		sizes[owner] = append(sizes[owner], worker.Size{Bytes: n, Rows: -1}) // judged by bytes
 	}
 	left := len(owners)
 	var failed error
@@ -673,7 +673,7 @@ func (s *sim) merge(w *simWorker, j *worker.MergeJob) {
 		if err == nil {
 			w.store[j.Key] = &value{v: sum, n: n}
 		}
-		w.core.MergeDone(j, n, err)
+		w.core.MergeDone(j, worker.Size{Bytes: n, Rows: -1}, err)
 		s.flushWorker(w)
 	})
 }
