@@ -163,13 +163,6 @@ func writeIPC(w io.Writer, rec arrow.Record, step int64) error {
 }
 
 func (c arrowCodec) Decode(r io.Reader) (v any, err error) {
-	if c.compress {
-		zr := lz4.NewReader(r)
-		if err := zr.Apply(lz4.ConcurrencyOption(runtime.GOMAXPROCS(0))); err != nil {
-			return nil, fmt.Errorf("decode record: %w", err)
-		}
-		r = zr
-	}
 	// A stream whose every byte was checked against a checksum (a spill
 	// file's blocks) holds what this codec wrote: its claims are true, and
 	// a body of any size is read into one buffer of its size; a Believed
@@ -180,6 +173,18 @@ func (c arrowCodec) Decode(r io.Reader) (v any, err error) {
 	}
 	if _, ok := r.(Checksummed); ok {
 		g.believe = math.MaxInt64
+	}
+	if c.compress {
+		f := &fence{r: r}
+		zr := lz4.NewReader(f)
+		if err := zr.Apply(lz4.ConcurrencyOption(runtime.GOMAXPROCS(0))); err != nil {
+			return nil, fmt.Errorf("decode record: %w", err)
+		}
+		defer func() {
+			zr.Reset(nil) // abandons the read-ahead, which drains its blocks
+			f.close()
+		}()
+		g = &guardedStream{r: zr} // what LZ4 inflates was checked by no one
 	}
 	defer func() {
 		// The guard refuses a claim the stream does not bear out by
@@ -226,6 +231,35 @@ func (c arrowCodec) Decode(r io.Reader) (v any, err error) {
 		return batches[0], nil
 	}
 	return concat(ir.Schema(), batches)
+}
+
+// fence passes reads to r until it is closed; close waits for a read in
+// flight, and every read after it fails. pierrec/lz4's concurrent reader
+// reads ahead on a goroutine of its own that outlives the Decode which
+// started it: without the fence that goroutine went on reading the
+// caller's stream (a bulk connection) while the caller read the next value
+// from it, and each took the other's bytes.
+type fence struct {
+	mu     sync.Mutex
+	r      io.Reader
+	closed bool
+}
+
+var errFenced = errors.New("the value's decoder has returned")
+
+func (f *fence) Read(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return 0, errFenced
+	}
+	return f.r.Read(p)
+}
+
+func (f *fence) close() {
+	f.mu.Lock()
+	f.closed = true
+	f.mu.Unlock()
 }
 
 // Checksummed marks a reader whose bytes were each checked against a
