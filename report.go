@@ -50,6 +50,9 @@ func (c *Client) recordRun(ctx context.Context, run func(ctx context.Context) er
 	if err != nil {
 		return r, fmt.Errorf("dusk: performance report: %w", err)
 	}
+	if r.Before, err = c.Workers(ctx); err != nil {
+		return r, fmt.Errorf("dusk: performance report: %w", err)
+	}
 	if err := c.send([]protocol.Msg{&protocol.Profile{Start: true}}); err != nil {
 		return r, fmt.Errorf("dusk: performance report: %w", err)
 	}

@@ -305,10 +305,11 @@ func (s *State) placeNoWorker() {
 
 // WorkerLost removes a worker that died or left: its running tasks run again
 // elsewhere and the results only it held are recomputed if still needed.
-func (s *State) WorkerLost(id protocol.WorkerID) {
+func (s *State) WorkerLost(id protocol.WorkerID) Loss {
+	var loss Loss
 	w := s.workers[id]
 	if w == nil {
-		return
+		return loss
 	}
 	delete(s.workers, id)
 	for i, o := range s.order {
@@ -326,6 +327,7 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 		}
 	}
 	for _, t := range sortedTasks(w.assigned) {
+		loss.Running = append(loss.Running, t.key)
 		s.unassign(t)
 		t.suspicious++
 		if t.suspicious >= s.cfg.KilledWorkerLimit {
@@ -343,6 +345,9 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 	for _, t := range held {
 		t.whoHas = slices.DeleteFunc(t.whoHas, func(x *worker) bool { return x == w })
 		if len(t.whoHas) == 0 {
+			if t.state == Memory {
+				loss.Lost = append(loss.Lost, t.key)
+			}
 			s.lose(t)
 		}
 	}
@@ -354,6 +359,14 @@ func (s *State) WorkerLost(id protocol.WorkerID) {
 	}
 	s.fillAll = true
 	s.step()
+	return loss
+}
+
+// Loss is what a lost worker took with it: the tasks it was running, which
+// run again elsewhere (or fail, past the killed-worker limit), and the
+// results only it held, which are recomputed where still wanted.
+type Loss struct {
+	Running, Lost []graph.Key
 }
 
 // ClientJoined registers a client.
@@ -496,7 +509,8 @@ func (s *State) Workers() []protocol.WorkerInfo {
 		out[i] = protocol.WorkerInfo{ID: w.id, Name: w.name, NThreads: w.nthreads, Resources: res,
 			Processing: len(w.assigned), Held: w.nbytes, Memory: w.metrics.Memory,
 			Paused: w.paused, Reason: w.reason, Retiring: w.retiring,
-			CPU: w.metrics.CPU, Received: w.metrics.Received, Sent: w.metrics.Sent, Dashboard: w.dashboard}
+			CPU: w.metrics.CPU, Received: w.metrics.Received, Sent: w.metrics.Sent,
+			WireReceived: w.metrics.WireReceived, WireSent: w.metrics.WireSent, Dashboard: w.dashboard}
 	}
 	return out
 }

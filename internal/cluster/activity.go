@@ -13,6 +13,7 @@ import (
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport"
 )
 
 // activityKept bounds the transfers and disk I/O a worker keeps between
@@ -87,11 +88,15 @@ func (w *Worker) OnTask(f func(protocol.TaskRecord)) {
 }
 
 // Metrics is the worker's last report to the scheduler, activity and
-// logs left out.
+// logs left out, with its wire counters as they are now.
 func (w *Worker) Metrics() protocol.WorkerMetrics {
 	w.act.mu.Lock()
-	defer w.act.mu.Unlock()
-	return w.act.last
+	m := w.act.last
+	w.act.mu.Unlock()
+	if mt, ok := w.net.(transport.Metered); ok {
+		m.WireSent, m.WireReceived = mt.WireBytes() // now, not as last reported
+	}
+	return m
 }
 
 // Pauses counts the times the worker paused for memory.
@@ -105,6 +110,9 @@ func (w *Worker) metrics(m protocol.Memory) *protocol.WorkerMetrics {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	out := &protocol.WorkerMetrics{Memory: m, Received: a.received.Load(), Sent: a.sent.Load(), Activity: a.records}
+	if mt, ok := w.net.(transport.Metered); ok {
+		out.WireSent, out.WireReceived = mt.WireBytes()
+	}
 	if !a.cpuAt.IsZero() && now.After(a.cpuAt) {
 		out.CPU = float64(cpu-a.cpu) / float64(now.Sub(a.cpuAt))
 	}

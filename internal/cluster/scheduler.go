@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	gonet "net"
+	"strings"
 	"sync"
 	"time"
 
@@ -116,8 +118,15 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 		st.Close()
 		return
 	}
+	refusal := ""
 	if version != protocol.Version {
-		st.Send([]protocol.Msg{&protocol.Welcome{Version: protocol.Version, Err: versionMismatch(version)}})
+		refusal = versionMismatch(version)
+	} else if a, ok := st.(transport.Addressed); ok && worker != "" {
+		refusal = loopbackFromAfar(worker, a.RemoteAddr())
+	}
+	if refusal != "" {
+		s.log.Warn("refused a peer", "worker", worker, "client", client, "why", refusal)
+		st.Send([]protocol.Msg{&protocol.Welcome{Version: protocol.Version, Err: refusal}})
 		st.Close()
 		return
 	}
@@ -176,6 +185,7 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 				case worker != "" && s.workers[worker] == st:
 					s.dropWorker(worker)
 				case client != "" && s.clients[client] == st:
+					s.log.Info("client gone", "client", client)
 					delete(s.clients, client)
 					s.state.ClientLost(client)
 					s.profilerLost(client)
@@ -185,6 +195,23 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 			return
 		}
 	}
+}
+
+// loopbackFromAfar is why a worker that advertises a loopback address but
+// connects from another machine is refused: its peers could not reach it,
+// and what it computed would be lost to them. Empty when it is not so.
+func loopbackFromAfar(id protocol.WorkerID, remote string) string {
+	host, _, err := gonet.SplitHostPort(string(id))
+	rhost, _, rerr := gonet.SplitHostPort(remote)
+	if err != nil || rerr != nil {
+		return ""
+	}
+	ip, rip := gonet.ParseIP(host), gonet.ParseIP(rhost)
+	if (host == "localhost" || ip != nil && ip.IsLoopback()) && rip != nil && !rip.IsLoopback() {
+		return fmt.Sprintf("the worker advertises %s, a loopback address, but connects from %s: workers on other machines "+
+			"could not reach it; give the worker --host or --contact-address", id, rhost)
+	}
+	return ""
 }
 
 func versionMismatch(peer string) string {
@@ -220,6 +247,7 @@ func (s *Scheduler) join(hello protocol.Msg, st transport.Stream) bool {
 		case *protocol.HelloClient:
 			s.clients[h.ID] = st
 			s.state.ClientJoined(h.ID)
+			s.log.Info("client connected", "client", h.ID)
 		}
 	})
 	return ok
@@ -263,9 +291,34 @@ func (s *Scheduler) dropWorker(id protocol.WorkerID) {
 	delete(s.workers, id)
 	delete(s.seen, id)
 	s.profileLost(id)
-	s.state.WorkerLost(id)
+	loss := s.state.WorkerLost(id)
 	s.events.Lost++
-	s.log.Warn("worker lost", "worker", id)
+	s.log.Warn("worker lost", "worker", id, "running", len(loss.Running), "results_lost", len(loss.Lost),
+		"rerun", keySample(append(loss.Running, loss.Lost...)))
+	// Its peers end their transfers with it now: a fetch from a worker cut
+	// off would otherwise wait for TCP to give up.
+	for other, st := range s.workers {
+		if st.Send([]protocol.Msg{&protocol.PeerLost{Worker: id}}) != nil {
+			s.log.Warn("could not tell a worker of a lost peer", "worker", other, "peer", id)
+		}
+	}
+}
+
+// keySample names a few of keys, for a log line: the first five, and how
+// many more.
+func keySample(keys []graph.Key) string {
+	const shown = 5
+	var b strings.Builder
+	for i, k := range keys[:min(len(keys), shown)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(k))
+	}
+	if len(keys) > shown {
+		fmt.Fprintf(&b, " and %d more", len(keys)-shown)
+	}
+	return b.String()
 }
 
 // flush sends the core's messages, one batch per peer, in order. A peer

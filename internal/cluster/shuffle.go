@@ -187,9 +187,14 @@ func (w *Worker) push(owner protocol.WorkerID, p *protocol.ShufflePush) error {
 		w.receive(&own)
 		return nil
 	}
-	conn, err := w.conns.Get(w.ctx, string(owner))
+	ctx, done := w.conns.Scope(w.ctx, string(owner))
+	defer done()
+	conn, err := w.conns.Get(ctx, string(owner))
 	if err == nil {
-		err = conn.Push(w.ctx, p)
+		err = conn.Push(ctx, p)
+	}
+	if ctx.Err() != nil && w.ctx.Err() == nil {
+		err = context.Cause(ctx)
 	}
 	if err != nil {
 		return fmt.Errorf("push pieces of shuffle %s to worker %s: %w", p.ID, owner, err)

@@ -26,8 +26,9 @@ type WorkerConfig struct {
 	// Addr is where the worker serves its data ("host:port"); "" lets the
 	// network choose. Its listening address is the worker's ID.
 	Addr string
-	// Advertise, if set, is the host peers dial instead of the listening
-	// one (a worker listening on every interface).
+	// Advertise, if set, is the host (or host and port) peers dial
+	// instead of the listening one (a worker listening on every
+	// interface, or behind NAT).
 	Advertise string
 	// Name is for people: logs and listings.
 	Name string
@@ -130,7 +131,9 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 	}
 	w.ln = ln
 	w.id = protocol.WorkerID(ln.Addr())
-	if _, port, err := gonet.SplitHostPort(ln.Addr()); err == nil && cfg.Advertise != "" {
+	if _, _, err := gonet.SplitHostPort(cfg.Advertise); err == nil {
+		w.id = protocol.WorkerID(cfg.Advertise) // a host and port of its own (NAT)
+	} else if _, port, err := gonet.SplitHostPort(ln.Addr()); err == nil && cfg.Advertise != "" {
 		w.id = protocol.WorkerID(gonet.JoinHostPort(cfg.Advertise, port))
 	}
 	w.log = log.With("worker", w.id)
@@ -439,6 +442,10 @@ func (w *Worker) readScheduler() {
 					s.StealRequest(m)
 				case *protocol.Replicate:
 					s.Replicate(m)
+				case *protocol.PeerLost:
+					// Transfers with it end now, not when TCP gives up.
+					w.log.Info("peer lost: transfers with it end", "peer", m.Worker)
+					w.conns.Lost(string(m.Worker))
 				case *protocol.Retired:
 					w.retiredOnce.Do(func() { close(w.retired) })
 				case *protocol.DropShuffle:
@@ -639,11 +646,17 @@ func (w *Worker) gather(from protocol.WorkerID, keys []graph.Key) {
 }
 
 func (w *Worker) getData(from protocol.WorkerID, keys []graph.Key) (map[graph.Key]any, error) {
-	conn, err := w.conns.Get(w.ctx, string(from))
+	ctx, done := w.conns.Scope(w.ctx, string(from))
+	defer done()
+	conn, err := w.conns.Get(ctx, string(from))
 	if err != nil {
 		return nil, err
 	}
-	return conn.GetData(w.ctx, keys)
+	values, err := conn.GetData(ctx, keys)
+	if ctx.Err() != nil && w.ctx.Err() == nil {
+		err = context.Cause(ctx) // the peer was declared lost
+	}
+	return values, err
 }
 
 // ServeStream refuses streams: only the scheduler gets one, from the worker.

@@ -114,6 +114,7 @@ func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 type schedulerFlags struct {
 	fs                           *flag.FlagSet
 	host, dash, schedFile, level *string
+	contact                      *string
 	port, gossip, killed         *int
 	pprof                        *bool
 	sec                          *securityFlags
@@ -134,10 +135,11 @@ func newSchedulerFlags(stderr io.Writer) *schedulerFlags {
 	return &schedulerFlags{
 		fs:            fs,
 		host:          fs.String("host", "", "address to serve on (default: every interface)"),
+		contact:       fs.String("contact-address", "", "the address workers and clients are told to reach the scheduler at, HOST or HOST:PORT, where it differs from --host (NAT, containers; default: this machine's outward address)"),
 		port:          fs.Int("port", 8786, "port to serve on; 0 picks a free one"),
 		gossip:        fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one"),
 		killed:        fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails"),
-		dash:          fs.String("dashboard-address", ":"+dashboard.DefaultPort, `address of the dashboard's web pages and /metrics; "none" serves none`),
+		dash:          fs.String("dashboard-address", "", `address of the dashboard's web pages and /metrics (default: --host's, port `+dashboard.DefaultPort+`); "none" serves none`),
 		pprof:         fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address"),
 		schedFile:     fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file"),
 		level:         fs.String("log-level", "info", "debug, info, warn or error"),
@@ -224,10 +226,19 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 		logs = dashboard.NewLogs(dashboard.LogsKept)
 		log = slog.New(logs.Handler(log.Handler()))
 	}
-	advertise := advertisedHost(*sf.host, "")
+	// Gossip binds where --host says, or on the outward address; peers are
+	// told --contact-address, else that.
+	bind := specific(*sf.host)
+	if bind == "" {
+		bind, _ = outwardHost("")
+	}
+	advertise := bind
+	if *sf.contact != "" {
+		advertise = contactHost(*sf.contact)
+	}
 	var sched *cluster.Scheduler
 	members, err := membership.Start(membership.Config{
-		Name: "scheduler", Host: gossipBind(*sf.host, advertise), Port: *sf.gossip, Log: log, Key: gossipKey,
+		Name: "scheduler", Host: bind, Advertise: advertise, Port: *sf.gossip, Log: log, Key: gossipKey,
 		OnLeave: func(name string) {
 			if sched != nil && name != "scheduler" {
 				log.Warn("worker left the membership cluster", "worker", name)
@@ -248,12 +259,17 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 	if err != nil {
 		return err
 	}
-	addr := dialable(sched.Addr(), advertise)
+	addr := contactAddr(sched.Addr(), *sf.contact, advertise)
 	fmt.Fprintf(stdout, "dusk scheduler at %s\n", addr)
 	var dashAt string
 	if *sf.dash != "none" {
-		// The default port falls back to a free one, as Dask's does.
-		srv, at, err := dashboard.Serve(sched, dashboard.Config{Addr: *sf.dash, Fallback: *sf.dash == ":"+dashboard.DefaultPort, Pprof: *sf.pprof, Log: log, Logs: logs})
+		// By default where the gRPC port binds; the default port falls back
+		// to a free one, as Dask's does.
+		dashAddr, fallback := *sf.dash, *sf.dash == ""
+		if fallback {
+			dashAddr = net.JoinHostPort(*sf.host, dashboard.DefaultPort)
+		}
+		srv, at, err := dashboard.Serve(sched, dashboard.Config{Addr: dashAddr, Fallback: fallback, Pprof: *sf.pprof, Log: log, Logs: logs})
 		if err != nil {
 			return err
 		}
@@ -352,6 +368,8 @@ func newProvider(sf *schedulerFlags, schedAddr string, workerArgs []string, stde
 type workerFlags struct {
 	fs                                 *flag.FlagSet
 	sched, schedFile, host, memLimit   *string
+	contact                            *string
+	gossip                             *int
 	resources                          *string
 	name, localDir, compression, level *string
 	spillCompression, dash             *string
@@ -372,6 +390,8 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 		sched:            fs.String("scheduler", "", "the scheduler's address, HOST:PORT (or --scheduler-file)"),
 		schedFile:        fs.String("scheduler-file", "", "a file the scheduler writes its address to (its --scheduler-file), read instead of --scheduler"),
 		host:             fs.String("host", "", "address to serve data on (default: the one that reaches the scheduler)"),
+		contact:          fs.String("contact-address", "", "the address peers are told to reach this worker at, HOST or HOST:PORT, where it differs from --host (NAT, containers)"),
+		gossip:           fs.Int("gossip-port", 0, "port of the worker's membership gossip; 0 picks a free one"),
 		port:             fs.Int("port", 0, "port to serve data on; 0 picks a free one"),
 		nthreads:         fs.Int("nthreads", runtime.NumCPU(), "tasks to run at once"),
 		memLimit:         fs.String("memory-limit", "", "memory the worker may use, as 4GiB or 512MB (default: the machine's memory)"),
@@ -387,7 +407,7 @@ func newWorkerFlags(stderr io.Writer) *workerFlags {
 		connect:          new(time.Duration),
 		compression:      fs.String("compression", "auto", "compress results sent to peers: auto (only to other machines), lz4 or none"),
 		level:            fs.String("log-level", "info", "debug, info, warn or error"),
-		dash:             fs.String("dashboard-address", ":0", `address of the worker's /metrics; ":0" picks a free port, "none" serves none`),
+		dash:             fs.String("dashboard-address", "", `address of the worker's /metrics (default: where it serves data, a free port); "none" serves none`),
 		pprof:            fs.Bool("pprof", false, "serve Go's profiles of the worker under /debug/pprof/ on its dashboard address"),
 	}
 	f.sec = addSecurityFlags(fs)
@@ -494,7 +514,24 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	advertise := advertisedHost(*f.host, schedAddr)
+	// The worker binds where --host says, or on its address toward the
+	// scheduler (waited for while there is no route: never a loopback
+	// address for a scheduler elsewhere); peers are told
+	// --contact-address, else that.
+	bind := specific(*f.host)
+	if bind == "" {
+		if bind, err = waitOutward(cctx, schedAddr, log); err != nil {
+			return err
+		}
+	}
+	advertise := bind
+	if *f.contact != "" {
+		advertise = contactHost(*f.contact)
+	}
+	listen := *f.host
+	if listen == "" {
+		listen = bind
+	}
 	// The worker's lines go to the scheduler's Logs page too.
 	logs := dashboard.NewLogs(dashboard.LogsKept)
 	log = slog.New(logs.Handler(log.Handler()))
@@ -502,15 +539,19 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var dashLn net.Listener
 	var dashAt string
 	if *f.dash != "none" {
-		if dashLn, err = net.Listen("tcp", *f.dash); err != nil {
+		dashAddr := *f.dash
+		if dashAddr == "" {
+			dashAddr = net.JoinHostPort(listen, "0") // where it serves data
+		}
+		if dashLn, err = net.Listen("tcp", dashAddr); err != nil {
 			return fmt.Errorf("--dashboard-address: %w", err)
 		}
 		defer dashLn.Close()
 		dashAt = dialable(dashLn.Addr().String(), advertise)
 	}
-	network := &grpcnet.Network{Compression: comp, TLS: tl, Log: log}
+	network := &grpcnet.Network{Compression: comp, TLS: tl, Log: log, Wire: &grpcnet.Wire{}}
 	wcfg := cluster.WorkerConfig{
-		Addr: net.JoinHostPort(listenHost(*f.host, advertise), strconv.Itoa(*f.port)), Advertise: advertise,
+		Addr: net.JoinHostPort(listen, strconv.Itoa(*f.port)), Advertise: contactOr(*f.contact, advertise),
 		Name: *f.name, NThreads: *f.nthreads, Resources: res,
 		MemoryLimit: limit, Fractions: f.fractions(), LocalDirectory: *f.localDir, SpillCompression: spillComp,
 		Logs: logs, Dashboard: dashAt, Restarted: restarted,
@@ -537,7 +578,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			cur.served = true
 			fmt.Fprintf(stdout, "dusk worker metrics at http://%s/metrics\n", dashAt)
 		}
-		members, err := joinGossip(w, gossipKey, gossipBind(*f.host, advertise), wlog)
+		members, err := joinGossip(w, gossipKey, membership.Config{Host: bind, Port: *f.gossip, Advertise: advertise}, wlog)
 		if err != nil {
 			w.Close()
 			return err
@@ -582,7 +623,7 @@ func isClosed(c <-chan struct{}) bool {
 // joinGossip joins the scheduler's membership cluster, if it runs one, with
 // the worker's own key or else the one the scheduler handed over. Leave on
 // the result is safe when there is none.
-func joinGossip(w *cluster.Worker, own []byte, host string, log *slog.Logger) (*membership.Members, error) {
+func joinGossip(w *cluster.Worker, own []byte, cfg membership.Config, log *slog.Logger) (*membership.Members, error) {
 	at, key := w.Gossip()
 	if at == "" {
 		return nil, nil
@@ -590,7 +631,8 @@ func joinGossip(w *cluster.Worker, own []byte, host string, log *slog.Logger) (*
 	if own != nil {
 		key = own
 	}
-	m, err := membership.Start(membership.Config{Name: string(w.ID()), Host: host, Log: log, Key: key})
+	cfg.Name, cfg.Log, cfg.Key = string(w.ID()), log, key
+	m, err := membership.Start(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -739,38 +781,121 @@ func (sf *securityFlags) load() (*security.TLS, []byte, error) {
 	return tl, key, err
 }
 
-// advertisedHost is the host that peers dial: the one given, unless it
-// means every interface; then the address this machine uses to reach the
-// scheduler (or the outside), as Dask picks it.
-func advertisedHost(host, toward string) string {
-	if host != "" && host != "0.0.0.0" && host != "::" {
-		return host
+// outwardHost is this machine's address toward addr (the scheduler's) or,
+// given "", toward the outside: the one that the route there leaves from,
+// as Dask picks it. With no route to a scheduler on another machine there
+// is no answer yet (a worker waits for one): a loopback address would
+// reach nobody. Without a route to the outside, a scheduler takes the
+// first address of an interface that is up and not loopback, and loopback
+// only on a machine with none.
+func outwardHost(addr string) (string, error) {
+	if addr != "" {
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			return "", fmt.Errorf("the scheduler's address %q: %w", addr, err)
+		}
+		if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() {
+			return "127.0.0.1", nil
+		}
+		c, err := net.Dial("udp", addr) // no packet is sent: this only picks a route
+		if err != nil {
+			return "", fmt.Errorf("no route from this machine to the scheduler at %s: %w", addr, err)
+		}
+		defer c.Close()
+		return c.LocalAddr().(*net.UDPAddr).IP.String(), nil
 	}
-	if toward == "" {
-		toward = "192.0.2.1:9" // no packet is sent: this only picks a route
+	if c, err := net.Dial("udp", "192.0.2.1:9"); err == nil {
+		defer c.Close()
+		return c.LocalAddr().(*net.UDPAddr).IP.String(), nil
 	}
-	c, err := net.Dial("udp", toward)
+	if ip := interfaceIP(); ip != "" {
+		return ip, nil
+	}
+	return "127.0.0.1", nil
+}
+
+// interfaceIP is the first IPv4 address, else IPv6, of an interface that
+// is up and not loopback, or "".
+func interfaceIP() string {
+	ifaces, err := net.Interfaces()
 	if err != nil {
-		return "127.0.0.1"
+		return ""
 	}
-	defer c.Close()
-	return c.LocalAddr().(*net.UDPAddr).IP.String()
+	var v6 string
+	for _, ifc := range ifaces {
+		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		addrs, _ := ifc.Addrs()
+		for _, a := range addrs {
+			ipn, ok := a.(*net.IPNet)
+			if !ok || !ipn.IP.IsGlobalUnicast() {
+				continue
+			}
+			if ipn.IP.To4() != nil {
+				return ipn.IP.String()
+			}
+			if v6 == "" {
+				v6 = ipn.IP.String()
+			}
+		}
+	}
+	return v6
 }
 
-// listenHost is where to listen: every interface when asked, else the host.
-func listenHost(host, advertise string) string {
-	if host == "" {
-		return advertise
+// waitOutward is outwardHost toward the scheduler at addr, tried again
+// until there is a route or ctx ends: a worker started (or restarted by its
+// nanny) while its link is down waits for the link.
+func waitOutward(ctx context.Context, addr string, log *slog.Logger) (string, error) {
+	for logged := false; ; logged = true {
+		host, err := outwardHost(addr)
+		if err == nil {
+			return host, nil
+		}
+		if !logged {
+			log.Info("waiting for a route to the scheduler", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("%w (gave up after --death-timeout)", err)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// specific is host, unless it means every interface ("", 0.0.0.0, ::).
+func specific(host string) string {
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		return ""
 	}
 	return host
 }
 
-// gossipBind is where the membership cluster binds.
-func gossipBind(host, advertise string) string {
-	if host == "" || host == "0.0.0.0" {
-		return advertise
+// contactHost is the host part of --contact-address (HOST or HOST:PORT).
+func contactHost(contact string) string {
+	if h, _, err := net.SplitHostPort(contact); err == nil {
+		return h
+	}
+	return contact
+}
+
+// contactOr is --contact-address when it has a port (the worker is then
+// known by it whole), else host.
+func contactOr(contact, host string) string {
+	if _, _, err := net.SplitHostPort(contact); err == nil {
+		return contact
 	}
 	return host
+}
+
+// contactAddr is where peers are told to reach a daemon serving at addr:
+// --contact-address whole when it has a port, else addr with its host
+// replaced by advertise when it names none.
+func contactAddr(addr, contact, advertise string) string {
+	if _, _, err := net.SplitHostPort(contact); err == nil {
+		return contact
+	}
+	return dialable(addr, advertise)
 }
 
 // dialable replaces an unspecified host in addr by advertise.

@@ -39,6 +39,9 @@ var (
 		[]string{"worker"}, nil)
 	transferredDesc = prometheus.NewDesc("dusk_worker_transferred_bytes_total", "Bytes of results a worker fetched from its peers (received) and served to them (sent).",
 		[]string{"worker", "direction"}, nil)
+	wireDesc = prometheus.NewDesc("dusk_worker_wire_bytes_total", "Bytes a worker's connections carried, everything included and compressed as sent: "+
+		"what its network interface counts, less TCP/IP's headers (0 for the local cluster's workers, whose transfers stay in the process).",
+		[]string{"worker", "direction"}, nil)
 	cpuDesc = prometheus.NewDesc("dusk_worker_cpu", "Cores a worker's process kept busy, as it last reported (workers in one process: a share).",
 		[]string{"worker"}, nil)
 )
@@ -55,10 +58,12 @@ func collectWorker(ch chan<- prometheus.Metric, id string, threads int, m protoc
 	counter(ch, readBackDesc, float64(mem.UnspilledTotal), id)
 	counter(ch, transferredDesc, float64(m.Received), id, "received")
 	counter(ch, transferredDesc, float64(m.Sent), id, "sent")
+	counter(ch, wireDesc, float64(m.WireReceived), id, "received")
+	counter(ch, wireDesc, float64(m.WireSent), id, "sent")
 	gauge(ch, cpuDesc, m.CPU, id)
 }
 
-var workerDescs = []*prometheus.Desc{threadsDesc, memoryDesc, spilledDesc, readBackDesc, transferredDesc, cpuDesc}
+var workerDescs = []*prometheus.Desc{threadsDesc, memoryDesc, spilledDesc, readBackDesc, transferredDesc, wireDesc, cpuDesc}
 
 func gauge(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64, labels ...string) {
 	ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
@@ -128,7 +133,7 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 			status["running"]++
 		}
 		collectWorker(ch, string(w.ID), w.NThreads, protocol.WorkerMetrics{Memory: w.Memory, CPU: w.CPU,
-			Received: w.Received, Sent: w.Sent})
+			Received: w.Received, Sent: w.Sent, WireReceived: w.WireReceived, WireSent: w.WireSent})
 	}
 	for s, n := range status {
 		gauge(ch, m.workers, float64(n), s)

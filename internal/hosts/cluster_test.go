@@ -1,11 +1,15 @@
+//go:build linux
+
 package hosts_test
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +70,24 @@ func startCluster(t *testing.T, ctx context.Context, bed *hosts.Bed, workerArgs 
 	return c
 }
 
+// dump ends the client p and every process of the cluster with SIGQUIT,
+// and keeps what they wrote, goroutines' stacks and all, in a file that
+// outlives the test: where a hung query hung.
+func (c *cluster) dump(t *testing.T, p *hosts.Proc) {
+	t.Helper()
+	f, err := os.CreateTemp("", "dusk-hosts-"+strings.ReplaceAll(t.Name(), "/", "-")+"-*.txt")
+	if err != nil {
+		t.Log(err)
+		return
+	}
+	defer f.Close()
+	for _, q := range append([]*hosts.Proc{p, c.sched}, c.workers...) {
+		q.Quit()
+		fmt.Fprintf(f, "==== %s\n%s\n", q.Host.Name, q.Output())
+	}
+	t.Logf("the processes' stacks are in %s", f.Name())
+}
+
 // sf1 is a folder of TPC-H's SF1 tables, made the first time in the
 // user's cache (where bench/tpch's tests keep them too).
 func sf1(t *testing.T) string {
@@ -82,7 +104,10 @@ func sf1(t *testing.T) string {
 
 type testLog struct{ t *testing.T }
 
-func (l testLog) Write(b []byte) (int, error) { l.t.Log(strings.TrimSpace(string(b))); return len(b), nil }
+func (l testLog) Write(b []byte) (int, error) {
+	l.t.Log(strings.TrimSpace(string(b)))
+	return len(b), nil
+}
 
 // runTPCH runs `dusk bench tpch` on the client host against the cluster
 // and checks every answer against TPC-H's.
@@ -95,6 +120,7 @@ func runTPCH(t *testing.T, ctx context.Context, client *hosts.Host, c *cluster, 
 	}
 	p := client.Start(dusk, args...)
 	if err := p.Wait(ctx); err != nil {
+		c.dump(t, p)
 		t.Fatalf("dusk bench tpch: %v\n%s\nscheduler:\n%s", err, p.Output(), c.sched.Output())
 	}
 	t.Logf("dusk bench tpch on %d hosts:\n%s", len(c.bed.Hosts), p.Output())
@@ -152,4 +178,277 @@ func TestTPCH(t *testing.T) {
 			runTPCH(t, ctx, bed.Hosts[0], c, data)
 		})
 	}
+}
+
+// startQuery starts `dusk bench tpch` of the queries on the client host,
+// writing its answers to a folder of its own, and waits until the
+// scheduler has its connection: a fault made then lands in the query.
+func startQuery(t *testing.T, ctx context.Context, client *hosts.Host, c *cluster, data string, queries ...string) (p *hosts.Proc, answers string) {
+	t.Helper()
+	answers = t.TempDir()
+	seen := strings.Count(c.sched.Output(), "client connected")
+	p = client.Start(dusk, "bench", "tpch", "--scheduler", c.addr, "--data", data, "--answers", answers, "--queries", strings.Join(queries, ","))
+	if _, err := c.sched.WaitForN(ctx, "client connected", seen+1); err != nil {
+		t.Fatal(err)
+	}
+	return p, answers
+}
+
+// finish waits for a query started by startQuery and checks its answers.
+func finish(t *testing.T, ctx context.Context, c *cluster, p *hosts.Proc, answers string, queries ...string) {
+	t.Helper()
+	if err := p.Wait(ctx); err != nil {
+		c.dump(t, p)
+		t.Fatalf("dusk bench tpch: %v\n%s\nscheduler:\n%s", err, p.Output(), c.sched.Output())
+	}
+	t.Logf("dusk bench tpch through the fault:\n%s", p.Output())
+	checkAnswers(t, answers, queries)
+}
+
+// faultQueries are the queries each fault lands in: q18's joins and
+// groupings shuffle, q9 joins six tables.
+var faultQueries = []string{"q18", "q9"}
+
+// TestFaults makes one fault at a time on four hosts while TPC-H queries
+// run, and checks that each query ends, with TPC-H's answers, and that
+// the cluster answers again once the fault is over.
+func TestFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates TPC-H SF1")
+	}
+	hosts.Require(t, "ip", "tc")
+	data := sf1(t)
+	cases := []struct {
+		name       string
+		workerArgs []string
+		lost       bool     // a worker is lost, and joins again once healed
+		queries    []string // those the fault lands in, if not faultQueries
+		// fault makes the fault on c once the queries run; heal, run when
+		// they have ended, ends it.
+		fault func(t *testing.T, ctx context.Context, c *cluster) (heal func())
+	}{
+		{"worker-killed", nil, true, nil, func(t *testing.T, ctx context.Context, c *cluster) func() {
+			c.workers[1].Kill()
+			return c.workers[1].Restart
+		}},
+		{"link-down", nil, true, nil, func(t *testing.T, ctx context.Context, c *cluster) func() {
+			// The query ends while the link is still down: the worker
+			// cut off is declared lost, and what it held is recomputed.
+			h := c.bed.Hosts[2]
+			h.Down()
+			return h.Up
+		}},
+		// One in five packets lost on a link, both ways: TCP retransmits,
+		// gossip probes fail now and then, and nothing may be wrong. Such
+		// a link moves a few tens of KB/s (retransmission timeouts of
+		// 0.2 s and more, doubling), so the queries are those that move
+		// little: q18's megabytes took minutes now and then.
+		{"lossy-link", nil, false, []string{"q1", "q6", "q14"}, func(t *testing.T, ctx context.Context, c *cluster) func() {
+			h := c.bed.Hosts[2]
+			h.Lose(20)
+			return func() { h.Lose(0) }
+		}},
+		{"unplugged-past-death-timeout", []string{"--death-timeout", "5s"}, true, nil, func(t *testing.T, ctx context.Context, c *cluster) func() {
+			// The worker unplugged gives up on the scheduler while it has
+			// no route to it, and its nanny starts it again: it must come
+			// back with its own address, not a loopback one.
+			h := c.bed.Hosts[2]
+			h.Unplug()
+			w := c.workers[1]
+			if _, err := w.WaitFor(ctx, "restarting the worker"); err != nil {
+				t.Fatal(err)
+			}
+			// The new process looks for its address while still unplugged.
+			if _, err := w.WaitFor(ctx, "waiting for a route to the scheduler"); err != nil {
+				t.Fatal(err)
+			}
+			return h.Plug
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			bed := hosts.New(t, 4, hosts.Link{Rate: "1gbit"})
+			c := startCluster(t, ctx, bed, tc.workerArgs...)
+			joined := strings.Count(c.sched.Output(), "worker joined")
+			queries := faultQueries
+			if tc.queries != nil {
+				queries = tc.queries
+			}
+			p, answers := startQuery(t, ctx, bed.Hosts[0], c, data, queries...)
+			heal := tc.fault(t, ctx, c)
+			finish(t, ctx, c, p, answers, queries...)
+			heal()
+			// Once healed, a worker lost is back (a new one, as far as the
+			// scheduler knows) and the cluster answers.
+			if tc.lost {
+				if _, err := c.sched.WaitForN(ctx, "worker joined", joined+1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runTPCH(t, ctx, bed.Hosts[0], c, data, faultQueries...)
+			t.Logf("scheduler:\n%s", c.sched.Output())
+		})
+	}
+}
+
+// TestSchedulerKilled kills the scheduler while a query runs: the client's
+// computation fails with a clear error, the workers keep their processes,
+// and when a scheduler comes back at the same address they join it and the
+// cluster answers again.
+func TestSchedulerKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates TPC-H SF1")
+	}
+	hosts.Require(t, "ip", "tc")
+	data := sf1(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	bed := hosts.New(t, 4, hosts.Link{Rate: "1gbit"})
+	c := startCluster(t, ctx, bed)
+	p, _ := startQuery(t, ctx, bed.Hosts[0], c, data, faultQueries...)
+	c.sched.Kill()
+	if err := p.Wait(ctx); err == nil {
+		t.Fatalf("the query went on without its scheduler:\n%s", p.Output())
+	}
+	out := p.Output()
+	if !strings.Contains(out, "scheduler") {
+		t.Errorf("the client's error does not say the scheduler went away:\n%s", out)
+	}
+	t.Logf("the client, its scheduler killed:\n%s", out)
+	for _, w := range c.workers {
+		select {
+		case <-w.Exited():
+			t.Fatalf("a worker exited with its scheduler:\n%s", w.Output())
+		default:
+		}
+	}
+	c.sched.Restart()
+	for _, w := range c.workers {
+		if _, err := w.WaitForN(ctx, "dusk worker at", 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.sched.WaitForN(ctx, "worker joined", len(c.workers)); err != nil {
+		t.Fatal(err)
+	}
+	runTPCH(t, ctx, bed.Hosts[0], c, data, faultQueries...)
+}
+
+// TestAddresses: on hosts with no default route, a scheduler given no
+// --host finds its outward address (not a loopback one); a worker given
+// --contact-address and --gossip-port is known by them; a worker that
+// would advertise a loopback address to a scheduler on another host is
+// refused, saying why.
+func TestAddresses(t *testing.T) {
+	hosts.Require(t, "ip", "tc")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bed := hosts.New(t, 3, hosts.Link{})
+	h0, h1, h2 := bed.Hosts[0], bed.Hosts[1], bed.Hosts[2]
+	sched := h0.Start(dusk, "scheduler", "--port", schedPort)
+	line, err := sched.WaitFor(ctx, "dusk scheduler at")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := h0.IP.String() + ":" + schedPort
+	if !strings.HasSuffix(line, " "+addr) {
+		t.Fatalf("a scheduler with no --host says %q; want it at %s", line, addr)
+	}
+	if line, err = sched.WaitFor(ctx, "dusk dashboard at"); err != nil || !strings.Contains(line, h0.IP.String()) {
+		t.Errorf("the dashboard: %q, %v", line, err)
+	}
+
+	contact := h1.IP.String() + ":7001"
+	w := h1.Start(dusk, "worker", "--scheduler", addr, "--nthreads", "1", "--port", "7001", "--contact-address", contact,
+		"--gossip-port", "7946", "--local-directory", filepath.Join(t.TempDir(), "w"))
+	if _, err := sched.WaitFor(ctx, `"worker joined" worker=`+contact); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WaitFor(ctx, "dusk worker at "+contact); err != nil {
+		t.Fatal(err)
+	}
+
+	lo := h2.Start(dusk, "worker", "--scheduler", addr, "--host", "127.0.0.1", "--no-nanny", "--death-timeout", "5s",
+		"--local-directory", filepath.Join(t.TempDir(), "lo"))
+	if err := lo.Wait(ctx); err == nil || !strings.Contains(lo.Output(), "loopback") {
+		t.Fatalf("a worker advertising 127.0.0.1 to a scheduler at %s: %v\n%s", addr, err, lo.Output())
+	}
+	if _, err := sched.WaitFor(ctx, "refused a peer"); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("refused:\n%s", lo.Output())
+}
+
+// TestWireCounters runs TPC-H on four hosts and compares each worker's
+// wire counters (its /metrics, read on its own host) with its network
+// interface's: the interface adds TCP/IP's headers and the gossip, and
+// nothing else may differ.
+func TestWireCounters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates TPC-H SF1")
+	}
+	hosts.Require(t, "ip", "tc")
+	data := sf1(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	bed := hosts.New(t, 4, hosts.Link{Rate: "1gbit"})
+	c := startCluster(t, ctx, bed, "--dashboard-address", "")
+	var metrics []string
+	for _, w := range c.workers {
+		line, err := w.WaitFor(ctx, "dusk worker metrics at ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		metrics = append(metrics, line[strings.Index(line, "http://"):])
+	}
+	runTPCH(t, ctx, bed.Hosts[0], c, data)
+	for i, w := range c.workers {
+		h := w.Host
+		iface := h.Counters()
+		resp, err := h.HTTP().Get(metrics[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent, received := wireBytes(t, string(body))
+		t.Logf("%s: wire sent %d received %d; interface sent %d received %d (%.3f, %.3f)", h.Name,
+			sent, received, iface.Sent, iface.Received, float64(sent)/float64(iface.Sent), float64(received)/float64(iface.Received))
+		for _, pair := range [][2]int64{{sent, iface.Sent}, {received, iface.Received}} {
+			if ratio := float64(pair[0]) / float64(pair[1]); ratio < 0.9 || ratio > 1 {
+				t.Errorf("%s: the worker counted %d bytes where its interface counted %d (%.3f)", h.Name, pair[0], pair[1], ratio)
+			}
+		}
+	}
+}
+
+// wireBytes reads dusk_worker_wire_bytes_total from a /metrics page.
+func wireBytes(t *testing.T, page string) (sent, received int64) {
+	t.Helper()
+	found := 0
+	for line := range strings.Lines(page) {
+		if !strings.HasPrefix(line, "dusk_worker_wire_bytes_total{") {
+			continue
+		}
+		f := strings.Fields(line)
+		v, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if strings.Contains(line, `direction="sent"`) {
+			sent = int64(v)
+		} else {
+			received = int64(v)
+		}
+		found++
+	}
+	if found != 2 {
+		t.Fatalf("no wire counters on the page:\n%s", page)
+	}
+	return sent, received
 }

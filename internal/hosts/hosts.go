@@ -1,17 +1,5 @@
-// Package hosts is a test bed of simulated machines on this one: each host
-// is a Linux network namespace with an address of its own, joined to the
-// others through a bridge in a namespace of its own, so that nothing of
-// the bed is reachable from, or routed through, the machine's own
-// interfaces. Links are rate-limited (tc tbf), taken down and up, and made
-// to lose packets (nftables); processes run inside a host and are killed
-// and restarted. Everything is torn down when the test ends, and what a
-// killed test left behind is swept by the next bed.
-//
-// It needs root, ip(8) and tc(8); packet loss needs nft(8). Where they are
-// missing a bed skips its test saying why, unless CI is set, where a
-// missing tool fails the test: a CI run must run every test it claims.
-//
-// Must never import: the collections, scheduler or worker.
+//go:build linux
+
 package hosts
 
 import (
@@ -139,6 +127,14 @@ func (h *Host) Down() { h.bed.must("ip", "-n", h.bed.ns, "link", "set", h.port, 
 
 // Up joins the host to the bridge again.
 func (h *Host) Up() { h.bed.must("ip", "-n", h.bed.ns, "link", "set", h.port, "up") }
+
+// Unplug takes the host's own interface down, as a host whose cable is
+// pulled sees it: its route to the others goes too, so that it cannot even
+// pick an address to reach them by, until Plug.
+func (h *Host) Unplug() { h.bed.must("ip", "-n", h.ns, "link", "set", "eth0", "down") }
+
+// Plug brings the host's interface up again, its route with it.
+func (h *Host) Plug() { h.bed.must("ip", "-n", h.ns, "link", "set", "eth0", "up") }
 
 // Lose drops the given percentage of the packets the host sends and
 // receives, at random (0 drops none).

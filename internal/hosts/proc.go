@@ -1,3 +1,5 @@
+//go:build linux
+
 package hosts
 
 import (
@@ -86,6 +88,11 @@ func (p *Proc) signal(s syscall.Signal) {
 	syscall.Kill(-p.cmd.Process.Pid, s)
 	<-p.exited
 }
+
+// Quit ends the process and what it started with SIGQUIT, so that a Go
+// program writes its goroutines' stacks first, and waits for it: what a
+// hung test shows of where it hung.
+func (p *Proc) Quit() { p.signal(syscall.SIGQUIT) }
 
 // Wait waits for the process to exit and returns how it did.
 func (p *Proc) Wait(ctx context.Context) error {

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/memberlist"
@@ -25,6 +26,9 @@ type Config struct {
 	// Host and Port to gossip on; port 0 picks a free one.
 	Host string
 	Port int
+	// Advertise is the host others are told to reach this member at, where
+	// it differs from Host (NAT, containers); empty: Host.
+	Advertise string
 	// OnLeave is called with the name of a member that left or was
 	// declared dead.
 	OnLeave func(name string)
@@ -53,6 +57,14 @@ func Start(cfg Config) (*Members, error) {
 	c.BindAddr = cfg.Host
 	c.BindPort = cfg.Port
 	c.AdvertisePort = cfg.Port
+	if cfg.Advertise != "" && cfg.Advertise != cfg.Host {
+		// memberlist takes an IP: a name is looked up once, here.
+		ips, err := net.LookupIP(cfg.Advertise)
+		if err != nil || len(ips) == 0 {
+			return nil, fmt.Errorf("gossip advertised at %s: %v", cfg.Advertise, err)
+		}
+		c.AdvertiseAddr = ips[0].String()
+	}
 	c.ProbeInterval = 500 * time.Millisecond
 	c.ProbeTimeout = 250 * time.Millisecond
 	c.SuspicionMult = 4
@@ -76,15 +88,39 @@ func (m *Members) Addr() string {
 	return net.JoinHostPort(n.Addr.String(), strconv.Itoa(int(n.Port)))
 }
 
-// Join joins the cluster that the member at addr belongs to.
+// Join joins the cluster that the member at addr belongs to. Its error
+// names the address and why, with a hint that fits: a network that does
+// not reach it, or a key that does not match.
 func (m *Members) Join(addr string) error {
-	if _, err := m.ml.Join([]string{addr}); err != nil {
-		if m.keyless {
-			return fmt.Errorf("join gossip at %s: %w (if the cluster's gossip is encrypted, give --gossip-key)", addr, err)
-		}
-		return fmt.Errorf("join gossip at %s: %w", addr, err)
+	_, err := m.ml.Join([]string{addr})
+	if err == nil {
+		return nil
 	}
-	return nil
+	msg := err.Error()
+	var hint string
+	switch {
+	case strings.Contains(msg, "decrypt") || strings.Contains(msg, "ncrypt"):
+		hint = "the gossip keys differ"
+		if m.keyless {
+			hint = "the cluster's gossip is encrypted: give --gossip-key"
+		}
+	case strings.Contains(msg, "refused") || strings.Contains(msg, "unreachable") || strings.Contains(msg, "timeout") || strings.Contains(msg, "no route"):
+		hint = "the scheduler's gossip port cannot be reached from here"
+		if host, _, _ := net.SplitHostPort(addr); isLoopback(host) {
+			hint += "; it advertised a loopback address, so it found no outward one: give the scheduler --host or --contact-address"
+		} else {
+			hint += "; a firewall may be in the way (the scheduler's --gossip-port fixes its port)"
+		}
+	}
+	if hint != "" {
+		return fmt.Errorf("join gossip at %s: %w (%s)", addr, err, hint)
+	}
+	return fmt.Errorf("join gossip at %s: %w", addr, err)
+}
+
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // Leave tells the others this member is going, then stops gossiping. A

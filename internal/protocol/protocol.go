@@ -208,6 +208,11 @@ type StealResponse struct {
 // gets no new work, and what only it holds is copied elsewhere first.
 type Retire struct{}
 
+// PeerLost tells a worker that the scheduler declared another worker lost:
+// its transfers with that worker end at once, as TCP would end them only
+// when the link came back or after minutes.
+type PeerLost struct{ Worker WorkerID }
+
 // Replicate asks a worker to fetch copies of Keys from From and keep them.
 type Replicate struct {
 	Keys []graph.Key
@@ -255,10 +260,14 @@ type WorkerMetrics struct {
 	// report (1.5: one and a half).
 	CPU float64
 	// Received and Sent are the bytes of results fetched from peers and
-	// served to them so far.
+	// served to them so far, as they are in memory.
 	Received, Sent int64
-	Activity       []TaskRecord
-	Logs           []LogLine
+	// WireReceived and WireSent are the bytes its connections carried so
+	// far, everything included (results, pushes, messages), compressed as
+	// they travelled: what the network interface counts, less the headers.
+	WireReceived, WireSent int64
+	Activity               []TaskRecord
+	Logs                   []LogLine
 }
 
 // LogLine is one line a worker or the scheduler logged, for the Logs page.
@@ -301,8 +310,9 @@ type WorkerInfo struct {
 	Retiring bool
 	// CPU is the cores it kept busy, Received and Sent its traffic with
 	// peers, as it last reported them (WorkerMetrics).
-	CPU            float64
-	Received, Sent int64
+	CPU                    float64
+	Received, Sent         int64
+	WireReceived, WireSent int64
 	// Dashboard is where it serves its /metrics, if it does.
 	Dashboard string
 	// LastSeen is when the scheduler last heard from it; zero where only
@@ -524,6 +534,7 @@ type KeyErred struct {
 }
 
 func (*HelloWorker) isMsg()     {}
+func (*PeerLost) isMsg()        {}
 func (*HelloClient) isMsg()     {}
 func (*Welcome) isMsg()         {}
 func (*ComputeTask) isMsg()     {}

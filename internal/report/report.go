@@ -35,9 +35,11 @@ type Run struct {
 	// transfers, disk I/O).
 	Records []protocol.TaskRecord
 	// Lost is how many records the scheduler no longer kept.
-	Lost     uint64
-	Workers  []protocol.WorkerInfo
-	Profiles []protocol.ProfileData
+	Lost uint64
+	// Workers are the workers at the end; Before, at the start (their wire
+	// counters, less these, are the run's traffic).
+	Workers, Before []protocol.WorkerInfo
+	Profiles        []protocol.ProfileData
 }
 
 // Report is a run summed up: what the file shows, and what its data block
@@ -76,6 +78,10 @@ type WorkerLine struct {
 	TaskSeconds float64 `json:"task_seconds"`
 	Received    int64   `json:"received"`
 	Spilled     int64   `json:"spilled"`
+	// WireSent and WireReceived are the bytes its connections carried
+	// during the run, compressed as they went (0 in the local cluster).
+	WireSent     int64 `json:"wire_sent"`
+	WireReceived int64 `json:"wire_received"`
 }
 
 // Profile is the merged CPU profile's summary.
@@ -148,8 +154,15 @@ func Summarize(r Run) Report {
 	if rep.Threads > 0 && rep.Seconds > 0 {
 		rep.Busy = taskSeconds / (float64(rep.Threads) * rep.Seconds)
 	}
+	before := map[protocol.WorkerID]protocol.WorkerInfo{}
+	for _, w := range r.Before {
+		before[w.ID] = w
+	}
 	for i, w := range r.Workers {
-		rep.Workers[i] = *workers[w.ID]
+		line := workers[w.ID]
+		b := before[w.ID] // zero for a worker that joined during the run
+		line.WireSent, line.WireReceived = w.WireSent-b.WireSent, w.WireReceived-b.WireReceived
+		rep.Workers[i] = *line
 	}
 	rep.Kinds, rep.Moves = sorted(kinds), sorted(moves)
 	rep.Profile = merge(r.Profiles)

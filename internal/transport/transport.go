@@ -23,6 +23,11 @@ type Network interface {
 	Dial(ctx context.Context, addr string) (Conn, error)
 }
 
+// Metered is a network that counts the bytes its connections carry.
+type Metered interface {
+	WireBytes() (sent, received int64)
+}
+
 // Listener is a served endpoint.
 type Listener interface {
 	Addr() string
@@ -60,6 +65,13 @@ type Stream interface {
 	Send(msgs []protocol.Msg) error
 	Recv() ([]protocol.Msg, error)
 	Close() error
+}
+
+// Addressed is a stream that knows its peer's network address (a
+// network's streams; the in-process ones have none).
+type Addressed interface {
+	// RemoteAddr is the peer's address, as host:port.
+	RemoteAddr() string
 }
 
 // ErrClosed is returned by Stream.Send and Stream.Recv once the stream has

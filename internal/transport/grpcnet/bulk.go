@@ -284,6 +284,7 @@ func (s *server) bulkPush(ctx context.Context, br *bufio.Reader, bw *bufio.Write
 // bulkPool keeps the idle bulk connections to one peer.
 type bulkPool struct {
 	addr  string
+	wire  *Wire
 	tls   *tls.Config
 	mu    sync.Mutex
 	idle  []*bulkConn
@@ -316,15 +317,16 @@ func (p *bulkPool) get(ctx context.Context) (*bulkConn, error) {
 	}
 	p.mu.Unlock()
 	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", p.addr)
+	raw, err := d.DialContext(ctx, "tcp", p.addr)
 	if err != nil {
 		return nil, err
 	}
+	c := p.wire.count(raw)
 	if _, err := io.WriteString(c, bulkMagic); err != nil {
 		c.Close()
 		return nil, err
 	}
-	bc := &bulkConn{c: c, raw: c}
+	bc := &bulkConn{c: c, raw: raw}
 	if p.tls != nil {
 		tc := tls.Client(c, p.tls)
 		if err := tc.HandshakeContext(ctx); err != nil {

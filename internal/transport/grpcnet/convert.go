@@ -92,6 +92,8 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_Replicate{Replicate: &pb.Replicate{Keys: keysToWire(m.Keys), From: string(m.From)}}}, nil
 	case *protocol.Retired:
 		return &pb.Msg{Kind: &pb.Msg_Retired{Retired: &pb.Retired{}}}, nil
+	case *protocol.PeerLost:
+		return &pb.Msg{Kind: &pb.Msg_PeerLost{PeerLost: &pb.PeerLost{Worker: string(m.Worker)}}}, nil
 	case *protocol.DropShuffle:
 		return &pb.Msg{Kind: &pb.Msg_DropShuffle{DropShuffle: &pb.DropShuffle{Id: m.ID, Run: m.Run}}}, nil
 	case *protocol.WorkerStatus:
@@ -102,7 +104,8 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 			logs[i] = &pb.LogLine{TimeMs: l.Time, Level: l.Level, Message: l.Message, Attrs: l.Attrs, Worker: l.Worker}
 		}
 		return &pb.Msg{Kind: &pb.Msg_WorkerMetrics{WorkerMetrics: &pb.WorkerMetrics{Memory: memoryToWire(m.Memory),
-			Cpu: m.CPU, Received: m.Received, Sent: m.Sent, Activity: recordsToWire(m.Activity), Logs: logs}}}, nil
+			Cpu: m.CPU, Received: m.Received, Sent: m.Sent, WireReceived: m.WireReceived, WireSent: m.WireSent,
+			Activity: recordsToWire(m.Activity), Logs: logs}}}, nil
 	case *protocol.WorkersQuery:
 		return &pb.Msg{Kind: &pb.Msg_WorkersQuery{WorkersQuery: &pb.WorkersQuery{Id: m.ID, AtLeast: int64(m.AtLeast)}}}, nil
 	case *protocol.WorkersReply:
@@ -111,7 +114,8 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 			ws[i] = &pb.WorkerInfo{Id: string(w.ID), Name: w.Name, Nthreads: int32(w.NThreads), Resources: w.Resources,
 				Processing: int32(w.Processing), Held: w.Held, Memory: memoryToWire(w.Memory),
 				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring,
-				Cpu: w.CPU, Received: w.Received, Sent: w.Sent, Dashboard: w.Dashboard, LastSeenNs: timeToWire(w.LastSeen)}
+				Cpu: w.CPU, Received: w.Received, Sent: w.Sent, WireReceived: w.WireReceived, WireSent: w.WireSent,
+				Dashboard: w.Dashboard, LastSeenNs: timeToWire(w.LastSeen)}
 		}
 		return &pb.Msg{Kind: &pb.Msg_WorkersReply{WorkersReply: &pb.WorkersReply{Id: m.ID, Workers: ws}}}, nil
 	case *protocol.ProgressQuery:
@@ -216,6 +220,8 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.Replicate{Keys: keysFromWire(k.Replicate.Keys), From: protocol.WorkerID(k.Replicate.From)}, nil
 	case *pb.Msg_Retired:
 		return &protocol.Retired{}, nil
+	case *pb.Msg_PeerLost:
+		return &protocol.PeerLost{Worker: protocol.WorkerID(k.PeerLost.Worker)}, nil
 	case *pb.Msg_DropShuffle:
 		return &protocol.DropShuffle{ID: k.DropShuffle.Id, Run: k.DropShuffle.Run}, nil
 	case *pb.Msg_WorkerStatus:
@@ -227,6 +233,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 			logs = append(logs, protocol.LogLine{Time: l.TimeMs, Level: l.Level, Message: l.Message, Attrs: l.Attrs, Worker: l.Worker})
 		}
 		return &protocol.WorkerMetrics{Memory: memoryFromWire(m.Memory), CPU: m.Cpu, Received: m.Received, Sent: m.Sent,
+			WireReceived: m.WireReceived, WireSent: m.WireSent,
 			Activity: recordsFromWire(m.Activity), Logs: logs}, nil
 	case *pb.Msg_WorkersQuery:
 		return &protocol.WorkersQuery{ID: k.WorkersQuery.Id, AtLeast: int(k.WorkersQuery.AtLeast)}, nil
@@ -237,7 +244,8 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 			ws[i] = protocol.WorkerInfo{ID: protocol.WorkerID(w.Id), Name: w.Name, NThreads: int(w.Nthreads),
 				Resources: w.Resources, Processing: int(w.Processing), Held: w.Held, Memory: memoryFromWire(w.Memory),
 				Paused: w.Paused, Reason: w.Reason, Retiring: w.Retiring,
-				CPU: w.Cpu, Received: w.Received, Sent: w.Sent, Dashboard: w.Dashboard, LastSeen: timeFromWire(w.LastSeenNs)}
+				CPU: w.Cpu, Received: w.Received, Sent: w.Sent, WireReceived: w.WireReceived, WireSent: w.WireSent,
+				Dashboard: w.Dashboard, LastSeen: timeFromWire(w.LastSeenNs)}
 		}
 		return &protocol.WorkersReply{ID: m.Id, Workers: ws}, nil
 	case *pb.Msg_ProgressQuery:

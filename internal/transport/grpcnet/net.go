@@ -76,6 +76,9 @@ type Network struct {
 	TLS *security.TLS
 	// Log hears of the connections a listener refused at the handshake.
 	Log *slog.Logger
+	// Wire, when set, counts the bytes of every connection the network
+	// dials or accepts.
+	Wire *Wire
 }
 
 // New returns the gRPC network.
@@ -90,6 +93,9 @@ func (n *Network) Listen(addr string, h transport.Handler) (transport.Listener, 
 	lis, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	if n.Wire != nil {
+		lis = countedListener{lis, n.Wire}
 	}
 	opts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg), grpc.MaxSendMsgSize(maxMsg),
@@ -129,8 +135,7 @@ func (l *listener) Close() error {
 // Dial connects to the endpoint at addr, failing with the network's reason
 // (refused, unreachable) if no connection can be made before ctx ends.
 func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error) {
-	var d net.Dialer
-	probe, err := d.DialContext(ctx, "tcp", addr)
+	probe, err := n.Wire.dial(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +157,7 @@ func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error)
 	}
 	cc, err := grpc.NewClient(addr,
 		grpc.WithTransportCredentials(creds),
+		grpc.WithContextDialer(n.Wire.dial),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg)),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true}),
 	)
@@ -159,7 +165,7 @@ func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error)
 		return nil, err
 	}
 	plain := n.Compression == CompressNever || n.Compression == CompressAuto && local
-	bulk := &bulkPool{addr: addr}
+	bulk := &bulkPool{addr: addr, wire: n.Wire}
 	if n.TLS != nil {
 		bulk.tls = n.TLS.Client()
 	}
@@ -275,7 +281,11 @@ type server struct {
 
 func (s *server) Stream(ss pb.Dusk_StreamServer) error {
 	st := newStream(ss.Send, ss.Recv, nil)
-	s.h.ServeStream(st)
+	var served transport.Stream = st
+	if p, ok := peer.FromContext(ss.Context()); ok && p.Addr != nil {
+		served = addressed{st, p.Addr.String()}
+	}
+	s.h.ServeStream(served)
 	st.Close()
 	st.wait() // what was queued before the close goes out first
 	return nil
@@ -286,6 +296,14 @@ func releaseValues(values map[graph.Key]any) {
 		registry.Release(v)
 	}
 }
+
+// addressed is a served stream that knows its peer's address.
+type addressed struct {
+	*stream
+	remote string
+}
+
+func (a addressed) RemoteAddr() string { return a.remote }
 
 // sameHost reports whether the caller runs on this machine: it calls from
 // a loopback address or from the address it called.

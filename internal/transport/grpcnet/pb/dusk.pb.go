@@ -108,6 +108,7 @@ type Msg struct {
 	//	*Msg_AdaptReply
 	//	*Msg_Shared
 	//	*Msg_SharedReply
+	//	*Msg_PeerLost
 	Kind          isMsg_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -465,6 +466,15 @@ func (x *Msg) GetSharedReply() *SharedReply {
 	return nil
 }
 
+func (x *Msg) GetPeerLost() *PeerLost {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_PeerLost); ok {
+			return x.PeerLost
+		}
+	}
+	return nil
+}
+
 type isMsg_Kind interface {
 	isMsg_Kind()
 }
@@ -609,6 +619,10 @@ type Msg_SharedReply struct {
 	SharedReply *SharedReply `protobuf:"bytes,35,opt,name=shared_reply,json=sharedReply,proto3,oneof"`
 }
 
+type Msg_PeerLost struct {
+	PeerLost *PeerLost `protobuf:"bytes,36,opt,name=peer_lost,json=peerLost,proto3,oneof"`
+}
+
 func (*Msg_HelloWorker) isMsg_Kind() {}
 
 func (*Msg_HelloClient) isMsg_Kind() {}
@@ -678,6 +692,8 @@ func (*Msg_AdaptReply) isMsg_Kind() {}
 func (*Msg_Shared) isMsg_Kind() {}
 
 func (*Msg_SharedReply) isMsg_Kind() {}
+
+func (*Msg_PeerLost) isMsg_Kind() {}
 
 type Shared struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2559,6 +2575,50 @@ func (*Retired) Descriptor() ([]byte, []int) {
 	return file_dusk_proto_rawDescGZIP(), []int{31}
 }
 
+type PeerLost struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Worker        string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PeerLost) Reset() {
+	*x = PeerLost{}
+	mi := &file_dusk_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PeerLost) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PeerLost) ProtoMessage() {}
+
+func (x *PeerLost) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PeerLost.ProtoReflect.Descriptor instead.
+func (*PeerLost) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *PeerLost) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
 type WorkerStatus struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Paused        bool                   `protobuf:"varint,1,opt,name=paused,proto3" json:"paused,omitempty"`
@@ -2569,7 +2629,7 @@ type WorkerStatus struct {
 
 func (x *WorkerStatus) Reset() {
 	*x = WorkerStatus{}
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2581,7 +2641,7 @@ func (x *WorkerStatus) String() string {
 func (*WorkerStatus) ProtoMessage() {}
 
 func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2594,7 +2654,7 @@ func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerStatus.ProtoReflect.Descriptor instead.
 func (*WorkerStatus) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{32}
+	return file_dusk_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *WorkerStatus) GetPaused() bool {
@@ -2626,7 +2686,7 @@ type Memory struct {
 
 func (x *Memory) Reset() {
 	*x = Memory{}
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2638,7 +2698,7 @@ func (x *Memory) String() string {
 func (*Memory) ProtoMessage() {}
 
 func (x *Memory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2651,7 +2711,7 @@ func (x *Memory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Memory.ProtoReflect.Descriptor instead.
 func (*Memory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{33}
+	return file_dusk_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Memory) GetLimit() int64 {
@@ -2711,13 +2771,15 @@ type WorkerMetrics struct {
 	Sent          int64                  `protobuf:"varint,4,opt,name=sent,proto3" json:"sent,omitempty"`
 	Activity      []*TaskRecord          `protobuf:"bytes,5,rep,name=activity,proto3" json:"activity,omitempty"`
 	Logs          []*LogLine             `protobuf:"bytes,6,rep,name=logs,proto3" json:"logs,omitempty"`
+	WireReceived  int64                  `protobuf:"varint,7,opt,name=wire_received,json=wireReceived,proto3" json:"wire_received,omitempty"`
+	WireSent      int64                  `protobuf:"varint,8,opt,name=wire_sent,json=wireSent,proto3" json:"wire_sent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WorkerMetrics) Reset() {
 	*x = WorkerMetrics{}
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2729,7 +2791,7 @@ func (x *WorkerMetrics) String() string {
 func (*WorkerMetrics) ProtoMessage() {}
 
 func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2742,7 +2804,7 @@ func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerMetrics.ProtoReflect.Descriptor instead.
 func (*WorkerMetrics) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{34}
+	return file_dusk_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *WorkerMetrics) GetMemory() *Memory {
@@ -2787,6 +2849,20 @@ func (x *WorkerMetrics) GetLogs() []*LogLine {
 	return nil
 }
 
+func (x *WorkerMetrics) GetWireReceived() int64 {
+	if x != nil {
+		return x.WireReceived
+	}
+	return 0
+}
+
+func (x *WorkerMetrics) GetWireSent() int64 {
+	if x != nil {
+		return x.WireSent
+	}
+	return 0
+}
+
 type LogLine struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TimeMs        int64                  `protobuf:"varint,1,opt,name=time_ms,json=timeMs,proto3" json:"time_ms,omitempty"`
@@ -2800,7 +2876,7 @@ type LogLine struct {
 
 func (x *LogLine) Reset() {
 	*x = LogLine{}
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2812,7 +2888,7 @@ func (x *LogLine) String() string {
 func (*LogLine) ProtoMessage() {}
 
 func (x *LogLine) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2825,7 +2901,7 @@ func (x *LogLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogLine.ProtoReflect.Descriptor instead.
 func (*LogLine) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{35}
+	return file_dusk_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *LogLine) GetTimeMs() int64 {
@@ -2873,7 +2949,7 @@ type WorkersQuery struct {
 
 func (x *WorkersQuery) Reset() {
 	*x = WorkersQuery{}
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2885,7 +2961,7 @@ func (x *WorkersQuery) String() string {
 func (*WorkersQuery) ProtoMessage() {}
 
 func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2898,7 +2974,7 @@ func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersQuery.ProtoReflect.Descriptor instead.
 func (*WorkersQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{36}
+	return file_dusk_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *WorkersQuery) GetId() uint64 {
@@ -2932,13 +3008,15 @@ type WorkerInfo struct {
 	Sent          int64                  `protobuf:"varint,13,opt,name=sent,proto3" json:"sent,omitempty"`
 	Dashboard     string                 `protobuf:"bytes,14,opt,name=dashboard,proto3" json:"dashboard,omitempty"`
 	LastSeenNs    int64                  `protobuf:"varint,15,opt,name=last_seen_ns,json=lastSeenNs,proto3" json:"last_seen_ns,omitempty"`
+	WireReceived  int64                  `protobuf:"varint,16,opt,name=wire_received,json=wireReceived,proto3" json:"wire_received,omitempty"`
+	WireSent      int64                  `protobuf:"varint,17,opt,name=wire_sent,json=wireSent,proto3" json:"wire_sent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WorkerInfo) Reset() {
 	*x = WorkerInfo{}
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2950,7 +3028,7 @@ func (x *WorkerInfo) String() string {
 func (*WorkerInfo) ProtoMessage() {}
 
 func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2963,7 +3041,7 @@ func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerInfo.ProtoReflect.Descriptor instead.
 func (*WorkerInfo) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{37}
+	return file_dusk_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *WorkerInfo) GetId() string {
@@ -3071,6 +3149,20 @@ func (x *WorkerInfo) GetLastSeenNs() int64 {
 	return 0
 }
 
+func (x *WorkerInfo) GetWireReceived() int64 {
+	if x != nil {
+		return x.WireReceived
+	}
+	return 0
+}
+
+func (x *WorkerInfo) GetWireSent() int64 {
+	if x != nil {
+		return x.WireSent
+	}
+	return 0
+}
+
 type WorkersReply struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
@@ -3081,7 +3173,7 @@ type WorkersReply struct {
 
 func (x *WorkersReply) Reset() {
 	*x = WorkersReply{}
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3093,7 +3185,7 @@ func (x *WorkersReply) String() string {
 func (*WorkersReply) ProtoMessage() {}
 
 func (x *WorkersReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3106,7 +3198,7 @@ func (x *WorkersReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersReply.ProtoReflect.Descriptor instead.
 func (*WorkersReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{38}
+	return file_dusk_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *WorkersReply) GetId() uint64 {
@@ -3142,7 +3234,7 @@ type PushHeader struct {
 
 func (x *PushHeader) Reset() {
 	*x = PushHeader{}
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3154,7 +3246,7 @@ func (x *PushHeader) String() string {
 func (*PushHeader) ProtoMessage() {}
 
 func (x *PushHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3167,7 +3259,7 @@ func (x *PushHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushHeader.ProtoReflect.Descriptor instead.
 func (*PushHeader) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{39}
+	return file_dusk_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *PushHeader) GetId() string {
@@ -3236,7 +3328,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3248,7 +3340,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3261,7 +3353,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{40}
+	return file_dusk_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -3280,7 +3372,7 @@ type ProgressQuery struct {
 
 func (x *ProgressQuery) Reset() {
 	*x = ProgressQuery{}
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3292,7 +3384,7 @@ func (x *ProgressQuery) String() string {
 func (*ProgressQuery) ProtoMessage() {}
 
 func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3305,7 +3397,7 @@ func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressQuery.ProtoReflect.Descriptor instead.
 func (*ProgressQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{41}
+	return file_dusk_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ProgressQuery) GetId() uint64 {
@@ -3329,7 +3421,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3341,7 +3433,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3354,7 +3446,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{42}
+	return file_dusk_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Progress) GetPrefix() string {
@@ -3409,7 +3501,7 @@ type ProgressReply struct {
 
 func (x *ProgressReply) Reset() {
 	*x = ProgressReply{}
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3421,7 +3513,7 @@ func (x *ProgressReply) String() string {
 func (*ProgressReply) ProtoMessage() {}
 
 func (x *ProgressReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3434,7 +3526,7 @@ func (x *ProgressReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressReply.ProtoReflect.Descriptor instead.
 func (*ProgressReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{43}
+	return file_dusk_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ProgressReply) GetId() uint64 {
@@ -3461,7 +3553,7 @@ type TaskStreamQuery struct {
 
 func (x *TaskStreamQuery) Reset() {
 	*x = TaskStreamQuery{}
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3473,7 +3565,7 @@ func (x *TaskStreamQuery) String() string {
 func (*TaskStreamQuery) ProtoMessage() {}
 
 func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3486,7 +3578,7 @@ func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamQuery.ProtoReflect.Descriptor instead.
 func (*TaskStreamQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{44}
+	return file_dusk_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *TaskStreamQuery) GetId() uint64 {
@@ -3519,7 +3611,7 @@ type TaskRecord struct {
 
 func (x *TaskRecord) Reset() {
 	*x = TaskRecord{}
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3531,7 +3623,7 @@ func (x *TaskRecord) String() string {
 func (*TaskRecord) ProtoMessage() {}
 
 func (x *TaskRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3544,7 +3636,7 @@ func (x *TaskRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskRecord.ProtoReflect.Descriptor instead.
 func (*TaskRecord) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{45}
+	return file_dusk_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *TaskRecord) GetKey() string {
@@ -3614,7 +3706,7 @@ type TaskStreamReply struct {
 
 func (x *TaskStreamReply) Reset() {
 	*x = TaskStreamReply{}
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3626,7 +3718,7 @@ func (x *TaskStreamReply) String() string {
 func (*TaskStreamReply) ProtoMessage() {}
 
 func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3639,7 +3731,7 @@ func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamReply.ProtoReflect.Descriptor instead.
 func (*TaskStreamReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{46}
+	return file_dusk_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *TaskStreamReply) GetId() uint64 {
@@ -3673,7 +3765,7 @@ type Profile struct {
 
 func (x *Profile) Reset() {
 	*x = Profile{}
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3685,7 +3777,7 @@ func (x *Profile) String() string {
 func (*Profile) ProtoMessage() {}
 
 func (x *Profile) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3698,7 +3790,7 @@ func (x *Profile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Profile.ProtoReflect.Descriptor instead.
 func (*Profile) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{47}
+	return file_dusk_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Profile) GetId() uint64 {
@@ -3727,7 +3819,7 @@ type ProfileData struct {
 
 func (x *ProfileData) Reset() {
 	*x = ProfileData{}
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3739,7 +3831,7 @@ func (x *ProfileData) String() string {
 func (*ProfileData) ProtoMessage() {}
 
 func (x *ProfileData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3752,7 +3844,7 @@ func (x *ProfileData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileData.ProtoReflect.Descriptor instead.
 func (*ProfileData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{48}
+	return file_dusk_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ProfileData) GetId() uint64 {
@@ -3793,7 +3885,7 @@ type ProfileReply struct {
 
 func (x *ProfileReply) Reset() {
 	*x = ProfileReply{}
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3805,7 +3897,7 @@ func (x *ProfileReply) String() string {
 func (*ProfileReply) ProtoMessage() {}
 
 func (x *ProfileReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3818,7 +3910,7 @@ func (x *ProfileReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileReply.ProtoReflect.Descriptor instead.
 func (*ProfileReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{49}
+	return file_dusk_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ProfileReply) GetId() uint64 {
@@ -3842,7 +3934,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\n" +
 	"dusk.proto\x12\adusk.v1\")\n" +
 	"\x05Batch\x12 \n" +
-	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\xde\x0f\n" +
+	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\x90\x10\n" +
 	"\x03Msg\x129\n" +
 	"\fhello_worker\x18\x01 \x01(\v2\x14.dusk.v1.HelloWorkerH\x00R\vhelloWorker\x129\n" +
 	"\fhello_client\x18\x02 \x01(\v2\x14.dusk.v1.HelloClientH\x00R\vhelloClient\x12,\n" +
@@ -3881,7 +3973,8 @@ const file_dusk_proto_rawDesc = "" +
 	"\vadapt_reply\x18! \x01(\v2\x13.dusk.v1.AdaptReplyH\x00R\n" +
 	"adaptReply\x12)\n" +
 	"\x06shared\x18\" \x01(\v2\x0f.dusk.v1.SharedH\x00R\x06shared\x129\n" +
-	"\fshared_reply\x18# \x01(\v2\x14.dusk.v1.SharedReplyH\x00R\vsharedReplyB\x06\n" +
+	"\fshared_reply\x18# \x01(\v2\x14.dusk.v1.SharedReplyH\x00R\vsharedReply\x120\n" +
+	"\tpeer_lost\x18$ \x01(\v2\x11.dusk.v1.PeerLostH\x00R\bpeerLostB\x06\n" +
 	"\x04kind\"~\n" +
 	"\x06Shared\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x0e\n" +
@@ -4024,7 +4117,9 @@ const file_dusk_proto_rawDesc = "" +
 	"\tReplicate\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\"\t\n" +
-	"\aRetired\">\n" +
+	"\aRetired\"\"\n" +
+	"\bPeerLost\x12\x16\n" +
+	"\x06worker\x18\x01 \x01(\tR\x06worker\">\n" +
 	"\fWorkerStatus\x12\x16\n" +
 	"\x06paused\x18\x01 \x01(\bR\x06paused\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xdb\x01\n" +
@@ -4036,14 +4131,16 @@ const file_dusk_proto_rawDesc = "" +
 	"\rspilled_total\x18\x05 \x01(\x03R\fspilledTotal\x12'\n" +
 	"\x0funspilled_total\x18\x06 \x01(\x03R\x0eunspilledTotal\x12\x1f\n" +
 	"\vspill_error\x18\a \x01(\tR\n" +
-	"spillError\"\xd1\x01\n" +
+	"spillError\"\x93\x02\n" +
 	"\rWorkerMetrics\x12'\n" +
 	"\x06memory\x18\x01 \x01(\v2\x0f.dusk.v1.MemoryR\x06memory\x12\x10\n" +
 	"\x03cpu\x18\x02 \x01(\x01R\x03cpu\x12\x1a\n" +
 	"\breceived\x18\x03 \x01(\x03R\breceived\x12\x12\n" +
 	"\x04sent\x18\x04 \x01(\x03R\x04sent\x12/\n" +
 	"\bactivity\x18\x05 \x03(\v2\x13.dusk.v1.TaskRecordR\bactivity\x12$\n" +
-	"\x04logs\x18\x06 \x03(\v2\x10.dusk.v1.LogLineR\x04logs\"\x80\x01\n" +
+	"\x04logs\x18\x06 \x03(\v2\x10.dusk.v1.LogLineR\x04logs\x12#\n" +
+	"\rwire_received\x18\a \x01(\x03R\fwireReceived\x12\x1b\n" +
+	"\twire_sent\x18\b \x01(\x03R\bwireSent\"\x80\x01\n" +
 	"\aLogLine\x12\x17\n" +
 	"\atime_ms\x18\x01 \x01(\x03R\x06timeMs\x12\x14\n" +
 	"\x05level\x18\x02 \x01(\tR\x05level\x12\x18\n" +
@@ -4052,7 +4149,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\x06worker\x18\x05 \x01(\tR\x06worker\"9\n" +
 	"\fWorkersQuery\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x19\n" +
-	"\bat_least\x18\x02 \x01(\x03R\aatLeast\"\xf7\x03\n" +
+	"\bat_least\x18\x02 \x01(\x03R\aatLeast\"\xb9\x04\n" +
 	"\n" +
 	"WorkerInfo\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
@@ -4073,7 +4170,9 @@ const file_dusk_proto_rawDesc = "" +
 	"\x04sent\x18\r \x01(\x03R\x04sent\x12\x1c\n" +
 	"\tdashboard\x18\x0e \x01(\tR\tdashboard\x12 \n" +
 	"\flast_seen_ns\x18\x0f \x01(\x03R\n" +
-	"lastSeenNs\x1a<\n" +
+	"lastSeenNs\x12#\n" +
+	"\rwire_received\x18\x10 \x01(\x03R\fwireReceived\x12\x1b\n" +
+	"\twire_sent\x18\x11 \x01(\x03R\bwireSent\x1a<\n" +
 	"\x0eResourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"M\n" +
@@ -4150,7 +4249,7 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),           // 0: dusk.v1.Batch
 	(*Msg)(nil),             // 1: dusk.v1.Msg
@@ -4184,27 +4283,28 @@ var file_dusk_proto_goTypes = []any{
 	(*Retire)(nil),          // 29: dusk.v1.Retire
 	(*Replicate)(nil),       // 30: dusk.v1.Replicate
 	(*Retired)(nil),         // 31: dusk.v1.Retired
-	(*WorkerStatus)(nil),    // 32: dusk.v1.WorkerStatus
-	(*Memory)(nil),          // 33: dusk.v1.Memory
-	(*WorkerMetrics)(nil),   // 34: dusk.v1.WorkerMetrics
-	(*LogLine)(nil),         // 35: dusk.v1.LogLine
-	(*WorkersQuery)(nil),    // 36: dusk.v1.WorkersQuery
-	(*WorkerInfo)(nil),      // 37: dusk.v1.WorkerInfo
-	(*WorkersReply)(nil),    // 38: dusk.v1.WorkersReply
-	(*PushHeader)(nil),      // 39: dusk.v1.PushHeader
-	(*GetDataRequest)(nil),  // 40: dusk.v1.GetDataRequest
-	(*ProgressQuery)(nil),   // 41: dusk.v1.ProgressQuery
-	(*Progress)(nil),        // 42: dusk.v1.Progress
-	(*ProgressReply)(nil),   // 43: dusk.v1.ProgressReply
-	(*TaskStreamQuery)(nil), // 44: dusk.v1.TaskStreamQuery
-	(*TaskRecord)(nil),      // 45: dusk.v1.TaskRecord
-	(*TaskStreamReply)(nil), // 46: dusk.v1.TaskStreamReply
-	(*Profile)(nil),         // 47: dusk.v1.Profile
-	(*ProfileData)(nil),     // 48: dusk.v1.ProfileData
-	(*ProfileReply)(nil),    // 49: dusk.v1.ProfileReply
-	nil,                     // 50: dusk.v1.Task.ResourcesEntry
-	nil,                     // 51: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                     // 52: dusk.v1.WorkerInfo.ResourcesEntry
+	(*PeerLost)(nil),        // 32: dusk.v1.PeerLost
+	(*WorkerStatus)(nil),    // 33: dusk.v1.WorkerStatus
+	(*Memory)(nil),          // 34: dusk.v1.Memory
+	(*WorkerMetrics)(nil),   // 35: dusk.v1.WorkerMetrics
+	(*LogLine)(nil),         // 36: dusk.v1.LogLine
+	(*WorkersQuery)(nil),    // 37: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),      // 38: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),    // 39: dusk.v1.WorkersReply
+	(*PushHeader)(nil),      // 40: dusk.v1.PushHeader
+	(*GetDataRequest)(nil),  // 41: dusk.v1.GetDataRequest
+	(*ProgressQuery)(nil),   // 42: dusk.v1.ProgressQuery
+	(*Progress)(nil),        // 43: dusk.v1.Progress
+	(*ProgressReply)(nil),   // 44: dusk.v1.ProgressReply
+	(*TaskStreamQuery)(nil), // 45: dusk.v1.TaskStreamQuery
+	(*TaskRecord)(nil),      // 46: dusk.v1.TaskRecord
+	(*TaskStreamReply)(nil), // 47: dusk.v1.TaskStreamReply
+	(*Profile)(nil),         // 48: dusk.v1.Profile
+	(*ProfileData)(nil),     // 49: dusk.v1.ProfileData
+	(*ProfileReply)(nil),    // 50: dusk.v1.ProfileReply
+	nil,                     // 51: dusk.v1.Task.ResourcesEntry
+	nil,                     // 52: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 53: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
@@ -4227,49 +4327,50 @@ var file_dusk_proto_depIdxs = []int32{
 	29, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
 	30, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
 	31, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
-	32, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
-	34, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
-	36, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
-	38, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
+	33, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
+	35, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
+	37, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
+	39, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
 	16, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
-	41, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
-	43, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
-	44, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
-	46, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
-	47, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
-	48, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
-	49, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
+	42, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
+	44, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
+	45, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
+	47, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
+	48, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
+	49, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
+	50, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
 	4,  // 32: dusk.v1.Msg.adapt:type_name -> dusk.v1.Adapt
 	5,  // 33: dusk.v1.Msg.adapt_reply:type_name -> dusk.v1.AdaptReply
 	2,  // 34: dusk.v1.Msg.shared:type_name -> dusk.v1.Shared
 	3,  // 35: dusk.v1.Msg.shared_reply:type_name -> dusk.v1.SharedReply
-	50, // 36: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	6,  // 37: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	7,  // 38: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	51, // 39: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	6,  // 40: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	8,  // 41: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	9,  // 42: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	15, // 43: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
-	10, // 44: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	6,  // 45: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	10, // 46: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	33, // 47: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	45, // 48: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
-	35, // 49: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
-	52, // 50: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	33, // 51: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	37, // 52: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	42, // 53: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
-	45, // 54: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
-	48, // 55: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
-	0,  // 56: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	0,  // 57: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	57, // [57:58] is the sub-list for method output_type
-	56, // [56:57] is the sub-list for method input_type
-	56, // [56:56] is the sub-list for extension type_name
-	56, // [56:56] is the sub-list for extension extendee
-	0,  // [0:56] is the sub-list for field type_name
+	32, // 36: dusk.v1.Msg.peer_lost:type_name -> dusk.v1.PeerLost
+	51, // 37: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	6,  // 38: dusk.v1.Task.chain:type_name -> dusk.v1.Task
+	7,  // 39: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
+	52, // 40: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	6,  // 41: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
+	8,  // 42: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	9,  // 43: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	15, // 44: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
+	10, // 45: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	6,  // 46: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
+	10, // 47: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	34, // 48: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	46, // 49: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
+	36, // 50: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
+	53, // 51: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	34, // 52: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	38, // 53: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	43, // 54: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	46, // 55: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	49, // 56: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
+	0,  // 57: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	0,  // 58: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	58, // [58:59] is the sub-list for method output_type
+	57, // [57:58] is the sub-list for method input_type
+	57, // [57:57] is the sub-list for extension type_name
+	57, // [57:57] is the sub-list for extension extendee
+	0,  // [0:57] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -4313,6 +4414,7 @@ func file_dusk_proto_init() {
 		(*Msg_AdaptReply)(nil),
 		(*Msg_Shared)(nil),
 		(*Msg_SharedReply)(nil),
+		(*Msg_PeerLost)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -4320,7 +4422,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   53,
+			NumMessages:   54,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
