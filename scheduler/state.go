@@ -1007,9 +1007,14 @@ func (s *State) addReplica(t *task, w *worker, nbytes int64) {
 	if slices.Contains(t.whoHas, w) {
 		return
 	}
-	t.nbytes = nbytes
+	// The first holder's size is the result's: a late report of another
+	// run (a slow worker's, after the task ran elsewhere) may measure its
+	// copy differently, and each holder's count must drop what it added.
+	if len(t.whoHas) == 0 {
+		t.nbytes = nbytes
+	}
 	t.whoHas = append(t.whoHas, w)
-	w.nbytes += nbytes
+	w.nbytes += t.nbytes
 }
 
 func (s *State) dropReplica(t *task, w *worker) {

@@ -55,7 +55,7 @@ func startCluster(t *testing.T, ctx context.Context, bed *hosts.Bed, workerArgs 
 	t.Helper()
 	h0 := bed.Hosts[0]
 	c := &cluster{bed: bed, addr: h0.IP.String() + ":" + schedPort}
-	c.sched = h0.Start(dusk, "scheduler", "--host", h0.IP.String(), "--port", schedPort, "--dashboard-address", "none")
+	c.sched = h0.Start(dusk, "scheduler", "--host", h0.IP.String(), "--port", schedPort)
 	if _, err := c.sched.WaitFor(ctx, "dusk scheduler at"); err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +81,11 @@ func (c *cluster) dump(t *testing.T, p *hosts.Proc) {
 		return
 	}
 	defer f.Close()
+	// The scheduler's view first: its tasks by kind and state.
+	if resp, err := c.bed.Hosts[0].HTTP().Get("http://" + c.bed.Hosts[0].IP.String() + ":8787/metrics"); err == nil {
+		io.Copy(f, resp.Body)
+		resp.Body.Close()
+	}
 	for _, q := range append([]*hosts.Proc{p, c.sched}, c.workers...) {
 		q.Quit()
 		fmt.Fprintf(f, "==== %s\n%s\n", q.Host.Name, q.Output())
@@ -267,7 +272,7 @@ func TestFaults(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			bed := hosts.New(t, 4, hosts.Link{Rate: "1gbit"})
 			c := startCluster(t, ctx, bed, tc.workerArgs...)

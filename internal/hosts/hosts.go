@@ -137,22 +137,25 @@ func (h *Host) Unplug() { h.bed.must("ip", "-n", h.ns, "link", "set", "eth0", "d
 func (h *Host) Plug() { h.bed.must("ip", "-n", h.ns, "link", "set", "eth0", "up") }
 
 // Lose drops the given percentage of the packets the host sends and
-// receives, at random (0 drops none).
+// receives, at random (0 drops none). They are dropped at the host's port
+// on the bridge, in the network, as a bad cable or a busy switch drops
+// them: the host's own stack sees no error, only packets that never come.
 func (h *Host) Lose(percent int) {
 	Require(h.bed.t, "nft")
-	h.bed.run("ip", "netns", "exec", h.ns, "nft", "delete", "table", "inet", "hostbed")
+	table := "loss" + h.port
+	h.bed.run("ip", "netns", "exec", h.bed.ns, "nft", "delete", "table", "netdev", table)
 	if percent == 0 {
 		return
 	}
-	rules := fmt.Sprintf(`table inet hostbed {
-	chain in { type filter hook input priority 0; iifname "eth0" numgen random mod 100 < %[1]d drop; }
-	chain out { type filter hook output priority 0; oifname "eth0" numgen random mod 100 < %[1]d drop; }
+	rules := fmt.Sprintf(`table netdev %[1]s {
+	chain from { type filter hook ingress device %[2]s priority 0; numgen random mod 100 < %[3]d drop; }
+	chain to { type filter hook egress device %[2]s priority 0; numgen random mod 100 < %[3]d drop; }
 }
-`, percent)
-	cmd := exec.Command("ip", "netns", "exec", h.ns, "nft", "-f", "-")
+`, table, h.port, percent)
+	cmd := exec.Command("ip", "netns", "exec", h.bed.ns, "nft", "-f", "-")
 	cmd.Stdin = strings.NewReader(rules)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		h.bed.t.Fatalf("hosts: nft on %s: %v: %s", h.Name, err, out)
+		h.bed.t.Fatalf("hosts: nft for %s: %v: %s", h.Name, err, out)
 	}
 }
 

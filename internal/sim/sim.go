@@ -38,6 +38,11 @@ import (
 type Options struct {
 	// Faults lets the seed lose workers, fail spills and push memory up.
 	Faults bool
+	// Slow puts the first worker behind a bad link: every message to or
+	// from it takes up to slowDelay, where the others' take milliseconds,
+	// as a lossy link's retransmissions delay them (its late reports of
+	// runs moved elsewhere meanwhile are what this tests).
+	Slow bool
 	// MaxEvents bounds a run: one that has not finished by then hangs.
 	MaxEvents int
 }
@@ -170,10 +175,20 @@ func (s *sim) every(d time.Duration, fn func()) {
 	heap.Push(&s.queue, &event{at: s.now + d, seq: s.seq, fn: fn, periodic: true})
 }
 
+// slowWorker is the worker behind a bad link in a Slow run, and slowDelay
+// the most a message to or from it takes.
+const (
+	slowWorker = "w1"
+	slowDelay  = 2 * time.Second
+)
+
 // send delivers fn on the stream from→to after a random delay, never
 // before what the stream sent earlier.
 func (s *sim) send(from, to, say string, fn func()) {
 	at := s.now + time.Duration(s.rng.IntN(3000))*time.Microsecond
+	if s.opt.Slow && (from == slowWorker || to == slowWorker) {
+		at = s.now + time.Duration(s.rng.Int64N(int64(slowDelay)))
+	}
 	k := [2]string{from, to}
 	if last := s.streams[k]; at < last {
 		at = last
