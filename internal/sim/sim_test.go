@@ -9,12 +9,13 @@ import (
 var seeds = flag.Int("sim.seeds", 300, "how many seeds TestSimulation runs")
 
 // TestSimulation runs seeds with and without faults, a third of them with
-// a worker behind a slow link; a failing seed is printed with the events
+// a worker behind a slow link, half of them submitting the graph twice; a
+// failing seed is printed with the events
 // that led to it, and replays with TestSeed.
 func TestSimulation(t *testing.T) {
 	var events, lost int
 	for seed := uint64(1); seed <= uint64(*seeds); seed++ {
-		st, err := Run(seed, Options{Faults: seed%4 != 0, Slow: seed%3 == 0})
+		st, err := Run(seed, Options{Faults: seed%4 != 0, Slow: seed%3 == 0, Twice: seed%2 == 0})
 		if err != nil {
 			var f *Failure
 			if errors.As(err, &f) {
