@@ -4,33 +4,96 @@ import (
 	"fmt"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/transport/grpcnet/pb"
 )
 
-// toWire converts a batch of messages to its wire form.
-func toWire(msgs []protocol.Msg) (*pb.Batch, error) {
-	b := &pb.Batch{Msgs: make([]*pb.Msg, len(msgs))}
-	for i, m := range msgs {
+// partBytes bounds a wire batch, and a part of a graph sent in parts: far
+// below what a message may be (maxMsg), so that a graph of a million tasks
+// goes as a stream of parts rather than one message gRPC refuses.
+const partBytes = 8 << 20
+
+// toWireParts converts a batch of messages to wire batches of about
+// partBytes or less each, in order; a graph whose tasks take more goes in
+// parts (UpdateGraph.more), which fromWire's joiner puts together again.
+func toWireParts(msgs []protocol.Msg) ([]*pb.Batch, error) {
+	var out []*pb.Batch
+	cur, size := &pb.Batch{}, 0
+	add := func(w *pb.Msg, n int) {
+		if size > 0 && size+n > partBytes {
+			out = append(out, cur)
+			cur, size = &pb.Batch{}, 0
+		}
+		cur.Msgs = append(cur.Msgs, w)
+		size += n
+	}
+	for _, m := range msgs {
+		if g, ok := m.(*protocol.UpdateGraph); ok {
+			for _, part := range graphParts(g) {
+				add(part, proto.Size(part))
+			}
+			continue
+		}
 		w, err := msgToWire(m)
 		if err != nil {
 			return nil, err
 		}
-		b.Msgs[i] = w
+		add(w, proto.Size(w))
 	}
-	return b, nil
+	if len(cur.Msgs) > 0 {
+		out = append(out, cur)
+	}
+	return out, nil
 }
 
-// fromWire converts a wire batch back to messages.
-func fromWire(b *pb.Batch) ([]protocol.Msg, error) {
-	msgs := make([]protocol.Msg, len(b.Msgs))
-	for i, w := range b.Msgs {
+// graphParts is g on the wire: one message, or parts of about partBytes
+// each, the last with the keys.
+func graphParts(g *protocol.UpdateGraph) []*pb.Msg {
+	var parts []*pb.Msg
+	cur, size := &pb.UpdateGraph{}, 0
+	for _, t := range g.Tasks {
+		w := taskToWire(t)
+		n := proto.Size(w)
+		if size > 0 && size+n > partBytes {
+			cur.More = true
+			parts = append(parts, &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: cur}})
+			cur, size = &pb.UpdateGraph{}, 0
+		}
+		cur.Tasks = append(cur.Tasks, w)
+		size += n
+	}
+	cur.Keys, cur.MaxWorkers = keysToWire(g.Keys), int32(g.MaxWorkers)
+	return append(parts, &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: cur}})
+}
+
+// joiner converts a stream's wire batches back to messages, putting a
+// graph sent in parts together again: its parts are consecutive, as one
+// writer sends them.
+type joiner struct{ graph *protocol.UpdateGraph }
+
+func (j *joiner) fromWire(b *pb.Batch) ([]protocol.Msg, error) {
+	msgs := make([]protocol.Msg, 0, len(b.Msgs))
+	for _, w := range b.Msgs {
 		m, err := msgFromWire(w)
 		if err != nil {
 			return nil, err
 		}
-		msgs[i] = m
+		if g, ok := m.(*protocol.UpdateGraph); ok {
+			if j.graph != nil {
+				j.graph.Tasks = append(j.graph.Tasks, g.Tasks...)
+				j.graph.Keys, j.graph.MaxWorkers = g.Keys, g.MaxWorkers
+				g = j.graph
+			}
+			if w.GetUpdateGraph().GetMore() {
+				j.graph = g
+				continue
+			}
+			j.graph, m = nil, g
+		}
+		msgs = append(msgs, m)
 	}
 	return msgs, nil
 }

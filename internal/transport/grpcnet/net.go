@@ -332,13 +332,17 @@ func newStream(send func(*pb.Batch) error, recv func() (*pb.Batch, error), end f
 	s := &stream{in: transport.NewMailbox(), out: transport.NewMailbox(), end: end, done: make(chan struct{})}
 	go func() {
 		defer s.Close()
+		var j joiner
 		for {
 			b, err := recv()
 			if err != nil {
 				return
 			}
-			msgs, err := fromWire(b)
-			if err != nil || s.in.Put(msgs) != nil {
+			msgs, err := j.fromWire(b)
+			if err != nil {
+				return
+			}
+			if len(msgs) > 0 && s.in.Put(msgs) != nil {
 				return
 			}
 		}
@@ -350,9 +354,11 @@ func newStream(send func(*pb.Batch) error, recv func() (*pb.Batch, error), end f
 			if err != nil {
 				break
 			}
-			b, err := toWire(msgs)
-			if err == nil {
-				err = send(b)
+			bs, err := toWireParts(msgs)
+			for _, b := range bs {
+				if err == nil {
+					err = send(b)
+				}
 			}
 			if err != nil {
 				s.Close()

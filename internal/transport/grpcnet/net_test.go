@@ -2,12 +2,15 @@ package grpcnet
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"google.golang.org/protobuf/proto"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -46,9 +49,10 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.Retire{},
 		&protocol.Replicate{Keys: []graph.Key{"a"}, From: "w"},
 		&protocol.Retired{},
+		&protocol.PeerLost{Worker: "w3"},
 		&protocol.WorkerStatus{Paused: true, Reason: "r"},
 		&protocol.WorkerMetrics{Memory: mem},
-		&protocol.WorkerMetrics{Memory: mem, CPU: 1.5, Received: 7, Sent: 8,
+		&protocol.WorkerMetrics{Memory: mem, CPU: 1.5, Received: 7, Sent: 8, WireReceived: 9, WireSent: 10,
 			Activity: []protocol.TaskRecord{{Key: "read-1", Prefix: protocol.RecordTransfer, Thread: -1, Start: time.Unix(1700000000, 0),
 				Stop: time.Unix(1700000001, 0), Nbytes: 8, Kind: protocol.RecordTransfer, Peer: "w2"}},
 			Logs: []protocol.LogLine{{Time: 5, Level: "WARN", Message: "m", Attrs: "a=1", Worker: "w"}}},
@@ -67,20 +71,59 @@ func TestConvertRoundTrip(t *testing.T) {
 			Thread: 1, Start: time.Unix(1700000000, 0), Stop: time.Unix(1700000001, 0), Nbytes: 8}}},
 		&protocol.WorkersReply{ID: 3, Workers: []protocol.WorkerInfo{{ID: "w", Name: "n", NThreads: 2,
 			Resources: graph.Resources{"cpu": 2}, Processing: 4, Held: 5, Memory: mem, Paused: true, Reason: "r", Retiring: true,
-			CPU: 0.5, Received: 1, Sent: 2, Dashboard: "h:2", LastSeen: time.Unix(1700000002, 0)}}},
+			CPU: 0.5, Received: 1, Sent: 2, WireReceived: 3, WireSent: 4, Dashboard: "h:2", LastSeen: time.Unix(1700000002, 0)}}},
 	}
-	b, err := toWire(msgs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := fromWire(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := roundTrip(t, msgs)
 	for i := range msgs {
 		if !reflect.DeepEqual(msgs[i], back[i]) {
 			t.Errorf("%T: %+v came back as %+v", msgs[i], msgs[i], back[i])
 		}
+	}
+}
+
+// roundTrip sends msgs to their wire batches and back, as a stream does.
+func roundTrip(t *testing.T, msgs []protocol.Msg) []protocol.Msg {
+	t.Helper()
+	bs, err := toWireParts(msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j joiner
+	var back []protocol.Msg
+	for _, b := range bs {
+		if n := proto.Size(b); n > 2*partBytes {
+			t.Errorf("a wire batch of %d bytes", n)
+		}
+		ms, err := j.fromWire(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back = append(back, ms...)
+	}
+	if len(back) != len(msgs) {
+		t.Fatalf("%d messages came back of %d", len(back), len(msgs))
+	}
+	return back
+}
+
+// A graph larger than a message may be goes in parts and comes back whole,
+// between the messages before and after it.
+func TestGraphInParts(t *testing.T) {
+	g := &protocol.UpdateGraph{Keys: []graph.Key{"sum"}, MaxWorkers: 3}
+	for i := range 300_000 {
+		g.Tasks = append(g.Tasks, &graph.Task{Key: graph.Key(fmt.Sprintf("one-%032d", i)), Op: "one", Args: make([]byte, 40)})
+	}
+	msgs := []protocol.Msg{&protocol.FreeKeys{Keys: []graph.Key{"a"}}, g, &protocol.ReleaseKeys{Keys: []graph.Key{"b"}}}
+	bs, err := toWireParts(msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) < 3 {
+		t.Fatalf("a graph of %d tasks went in %d batches", len(g.Tasks), len(bs))
+	}
+	back := roundTrip(t, msgs)
+	if !reflect.DeepEqual(back, msgs) {
+		t.Fatal("the graph came back different")
 	}
 }
 

@@ -2132,10 +2132,14 @@ func (x *MissingData) GetRun() uint64 {
 }
 
 type UpdateGraph struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Tasks         []*Task                `protobuf:"bytes,1,rep,name=tasks,proto3" json:"tasks,omitempty"`
-	Keys          []string               `protobuf:"bytes,2,rep,name=keys,proto3" json:"keys,omitempty"`
-	MaxWorkers    int32                  `protobuf:"varint,3,opt,name=max_workers,json=maxWorkers,proto3" json:"max_workers,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Tasks      []*Task                `protobuf:"bytes,1,rep,name=tasks,proto3" json:"tasks,omitempty"`
+	Keys       []string               `protobuf:"bytes,2,rep,name=keys,proto3" json:"keys,omitempty"`
+	MaxWorkers int32                  `protobuf:"varint,3,opt,name=max_workers,json=maxWorkers,proto3" json:"max_workers,omitempty"`
+	// More parts of the same graph follow, each in a message of its own: a
+	// graph larger than a message may be is sent in parts (the last carries
+	// the keys) and put together again before anyone reads it.
+	More          bool `protobuf:"varint,4,opt,name=more,proto3" json:"more,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2189,6 +2193,13 @@ func (x *UpdateGraph) GetMaxWorkers() int32 {
 		return x.MaxWorkers
 	}
 	return 0
+}
+
+func (x *UpdateGraph) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
 }
 
 type ReleaseKeys struct {
@@ -4092,12 +4103,13 @@ const file_dusk_proto_rawDesc = "" +
 	"\vMissingData\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\x12\x10\n" +
-	"\x03run\x18\x03 \x01(\x04R\x03run\"g\n" +
+	"\x03run\x18\x03 \x01(\x04R\x03run\"{\n" +
 	"\vUpdateGraph\x12#\n" +
 	"\x05tasks\x18\x01 \x03(\v2\r.dusk.v1.TaskR\x05tasks\x12\x12\n" +
 	"\x04keys\x18\x02 \x03(\tR\x04keys\x12\x1f\n" +
 	"\vmax_workers\x18\x03 \x01(\x05R\n" +
-	"maxWorkers\"!\n" +
+	"maxWorkers\x12\x12\n" +
+	"\x04more\x18\x04 \x01(\bR\x04more\"!\n" +
 	"\vReleaseKeys\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\"b\n" +
 	"\vKeyInMemory\x12\x10\n" +
