@@ -96,6 +96,17 @@ func (c *cluster) dump(t testing.TB, p *hosts.Proc) {
 	t.Logf("the processes' stacks are in %s", f.Name())
 }
 
+// needTPCH skips t in -short mode, as it makes TPC-H's SF1 tables, and
+// where the bed cannot be made; it returns the tables' folder.
+func needTPCH(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("generates TPC-H SF1")
+	}
+	hosts.Require(t, "ip", "tc")
+	return sf1(t)
+}
+
 // sf1 is a folder of TPC-H's SF1 tables, made the first time in the
 // user's cache (where bench/tpch's tests keep them too).
 func sf1(t testing.TB) string {
@@ -173,11 +184,7 @@ func contains(list []string, s string) bool {
 // of the others), with results compressed between hosts (LZ4, the
 // default) and not, and checks every answer.
 func TestTPCH(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates TPC-H SF1")
-	}
-	hosts.Require(t, "ip", "tc")
-	data := sf1(t)
+	data := needTPCH(t)
 	for _, comp := range []string{"auto", "none"} {
 		t.Run("compression="+comp, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -222,11 +229,7 @@ var faultQueries = []string{"q18", "q9"}
 // run, and checks that each query ends, with TPC-H's answers, and that
 // the cluster answers again once the fault is over.
 func TestFaults(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates TPC-H SF1")
-	}
-	hosts.Require(t, "ip", "tc")
-	data := sf1(t)
+	data := needTPCH(t)
 	cases := []struct {
 		name       string
 		workerArgs []string
@@ -314,11 +317,7 @@ func TestFaults(t *testing.T) {
 // and when a scheduler comes back at the same address they join it and the
 // cluster answers again.
 func TestSchedulerKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates TPC-H SF1")
-	}
-	hosts.Require(t, "ip", "tc")
-	data := sf1(t)
+	data := needTPCH(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	bed := hosts.New(t, 4, hosts.Link{Rate: "1gbit"})
@@ -402,11 +401,7 @@ func TestAddresses(t *testing.T) {
 // interface's: the interface adds TCP/IP's headers and the gossip, and
 // nothing else may differ.
 func TestWireCounters(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates TPC-H SF1")
-	}
-	hosts.Require(t, "ip", "tc")
-	data := sf1(t)
+	data := needTPCH(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	bed := hosts.New(t, 4, hosts.Link{Rate: "1gbit"})
@@ -477,8 +472,7 @@ func wireBytes(t *testing.T, page string) (sent, received int64) {
 // its busiest interface sets (its bytes at the link's rate) and the time
 // over that floor.
 func BenchmarkTPCH(b *testing.B) {
-	hosts.Require(b, "ip", "tc")
-	data := sf1(b)
+	data := needTPCH(b)
 	b.Run("local", func(b *testing.B) {
 		for range b.N {
 			cmd := exec.Command(dusk, "bench", "tpch", "--workers", "3", "--data", data)

@@ -53,17 +53,7 @@ func TestBulk(t *testing.T) {
 	defer rec.Release()
 	h := &moody{echo: echo{data: map[graph.Key]any{"rec": rec}}, waiting: make(chan struct{}, 1)}
 	n := New()
-	ln, err := n.Listen("", h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, err := n.Dial(ctx, ln.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ctx, ln, c := connect(t, n, h, 30*time.Second)
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
@@ -93,7 +83,7 @@ func TestBulk(t *testing.T) {
 	if _, err := c.GetData(ctx, []graph.Key{"bad"}); err == nil || !strings.Contains(err.Error(), "no such luck") {
 		t.Errorf("GetData of a refused key: %v", err)
 	}
-	err = c.Push(ctx, &protocol.ShufflePush{ID: "s", Parts: []int{0}, Values: []any{rec}})
+	err := c.Push(ctx, &protocol.ShufflePush{ID: "s", Parts: []int{0}, Values: []any{rec}})
 	if err == nil || !strings.Contains(err.Error(), "full up") {
 		t.Errorf("a refused push: %v", err)
 	}

@@ -1,7 +1,6 @@
 package grpcnet
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -38,19 +37,7 @@ func TestLZ4Transfers(t *testing.T) {
 		data[k], keys = rec, append(keys, k)
 	}
 	h := &echo{data: data}
-	n := &Network{Compression: CompressAlways}
-	ln, err := n.Listen("", h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	c, err := n.Dial(ctx, ln.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ctx, _, c := connect(t, &Network{Compression: CompressAlways}, h, 2*time.Minute)
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for range 3 {

@@ -164,21 +164,28 @@ func (e *echo) GetData(_ context.Context, keys []graph.Key) (map[graph.Key]any, 
 	return out, nil
 }
 
-func TestStreamKeepsOrderAndCloses(t *testing.T) {
-	n := New()
-	h := &echo{}
+// connect serves h on a free port of n and dials it, for t; the listener
+// and the connection close when t ends, and ctx ends after timeout.
+func connect(t *testing.T, n *Network, h transport.Handler, timeout time.Duration) (context.Context, transport.Listener, transport.Conn) {
+	t.Helper()
 	ln, err := n.Listen("", h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(func() { ln.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
 	conn, err := n.Dial(ctx, ln.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return ctx, ln, conn
+}
+
+func TestStreamKeepsOrderAndCloses(t *testing.T) {
+	h := &echo{}
+	ctx, _, conn := connect(t, New(), h, 30*time.Second)
 	h.wg.Add(1)
 	st, err := conn.OpenStream(ctx)
 	if err != nil {
