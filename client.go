@@ -418,6 +418,8 @@ func (c *Client) read() {
 				c.answer(m.ID, m)
 			case *protocol.SharedReply:
 				c.answer(m.ID, m)
+			case *protocol.SchedulerReply:
+				c.answer(m.ID, m)
 			}
 		}
 		c.mu.Unlock()
@@ -433,6 +435,18 @@ func (c *Client) Workers(ctx context.Context) ([]WorkerInfo, error) {
 		return nil, fmt.Errorf("dusk: workers: %w", err)
 	}
 	return ws, nil
+}
+
+// SchedulerMemory is the scheduler process's resident memory now and at
+// its peak, in bytes (0 where its system does not say): what a graph of
+// many tasks costs it. For the local cluster, it is this process's.
+func (c *Client) SchedulerMemory(ctx context.Context) (rss, peak int64, err error) {
+	m, err := c.query(ctx, func(id uint64) protocol.Msg { return &protocol.SchedulerQuery{ID: id} })
+	if err != nil {
+		return 0, 0, fmt.Errorf("dusk: scheduler memory: %w", err)
+	}
+	r := m.(*protocol.SchedulerReply)
+	return r.RSS, r.PeakRSS, nil
 }
 
 // WaitForWorkers waits until at least n workers have joined the cluster,

@@ -41,6 +41,9 @@ type Session struct {
 	// Spilled returns the in-memory bytes of the results the workers have
 	// moved to disk (out) and read back (in) since they started.
 	Spilled func(ctx context.Context) (out, in int64, err error)
+	// SchedulerMemory returns the scheduler process's resident memory
+	// now and at its peak; nil where it cannot be asked.
+	SchedulerMemory func(ctx context.Context) (rss, peak int64, err error)
 }
 
 // Connect reaches the cluster the suites run on. bench cannot import the
@@ -54,13 +57,17 @@ type Result struct {
 	Question     string    `json:"question"` // "load", "q1".."q10" ("q22" in tpch), "j1".."j5", or the suite's step
 	Run          int       `json:"run"`      // 1 or 2
 	Seconds      float64   `json:"seconds"`
-	Rows         int64     `json:"rows"`                    // rows of the answer; tasks run; elements summed
-	Checksum     []float64 `json:"checksum"`                // sums of the answer's measure columns, in column order
-	PeakRSSBytes int64     `json:"peak_rss_bytes"`          // this process's peak resident memory during the step; 0 where unknown
-	TasksPerSec  float64   `json:"tasks_per_sec,omitempty"` // tasks suite
-	BytesPerSec  float64   `json:"bytes_per_sec,omitempty"` // shuffle, spill, io and bigsum suites
-	Scale        int64     `json:"scale,omitempty"`         // scale suite: rows of the table the step ran on
-	CPU          *CPUUse   `json:"cpu,omitempty"`           // the cores a local cluster's step kept busy
+	Rows         int64     `json:"rows"`           // rows of the answer; tasks run; elements summed
+	Checksum     []float64 `json:"checksum"`       // sums of the answer's measure columns, in column order
+	PeakRSSBytes int64     `json:"peak_rss_bytes"` // this process's peak resident memory during the step; 0 where unknown
+	// SchedulerPeakRSSBytes is the scheduler process's peak resident
+	// memory since it started (tasks suite; the local cluster's is this
+	// process's).
+	SchedulerPeakRSSBytes int64   `json:"scheduler_peak_rss_bytes,omitempty"`
+	TasksPerSec           float64 `json:"tasks_per_sec,omitempty"` // tasks suite
+	BytesPerSec           float64 `json:"bytes_per_sec,omitempty"` // shuffle, spill, io and bigsum suites
+	Scale                 int64   `json:"scale,omitempty"`         // scale suite: rows of the table the step ran on
+	CPU                   *CPUUse `json:"cpu,omitempty"`           // the cores a local cluster's step kept busy
 }
 
 const usage = `usage: dusk bench SUITE [flags]
@@ -72,7 +79,8 @@ const usage = `usage: dusk bench SUITE [flags]
            add 5e8 for a table beyond memory), then each question's growth
            from one size to the next beside the rows' growth
   join     the 5 join questions on J1_N_{NA,1e1,1e4,1e7}_0_0.csv (N/1e6, N/1e3 and N rows)
-  tasks    N/100 trivial tasks: tasks per second and the overhead of one
+  tasks    N/100 trivial tasks (or --tasks N): tasks per second, the overhead
+           of one, and the scheduler's peak memory a task
   shuffle  the groupby table of N rows shuffled by id6: GB/s of its memory
   spill    N×8 random float64s persisted through workers of --memory-limit
            (default: a quarter of the data, plus 256 MiB for the process, each),
@@ -179,7 +187,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	case "join":
 		err = r.join(data, n, *partitions, ids)
 	case "tasks":
-		err = r.tasks(max(n/100, 1))
+		count := max(n/100, 1)
+		if *sf.tasks != "" {
+			if count, err = parseCount(*sf.tasks); err != nil {
+				return fmt.Errorf("--tasks: %w", err)
+			}
+		}
+		err = r.tasks(count)
 	case "shuffle":
 		err = r.shuffle(data, n, *partitions)
 	case "spill":
@@ -197,6 +211,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 // suiteFlags are the flags of the suites on db-benchmark's tables.
 type suiteFlags struct {
 	rows, dir, questions, sizes *string
+	tasks                       *string
 	partitions                  *int
 }
 
@@ -207,6 +222,7 @@ func addSuiteFlags(fs *flag.FlagSet) suiteFlags {
 		questions:  fs.String("questions", "", "comma-separated questions to run; all when empty"),
 		partitions: fs.Int("partitions", 0, "partitions of the data; 0 for the readers' default (64 MiB of CSV each)"),
 		sizes:      fs.String("sizes", "1e7,1e8", "scale: the groupby table's sizes, in rows, smallest first"),
+		tasks:      fs.String("tasks", "", "tasks: how many trivial tasks (1e6); default --rows/100"),
 	}
 }
 

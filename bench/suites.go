@@ -94,9 +94,18 @@ func (r *runner) tasks(n int) error {
 		if got != int64(n) {
 			return fmt.Errorf("tasks run %d: the tasks add up to %v, not %d", run, vals[0], n)
 		}
-		r.report(Result{Question: "tasks", Run: run, Seconds: secs, Rows: int64(total), Checksum: []float64{float64(got)},
-			PeakRSSBytes: peakRSS(), TasksPerSec: float64(total) / secs})
+		res := Result{Question: "tasks", Run: run, Seconds: secs, Rows: int64(total), Checksum: []float64{float64(got)},
+			PeakRSSBytes: peakRSS(), TasksPerSec: float64(total) / secs}
+		if r.sess.SchedulerMemory != nil {
+			if _, peak, err := r.sess.SchedulerMemory(r.ctx); err == nil {
+				res.SchedulerPeakRSSBytes = peak
+			}
+		}
+		r.report(res)
 		fmt.Fprintf(r.out, "%-13s  %3d  %9.1f µs a task, wall time\n", "overhead", run, secs/float64(total)*1e6)
+		if p := res.SchedulerPeakRSSBytes; p > 0 {
+			fmt.Fprintf(r.out, "%-13s  %3d  %.2f GB at its peak, %.0f bytes a task\n", "scheduler", run, float64(p)/1e9, float64(p)/float64(total))
+		}
 	}
 	return nil
 }

@@ -64,5 +64,6 @@ func connect(ctx context.Context, cl bench.Cluster) (*bench.Session, error) {
 		}
 		return out, in, err
 	}
-	return &bench.Session{Ctx: dusk.WithClient(ctx, c), Close: func() { c.Close() }, Spilled: spilled}, nil
+	return &bench.Session{Ctx: dusk.WithClient(ctx, c), Close: func() { c.Close() }, Spilled: spilled,
+		SchedulerMemory: c.SchedulerMemory}, nil
 }

@@ -7,9 +7,11 @@ package cluster
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"runtime/pprof"
 	"sync"
 
+	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/transport"
 )
@@ -50,6 +52,12 @@ func (s *Scheduler) driverMsg(worker protocol.WorkerID, client protocol.ClientID
 			return false
 		}
 		st.Send([]protocol.Msg{s.adapt(m)})
+	case *protocol.SchedulerQuery:
+		if client == "" {
+			return false
+		}
+		pid := os.Getpid()
+		st.Send([]protocol.Msg{&protocol.SchedulerReply{ID: m.ID, RSS: procmem.RSS(pid), PeakRSS: procmem.PeakRSS(pid)}})
 	case *protocol.ProfileData:
 		if worker == "" {
 			return false

@@ -149,6 +149,9 @@ func (s *Scheduler) ServeStream(st transport.Stream) {
 				if worker != "" && s.workers[worker] != st || client != "" && s.clients[client] != st {
 					return
 				}
+				if worker != "" {
+					logMsgs(s.log, "from worker", string(worker), msgs)
+				}
 				for _, m := range msgs {
 					var err error
 					if _, ok := m.(*protocol.Retire); ok {
@@ -339,6 +342,7 @@ func (s *Scheduler) flush() {
 			}
 		}
 		for id, msgs := range toWorker {
+			logMsgs(s.log, "to worker", string(id), msgs)
 			if st := s.workers[id]; st != nil && st.Send(msgs) != nil {
 				s.dropWorker(id)
 			}

@@ -365,6 +365,9 @@ func (w *Worker) handle(f func(s *worker.State)) {
 	for _, in := range out {
 		switch in.Kind {
 		case worker.Execute:
+			if w.log.Enabled(context.Background(), slog.LevelDebug) {
+				w.log.Debug("execute", "key", in.Task.Key)
+			}
 			w.exec <- job{in.Task, in.Shuffle, in.Pieces} // the core runs at most as many as there are threads
 		case worker.Gather:
 			go w.gather(in.From, in.Keys)
@@ -414,6 +417,7 @@ func (w *Worker) flushToScheduler() {
 		msgs := w.pending
 		w.pending = nil
 		w.mu.Unlock()
+		logMsgs(w.log, "to scheduler", "", msgs)
 		if len(msgs) > 0 && w.sched.Send(msgs) != nil {
 			w.Close()
 			return
@@ -431,6 +435,7 @@ func (w *Worker) readScheduler() {
 			w.Close()
 			return
 		}
+		logMsgs(w.log, "from scheduler", "", msgs)
 		w.handle(func(s *worker.State) {
 			for _, m := range msgs {
 				switch m := m.(type) {

@@ -504,6 +504,17 @@ type ProfileReply struct {
 	Profiles []ProfileData
 }
 
+// SchedulerQuery asks the scheduler of its own process's memory; it
+// answers with a SchedulerReply of the same ID.
+type SchedulerQuery struct{ ID uint64 }
+
+// SchedulerReply is the scheduler process's resident memory, now and at
+// its peak (0 where the system does not say).
+type SchedulerReply struct {
+	ID           uint64
+	RSS, PeakRSS int64
+}
+
 // Retired tells a retiring worker that nothing depends on it any more.
 type Retired struct{}
 
@@ -566,6 +577,8 @@ func (*SharedReply) isMsg()     {}
 func (*Profile) isMsg()         {}
 func (*ProfileData) isMsg()     {}
 func (*ProfileReply) isMsg()    {}
+func (*SchedulerQuery) isMsg()  {}
+func (*SchedulerReply) isMsg()  {}
 func (*TaskStreamQuery) isMsg() {}
 func (*ProgressReply) isMsg()   {}
 func (*ProgressQuery) isMsg()   {}

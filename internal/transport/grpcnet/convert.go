@@ -157,6 +157,10 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		return &pb.Msg{Kind: &pb.Msg_Retired{Retired: &pb.Retired{}}}, nil
 	case *protocol.PeerLost:
 		return &pb.Msg{Kind: &pb.Msg_PeerLost{PeerLost: &pb.PeerLost{Worker: string(m.Worker)}}}, nil
+	case *protocol.SchedulerQuery:
+		return &pb.Msg{Kind: &pb.Msg_SchedulerQuery{SchedulerQuery: &pb.SchedulerQuery{Id: m.ID}}}, nil
+	case *protocol.SchedulerReply:
+		return &pb.Msg{Kind: &pb.Msg_SchedulerReply{SchedulerReply: &pb.SchedulerReply{Id: m.ID, Rss: m.RSS, PeakRss: m.PeakRSS}}}, nil
 	case *protocol.DropShuffle:
 		return &pb.Msg{Kind: &pb.Msg_DropShuffle{DropShuffle: &pb.DropShuffle{Id: m.ID, Run: m.Run}}}, nil
 	case *protocol.WorkerStatus:
@@ -285,6 +289,11 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.Retired{}, nil
 	case *pb.Msg_PeerLost:
 		return &protocol.PeerLost{Worker: protocol.WorkerID(k.PeerLost.Worker)}, nil
+	case *pb.Msg_SchedulerQuery:
+		return &protocol.SchedulerQuery{ID: k.SchedulerQuery.Id}, nil
+	case *pb.Msg_SchedulerReply:
+		r := k.SchedulerReply
+		return &protocol.SchedulerReply{ID: r.Id, RSS: r.Rss, PeakRSS: r.PeakRss}, nil
 	case *pb.Msg_DropShuffle:
 		return &protocol.DropShuffle{ID: k.DropShuffle.Id, Run: k.DropShuffle.Run}, nil
 	case *pb.Msg_WorkerStatus:

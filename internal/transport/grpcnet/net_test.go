@@ -50,6 +50,8 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.Replicate{Keys: []graph.Key{"a"}, From: "w"},
 		&protocol.Retired{},
 		&protocol.PeerLost{Worker: "w3"},
+		&protocol.SchedulerQuery{ID: 12},
+		&protocol.SchedulerReply{ID: 12, RSS: 1 << 30, PeakRSS: 2 << 30},
 		&protocol.WorkerStatus{Paused: true, Reason: "r"},
 		&protocol.WorkerMetrics{Memory: mem},
 		&protocol.WorkerMetrics{Memory: mem, CPU: 1.5, Received: 7, Sent: 8, WireReceived: 9, WireSent: 10,

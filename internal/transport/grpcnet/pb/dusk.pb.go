@@ -109,6 +109,8 @@ type Msg struct {
 	//	*Msg_Shared
 	//	*Msg_SharedReply
 	//	*Msg_PeerLost
+	//	*Msg_SchedulerQuery
+	//	*Msg_SchedulerReply
 	Kind          isMsg_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -475,6 +477,24 @@ func (x *Msg) GetPeerLost() *PeerLost {
 	return nil
 }
 
+func (x *Msg) GetSchedulerQuery() *SchedulerQuery {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_SchedulerQuery); ok {
+			return x.SchedulerQuery
+		}
+	}
+	return nil
+}
+
+func (x *Msg) GetSchedulerReply() *SchedulerReply {
+	if x != nil {
+		if x, ok := x.Kind.(*Msg_SchedulerReply); ok {
+			return x.SchedulerReply
+		}
+	}
+	return nil
+}
+
 type isMsg_Kind interface {
 	isMsg_Kind()
 }
@@ -623,6 +643,14 @@ type Msg_PeerLost struct {
 	PeerLost *PeerLost `protobuf:"bytes,36,opt,name=peer_lost,json=peerLost,proto3,oneof"`
 }
 
+type Msg_SchedulerQuery struct {
+	SchedulerQuery *SchedulerQuery `protobuf:"bytes,37,opt,name=scheduler_query,json=schedulerQuery,proto3,oneof"`
+}
+
+type Msg_SchedulerReply struct {
+	SchedulerReply *SchedulerReply `protobuf:"bytes,38,opt,name=scheduler_reply,json=schedulerReply,proto3,oneof"`
+}
+
 func (*Msg_HelloWorker) isMsg_Kind() {}
 
 func (*Msg_HelloClient) isMsg_Kind() {}
@@ -694,6 +722,10 @@ func (*Msg_Shared) isMsg_Kind() {}
 func (*Msg_SharedReply) isMsg_Kind() {}
 
 func (*Msg_PeerLost) isMsg_Kind() {}
+
+func (*Msg_SchedulerQuery) isMsg_Kind() {}
+
+func (*Msg_SchedulerReply) isMsg_Kind() {}
 
 type Shared struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2586,6 +2618,110 @@ func (*Retired) Descriptor() ([]byte, []int) {
 	return file_dusk_proto_rawDescGZIP(), []int{31}
 }
 
+type SchedulerQuery struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SchedulerQuery) Reset() {
+	*x = SchedulerQuery{}
+	mi := &file_dusk_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SchedulerQuery) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SchedulerQuery) ProtoMessage() {}
+
+func (x *SchedulerQuery) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SchedulerQuery.ProtoReflect.Descriptor instead.
+func (*SchedulerQuery) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *SchedulerQuery) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+type SchedulerReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Rss           int64                  `protobuf:"varint,2,opt,name=rss,proto3" json:"rss,omitempty"`
+	PeakRss       int64                  `protobuf:"varint,3,opt,name=peak_rss,json=peakRss,proto3" json:"peak_rss,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SchedulerReply) Reset() {
+	*x = SchedulerReply{}
+	mi := &file_dusk_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SchedulerReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SchedulerReply) ProtoMessage() {}
+
+func (x *SchedulerReply) ProtoReflect() protoreflect.Message {
+	mi := &file_dusk_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SchedulerReply.ProtoReflect.Descriptor instead.
+func (*SchedulerReply) Descriptor() ([]byte, []int) {
+	return file_dusk_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *SchedulerReply) GetId() uint64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *SchedulerReply) GetRss() int64 {
+	if x != nil {
+		return x.Rss
+	}
+	return 0
+}
+
+func (x *SchedulerReply) GetPeakRss() int64 {
+	if x != nil {
+		return x.PeakRss
+	}
+	return 0
+}
+
 type PeerLost struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Worker        string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
@@ -2595,7 +2731,7 @@ type PeerLost struct {
 
 func (x *PeerLost) Reset() {
 	*x = PeerLost{}
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2607,7 +2743,7 @@ func (x *PeerLost) String() string {
 func (*PeerLost) ProtoMessage() {}
 
 func (x *PeerLost) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2620,7 +2756,7 @@ func (x *PeerLost) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PeerLost.ProtoReflect.Descriptor instead.
 func (*PeerLost) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{32}
+	return file_dusk_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *PeerLost) GetWorker() string {
@@ -2640,7 +2776,7 @@ type WorkerStatus struct {
 
 func (x *WorkerStatus) Reset() {
 	*x = WorkerStatus{}
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2652,7 +2788,7 @@ func (x *WorkerStatus) String() string {
 func (*WorkerStatus) ProtoMessage() {}
 
 func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2665,7 +2801,7 @@ func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerStatus.ProtoReflect.Descriptor instead.
 func (*WorkerStatus) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{33}
+	return file_dusk_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *WorkerStatus) GetPaused() bool {
@@ -2697,7 +2833,7 @@ type Memory struct {
 
 func (x *Memory) Reset() {
 	*x = Memory{}
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2709,7 +2845,7 @@ func (x *Memory) String() string {
 func (*Memory) ProtoMessage() {}
 
 func (x *Memory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2722,7 +2858,7 @@ func (x *Memory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Memory.ProtoReflect.Descriptor instead.
 func (*Memory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{34}
+	return file_dusk_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Memory) GetLimit() int64 {
@@ -2790,7 +2926,7 @@ type WorkerMetrics struct {
 
 func (x *WorkerMetrics) Reset() {
 	*x = WorkerMetrics{}
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2802,7 +2938,7 @@ func (x *WorkerMetrics) String() string {
 func (*WorkerMetrics) ProtoMessage() {}
 
 func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2815,7 +2951,7 @@ func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerMetrics.ProtoReflect.Descriptor instead.
 func (*WorkerMetrics) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{35}
+	return file_dusk_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *WorkerMetrics) GetMemory() *Memory {
@@ -2887,7 +3023,7 @@ type LogLine struct {
 
 func (x *LogLine) Reset() {
 	*x = LogLine{}
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2899,7 +3035,7 @@ func (x *LogLine) String() string {
 func (*LogLine) ProtoMessage() {}
 
 func (x *LogLine) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2912,7 +3048,7 @@ func (x *LogLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogLine.ProtoReflect.Descriptor instead.
 func (*LogLine) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{36}
+	return file_dusk_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *LogLine) GetTimeMs() int64 {
@@ -2960,7 +3096,7 @@ type WorkersQuery struct {
 
 func (x *WorkersQuery) Reset() {
 	*x = WorkersQuery{}
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2972,7 +3108,7 @@ func (x *WorkersQuery) String() string {
 func (*WorkersQuery) ProtoMessage() {}
 
 func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2985,7 +3121,7 @@ func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersQuery.ProtoReflect.Descriptor instead.
 func (*WorkersQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{37}
+	return file_dusk_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *WorkersQuery) GetId() uint64 {
@@ -3027,7 +3163,7 @@ type WorkerInfo struct {
 
 func (x *WorkerInfo) Reset() {
 	*x = WorkerInfo{}
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3039,7 +3175,7 @@ func (x *WorkerInfo) String() string {
 func (*WorkerInfo) ProtoMessage() {}
 
 func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3052,7 +3188,7 @@ func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerInfo.ProtoReflect.Descriptor instead.
 func (*WorkerInfo) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{38}
+	return file_dusk_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *WorkerInfo) GetId() string {
@@ -3184,7 +3320,7 @@ type WorkersReply struct {
 
 func (x *WorkersReply) Reset() {
 	*x = WorkersReply{}
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3196,7 +3332,7 @@ func (x *WorkersReply) String() string {
 func (*WorkersReply) ProtoMessage() {}
 
 func (x *WorkersReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3209,7 +3345,7 @@ func (x *WorkersReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersReply.ProtoReflect.Descriptor instead.
 func (*WorkersReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{39}
+	return file_dusk_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *WorkersReply) GetId() uint64 {
@@ -3245,7 +3381,7 @@ type PushHeader struct {
 
 func (x *PushHeader) Reset() {
 	*x = PushHeader{}
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3257,7 +3393,7 @@ func (x *PushHeader) String() string {
 func (*PushHeader) ProtoMessage() {}
 
 func (x *PushHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3270,7 +3406,7 @@ func (x *PushHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushHeader.ProtoReflect.Descriptor instead.
 func (*PushHeader) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{40}
+	return file_dusk_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *PushHeader) GetId() string {
@@ -3339,7 +3475,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3351,7 +3487,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3364,7 +3500,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{41}
+	return file_dusk_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -3383,7 +3519,7 @@ type ProgressQuery struct {
 
 func (x *ProgressQuery) Reset() {
 	*x = ProgressQuery{}
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3395,7 +3531,7 @@ func (x *ProgressQuery) String() string {
 func (*ProgressQuery) ProtoMessage() {}
 
 func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3408,7 +3544,7 @@ func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressQuery.ProtoReflect.Descriptor instead.
 func (*ProgressQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{42}
+	return file_dusk_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ProgressQuery) GetId() uint64 {
@@ -3432,7 +3568,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3444,7 +3580,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3457,7 +3593,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{43}
+	return file_dusk_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Progress) GetPrefix() string {
@@ -3512,7 +3648,7 @@ type ProgressReply struct {
 
 func (x *ProgressReply) Reset() {
 	*x = ProgressReply{}
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3524,7 +3660,7 @@ func (x *ProgressReply) String() string {
 func (*ProgressReply) ProtoMessage() {}
 
 func (x *ProgressReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3537,7 +3673,7 @@ func (x *ProgressReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressReply.ProtoReflect.Descriptor instead.
 func (*ProgressReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{44}
+	return file_dusk_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ProgressReply) GetId() uint64 {
@@ -3564,7 +3700,7 @@ type TaskStreamQuery struct {
 
 func (x *TaskStreamQuery) Reset() {
 	*x = TaskStreamQuery{}
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3576,7 +3712,7 @@ func (x *TaskStreamQuery) String() string {
 func (*TaskStreamQuery) ProtoMessage() {}
 
 func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3589,7 +3725,7 @@ func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamQuery.ProtoReflect.Descriptor instead.
 func (*TaskStreamQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{45}
+	return file_dusk_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *TaskStreamQuery) GetId() uint64 {
@@ -3622,7 +3758,7 @@ type TaskRecord struct {
 
 func (x *TaskRecord) Reset() {
 	*x = TaskRecord{}
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3634,7 +3770,7 @@ func (x *TaskRecord) String() string {
 func (*TaskRecord) ProtoMessage() {}
 
 func (x *TaskRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3647,7 +3783,7 @@ func (x *TaskRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskRecord.ProtoReflect.Descriptor instead.
 func (*TaskRecord) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{46}
+	return file_dusk_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *TaskRecord) GetKey() string {
@@ -3717,7 +3853,7 @@ type TaskStreamReply struct {
 
 func (x *TaskStreamReply) Reset() {
 	*x = TaskStreamReply{}
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3729,7 +3865,7 @@ func (x *TaskStreamReply) String() string {
 func (*TaskStreamReply) ProtoMessage() {}
 
 func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3742,7 +3878,7 @@ func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamReply.ProtoReflect.Descriptor instead.
 func (*TaskStreamReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{47}
+	return file_dusk_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *TaskStreamReply) GetId() uint64 {
@@ -3776,7 +3912,7 @@ type Profile struct {
 
 func (x *Profile) Reset() {
 	*x = Profile{}
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3788,7 +3924,7 @@ func (x *Profile) String() string {
 func (*Profile) ProtoMessage() {}
 
 func (x *Profile) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3801,7 +3937,7 @@ func (x *Profile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Profile.ProtoReflect.Descriptor instead.
 func (*Profile) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{48}
+	return file_dusk_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *Profile) GetId() uint64 {
@@ -3830,7 +3966,7 @@ type ProfileData struct {
 
 func (x *ProfileData) Reset() {
 	*x = ProfileData{}
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3842,7 +3978,7 @@ func (x *ProfileData) String() string {
 func (*ProfileData) ProtoMessage() {}
 
 func (x *ProfileData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3855,7 +3991,7 @@ func (x *ProfileData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileData.ProtoReflect.Descriptor instead.
 func (*ProfileData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{49}
+	return file_dusk_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ProfileData) GetId() uint64 {
@@ -3896,7 +4032,7 @@ type ProfileReply struct {
 
 func (x *ProfileReply) Reset() {
 	*x = ProfileReply{}
-	mi := &file_dusk_proto_msgTypes[50]
+	mi := &file_dusk_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3908,7 +4044,7 @@ func (x *ProfileReply) String() string {
 func (*ProfileReply) ProtoMessage() {}
 
 func (x *ProfileReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[50]
+	mi := &file_dusk_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3921,7 +4057,7 @@ func (x *ProfileReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileReply.ProtoReflect.Descriptor instead.
 func (*ProfileReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{50}
+	return file_dusk_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ProfileReply) GetId() uint64 {
@@ -3945,7 +4081,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\n" +
 	"dusk.proto\x12\adusk.v1\")\n" +
 	"\x05Batch\x12 \n" +
-	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\x90\x10\n" +
+	"\x04msgs\x18\x01 \x03(\v2\f.dusk.v1.MsgR\x04msgs\"\x98\x11\n" +
 	"\x03Msg\x129\n" +
 	"\fhello_worker\x18\x01 \x01(\v2\x14.dusk.v1.HelloWorkerH\x00R\vhelloWorker\x129\n" +
 	"\fhello_client\x18\x02 \x01(\v2\x14.dusk.v1.HelloClientH\x00R\vhelloClient\x12,\n" +
@@ -3985,7 +4121,9 @@ const file_dusk_proto_rawDesc = "" +
 	"adaptReply\x12)\n" +
 	"\x06shared\x18\" \x01(\v2\x0f.dusk.v1.SharedH\x00R\x06shared\x129\n" +
 	"\fshared_reply\x18# \x01(\v2\x14.dusk.v1.SharedReplyH\x00R\vsharedReply\x120\n" +
-	"\tpeer_lost\x18$ \x01(\v2\x11.dusk.v1.PeerLostH\x00R\bpeerLostB\x06\n" +
+	"\tpeer_lost\x18$ \x01(\v2\x11.dusk.v1.PeerLostH\x00R\bpeerLost\x12B\n" +
+	"\x0fscheduler_query\x18% \x01(\v2\x17.dusk.v1.SchedulerQueryH\x00R\x0eschedulerQuery\x12B\n" +
+	"\x0fscheduler_reply\x18& \x01(\v2\x17.dusk.v1.SchedulerReplyH\x00R\x0eschedulerReplyB\x06\n" +
 	"\x04kind\"~\n" +
 	"\x06Shared\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x0e\n" +
@@ -4129,7 +4267,13 @@ const file_dusk_proto_rawDesc = "" +
 	"\tReplicate\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\"\t\n" +
-	"\aRetired\"\"\n" +
+	"\aRetired\" \n" +
+	"\x0eSchedulerQuery\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\"M\n" +
+	"\x0eSchedulerReply\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x10\n" +
+	"\x03rss\x18\x02 \x01(\x03R\x03rss\x12\x19\n" +
+	"\bpeak_rss\x18\x03 \x01(\x03R\apeakRss\"\"\n" +
 	"\bPeerLost\x12\x16\n" +
 	"\x06worker\x18\x01 \x01(\tR\x06worker\">\n" +
 	"\fWorkerStatus\x12\x16\n" +
@@ -4261,7 +4405,7 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),           // 0: dusk.v1.Batch
 	(*Msg)(nil),             // 1: dusk.v1.Msg
@@ -4295,28 +4439,30 @@ var file_dusk_proto_goTypes = []any{
 	(*Retire)(nil),          // 29: dusk.v1.Retire
 	(*Replicate)(nil),       // 30: dusk.v1.Replicate
 	(*Retired)(nil),         // 31: dusk.v1.Retired
-	(*PeerLost)(nil),        // 32: dusk.v1.PeerLost
-	(*WorkerStatus)(nil),    // 33: dusk.v1.WorkerStatus
-	(*Memory)(nil),          // 34: dusk.v1.Memory
-	(*WorkerMetrics)(nil),   // 35: dusk.v1.WorkerMetrics
-	(*LogLine)(nil),         // 36: dusk.v1.LogLine
-	(*WorkersQuery)(nil),    // 37: dusk.v1.WorkersQuery
-	(*WorkerInfo)(nil),      // 38: dusk.v1.WorkerInfo
-	(*WorkersReply)(nil),    // 39: dusk.v1.WorkersReply
-	(*PushHeader)(nil),      // 40: dusk.v1.PushHeader
-	(*GetDataRequest)(nil),  // 41: dusk.v1.GetDataRequest
-	(*ProgressQuery)(nil),   // 42: dusk.v1.ProgressQuery
-	(*Progress)(nil),        // 43: dusk.v1.Progress
-	(*ProgressReply)(nil),   // 44: dusk.v1.ProgressReply
-	(*TaskStreamQuery)(nil), // 45: dusk.v1.TaskStreamQuery
-	(*TaskRecord)(nil),      // 46: dusk.v1.TaskRecord
-	(*TaskStreamReply)(nil), // 47: dusk.v1.TaskStreamReply
-	(*Profile)(nil),         // 48: dusk.v1.Profile
-	(*ProfileData)(nil),     // 49: dusk.v1.ProfileData
-	(*ProfileReply)(nil),    // 50: dusk.v1.ProfileReply
-	nil,                     // 51: dusk.v1.Task.ResourcesEntry
-	nil,                     // 52: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                     // 53: dusk.v1.WorkerInfo.ResourcesEntry
+	(*SchedulerQuery)(nil),  // 32: dusk.v1.SchedulerQuery
+	(*SchedulerReply)(nil),  // 33: dusk.v1.SchedulerReply
+	(*PeerLost)(nil),        // 34: dusk.v1.PeerLost
+	(*WorkerStatus)(nil),    // 35: dusk.v1.WorkerStatus
+	(*Memory)(nil),          // 36: dusk.v1.Memory
+	(*WorkerMetrics)(nil),   // 37: dusk.v1.WorkerMetrics
+	(*LogLine)(nil),         // 38: dusk.v1.LogLine
+	(*WorkersQuery)(nil),    // 39: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),      // 40: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),    // 41: dusk.v1.WorkersReply
+	(*PushHeader)(nil),      // 42: dusk.v1.PushHeader
+	(*GetDataRequest)(nil),  // 43: dusk.v1.GetDataRequest
+	(*ProgressQuery)(nil),   // 44: dusk.v1.ProgressQuery
+	(*Progress)(nil),        // 45: dusk.v1.Progress
+	(*ProgressReply)(nil),   // 46: dusk.v1.ProgressReply
+	(*TaskStreamQuery)(nil), // 47: dusk.v1.TaskStreamQuery
+	(*TaskRecord)(nil),      // 48: dusk.v1.TaskRecord
+	(*TaskStreamReply)(nil), // 49: dusk.v1.TaskStreamReply
+	(*Profile)(nil),         // 50: dusk.v1.Profile
+	(*ProfileData)(nil),     // 51: dusk.v1.ProfileData
+	(*ProfileReply)(nil),    // 52: dusk.v1.ProfileReply
+	nil,                     // 53: dusk.v1.Task.ResourcesEntry
+	nil,                     // 54: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 55: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
@@ -4339,50 +4485,52 @@ var file_dusk_proto_depIdxs = []int32{
 	29, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
 	30, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
 	31, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
-	33, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
-	35, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
-	37, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
-	39, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
+	35, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
+	37, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
+	39, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
+	41, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
 	16, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
-	42, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
-	44, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
-	45, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
-	47, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
-	48, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
-	49, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
-	50, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
+	44, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
+	46, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
+	47, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
+	49, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
+	50, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
+	51, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
+	52, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
 	4,  // 32: dusk.v1.Msg.adapt:type_name -> dusk.v1.Adapt
 	5,  // 33: dusk.v1.Msg.adapt_reply:type_name -> dusk.v1.AdaptReply
 	2,  // 34: dusk.v1.Msg.shared:type_name -> dusk.v1.Shared
 	3,  // 35: dusk.v1.Msg.shared_reply:type_name -> dusk.v1.SharedReply
-	32, // 36: dusk.v1.Msg.peer_lost:type_name -> dusk.v1.PeerLost
-	51, // 37: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	6,  // 38: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	7,  // 39: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	52, // 40: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	6,  // 41: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	8,  // 42: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	9,  // 43: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	15, // 44: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
-	10, // 45: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	6,  // 46: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	10, // 47: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	34, // 48: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	46, // 49: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
-	36, // 50: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
-	53, // 51: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	34, // 52: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	38, // 53: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	43, // 54: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
-	46, // 55: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
-	49, // 56: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
-	0,  // 57: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	0,  // 58: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	58, // [58:59] is the sub-list for method output_type
-	57, // [57:58] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	34, // 36: dusk.v1.Msg.peer_lost:type_name -> dusk.v1.PeerLost
+	32, // 37: dusk.v1.Msg.scheduler_query:type_name -> dusk.v1.SchedulerQuery
+	33, // 38: dusk.v1.Msg.scheduler_reply:type_name -> dusk.v1.SchedulerReply
+	53, // 39: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
+	6,  // 40: dusk.v1.Task.chain:type_name -> dusk.v1.Task
+	7,  // 41: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
+	54, // 42: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	6,  // 43: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
+	8,  // 44: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	9,  // 45: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	15, // 46: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
+	10, // 47: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	6,  // 48: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
+	10, // 49: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	36, // 50: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	48, // 51: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
+	38, // 52: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
+	55, // 53: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	36, // 54: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	40, // 55: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	45, // 56: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	48, // 57: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	51, // 58: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
+	0,  // 59: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	0,  // 60: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	60, // [60:61] is the sub-list for method output_type
+	59, // [59:60] is the sub-list for method input_type
+	59, // [59:59] is the sub-list for extension type_name
+	59, // [59:59] is the sub-list for extension extendee
+	0,  // [0:59] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -4427,6 +4575,8 @@ func file_dusk_proto_init() {
 		(*Msg_Shared)(nil),
 		(*Msg_SharedReply)(nil),
 		(*Msg_PeerLost)(nil),
+		(*Msg_SchedulerQuery)(nil),
+		(*Msg_SchedulerReply)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -4434,7 +4584,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   54,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
