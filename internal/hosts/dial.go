@@ -13,6 +13,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// The main goroutine keeps the main thread: a thread that Dial moves into a
+// host's namespace ends with its goroutine, but the main thread cannot
+// end, and one moved there would leave the whole process counted in that
+// namespace (where the bed's clean-up kills what it finds).
+func init() { runtime.LockOSThread() }
+
 // Dial connects to addr from inside the host, for a test's own requests
 // to the bed's processes (their pages and metrics): the socket is made on
 // a thread moved into the host's namespace, and that thread ends with the

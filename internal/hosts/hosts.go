@@ -214,11 +214,11 @@ func (b *Bed) run(name string, args ...string) (string, error) {
 	return out.String(), err
 }
 
-// killIn kills every process left in the namespace ns.
+// killIn kills every process left in the namespace ns, never this one.
 func killIn(ns string) {
 	out, _ := exec.Command("ip", "netns", "pids", ns).Output()
 	for _, f := range strings.Fields(string(out)) {
-		if pid, err := strconv.Atoi(f); err == nil {
+		if pid, err := strconv.Atoi(f); err == nil && pid != os.Getpid() {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
