@@ -4,8 +4,10 @@ package hosts_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/duskdata/dusk/bench"
 	"github.com/duskdata/dusk/bench/tpch"
 	"github.com/duskdata/dusk/internal/hosts"
 )
@@ -533,4 +536,64 @@ func reportTotals(b *testing.B, out string) float64 {
 		b.Fatalf("no totals in:\n%s", out)
 	}
 	return sum
+}
+
+// TestJoin runs db-benchmark's five join questions at a million rows on
+// four hosts (`dusk bench join`, LZ4 between hosts: the big join shuffles
+// both sides), and checks every answer's checksums against the reference
+// join's in this process.
+func TestJoin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("joins a million rows on four hosts")
+	}
+	hosts.Require(t, "ip", "tc")
+	const rows = 1_000_000
+	data := t.TempDir()
+	if out, err := exec.Command(dusk, "bench", "gen", "--rows", "1e6", "--data", data).CombinedOutput(); err != nil {
+		t.Fatalf("dusk bench gen: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	bed := hosts.New(t, 4, hosts.Link{Rate: "1gbit"})
+	c := startCluster(t, ctx, bed)
+	results := filepath.Join(t.TempDir(), "join.json")
+	p := bed.Hosts[0].Start(dusk, "bench", "join", "--rows", "1e6", "--data", data, "--scheduler", c.addr, "--json", results)
+	if err := p.Wait(ctx); err != nil {
+		c.dump(t, p)
+		t.Fatalf("dusk bench join: %v\n%s", err, p.Output())
+	}
+	t.Logf("dusk bench join on 4 hosts:\n%s", p.Output())
+	tables := bench.GenJoin(rows, 1)
+	want := map[string][]float64{}
+	for _, q := range bench.JoinQuestions {
+		want[q.ID] = q.Ref(tables).Checksum()
+	}
+	f, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for line := range strings.Lines(string(f)) {
+		var r bench.Result
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		w, ok := want[r.Question]
+		if !ok {
+			continue // the load
+		}
+		checked++
+		if len(r.Checksum) != len(w) {
+			t.Errorf("%s run %d: checksums %v, want %v", r.Question, r.Run, r.Checksum, w)
+			continue
+		}
+		for i := range w {
+			if math.Abs(r.Checksum[i]-w[i]) > 1e-9*math.Max(1, math.Abs(w[i])) {
+				t.Errorf("%s run %d: checksums %v, want %v", r.Question, r.Run, r.Checksum, w)
+			}
+		}
+	}
+	if checked != 2*len(bench.JoinQuestions) {
+		t.Errorf("%d answers checked, want %d", checked, 2*len(bench.JoinQuestions))
+	}
 }
