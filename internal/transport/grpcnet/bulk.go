@@ -316,7 +316,7 @@ func (p *bulkPool) get(ctx context.Context) (*bulkConn, error) {
 		p.mu.Lock()
 	}
 	p.mu.Unlock()
-	var d net.Dialer
+	d := net.Dialer{KeepAliveConfig: keepAlive}
 	raw, err := d.DialContext(ctx, "tcp", p.addr)
 	if err != nil {
 		return nil, err

@@ -90,7 +90,8 @@ func (n *Network) Listen(addr string, h transport.Handler) (transport.Listener, 
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	lis, err := net.Listen("tcp", addr)
+	lc := net.ListenConfig{KeepAliveConfig: keepAlive}
+	lis, err := lc.Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
