@@ -136,10 +136,12 @@ func (h *Host) Unplug() { h.bed.must("ip", "-n", h.ns, "link", "set", "eth0", "d
 // Plug brings the host's interface up again, its route with it.
 func (h *Host) Plug() { h.bed.must("ip", "-n", h.ns, "link", "set", "eth0", "up") }
 
-// Lose drops the given percentage of the packets the host sends and
-// receives, at random (0 drops none). They are dropped at the host's port
-// on the bridge, in the network, as a bad cable or a busy switch drops
-// them: the host's own stack sees no error, only packets that never come.
+// Lose drops the given percentage of the packets the host sends, at
+// random (0 drops none), as netem's loss on its interface does. They are
+// dropped at the host's port on the bridge, in the network: the host's own
+// stack sees no error, only packets that never arrive. (Dropping both ways
+// loses a round trip in three; TCP's doubling retransmission timeout then
+// stalls a connection for a minute and more every few hundred losses.)
 func (h *Host) Lose(percent int) {
 	Require(h.bed.t, "nft")
 	table := "loss" + h.port
@@ -149,7 +151,6 @@ func (h *Host) Lose(percent int) {
 	}
 	rules := fmt.Sprintf(`table netdev %[1]s {
 	chain from { type filter hook ingress device %[2]s priority 0; numgen random mod 100 < %[3]d drop; }
-	chain to { type filter hook egress device %[2]s priority 0; numgen random mod 100 < %[3]d drop; }
 }
 `, table, h.port, percent)
 	cmd := exec.Command("ip", "netns", "exec", h.bed.ns, "nft", "-f", "-")
