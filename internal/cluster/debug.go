@@ -40,8 +40,6 @@ func summary(m protocol.Msg) string {
 		return fmt.Sprintf("AddKeys %v", m.Keys)
 	case *protocol.ReleasedData:
 		return fmt.Sprintf("ReleasedData %v", m.Keys)
-	case *protocol.WorkerMetrics, *protocol.WorkerStatus:
-		return fmt.Sprintf("%T", m)
 	}
 	return fmt.Sprintf("%T", m)
 }

@@ -209,8 +209,7 @@ func loopbackFromAfar(id protocol.WorkerID, remote string) string {
 	if err != nil || rerr != nil {
 		return ""
 	}
-	ip, rip := gonet.ParseIP(host), gonet.ParseIP(rhost)
-	if (host == "localhost" || ip != nil && ip.IsLoopback()) && rip != nil && !rip.IsLoopback() {
+	if transport.Loopback(host) && gonet.ParseIP(rhost) != nil && !transport.Loopback(rhost) {
 		return fmt.Sprintf("the worker advertises %s, a loopback address, but connects from %s: workers on other machines "+
 			"could not reach it; give the worker --host or --contact-address", id, rhost)
 	}

@@ -39,6 +39,7 @@ import (
 	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/security"
+	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
 	"github.com/duskdata/dusk/io/storage"
 	"github.com/duskdata/dusk/scheduler"
@@ -262,7 +263,7 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 	if err != nil {
 		return err
 	}
-	addr := contactAddr(sched.Addr(), *sf.contact, advertise)
+	addr := contactOr(*sf.contact, dialable(sched.Addr(), advertise))
 	fmt.Fprintf(stdout, "dusk scheduler at %s\n", addr)
 	var dashAt string
 	if *sf.dash != "none" {
@@ -797,7 +798,7 @@ func outwardHost(addr string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("the scheduler's address %q: %w", addr, err)
 		}
-		if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() {
+		if transport.Loopback(host) {
 			return "127.0.0.1", nil
 		}
 		c, err := net.Dial("udp", addr) // no packet is sent: this only picks a route
@@ -882,23 +883,13 @@ func contactHost(contact string) string {
 	return contact
 }
 
-// contactOr is --contact-address when it has a port (the worker is then
+// contactOr is --contact-address when it has a port (the daemon is then
 // known by it whole), else host.
 func contactOr(contact, host string) string {
 	if _, _, err := net.SplitHostPort(contact); err == nil {
 		return contact
 	}
 	return host
-}
-
-// contactAddr is where peers are told to reach a daemon serving at addr:
-// --contact-address whole when it has a port, else addr with its host
-// replaced by advertise when it names none.
-func contactAddr(addr, contact, advertise string) string {
-	if _, _, err := net.SplitHostPort(contact); err == nil {
-		return contact
-	}
-	return dialable(addr, advertise)
 }
 
 // dialable replaces an unspecified host in addr by advertise.

@@ -48,7 +48,6 @@ type Host struct {
 	IP   netip.Addr // its address on the bridge
 	ns   string     // its namespace
 	port string     // its port on the bridge, in the bridge's namespace
-	link Link
 }
 
 var beds atomic.Int64
@@ -109,7 +108,6 @@ func Require(t testing.TB, tools ...string) {
 
 // Shape sets the host's link as l says, in both directions.
 func (h *Host) Shape(l Link) {
-	h.link = l
 	for _, dev := range [][2]string{{h.ns, "eth0"}, {h.bed.ns, h.port}} {
 		if l.Rate == "" {
 			h.bed.run("tc", "-n", dev[0], "qdisc", "del", "dev", dev[1], "root") // none there is no error here

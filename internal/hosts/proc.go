@@ -17,7 +17,6 @@ type Proc struct {
 	Host *Host
 	name string
 	args []string
-	dir  string
 
 	cmd    *exec.Cmd
 	out    *output
@@ -29,13 +28,8 @@ type Proc struct {
 // directory; its standard output and error are kept, and it is killed when
 // the test ends.
 func (h *Host) Start(name string, args ...string) *Proc {
-	return h.StartIn("", name, args...)
-}
-
-// StartIn is Start in the working directory dir.
-func (h *Host) StartIn(dir, name string, args ...string) *Proc {
 	h.bed.t.Helper()
-	p := &Proc{Host: h, name: name, args: args, dir: dir}
+	p := &Proc{Host: h, name: name, args: args}
 	p.start()
 	h.bed.mu.Lock()
 	h.bed.procs = append(h.bed.procs, p)
@@ -47,7 +41,6 @@ func (p *Proc) start() {
 	p.out = &output{}
 	p.exited = make(chan struct{})
 	p.cmd = p.Host.Command(p.name, p.args...)
-	p.cmd.Dir = p.dir
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	// Its own process group, so that a kill reaches what it started (a
 	// worker's nanny and its child).
@@ -72,12 +65,6 @@ func (p *Proc) Restart() {
 // Kill ends the process and what it started at once (SIGKILL), and waits
 // for it.
 func (p *Proc) Kill() { p.signal(syscall.SIGKILL) }
-
-// Stop asks the process to end (SIGTERM) and waits for it.
-func (p *Proc) Stop() error {
-	p.signal(syscall.SIGTERM)
-	return p.err
-}
 
 func (p *Proc) signal(s syscall.Signal) {
 	select {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/memberlist"
+
+	"github.com/duskdata/dusk/internal/transport"
 )
 
 // Config describes one member.
@@ -106,7 +108,7 @@ func (m *Members) Join(addr string) error {
 		}
 	case strings.Contains(msg, "refused") || strings.Contains(msg, "unreachable") || strings.Contains(msg, "timeout") || strings.Contains(msg, "no route"):
 		hint = "the scheduler's gossip port cannot be reached from here"
-		if host, _, _ := net.SplitHostPort(addr); isLoopback(host) {
+		if host, _, _ := net.SplitHostPort(addr); transport.Loopback(host) {
 			hint += "; it advertised a loopback address, so it found no outward one: give the scheduler --host or --contact-address"
 		} else {
 			hint += "; a firewall may be in the way (the scheduler's --gossip-port fixes its port)"
@@ -116,11 +118,6 @@ func (m *Members) Join(addr string) error {
 		return fmt.Errorf("join gossip at %s: %w (%s)", addr, err, hint)
 	}
 	return fmt.Errorf("join gossip at %s: %w", addr, err)
-}
-
-func isLoopback(host string) bool {
-	ip := net.ParseIP(host)
-	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // Leave tells the others this member is going, then stops gossiping. A

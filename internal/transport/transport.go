@@ -9,6 +9,7 @@ package transport
 import (
 	"context"
 	"errors"
+	"net"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
@@ -77,3 +78,10 @@ type Addressed interface {
 // ErrClosed is returned by Stream.Send and Stream.Recv once the stream has
 // been closed, by either side.
 var ErrClosed = errors.New("transport: stream closed")
+
+// Loopback reports whether host (a name or an IP) is this machine's
+// loopback: an address others on the network cannot dial.
+func Loopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
+}
