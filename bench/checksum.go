@@ -134,3 +134,95 @@ func (a Answer) Checksum() []float64 {
 	}
 	return sums
 }
+
+// orderFunc is the registered partition function that describes how one
+// partition of a frame sorted on its first column is ordered: one row of
+// its first and last values of that column (as float64) and how many
+// neighbouring rows are out of order, so that checking a sort moves a row
+// a partition to the client.
+const orderFunc = "bench.order"
+
+var orderSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "rows", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "first", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "last", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "unordered", Type: arrow.PrimitiveTypes.Int64},
+}, nil)
+
+func init() {
+	dataframe.RegisterFunc(orderFunc, func(rec arrow.Record) (arrow.Record, error) {
+		vals, err := floats(rec.Column(0))
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %s: %w", orderFunc, rec.ColumnName(0), err)
+		}
+		var first, last float64
+		var unordered int64
+		if len(vals) > 0 {
+			first, last = vals[0], vals[len(vals)-1]
+		}
+		for i := 1; i < len(vals); i++ {
+			if vals[i] < vals[i-1] {
+				unordered++
+			}
+		}
+		cols := []arrow.Array{
+			kernel.NewInt64([]int64{int64(len(vals))}, nil),
+			kernel.NewFloat64([]float64{first}, nil),
+			kernel.NewFloat64([]float64{last}, nil),
+			kernel.NewInt64([]int64{unordered}, nil),
+		}
+		out := array.NewRecord(orderSchema, cols, 1)
+		for _, c := range cols {
+			c.Release()
+		}
+		return out, nil
+	})
+}
+
+// floats reads a numeric column without nulls as float64s.
+func floats(col arrow.Array) ([]float64, error) {
+	if col.NullN() > 0 {
+		return nil, fmt.Errorf("%d nulls", col.NullN())
+	}
+	out := make([]float64, col.Len())
+	switch c := col.(type) {
+	case *array.Float64:
+		copy(out, c.Float64Values())
+	case *array.Int64:
+		for i, v := range c.Int64Values() {
+			out[i] = float64(v)
+		}
+	default:
+		return nil, fmt.Errorf("type %s is not float64 or int64", col.DataType())
+	}
+	return out, nil
+}
+
+// CheckOrder checks that f, in the order of its partitions, is sorted
+// ascending on its first column, and names the first place it is not.
+func CheckOrder(ctx context.Context, f *dataframe.Frame) error {
+	tb, err := f.MapPartitions(orderFunc, orderSchema).Compute(ctx)
+	if err != nil {
+		return fmt.Errorf("check order: %w", err)
+	}
+	defer tb.Release()
+	rec := tb.Record()
+	rows := rec.Column(0).(*array.Int64).Int64Values()
+	first := rec.Column(1).(*array.Float64).Float64Values()
+	last := rec.Column(2).(*array.Float64).Float64Values()
+	unordered := rec.Column(3).(*array.Int64).Int64Values()
+	prev, seen := 0.0, false
+	for i := range rows {
+		if unordered[i] > 0 {
+			return fmt.Errorf("partition %d: %d rows are smaller than the row before them", i, unordered[i])
+		}
+		if rows[i] == 0 {
+			continue
+		}
+		if seen && first[i] < prev {
+			return fmt.Errorf("partition %d starts at %v, below the %v that ends the partitions before it", i, first[i], prev)
+		}
+		prev, seen = last[i], true
+	}
+	return nil
+}

@@ -642,6 +642,12 @@ func (r *runner) load(partitions int, paths ...string) ([]*dataframe.Frame, erro
 // checksum is computed afterwards, untimed.
 // bytes, when above 0, is what a run moves, for its rate.
 func (r *runner) question(id string, bytes int64, build func() (*dataframe.Frame, error)) error {
+	return r.checkedQuestion(id, bytes, build, nil)
+}
+
+// checkedQuestion is question, with check run on each answer before its
+// checksum: an answer it refuses ends the suite with its error.
+func (r *runner) checkedQuestion(id string, bytes int64, build func() (*dataframe.Frame, error), check func(*dataframe.Frame) error) error {
 	for run := 1; run <= 2; run++ {
 		f, err := build()
 		if err != nil {
@@ -661,6 +667,12 @@ func (r *runner) question(id string, bytes int64, build func() (*dataframe.Frame
 		if err != nil {
 			p.Release()
 			return fmt.Errorf("%s run %d: %w", id, run, err)
+		}
+		if check != nil {
+			if err := check(p); err != nil {
+				p.Release()
+				return fmt.Errorf("%s run %d: %w", id, run, err)
+			}
 		}
 		sums, err := Checksum(r.ctx, p)
 		p.Release()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench"
+	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/gpu"
 )
 
@@ -167,6 +168,10 @@ func TestSuites(t *testing.T) {
 			if err := sameSums(r.Checksum, []float64{v1, v2, v3}); r.Rows != n || r.BytesPerSec <= 0 || err != nil {
 				t.Errorf("shuffle: %+v, want %d rows and sums %v %v %v", r, n, v1, v2, v3)
 			}
+		case "shuffle/sort":
+			if err := sameSums(r.Checksum, []float64{v3, v1, v2}); r.Rows != n || err != nil {
+				t.Errorf("sort: %+v, want %d rows and sums %v %v %v", r, n, v3, v1, v2)
+			}
 		case "spill/read":
 			// n×8 uniform [0,1) values: mean 0.5, standard deviation of the sum about 26.
 			if r.Rows != n*8 || len(r.Checksum) != 1 || math.Abs(r.Checksum[0]-n*4) > 500 {
@@ -188,7 +193,7 @@ func TestSuites(t *testing.T) {
 	if len(bigsum) != 2 || len(sliced) != 2 || math.Abs(sliced[0]-bigsum[0]) > 1e-9*bigsum[0] {
 		t.Errorf("bigsum: sums %v, of 8 row slices %v; want them equal", bigsum, sliced)
 	}
-	for _, step := range []string{"tasks/tasks", "shuffle/shuffle", "spill/write", "spill/read", "io/csv-read", "io/csv-write", "io/parquet-write", "io/parquet-read", "bigsum/sum", "bigsum/sum-slices"} {
+	for _, step := range []string{"tasks/tasks", "shuffle/shuffle", "shuffle/sort", "spill/write", "spill/read", "io/csv-read", "io/csv-write", "io/parquet-write", "io/parquet-read", "bigsum/sum", "bigsum/sum-slices"} {
 		if steps[step] != 2 {
 			t.Errorf("%s ran %d times, want 2", step, steps[step])
 		}
@@ -346,5 +351,38 @@ func TestDataFile(t *testing.T) {
 	entries, _ := os.ReadDir(mine)
 	if len(entries) != 2 {
 		t.Errorf("%s holds %d entries after the runs, want the 2 files put there", mine, len(entries))
+	}
+}
+
+// CheckOrder accepts a frame sorted across its partitions, and names the
+// place where one is not: within a partition, or between two.
+func TestCheckOrder(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := dusk.NewClient(ctx, dusk.Workers(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx = dusk.WithClient(ctx, c)
+	type row struct{ V float64 }
+	cases := []struct {
+		vals []float64
+		want string // in the error; "" for none
+	}{
+		{[]float64{1, 2, 2, 3, 5, 8, 9, 9}, ""},
+		{[]float64{1, 2, 4, 3, 5, 8, 9, 9}, "partition 1: 1 rows are smaller"},
+		{[]float64{1, 2, 3, 4, 3, 8, 9, 9}, "partition 2 starts at 3, below the 4"},
+	}
+	for _, tc := range cases {
+		var rows []row
+		for _, v := range tc.vals {
+			rows = append(rows, row{v})
+		}
+		f := dataframe.FromRecords(rows, 4)
+		err := bench.CheckOrder(ctx, f)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v: got %v, want %q", tc.vals, err, tc.want)
+		}
 	}
 }

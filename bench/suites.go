@@ -137,7 +137,8 @@ func recordBytes(recs []arrow.Record) int64 {
 
 // shuffle moves the groupby table of n rows (read from its CSV file in dir,
 // in partitions parts when above 0) so that equal id6 share a partition,
-// twice: GB/s of the table's memory.
+// then sorts it by v3 (a range shuffle, its order checked), each twice:
+// GB/s of the table's memory.
 func (r *runner) shuffle(data dataset, n, partitions int) error {
 	x, err := r.loadGroupBy(data, n, partitions)
 	if err != nil {
@@ -151,7 +152,11 @@ func (r *runner) shuffle(data dataset, n, partitions int) error {
 	bytes := recordBytes([]arrow.Record{tb.Record()})
 	tb.Release()
 	parts := x.NumPartitions()
-	return r.question("shuffle", bytes, func() (*dataframe.Frame, error) { return x.Shuffle(parts, "id6"), nil })
+	if err := r.question("shuffle", bytes, func() (*dataframe.Frame, error) { return x.Shuffle(parts, "id6"), nil }); err != nil {
+		return err
+	}
+	sorted := func() (*dataframe.Frame, error) { return x.SortValues([]string{"v3"}).Select("v3", "v1", "v2"), nil }
+	return r.checkedQuestion("sort", bytes, sorted, func(p *dataframe.Frame) error { return CheckOrder(r.ctx, p) })
 }
 
 // spill persists n×8 random float64s, in partitions chunks of rows (8 by

@@ -15,17 +15,22 @@ const maxShuffleRestarts = 5
 
 // shuffle is the scheduler's view of a peer-to-peer shuffle (graph.Shuffle):
 // its tasks, and its current run, which fixes the workers that assemble the
-// outputs. The run is made when the first transfer or unpack is assigned,
-// and made again, under a new number, when one of its workers is lost or a
-// transfer cannot reach one: everything not yet assembled starts over, while
-// the outputs already assembled (held by live workers) stay.
+// outputs. The run is made when the first transfer or unpack is assigned.
+// When one of its workers is lost, the next run gives only that worker's
+// outputs to the others: the transfers run again but push only those, and
+// the pieces of the other outputs stay where they are (moveOutputs). When
+// pieces are gone otherwise (a transfer could not reach a worker, an
+// output is needed again after it was assembled), the shuffle starts over
+// (restartShuffle). Either way the outputs already assembled, held by live
+// workers, stay.
 type shuffle struct {
 	id        string
 	transfers []*task
 	barrier   *task
 	unpacks   []*task
 	run       *protocol.ShuffleRun // nil until needed
-	done      map[int]bool         // outputs assembled in the current run: their pieces are gone
+	done      map[int]bool         // outputs assembled under their current run: their pieces are gone
+	pushed    map[*task]uint64     // transfers that delivered their pieces: the run they did it in
 	restarts  int
 }
 
@@ -34,7 +39,7 @@ func (s *State) addShuffleTask(t *task) {
 	spec := t.spec.Shuffle
 	sh := s.shuffles[spec.ID]
 	if sh == nil {
-		sh = &shuffle{id: spec.ID, done: map[int]bool{}}
+		sh = &shuffle{id: spec.ID, done: map[int]bool{}, pushed: map[*task]uint64{}}
 		s.shuffles[spec.ID] = sh
 	}
 	switch spec.Role {
@@ -73,9 +78,25 @@ func (s *State) shuffleRun(sh *shuffle) *protocol.ShuffleRun {
 		}
 	}
 	s.shuffleRuns++
-	sh.run = &protocol.ShuffleRun{ID: sh.id, Run: s.shuffleRuns, Workers: ids}
+	sh.run = &protocol.ShuffleRun{ID: sh.id, Run: s.shuffleRuns, Workers: ids, Gens: make([]uint64, len(ids))}
+	for i := range sh.run.Gens {
+		sh.run.Gens[i] = sh.run.Run
+	}
 	clear(sh.done)
+	clear(sh.pushed)
 	return sh.run
+}
+
+// runFor is the run to send with shuffle task t: for a transfer that
+// delivered its pieces before, one that says so (ShuffleRun.Since).
+func (s *State) runFor(sh *shuffle, t *task) *protocol.ShuffleRun {
+	run := s.shuffleRun(sh)
+	if since := sh.pushed[t]; since > 0 {
+		r := *run
+		r.Since = since
+		return &r
+	}
+	return run
 }
 
 // unpackOwner is the worker that must assemble unpack t's output: its
@@ -101,32 +122,105 @@ func (s *State) readyUnpack(t *task) bool {
 	return false
 }
 
-// unpackDone notes that unpack t assembled its output.
-func (s *State) unpackDone(t *task) {
-	if sh := s.shuffleOf(t); sh != nil && t.spec.Shuffle.Role == graph.Unpack {
+// shuffleTaskDone notes what a shuffle task that finished did: an unpack
+// assembled its output, a transfer delivered its pieces in the current run.
+func (s *State) shuffleTaskDone(t *task) {
+	sh := s.shuffleOf(t)
+	if sh == nil || sh.run == nil {
+		return
+	}
+	switch t.spec.Shuffle.Role {
+	case graph.Unpack:
 		sh.done[t.spec.Shuffle.Part] = true
+	case graph.Transfer:
+		sh.pushed[t] = sh.run.Run
 	}
 }
 
-// shufflesLost restarts the shuffles whose run counts on worker w.
-func (s *State) shufflesLost(w protocol.WorkerID) {
+// shufflesLost moves the outputs worker w assembles in the shuffles whose
+// run counts on it to the other workers of the run, and says how many.
+func (s *State) shufflesLost(w protocol.WorkerID) []ShuffleLoss {
+	var losses []ShuffleLoss
 	for _, id := range slices.Sorted(maps.Keys(s.shuffles)) {
 		sh := s.shuffles[id]
 		if sh.run != nil && slices.Contains(sh.run.Workers, w) {
-			s.restartShuffle(sh, fmt.Sprintf("worker %s, which assembles some of its outputs, was lost", w))
+			losses = append(losses, s.moveOutputs(sh, w))
 		}
 	}
+	return losses
 }
 
-// restartShuffle starts sh again: its transfers and barrier run again
-// under a new run, and the unpacks not yet assembled wait for them; the
-// workers drop the pieces of the old run. After maxShuffleRestarts, its
-// tasks fail instead, with why.
+// moveOutputs gives the outputs of sh that lost worker assembles to the
+// other workers of its run, under a new run: the slot of lost is spread
+// over them, and so is every slot spread before (their owners change as
+// the workers left do). The outputs that keep their worker keep their
+// pieces. The transfers and the barrier run again, and the transfers that
+// delivered before push only the moved outputs; unpacks not yet assembled
+// wait for the barrier again. With no worker of the run left, the shuffle
+// starts over.
+func (s *State) moveOutputs(sh *shuffle, lost protocol.WorkerID) ShuffleLoss {
+	why := fmt.Sprintf("worker %s, which assembles some of its outputs, was lost", lost)
+	outputs := sh.outputs()
+	old := sh.run
+	left := 0
+	for _, id := range old.Workers {
+		if id != "" && id != lost && s.workers[id] != nil {
+			left++
+		}
+	}
+	if left == 0 {
+		s.restartShuffle(sh, why)
+		return ShuffleLoss{ID: sh.id, Moved: outputs, Outputs: outputs}
+	}
+	s.shuffleRuns++
+	run := &protocol.ShuffleRun{ID: sh.id, Run: s.shuffleRuns,
+		Workers: slices.Clone(old.Workers), Gens: slices.Clone(old.Gens)}
+	for i, id := range run.Workers {
+		if id == lost || id == "" {
+			run.Workers[i], run.Gens[i] = "", run.Run
+		}
+	}
+	for part := range sh.done {
+		if run.Gen(part) == run.Run {
+			delete(sh.done, part)
+		}
+	}
+	sh.run = run
+	s.rerunShuffle(sh, why)
+	moved := 0
+	for part := range outputs {
+		if run.Gen(part) == run.Run {
+			moved++
+		}
+	}
+	return ShuffleLoss{ID: sh.id, Moved: moved, Outputs: outputs}
+}
+
+// outputs is how many output partitions sh makes.
+func (sh *shuffle) outputs() int {
+	for _, ts := range [][]*task{sh.transfers, sh.unpacks, {sh.barrier}} {
+		if len(ts) > 0 && ts[0] != nil {
+			return ts[0].spec.Shuffle.Outputs
+		}
+	}
+	return 0
+}
+
+// restartShuffle starts sh over: the workers drop the pieces of its run,
+// its transfers and barrier run again under a new one, and the unpacks not
+// yet assembled wait for them.
 func (s *State) restartShuffle(sh *shuffle, why string) {
 	if sh.run == nil {
 		return
 	}
 	s.dropRun(sh)
+	s.rerunShuffle(sh, why)
+}
+
+// rerunShuffle runs sh's transfers and barrier again, and has the unpacks
+// not yet assembled wait for them. After maxShuffleRestarts, its tasks fail
+// instead, with why.
+func (s *State) rerunShuffle(sh *shuffle, why string) {
 	sh.restarts++
 	for _, t := range append(slices.Clone(sh.transfers), sh.barrier) {
 		switch t.state {
@@ -190,6 +284,7 @@ func (s *State) forgetShuffleTask(t *task) {
 	}
 	sh.transfers = slices.DeleteFunc(sh.transfers, func(x *task) bool { return x == t })
 	sh.unpacks = slices.DeleteFunc(sh.unpacks, func(x *task) bool { return x == t })
+	delete(sh.pushed, t)
 	if sh.barrier == t {
 		sh.barrier = nil
 	}

@@ -351,7 +351,7 @@ func (s *State) WorkerLost(id protocol.WorkerID) Loss {
 			s.lose(t)
 		}
 	}
-	s.shufflesLost(id)
+	loss.Shuffles = s.shufflesLost(id)
 	for _, o := range s.order {
 		if o.retiring && len(o.handoff) > 0 {
 			s.handOff(o) // some copies may have been meant for w
@@ -367,6 +367,14 @@ func (s *State) WorkerLost(id protocol.WorkerID) Loss {
 // results only it held, which are recomputed where still wanted.
 type Loss struct {
 	Running, Lost []graph.Key
+	Shuffles      []ShuffleLoss
+}
+
+// ShuffleLoss is what a lost worker cost a shuffle under way: Moved of its
+// Outputs are assembled anew (all of them when it starts over).
+type ShuffleLoss struct {
+	ID             string
+	Moved, Outputs int
 }
 
 // ClientJoined registers a client.
@@ -672,7 +680,7 @@ func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
 	s.unassign(t)
 	s.setState(t, Memory)
 	s.addReplica(t, w, m.Nbytes)
-	s.unpackDone(t)
+	s.shuffleTaskDone(t)
 	for _, c := range t.wantedBy {
 		s.reportMemory(t, c)
 	}
@@ -870,7 +878,7 @@ func (s *State) assign(t *task, w *worker) {
 	t.run = s.runs
 	m := &protocol.ComputeTask{Task: t.spec, Priority: t.prio, Run: t.run}
 	if sh := s.shuffleOf(t); sh != nil && t.spec.Shuffle.Role != graph.Barrier {
-		m.Shuffle = s.shuffleRun(sh)
+		m.Shuffle = s.runFor(sh, t)
 	}
 	if len(t.deps) > 0 {
 		m.Deps = make([]protocol.Dep, len(t.deps))

@@ -311,7 +311,10 @@ func formatMsg(m protocol.Msg) string {
 			s += fmt.Sprintf(" %s@%v", d.Key, d.WhoHas)
 		}
 		if r := m.Shuffle; r != nil {
-			s += fmt.Sprintf(" run=%d%v", r.Run, r.Workers)
+			s += fmt.Sprintf(" run=%d%v", r.Run, slots(r))
+			if r.Since > 0 {
+				s += fmt.Sprintf(" since=%d", r.Since)
+			}
 		}
 		return s
 	case *protocol.DropShuffle:
@@ -387,4 +390,20 @@ func currentRun(s *State, k graph.Key) uint64 {
 		return t.run
 	}
 	return 0
+}
+
+// slots writes a shuffle run's workers, an empty slot as "-", each with the
+// run its outputs were given out in where that is an earlier one.
+func slots(r *protocol.ShuffleRun) []string {
+	out := make([]string, len(r.Workers))
+	for i, w := range r.Workers {
+		out[i] = string(w)
+		if w == "" {
+			out[i] = "-"
+		}
+		if g := r.Gens[i]; g != r.Run {
+			out[i] += fmt.Sprintf("@%d", g)
+		}
+	}
+	return out
 }

@@ -80,6 +80,12 @@ type MergeJob struct {
 	in     Size // of Inputs together
 }
 
+// partKey names one output partition of a shuffle, across its runs.
+type partKey struct {
+	id   string
+	part int
+}
+
 // outputKey names one output of one run of a shuffle.
 type outputKey struct {
 	id   string
@@ -116,15 +122,15 @@ type merged struct {
 
 // shuffles is the core's record of the shuffles' pieces on this worker.
 type shuffles struct {
-	newest  map[string]uint64 // the latest run seen of each shuffle
-	dropped map[string]uint64 // runs up to this one were dropped
-	order   []string          // dropped's keys, oldest first
+	newest  map[partKey]uint64 // the latest run seen of each output
+	dropped map[string]uint64  // runs up to this one were dropped
+	order   []string           // dropped's keys, oldest first
 	outputs map[outputKey]*output
 }
 
 func (sh *shuffles) init() {
 	if sh.outputs == nil {
-		sh.newest, sh.dropped, sh.outputs = map[string]uint64{}, map[string]uint64{}, map[outputKey]*output{}
+		sh.newest, sh.dropped, sh.outputs = map[partKey]uint64{}, map[string]uint64{}, map[outputKey]*output{}
 	}
 }
 
@@ -132,20 +138,25 @@ func (sh *shuffles) init() {
 // sizes[i] that of p.Values[i], and returns the store key under which
 // the driver keeps each, "" for those to let go: pieces without rows, of a
 // stale run, of an output already unpacked, or delivered before. The first
-// piece of a newer run drops the older runs' pieces.
+// piece of an output given out in a newer run drops the output's pieces of
+// older runs; other outputs keep theirs (a restart keeps what it can).
 func (s *State) ShufflePush(p *protocol.ShufflePush, sizes []Size) []graph.Key {
 	sh := &s.sh
 	sh.init()
 	keys := make([]graph.Key, len(p.Parts))
-	if p.Run <= sh.dropped[p.ID] || p.Run < sh.newest[p.ID] {
+	if p.Run <= sh.dropped[p.ID] {
 		return keys
 	}
-	if p.Run > sh.newest[p.ID] {
-		s.dropRuns(p.ID, p.Run-1)
-		sh.newest[p.ID] = p.Run
-	}
-	var touched []*output
+	var touched []outputKey
 	for i, part := range p.Parts {
+		pk := partKey{p.ID, part}
+		if p.Run < sh.newest[pk] {
+			continue // stale
+		}
+		if p.Run > sh.newest[pk] {
+			s.dropOutputs(func(k outputKey) bool { return k.id == p.ID && k.part == part && k.run < p.Run })
+			sh.newest[pk] = p.Run
+		}
 		k := outputKey{p.ID, p.Run, part}
 		o := sh.outputs[k]
 		if o == nil {
@@ -163,10 +174,10 @@ func (s *State) ShufflePush(p *protocol.ShufflePush, sizes []Size) []graph.Key {
 			s.held(pc.Bytes)
 		}
 		o.got[src] = pc
-		touched = append(touched, o)
+		touched = append(touched, k)
 	}
-	for i, o := range touched {
-		s.mergeNext(outputKey{p.ID, p.Run, p.Parts[i]}, o, p.Side)
+	for _, k := range touched {
+		s.mergeNext(k, sh.outputs[k], p.Side)
 	}
 	s.schedule()
 	return keys
@@ -297,10 +308,8 @@ func (s *State) mergeAll(k outputKey, o *output, side int) {
 func (s *State) DropShuffle(m *protocol.DropShuffle) {
 	sh := &s.sh
 	sh.init()
-	s.dropRuns(m.ID, m.Run)
-	if m.Run >= sh.newest[m.ID] {
-		delete(sh.newest, m.ID)
-	}
+	s.dropOutputs(func(k outputKey) bool { return k.id == m.ID && k.run <= m.Run })
+	maps.DeleteFunc(sh.newest, func(k partKey, run uint64) bool { return k.id == m.ID && run <= m.Run })
 	if m.Run > sh.dropped[m.ID] {
 		if _, ok := sh.dropped[m.ID]; !ok {
 			sh.order = append(sh.order, m.ID)
@@ -314,14 +323,14 @@ func (s *State) DropShuffle(m *protocol.DropShuffle) {
 	s.schedule()
 }
 
-// dropRuns lets go of the outputs of shuffle id's runs up to run. An
-// unpack waiting for one of their merges is made ready: it fails, as its
-// pieces are gone, and the scheduler starts the shuffle again.
-func (s *State) dropRuns(id string, run uint64) {
+// dropOutputs lets go of the outputs that which picks. An unpack waiting
+// for one of their merges is made ready: it fails, as its pieces are gone,
+// and the scheduler starts the shuffle again.
+func (s *State) dropOutputs(which func(outputKey) bool) {
 	var drop []graph.Key
 	for _, k := range slices.SortedFunc(maps.Keys(s.sh.outputs), compareOutputs) {
 		o := s.sh.outputs[k]
-		if k.id != id || k.run > run {
+		if !which(k) {
 			continue
 		}
 		drop = append(drop, s.letGo(o)...)
@@ -388,7 +397,13 @@ func isTransfer(t *task) bool {
 
 // outputOf is the output unpack t assembles, or nil if nothing of it is here.
 func (s *State) outputOf(t *task) *output {
-	return s.sh.outputs[outputKey{t.shuffle.ID, t.shuffle.Run, t.spec.Shuffle.Part}]
+	return s.sh.outputs[outputKeyOf(t)]
+}
+
+// outputKeyOf names the output unpack t assembles.
+func outputKeyOf(t *task) outputKey {
+	part := t.spec.Shuffle.Part
+	return outputKey{t.shuffle.ID, t.shuffle.Gen(part), part}
 }
 
 // holdUnpack parks unpack t, about to start, while a merge of its output
@@ -438,7 +453,7 @@ func (s *State) unpackPieces(t *task) ([][]graph.Key, error) {
 	}
 	if missing > 0 {
 		return nil, fmt.Errorf("output %d of shuffle %s (run %d) lacks the pieces of %d transfers",
-			spec.Part, t.shuffle.ID, t.shuffle.Run, missing)
+			spec.Part, t.shuffle.ID, t.shuffle.Gen(spec.Part), missing)
 	}
 	if o != nil {
 		o.taken = t
@@ -466,7 +481,7 @@ func (s *State) unpackEnded(t *task, ok bool) {
 	}
 	o.taken = nil
 	if !ok {
-		s.mergeAll(outputKey{t.shuffle.ID, t.shuffle.Run, t.spec.Shuffle.Part}, o, 0)
+		s.mergeAll(outputKeyOf(t), o, 0)
 		return
 	}
 	o.done = true
@@ -491,9 +506,9 @@ func (s *State) unparkUnpack(t *task) {
 // itself waiting, and an unpack holding the pieces only while it runs.
 func (s *State) validateShuffles(bad func(string, ...any)) {
 	for k, o := range s.sh.outputs {
-		if k.run <= s.sh.dropped[k.id] || k.run < s.sh.newest[k.id] {
+		if newest := s.sh.newest[partKey{k.id, k.part}]; k.run <= s.sh.dropped[k.id] || k.run < newest {
 			bad("output %d of shuffle %s is kept for run %d, stale (newest %d, dropped up to %d)",
-				k.part, k.id, k.run, s.sh.newest[k.id], s.sh.dropped[k.id])
+				k.part, k.id, k.run, newest, s.sh.dropped[k.id])
 		}
 		if o.waiting != nil && (o.merging == nil || s.tasks[o.waiting.key] != o.waiting || o.waiting.state != Waiting) {
 			bad("output %d of shuffle %s has unpack %s waiting for no merge, or not waiting", k.part, k.id, o.waiting.key)

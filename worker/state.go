@@ -325,7 +325,9 @@ func (s *State) ExecuteDone(k graph.Key, r Ran) {
 	s.mem.learn(t.key.Prefix(), max(r.Grew, nbytes))
 	s.mem.process += r.Grew // until a reading says what of it is left
 	s.release(t)
-	s.unpackEnded(t, true)
+	// An unpack the scheduler let go of (its shuffle started again while
+	// it ran) gives its pieces back: the restart may have kept its output.
+	s.unpackEnded(t, !t.cancelled)
 	if s.runAgain(t, true) {
 		return
 	}

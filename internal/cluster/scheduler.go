@@ -297,6 +297,9 @@ func (s *Scheduler) dropWorker(id protocol.WorkerID) {
 	s.events.Lost++
 	s.log.Warn("worker lost", "worker", id, "running", len(loss.Running), "results_lost", len(loss.Lost),
 		"rerun", keySample(append(loss.Running, loss.Lost...)))
+	for _, sh := range loss.Shuffles {
+		s.log.Warn("shuffle outputs assembled anew", "shuffle", sh.ID, "worker", id, "moved", sh.Moved, "outputs", sh.Outputs)
+	}
 	// Its peers end their transfers with it now: a fetch from a worker cut
 	// off would otherwise wait for TCP to give up.
 	for other, st := range s.workers {

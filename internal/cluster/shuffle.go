@@ -102,7 +102,7 @@ func (w *Worker) pieces(run *protocol.ShuffleRun, spec *graph.Shuffle, keys [][]
 			v, ok, err := w.store.Get(k)
 			if err != nil || !ok {
 				releaseAll(out)
-				return nil, fmt.Errorf("output %d of shuffle %s (run %d): piece %s is gone: %v", spec.Part, run.ID, run.Run, k, err)
+				return nil, fmt.Errorf("output %d of shuffle %s (run %d): piece %s is gone: %v", spec.Part, run.ID, run.Gen(spec.Part), k, err)
 			}
 			out[side] = append(out[side], v)
 		}
@@ -142,33 +142,23 @@ func (w *Worker) transfer(t *graph.Task, run *protocol.ShuffleRun, split *regist
 	if len(split.Pieces) != spec.Outputs {
 		return fmt.Errorf("transfer %s split its input into %d pieces for %d outputs", t.Key, len(split.Pieces), spec.Outputs)
 	}
-	byOwner := map[protocol.WorkerID]*protocol.ShufflePush{}
-	var owners []protocol.WorkerID
-	for part, v := range split.Pieces {
-		owner := run.Owner(part)
-		p := byOwner[owner]
-		if p == nil {
-			p = &protocol.ShufflePush{ID: run.ID, Run: run.Run, Side: spec.Side, Source: spec.Source,
-				Merge: spec.Merge, MergeArgs: spec.MergeArgs}
-			byOwner[owner] = p
-			owners = append(owners, owner)
-		}
-		p.Parts = append(p.Parts, part)
-		p.Values = append(p.Values, v)
-	}
-	slices.Sort(owners)
-	errs := make(chan error, len(owners))
+	dests := run.Destinations(spec.Outputs)
+	errs := make(chan error, len(dests))
 	sem := make(chan struct{}, pushers)
-	for _, owner := range owners {
-		p := byOwner[owner]
+	for _, d := range dests {
+		p := &protocol.ShufflePush{ID: run.ID, Run: d.Gen, Side: spec.Side, Source: spec.Source,
+			Merge: spec.Merge, MergeArgs: spec.MergeArgs, Parts: d.Parts}
+		for _, part := range d.Parts {
+			p.Values = append(p.Values, split.Pieces[part])
+		}
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem }()
-			errs <- w.push(owner, p)
+			errs <- w.push(d.Owner, p)
 		}()
 	}
 	var first error
-	for range owners {
+	for range dests {
 		if err := <-errs; err != nil && first == nil {
 			first = err
 		}

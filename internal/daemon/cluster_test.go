@@ -333,8 +333,8 @@ func TestSchedulerRestart(t *testing.T) {
 			"--nthreads", "1", "--local-directory", t.TempDir(), "--death-timeout", "60s"))
 	}
 	workerRuns(t, ctx, dusk.Address(sched.addr))
-	// Both workers joined (and so joined gossip) before the scheduler dies:
-	// one still joining would fail to start, not wait for it.
+	// Both workers joined, gossip included, before the scheduler dies: one
+	// still joining would fail to start, not wait for it.
 	first, err := dusk.NewClient(ctx, dusk.Address(sched.addr))
 	if err != nil {
 		t.Fatal(err)
@@ -343,6 +343,11 @@ func TestSchedulerRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.Close()
+	// A worker joins the scheduler, then its gossip: it says it serves
+	// once it has done both.
+	for _, w := range workers {
+		w.stderr.waitFor(t, ctx, w, "serving")
+	}
 	sched.cmd.Process.Kill()
 	<-sched.exited
 	for _, w := range workers {

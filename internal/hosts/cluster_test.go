@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,9 +57,15 @@ type cluster struct {
 // other host, given workerArgs too, and waits until all have joined.
 func startCluster(t testing.TB, ctx context.Context, bed *hosts.Bed, workerArgs ...string) *cluster {
 	t.Helper()
+	return startClusterWith(t, ctx, bed, nil, workerArgs...)
+}
+
+// startClusterWith is startCluster with schedArgs given to the scheduler.
+func startClusterWith(t testing.TB, ctx context.Context, bed *hosts.Bed, schedArgs []string, workerArgs ...string) *cluster {
+	t.Helper()
 	h0 := bed.Hosts[0]
 	c := &cluster{bed: bed, addr: h0.IP.String() + ":" + schedPort}
-	c.sched = h0.Start(dusk, "scheduler", "--host", h0.IP.String(), "--port", schedPort)
+	c.sched = h0.Start(dusk, append([]string{"scheduler", "--host", h0.IP.String(), "--port", schedPort}, schedArgs...)...)
 	if _, err := c.sched.WaitFor(ctx, "dusk scheduler at"); err != nil {
 		t.Fatal(err)
 	}
@@ -263,10 +270,12 @@ func TestFaults(t *testing.T) {
 			h.Lose(20)
 			return func() { h.Lose(0) }
 		}},
-		{"unplugged-past-death-timeout", []string{"--death-timeout", "5s"}, true, nil, func(t *testing.T, ctx context.Context, c *cluster) func() {
+		{"unplugged-past-death-timeout", []string{"--death-timeout", "5s", "--port", "7001"}, true, nil, func(t *testing.T, ctx context.Context, c *cluster) func() {
 			// The worker unplugged gives up on the scheduler while it has
 			// no route to it, and its nanny starts it again: it must come
-			// back with its own address, not a loopback one.
+			// back with its own address, not a loopback one. Its port is
+			// fixed, so it comes back under the same address: the
+			// scheduler must take it as a new worker, holding nothing.
 			h := c.bed.Hosts[2]
 			h.Unplug()
 			w := c.workers[1]
@@ -576,17 +585,128 @@ func TestJoin(t *testing.T) {
 			continue // the load
 		}
 		checked++
-		if len(r.Checksum) != len(w) {
+		if !sameSums(r.Checksum, w) {
 			t.Errorf("%s run %d: checksums %v, want %v", r.Question, r.Run, r.Checksum, w)
-			continue
-		}
-		for i := range w {
-			if math.Abs(r.Checksum[i]-w[i]) > 1e-9*math.Max(1, math.Abs(w[i])) {
-				t.Errorf("%s run %d: checksums %v, want %v", r.Question, r.Run, r.Checksum, w)
-			}
 		}
 	}
 	if checked != 2*len(bench.JoinQuestions) {
 		t.Errorf("%d answers checked, want %d", checked, 2*len(bench.JoinQuestions))
 	}
+}
+
+// TestSort runs `dusk bench shuffle` at a million rows on four hosts, with
+// results compressed between hosts and not: a hash shuffle of the groupby
+// table on id6, then a sort on v3 (a range shuffle, its order checked
+// across partitions by the suite), each twice; every answer's sums are
+// checked against the table's, summed here.
+func TestSort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("shuffles a million rows on four hosts")
+	}
+	hosts.Require(t, "ip", "tc")
+	const rows = 1_000_000
+	want := groupBySums(rows)
+	data := t.TempDir()
+	for _, comp := range []string{"auto", "none"} {
+		t.Run("compression="+comp, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			bed := hosts.New(t, 4, hosts.Link{Rate: "1gbit"})
+			c := startCluster(t, ctx, bed, "--compression", comp)
+			results := filepath.Join(t.TempDir(), "shuffle.json")
+			p := bed.Hosts[0].Start(dusk, "bench", "shuffle", "--rows", "1e6", "--partitions", "12", "--data", data,
+				"--scheduler", c.addr, "--json", results)
+			if err := p.Wait(ctx); err != nil {
+				c.dump(t, p)
+				t.Fatalf("dusk bench shuffle: %v\n%s", err, p.Output())
+			}
+			t.Logf("dusk bench shuffle on 4 hosts:\n%s", p.Output())
+			checkSums(t, results, rows, want)
+		})
+	}
+}
+
+// TestShuffleLoss kills a worker while a shuffle of a million rows moves
+// over links of 100 Mbit/s, once the first transfer has delivered its
+// pieces: the scheduler gives only that worker's outputs to the others
+// (its log says how many of how many), and the answers are right.
+func TestShuffleLoss(t *testing.T) {
+	if testing.Short() {
+		t.Skip("shuffles a million rows on four hosts")
+	}
+	hosts.Require(t, "ip", "tc")
+	const rows = 1_000_000
+	want := groupBySums(rows)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	bed := hosts.New(t, 4, hosts.Link{Rate: "100mbit"})
+	// The protocol trace says when a transfer has finished.
+	c := startClusterWith(t, ctx, bed, []string{"--log-level", "debug"})
+	results := filepath.Join(t.TempDir(), "shuffle.json")
+	p := bed.Hosts[0].Start(dusk, "bench", "shuffle", "--rows", "1e6", "--partitions", "12", "--data", t.TempDir(),
+		"--scheduler", c.addr, "--json", results)
+	if _, err := c.sched.WaitFor(ctx, "TaskFinished shuffle-transfer"); err != nil {
+		t.Fatal(err)
+	}
+	c.workers[1].Kill()
+	if err := p.Wait(ctx); err != nil {
+		c.dump(t, p)
+		t.Fatalf("dusk bench shuffle: %v\n%s", err, p.Output())
+	}
+	t.Logf("dusk bench shuffle, a worker killed:\n%s", p.Output())
+	moved := regexp.MustCompile(`shuffle outputs assembled anew.* moved=(\d+) outputs=(\d+)`).FindStringSubmatch(c.sched.Output())
+	if moved == nil {
+		t.Fatalf("the scheduler moved no shuffle's outputs: the worker was not lost mid-shuffle\n%s", c.sched.Output())
+	}
+	if moved[1] == "0" || moved[1] == moved[2] {
+		t.Errorf("%s of %s outputs assembled anew, want those of the worker lost", moved[1], moved[2])
+	}
+	checkSums(t, results, rows, want)
+}
+
+// groupBySums is what `dusk bench shuffle`'s answers must sum to: the
+// groupby table's v1, v2 and v3, and for the sort v3, v1 and v2.
+func groupBySums(rows int) map[string][]float64 {
+	table := bench.NewGroupByTable(rows, 100, 1)
+	var v1, v2, v3 float64
+	for i := range rows {
+		v1, v2, v3 = v1+float64(table.V1[i]), v2+float64(table.V2[i]), v3+table.V3[i]
+	}
+	return map[string][]float64{"shuffle": {v1, v2, v3}, "sort": {v3, v1, v2}}
+}
+
+// checkSums checks the shuffle suite's four answers in results.
+func checkSums(t *testing.T, results string, rows int, want map[string][]float64) {
+	t.Helper()
+	rs, err := bench.ReadResults(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, r := range rs {
+		w, ok := want[r.Question]
+		if !ok {
+			continue
+		}
+		checked++
+		if r.Rows != int64(rows) || !sameSums(r.Checksum, w) {
+			t.Errorf("%s run %d: %d rows, sums %v; want %d rows, sums %v", r.Question, r.Run, r.Rows, r.Checksum, rows, w)
+		}
+	}
+	if checked != 4 {
+		t.Errorf("%d answers checked, want 4", checked)
+	}
+}
+
+// sameSums reports whether checksums agree up to rounding.
+func sameSums(got, want []float64) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-9*math.Max(1, math.Abs(want[i])) {
+			return false
+		}
+	}
+	return true
 }

@@ -6,7 +6,9 @@
 package protocol
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,7 +17,7 @@ import (
 
 // Version is this build's protocol version. Peers exchange it first and
 // refuse each other when it differs.
-const Version = "0.2.0" // 0.2: values and shuffle pieces on bulk connections
+const Version = "0.3.0" // 0.3: a shuffle's outputs keep the run they were given out in
 
 // WorkerID names a worker: the address it serves its data on.
 type WorkerID string
@@ -115,20 +117,79 @@ type ComputeTask struct {
 }
 
 // ShuffleRun is one attempt at a shuffle: its workers, in order, assemble
-// its output partitions, partition j on Workers[j % len(Workers)]. A
-// shuffle that loses one of them starts again under a new Run; pieces of
-// older runs are dropped.
+// its output partitions, partition j in slot j % len(Workers). A slot
+// whose worker was lost is empty (""): its partitions are spread over the
+// workers left, so that a shuffle that loses a worker redoes only the
+// partitions it assembled. Gens[i] is the run in which slot i's
+// partitions were last given to their workers: pieces are pushed and kept
+// under it, so pieces of the partitions a restart kept stay valid, and
+// those of partitions that moved are told apart from the old ones.
 type ShuffleRun struct {
 	ID      string
 	Run     uint64
 	Workers []WorkerID
+	Gens    []uint64
+	// Since is set for a transfer that delivered its pieces in an earlier
+	// run: it pushes only the partitions given out after run Since.
+	Since uint64
 }
 
 // Owner is the worker that assembles output partition part.
-func (r *ShuffleRun) Owner(part int) WorkerID { return r.Workers[part%len(r.Workers)] }
+func (r *ShuffleRun) Owner(part int) WorkerID {
+	n := len(r.Workers)
+	if w := r.Workers[part%n]; w != "" {
+		return w
+	}
+	var live []WorkerID
+	for _, w := range r.Workers {
+		if w != "" {
+			live = append(live, w)
+		}
+	}
+	return live[(part/n)%len(live)]
+}
+
+// Gen is the run under which output partition part's pieces are kept.
+func (r *ShuffleRun) Gen(part int) uint64 {
+	if len(r.Gens) == 0 {
+		return r.Run
+	}
+	return r.Gens[part%len(r.Gens)]
+}
+
+// Destination is where a transfer pushes some of its pieces: the output
+// partitions Parts, all assembled by Owner and given out in run Gen.
+type Destination struct {
+	Owner WorkerID
+	Gen   uint64
+	Parts []int
+}
+
+// Destinations groups the output partitions [0, outputs) a transfer pushes
+// by their worker and the run they were given out in, in that order,
+// leaving out those it delivered before (Since).
+func (r *ShuffleRun) Destinations(outputs int) []Destination {
+	var out []Destination
+	for part := range outputs {
+		owner, gen := r.Owner(part), r.Gen(part)
+		if gen <= r.Since {
+			continue
+		}
+		i := slices.IndexFunc(out, func(d Destination) bool { return d.Owner == owner && d.Gen == gen })
+		if i < 0 {
+			i = len(out)
+			out = append(out, Destination{Owner: owner, Gen: gen})
+		}
+		out[i].Parts = append(out[i].Parts, part)
+	}
+	slices.SortFunc(out, func(a, b Destination) int {
+		return cmp.Or(strings.Compare(string(a.Owner), string(b.Owner)), cmp.Compare(a.Gen, b.Gen))
+	})
+	return out
+}
 
 // DropShuffle tells a worker to drop the pieces of shuffle ID of runs up
-// to Run: the shuffle started again, or is over.
+// to Run: the shuffle started again from nothing, or is over.
 type DropShuffle struct {
 	ID  string
 	Run uint64
@@ -137,6 +198,8 @@ type DropShuffle struct {
 // ShufflePush carries one transfer's pieces for the output partitions a
 // worker assembles: Values[i] belongs to output Parts[i], nil for a piece
 // without rows. It travels worker to worker, outside the message streams.
+// Run is the run its parts were given out in (ShuffleRun.Gen), the same
+// for all of them.
 type ShufflePush struct {
 	ID     string
 	Run    uint64

@@ -621,30 +621,26 @@ func (s *sim) execute(w *simWorker, in worker.Instruction) {
 // or refused (a worker gone), as a transfer's pushes are calls.
 func (s *sim) transfer(w *simWorker, t *graph.Task, run *protocol.ShuffleRun, v uint64, done func(error)) {
 	spec := t.Shuffle
-	pushes := map[protocol.WorkerID]*protocol.ShufflePush{}
-	sizes := map[protocol.WorkerID][]worker.Size{}
-	var owners []protocol.WorkerID
-	for part := range spec.Outputs {
-		owner := run.Owner(part)
-		p := pushes[owner]
-		if p == nil {
-			p = &protocol.ShufflePush{ID: run.ID, Run: run.Run, Side: spec.Side, Source: spec.Source, Merge: spec.Merge}
-			pushes[owner] = p
-			owners = append(owners, owner)
-		}
-		pv, n := pieceOf(v, part)
-		p.Parts = append(p.Parts, part)
-		if n == 0 {
-			p.Values = append(p.Values, nil)
-		} else {
-			p.Values = append(p.Values, &value{v: pv, n: n})
-		}
-		sizes[owner] = append(sizes[owner], worker.Size{Bytes: n, Rows: -1}) // judged by bytes
+	dests := run.Destinations(spec.Outputs)
+	if len(dests) == 0 {
+		s.at(time.Millisecond, fmt.Sprintf("%s: nothing to push", w.id), func() { done(nil) })
+		return
 	}
-	left := len(owners)
+	left := len(dests)
 	var failed error
-	for _, owner := range owners {
-		p, peer := pushes[owner], s.workers[owner]
+	for _, d := range dests {
+		owner, peer := d.Owner, s.workers[d.Owner]
+		p := &protocol.ShufflePush{ID: run.ID, Run: d.Gen, Side: spec.Side, Source: spec.Source, Merge: spec.Merge, Parts: d.Parts}
+		var sizes []worker.Size
+		for _, part := range d.Parts {
+			pv, n := pieceOf(v, part)
+			if n == 0 {
+				p.Values = append(p.Values, nil)
+			} else {
+				p.Values = append(p.Values, &value{v: pv, n: n})
+			}
+			sizes = append(sizes, worker.Size{Bytes: n, Rows: -1}) // judged by bytes
+		}
 		answer := func(err error) {
 			if err != nil && failed == nil {
 				failed = err
@@ -660,7 +656,7 @@ func (s *sim) transfer(w *simWorker, t *graph.Task, run *protocol.ShuffleRun, v 
 				})
 				return
 			}
-			for i, k := range peer.core.ShufflePush(p, sizes[owner]) {
+			for i, k := range peer.core.ShufflePush(p, sizes) {
 				if k != "" {
 					peer.store[k] = p.Values[i].(*value)
 				}

@@ -115,7 +115,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		}
 		ct := &pb.ComputeTask{Task: taskToWire(m.Task), Priority: &pb.Priority{Gen: m.Priority.Gen, Ord: m.Priority.Ord}, Run: m.Run, Deps: deps}
 		if r := m.Shuffle; r != nil {
-			ct.Shuffle = &pb.ShuffleRun{Id: r.ID, Run: r.Run, Workers: workersToWire(r.Workers)}
+			ct.Shuffle = &pb.ShuffleRun{Id: r.ID, Run: r.Run, Workers: workersToWire(r.Workers), Gens: r.Gens, Since: r.Since}
 		}
 		return &pb.Msg{Kind: &pb.Msg_ComputeTask{ComputeTask: ct}}, nil
 	case *protocol.FreeKeys:
@@ -244,7 +244,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		}
 		var run *protocol.ShuffleRun
 		if r := m.Shuffle; r != nil {
-			run = &protocol.ShuffleRun{ID: r.Id, Run: r.Run, Workers: workersFromWire(r.Workers)}
+			run = &protocol.ShuffleRun{ID: r.Id, Run: r.Run, Workers: workersFromWire(r.Workers), Gens: r.Gens, Since: r.Since}
 		}
 		return &protocol.ComputeTask{Task: taskFromWire(m.Task), Shuffle: run,
 			Priority: protocol.Priority{Gen: m.Priority.GetGen(), Ord: m.Priority.GetOrd()}, Run: m.Run, Deps: deps}, nil

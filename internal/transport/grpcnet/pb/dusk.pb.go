@@ -1712,6 +1712,8 @@ type ShuffleRun struct {
 	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	Run           uint64                 `protobuf:"varint,2,opt,name=run,proto3" json:"run,omitempty"`
 	Workers       []string               `protobuf:"bytes,3,rep,name=workers,proto3" json:"workers,omitempty"`
+	Gens          []uint64               `protobuf:"varint,4,rep,packed,name=gens,proto3" json:"gens,omitempty"`
+	Since         uint64                 `protobuf:"varint,5,opt,name=since,proto3" json:"since,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1765,6 +1767,20 @@ func (x *ShuffleRun) GetWorkers() []string {
 		return x.Workers
 	}
 	return nil
+}
+
+func (x *ShuffleRun) GetGens() []uint64 {
+	if x != nil {
+		return x.Gens
+	}
+	return nil
+}
+
+func (x *ShuffleRun) GetSince() uint64 {
+	if x != nil {
+		return x.Since
+	}
+	return 0
 }
 
 type DropShuffle struct {
@@ -4210,12 +4226,14 @@ const file_dusk_proto_rawDesc = "" +
 	"\bpriority\x18\x02 \x01(\v2\x11.dusk.v1.PriorityR\bpriority\x12\x10\n" +
 	"\x03run\x18\x03 \x01(\x04R\x03run\x12 \n" +
 	"\x04deps\x18\x04 \x03(\v2\f.dusk.v1.DepR\x04deps\x12-\n" +
-	"\ashuffle\x18\x05 \x01(\v2\x13.dusk.v1.ShuffleRunR\ashuffle\"H\n" +
+	"\ashuffle\x18\x05 \x01(\v2\x13.dusk.v1.ShuffleRunR\ashuffle\"r\n" +
 	"\n" +
 	"ShuffleRun\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
 	"\x03run\x18\x02 \x01(\x04R\x03run\x12\x18\n" +
-	"\aworkers\x18\x03 \x03(\tR\aworkers\"/\n" +
+	"\aworkers\x18\x03 \x03(\tR\aworkers\x12\x12\n" +
+	"\x04gens\x18\x04 \x03(\x04R\x04gens\x12\x14\n" +
+	"\x05since\x18\x05 \x01(\x04R\x05since\"/\n" +
 	"\vDropShuffle\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
 	"\x03run\x18\x02 \x01(\x04R\x03run\"\x1e\n" +
