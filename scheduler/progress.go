@@ -110,7 +110,7 @@ func (s *State) TaskInfo(k graph.Key) (protocol.TaskInfo, bool) {
 	if t == nil {
 		return protocol.TaskInfo{}, false
 	}
-	info := protocol.TaskInfo{Key: k, State: t.state.String(), Nbytes: t.nbytes, Err: t.err}
+	info := protocol.TaskInfo{Key: k, State: t.state.String(), Nbytes: t.nbytes, Err: t.ex().err}
 	for _, w := range t.whoHas {
 		info.WhoHas = append(info.WhoHas, w.id)
 	}

@@ -360,8 +360,8 @@ func dumpStates(s *State) string {
 		if t.processingOn != nil {
 			fmt.Fprintf(&b, " running=%s", t.processingOn.id)
 		}
-		if len(t.wantedBy) > 0 {
-			fmt.Fprintf(&b, " wanted=%v", t.wantedBy)
+		if w := t.ex().wantedBy; len(w) > 0 {
+			fmt.Fprintf(&b, " wanted=%v", w)
 		}
 		b.WriteByte('\n')
 	}

@@ -20,11 +20,11 @@ func (s *State) Validate() error {
 	held := map[*worker]int64{}
 	limited := map[*limit]map[*worker]int{}
 	for k, t := range s.tasks {
-		if t.limit != nil && t.state == Processing {
-			if limited[t.limit] == nil {
-				limited[t.limit] = map[*worker]int{}
+		if l := t.ex().limit; l != nil && t.state == Processing {
+			if limited[l] == nil {
+				limited[l] = map[*worker]int{}
 			}
-			limited[t.limit][t.processingOn]++
+			limited[l][t.processingOn]++
 		}
 		if t.key != k {
 			bad("task %s is filed under %s", t.key, k)
@@ -36,7 +36,7 @@ func (s *State) Validate() error {
 			w := t.processingOn
 			if w == nil || s.workers[w.id] != w {
 				bad("task %s is processing on a worker that is not live", k)
-			} else if t.slot >= len(w.assigned) || w.assigned[t.slot] != t {
+			} else if int(t.slot) >= len(w.assigned) || w.assigned[t.slot] != t {
 				bad("task %s is processing on %s but not in its slot %d", k, w.id, t.slot)
 			}
 		case Waiting:
@@ -46,12 +46,12 @@ func (s *State) Validate() error {
 					n++
 				}
 			}
-			if n != t.waitingOn {
+			if n != int(t.waitingOn) {
 				bad("task %s waits on %d inputs, but %d are not in memory", k, t.waitingOn, n)
 			}
 		case Released:
-			if len(t.wantedBy) > 0 {
-				bad("task %s is released while clients %v want it", k, t.wantedBy)
+			if w := t.ex().wantedBy; len(w) > 0 {
+				bad("task %s is released while clients %v want it", k, w)
 			}
 		}
 		if t.state != Processing && t.processingOn != nil {
@@ -88,7 +88,7 @@ func (s *State) Validate() error {
 			bad("worker %s counts %d bytes held, but its tasks in memory hold %d", id, w.nbytes, held[w])
 		}
 		for i, t := range w.assigned {
-			if t.processingOn != w || t.slot != i || t.state != Processing {
+			if t.processingOn != w || int(t.slot) != i || t.state != Processing {
 				bad("worker %s has %s in slot %d, which is %s there", id, t.key, i, t.state)
 			}
 		}

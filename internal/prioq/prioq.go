@@ -10,7 +10,14 @@
 // Must never import: anything of Dusk but internal/protocol and graph.
 package prioq
 
-import "github.com/duskdata/dusk/internal/protocol"
+import (
+	"slices"
+
+	"github.com/duskdata/dusk/internal/protocol"
+)
+
+// keptEmpty is the most entries' room an emptied run keeps for the next.
+const keptEmpty = 4096
 
 // Queue holds items of type T ordered by priority, lowest first.
 type Queue[T any] struct {
@@ -38,6 +45,17 @@ func (q *Queue[T]) Push(item T, prio protocol.Priority) uint64 {
 	q.entries = append(q.entries, e)
 	q.up(len(q.entries) - 1)
 	return q.seq
+}
+
+// Grow makes room for n more entries in order, so that a submission of a
+// million roots grows the queue once rather than by doubling.
+func (q *Queue[T]) Grow(n int) {
+	if q.runHead > 0 {
+		m := copy(q.run, q.run[q.runHead:])
+		clear(q.run[m:])
+		q.run, q.runHead = q.run[:m], 0
+	}
+	q.run = slices.Grow(q.run, n)
 }
 
 // first says where the first entry is: the run (true) or the heap (false);
@@ -78,6 +96,8 @@ func (q *Queue[T]) Pop() (T, uint64, bool) {
 		q.run[q.runHead] = entry[T]{}
 		q.runHead++
 		switch {
+		case q.runHead == len(q.run) && cap(q.run) > keptEmpty:
+			q.run, q.runHead = nil, 0 // a large graph's room goes with it
 		case q.runHead == len(q.run):
 			q.run, q.runHead = q.run[:0], 0
 		case q.runHead >= 1024 && 2*q.runHead >= len(q.run):
