@@ -589,13 +589,6 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 			}
 		}
 	}
-	roots := 0
-	for _, t := range fresh {
-		if t.root() {
-			roots++
-		}
-	}
-	s.queue.Grow(roots)
 	s.prioritize(fresh, m.Keys)
 	for _, k := range m.Keys {
 		t := s.tasks[k]

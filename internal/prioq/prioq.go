@@ -10,11 +10,7 @@
 // Must never import: anything of Dusk but internal/protocol and graph.
 package prioq
 
-import (
-	"slices"
-
-	"github.com/duskdata/dusk/internal/protocol"
-)
+import "github.com/duskdata/dusk/internal/protocol"
 
 // keptEmpty is the most entries' room an emptied run keeps for the next.
 const keptEmpty = 4096
@@ -45,17 +41,6 @@ func (q *Queue[T]) Push(item T, prio protocol.Priority) uint64 {
 	q.entries = append(q.entries, e)
 	q.up(len(q.entries) - 1)
 	return q.seq
-}
-
-// Grow makes room for n more entries in order, so that a submission of a
-// million roots grows the queue once rather than by doubling.
-func (q *Queue[T]) Grow(n int) {
-	if q.runHead > 0 {
-		m := copy(q.run, q.run[q.runHead:])
-		clear(q.run[m:])
-		q.run, q.runHead = q.run[:m], 0
-	}
-	q.run = slices.Grow(q.run, n)
 }
 
 // first says where the first entry is: the run (true) or the heap (false);
