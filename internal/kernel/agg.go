@@ -140,9 +140,44 @@ func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) []arrow.Array {
 
 // Merge merges f's state columns from several chunks into n groups:
 // states[c] are chunk c's state columns and ids[c] the group of each of
-// its rows.
+// its rows, negative for a row in no group (a null key), which is left out.
 func Merge(f AggFunc, states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
+	states, ids, release := grouped(states, ids)
+	defer release()
 	return aggs[f].merge(states, ids, n)
+}
+
+// grouped returns the chunks with their rows in no group left out, copying
+// only chunks that have such rows, and a function that releases the copies.
+func grouped(states [][]arrow.Array, ids [][]int32) ([][]arrow.Array, [][]int32, func()) {
+	var made []arrow.Array
+	copied := false
+	release := func() {
+		for _, a := range made {
+			a.Release()
+		}
+	}
+	for c, g := range ids {
+		if !slices.ContainsFunc(g, func(id int32) bool { return id < 0 }) {
+			continue
+		}
+		if !copied {
+			states, ids, copied = slices.Clone(states), slices.Clone(ids), true
+		}
+		var rows, kept []int32
+		for i, id := range g {
+			if id >= 0 {
+				rows, kept = append(rows, int32(i)), append(kept, id)
+			}
+		}
+		cols := make([]arrow.Array, len(states[c]))
+		for i, col := range states[c] {
+			cols[i] = Take(col, rows)
+			made = append(made, cols[i])
+		}
+		states[c], ids[c] = cols, kept
+	}
+	return states, ids, release
 }
 
 // Final turns f's state columns into its answer.
