@@ -83,7 +83,7 @@ func cpuGroupSum(keys []int64, vals []float64) map[int64]float64 {
 			defer k.Release()
 			defer v.Release()
 			ids, firsts := kernel.GroupRows([]arrow.Array{k}, nil)
-			st := kernel.Partial(kernel.Sum, []arrow.Array{v}, ids, len(firsts))
+			st, _ := kernel.Partial(kernel.Sum, []arrow.Array{v}, ids, len(firsts)) // float sums do not overflow
 			s := st[0].(*array.Float64).Float64Values()
 			sums[p] = make(map[int64]float64, len(firsts))
 			for g, row := range firsts {

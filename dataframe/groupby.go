@@ -766,9 +766,19 @@ func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.R
 	*buf = ids
 	states, err := partialStates(a, fns, rec, ids, groupCount(gkeys))
 	if err != nil {
+		releaseStates([][]arrow.Array{gkeys})
 		return nil, err
 	}
 	return stateRecord(a, fns, gkeys, states), nil
+}
+
+// releaseStates releases state columns made before an error.
+func releaseStates(states [][]arrow.Array) {
+	for _, st := range states {
+		for _, c := range st {
+			c.Release()
+		}
+	}
 }
 
 // rowStates are the partial states of rows that are each their own group.
@@ -875,7 +885,12 @@ func partialStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []i
 			}
 			cols[c] = rec.Column(j)
 		}
-		states[i] = kernel.Partial(fn, cols, ids, n)
+		st, err := kernel.Partial(fn, cols, ids, n)
+		if err != nil {
+			releaseStates(states[:i])
+			return nil, fmt.Errorf("%s of column %s: %w", fn, a.Aggs[i].Col, err)
+		}
+		states[i] = st
 	}
 	return states, nil
 }
@@ -925,7 +940,12 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 	n := groupCount(gkeys)
 	states := make([][]arrow.Array, len(fns))
 	for i, fn := range fns {
-		states[i] = kernel.Merge(fn, perAgg[i], ids, n)
+		st, err := kernel.Merge(fn, perAgg[i], ids, n)
+		if err != nil {
+			releaseStates(append(states[:i], gkeys))
+			return nil, fmt.Errorf("%s: %s of column %s: %w", opAggCombine, fn, a.Aggs[i].Col, err)
+		}
+		states[i] = st
 	}
 	return stateRecord(a, fns, gkeys, states), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/dataframe"
@@ -544,6 +545,43 @@ func TestGroupByNullKeyManyGroups(t *testing.T) {
 					t.Fatalf("row %d: zone %v day %v: sum %d max %d count %d, want %+v", i, zones.Value(i), days.Value(i),
 						sum.Value(i), mx.Value(i), n.Value(i), w)
 				}
+			}
+		})
+	}
+}
+
+// TestDecimalSumOverflow sums DECIMAL(18,6) values whose total passes
+// int64's range (2,000 unscaled values near 3e16; each partition's sums
+// fit, the merged ones do not): the sum fails, naming the column, rather
+// than wrapping by 2^64 (it did); grouped, split across partitions, and
+// over the whole frame.
+func TestDecimalSumOverflow(t *testing.T) {
+	ctx := newClient(t)
+	typ := &arrow.Decimal128Type{Precision: 18, Scale: 6}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64}, {Name: "x", Type: typ}}, nil)
+	var recs []arrow.Record
+	for p := range 4 {
+		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		for i := range 500 {
+			b.Field(0).(*array.Int64Builder).Append(int64(i % 3))
+			b.Field(1).(*array.Decimal128Builder).Append(decimal128.FromI64(30_000_000_000_000_000 + int64(p*500+i)))
+		}
+		recs = append(recs, b.NewRecord())
+		defer recs[len(recs)-1].Release()
+	}
+	for name, f := range map[string]*dataframe.Frame{
+		"grouped": dataframe.FromArrow(recs...).GroupBy("k").Agg(dataframe.Sum("x")),
+		"split":   dataframe.FromArrow(recs...).GroupBy("k").SplitOut(2).Agg(dataframe.Sum("x")),
+		"whole":   dataframe.FromArrow(recs...).Agg(dataframe.Sum("x")),
+	} {
+		t.Run(name, func(t *testing.T) {
+			tb, err := f.Compute(ctx)
+			if err == nil {
+				tb.Release()
+				t.Fatal("the sum did not fail")
+			}
+			if !strings.Contains(err.Error(), "column x") || !strings.Contains(err.Error(), "64-bit") {
+				t.Errorf("error %q does not name the column and the overflow", err)
 			}
 		})
 	}

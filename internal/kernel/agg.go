@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -119,9 +120,26 @@ func (f AggFunc) StateTypes(t arrow.DataType) []arrow.DataType {
 	return []arrow.DataType{f.ResultType(t)}
 }
 
+// ErrOverflow is the error of an integer sum (of integers, decimals as
+// their unscaled values, or durations) that passes the range of int64: it
+// fails rather than wraps.
+var ErrOverflow = errors.New("the sum passes the range of a 64-bit integer (of a decimal: 18 digits); cast the column to float64 to sum it approximately")
+
+// overflowed turns the panic of a sum that overflowed into *err.
+func overflowed(err *error) {
+	if r := recover(); r != nil {
+		if r != ErrOverflow { //nolint:errorlint // the panic value itself
+			panic(r)
+		}
+		*err = ErrOverflow
+	}
+}
+
 // Partial computes f's state columns over cols (f.Inputs() of them) for
-// rows grouped by ids (-1: dropped) into n groups.
-func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) []arrow.Array {
+// rows grouped by ids (-1: dropped) into n groups; ErrOverflow where an
+// integer sum passes int64's range.
+func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) (out []arrow.Array, err error) {
+	defer overflowed(&err)
 	d := aggs[f]
 	if len(cols) != d.inputs {
 		panic(fmt.Sprintf("kernel: %s reads %d columns, not %d", f, d.inputs, len(cols)))
@@ -135,16 +153,18 @@ func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) []arrow.Array {
 		}
 		defer wide[i].Release()
 	}
-	return d.partial(wide, ids, n)
+	return d.partial(wide, ids, n), nil
 }
 
 // Merge merges f's state columns from several chunks into n groups:
 // states[c] are chunk c's state columns and ids[c] the group of each of
-// its rows, negative for a row in no group (a null key), which is left out.
-func Merge(f AggFunc, states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
+// its rows, negative for a row in no group (a null key), which is left out;
+// ErrOverflow where an integer sum passes int64's range.
+func Merge(f AggFunc, states [][]arrow.Array, ids [][]int32, n int) (out []arrow.Array, err error) {
+	defer overflowed(&err)
 	states, ids, release := grouped(states, ids)
 	defer release()
-	return aggs[f].merge(states, ids, n)
+	return aggs[f].merge(states, ids, n), nil
 }
 
 // grouped returns the chunks with their rows in no group left out, copying
@@ -236,7 +256,7 @@ func countBy(valid []byte, off int, ids []int32, n int) []int64 {
 func partialSum(cols []arrow.Array, ids []int32, n int) []arrow.Array {
 	valid, off := Validity(cols[0])
 	if a, ok := cols[0].(*array.Int64); ok {
-		return []arrow.Array{NewInt64(sumBy(a.Int64Values(), valid, off, ids, n), nil)}
+		return []arrow.Array{NewInt64(sumIntsBy(a.Int64Values(), valid, off, ids, n), nil)}
 	}
 	x, _ := Col(cols[0]).floats()
 	return []arrow.Array{NewFloat64(sumBy(x, valid, off, ids, n), nil)}
@@ -352,8 +372,28 @@ func corrBy[X, Y int64 | float64](xs []X, ys []Y, cols []arrow.Array, ids []int3
 		NewFloat64(m2x, nil), NewFloat64(m2y, nil), NewFloat64(cxy, nil)}
 }
 
-func sumBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int) []T {
-	sums := make([]T, n)
+// sumIntsBy is sumBy of integers, which panics with ErrOverflow where a
+// sum passes int64's range: each addition's overflow bit (the sign of
+// (a^s)&(b^s)) is gathered without a branch, and checked once.
+func sumIntsBy(x []int64, valid []byte, off int, ids []int32, n int) []int64 {
+	sums := make([]int64, n)
+	var ovf int64
+	for i, g := range ids {
+		if g >= 0 && (valid == nil || IsValid(valid, off, i)) {
+			a, b := sums[g], x[i]
+			s := a + b
+			ovf |= (a ^ s) & (b ^ s)
+			sums[g] = s
+		}
+	}
+	if ovf < 0 {
+		panic(ErrOverflow)
+	}
+	return sums
+}
+
+func sumBy(x []float64, valid []byte, off int, ids []int32, n int) []float64 {
+	sums := make([]float64, n)
 	if valid == nil {
 		for i, g := range ids {
 			if g >= 0 {
@@ -425,13 +465,16 @@ func packValidIfNull(seen []uint8) []byte {
 // mergeSums adds int64 or float64 states.
 func mergeSums(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
 	if _, ok := states[0][0].(*array.Float64); !ok { // int64, or counts of one a row
-		return []arrow.Array{NewInt64(addStates[int64](states, ids, n), nil)}
+		return []arrow.Array{NewInt64(addIntStates(states, ids, n), nil)}
 	}
-	return []arrow.Array{NewFloat64(addStates[float64](states, ids, n), nil)}
+	return []arrow.Array{NewFloat64(addFloatStates(states, ids, n), nil)}
 }
 
-func addStates[T number](states [][]arrow.Array, ids [][]int32, n int) []T {
-	out := make([]T, n)
+// addIntStates is addStates of int64 states, which panics with ErrOverflow
+// where a sum passes int64's range (as sumIntsBy).
+func addIntStates(states [][]arrow.Array, ids [][]int32, n int) []int64 {
+	out := make([]int64, n)
+	var ovf int64
 	for c, st := range states {
 		if _, ones := st[0].(*array.Null); ones {
 			for _, g := range ids[c] {
@@ -439,7 +482,24 @@ func addStates[T number](states [][]arrow.Array, ids [][]int32, n int) []T {
 			}
 			continue
 		}
-		v := valuesOf[T](st[0])
+		v := valuesOf[int64](st[0])
+		for i, g := range ids[c] {
+			a, b := out[g], v[i]
+			s := a + b
+			ovf |= (a ^ s) & (b ^ s)
+			out[g] = s
+		}
+	}
+	if ovf < 0 {
+		panic(ErrOverflow)
+	}
+	return out
+}
+
+func addFloatStates(states [][]arrow.Array, ids [][]int32, n int) []float64 {
+	out := make([]float64, n)
+	for c, st := range states {
+		v := st[0].(*array.Float64).Float64Values()
 		for i, g := range ids[c] {
 			out[g] += v[i]
 		}

@@ -1,8 +1,10 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand"
 	"slices"
 	"testing"
@@ -208,6 +210,17 @@ func sortInts(s []int) {
 // Grouper, then Final. It returns the final column and the groups' keys.
 func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks [][]arrow.Array, valChunks []arrow.Array, kind Kind) (arrow.Array, []arrow.Array) {
 	t.Helper()
+	final, keys, err := treeAggregateErr(t, f, keyTypes, keyChunks, valChunks, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return final, keys
+}
+
+// treeAggregateErr is treeAggregate, returning the error of Partial or
+// Merge (ErrOverflow).
+func treeAggregateErr(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks [][]arrow.Array, valChunks []arrow.Array, kind Kind) (arrow.Array, []arrow.Array, error) {
+	t.Helper()
 	var states [][]arrow.Array
 	var partKeys [][]arrow.Array
 	for c, keys := range keyChunks {
@@ -220,7 +233,11 @@ func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks
 		if f != Size {
 			vals = []arrow.Array{valChunks[c]}
 		}
-		st := Partial(f, vals, ids, g.NumGroups())
+		st, err := Partial(f, vals, ids, g.NumGroups())
+		if err != nil {
+			releaseAll(append(states, partKeys...)...)
+			return nil, nil, err
+		}
 		checkTypes(t, fmt.Sprintf("Partial of chunk %d", c), st, f.StateTypes(kindTypeOf(kind)), g.NumGroups())
 		states = append(states, st)
 		partKeys = append(partKeys, g.Keys())
@@ -233,12 +250,16 @@ func treeAggregate(t *testing.T, f AggFunc, keyTypes []arrow.DataType, keyChunks
 	for c, keys := range partKeys {
 		ids[c] = g.Add(keys, nil)
 	}
-	merged := Merge(f, states, ids, g.NumGroups())
+	merged, err := Merge(f, states, ids, g.NumGroups())
+	if err != nil {
+		releaseAll(append(states, partKeys...)...)
+		return nil, nil, err
+	}
 	checkTypes(t, "Merge", merged, f.StateTypes(kindTypeOf(kind)), g.NumGroups())
 	final := Final(f, merged)
 	checkTypes(t, "Final", []arrow.Array{final}, []arrow.DataType{f.ResultType(kindTypeOf(kind))}, g.NumGroups())
 	releaseAll(append(append(states, partKeys...), merged)...)
-	return final, g.Keys()
+	return final, g.Keys(), nil
 }
 
 func plainTypes(types []arrow.DataType) []arrow.DataType {
@@ -424,12 +445,52 @@ func TestAggregateIntExtremes(t *testing.T) {
 				chunks := [][]arrow.Array{{array.NewSlice(key.arr, 0, half)}, {array.NewSlice(key.arr, half, int64(s.n))}}
 				vchunks := []arrow.Array{array.NewSlice(vals.arr, 0, half), array.NewSlice(vals.arr, half, int64(s.n))}
 				defer releaseAll(vchunks, chunks[0], chunks[1])
-				final, groupKeys := treeAggregate(t, f, []arrow.DataType{Bool}, chunks, vchunks, KindInt)
+				final, groupKeys, err := treeAggregateErr(t, f, []arrow.DataType{Bool}, chunks, vchunks, KindInt)
+				if f == Sum && sumsOverflow(key.arr.(*array.Boolean), vals.arr.(*array.Int64)) {
+					// A sum past int64's range fails rather than wraps.
+					if !errors.Is(err, ErrOverflow) {
+						t.Fatalf("a sum past int64's range gave %v, want ErrOverflow", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
 				defer releaseAll([]arrow.Array{final}, groupKeys)
 				checkAggregate(t, f, final, groupKeys, refAggregate([]col{key}, vals))
 			})
 		})
 	}
+}
+
+// sumsOverflow reports whether a sum of vals' valid rows grouped by key
+// (null keys left out) passes int64's range on its way, as the tree adds
+// them: each half's rows in order from zero (Partial), then the halves'
+// sums in order (Merge).
+func sumsOverflow(key *array.Boolean, vals *array.Int64) bool {
+	var merged [2]big.Int
+	half := vals.Len() / 2
+	for _, r := range [][2]int{{0, half}, {half, vals.Len()}} {
+		var sums [2]big.Int
+		for i := r[0]; i < r[1]; i++ {
+			if key.IsNull(i) || vals.IsNull(i) {
+				continue
+			}
+			g := 0
+			if key.Value(i) {
+				g = 1
+			}
+			if sums[g].Add(&sums[g], big.NewInt(vals.Value(i))); !sums[g].IsInt64() {
+				return true
+			}
+		}
+		for g := range sums {
+			if merged[g].Add(&merged[g], &sums[g]); !merged[g].IsInt64() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestAggFuncNamesAndTypes(t *testing.T) {
@@ -553,11 +614,13 @@ func TestCorrMatchesReference(t *testing.T) {
 			}
 		}
 		x, y := NewFloat64(xs, validBitmap(xv)), NewFloat64(ys, validBitmap(yv))
-		states = append(states, Partial(Corr, []arrow.Array{x, y}, g, groups))
+		st, _ := Partial(Corr, []arrow.Array{x, y}, g, groups)
+		states = append(states, st)
 		// Each chunk's groups map to themselves in the merge.
 		ids = append(ids, []int32{0, 1, 2, 3, 4})
 	}
-	got := Final(Corr, Merge(Corr, states, ids, groups)).(*array.Float64)
+	merged, _ := Merge(Corr, states, ids, groups)
+	got := Final(Corr, merged).(*array.Float64)
 	for g, ps := range want {
 		var mx, my float64
 		for _, p := range ps {
@@ -603,7 +666,10 @@ func TestOneEachCounts(t *testing.T) {
 		{Size, [][]arrow.Array{{OneEach(4)}, {NewInt64([]int64{2, 3}, nil)}}, []float64{5, 1, 3}},
 		{Count, [][]arrow.Array{{OneEach(4)}, {OneEach(2)}}, []float64{3, 1, 2}},
 	} {
-		merged := Merge(c.fn, c.states, ids, 3)
+		merged, err := Merge(c.fn, c.states, ids, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got := readCol(t, Final(c.fn, merged))
 		for g, w := range c.want {
 			v := got.key(g)

@@ -74,7 +74,7 @@ func BenchmarkGroupSum(b *testing.B) {
 					b.Fatal(err)
 				}
 				ids := g.Add([]arrow.Array{keys}, nil)
-				st := Partial(Sum, []arrow.Array{vals}, ids, g.NumGroups())
+				st, _ := Partial(Sum, []arrow.Array{vals}, ids, g.NumGroups())
 				if g.NumGroups() != distinct {
 					b.Fatalf("%d groups, want %d", g.NumGroups(), distinct)
 				}
