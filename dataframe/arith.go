@@ -254,8 +254,21 @@ func evalArith(c *evalCall, op kernel.ArithOp, a, b value) (arrow.Array, error) 
 	if err != nil {
 		return nil, err
 	}
+	if form == arithDecimal {
+		if ints, ok := col.(*array.Int64); ok {
+			if err := kernel.ArithExact(x, y, op, ints, maxDecimal); err != nil {
+				col.Release()
+				return nil, fmt.Errorf("%s of decimals gives more than %d digits (%s): %w; cast an operand to float64",
+					op, decimalMaxPrecision, t, err)
+			}
+		}
+	}
 	return retype(col, t), nil
 }
+
+// maxDecimal is the largest unscaled value of a decimal of precision
+// decimalMaxPrecision: 18 nines.
+const maxDecimal = 999_999_999_999_999_999
 
 // arithColumns runs the kernel (on the GPU where the task has one).
 func arithColumns(c *evalCall, op kernel.ArithOp, x, y kernel.Datum) (arrow.Array, error) {

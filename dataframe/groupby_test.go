@@ -586,3 +586,36 @@ func TestDecimalSumOverflow(t *testing.T) {
 		})
 	}
 }
+
+// TestDecimalArithOverflow multiplies and adds DECIMAL(18,2) values whose
+// exact results need more than 18 digits: the expression fails, saying so,
+// rather than wrapping; results that fit are exact.
+func TestDecimalArithOverflow(t *testing.T) {
+	ctx := newClient(t)
+	typ := &arrow.Decimal128Type{Precision: 18, Scale: 2}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	for _, v := range []int64{100, -250, 999_999_999_999_999_999} {
+		b.Field(0).(*array.Decimal128Builder).Append(decimal128.FromI64(v))
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	f := dataframe.FromArrow(rec)
+	for name, e := range map[string]dataframe.Expr{
+		"x*x": col("x").Mul(col("x")),
+		"x+x": col("x").Add(col("x")),
+	} {
+		tb, err := f.WithColumn("y", e).Compute(ctx)
+		if err == nil {
+			tb.Release()
+			t.Errorf("%s: no error for a result past 18 digits", name)
+		} else if !strings.Contains(err.Error(), "more than 18 digits") {
+			t.Errorf("%s: error %q does not say the result passes 18 digits", name, err)
+		}
+	}
+	small := f.Filter(col("x").Lt(10)).WithColumn("y", col("x").Mul(col("x"))).Select("y")
+	y := compute(t, ctx, small).Record().Column(0).(*array.Decimal128)
+	if y.Len() != 2 || y.Value(0) != decimal128.FromI64(1_0000) || y.Value(1) != decimal128.FromI64(6_2500) {
+		t.Errorf("x*x of 1.00 and -2.50 = %v", y)
+	}
+}

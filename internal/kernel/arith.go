@@ -2,8 +2,11 @@ package kernel
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/internal/alloc"
 )
@@ -122,4 +125,46 @@ func arith[T int64 | float64](x []T, xs T, y []T, ys T, op ArithOp, out []T) {
 	default: // two all-null columns
 		clear(out)
 	}
+}
+
+// ArithExact checks out, a op b over int64s as Arith computed it, for a
+// result that wrapped or whose magnitude passes limit (a decimal's 18
+// digits), and returns the first such row's error; null rows pass.
+func ArithExact(a, b Datum, op ArithOp, out *array.Int64, limit int64) error {
+	x, xs := a.ints()
+	y, ys := b.ints()
+	for i, s := range out.Int64Values() {
+		if out.IsNull(i) {
+			continue
+		}
+		p, q := xs, ys
+		if x != nil {
+			p = x[i]
+		}
+		if y != nil {
+			q = y[i]
+		}
+		var wrapped bool
+		switch op {
+		case Add:
+			wrapped = (p^s)&(q^s) < 0
+		case Sub:
+			wrapped = (p^q)&(p^s) < 0
+		case Mul:
+			hi, lo := bits.Mul64(absU(p), absU(q))
+			wrapped = hi != 0 || lo > math.MaxInt64
+		}
+		if wrapped || s > limit || s < -limit {
+			return fmt.Errorf("row %d: %d %s %d passes %d", i, p, op, q, limit)
+		}
+	}
+	return nil
+}
+
+// absU is |v| as a uint64 (exact for math.MinInt64).
+func absU(v int64) uint64 {
+	if v < 0 {
+		return uint64(-v)
+	}
+	return uint64(v)
 }
