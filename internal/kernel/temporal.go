@@ -361,7 +361,10 @@ func truncateDay(d int64, e Every) int64 {
 }
 
 // TruncateTimes floors each timestamp (unit u, wall clock in loc) to the
-// start of its step.
+// start of its step. The start keeps the value's offset from UTC where that
+// names it (the hour 01:30 EST floors to is 01:00 EST, not the 01:00 EDT an
+// hour before, when clocks go back); otherwise (a day that began in summer
+// time) the zone says which instant the wall clock is.
 func TruncateTimes(vals []int64, u arrow.TimeUnit, loc *time.Location, e Every) []int64 {
 	out := make([]int64, len(vals))
 	per := UnitsPerSecond(u)
@@ -373,13 +376,18 @@ func TruncateTimes(vals []int64, u arrow.TimeUnit, loc *time.Location, e Every) 
 	}
 	for i, v := range vals {
 		w := z.shift(v)
+		off := w - v
 		switch {
 		case e.Months > 0 || e.Nanos%(7*86400e9) == 0 && e.Nanos > 0:
 			w = truncateDay(floorDiv(w, perDay), e) * perDay
 		default:
 			w = floorDiv(w, step) * step
 		}
-		out[i] = back(w)
+		if same := w - off; z.shift(same) == w {
+			out[i] = same
+		} else {
+			out[i] = back(w)
+		}
 	}
 	return out
 }
