@@ -619,3 +619,75 @@ func TestDecimalArithOverflow(t *testing.T) {
 		t.Errorf("x*x of 1.00 and -2.50 = %v", y)
 	}
 }
+
+// TestMergeMixedIntegerKeys joins keys of different integer widths (int8
+// and int32 against int64, float64 against int32) by value, with On and
+// with LeftOn/RightOn, broadcast and shuffled, inner and left; it was
+// refused as keys of different types.
+func TestMergeMixedIntegerKeys(t *testing.T) {
+	ctx := newClient(t)
+	build := func(name string, typ arrow.DataType, keys []int64) *dataframe.Frame {
+		schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: typ, Nullable: true}, {Name: name, Type: arrow.PrimitiveTypes.Int64}}, nil)
+		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		defer b.Release()
+		for i, k := range keys {
+			switch kb := b.Field(0).(type) {
+			case *array.Int8Builder:
+				kb.Append(int8(k))
+			case *array.Int32Builder:
+				kb.Append(int32(k))
+			case *array.Int64Builder:
+				kb.Append(k)
+			case *array.Float64Builder:
+				kb.Append(float64(k))
+			}
+			b.Field(1).(*array.Int64Builder).Append(int64(i))
+		}
+		rec := b.NewRecord()
+		defer rec.Release()
+		return dataframe.FromArrow(rec)
+	}
+	lk := []int64{1, 2, 2, 3, 5, 8, 13, 21, 34, 55}
+	rk := []int64{2, 3, 3, 5, 7, 55, 89}
+	for _, c := range []struct{ lt, rt arrow.DataType }{
+		{arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64},
+		{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int64},
+		{arrow.PrimitiveTypes.Float64, arrow.PrimitiveTypes.Int32},
+	} {
+		for _, how := range []dataframe.How{dataframe.Inner, dataframe.Left} {
+			for _, broadcast := range []int64{0, -1} {
+				left, right := build("l", c.lt, lk), build("r", c.rt, rk)
+				opts := []dataframe.MergeOptions{
+					{How: how, On: []string{"k"}, BroadcastBytes: broadcast},
+					{How: how, LeftOn: []string{"k"}, RightOn: []string{"k2"}, BroadcastBytes: broadcast},
+				}
+				for j, o := range opts {
+					r := right
+					if j == 1 {
+						r = right.Rename(map[string]string{"k": "k2"})
+					}
+					name := fmt.Sprintf("%s-%s/%s/broadcast=%d/%d", c.lt, c.rt, how, broadcast, j)
+					got := tableRows(t, compute(t, ctx, left.Merge(r, o).Select("l", "r")))
+					var want [][]any
+					for i, a := range lk {
+						matched := false
+						for k, b := range rk {
+							if a == b {
+								want, matched = append(want, []any{int64(i), int64(k)}), true
+							}
+						}
+						if !matched && how == dataframe.Left {
+							want = append(want, []any{int64(i), nil})
+						}
+					}
+					byText := func(a, b []any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) }
+					slices.SortFunc(got, byText)
+					slices.SortFunc(want, byText)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("%s: got %v, want %v", name, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -90,6 +90,7 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 		return failed(fmt.Errorf("Merge: no key columns: give On, or LeftOn and RightOn"))
 	}
 	ls, rs := f.plan.schema(), right.plan.schema()
+	cast := false
 	for i := range lon {
 		lf, err := field(ls, lon[i])
 		if err != nil {
@@ -99,10 +100,27 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 		if err != nil {
 			return failed(fmt.Errorf("Merge: right key: %w", err))
 		}
-		if !kernel.SameType(lf.Type, rf.Type) {
+		if kernel.SameType(lf.Type, rf.Type) {
+			continue
+		}
+		// Numbers of different types join by value: both keys become
+		// their common type (an int32 key joins an int64 one as int64).
+		kl, kr := kindOfType(lf.Type), kindOfType(rf.Type)
+		if !isPlainNumber(kl) || !isPlainNumber(kr) {
 			return failed(fmt.Errorf("Merge: key columns of different types: left %s is %s, right %s is %s",
 				lon[i], kernel.TypeName(lf.Type), ron[i], kernel.TypeName(rf.Type)))
 		}
+		common := numberSupertype(lf.Type, rf.Type)
+		if !arrow.TypeEqual(lf.Type, common) {
+			f = f.WithColumn(lon[i], Col(lon[i]).Cast(common))
+		}
+		if !arrow.TypeEqual(rf.Type, common) {
+			right = right.WithColumn(ron[i], Col(ron[i]).Cast(common))
+		}
+		cast = true
+	}
+	if cast {
+		return f.Merge(right, o)
 	}
 	sfx := o.Suffixes
 	if sfx == [2]string{} {
@@ -142,6 +160,10 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	}
 	return &Frame{plan: newJoin(f.plan, right.plan, joinSpec{How: how, LeftOn: lon, RightOn: ron, Cols: outs, Broadcast: limit})}
 }
+
+// isPlainNumber reports whether a key of kind k joins keys of other number
+// types by value: integers and floats (decimals keep their scale apart).
+func isPlainNumber(k kernel.Kind) bool { return k == kernel.KindInt || k == kernel.KindFloat }
 
 func parseHow(h How) (kernel.JoinType, error) {
 	if h == "" {
