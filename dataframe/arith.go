@@ -20,6 +20,7 @@ const (
 	arithDateDays                  // a date moved by a duration, in whole days
 	arithDateDiff                  // date - date: a duration
 	arithTimes                     // timestamps and durations, in the result's unit
+	arithRatio                     // duration / duration: float64, in a common unit
 )
 
 // arithRule types a op b and says how it computes: numbers as the kernels
@@ -28,7 +29,8 @@ const (
 // precision at most 18), or as float64 with a float or for /; a date plus
 // or minus a duration or months is a date, date - date a duration in ms; a
 // timestamp plus or minus a duration or months keeps its type, timestamp -
-// timestamp is a duration; durations add, and multiply by integers.
+// timestamp is a duration; durations add, multiply by integers, and divide
+// by durations into a float64 ratio.
 func arithRule(op kernel.ArithOp, a, b arrow.DataType) (arrow.DataType, arithForm, error) {
 	ka, kb := kindOfType(a), kindOfType(b)
 	months := func(t arrow.DataType) bool { return t.ID() == arrow.INTERVAL_MONTHS }
@@ -78,6 +80,8 @@ func arithRule(op kernel.ArithOp, a, b arrow.DataType) (arrow.DataType, arithFor
 	case ka == kernel.KindDuration && kb == kernel.KindDuration && addSub:
 		t, _ := commonType(a, b)
 		return t, arithTimes, nil
+	case ka == kernel.KindDuration && kb == kernel.KindDuration && op == kernel.Div:
+		return kernel.Float64, arithRatio, nil // a trip's length / time.Minute: its minutes
 	case ka == kernel.KindDuration && kb == kernel.KindInt && op == kernel.Mul:
 		return a, arithTimes, nil
 	case ka == kernel.KindInt && kb == kernel.KindDuration && op == kernel.Mul:
@@ -241,6 +245,15 @@ func evalArith(c *evalCall, op kernel.ArithOp, a, b value) (arrow.Array, error) 
 			return nil, err
 		}
 		return retype(mapInts(kernel.Col(col), func(d int64) int64 { return d * 86400e3 }).Array, t), nil
+	case arithRatio:
+		common, _ := commonType(a.typ, b.typ)
+		if x, err = coerce(c, a, common); err == nil {
+			y, err = coerce(c, b, common)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return arithColumns(c, op, intsOf(x), intsOf(y))
 	case arithTimes:
 		unit := timeUnit(t)
 		if x, err = coerce(c, a, unitType(a.typ, unit)); err == nil {

@@ -43,7 +43,9 @@ type caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 // numbers, bools and strings among int64, float64, utf8 and bool (the
 // kernel's Cast); decimals to float64, int64 (truncated) and other
 // decimals; ints and floats to decimals (rounded half away from zero);
-// dates and timestamps to each other and to strings; strings to any
+// dates and timestamps to each other and to strings; dates, timestamps and
+// durations to numbers, as the count they hold (days since 1970-01-01,
+// units since the epoch, units), as Polars and Arrow; strings to any
 // number type, to decimals, and in ISO 8601 to dates and timestamps
 // (kernel.ParseText).
 func castRule(from, to arrow.DataType) (caster, error) {
@@ -70,12 +72,25 @@ func castRule(from, to arrow.DataType) (caster, error) {
 		return castDecimal, nil
 	case (kf == kernel.KindDate || kf == kernel.KindTimestamp) && (kt == kernel.KindDate || kt == kernel.KindTimestamp):
 		return castTimes, nil
+	case (kf == kernel.KindDate || kf == kernel.KindTimestamp || kf == kernel.KindDuration) && (kt == kernel.KindInt || kt == kernel.KindFloat):
+		return castCount, nil
 	case kf == kernel.KindString && (kt == kernel.KindDate || kt == kernel.KindTimestamp || kt == kernel.KindDecimal || kt == kernel.KindInt || kt == kernel.KindFloat):
 		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
 			return kernel.ParseText(col, to, "", strict)
 		}, nil
 	}
 	return nil, fmt.Errorf("cannot cast %s to %s", typeName(from), typeName(to))
+}
+
+// castCount casts a date, timestamp or duration to a number: the count of
+// days or units it holds.
+func castCount(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
+	counts := kernel.Widen(col)
+	defer counts.Release()
+	if isKernelType(to) {
+		return kernel.Cast(counts, kindOfType(to), strict)
+	}
+	return castNarrow(counts, to, strict)
 }
 
 // castNarrow casts to a narrow integer or float32 through int64 or

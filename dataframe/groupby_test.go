@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -690,4 +691,45 @@ func TestMergeMixedIntegerKeys(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDurationsAsNumbers writes a trip's length in minutes (a duration
+// divided by time.Minute), and casts durations, timestamps and dates to the
+// numbers they hold, as Polars does; all were refused.
+func TestDurationsAsNumbers(t *testing.T) {
+	ctx := newClient(t)
+	ts := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "pick", Type: ts}, {Name: "drop", Type: ts, Nullable: true},
+		{Name: "day", Type: arrow.FixedWidthTypes.Date32}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	start := time.Date(2021, 11, 7, 5, 30, 0, 0, time.UTC)
+	for i, mins := range []int64{90, 7, -1} {
+		p := start.Add(time.Duration(i) * time.Hour)
+		b.Field(0).(*array.TimestampBuilder).Append(arrow.Timestamp(p.UnixMicro()))
+		if mins < 0 {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*array.TimestampBuilder).Append(arrow.Timestamp(p.Add(time.Duration(mins)*time.Minute + 30*time.Second).UnixMicro()))
+		}
+		b.Field(2).(*array.Date32Builder).Append(arrow.Date32FromTime(p))
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	trip := col("drop").Sub(col("pick"))
+	f := dataframe.FromArrow(rec).
+		WithColumn("minutes", trip.Div(time.Minute)).
+		WithColumn("us", trip.Cast(dataframe.Int64)).
+		WithColumn("us_f", trip.Cast(dataframe.Float64)).
+		WithColumn("epoch_us", col("pick").Cast(dataframe.Int64)).
+		WithColumn("days", col("day").Cast(dataframe.Int64)).
+		Select("minutes", "us", "us_f", "epoch_us", "days")
+	got := tableRows(t, compute(t, ctx, f))
+	day := start.Unix() / 86400
+	want := [][]any{
+		{90.5, int64(5430e6), 5430e6, start.UnixMicro(), day},
+		{7.5, int64(450e6), 450e6, start.Add(time.Hour).UnixMicro(), day},
+		{nil, nil, nil, start.Add(2 * time.Hour).UnixMicro(), day},
+	}
+	checkRows(t, got, want, 1e-12)
 }
