@@ -242,10 +242,20 @@ func (e Expr) NotNull() Expr { return e.IsNull().Not() }
 // is null).
 func (e Expr) IsNaN() Expr { return e.call("isnan") }
 
-// IsIn is true where e equals one of values.
+// IsIn is true where e equals one of values (null where e is null): on a
+// date or timestamp column, values may be ISO 8601 strings, time.Time and
+// Date(...), as comparisons take them.
 func (e Expr) IsIn(values ...any) Expr {
 	n := call("isin", e.n)
 	for _, v := range values {
+		if x, ok := v.(Expr); ok && x.n.Op == "lit" { // Date("1994-01-01"), Days(n)
+			if x.n.Err != "" {
+				n.Err = x.n.Err
+				break
+			}
+			n.Values = append(n.Values, *x.n.Lit)
+			continue
+		}
 		l, err := makeLiteral(v)
 		if err != nil {
 			n.Err = err.Error()

@@ -2,6 +2,7 @@ package dataframe
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -156,6 +157,38 @@ func (c *evalCall) choose(cond kernel.Mask, a, b value) (value, error) {
 		return value{}, err
 	}
 	return value{datum: kernel.Col(retype(col, c.out)), typ: c.out}, nil
+}
+
+// errNeverEqual is temporalKey's answer for a value no row of the column
+// can equal: a timestamp that is not a midnight, against dates.
+var errNeverEqual = errors.New("equals no value of the column")
+
+// temporalKey is literal v as a value of a date or timestamp column of
+// type t holds it (days, or units since the epoch), as comparisons convert
+// it: an ISO 8601 text in the column's zone unless it names an offset, a
+// date at midnight, a timestamp in the column's unit; a timestamp against
+// dates only at a midnight.
+func temporalKey(t arrow.DataType, v literal) (int64, error) {
+	switch v.kind() {
+	case kernel.KindString:
+		if _, ok := kernel.ParseTime(v.S, ""); !ok || t.ID() == arrow.DATE32 && len(v.S) != 10 {
+			return 0, fmt.Errorf("%q is not a %s in ISO 8601 form", v.S, typeName(t))
+		}
+	case kernel.KindTimestamp:
+		if t.ID() == arrow.DATE32 {
+			days, rest := v.I/(86400e9), v.I%(86400e9)
+			if rest != 0 {
+				return 0, errNeverEqual
+			}
+			return days, nil
+		}
+	}
+	d, err := coerce(nil, value{datum: kernel.Scalar(v.value()), typ: v.typ()}, t)
+	if err != nil {
+		return 0, err
+	}
+	x, _ := d.Scalar.(int64)
+	return x, nil
 }
 
 // checkTextLiterals parses, at plan time, a string compared with a date or
@@ -322,9 +355,15 @@ func logicFunctions() []*function {
 		&function{name: "isin", arity: 1,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 				k := kindOfType(in[0])
+				temporal := k == kernel.KindDate || k == kernel.KindTimestamp
 				for _, v := range c.n.Values {
 					vk := v.kind()
-					ok := vk == k || (k == kernel.KindInt || k == kernel.KindFloat) && (vk == kernel.KindInt || vk == kernel.KindFloat)
+					ok := vk == k || (k == kernel.KindInt || k == kernel.KindFloat) && (vk == kernel.KindInt || vk == kernel.KindFloat) ||
+						temporal && (vk == kernel.KindDate || vk == kernel.KindTimestamp)
+					if temporal && vk == kernel.KindString {
+						_, err := temporalKey(in[0], v)
+						ok = err == nil
+					}
 					if !ok {
 						return nil, fmt.Errorf("isin: %s is compared with %s (%s)", describe(c.n.Args[0], in[0]), v, vk)
 					}
@@ -332,11 +371,28 @@ func logicFunctions() []*function {
 				return kernel.Bool, nil
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
-				vals := make([]any, len(c.n.Values))
-				for i, v := range c.n.Values {
-					vals[i] = v.value()
+				col := in[0].asDatum()
+				k := kindOfType(in[0].typ)
+				temporal := k == kernel.KindDate || k == kernel.KindTimestamp
+				if temporal {
+					col = intsOf(col) // compared as the counts they hold
 				}
-				m, err := kernel.IsIn(in[0].asDatum(), vals, c.rows)
+				vals := make([]any, 0, len(c.n.Values))
+				for _, v := range c.n.Values {
+					if !temporal {
+						vals = append(vals, v.value())
+						continue
+					}
+					x, err := temporalKey(in[0].typ, v)
+					switch {
+					case errors.Is(err, errNeverEqual):
+					case err != nil:
+						return value{}, err
+					default:
+						vals = append(vals, x)
+					}
+				}
+				m, err := kernel.IsIn(col, vals, c.rows)
 				return c.mask(m), err
 			},
 			format: func(n *exprNode, args []string) string {

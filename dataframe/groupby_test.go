@@ -733,3 +733,40 @@ func TestDurationsAsNumbers(t *testing.T) {
 	}
 	checkRows(t, got, want, 1e-12)
 }
+
+// TestIsInDates: IsIn on a date column takes what Eq and Ge take: ISO
+// strings, Date values and time.Time (a midnight); on a timestamp column,
+// ISO strings and time.Time. It refused all of them on dates.
+func TestIsInDates(t *testing.T) {
+	ctx := newClient(t)
+	ts := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "d", Type: arrow.FixedWidthTypes.Date32, Nullable: true}, {Name: "ts", Type: ts}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	base := time.Date(2020, 11, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 5 {
+		day := base.AddDate(0, 0, i)
+		if i == 4 {
+			b.Field(0).AppendNull()
+		} else {
+			b.Field(0).(*array.Date32Builder).Append(arrow.Date32FromTime(day))
+		}
+		b.Field(1).(*array.TimestampBuilder).Append(arrow.Timestamp(day.Add(90 * time.Minute).UnixMicro()))
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	f := dataframe.FromArrow(rec)
+	for name, c := range map[string]struct {
+		e    dataframe.Expr
+		want string
+	}{
+		"iso":       {col("d").IsIn("2020-11-02", "2020-11-04"), "[[false] [true] [false] [true] [<nil>]]"},
+		"date":      {col("d").IsIn(dataframe.Date("2020-11-01")), "[[true] [false] [false] [false] [<nil>]]"},
+		"time":      {col("d").IsIn(base.AddDate(0, 0, 2), base.Add(time.Hour)), "[[false] [false] [true] [false] [<nil>]]"},
+		"timestamp": {col("ts").IsIn("2020-11-03T01:30:00", base.Add(90*time.Minute)), "[[true] [false] [true] [false] [false]]"},
+	} {
+		if s := fmt.Sprint(tableRows(t, compute(t, ctx, f.WithColumn("in", c.e).Select("in")))); s != c.want {
+			t.Errorf("%s: %s, want %s", name, s, c.want)
+		}
+	}
+}
