@@ -770,3 +770,53 @@ func TestIsInDates(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalMath: Abs, Neg, Floor, Ceil and Round of a decimal are exact
+// and keep its type (Round half away from zero); Sqrt is a float64. All
+// were refused ("abs needs a number").
+func TestDecimalMath(t *testing.T) {
+	ctx := newClient(t)
+	typ := &arrow.Decimal128Type{Precision: 10, Scale: 2}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	in := []int64{125, -125, 250, -1, 0}
+	for i, v := range in {
+		if i == len(in)-1 {
+			b.Field(0).AppendNull()
+			continue
+		}
+		b.Field(0).(*array.Decimal128Builder).Append(decimal128.FromI64(v))
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	f := dataframe.FromArrow(rec)
+	for name, c := range map[string]struct {
+		e    dataframe.Expr
+		want []int64 // unscaled, at scale 2; the last row is null
+	}{
+		"abs":      {col("x").Abs(), []int64{125, 125, 250, 1}},
+		"neg":      {col("x").Neg(), []int64{-125, 125, -250, 1}},
+		"floor":    {col("x").Floor(), []int64{100, -200, 200, -100}},
+		"ceil":     {col("x").Ceil(), []int64{200, -100, 300, 0}},
+		"round(1)": {col("x").Round(1), []int64{130, -130, 250, 0}},
+		"round(0)": {col("x").Round(0), []int64{100, -100, 300, 0}},
+	} {
+		y := compute(t, ctx, f.WithColumn("y", c.e).Select("y")).Record().Column(0)
+		d, ok := y.(*array.Decimal128)
+		if !ok || !arrow.TypeEqual(d.DataType(), typ) {
+			t.Errorf("%s: a %s, want %s", name, y.DataType(), typ)
+			continue
+		}
+		for i, w := range c.want {
+			if d.Value(i) != decimal128.FromI64(w) {
+				t.Errorf("%s row %d: %v, want %d", name, i, d.Value(i), w)
+			}
+		}
+		if d.IsValid(len(c.want)) {
+			t.Errorf("%s: the null row is not null", name)
+		}
+	}
+	got := tableRows(t, compute(t, ctx, f.WithColumn("y", col("x").Abs().Sqrt()).Select("y")))
+	checkRows(t, got, [][]any{{math.Sqrt(1.25)}, {math.Sqrt(1.25)}, {math.Sqrt(2.5)}, {0.1}, {nil}}, 1e-12)
+}
