@@ -306,6 +306,22 @@ func TestInfer(t *testing.T) {
 	}
 }
 
+// TestInferLeadingZeros: a column whose values have leading zeros (ZIP
+// codes, ids) is text, so the zeros stay; 0, 0.5 and -0.25 are numbers.
+// "01873" was read as the int64 1873.
+func TestInferLeadingZeros(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "x.csv", "zip,code,n,f\n01873,-007,0,0.5\n10001,12,3,-0.25\n")
+	got, err := Infer(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Schema{{Name: "zip", Type: String, Dictionary: true}, {Name: "code", Type: String, Dictionary: true},
+		{Name: "n", Type: Int64}, {Name: "f", Type: Float64}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("Infer = %v, want %v", got, want)
+	}
+}
+
 func TestHeaderMismatchAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "a.csv", "x,y\n1,2\n")

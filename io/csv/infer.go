@@ -115,6 +115,11 @@ func Infer(path string, opts Options) (Schema, error) {
 			if len(hashes[i]) < maxDictSample {
 				hashes[i] = append(hashes[i], strdict.Hash(v))
 			}
+			if leadingZero(v) {
+				// An identifier such as a ZIP code ("01873"): its zeros
+				// are part of it, so it is text, as DuckDB and Polars read it.
+				t.notInt, t.notFloat, t.notBool = true, true, true
+			}
 			if !t.notInt {
 				if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 					t.notBool = true // an integer is a float too, and not a bool
@@ -166,6 +171,15 @@ func Infer(path string, opts Options) (Schema, error) {
 		}
 	}
 	return schema, nil
+}
+
+// leadingZero reports whether v is digits that start with a zero followed
+// by another digit, after an optional sign: not how a number is written.
+func leadingZero(v []byte) bool {
+	if len(v) > 0 && (v[0] == '-' || v[0] == '+') {
+		v = v[1:]
+	}
+	return len(v) > 1 && v[0] == '0' && v[1] >= '0' && v[1] <= '9'
 }
 
 // maxDictSample caps the values whose distinct count Infer takes per column.
