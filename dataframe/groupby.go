@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -290,14 +291,88 @@ func (a *groupArgs) holistic() bool {
 
 // Grouped is a frame grouped by key columns, waiting for its aggregations.
 type Grouped struct {
-	f        *Frame
-	keys     []string
-	splitOut int
+	f         *Frame
+	keys      []string
+	splitOut  int
+	keepNulls bool
 }
 
 // GroupBy groups rows by the values of the key columns. Rows with a null key
-// belong to no group (pandas' dropna=True).
+// belong to no group (pandas' dropna=True) unless KeepNullKeys says so.
 func (f *Frame) GroupBy(keys ...string) *Grouped { return &Grouped{f: f, keys: keys} }
+
+// KeepNullKeys makes rows with null keys groups of their own, a null key
+// grouping with the other nulls of its column, as Polars, DuckDB and Spark
+// group and pandas' dropna=False; in a result sorted by the keys, null
+// keys come last.
+func (g *Grouped) KeepNullKeys() *Grouped {
+	c := *g
+	c.keepNulls = true
+	return &c
+}
+
+// nullGroups runs op on a grouping in which null keys form groups: each
+// key k is grouped as two hidden columns, whether k is null and k with its
+// nulls filled by a value of its type (the kernels leave rows with a null
+// key out of every group), and op's result loses the hidden columns; where
+// it has the keys (keys), they are rebuilt from them, null again.
+func (g *Grouped) nullGroups(what string, keys bool, op func(*Grouped) *Frame) *Frame {
+	f := g.f
+	schema := f.plan.schema()
+	hidden := make([]string, 0, 2*len(g.keys))
+	for _, k := range g.keys {
+		fl, err := field(schema, k)
+		if err != nil {
+			return failed(fmt.Errorf("GroupBy(%v).%s: %w", g.keys, what, err))
+		}
+		zero, err := zeroOf(fl.Type)
+		if err != nil {
+			return failed(fmt.Errorf("GroupBy(%v).KeepNullKeys: key %s: %w", g.keys, k, err))
+		}
+		isNull, filled := "__dusk_null_"+k, "__dusk_key_"+k
+		f = f.WithColumn(isNull, When(Col(k).IsNull()).Then(1).Otherwise(0)).WithColumn(filled, Col(k).FillNull(zero))
+		hidden = append(hidden, isNull, filled)
+	}
+	out := op(&Grouped{f: f, keys: hidden, splitOut: g.splitOut})
+	if out.err != nil {
+		return out
+	}
+	var cols []string
+	if keys {
+		for i, k := range g.keys {
+			out = out.WithColumn(k, When(Col(hidden[2*i]).Eq(1)).Then(nil).Otherwise(Col(hidden[2*i+1])))
+			cols = append(cols, k)
+		}
+	}
+	for _, c := range out.Columns() {
+		if !slices.Contains(hidden, c) && !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	return out.Select(cols...)
+}
+
+// zeroOf is a value of type t to fill a key's nulls with: any will do, as
+// a hidden column tells the rows that were null apart.
+func zeroOf(t arrow.DataType) (any, error) {
+	switch kindOfType(t) {
+	case kernel.KindInt, kernel.KindDecimal:
+		return int64(0), nil
+	case kernel.KindFloat:
+		return 0.0, nil
+	case kernel.KindString:
+		return "", nil
+	case kernel.KindBool:
+		return false, nil
+	case kernel.KindDate:
+		return Date("1970-01-01"), nil
+	case kernel.KindTimestamp:
+		return time.Unix(0, 0).UTC(), nil
+	case kernel.KindDuration:
+		return time.Duration(0), nil
+	}
+	return nil, fmt.Errorf("null keys of type %s cannot group", typeName(t))
+}
 
 // SplitOut spreads the result over n partitions by a hash of the keys, as
 // Dask's split_out: for many groups, which one partition would not hold
@@ -451,11 +526,14 @@ func (g *Grouped) Agg(aggs ...Agg) *Frame {
 	if g.f.err != nil {
 		return g.f
 	}
+	if g.keepNulls {
+		return g.nullGroups("Agg", true, func(h *Grouped) *Frame { return h.Agg(aggs...) })
+	}
 	if f, computed := computeAggInputs(g.f, aggs); f != g.f {
 		if f.err != nil {
 			return failed(fmt.Errorf("GroupBy(%v).Agg: %w", g.keys, f.err))
 		}
-		return (&Grouped{f: f, keys: g.keys, splitOut: g.splitOut}).Agg(computed...)
+		return (&Grouped{f: f, keys: g.keys, splitOut: g.splitOut, keepNulls: g.keepNulls}).Agg(computed...)
 	}
 	keyFields, names, err := g.check("Agg")
 	if err != nil {
@@ -474,6 +552,9 @@ func (g *Grouped) Agg(aggs ...Agg) *Frame {
 func (g *Grouped) Transform(aggs ...Agg) *Frame {
 	if g.f.err != nil {
 		return g.f
+	}
+	if g.keepNulls {
+		return g.nullGroups("Transform", false, func(h *Grouped) *Frame { return h.Transform(aggs...) })
 	}
 	_, names, err := g.check("Transform")
 	if err != nil {
@@ -500,6 +581,9 @@ func (g *Grouped) topN(n int, col string, largest bool) *Frame {
 		return g.f
 	}
 	what := map[bool]string{true: "NLargest", false: "NSmallest"}[largest]
+	if g.keepNulls {
+		return g.nullGroups(what, false, func(h *Grouped) *Frame { return h.topN(n, col, largest) })
+	}
 	if _, _, err := g.check(what); err != nil {
 		return failed(err)
 	}
@@ -519,6 +603,9 @@ func (g *Grouped) topN(n int, col string, largest bool) *Frame {
 func (g *Grouped) Apply(name string, out *arrow.Schema) *Frame {
 	if g.f.err != nil {
 		return g.f
+	}
+	if g.keepNulls {
+		return failed(fmt.Errorf("GroupBy(%v).Apply: KeepNullKeys is not supported here: fill the keys' nulls first", g.keys))
 	}
 	if _, _, err := g.check("Apply"); err != nil {
 		return failed(err)

@@ -820,3 +820,80 @@ func TestDecimalMath(t *testing.T) {
 	got := tableRows(t, compute(t, ctx, f.WithColumn("y", col("x").Abs().Sqrt()).Select("y")))
 	checkRows(t, got, [][]any{{math.Sqrt(1.25)}, {math.Sqrt(1.25)}, {math.Sqrt(2.5)}, {0.1}, {nil}}, 1e-12)
 }
+
+// TestKeepNullKeys groups with null keys kept as groups (T and J, both
+// nullable, and J alone for many partitions' worth of rows): each null
+// combination is a group, aggregations see the keys' own nulls (count(J) of
+// the null-J groups is 0), and in a result sorted by the keys nulls come
+// last; with SplitOut and with Transform too.
+func TestKeepNullKeys(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(13, 3000)
+	type agg struct{ size, countJ, sumI int64 }
+	ref := map[string]*agg{}
+	keyOf := func(r testRow) string { return fmt.Sprint(deref(r.T), "|", deref(r.J)) }
+	for _, r := range rows {
+		a := ref[keyOf(r)]
+		if a == nil {
+			a = &agg{}
+			ref[keyOf(r)] = a
+		}
+		a.size++
+		if r.J != nil {
+			a.countJ++
+		}
+		if r.I != nil {
+			a.sumI += *r.I
+		}
+	}
+	for _, split := range []int{0, 3} {
+		g := arrowFrame(t, rows, []int{1000, 1000, 1000}).GroupBy("T", "J").KeepNullKeys()
+		if split > 0 {
+			g = g.SplitOut(split)
+		}
+		got := tableRows(t, compute(t, ctx, g.Agg(dataframe.Size(), dataframe.Count("J"), dataframe.Sum("I"))))
+		if len(got) != len(ref) {
+			t.Fatalf("split %d: %d groups, want %d", split, len(got), len(ref))
+		}
+		for i, row := range got {
+			key := fmt.Sprint(deref(row[0]), "|", deref(row[1]))
+			w := ref[key]
+			if w == nil || row[2] != w.size || row[3] != w.countJ || row[4] != w.sumI {
+				t.Fatalf("split %d: group %s: %v, want %+v", split, key, row[2:], w)
+			}
+			if split == 0 && i > 0 && row[0] != nil && got[i-1][0] == nil {
+				t.Errorf("a null T comes before %v: nulls sort last", row[0])
+			}
+		}
+	}
+	// Transform gives every row its group's size, null keys included.
+	tr := tableRows(t, compute(t, ctx, arrowFrame(t, rows, []int{1500, 1500}).GroupBy("T", "J").KeepNullKeys().
+		Transform(dataframe.Size()).Select("ID", "T", "J", "size")))
+	if len(tr) != len(rows) {
+		t.Fatalf("Transform: %d rows, want %d", len(tr), len(rows))
+	}
+	for _, row := range tr {
+		if w := ref[fmt.Sprint(deref(row[1]), "|", deref(row[2]))]; w == nil || row[3] != w.size {
+			t.Fatalf("Transform: row %v, want size %+v", row, w)
+		}
+	}
+}
+
+// deref is what a nullable cell holds, or "null".
+func deref(v any) any {
+	switch p := v.(type) {
+	case *string:
+		if p != nil {
+			return *p
+		}
+		return "null"
+	case *int64:
+		if p != nil {
+			return *p
+		}
+		return "null"
+	case nil:
+		return "null"
+	}
+	return v
+}
