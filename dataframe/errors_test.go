@@ -46,7 +46,6 @@ func TestBuildErrors(t *testing.T) {
 		{"string > int", base.Filter(col("S").Gt(2)), []string{"S (string)", "2 (int64)"}},
 		{"int == string", base.Filter(col("I").Eq("3")), []string{"I (int64)", `"3" (string)`}},
 		{"float < bool", base.Filter(col("F").Lt(col("B"))), []string{"F (float64)", "B (bool)"}},
-		{"bool < bool", base.Filter(col("B").Lt(true)), []string{"B (bool)", "true (bool)"}},
 		{"string + int", base.WithColumn("x", col("S").Add(1)), []string{"S (string)", "1 (int64)"}},
 		{"bool * float", base.WithColumn("x", col("B").Mul(col("F"))), []string{"B (bool)", "F (float64)"}},
 		{"and of an int", base.Filter(col("I").And(col("B"))), []string{"and", "I (int64)"}},
@@ -65,7 +64,7 @@ func TestBuildErrors(t *testing.T) {
 		{"WithColumn no name", base.WithColumn("", lit(1)), []string{"name"}},
 		{"GroupBy no keys", base.GroupBy().Agg(dataframe.Size()), []string{"no key"}},
 		{"GroupBy key twice", base.GroupBy("K", "K").Agg(dataframe.Size()), []string{`"K"`, "twice"}},
-		{"Agg nothing", base.GroupBy("K").Agg(), []string{"no aggregations"}},
+		{"Transform nothing", base.GroupBy("K").Transform(), []string{"no aggregations"}},
 		{"Agg names clash", base.GroupBy("K").Agg(dataframe.Sum("I"), dataframe.Sum("I")), []string{`"sum(I)"`, "As"}},
 		{"Agg name is a key", base.GroupBy("K").Agg(dataframe.Max("I").As("K")), []string{`"K"`}},
 

@@ -310,7 +310,7 @@ func logicFunctions() []*function {
 		out = append(out, &function{name: op.String(), arity: 2, format: infix,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 				t, ok := commonType(in[0], in[1])
-				if !ok || kindOfType(t) == kernel.KindBool && op != kernel.Eq && op != kernel.Ne {
+				if !ok {
 					return nil, fmt.Errorf("cannot compare %s with %s", describe(c.n.Args[0], in[0]), describe(c.n.Args[1], in[1]))
 				}
 				return kernel.Bool, checkTextLiterals(c, in, t)

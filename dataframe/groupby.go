@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
@@ -432,7 +433,7 @@ func (g *Grouped) check(what string) ([]arrow.Field, setOf, error) {
 // aggFields checks aggs against the frame and returns their result fields.
 func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field, []aggSpec, error) {
 	in := g.f.plan.schema()
-	if len(aggs) == 0 {
+	if len(aggs) == 0 && what != "Agg" { // Agg() alone gives the distinct keys, as Polars' agg()
 		return nil, nil, fmt.Errorf("GroupBy(%v).%s: no aggregations given", g.keys, what)
 	}
 	var fields []arrow.Field
@@ -1042,6 +1043,16 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(a.Keys) == 1 && a.Keys[0] == allRows && rec.NumRows() == 0 {
+		// A whole frame's aggregation of no rows is one row, as SQL's
+		// and pandas': counts and sums 0, the rest null.
+		empty, err := emptyStates(a, fns, rec.Schema())
+		if err != nil {
+			return nil, err
+		}
+		defer empty.Release()
+		rec = empty
+	}
 	var fields []arrow.Field
 	var cols []arrow.Array
 	for i, k := range a.Keys {
@@ -1062,6 +1073,40 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	}
 	out := array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows())
 	return sortedByKeys(a, out), nil
+}
+
+// emptyStates is the state record of one group of no rows, keyed 0, with
+// the columns of schema (a whole frame's aggregation's states): each
+// aggregation's partial over empty inputs of the type its state has.
+func emptyStates(a *groupArgs, fns []kernel.AggFunc, schema *arrow.Schema) (arrow.Record, error) {
+	cols := []arrow.Array{kernel.NewInt64([]int64{0}, nil)}
+	col := len(a.Keys)
+	for _, fn := range fns {
+		t := schema.Field(col).Type
+		if t.ID() != arrow.INT64 && t.ID() != arrow.FLOAT64 {
+			t = kernel.Float64
+		}
+		in := make([]arrow.Array, fn.Inputs())
+		for i := range in {
+			in[i] = array.MakeArrayOfNull(memory.DefaultAllocator, t, 0)
+			defer in[i].Release()
+		}
+		st, err := kernel.Partial(fn, in, nil, 1)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, st...)
+		col += numStates(fn)
+	}
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: schema.Field(i).Name, Type: c.DataType(), Nullable: true}
+	}
+	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, 1)
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec, nil
 }
 
 // sortedByKeys sorts a result by its keys when it is the whole result (one

@@ -897,3 +897,32 @@ func deref(v any) any {
 	}
 	return v
 }
+
+// TestAggOfNothing: a whole frame's Agg of no rows is one row (counts and
+// sums 0, the rest null), as SQL's and pandas'; it was none. A grouping's
+// Agg() with no aggregations gives the distinct keys, as Polars'. Both
+// found by the differential fuzzer (internal/difftest).
+func TestAggOfNothing(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(14, 200)
+	f := arrowFrame(t, rows, []int{100, 100})
+	empty := f.Filter(col("ID").Lt(int64(0)))
+	got := tableRows(t, compute(t, ctx, empty.Agg(dataframe.Size(), dataframe.Count("I"), dataframe.Sum("I"),
+		dataframe.Sum("F"), dataframe.Min("I"), dataframe.Max("F"), dataframe.Mean("I"), dataframe.Std("F"))))
+	checkRows(t, got, [][]any{{int64(0), int64(0), int64(0), 0.0, nil, nil, nil, nil}}, 0)
+	keys := tableRows(t, compute(t, ctx, f.GroupBy("KI").Agg()))
+	want := map[string]bool{}
+	for _, r := range rows {
+		if r.KI != nil {
+			want[fmt.Sprint(*r.KI)] = true
+		}
+	}
+	if len(keys) != len(want) {
+		t.Fatalf("GroupBy(KI).Agg(): %v, want the %d distinct keys", keys, len(want))
+	}
+	for _, k := range keys {
+		if !want[fmt.Sprint(k[0])] {
+			t.Errorf("GroupBy(KI).Agg(): key %v is not one", k[0])
+		}
+	}
+}

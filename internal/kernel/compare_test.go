@@ -282,8 +282,6 @@ func TestCompareIncompatibleKindsFail(t *testing.T) {
 		{"float vs bool", Col(floats(1.0)), Scalar(true), Eq},
 		{"bool vs int col", Col(bools(true)), Col(ints(1)), Ne},
 		{"string vs bool", Col(strs("true")), Col(bools(true)), Eq},
-		{"bool <", Col(bools(true)), Scalar(false), Lt},
-		{"bool >= col", Col(bools(true)), Col(bools(false)), Ge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -517,5 +515,25 @@ func BenchmarkAnd(b *testing.B) {
 	b.SetBytes(int64(s.n))
 	for i := 0; i < b.N; i++ {
 		And(x, y)
+	}
+}
+
+// Bools order false before true, as SQL and Polars order them.
+func TestCompareBoolsOrder(t *testing.T) {
+	a, b := Col(bools(false, false, true, true)), Col(bools(false, true, false, true))
+	for _, c := range []struct {
+		op   CmpOp
+		want []uint8
+	}{
+		{Eq, []uint8{1, 0, 0, 1}}, {Ne, []uint8{0, 1, 1, 0}}, {Lt, []uint8{0, 1, 0, 0}},
+		{Le, []uint8{1, 1, 0, 1}}, {Gt, []uint8{0, 0, 1, 0}}, {Ge, []uint8{1, 0, 1, 1}},
+	} {
+		m, err := Compare(a, b, c.op, 4)
+		if err != nil || fmt.Sprint(m.Vals) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %v, %v; want %v", c.op, m.Vals, err, c.want)
+		}
+	}
+	if m, err := Compare(a, Scalar(true), Lt, 4); err != nil || fmt.Sprint(m.Vals) != "[1 1 0 0]" {
+		t.Errorf("< true: %v, %v", m.Vals, err)
 	}
 }

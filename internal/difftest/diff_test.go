@@ -1,0 +1,207 @@
+package difftest
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/duskdata/dusk"
+	"github.com/duskdata/dusk/dataframe"
+)
+
+var (
+	seeds     = flag.Int("diff.seeds", 30, "how many seeds TestDiff runs, each a pair of tables and pipelinesPerSeed pipelines")
+	firstSeed = flag.Uint64("diff.seed", 1, "the first seed TestDiff runs")
+)
+
+// pipelinesPerSeed is how many pipelines run over each seed's tables.
+const pipelinesPerSeed = 10
+
+// bench is what the seeds share: a local cluster and a DuckDB database.
+type bench struct {
+	ctx context.Context
+	db  *sql.DB
+}
+
+func newBench(t *testing.T) *bench {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	t.Cleanup(cancel)
+	c, err := dusk.NewClient(ctx, dusk.Workers(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1) // one connection: its views are the ones queried
+	t.Cleanup(func() { db.Close() })
+	return &bench{ctx: dusk.WithClient(ctx, c), db: db}
+}
+
+// theCase is one seed's tables and one of its pipelines, at some sizes: a
+// case file under testdata holds one.
+type theCase struct {
+	Seed     uint64
+	Pipeline int
+	TRows    int
+	URows    int
+	Parts    int
+	Note     string `json:",omitempty"`
+}
+
+// draw makes the case's tables and pipeline from its seed.
+func (c theCase) draw() (table, table, *pipeline) {
+	r := rand.New(rand.NewPCG(c.Seed, 1))
+	t, u := newTable(r, "t", c.TRows), newTable(r, "u", c.URows)
+	return t, u, newPipeline(rand.New(rand.NewPCG(c.Seed, uint64(2+c.Pipeline))), t, u)
+}
+
+// sizes draws a seed's row counts and files: empty, one row, a few, and
+// over 100,000 now and then.
+func sizes(seed uint64) (trows, urows, parts int) {
+	r := rand.New(rand.NewPCG(seed, 0))
+	pick := func() int {
+		switch x := r.IntN(20); {
+		case x == 0:
+			return 0
+		case x == 1:
+			return 1
+		case x < 8:
+			return 2 + r.IntN(20)
+		case x < 19:
+			return 100 + r.IntN(3000)
+		}
+		return 100_001 + r.IntN(20_000)
+	}
+	return pick(), pick(), []int{1, 3, 16}[r.IntN(3)]
+}
+
+// run runs the case on both engines and returns how they disagree, "" if
+// they do not.
+func (b *bench) run(t *testing.T, c theCase) (string, *pipeline) {
+	t.Helper()
+	tt, u, p := c.draw()
+	dir := t.TempDir()
+	tables := map[string]*dataframe.Frame{}
+	for _, tb := range []table{tt, u} {
+		glob, err := tb.write(b.ctx, dir, c.Parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables[tb.Name] = dataframe.ReadParquet(glob)
+		if _, err := b.db.Exec(fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM read_parquet('%s')", tb.Name, glob)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.compare(p, tables), p
+}
+
+func (b *bench) compare(p *pipeline, tables map[string]*dataframe.Frame) string {
+	q := p.query()
+	rs, duckErr := b.db.QueryContext(b.ctx, q)
+	var duck [][]any
+	if duckErr == nil {
+		duck, duckErr = duckRows(rs)
+		rs.Close()
+	}
+	tb, duskErr := p.frame(tables).Compute(b.ctx)
+	var got [][]any
+	if duskErr == nil {
+		got, duskErr = duskRows(tb.Record())
+		tb.Release()
+	}
+	switch {
+	case duskErr != nil && duckErr != nil:
+		return "" // both refuse
+	case duskErr != nil:
+		return fmt.Sprintf("Dusk failed where DuckDB answered: %v", duskErr)
+	case duckErr != nil:
+		return fmt.Sprintf("DuckDB failed where Dusk answered: %v\nSQL: %s", duckErr, q)
+	}
+	return diff(got, duck, p.ordered())
+}
+
+// shrink halves the case's rows while it still disagrees.
+func (b *bench) shrink(t *testing.T, c theCase) theCase {
+	for c.TRows+c.URows > 1 {
+		smaller := c
+		if c.TRows >= c.URows {
+			smaller.TRows /= 2
+		} else {
+			smaller.URows /= 2
+		}
+		if d, _ := b.run(t, smaller); d == "" {
+			break
+		}
+		c = smaller
+	}
+	return c
+}
+
+// TestDiff runs random pipelines on random tables on Dusk and DuckDB and
+// compares the answers; a disagreement is shrunk and saved under testdata
+// as a case that TestCases replays.
+func TestDiff(t *testing.T) {
+	b := newBench(t)
+	runs := 0
+	for seed := *firstSeed; seed < *firstSeed+uint64(*seeds); seed++ {
+		trows, urows, parts := sizes(seed)
+		for i := range pipelinesPerSeed {
+			c := theCase{Seed: seed, Pipeline: i, TRows: trows, URows: urows, Parts: parts}
+			d, p := b.run(t, c)
+			runs++
+			if testing.Verbose() {
+				t.Logf("seed %d pipeline %d (%d and %d rows, %d files): %s\nSQL: %s", seed, i, trows, urows, parts, p, p.query())
+			}
+			if d == "" {
+				continue
+			}
+			small := b.shrink(t, c)
+			_, sp := b.run(t, small)
+			path := filepath.Join("testdata", fmt.Sprintf("seed%d-%d.json", seed, i))
+			js, _ := json.MarshalIndent(small, "", "  ")
+			if err := os.WriteFile(path, js, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d, _ = b.run(t, small)
+			t.Errorf("seed %d pipeline %d disagrees (saved %s, shrunk to %d and %d rows):\n%s\nSQL: %s\n%s",
+				seed, i, path, small.TRows, small.URows, sp, sp.query(), d)
+		}
+	}
+	t.Logf("%d pipelines compared", runs)
+}
+
+// TestCases replays the cases saved under testdata: each once disagreed,
+// and must agree now.
+func TestCases(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if len(files) == 0 {
+		t.Skip("no saved cases")
+	}
+	b := newBench(t)
+	for _, f := range files {
+		js, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c theCase
+		if err := json.Unmarshal(js, &c); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if d, p := b.run(t, c); d != "" {
+			t.Errorf("%s (%s): %s\n%s\nSQL: %s", f, c.Note, d, p, p.query())
+		}
+	}
+}

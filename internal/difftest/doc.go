@@ -1,0 +1,18 @@
+// Package difftest is a differential fuzzer: it makes random tables and
+// random pipelines, runs each pipeline on Dusk and, as SQL written beside
+// it, on DuckDB (embedded through duckdb-go) over the same Parquet files,
+// and compares the answers. A disagreement is shrunk to fewer rows and
+// saved under testdata, which the ordinary tests replay.
+//
+// It is a module of its own so that DuckDB, a cgo library of some
+// hundred megabytes, is no dependency of Dusk's. Run it from this folder:
+//
+//	go test ./...                              # the saved cases and 300 seeds
+//	go test -run TestDiff -diff.seeds 20000    # as many seeds as asked
+//	go test -run TestDiff -diff.seed 1234 -v   # one seed, its pipeline printed
+//
+// Semantics that differ by design are written into the SQL, not skipped:
+// Dusk drops rows with a null group key unless KeepNullKeys (the SQL
+// filters them out), its sum of no values is 0 where SQL's is NULL (the SQL
+// coalesces), and its join matches null keys (IS NOT DISTINCT FROM).
+package difftest

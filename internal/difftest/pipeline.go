@@ -1,0 +1,136 @@
+package difftest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// expr is an expression over the current columns, for both engines.
+type expr struct {
+	kind kind
+	dusk dataframe.Expr
+	sql  string
+	text string
+}
+
+// col is a column of the current schema: its name and kind.
+type col struct {
+	name string
+	kind kind
+}
+
+func colRef(c col) expr {
+	return expr{kind: c.kind, dusk: dataframe.Col(c.name), sql: quote(c.name), text: c.name}
+}
+
+func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// literal is a value of kind k drawn as the columns' values are.
+func literal(r *rand.Rand, k kind) expr {
+	v := r.IntN(40) - 20
+	switch k {
+	case kFloat64:
+		f := float64(v) / 8
+		s := strconv.FormatFloat(f, 'g', -1, 64)
+		return expr{kind: k, dusk: dataframe.Lit(f), sql: s + "::DOUBLE", text: s}
+	case kString:
+		s := strs[r.IntN(len(strs))]
+		return expr{kind: k, dusk: dataframe.Lit(s), sql: "'" + strings.ReplaceAll(s, "'", "''") + "'", text: strconv.Quote(s)}
+	case kBool:
+		b := v%2 == 0
+		return expr{kind: k, dusk: dataframe.Lit(b), sql: strings.ToUpper(strconv.FormatBool(b)), text: strconv.FormatBool(b)}
+	case kDate:
+		d := dayString(int64(18000 + r.IntN(1000)))
+		return expr{kind: k, dusk: dataframe.Date(d), sql: "DATE '" + d + "'", text: d}
+	}
+	return expr{kind: kInt64, dusk: dataframe.Lit(int64(v)), sql: strconv.Itoa(v), text: strconv.Itoa(v)}
+}
+
+// comparable reports whether kinds a and b compare with each other.
+func comparable(a, b kind) bool {
+	num := func(k kind) bool { return k <= kFloat64 }
+	return a == b || num(a) && num(b) || a == kDecimal && b == kInt64 || a == kInt64 && b == kDecimal
+}
+
+// predicate draws a condition on cols: comparisons with literals or other
+// columns, null tests, and their conjunctions and negations.
+func predicate(r *rand.Rand, cols []col, depth int) expr {
+	if depth > 0 && r.IntN(3) == 0 {
+		a, b := predicate(r, cols, depth-1), predicate(r, cols, depth-1)
+		if r.IntN(2) == 0 {
+			return expr{kind: kBool, dusk: a.dusk.And(b.dusk), sql: "(" + a.sql + " AND " + b.sql + ")", text: "(" + a.text + " and " + b.text + ")"}
+		}
+		return expr{kind: kBool, dusk: a.dusk.Or(b.dusk), sql: "(" + a.sql + " OR " + b.sql + ")", text: "(" + a.text + " or " + b.text + ")"}
+	}
+	c := colRef(cols[r.IntN(len(cols))])
+	switch r.IntN(8) {
+	case 0:
+		return expr{kind: kBool, dusk: c.dusk.IsNull(), sql: "(" + c.sql + " IS NULL)", text: c.text + " is null"}
+	case 1:
+		p := predicate(r, cols, 0)
+		return expr{kind: kBool, dusk: p.dusk.Not(), sql: "(NOT " + p.sql + ")", text: "not " + p.text}
+	}
+	var other expr
+	if r.IntN(3) == 0 {
+		var same []col
+		for _, o := range cols {
+			if comparable(c.kind, o.kind) && o.name != c.text {
+				same = append(same, o)
+			}
+		}
+		if len(same) > 0 {
+			other = colRef(same[r.IntN(len(same))])
+		}
+	}
+	if other.sql == "" {
+		lk := c.kind
+		if lk == kDecimal || lk <= kInt8 {
+			lk = kInt64
+		}
+		other = literal(r, lk)
+	}
+	ops := []struct {
+		name, sql string
+		f         func(dataframe.Expr, any) dataframe.Expr
+	}{
+		{"==", "=", dataframe.Expr.Eq}, {"!=", "<>", dataframe.Expr.Ne}, {"<", "<", dataframe.Expr.Lt},
+		{"<=", "<=", dataframe.Expr.Le}, {">", ">", dataframe.Expr.Gt}, {">=", ">=", dataframe.Expr.Ge},
+	}
+	op := ops[r.IntN(len(ops))]
+	return expr{kind: kBool, dusk: op.f(c.dusk, other.dusk), sql: "(" + c.sql + " " + op.sql + " " + other.sql + ")",
+		text: c.text + " " + op.name + " " + other.text}
+}
+
+// computed draws a number computed from a numeric column, or nil where
+// cols has none: a sum, difference or product with a small integer.
+func computed(r *rand.Rand, cols []col) (expr, bool) {
+	var nums []col
+	for _, c := range cols {
+		if c.kind <= kInt8 || c.kind == kDecimal {
+			nums = append(nums, c)
+		}
+	}
+	if len(nums) == 0 {
+		return expr{}, false
+	}
+	a := colRef(nums[r.IntN(len(nums))])
+	k := r.IntN(5) + 1
+	ops := []struct {
+		name string
+		f    func(dataframe.Expr, any) dataframe.Expr
+	}{{"+", dataframe.Expr.Add}, {"-", dataframe.Expr.Sub}, {"*", dataframe.Expr.Mul}}
+	op := ops[r.IntN(len(ops))]
+	out := kInt64
+	if a.kind == kDecimal {
+		out = kDecimal
+	}
+	// The SQL widens first: DuckDB's int8 arithmetic stays int8 and fails
+	// past it, where Dusk computes in the operand's type too; values are
+	// small enough for neither to overflow an int64.
+	return expr{kind: out, dusk: op.f(a.dusk, int64(k)), sql: fmt.Sprintf("(CAST(%s AS %s) %s %d)", a.sql, map[kind]string{kInt64: "BIGINT", kDecimal: "DECIMAL(18,2)"}[out], op.name, k),
+		text: fmt.Sprintf("%s %s %d", a.text, op.name, k)}, true
+}

@@ -1,0 +1,273 @@
+package difftest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// step is one operation of a pipeline, for both engines: apply gives the
+// frame after it, sql the query after it, wrapping the query before it.
+type step struct {
+	text  string
+	apply func(f *dataframe.Frame, tables map[string]*dataframe.Frame) *dataframe.Frame
+	sql   func(from string) string
+	// ordered: the result's order is defined (a sort), and compared.
+	ordered bool
+}
+
+// pipeline is a source table and steps over it.
+type pipeline struct {
+	source string
+	steps  []step
+	cols   []col // the result's columns
+}
+
+func (p *pipeline) String() string {
+	var b strings.Builder
+	b.WriteString(p.source)
+	for _, s := range p.steps {
+		b.WriteString("\n  ." + s.text)
+	}
+	return b.String()
+}
+
+// query is the pipeline as SQL.
+func (p *pipeline) query() string {
+	q := "SELECT * FROM " + p.source
+	for _, s := range p.steps {
+		q = s.sql(q)
+	}
+	return q
+}
+
+// frame is the pipeline as a Dusk frame over tables.
+func (p *pipeline) frame(tables map[string]*dataframe.Frame) *dataframe.Frame {
+	f := tables[p.source]
+	for _, s := range p.steps {
+		f = s.apply(f, tables)
+	}
+	return f
+}
+
+// ordered reports whether the result's order is defined: its last step
+// sorts.
+func (p *pipeline) ordered() bool { return len(p.steps) > 0 && p.steps[len(p.steps)-1].ordered }
+
+// newPipeline draws 1 to 4 steps over table t, joining u now and then.
+func newPipeline(r *rand.Rand, t, u table) *pipeline {
+	p := &pipeline{source: t.Name}
+	for _, c := range t.Cols {
+		p.cols = append(p.cols, col{c.Name, c.Kind})
+	}
+	n := 1 + r.IntN(4)
+	joined := false
+	for range n {
+		switch x := r.IntN(10); {
+		case x < 3:
+			p.filter(r)
+		case x < 4:
+			p.with(r)
+		case x < 6:
+			p.agg(r)
+		case x < 7 && !joined:
+			joined = p.join(r, u)
+		case x < 9:
+			p.sortLimit(r)
+		default:
+			p.distinct()
+		}
+	}
+	return p
+}
+
+func (p *pipeline) filter(r *rand.Rand) {
+	e := predicate(r, p.cols, 2)
+	p.steps = append(p.steps, step{text: "Filter(" + e.text + ")",
+		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame { return f.Filter(e.dusk) },
+		sql:   func(from string) string { return "SELECT * FROM (" + from + ") WHERE " + e.sql }})
+}
+
+func (p *pipeline) with(r *rand.Rand) {
+	e, ok := computed(r, p.cols)
+	if !ok {
+		return
+	}
+	name := fmt.Sprintf("c%d", len(p.steps))
+	p.cols = append(p.cols, col{name, e.kind})
+	p.steps = append(p.steps, step{text: "WithColumn(" + name + ", " + e.text + ")",
+		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame { return f.WithColumn(name, e.dusk) },
+		sql:   func(from string) string { return "SELECT *, " + e.sql + " AS " + quote(name) + " FROM (" + from + ")" }})
+}
+
+// aggregation is one aggregation of a grouping, for both engines.
+type aggregation struct {
+	dusk dataframe.Agg
+	sql  string
+	kind kind
+}
+
+// aggsFor draws the aggregations a column of kind k takes.
+func aggsFor(r *rand.Rand, c col) []aggregation {
+	q := quote(c.name)
+	out := []aggregation{{dataframe.Count(c.name), "count(" + q + ")", kInt64}}
+	if c.kind.numeric() {
+		out = append(out,
+			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", sumKind(c.kind)},
+			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64})
+	}
+	if c.kind.numeric() || c.kind == kDate {
+		out = append(out,
+			aggregation{dataframe.Min(c.name), "min(" + q + ")", c.kind},
+			aggregation{dataframe.Max(c.name), "max(" + q + ")", c.kind})
+	}
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out[:1+r.IntN(len(out))]
+}
+
+func sumKind(k kind) kind {
+	if k == kFloat64 || k == kDecimal {
+		return k
+	}
+	return kInt64
+}
+
+func (p *pipeline) agg(r *rand.Rand) {
+	cols := slices.Clone(p.cols)
+	r.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
+	nkeys := r.IntN(min(3, len(cols)))
+	keys := cols[:nkeys]
+	var aggs []aggregation
+	aggs = append(aggs, aggregation{dataframe.Size(), "count(*)", kInt64})
+	for _, c := range cols[nkeys:] {
+		if r.IntN(2) == 0 {
+			aggs = append(aggs, aggsFor(r, c)...)
+		}
+	}
+	keepNulls := nkeys > 0 && r.IntN(2) == 0
+	split := 0
+	if nkeys > 0 && r.IntN(3) == 0 {
+		split = 1 + r.IntN(4)
+	}
+	var names, keyNames, sqlKeys, notNull []string
+	out := slices.Clone(keys)
+	var duskAggs []dataframe.Agg
+	var sqlAggs []string
+	seen := map[string]bool{}
+	for _, k := range keys {
+		keyNames = append(keyNames, k.name)
+		sqlKeys = append(sqlKeys, quote(k.name))
+		notNull = append(notNull, quote(k.name)+" IS NOT NULL")
+	}
+	for _, k := range keyNames {
+		seen[k] = true // an aggregation named as a key would clash with it
+	}
+	for _, a := range aggs {
+		name := a.dusk.Name()
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		names = append(names, name)
+		duskAggs = append(duskAggs, a.dusk)
+		sqlAggs = append(sqlAggs, a.sql+" AS "+quote(name))
+		out = append(out, col{name, a.kind})
+	}
+	p.cols = out
+	text := fmt.Sprintf("GroupBy(%v)", keyNames)
+	if keepNulls {
+		text += ".KeepNullKeys()"
+	}
+	if split > 0 {
+		text += fmt.Sprintf(".SplitOut(%d)", split)
+	}
+	text += fmt.Sprintf(".Agg(%v)", names)
+	p.steps = append(p.steps, step{text: text,
+		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
+			if len(keyNames) == 0 {
+				return f.Agg(duskAggs...)
+			}
+			g := f.GroupBy(keyNames...)
+			if keepNulls {
+				g = g.KeepNullKeys()
+			}
+			if split > 0 {
+				g = g.SplitOut(split)
+			}
+			return g.Agg(duskAggs...)
+		},
+		sql: func(from string) string {
+			q := "SELECT " + strings.Join(append(slices.Clone(sqlKeys), sqlAggs...), ", ") + " FROM (" + from + ")"
+			if len(keyNames) > 0 && !keepNulls {
+				q += " WHERE " + strings.Join(notNull, " AND ")
+			}
+			if len(keyNames) > 0 {
+				q += " GROUP BY " + strings.Join(sqlKeys, ", ")
+			}
+			return q
+		}})
+}
+
+// join joins u on a key of each side of kinds that compare, inner or left;
+// u's columns keep their names (they differ from t's). It reports whether
+// it could.
+func (p *pipeline) join(r *rand.Rand, u table) bool {
+	type pair struct{ l, r col }
+	var pairs []pair
+	for _, lc := range p.cols {
+		for _, rc := range u.Cols {
+			k := rc.Kind
+			if lc.kind == k || lc.kind <= kFloat64 && k <= kFloat64 {
+				pairs = append(pairs, pair{lc, col{rc.Name, k}})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return false
+	}
+	kp := pairs[r.IntN(len(pairs))]
+	how, sqlHow := dataframe.Inner, "JOIN"
+	if r.IntN(2) == 0 {
+		how, sqlHow = dataframe.Left, "LEFT JOIN"
+	}
+	broadcast := []int64{0, -1}[r.IntN(2)]
+	for _, c := range u.Cols {
+		p.cols = append(p.cols, col{c.Name, c.Kind})
+	}
+	p.steps = append(p.steps, step{text: fmt.Sprintf("Merge(%s, %s, %s = %s, broadcast %d)", u.Name, how, kp.l.name, kp.r.name, broadcast),
+		apply: func(f *dataframe.Frame, tables map[string]*dataframe.Frame) *dataframe.Frame {
+			return f.Merge(tables[u.Name], dataframe.MergeOptions{How: how, LeftOn: []string{kp.l.name}, RightOn: []string{kp.r.name}, BroadcastBytes: broadcast})
+		},
+		sql: func(from string) string {
+			return fmt.Sprintf("SELECT l.*, r.* FROM (%s) AS l %s %s AS r ON l.%s IS NOT DISTINCT FROM r.%s",
+				from, sqlHow, u.Name, quote(kp.l.name), quote(kp.r.name))
+		}})
+	return true
+}
+
+// sortLimit sorts by every column, so that the order is defined, nulls
+// last, and keeps the first rows.
+func (p *pipeline) sortLimit(r *rand.Rand) {
+	var names, sqlCols []string
+	for _, c := range p.cols {
+		names = append(names, c.name)
+		sqlCols = append(sqlCols, quote(c.name)+" ASC NULLS LAST")
+	}
+	n := []int{0, 1, 5, 100}[r.IntN(4)]
+	p.steps = append(p.steps, step{text: fmt.Sprintf("SortValues(%v).Limit(%d)", names, n), ordered: true,
+		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
+			return f.SortValues(names).Limit(n)
+		},
+		sql: func(from string) string {
+			return fmt.Sprintf("SELECT * FROM (%s) ORDER BY %s LIMIT %d", from, strings.Join(sqlCols, ", "), n)
+		}})
+}
+
+func (p *pipeline) distinct() {
+	p.steps = append(p.steps, step{text: "DropDuplicates()",
+		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame { return f.DropDuplicates() },
+		sql:   func(from string) string { return "SELECT DISTINCT * FROM (" + from + ")" }})
+}

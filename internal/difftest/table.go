@@ -1,0 +1,178 @@
+package difftest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// kind is a column type the generator makes.
+type kind int
+
+const (
+	kInt64 kind = iota
+	kInt32
+	kInt8
+	kFloat64
+	kString
+	kBool
+	kDate
+	kDecimal
+	kinds
+)
+
+var kindNames = [...]string{"int64", "int32", "int8", "float64", "string", "bool", "date", "decimal(12,2)"}
+
+func (k kind) String() string { return kindNames[k] }
+
+func (k kind) arrowType() arrow.DataType {
+	switch k {
+	case kInt64:
+		return arrow.PrimitiveTypes.Int64
+	case kInt32:
+		return arrow.PrimitiveTypes.Int32
+	case kInt8:
+		return arrow.PrimitiveTypes.Int8
+	case kFloat64:
+		return arrow.PrimitiveTypes.Float64
+	case kString:
+		return arrow.BinaryTypes.String
+	case kBool:
+		return arrow.FixedWidthTypes.Boolean
+	case kDate:
+		return arrow.FixedWidthTypes.Date32
+	}
+	return &arrow.Decimal128Type{Precision: 12, Scale: 2}
+}
+
+// numeric kinds add, compare with numbers and sum.
+func (k kind) numeric() bool { return k <= kFloat64 || k == kDecimal }
+
+// column is one generated column.
+type column struct {
+	Name  string
+	Kind  kind
+	Nulls float64 // the share of rows that are null
+	// Distinct bounds its values (few: many repeats, for groups and joins).
+	Distinct int
+}
+
+// table is a generated table: its columns and rows, written as Parquet.
+type table struct {
+	Name string
+	Cols []column
+	Rows int
+	Seed uint64
+}
+
+// strs are the strings values are drawn from: empty, padded, cased,
+// non-ASCII, long.
+var strs = []string{"", "a", "A", "b", "apple", "Apple", "apple pie", " pad ", "é", "日本", "zz", "a,b", `q"uote`,
+	strings.Repeat("long", 20)}
+
+// newTable draws a table of rows rows and 2 to 6 columns.
+func newTable(r *rand.Rand, name string, rows int) table {
+	t := table{Name: name, Rows: rows, Seed: r.Uint64()}
+	n := 2 + r.IntN(5)
+	for i := range n {
+		c := column{Name: fmt.Sprintf("%s%d", name, i), Kind: kind(r.IntN(int(kinds)))}
+		switch r.IntN(3) {
+		case 1:
+			c.Nulls = 0.2
+		case 2:
+			c.Nulls = []float64{0.02, 0.5, 1}[r.IntN(3)]
+		}
+		c.Distinct = []int{3, 20, 1000}[r.IntN(3)]
+		t.Cols = append(t.Cols, c)
+	}
+	return t
+}
+
+// record builds t's rows from its seed.
+func (t table) record() arrow.Record {
+	r := rand.New(rand.NewPCG(t.Seed, 7))
+	fields := make([]arrow.Field, len(t.Cols))
+	for i, c := range t.Cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Kind.arrowType(), Nullable: true}
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))
+	defer b.Release()
+	for range t.Rows {
+		for i, c := range t.Cols {
+			fb := b.Field(i)
+			if c.Nulls > 0 && r.Float64() < c.Nulls {
+				fb.AppendNull()
+				continue
+			}
+			v := r.IntN(c.Distinct)
+			switch c.Kind {
+			case kInt64:
+				fb.(*array.Int64Builder).Append(int64(v - c.Distinct/2))
+			case kInt32:
+				fb.(*array.Int32Builder).Append(int32(v - c.Distinct/2))
+			case kInt8:
+				fb.(*array.Int8Builder).Append(int8(v%200 - 100))
+			case kFloat64:
+				fb.(*array.Float64Builder).Append(floatOf(r, v, c.Distinct))
+			case kString:
+				s := strs[v%len(strs)]
+				if v >= len(strs) {
+					s += fmt.Sprint(v)
+				}
+				fb.(*array.StringBuilder).Append(s)
+			case kBool:
+				fb.(*array.BooleanBuilder).Append(v%2 == 0)
+			case kDate:
+				fb.(*array.Date32Builder).Append(arrow.Date32(18000 + v))
+			case kDecimal:
+				fb.(*array.Decimal128Builder).Append(decimal128.FromI64(int64(v-c.Distinct/2)*137 + int64(v%100)))
+			}
+		}
+	}
+	return b.NewRecord()
+}
+
+// floatOf is a float from v: mostly exact eighths, now and then -0, a
+// large value or an infinity.
+func floatOf(r *rand.Rand, v, distinct int) float64 {
+	switch r.IntN(50) {
+	case 0:
+		return math.Copysign(0, -1)
+	case 1:
+		return math.Inf(1 - 2*r.IntN(2))
+	case 2:
+		return float64(v) * 1e15
+	}
+	return float64(v-distinct/2) / 8
+}
+
+// write writes t as Parquet in parts files under dir (some of them empty
+// where the rows are few) and returns the glob that reads them.
+func (t table) write(ctx context.Context, dir string, parts int) (string, error) {
+	rec := t.record()
+	defer rec.Release()
+	var recs []arrow.Record
+	for p := range parts {
+		lo, hi := int64(t.Rows*p/parts), int64(t.Rows*(p+1)/parts)
+		recs = append(recs, rec.NewSlice(lo, hi))
+	}
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	out := dir + "/" + t.Name
+	if _, err := dataframe.FromArrow(recs...).ToParquet(ctx, out); err != nil {
+		return "", fmt.Errorf("write %s: %w", t.Name, err)
+	}
+	return out + "/*.parquet", nil
+}
