@@ -99,8 +99,10 @@ func (p *pipeline) with(r *rand.Rand) {
 	name := fmt.Sprintf("c%d", len(p.steps))
 	p.cols = append(p.cols, col{name, e.kind})
 	p.steps = append(p.steps, step{text: "WithColumn(" + name + ", " + e.text + ")",
-		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame { return f.WithColumn(name, e.dusk) },
-		sql:   func(from string) string { return "SELECT *, " + e.sql + " AS " + quote(name) + " FROM (" + from + ")" }})
+		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
+			return f.WithColumn(name, e.dusk)
+		},
+		sql: func(from string) string { return "SELECT *, " + e.sql + " AS " + quote(name) + " FROM (" + from + ")" }})
 }
 
 // aggregation is one aggregation of a grouping, for both engines.
