@@ -104,13 +104,17 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 			continue
 		}
 		// Numbers of different types join by value: both keys become
-		// their common type (an int32 key joins an int64 one as int64).
+		// their common type (an int32 key joins an int64 one as int64, a
+		// decimal(12,2) a decimal(18,2) one as decimal(18,2)).
 		kl, kr := kindOfType(lf.Type), kindOfType(rf.Type)
-		if !isPlainNumber(kl) || !isPlainNumber(kr) {
+		if !isNumberKind(kl) || !isNumberKind(kr) {
 			return failed(fmt.Errorf("Merge: key columns of different types: left %s is %s, right %s is %s",
 				lon[i], kernel.TypeName(lf.Type), ron[i], kernel.TypeName(rf.Type)))
 		}
 		common := numberSupertype(lf.Type, rf.Type)
+		if kl == kernel.KindDecimal || kr == kernel.KindDecimal {
+			common, _ = commonType(lf.Type, rf.Type) // decimal(18, the larger scale), or float64
+		}
 		if !arrow.TypeEqual(lf.Type, common) {
 			f = f.WithColumn(lon[i], Col(lon[i]).Cast(common))
 		}
@@ -160,10 +164,6 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	}
 	return &Frame{plan: newJoin(f.plan, right.plan, joinSpec{How: how, LeftOn: lon, RightOn: ron, Cols: outs, Broadcast: limit})}
 }
-
-// isPlainNumber reports whether a key of kind k joins keys of other number
-// types by value: integers and floats (decimals keep their scale apart).
-func isPlainNumber(k kernel.Kind) bool { return k == kernel.KindInt || k == kernel.KindFloat }
 
 func parseHow(h How) (kernel.JoinType, error) {
 	if h == "" {
