@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -303,6 +304,9 @@ func modulePackages(t *testing.T) map[string]*pkgInfo {
 		}
 		if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata") {
 			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); path != "." && err == nil {
+			return filepath.SkipDir // a module of its own (internal/difftest)
 		}
 		p, err := build.ImportDir(path, 0)
 		if err != nil {

@@ -7,7 +7,7 @@
 // It is a module of its own so that DuckDB, a cgo library of some
 // hundred megabytes, is no dependency of Dusk's. Run it from this folder:
 //
-//	go test ./...                              # the saved cases and 300 seeds
+//	go test ./...                              # the saved cases and 30 seeds
 //	go test -run TestDiff -diff.seeds 20000    # as many seeds as asked
 //	go test -run TestDiff -diff.seed 1234 -v   # one seed, its pipeline printed
 //
