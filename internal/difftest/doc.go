@@ -14,5 +14,7 @@
 // Semantics that differ by design are written into the SQL, not skipped:
 // Dusk drops rows with a null group key unless KeepNullKeys (the SQL
 // filters them out), its sum of no values is 0 where SQL's is NULL (the SQL
-// coalesces), and its join matches null keys (IS NOT DISTINCT FROM).
+// coalesces), its join matches null keys (IS NOT DISTINCT FROM), and it
+// compares floats as IEEE 754 does, NaN unordered and equal to nothing,
+// where DuckDB orders NaN above every number (the SQL tests isnan).
 package difftest

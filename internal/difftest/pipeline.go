@@ -101,8 +101,19 @@ func predicate(r *rand.Rand, cols []col, depth int) expr {
 		{"<=", "<=", dataframe.Expr.Le}, {">", ">", dataframe.Expr.Gt}, {">=", ">=", dataframe.Expr.Ge},
 	}
 	op := ops[r.IntN(len(ops))]
-	return expr{kind: kBool, dusk: op.f(c.dusk, other.dusk), sql: "(" + c.sql + " " + op.sql + " " + other.sql + ")",
-		text: c.text + " " + op.name + " " + other.text}
+	q := "(" + c.sql + " " + op.sql + " " + other.sql + ")"
+	if c.kind == kFloat64 || other.kind == kFloat64 {
+		// Dusk compares floats as IEEE 754 does: NaN is unordered and
+		// equals nothing. DuckDB orders NaN above every number and equal
+		// to itself, so the SQL says IEEE's rule.
+		nan := fmt.Sprintf("isnan(CAST(%s AS DOUBLE)) OR isnan(CAST(%s AS DOUBLE))", c.sql, other.sql)
+		if op.name == "!=" {
+			q = "(" + q + " OR " + nan + ")"
+		} else {
+			q = "(" + q + " AND NOT (" + nan + "))"
+		}
+	}
+	return expr{kind: kBool, dusk: op.f(c.dusk, other.dusk), sql: q, text: c.text + " " + op.name + " " + other.text}
 }
 
 // computed draws a number computed from a numeric column, or nil where

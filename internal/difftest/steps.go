@@ -74,7 +74,7 @@ func newPipeline(r *rand.Rand, t, u table) *pipeline {
 		case x < 6:
 			p.agg(r)
 		case x < 7 && !joined:
-			joined = p.join(r, u)
+			joined = p.join(r, t, u)
 		case x < 9:
 			p.sortLimit(r)
 		default:
@@ -213,10 +213,17 @@ func (p *pipeline) agg(r *rand.Rand) {
 		}})
 }
 
+// maxJoinRows bounds the pairs of rows a join's tables make, so that its
+// answer stays small whatever its keys hold.
+const maxJoinRows = 4_000_000
+
 // join joins u on a key of each side of kinds that compare, inner or left;
 // u's columns keep their names (they differ from t's). It reports whether
 // it could.
-func (p *pipeline) join(r *rand.Rand, u table) bool {
+func (p *pipeline) join(r *rand.Rand, t, u table) bool {
+	if t.Rows*u.Rows > maxJoinRows {
+		return false // keys of few values, or nulls, match most pairs
+	}
 	type pair struct{ l, r col }
 	var pairs []pair
 	for _, lc := range p.cols {
