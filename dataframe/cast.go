@@ -321,6 +321,10 @@ func valueText(col arrow.Array, i int) string {
 // castTimes converts between dates and timestamps: a date is midnight (in
 // the timestamp's zone), a timestamp's date is that of its wall clock.
 func castTimes(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) {
+	if arrow.TypeEqual(col.DataType(), to) { // a date to a date: as it is (it crashed)
+		col.Retain()
+		return col, nil
+	}
 	vals := intsOf(kernel.Col(col)).Array.(*array.Int64).Int64Values()
 	out := make([]int64, len(vals))
 	switch from := col.DataType().(type) {

@@ -156,7 +156,7 @@ func (c *evalCall) choose(cond kernel.Mask, a, b value) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	return value{datum: kernel.Col(retype(col, c.out)), typ: c.out}, nil
+	return value{datum: kernel.Col(narrowTo(retype(col, c.out), c.out)), typ: c.out}, nil // a narrow int or float32 as declared
 }
 
 // errNeverEqual is temporalKey's answer for a value no row of the column

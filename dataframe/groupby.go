@@ -331,7 +331,8 @@ func (g *Grouped) nullGroups(what string, keys bool, op func(*Grouped) *Frame) *
 			return failed(fmt.Errorf("GroupBy(%v).KeepNullKeys: key %s: %w", g.keys, k, err))
 		}
 		isNull, filled := "__dusk_null_"+k, "__dusk_key_"+k
-		f = f.WithColumn(isNull, When(Col(k).IsNull()).Then(1).Otherwise(0)).WithColumn(filled, Col(k).FillNull(zero))
+		f = f.WithColumn(isNull, When(Col(k).IsNull()).Then(1).Otherwise(0)).
+			WithColumn(filled, Col(k).FillNull(zero).Cast(fl.Type)) // in the key's own type
 		hidden = append(hidden, isNull, filled)
 	}
 	out := op(&Grouped{f: f, keys: hidden, splitOut: g.splitOut})
@@ -402,7 +403,39 @@ func (f *Frame) Agg(aggs ...Agg) *Frame {
 	if out.err != nil {
 		return failed(fmt.Errorf("Agg: %w", out.err))
 	}
-	return out.Drop(allRows)
+	out = out.Drop(allRows)
+	// Of no rows, the answer is one row, as SQL's and pandas': the row of
+	// an empty input follows the answer, and the first row is kept.
+	empty, err := emptyAnswer(out.plan.schema(), aggs)
+	if err != nil {
+		return failed(fmt.Errorf("Agg: %w", err))
+	}
+	defer empty.Release()
+	return Concat(out, FromArrow(empty)).Limit(1)
+}
+
+// emptyAnswer is the aggregations' answer over no rows, a record of one
+// row with the columns of schema: sizes, counts, sums and distinct counts
+// 0, the rest null.
+func emptyAnswer(schema *arrow.Schema, aggs []Agg) (arrow.Record, error) {
+	cols := make([]arrow.Array, len(aggs))
+	for i, a := range aggs {
+		t := schema.Field(i).Type
+		zero := a.hol == "nunique" || a.hol == "" && (a.fn == kernel.Sum || a.fn == kernel.Count || a.fn == kernel.Size)
+		switch {
+		case zero && physicalKind(t) == kernel.KindFloat:
+			cols[i] = retype(kernel.NewFloat64([]float64{0}, nil), t)
+		case zero:
+			cols[i] = retype(kernel.NewInt64([]int64{0}, nil), t)
+		default:
+			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, t, 1)
+		}
+	}
+	rec := array.NewRecord(schema, cols, 1)
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec, nil
 }
 
 // check validates the keys and returns their fields.
@@ -510,7 +543,7 @@ func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, e
 		if err := a.fn.CheckInput(kind); err != nil {
 			return 0, fmt.Errorf("column %s: %w", col, err)
 		}
-	case holistics[a.hol].numeric && kind != kernel.KindInt && kind != kernel.KindFloat:
+	case holistics[a.hol].numeric && kind != kernel.KindInt && kind != kernel.KindFloat && kind != kernel.KindDecimal:
 		return 0, fmt.Errorf("column %s: %s needs a numeric column, not %s", col, a.hol, kind)
 	}
 	return kind, nil
@@ -1043,16 +1076,6 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(a.Keys) == 1 && a.Keys[0] == allRows && rec.NumRows() == 0 {
-		// A whole frame's aggregation of no rows is one row, as SQL's
-		// and pandas': counts and sums 0, the rest null.
-		empty, err := emptyStates(a, fns, rec.Schema())
-		if err != nil {
-			return nil, err
-		}
-		defer empty.Release()
-		rec = empty
-	}
 	var fields []arrow.Field
 	var cols []arrow.Array
 	for i, k := range a.Keys {
@@ -1073,40 +1096,6 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 	}
 	out := array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows())
 	return sortedByKeys(a, out), nil
-}
-
-// emptyStates is the state record of one group of no rows, keyed 0, with
-// the columns of schema (a whole frame's aggregation's states): each
-// aggregation's partial over empty inputs of the type its state has.
-func emptyStates(a *groupArgs, fns []kernel.AggFunc, schema *arrow.Schema) (arrow.Record, error) {
-	cols := []arrow.Array{kernel.NewInt64([]int64{0}, nil)}
-	col := len(a.Keys)
-	for _, fn := range fns {
-		t := schema.Field(col).Type
-		if t.ID() != arrow.INT64 && t.ID() != arrow.FLOAT64 {
-			t = kernel.Float64
-		}
-		in := make([]arrow.Array, fn.Inputs())
-		for i := range in {
-			in[i] = array.MakeArrayOfNull(memory.DefaultAllocator, t, 0)
-			defer in[i].Release()
-		}
-		st, err := kernel.Partial(fn, in, nil, 1)
-		if err != nil {
-			return nil, err
-		}
-		cols = append(cols, st...)
-		col += numStates(fn)
-	}
-	fields := make([]arrow.Field, len(cols))
-	for i, c := range cols {
-		fields[i] = arrow.Field{Name: schema.Field(i).Name, Type: c.DataType(), Nullable: true}
-	}
-	rec := array.NewRecord(arrow.NewSchema(fields, nil), cols, 1)
-	for _, c := range cols {
-		c.Release()
-	}
-	return rec, nil
 }
 
 // sortedByKeys sorts a result by its keys when it is the whole result (one
@@ -1266,6 +1255,11 @@ func holisticAggs(a *groupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.A
 		var r arrow.Array
 		var err error
 		if h, ok := holistics[s.Hol]; ok {
+			if h.numeric {
+				// Integers of every width, and decimals at their value.
+				col = kernel.WidenFloat(col)
+				defer col.Release()
+			}
 			r, err = h.compute(col, ids, n, s.Q)
 		} else {
 			one := groupArgs{Aggs: []aggSpec{s}}

@@ -316,8 +316,14 @@ func (p *pruner) prune(n node, need setOf) node {
 				rn.add(c.Src)
 			}
 		}
-		if len(spec.Cols) == 0 {
-			spec.Cols = n.spec.Cols[:1]
+		if len(spec.Cols) == 0 { // nothing above reads a column: keep one, read too
+			c := n.spec.Cols[0]
+			spec.Cols = []joinCol{c}
+			if c.Side == 0 {
+				ln.add(c.Src)
+			} else {
+				rn.add(c.Src)
+			}
 		}
 		return newJoin(p.prune(n.left, ln), p.prune(n.right, rn), spec)
 	case *hashShuffle:

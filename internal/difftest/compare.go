@@ -40,6 +40,10 @@ func duskRows(rec arrow.Record) ([][]any, error) {
 				v = float64(a.Value(i))
 			case *array.Int8:
 				v = float64(a.Value(i))
+			case *array.Uint16:
+				v = float64(a.Value(i))
+			case *array.Timestamp:
+				v = instant(a.Value(i).ToTime(a.DataType().(*arrow.TimestampType).Unit))
 			case *array.Float64:
 				v = a.Value(i)
 			case *array.String:
@@ -62,9 +66,13 @@ func duskRows(rec arrow.Record) ([][]any, error) {
 	return rows, nil
 }
 
+// instant is a timestamp's cell: its instant (or a naive one's wall
+// clock) in UTC, to the microsecond.
+func instant(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
+
 // duckRows reads a DuckDB answer as rows of cells.
 func duckRows(rs *sql.Rows) ([][]any, error) {
-	cols, err := rs.Columns()
+	cols, err := rs.ColumnTypes()
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +105,17 @@ func duckRows(rs *sql.Rows) ([][]any, error) {
 				f, _ := new(big.Float).Quo(new(big.Float).SetInt(x.Value), new(big.Float).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x.Scale)), nil))).Float64()
 				vals[i] = f
 			case time.Time:
-				vals[i] = x.UTC().Format("2006-01-02")
+				if cols[i].DatabaseTypeName() == "DATE" {
+					vals[i] = x.UTC().Format("2006-01-02")
+				} else {
+					vals[i] = instant(x)
+				}
+			case uint8:
+				vals[i] = float64(x)
+			case uint16:
+				vals[i] = float64(x)
+			case uint32:
+				vals[i] = float64(x)
 			case float32:
 				vals[i] = float64(x)
 			}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/duskdata/dusk/dataframe"
 )
@@ -46,13 +47,20 @@ func literal(r *rand.Rand, k kind) expr {
 	case kDate:
 		d := dayString(int64(18000 + r.IntN(1000)))
 		return expr{kind: k, dusk: dataframe.Date(d), sql: "DATE '" + d + "'", text: d}
+	case kTimestamp, kTimestampNY:
+		t := tsBase.Add(time.Duration(r.IntN(400)) * 7 * time.Minute)
+		text := t.Format("2006-01-02 15:04:05")
+		if k == kTimestamp { // a naive timestamp compares with a wall clock
+			return expr{kind: k, dusk: dataframe.Lit(t), sql: "TIMESTAMP '" + text + "'", text: text}
+		}
+		return expr{kind: k, dusk: dataframe.Lit(t), sql: "TIMESTAMPTZ '" + text + "+00'", text: text + "Z"}
 	}
 	return expr{kind: kInt64, dusk: dataframe.Lit(int64(v)), sql: strconv.Itoa(v), text: strconv.Itoa(v)}
 }
 
 // comparable reports whether kinds a and b compare with each other.
 func comparable(a, b kind) bool {
-	num := func(k kind) bool { return k <= kFloat64 }
+	num := func(k kind) bool { return k.integer() || k == kFloat64 }
 	return a == b || num(a) && num(b) || a == kDecimal && b == kInt64 || a == kInt64 && b == kDecimal
 }
 
@@ -88,7 +96,7 @@ func predicate(r *rand.Rand, cols []col, depth int) expr {
 	}
 	if other.sql == "" {
 		lk := c.kind
-		if lk == kDecimal || lk <= kInt8 {
+		if lk == kDecimal || lk.integer() {
 			lk = kInt64
 		}
 		other = literal(r, lk)
@@ -116,19 +124,27 @@ func predicate(r *rand.Rand, cols []col, depth int) expr {
 	return expr{kind: kBool, dusk: op.f(c.dusk, other.dusk), sql: q, text: c.text + " " + op.name + " " + other.text}
 }
 
-// computed draws a number computed from a numeric column, or nil where
-// cols has none: a sum, difference or product with a small integer.
+// computed draws a column computed from another: arithmetic with a small
+// integer, a null filled, a string's case, length or prefix, a
+// timestamp's hour or its truncation, a text read as an integer; false
+// where cols has nothing it applies to.
 func computed(r *rand.Rand, cols []col) (expr, bool) {
-	var nums []col
-	for _, c := range cols {
-		if c.kind <= kInt8 || c.kind == kDecimal {
-			nums = append(nums, c)
+	makers := []func(*rand.Rand, col) (expr, bool){arithmetic, fillNull, stringFunc, timeFunc, tryCast}
+	for range 8 {
+		c := cols[r.IntN(len(cols))]
+		if e, ok := makers[r.IntN(len(makers))](r, c); ok {
+			return e, true
 		}
 	}
-	if len(nums) == 0 {
+	return expr{}, false
+}
+
+// arithmetic is a + k, a - k or a * k of an integer or decimal column.
+func arithmetic(r *rand.Rand, c col) (expr, bool) {
+	if !c.kind.integer() && c.kind != kDecimal {
 		return expr{}, false
 	}
-	a := colRef(nums[r.IntN(len(nums))])
+	a := colRef(c)
 	k := r.IntN(5) + 1
 	ops := []struct {
 		name string
@@ -144,4 +160,69 @@ func computed(r *rand.Rand, cols []col) (expr, bool) {
 	// small enough for neither to overflow an int64.
 	return expr{kind: out, dusk: op.f(a.dusk, int64(k)), sql: fmt.Sprintf("(CAST(%s AS %s) %s %d)", a.sql, map[kind]string{kInt64: "BIGINT", kDecimal: "DECIMAL(18,2)"}[out], op.name, k),
 		text: fmt.Sprintf("%s %s %d", a.text, op.name, k)}, true
+}
+
+// fillNull fills a number column's nulls with a small integer.
+func fillNull(r *rand.Rand, c col) (expr, bool) {
+	if !c.kind.integer() && c.kind != kFloat64 {
+		return expr{}, false
+	}
+	k := int64(r.IntN(7) - 3)
+	out := kInt64
+	if c.kind == kFloat64 {
+		out = kFloat64
+	}
+	return expr{kind: out, dusk: dataframe.Col(c.name).FillNull(k), sql: fmt.Sprintf("coalesce(%s, %d)", quote(c.name), k),
+		text: fmt.Sprintf("%s.FillNull(%d)", c.name, k)}, true
+}
+
+// stringFunc is a string column's upper or lower case, length, or whether
+// it starts with or contains a piece of one of the pool's strings.
+func stringFunc(r *rand.Rand, c col) (expr, bool) {
+	if c.kind != kString {
+		return expr{}, false
+	}
+	s, q := dataframe.Col(c.name).Str(), quote(c.name)
+	piece := strs[r.IntN(len(strs))]
+	piece = piece[:len(piece)/2]
+	lit := "'" + strings.ReplaceAll(piece, "'", "''") + "'"
+	switch r.IntN(5) {
+	case 0:
+		return expr{kind: kString, dusk: s.Upper(), sql: "upper(" + q + ")", text: c.name + ".Upper()"}, true
+	case 1:
+		return expr{kind: kString, dusk: s.Lower(), sql: "lower(" + q + ")", text: c.name + ".Lower()"}, true
+	case 2:
+		return expr{kind: kInt64, dusk: s.Len(), sql: "length(" + q + ")", text: c.name + ".Len()"}, true
+	case 3:
+		return expr{kind: kBool, dusk: s.StartsWith(piece), sql: "starts_with(" + q + ", " + lit + ")", text: fmt.Sprintf("%s.StartsWith(%q)", c.name, piece)}, true
+	}
+	return expr{kind: kBool, dusk: s.Contains(piece), sql: "contains(" + q + ", " + lit + ")", text: fmt.Sprintf("%s.Contains(%q)", c.name, piece)}, true
+}
+
+// timeFunc is a timestamp's hour or its start of hour or day, in its own
+// zone (DuckDB's session zone is New York's), or a date's month.
+func timeFunc(r *rand.Rand, c col) (expr, bool) {
+	dt, q := dataframe.Col(c.name).Dt(), quote(c.name)
+	switch {
+	case c.kind == kDate:
+		return expr{kind: kInt64, dusk: dt.Month(), sql: "month(" + q + ")", text: c.name + ".Month()"}, true
+	case !c.kind.timestamp():
+		return expr{}, false
+	}
+	switch r.IntN(3) {
+	case 0:
+		return expr{kind: kInt64, dusk: dt.Hour(), sql: "hour(" + q + ")", text: c.name + ".Hour()"}, true
+	case 1:
+		return expr{kind: c.kind, dusk: dt.Truncate("1h"), sql: "date_trunc('hour', " + q + ")", text: c.name + `.Truncate("1h")`}, true
+	}
+	return expr{kind: c.kind, dusk: dt.Truncate("1d"), sql: "date_trunc('day', " + q + ")", text: c.name + `.Truncate("1d")`}, true
+}
+
+// tryCast reads a string column as integers, null where one does not read.
+func tryCast(_ *rand.Rand, c col) (expr, bool) {
+	if c.kind != kString {
+		return expr{}, false
+	}
+	return expr{kind: kInt64, dusk: dataframe.Col(c.name).TryCast(dataframe.Int64), sql: "TRY_CAST(" + quote(c.name) + " AS BIGINT)",
+		text: c.name + ".TryCast(Int64)"}, true
 }

@@ -119,9 +119,13 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 	if c.kind.numeric() {
 		out = append(out,
 			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", sumKind(c.kind)},
-			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64})
+			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64},
+			aggregation{dataframe.Median(c.name), "quantile_cont(" + q + ", 0.5)", kFloat64})
 	}
-	if c.kind.numeric() || c.kind == kDate {
+	if c.kind != kFloat64 { // distinct floats: -0 and 0, NaNs
+		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64})
+	}
+	if c.kind.numeric() || c.kind == kDate || c.kind.timestamp() {
 		out = append(out,
 			aggregation{dataframe.Min(c.name), "min(" + q + ")", c.kind},
 			aggregation{dataframe.Max(c.name), "max(" + q + ")", c.kind})
@@ -135,6 +139,17 @@ func sumKind(k kind) kind {
 		return k
 	}
 	return kInt64
+}
+
+// joins are the kinds of join, for both engines; a semi or anti join keeps
+// the left's columns alone.
+var joins = []struct {
+	how      dataframe.How
+	sql      string
+	leftOnly bool
+}{
+	{dataframe.Inner, "JOIN", false}, {dataframe.Left, "LEFT JOIN", false}, {dataframe.Right, "RIGHT JOIN", false},
+	{dataframe.Outer, "FULL JOIN", false}, {dataframe.Semi, "SEMI JOIN", true}, {dataframe.Anti, "ANTI JOIN", true},
 }
 
 func (p *pipeline) agg(r *rand.Rand) {
@@ -229,7 +244,8 @@ func (p *pipeline) join(r *rand.Rand, t, u table) bool {
 	for _, lc := range p.cols {
 		for _, rc := range u.Cols {
 			k := rc.Kind
-			if lc.kind == k || lc.kind <= kFloat64 && k <= kFloat64 {
+			num := func(k kind) bool { return k.integer() || k == kFloat64 }
+			if lc.kind == k || num(lc.kind) && num(k) {
 				pairs = append(pairs, pair{lc, col{rc.Name, k}})
 			}
 		}
@@ -238,21 +254,24 @@ func (p *pipeline) join(r *rand.Rand, t, u table) bool {
 		return false
 	}
 	kp := pairs[r.IntN(len(pairs))]
-	how, sqlHow := dataframe.Inner, "JOIN"
-	if r.IntN(2) == 0 {
-		how, sqlHow = dataframe.Left, "LEFT JOIN"
-	}
+	j := joins[r.IntN(len(joins))]
+	how, sqlHow := j.how, j.sql
 	broadcast := []int64{0, -1}[r.IntN(2)]
-	for _, c := range u.Cols {
-		p.cols = append(p.cols, col{c.Name, c.Kind})
+	cols := "l.*, r.*"
+	if j.leftOnly {
+		cols = "l.*"
+	} else {
+		for _, c := range u.Cols {
+			p.cols = append(p.cols, col{c.Name, c.Kind})
+		}
 	}
 	p.steps = append(p.steps, step{text: fmt.Sprintf("Merge(%s, %s, %s = %s, broadcast %d)", u.Name, how, kp.l.name, kp.r.name, broadcast),
 		apply: func(f *dataframe.Frame, tables map[string]*dataframe.Frame) *dataframe.Frame {
 			return f.Merge(tables[u.Name], dataframe.MergeOptions{How: how, LeftOn: []string{kp.l.name}, RightOn: []string{kp.r.name}, BroadcastBytes: broadcast})
 		},
 		sql: func(from string) string {
-			return fmt.Sprintf("SELECT l.*, r.* FROM (%s) AS l %s %s AS r ON l.%s IS NOT DISTINCT FROM r.%s",
-				from, sqlHow, u.Name, quote(kp.l.name), quote(kp.r.name))
+			return fmt.Sprintf("SELECT %s FROM (%s) AS l %s %s AS r ON l.%s IS NOT DISTINCT FROM r.%s",
+				cols, from, sqlHow, u.Name, quote(kp.l.name), quote(kp.r.name))
 		}})
 	return true
 }

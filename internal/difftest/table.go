@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -27,10 +28,14 @@ const (
 	kBool
 	kDate
 	kDecimal
+	kUint16
+	kTimestamp   // naive, microseconds
+	kTimestampNY // microseconds in America/New_York, across its clock changes
 	kinds
 )
 
-var kindNames = [...]string{"int64", "int32", "int8", "float64", "string", "bool", "date", "decimal(12,2)"}
+var kindNames = [...]string{"int64", "int32", "int8", "float64", "string", "bool", "date", "decimal(12,2)", "uint16",
+	"timestamp[us]", "timestamp[us, America/New_York]"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -50,12 +55,28 @@ func (k kind) arrowType() arrow.DataType {
 		return arrow.FixedWidthTypes.Boolean
 	case kDate:
 		return arrow.FixedWidthTypes.Date32
+	case kUint16:
+		return arrow.PrimitiveTypes.Uint16
+	case kTimestamp:
+		return &arrow.TimestampType{Unit: arrow.Microsecond}
+	case kTimestampNY:
+		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "America/New_York"}
 	}
 	return &arrow.Decimal128Type{Precision: 12, Scale: 2}
 }
 
 // numeric kinds add, compare with numbers and sum.
-func (k kind) numeric() bool { return k <= kFloat64 || k == kDecimal }
+func (k kind) numeric() bool { return k.integer() || k == kFloat64 || k == kDecimal }
+
+// integer kinds are the integers of every width.
+func (k kind) integer() bool { return k <= kInt8 || k == kUint16 }
+
+// timestamp kinds are the timestamps, naive or zoned.
+func (k kind) timestamp() bool { return k == kTimestamp || k == kTimestampNY }
+
+// tsBase is where generated timestamps start: before New York's clocks went
+// back on 2021-11-07 at 06:00Z; every 7 minutes from it, they cross it.
+var tsBase = time.Date(2021, 11, 7, 3, 0, 0, 0, time.UTC)
 
 // column is one generated column.
 type column struct {
@@ -135,6 +156,10 @@ func (t table) record() arrow.Record {
 				fb.(*array.Date32Builder).Append(arrow.Date32(18000 + v))
 			case kDecimal:
 				fb.(*array.Decimal128Builder).Append(decimal128.FromI64(int64(v-c.Distinct/2)*137 + int64(v%100)))
+			case kUint16:
+				fb.(*array.Uint16Builder).Append(uint16(v * 61))
+			case kTimestamp, kTimestampNY:
+				fb.(*array.TimestampBuilder).Append(arrow.Timestamp(tsBase.Add(time.Duration(v)*7*time.Minute + time.Duration(v%60)*time.Second).UnixMicro()))
 			}
 		}
 	}
