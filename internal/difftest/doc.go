@@ -16,5 +16,8 @@
 // filters them out), its sum of no values is 0 where SQL's is NULL (the SQL
 // coalesces), its join matches null keys (IS NOT DISTINCT FROM), and it
 // compares floats as IEEE 754 does, NaN unordered and equal to nothing,
-// where DuckDB orders NaN above every number (the SQL tests isnan).
+// where DuckDB orders NaN above every number (the SQL tests isnan); its
+// median of values holding a NaN is NaN and its minimum and maximum leave
+// NaNs out; a zoned timestamp floored to an hour keeps its offset, where
+// DuckDB takes the later of two equal wall clocks at a clock change.
 package difftest

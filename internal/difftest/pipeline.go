@@ -213,7 +213,15 @@ func timeFunc(r *rand.Rand, c col) (expr, bool) {
 	case 0:
 		return expr{kind: kInt64, dusk: dt.Hour(), sql: "hour(" + q + ")", text: c.name + ".Hour()"}, true
 	case 1:
-		return expr{kind: c.kind, dusk: dt.Truncate("1h"), sql: "date_trunc('hour', " + q + ")", text: c.name + `.Truncate("1h")`}, true
+		sql := "date_trunc('hour', " + q + ")"
+		if c.kind == kTimestampNY {
+			// DuckDB floors the wall clock, then takes the later of two
+			// equal ones: 01:13 EDT floors to 01:00 EST, after it. Dusk
+			// keeps the value's offset; New York's offsets are whole hours,
+			// so that is the instant's own hour.
+			sql = "(date_trunc('hour', " + q + " AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')"
+		}
+		return expr{kind: c.kind, dusk: dt.Truncate("1h"), sql: sql, text: c.name + `.Truncate("1h")`}, true
 	}
 	return expr{kind: c.kind, dusk: dt.Truncate("1d"), sql: "date_trunc('day', " + q + ")", text: c.name + `.Truncate("1d")`}, true
 }

@@ -116,19 +116,27 @@ type aggregation struct {
 func aggsFor(r *rand.Rand, c col) []aggregation {
 	q := quote(c.name)
 	out := []aggregation{{dataframe.Count(c.name), "count(" + q + ")", kInt64}}
+	median, notNaN := "quantile_cont("+q+", 0.5)", ""
+	if c.kind == kFloat64 {
+		// Dusk's median of values holding a NaN is NaN, as its mean; its
+		// minimum and maximum leave NaNs out, as pandas'. DuckDB orders NaN
+		// above every number.
+		median = "CASE WHEN bool_or(isnan(" + q + ")) THEN 'NaN'::DOUBLE ELSE " + median + " END"
+		notNaN = " FILTER (WHERE NOT isnan(" + q + "))"
+	}
 	if c.kind.numeric() {
 		out = append(out,
 			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", sumKind(c.kind)},
 			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64},
-			aggregation{dataframe.Median(c.name), "quantile_cont(" + q + ", 0.5)", kFloat64})
+			aggregation{dataframe.Median(c.name), median, kFloat64})
 	}
 	if c.kind != kFloat64 { // distinct floats: -0 and 0, NaNs
 		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64})
 	}
 	if c.kind.numeric() || c.kind == kDate || c.kind.timestamp() {
 		out = append(out,
-			aggregation{dataframe.Min(c.name), "min(" + q + ")", c.kind},
-			aggregation{dataframe.Max(c.name), "max(" + q + ")", c.kind})
+			aggregation{dataframe.Min(c.name), "min(" + q + ")" + notNaN, c.kind},
+			aggregation{dataframe.Max(c.name), "max(" + q + ")" + notNaN, c.kind})
 	}
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out[:1+r.IntN(len(out))]

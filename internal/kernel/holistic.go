@@ -48,7 +48,10 @@ func GroupQuantile(col arrow.Array, ids []int32, n int, q float64) (arrow.Array,
 		selectKth(seg, lo)
 		out[g] = seg[lo]
 		if frac > 0 {
-			out[g] += (slices.Min(seg[lo+1:]) - seg[lo]) * frac
+			// Equal neighbours, infinite ones too, are the answer.
+			if next := slices.Min(seg[lo+1:]); next != seg[lo] {
+				out[g] += (next - seg[lo]) * frac
+			}
 		}
 	}
 	return NewFloat64(out, packValidIfNull(valid)), nil

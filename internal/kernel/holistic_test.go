@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 )
 
 // genGroupIDs assigns rows to n groups at random, dropping about one in
@@ -228,5 +229,21 @@ func TestSelectKth(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The quantile between two equal infinities is that infinity (it was NaN:
+// Inf + (Inf - Inf) × frac); found by the differential fuzzer.
+func TestQuantileOfInfinities(t *testing.T) {
+	col := NewFloat64([]float64{math.Inf(1), math.Inf(1), 1, math.Inf(-1), math.Inf(-1)}, nil)
+	defer col.Release()
+	got, err := GroupQuantile(col, []int32{0, 0, 1, 2, 2}, 3, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	vals := got.(*array.Float64).Float64Values()
+	if !math.IsInf(vals[0], 1) || vals[1] != 1 || !math.IsInf(vals[2], -1) {
+		t.Errorf("medians %v, want +Inf 1 -Inf", vals)
 	}
 }
