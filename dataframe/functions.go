@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -48,6 +50,11 @@ type evalCall struct {
 
 // functions is the table of every operation, by name.
 var functions = map[string]*function{}
+
+// Operations lists the name of every operation of the expression table,
+// sorted: what every expression is built of, for tools that must reach
+// them all (the differential fuzzer, the reference checks).
+func Operations() []string { return slices.Sorted(maps.Keys(functions)) }
 
 func init() {
 	for _, list := range [][]*function{leafFunctions(), logicFunctions(), numberFunctions(), nullFunctions(), castFunctions(), stringFunctions(), temporalFunctions()} {

@@ -299,7 +299,7 @@ func TestFunctions(t *testing.T) {
 	for _, c := range typedCases() {
 		covered[c.op] = true
 	}
-	for _, name := range dataframe.FunctionNames() {
+	for _, name := range dataframe.Operations() {
 		if !covered[name] {
 			t.Errorf("the operation %q has no reference case in funcCases or typedCases", name)
 		}

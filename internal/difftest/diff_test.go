@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,6 +216,46 @@ func TestCases(t *testing.T) {
 		}
 		if d, p := b.run(t, c); d != "" {
 			t.Errorf("%s (%s): %s\n%s\nSQL: %s", f, c.Note, d, p, p.query())
+		}
+	}
+}
+
+// TestOperationsReached: every operation of Dusk's expression table is one
+// a maker draws, or is on pendingOps with why; and every aggregation is
+// drawn, or pending.
+func TestOperationsReached(t *testing.T) {
+	reached := map[string]bool{}
+	for _, op := range baseOps {
+		reached[op] = true
+	}
+	for _, m := range makers {
+		for _, op := range m.ops {
+			reached[op] = true
+		}
+	}
+	for _, op := range dataframe.Operations() {
+		switch {
+		case !reached[op] && pendingOps[op] == "":
+			t.Errorf("no maker draws %q, and it is not pending", op)
+		case reached[op] && pendingOps[op] != "":
+			t.Errorf("%q is drawn: take it off pendingOps", op)
+		}
+	}
+	drawn := map[string]bool{}
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, k := range []kind{kInt64, kFloat64, kDate, kString} {
+		for range 200 {
+			for _, a := range aggsFor(r, col{"x", k}) {
+				drawn[strings.TrimSuffix(a.dusk.Name(), "(x)")] = true
+			}
+		}
+	}
+	drawn["size"] = true // every grouping's
+	pendingAggs := map[string]string{"var": "not drawn yet", "std": "not drawn yet", "corr": "not drawn yet",
+		"quantile": "not drawn yet", "first": "order-dependent: needs a sorted input", "last": "order-dependent: needs a sorted input"}
+	for _, a := range []string{"sum", "mean", "count", "size", "min", "max", "var", "std", "corr", "median", "quantile", "first", "last", "nunique"} {
+		if !drawn[a] && pendingAggs[a] == "" {
+			t.Errorf("aggregation %s is not drawn, and not pending", a)
 		}
 	}
 }

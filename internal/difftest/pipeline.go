@@ -129,10 +129,9 @@ func predicate(r *rand.Rand, cols []col, depth int) expr {
 // timestamp's hour or its truncation, a text read as an integer; false
 // where cols has nothing it applies to.
 func computed(r *rand.Rand, cols []col) (expr, bool) {
-	makers := []func(*rand.Rand, col) (expr, bool){arithmetic, fillNull, stringFunc, timeFunc, tryCast}
 	for range 8 {
 		c := cols[r.IntN(len(cols))]
-		if e, ok := makers[r.IntN(len(makers))](r, c); ok {
+		if e, ok := makers[r.IntN(len(makers))].make(r, c); ok {
 			return e, true
 		}
 	}

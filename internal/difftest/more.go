@@ -1,0 +1,89 @@
+package difftest
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// maker draws an expression over column c, or says it does not apply. Each
+// names the operations of Dusk's expression table it can produce, so that
+// a test can tell which of them no maker reaches.
+type maker struct {
+	ops  []string
+	make func(r *rand.Rand, c col) (expr, bool)
+}
+
+// unary is an expression of one column of the kinds ok accepts, the same
+// in both engines, of kind out (out < 0: c's own).
+func unary(op string, ok func(kind) bool, out kind, dusk func(dataframe.Expr) dataframe.Expr, sql string) maker {
+	return maker{ops: []string{op}, make: func(_ *rand.Rand, c col) (expr, bool) {
+		if !ok(c.kind) {
+			return expr{}, false
+		}
+		k := out
+		if k < 0 {
+			k = c.kind
+		}
+		return expr{kind: k, dusk: dusk(dataframe.Col(c.name)), sql: fmt.Sprintf(sql, quote(c.name)), text: op + "(" + c.name + ")"}, true
+	}}
+}
+
+func isFloat(k kind) bool    { return k == kFloat64 }
+func isInteger(k kind) bool  { return k.integer() }
+func isExact(k kind) bool    { return k.integer() || k == kDecimal }
+func isTime(k kind) bool     { return k == kDate || k.timestamp() }
+func isDateOnly(k kind) bool { return k == kDate }
+func isString(k kind) bool   { return k == kString }
+
+// makers are the expressions drawn beyond arithmetic, fills and casts.
+var makers = []maker{
+	{ops: []string{"+", "-", "*"}, make: arithmetic},
+	{ops: []string{"coalesce"}, make: fillNull},
+	{ops: []string{"str.upper", "str.lower", "str.len", "str.starts_with", "str.contains"}, make: stringFunc},
+	{ops: []string{"dt.hour", "dt.truncate", "dt.month"}, make: timeFunc},
+	{ops: []string{"try_cast"}, make: tryCast},
+	unary("abs", isExact, -1, dataframe.Expr.Abs, "abs(%s)"),
+	unary("neg", isExact, -1, dataframe.Expr.Neg, "(-%s)"),
+	unary("floor", func(k kind) bool { return k == kDecimal || k == kFloat64 }, -1, dataframe.Expr.Floor, "floor(%s)"),
+	unary("ceil", func(k kind) bool { return k == kDecimal || k == kFloat64 }, -1, dataframe.Expr.Ceil, "ceil(%s)"),
+	unary("sqrt", isFloat, kFloat64, func(e dataframe.Expr) dataframe.Expr { return e.Abs().Sqrt() }, "sqrt(abs(%s))"),
+	unary("exp", isInteger, kFloat64, func(e dataframe.Expr) dataframe.Expr { return e.Mod(5).Exp() }, "exp(((%s %% 5) + 5) %% 5)"),
+	unary("mod", isInteger, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Mod(3) }, "(((%s %% 3) + 3) %% 3)"), // Python's sign
+	unary("pow", isInteger, kFloat64, func(e dataframe.Expr) dataframe.Expr { return e.Pow(2) }, "pow(%s, 2)"),
+	unary("/", isInteger, kFloat64, func(e dataframe.Expr) dataframe.Expr { return e.Div(4) }, "(%s / 4)"),
+	unary("dt.year", isTime, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Dt().Year() }, "year(%s)"),
+	unary("dt.quarter", isTime, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Dt().Quarter() }, "quarter(%s)"),
+	unary("dt.day", isTime, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Dt().Day() }, "day(%s)"),
+	unary("dt.day_of_year", isTime, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Dt().DayOfYear() }, "dayofyear(%s)"),
+	unary("dt.weekday", isTime, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Dt().Weekday() }, "isodow(%s)"),
+	unary("dt.minute", func(k kind) bool { return k.timestamp() }, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Dt().Minute() }, "minute(%s)"),
+	unary("dt.second", func(k kind) bool { return k.timestamp() }, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Dt().Second() }, "second(%s)"),
+	unary("str.ends_with", isString, kBool, func(e dataframe.Expr) dataframe.Expr { return e.Str().EndsWith("e") }, "ends_with(%s, 'e')"),
+	unary("str.strip", isString, kString, func(e dataframe.Expr) dataframe.Expr { return e.Str().Strip() }, "trim(%s)"),
+	unary("str.replace", isString, kString, func(e dataframe.Expr) dataframe.Expr { return e.Str().Replace("p", "P") }, "replace(%s, 'p', 'P')"),
+	unary("str.like", isString, kBool, func(e dataframe.Expr) dataframe.Expr { return e.Str().Like("a%") }, "(%s LIKE 'a%%')"),
+	unary("str.matches", isString, kBool, func(e dataframe.Expr) dataframe.Expr { return e.Str().Matches("^[a-z]+$") }, "regexp_full_match(%s, '[a-z]+')"),
+	unary("concat_str", isString, kString, func(e dataframe.Expr) dataframe.Expr { return dataframe.ConcatStr(e, "-", e) }, "(%[1]s || '-' || %[1]s)"),
+	unary("cast", isInteger, kFloat64, func(e dataframe.Expr) dataframe.Expr { return e.Cast(dataframe.Float64) }, "CAST(%s AS DOUBLE)"),
+	unary("isnan", isFloat, kBool, dataframe.Expr.IsNaN, "isnan(%s)"),
+	unary("isin", isInteger, kBool, func(e dataframe.Expr) dataframe.Expr { return e.IsIn(int64(0), int64(1), int64(-3)) }, "(%s IN (0, 1, -3))"),
+	unary("when", isExact, -1, func(e dataframe.Expr) dataframe.Expr { return dataframe.When(e.Gt(0)).Then(e).Otherwise(nil) },
+		"CASE WHEN %[1]s > 0 THEN %[1]s END"),
+	unary("round", func(k kind) bool { return k == kDecimal }, -1, func(e dataframe.Expr) dataframe.Expr { return e.Round(1) }, "round(%s, 1)"),
+}
+
+// pendingOps are operations no maker reaches yet, each with why: the
+// coverage test fails for any other that none reaches.
+var pendingOps = map[string]string{
+	"alias":           "GroupByExpr's keys: not drawn yet",
+	"log":             "log of 0 and negatives: DuckDB fails where Dusk gives -Inf and NaN; not drawn yet",
+	"str.slice":       "not drawn yet",
+	"str.split_get":   "split_part answers '' past the last piece where Dusk answers null; not drawn yet",
+	"str.to_date":     "needs strings of dates; not drawn yet",
+	"str.to_datetime": "needs strings of timestamps; not drawn yet",
+}
+
+// baseOps are the operations every pipeline's filters and columns use.
+var baseOps = []string{"col", "lit", "==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "isnull"}
