@@ -18,6 +18,7 @@
 // compares floats as IEEE 754 does, NaN unordered and equal to nothing,
 // where DuckDB orders NaN above every number (the SQL tests isnan); its
 // median of values holding a NaN is NaN and its minimum and maximum leave
-// NaNs out; a zoned timestamp floored to an hour keeps its offset, where
+// NaNs out; its median of decimals is a float64 (DuckDB's a decimal of
+// their scale); a zoned timestamp floored to an hour keeps its offset, where
 // DuckDB takes the later of two equal wall clocks at a clock change.
 package difftest

@@ -182,9 +182,9 @@ func stringFunc(r *rand.Rand, c col) (expr, bool) {
 		return expr{}, false
 	}
 	s, q := dataframe.Col(c.name).Str(), quote(c.name)
-	piece := strs[r.IntN(len(strs))]
-	piece = piece[:len(piece)/2]
-	lit := "'" + strings.ReplaceAll(piece, "'", "''") + "'"
+	piece := []rune(strs[r.IntN(len(strs))])
+	piece = piece[:len(piece)/2] // whole characters: the query is UTF-8
+	lit := "'" + strings.ReplaceAll(string(piece), "'", "''") + "'"
 	switch r.IntN(5) {
 	case 0:
 		return expr{kind: kString, dusk: s.Upper(), sql: "upper(" + q + ")", text: c.name + ".Upper()"}, true
@@ -193,9 +193,9 @@ func stringFunc(r *rand.Rand, c col) (expr, bool) {
 	case 2:
 		return expr{kind: kInt64, dusk: s.Len(), sql: "length(" + q + ")", text: c.name + ".Len()"}, true
 	case 3:
-		return expr{kind: kBool, dusk: s.StartsWith(piece), sql: "starts_with(" + q + ", " + lit + ")", text: fmt.Sprintf("%s.StartsWith(%q)", c.name, piece)}, true
+		return expr{kind: kBool, dusk: s.StartsWith(string(piece)), sql: "starts_with(" + q + ", " + lit + ")", text: fmt.Sprintf("%s.StartsWith(%q)", c.name, string(piece))}, true
 	}
-	return expr{kind: kBool, dusk: s.Contains(piece), sql: "contains(" + q + ", " + lit + ")", text: fmt.Sprintf("%s.Contains(%q)", c.name, piece)}, true
+	return expr{kind: kBool, dusk: s.Contains(string(piece)), sql: "contains(" + q + ", " + lit + ")", text: fmt.Sprintf("%s.Contains(%q)", c.name, string(piece))}, true
 }
 
 // timeFunc is a timestamp's hour or its start of hour or day, in its own

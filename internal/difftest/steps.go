@@ -117,6 +117,11 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 	q := quote(c.name)
 	out := []aggregation{{dataframe.Count(c.name), "count(" + q + ")", kInt64}}
 	median, notNaN := "quantile_cont("+q+", 0.5)", ""
+	if c.kind == kDecimal {
+		// Dusk's median is a float64, as pandas'; DuckDB's of decimals is
+		// a decimal of their scale, its halves rounded.
+		median = "quantile_cont(CAST(" + q + " AS DOUBLE), 0.5)"
+	}
 	if c.kind == kFloat64 {
 		// Dusk's median of values holding a NaN is NaN, as its mean; its
 		// minimum and maximum leave NaNs out, as pandas'. DuckDB orders NaN

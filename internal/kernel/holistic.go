@@ -48,8 +48,11 @@ func GroupQuantile(col arrow.Array, ids []int32, n int, q float64) (arrow.Array,
 		selectKth(seg, lo)
 		out[g] = seg[lo]
 		if frac > 0 {
-			// Equal neighbours, infinite ones too, are the answer.
-			if next := slices.Min(seg[lo+1:]); next != seg[lo] {
+			switch next := slices.Min(seg[lo+1:]); {
+			case next == seg[lo]: // equal neighbours, infinite ones too, are the answer
+			case math.IsInf(seg[lo], 0) || math.IsInf(next, 0):
+				out[g] = seg[lo]*(1-frac) + next*frac // -Inf and 3 give -Inf, not -Inf + Inf
+			default:
 				out[g] += (next - seg[lo]) * frac
 			}
 		}

@@ -80,7 +80,14 @@ func refQuantile(c col, ids []int32, n int, q float64) col {
 		lo := math.Floor(pos)
 		out.flts[g] = vals[int(lo)]
 		if frac := pos - lo; frac != 0 {
-			out.flts[g] += (vals[int(lo)+1] - vals[int(lo)]) * frac
+			a, b := vals[int(lo)], vals[int(lo)+1]
+			switch {
+			case a == b: // infinities too
+			case math.IsInf(a, 0) || math.IsInf(b, 0): // as DuckDB: -Inf and 3 interpolate to -Inf
+				out.flts[g] = a*(1-frac) + b*frac
+			default:
+				out.flts[g] += (b - a) * frac
+			}
 		}
 	}
 	return out
@@ -232,18 +239,19 @@ func TestSelectKth(t *testing.T) {
 	}
 }
 
-// The quantile between two equal infinities is that infinity (it was NaN:
-// Inf + (Inf - Inf) × frac); found by the differential fuzzer.
+// The quantile between two equal infinities, or between an infinity and a
+// number, is that infinity (it was NaN: Inf + (Inf - Inf) × frac); found
+// by the differential fuzzer.
 func TestQuantileOfInfinities(t *testing.T) {
-	col := NewFloat64([]float64{math.Inf(1), math.Inf(1), 1, math.Inf(-1), math.Inf(-1)}, nil)
+	col := NewFloat64([]float64{math.Inf(1), math.Inf(1), 1, math.Inf(-1), math.Inf(-1), math.Inf(-1), 3}, nil)
 	defer col.Release()
-	got, err := GroupQuantile(col, []int32{0, 0, 1, 2, 2}, 3, 0.5)
+	got, err := GroupQuantile(col, []int32{0, 0, 1, 2, 2, 3, 3}, 4, 0.5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer got.Release()
 	vals := got.(*array.Float64).Float64Values()
-	if !math.IsInf(vals[0], 1) || vals[1] != 1 || !math.IsInf(vals[2], -1) {
-		t.Errorf("medians %v, want +Inf 1 -Inf", vals)
+	if !math.IsInf(vals[0], 1) || vals[1] != 1 || !math.IsInf(vals[2], -1) || !math.IsInf(vals[3], -1) {
+		t.Errorf("medians %v, want +Inf 1 -Inf -Inf", vals)
 	}
 }
