@@ -462,6 +462,11 @@ func numberFunctions() []*function {
 				if err != nil {
 					return nil, fmt.Errorf("%s needs a number, but %s is not", op, describe(c.n.Args[0], in[0]))
 				}
+				if op == kernel.Neg && kindOfType(in[0]) == kernel.KindInt && !isSigned(in[0]) {
+					// The negation of an unsigned integer is signed, one width
+					// up (it wrapped in the operand's type: -61 as 65475).
+					return intType(min(2*bitWidth(in[0]), 64), true), nil
+				}
 				if k == kindOfType(in[0]) && op != kernel.Sqrt && op != kernel.Log && op != kernel.Exp {
 					return numberSupertype(in[0], arrow.Null), nil // the operand's own type
 				}

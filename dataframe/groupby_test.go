@@ -926,3 +926,19 @@ func TestAggOfNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestNegUnsigned: the negation of an unsigned integer is signed, one width
+// up (-61 of a uint16 was 65475); found by the differential fuzzer.
+func TestNegUnsigned(t *testing.T) {
+	ctx := newClient(t)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "u", Type: arrow.PrimitiveTypes.Uint16}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	b.Field(0).(*array.Uint16Builder).AppendValues([]uint16{61, 0, 65535}, nil)
+	rec := b.NewRecord()
+	defer rec.Release()
+	got := compute(t, ctx, dataframe.FromArrow(rec).WithColumn("n", col("u").Neg()).Select("n")).Record().Column(0)
+	if got.DataType().ID() != arrow.INT32 || fmt.Sprint(got) != "[-61 0 -65535]" {
+		t.Errorf("-u = %v (%s), want [-61 0 -65535] (int32)", got, got.DataType())
+	}
+}

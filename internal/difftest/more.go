@@ -45,7 +45,8 @@ var makers = []maker{
 	{ops: []string{"dt.hour", "dt.truncate", "dt.month"}, make: timeFunc},
 	{ops: []string{"try_cast"}, make: tryCast},
 	unary("abs", isExact, -1, dataframe.Expr.Abs, "abs(%s)"),
-	unary("neg", isExact, -1, dataframe.Expr.Neg, "(-%s)"),
+	unary("neg", isInteger, kInt64, dataframe.Expr.Neg, "(-CAST(%s AS BIGINT))"), // an unsigned one becomes signed
+	unary("neg", func(k kind) bool { return k == kDecimal }, -1, dataframe.Expr.Neg, "(-%s)"),
 	unary("floor", func(k kind) bool { return k == kDecimal || k == kFloat64 }, -1, dataframe.Expr.Floor, "floor(%s)"),
 	unary("ceil", func(k kind) bool { return k == kDecimal || k == kFloat64 }, -1, dataframe.Expr.Ceil, "ceil(%s)"),
 	unary("sqrt", isFloat, kFloat64, func(e dataframe.Expr) dataframe.Expr { return e.Abs().Sqrt() }, "sqrt(abs(%s))"),

@@ -139,9 +139,16 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64})
 	}
 	if c.kind.numeric() || c.kind == kDate || c.kind.timestamp() {
+		extreme := func(f string) string {
+			if notNaN == "" {
+				return f + "(" + q + ")"
+			}
+			// Of NaNs alone, NaN.
+			return "coalesce(" + f + "(" + q + ")" + notNaN + ", CASE WHEN bool_or(isnan(" + q + ")) THEN 'NaN'::DOUBLE END)"
+		}
 		out = append(out,
-			aggregation{dataframe.Min(c.name), "min(" + q + ")" + notNaN, c.kind},
-			aggregation{dataframe.Max(c.name), "max(" + q + ")" + notNaN, c.kind})
+			aggregation{dataframe.Min(c.name), extreme("min"), c.kind},
+			aggregation{dataframe.Max(c.name), extreme("max"), c.kind})
 	}
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out[:1+r.IntN(len(out))]
