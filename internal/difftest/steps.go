@@ -135,6 +135,16 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64},
 			aggregation{dataframe.Median(c.name), median, kFloat64})
 	}
+	if c.kind.integer() || c.kind == kDecimal { // floats of 1e15 beside eighths: the engines' roundings part
+		out = append(out,
+			aggregation{dataframe.Var(c.name), "var_samp(" + q + ")", kFloat64},
+			aggregation{dataframe.Std(c.name), "stddev_samp(" + q + ")", kFloat64})
+	}
+	if c.kind.numeric() {
+		f := []float64{0.1, 0.25, 0.9}[r.IntN(3)]
+		quantile := strings.Replace(median, "0.5)", fmt.Sprint(f)+")", 1)
+		out = append(out, aggregation{dataframe.Quantile(c.name, f), quantile, kFloat64})
+	}
 	if c.kind != kFloat64 { // distinct floats: -0 and 0, NaNs
 		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64})
 	}
