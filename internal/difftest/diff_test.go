@@ -245,7 +245,7 @@ func TestOperationsReached(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, k := range []kind{kInt64, kFloat64, kDate, kString} {
 		for range 200 {
-			for _, a := range aggsFor(r, col{"x", k}) {
+			for _, a := range aggsFor(r, col{name: "x", kind: k}) {
 				name, _, _ := strings.Cut(a.dusk.Name(), "(")
 				drawn[name] = true
 			}

@@ -18,10 +18,13 @@ type expr struct {
 	text string
 }
 
-// col is a column of the current schema: its name and kind.
+// col is a column of the current schema: its name and kind. inexact: its
+// floats were computed (a mean, a square root) and may differ in their last
+// digits between the engines, so it is no key to group, join or sort by.
 type col struct {
-	name string
-	kind kind
+	name    string
+	kind    kind
+	inexact bool
 }
 
 func colRef(c col) expr {

@@ -61,7 +61,7 @@ func (p *pipeline) ordered() bool { return len(p.steps) > 0 && p.steps[len(p.ste
 func newPipeline(r *rand.Rand, t, u table) *pipeline {
 	p := &pipeline{source: t.Name}
 	for _, c := range t.Cols {
-		p.cols = append(p.cols, col{c.Name, c.Kind})
+		p.cols = append(p.cols, col{name: c.Name, kind: c.Kind})
 	}
 	n := 1 + r.IntN(4)
 	joined := false
@@ -97,7 +97,7 @@ func (p *pipeline) with(r *rand.Rand) {
 		return
 	}
 	name := fmt.Sprintf("c%d", len(p.steps))
-	p.cols = append(p.cols, col{name, e.kind})
+	p.cols = append(p.cols, col{name, e.kind, e.kind == kFloat64})
 	p.steps = append(p.steps, step{text: "WithColumn(" + name + ", " + e.text + ")",
 		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
 			return f.WithColumn(name, e.dusk)
@@ -185,7 +185,12 @@ var joins = []struct {
 func (p *pipeline) agg(r *rand.Rand) {
 	cols := slices.Clone(p.cols)
 	r.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
-	nkeys := r.IntN(min(3, len(cols)))
+	slices.SortStableFunc(cols, func(a, b col) int { return cmpBool(a.inexact, b.inexact) }) // keys exact
+	exact := slices.IndexFunc(cols, func(c col) bool { return c.inexact })
+	if exact < 0 {
+		exact = len(cols)
+	}
+	nkeys := min(r.IntN(min(3, len(cols))), exact)
 	keys := cols[:nkeys]
 	var aggs []aggregation
 	aggs = append(aggs, aggregation{dataframe.Size(), "count(*)", kInt64})
@@ -221,7 +226,7 @@ func (p *pipeline) agg(r *rand.Rand) {
 		names = append(names, name)
 		duskAggs = append(duskAggs, a.dusk)
 		sqlAggs = append(sqlAggs, a.sql+" AS "+quote(name))
-		out = append(out, col{name, a.kind})
+		out = append(out, col{name: name, kind: a.kind, inexact: a.kind == kFloat64 && !strings.HasPrefix(name, "min(") && !strings.HasPrefix(name, "max(")})
 	}
 	p.cols = out
 	text := fmt.Sprintf("GroupBy(%v)", keyNames)
@@ -272,11 +277,14 @@ func (p *pipeline) join(r *rand.Rand, t, u table) bool {
 	type pair struct{ l, r col }
 	var pairs []pair
 	for _, lc := range p.cols {
+		if lc.inexact {
+			continue
+		}
 		for _, rc := range u.Cols {
 			k := rc.Kind
 			num := func(k kind) bool { return k.integer() || k == kFloat64 }
 			if lc.kind == k || num(lc.kind) && num(k) {
-				pairs = append(pairs, pair{lc, col{rc.Name, k}})
+				pairs = append(pairs, pair{lc, col{name: rc.Name, kind: k}})
 			}
 		}
 	}
@@ -292,7 +300,7 @@ func (p *pipeline) join(r *rand.Rand, t, u table) bool {
 		cols = "l.*"
 	} else {
 		for _, c := range u.Cols {
-			p.cols = append(p.cols, col{c.Name, c.Kind})
+			p.cols = append(p.cols, col{name: c.Name, kind: c.Kind})
 		}
 	}
 	p.steps = append(p.steps, step{text: fmt.Sprintf("Merge(%s, %s, %s = %s, broadcast %d)", u.Name, how, kp.l.name, kp.r.name, broadcast),
@@ -309,6 +317,9 @@ func (p *pipeline) join(r *rand.Rand, t, u table) bool {
 // sortLimit sorts by every column, so that the order is defined, nulls
 // last, and keeps the first rows.
 func (p *pipeline) sortLimit(r *rand.Rand) {
+	if slices.ContainsFunc(p.cols, func(c col) bool { return c.inexact }) {
+		return // near-equal floats could sort either way, and the limit cut either
+	}
 	var names, sqlCols []string
 	for _, c := range p.cols {
 		names = append(names, c.name)
@@ -328,4 +339,14 @@ func (p *pipeline) distinct() {
 	p.steps = append(p.steps, step{text: "DropDuplicates()",
 		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame { return f.DropDuplicates() },
 		sql:   func(from string) string { return "SELECT DISTINCT * FROM (" + from + ")" }})
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
