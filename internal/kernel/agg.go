@@ -442,7 +442,9 @@ func extremeBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n i
 			continue
 		}
 		v := x[i]
-		if seen[g] == 0 || (isMin && v < vals[g]) || (!isMin && v > vals[g]) {
+		// A NaN counts only where nothing else comes: NaNs are left out
+		// as pandas leaves them, whatever order the rows come in.
+		if seen[g] == 0 || vals[g] != vals[g] || (isMin && v < vals[g]) || (!isMin && v > vals[g]) {
 			vals[g] = v
 			seen[g] = 1
 		}
@@ -622,7 +624,7 @@ func mergeExtreme[T number](states [][]arrow.Array, ids [][]int32, n int, isMin 
 				continue
 			}
 			v := x[i]
-			if seen[g] == 0 || (isMin && v < vals[g]) || (!isMin && v > vals[g]) {
+			if seen[g] == 0 || vals[g] != vals[g] || (isMin && v < vals[g]) || (!isMin && v > vals[g]) { // NaNs: as extremeBy
 				vals[g] = v
 				seen[g] = 1
 			}
