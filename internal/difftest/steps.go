@@ -107,15 +107,16 @@ func (p *pipeline) with(r *rand.Rand) {
 
 // aggregation is one aggregation of a grouping, for both engines.
 type aggregation struct {
-	dusk dataframe.Agg
-	sql  string
-	kind kind
+	dusk    dataframe.Agg
+	sql     string
+	kind    kind
+	inexact bool // a float the engines may compute apart in its last digits
 }
 
 // aggsFor draws the aggregations a column of kind k takes.
 func aggsFor(r *rand.Rand, c col) []aggregation {
 	q := quote(c.name)
-	out := []aggregation{{dataframe.Count(c.name), "count(" + q + ")", kInt64}}
+	out := []aggregation{{dataframe.Count(c.name), "count(" + q + ")", kInt64, false}}
 	median, notNaN := "quantile_cont("+q+", 0.5)", ""
 	if c.kind == kDecimal {
 		// Dusk's median is a float64, as pandas'; DuckDB's of decimals is
@@ -131,22 +132,22 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 	}
 	if c.kind.numeric() {
 		out = append(out,
-			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", sumKind(c.kind)},
-			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64},
-			aggregation{dataframe.Median(c.name), median, kFloat64})
+			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", sumKind(c.kind), c.kind == kFloat64 || c.inexact},
+			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64, true},
+			aggregation{dataframe.Median(c.name), median, kFloat64, true})
 	}
 	if c.kind.integer() || c.kind == kDecimal { // floats of 1e15 beside eighths: the engines' roundings part
 		out = append(out,
-			aggregation{dataframe.Var(c.name), "var_samp(" + q + ")", kFloat64},
-			aggregation{dataframe.Std(c.name), "stddev_samp(" + q + ")", kFloat64})
+			aggregation{dataframe.Var(c.name), "var_samp(" + q + ")", kFloat64, true},
+			aggregation{dataframe.Std(c.name), "stddev_samp(" + q + ")", kFloat64, true})
 	}
 	if c.kind.numeric() {
 		f := []float64{0.1, 0.25, 0.9}[r.IntN(3)]
 		quantile := strings.Replace(median, "0.5)", fmt.Sprint(f)+")", 1)
-		out = append(out, aggregation{dataframe.Quantile(c.name, f), quantile, kFloat64})
+		out = append(out, aggregation{dataframe.Quantile(c.name, f), quantile, kFloat64, true})
 	}
 	if c.kind != kFloat64 { // distinct floats: -0 and 0, NaNs
-		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64})
+		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64, false})
 	}
 	if c.kind.numeric() || c.kind == kDate || c.kind.timestamp() {
 		extreme := func(f string) string {
@@ -156,9 +157,9 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 			// Of NaNs alone, NaN.
 			return "coalesce(" + f + "(" + q + ")" + notNaN + ", CASE WHEN bool_or(isnan(" + q + ")) THEN 'NaN'::DOUBLE END)"
 		}
-		out = append(out,
-			aggregation{dataframe.Min(c.name), extreme("min"), c.kind},
-			aggregation{dataframe.Max(c.name), extreme("max"), c.kind})
+		out = append(out, // as exact as the column
+			aggregation{dataframe.Min(c.name), extreme("min"), c.kind, c.inexact},
+			aggregation{dataframe.Max(c.name), extreme("max"), c.kind, c.inexact})
 	}
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out[:1+r.IntN(len(out))]
@@ -193,7 +194,7 @@ func (p *pipeline) agg(r *rand.Rand) {
 	nkeys := min(r.IntN(min(3, len(cols))), exact)
 	keys := cols[:nkeys]
 	var aggs []aggregation
-	aggs = append(aggs, aggregation{dataframe.Size(), "count(*)", kInt64})
+	aggs = append(aggs, aggregation{dataframe.Size(), "count(*)", kInt64, false})
 	for _, c := range cols[nkeys:] {
 		if r.IntN(2) == 0 {
 			aggs = append(aggs, aggsFor(r, c)...)
@@ -226,7 +227,7 @@ func (p *pipeline) agg(r *rand.Rand) {
 		names = append(names, name)
 		duskAggs = append(duskAggs, a.dusk)
 		sqlAggs = append(sqlAggs, a.sql+" AS "+quote(name))
-		out = append(out, col{name: name, kind: a.kind, inexact: a.kind == kFloat64 && !strings.HasPrefix(name, "min(") && !strings.HasPrefix(name, "max(")})
+		out = append(out, col{name: name, kind: a.kind, inexact: a.inexact})
 	}
 	p.cols = out
 	text := fmt.Sprintf("GroupBy(%v)", keyNames)
