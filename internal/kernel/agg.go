@@ -380,16 +380,21 @@ func sumIntsBy(x []int64, valid []byte, off int, ids []int32, n int) []int64 {
 	var ovf int64
 	for i, g := range ids {
 		if g >= 0 && (valid == nil || IsValid(valid, off, i)) {
-			a, b := sums[g], x[i]
-			s := a + b
-			ovf |= (a ^ s) & (b ^ s)
-			sums[g] = s
+			sums[g] = addOverflow(sums[g], x[i], &ovf)
 		}
 	}
 	if ovf < 0 {
 		panic(ErrOverflow)
 	}
 	return sums
+}
+
+// addOverflow is a + b, wrapped; it ORs the addition's overflow bit (the
+// sign of (a^s)&(b^s)) into *ovf, without a branch.
+func addOverflow(a, b int64, ovf *int64) int64 {
+	s := a + b
+	*ovf |= (a ^ s) & (b ^ s)
+	return s
 }
 
 func sumBy(x []float64, valid []byte, off int, ids []int32, n int) []float64 {
@@ -486,10 +491,7 @@ func addIntStates(states [][]arrow.Array, ids [][]int32, n int) []int64 {
 		}
 		v := valuesOf[int64](st[0])
 		for i, g := range ids[c] {
-			a, b := out[g], v[i]
-			s := a + b
-			ovf |= (a ^ s) & (b ^ s)
-			out[g] = s
+			out[g] = addOverflow(out[g], v[i], &ovf)
 		}
 	}
 	if ovf < 0 {

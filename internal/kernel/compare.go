@@ -111,30 +111,12 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 		// false before true, as SQL and Polars order them.
 		x, y := MaskOf(a, n), MaskOf(b, n)
 		for i := range out.Vals {
-			out.Vals[i] = b2u(op.holds(cmp.Compare(x.Vals[i], y.Vals[i])))
+			out.Vals[i] = b2u(holds(cmp.Compare(x.Vals[i], y.Vals[i]), op))
 		}
 	default:
 		return Mask{}, fmt.Errorf("cannot compare %s with %s", ka, kb)
 	}
 	return out, nil
-}
-
-// holds reports whether op holds between two values that compare as c
-// (cmp.Compare's -1, 0 or 1).
-func (op CmpOp) holds(c int) bool {
-	switch op {
-	case Eq:
-		return c == 0
-	case Ne:
-		return c != 0
-	case Lt:
-		return c < 0
-	case Le:
-		return c <= 0
-	case Gt:
-		return c > 0
-	}
-	return c >= 0
 }
 
 func cmpScalar[T int32 | int64 | float64](x []T, s T, op CmpOp, out []uint8) {
