@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"container/heap"
 	"fmt"
 
 	"github.com/duskdata/dusk/graph"
@@ -259,7 +258,7 @@ func (s *State) Lost(keys []graph.Key) {
 			continue
 		}
 		t.state = Fetch
-		heap.Push(&s.fetch, t)
+		s.queueFetch(t)
 		for _, d := range t.dependents {
 			switch d.state {
 			case Ready:

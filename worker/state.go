@@ -120,6 +120,7 @@ type State struct {
 	ready     prioq.Queue[*task] // no special resources: need one thread
 	special   []*task            // ready tasks with resources, by priority
 	fetch     taskHeap           // inputs to fetch, by priority
+	byPeer    fetchQueues        // the same, filed under each holder
 	free      graph.Resources    // what is not in use: "cpu" is threads
 	inFlight  map[protocol.WorkerID][]*task
 	executing int
@@ -205,6 +206,7 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 			s.tasks[d.key] = d
 			heap.Push(&s.fetch, d)
 		}
+		known := len(d.whoHas)
 		if d.state != Memory {
 			// Where to fetch it from, should it have to be fetched.
 			d.whoHas = mergeHolders(d.whoHas, dep.WhoHas, d.failed, s.cfg.ID)
@@ -215,6 +217,9 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 		case d.state == Fetch && m.Priority.Less(d.prio):
 			d.prio = m.Priority
 			heap.Fix(&s.fetch, d.heapIndex)
+			s.byPeer.add(d, d.whoHas) // filed again at its new priority
+		case d.state == Fetch:
+			s.byPeer.add(d, d.whoHas[known:])
 		}
 		t.deps = append(t.deps, d)
 		d.dependents = append(d.dependents, t)
@@ -261,7 +266,7 @@ func (s *State) Replicate(m *protocol.Replicate) {
 		case t == nil:
 			t = &task{key: k, state: Fetch, heapIndex: -1, keep: true, whoHas: []protocol.WorkerID{m.From}}
 			s.tasks[k] = t
-			heap.Push(&s.fetch, t)
+			s.queueFetch(t)
 		case t.state == Memory:
 			t.keep = true
 			have.Keys = append(have.Keys, k)
@@ -269,7 +274,11 @@ func (s *State) Replicate(m *protocol.Replicate) {
 		default:
 			t.keep = true
 			t.cancelled = false
+			known := len(t.whoHas)
 			t.whoHas = mergeHolders(t.whoHas, []protocol.WorkerID{m.From}, t.failed, s.cfg.ID)
+			if t.state == Fetch {
+				s.byPeer.add(t, t.whoHas[known:])
+			}
 		}
 	}
 	if len(have.Keys) > 0 {
@@ -391,7 +400,7 @@ func (s *State) ExecuteFailed(k graph.Key, err *protocol.TaskError) {
 			t.cancelled, t.spec = false, nil
 			s.doneWithInputs(t)
 			t.state = Fetch
-			heap.Push(&s.fetch, t)
+			s.queueFetch(t)
 			if len(t.whoHas) == 0 {
 				s.send(&protocol.MissingData{Key: k, From: s.cfg.ID})
 			}
@@ -429,7 +438,7 @@ func (s *State) GatherDone(from protocol.WorkerID, got map[graph.Key]int64, unre
 				s.forget(t)
 				continue
 			}
-			heap.Push(&s.fetch, t)
+			s.queueFetch(t)
 			if len(t.whoHas) == 0 {
 				// Every holder failed: the scheduler takes it from here.
 				for _, f := range t.failed {
@@ -630,61 +639,6 @@ func (s *State) readyHead() *task {
 		}
 		s.ready.Pop()
 	}
-}
-
-// startFetches asks peers for inputs in priority order, batching the keys
-// one peer holds, one fetch per peer and at most Transfers at once.
-func (s *State) startFetches() {
-	var skipped []*task
-	for s.fetch.Len() > 0 && len(s.inFlight) < s.cfg.Transfers {
-		if !s.admitFetch(s.fetch[0].nbytes) {
-			break
-		}
-		t := heap.Pop(&s.fetch).(*task)
-		from, ok := s.pickHolder(t)
-		if !ok {
-			skipped = append(skipped, t)
-			continue
-		}
-		batch := []*task{t}
-		size := t.nbytes
-		t.state = Flight
-		most := s.cfg.TransferBatch
-		if s.cfg.MemoryLimit > 0 {
-			most = min(most, max(s.room(), size)) // what admission let in
-		}
-		for i := 0; i < s.fetch.Len() && size < most; {
-			o := s.fetch[i]
-			if slices.Contains(o.whoHas, from) && size+o.nbytes <= most {
-				s.fetch.remove(o)
-				o.state = Flight
-				batch = append(batch, o)
-				size += o.nbytes
-				continue // o's slot now holds another task
-			}
-			i++
-		}
-		s.inFlight[from] = batch
-		s.mem.fetching(from, size)
-		keys := make([]graph.Key, len(batch))
-		for i, b := range batch {
-			keys[i] = b.key
-		}
-		s.out = append(s.out, Instruction{Kind: Gather, From: from, Keys: keys})
-	}
-	for _, t := range skipped {
-		heap.Push(&s.fetch, t)
-	}
-}
-
-// pickHolder chooses a peer that holds t and is not already busy sending.
-func (s *State) pickHolder(t *task) (protocol.WorkerID, bool) {
-	for _, w := range t.whoHas {
-		if _, busy := s.inFlight[w]; !busy && w != s.cfg.ID {
-			return w, true
-		}
-	}
-	return "", false
 }
 
 func (s *State) fits(need graph.Resources) bool {

@@ -99,7 +99,7 @@ func (n *Network) Listen(addr string, h transport.Handler) (transport.Listener, 
 		lis = countedListener{lis, n.Wire}
 	}
 	opts := []grpc.ServerOption{
-		grpc.MaxRecvMsgSize(maxMsg), grpc.MaxSendMsgSize(maxMsg),
+		grpc.MaxRecvMsgSize(maxMsg), grpc.MaxSendMsgSize(maxMsg), grpc.ForceServerCodecV2(wireCodec),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
 	}
 	if n.TLS != nil {
@@ -159,7 +159,7 @@ func (n *Network) Dial(ctx context.Context, addr string) (transport.Conn, error)
 	cc, err := grpc.NewClient(addr,
 		grpc.WithTransportCredentials(creds),
 		grpc.WithContextDialer(n.Wire.dial),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg)),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg), grpc.ForceCodecV2(wireCodec)),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true}),
 	)
 	if err != nil {
