@@ -20,5 +20,9 @@
 // median of values holding a NaN is NaN and its minimum and maximum leave
 // NaNs out; its median of decimals is a float64 (DuckDB's a decimal of
 // their scale); a zoned timestamp floored to an hour keeps its offset, where
-// DuckDB takes the later of two equal wall clocks at a clock change.
+// DuckDB takes the later of two equal wall clocks at a clock change; its
+// correlation of fewer than two pairs or of a column without variance is
+// null (as Spark's), DuckDB's NaN; its first and last are the first and
+// last non-null values in the frame's order, drawn only after a sort (the
+// SQL orders the aggregate by the sort's columns and filters the nulls).
 package difftest

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/duskdata/dusk/dataframe"
@@ -23,7 +24,8 @@ type step struct {
 type pipeline struct {
 	source string
 	steps  []step
-	cols   []col // the result's columns
+	cols   []col  // the result's columns
+	order  string // the SQL of the sort that orders the rows so far; "" if none does
 }
 
 func (p *pipeline) String() string {
@@ -78,7 +80,14 @@ func newPipeline(r *rand.Rand, t, u table) *pipeline {
 		case x < 9:
 			p.sortLimit(r)
 		default:
-			p.distinct()
+			switch r.IntN(3) {
+			case 0:
+				p.distinct()
+			case 1:
+				p.fillNulls(r)
+			default:
+				p.concat(r)
+			}
 		}
 	}
 	return p
@@ -183,6 +192,14 @@ var joins = []struct {
 	{dataframe.Outer, "FULL JOIN", false}, {dataframe.Semi, "SEMI JOIN", true}, {dataframe.Anti, "ANTI JOIN", true},
 }
 
+// groupKey is a grouping key: a column, or an expression named by its alias.
+type groupKey struct {
+	name, text string
+	dusk       dataframe.Expr
+	sql        string
+	col        col
+}
+
 func (p *pipeline) agg(r *rand.Rand) {
 	cols := slices.Clone(p.cols)
 	r.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
@@ -192,31 +209,56 @@ func (p *pipeline) agg(r *rand.Rand) {
 		exact = len(cols)
 	}
 	nkeys := min(r.IntN(min(3, len(cols))), exact)
-	keys := cols[:nkeys]
+	var keys []groupKey
+	for _, c := range cols[:nkeys] {
+		keys = append(keys, groupKey{c.name, c.name, dataframe.Col(c.name), quote(c.name), c})
+	}
+	if r.IntN(4) == 0 {
+		// A computed key, as GroupByExpr(Col(...).Dt().Truncate("1h").Alias("g")).
+		if e, ok := computed(r, p.cols); ok && e.kind != kFloat64 {
+			name := fmt.Sprintf("g%d", len(p.steps))
+			keys = append(keys, groupKey{name, e.text + " as " + name, e.dusk.Alias(name), "(" + e.sql + ")", col{name: name, kind: e.kind}})
+		}
+	}
 	var aggs []aggregation
 	aggs = append(aggs, aggregation{dataframe.Size(), "count(*)", kInt64, false})
+	var rest []col
 	for _, c := range cols[nkeys:] {
 		if r.IntN(2) == 0 {
 			aggs = append(aggs, aggsFor(r, c)...)
 		}
+		if p.order != "" && r.IntN(3) == 0 {
+			aggs = append(aggs, p.firstLast(r, c))
+		}
+		if (c.kind.integer() || c.kind == kDecimal) && !c.inexact {
+			rest = append(rest, c)
+		}
 	}
-	keepNulls := nkeys > 0 && r.IntN(2) == 0
+	if len(rest) >= 2 && r.IntN(3) == 0 {
+		x, y := rest[0], rest[1]
+		// Dusk's correlation of fewer than two pairs, or of a column
+		// without variance, is null, as Spark's; DuckDB's is NaN (0/0).
+		corr := "corr(" + quote(x.name) + ", " + quote(y.name) + ")"
+		aggs = append(aggs, aggregation{dataframe.Corr(x.name, y.name), "CASE WHEN NOT isnan(" + corr + ") THEN " + corr + " END", kFloat64, true})
+	}
+	keepNulls := len(keys) > 0 && r.IntN(2) == 0
 	split := 0
-	if nkeys > 0 && r.IntN(3) == 0 {
+	if len(keys) > 0 && r.IntN(3) == 0 {
 		split = 1 + r.IntN(4)
 	}
-	var names, keyNames, sqlKeys, notNull []string
-	out := slices.Clone(keys)
+	var names, sqlKeys, sqlSelect, notNull []string
+	var duskKeys []dataframe.Expr
+	var out []col
 	var duskAggs []dataframe.Agg
 	var sqlAggs []string
 	seen := map[string]bool{}
 	for _, k := range keys {
-		keyNames = append(keyNames, k.name)
-		sqlKeys = append(sqlKeys, quote(k.name))
-		notNull = append(notNull, quote(k.name)+" IS NOT NULL")
-	}
-	for _, k := range keyNames {
-		seen[k] = true // an aggregation named as a key would clash with it
+		duskKeys = append(duskKeys, k.dusk)
+		sqlKeys = append(sqlKeys, k.sql)
+		sqlSelect = append(sqlSelect, k.sql+" AS "+quote(k.name))
+		notNull = append(notNull, k.sql+" IS NOT NULL")
+		out = append(out, k.col)
+		seen[k.name] = true // an aggregation named as a key would clash with it
 	}
 	for _, a := range aggs {
 		name := a.dusk.Name()
@@ -229,8 +271,12 @@ func (p *pipeline) agg(r *rand.Rand) {
 		sqlAggs = append(sqlAggs, a.sql+" AS "+quote(name))
 		out = append(out, col{name: name, kind: a.kind, inexact: a.inexact})
 	}
-	p.cols = out
-	text := fmt.Sprintf("GroupBy(%v)", keyNames)
+	p.cols, p.order = out, ""
+	var keyTexts []string
+	for _, k := range keys {
+		keyTexts = append(keyTexts, k.text)
+	}
+	text := "GroupByExpr(" + strings.Join(keyTexts, ", ") + ")"
 	if keepNulls {
 		text += ".KeepNullKeys()"
 	}
@@ -240,10 +286,10 @@ func (p *pipeline) agg(r *rand.Rand) {
 	text += fmt.Sprintf(".Agg(%v)", names)
 	p.steps = append(p.steps, step{text: text,
 		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
-			if len(keyNames) == 0 {
+			if len(keys) == 0 {
 				return f.Agg(duskAggs...)
 			}
-			g := f.GroupBy(keyNames...)
+			g := f.GroupByExpr(duskKeys...)
 			if keepNulls {
 				g = g.KeepNullKeys()
 			}
@@ -253,15 +299,25 @@ func (p *pipeline) agg(r *rand.Rand) {
 			return g.Agg(duskAggs...)
 		},
 		sql: func(from string) string {
-			q := "SELECT " + strings.Join(append(slices.Clone(sqlKeys), sqlAggs...), ", ") + " FROM (" + from + ")"
-			if len(keyNames) > 0 && !keepNulls {
+			q := "SELECT " + strings.Join(append(sqlSelect, sqlAggs...), ", ") + " FROM (" + from + ")"
+			if len(keys) > 0 && !keepNulls {
 				q += " WHERE " + strings.Join(notNull, " AND ")
 			}
-			if len(keyNames) > 0 {
+			if len(keys) > 0 {
 				q += " GROUP BY " + strings.Join(sqlKeys, ", ")
 			}
 			return q
 		}})
+}
+
+// firstLast is c's first or last non-null value in each group, over rows
+// whose order a sort defined (p.order, the sort's SQL).
+func (p *pipeline) firstLast(r *rand.Rand, c col) aggregation {
+	q := quote(c.name)
+	if r.IntN(2) == 0 {
+		return aggregation{dataframe.First(c.name), "first(" + q + " ORDER BY " + p.order + ") FILTER (WHERE " + q + " IS NOT NULL)", c.kind, c.inexact}
+	}
+	return aggregation{dataframe.Last(c.name), "last(" + q + " ORDER BY " + p.order + ") FILTER (WHERE " + q + " IS NOT NULL)", c.kind, c.inexact}
 }
 
 // maxJoinRows bounds the pairs of rows a join's tables make, so that its
@@ -293,6 +349,7 @@ func (p *pipeline) join(r *rand.Rand, t, u table) bool {
 		return false
 	}
 	kp := pairs[r.IntN(len(pairs))]
+	p.order = ""
 	j := joins[r.IntN(len(joins))]
 	how, sqlHow := j.how, j.sql
 	broadcast := []int64{0, -1}[r.IntN(2)]
@@ -327,6 +384,7 @@ func (p *pipeline) sortLimit(r *rand.Rand) {
 		sqlCols = append(sqlCols, quote(c.name)+" ASC NULLS LAST")
 	}
 	n := []int{0, 1, 5, 100}[r.IntN(4)]
+	p.order = strings.Join(sqlCols, ", ")
 	p.steps = append(p.steps, step{text: fmt.Sprintf("SortValues(%v).Limit(%d)", names, n), ordered: true,
 		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
 			return f.SortValues(names).Limit(n)
@@ -337,6 +395,7 @@ func (p *pipeline) sortLimit(r *rand.Rand) {
 }
 
 func (p *pipeline) distinct() {
+	p.order = ""
 	p.steps = append(p.steps, step{text: "DropDuplicates()",
 		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame { return f.DropDuplicates() },
 		sql:   func(from string) string { return "SELECT DISTINCT * FROM (" + from + ")" }})
@@ -350,4 +409,45 @@ func cmpBool(a, b bool) int {
 		return 1
 	}
 	return -1
+}
+
+// fillNulls fills the nulls of one column with a value of its kind, as
+// pandas' fillna with a dict.
+func (p *pipeline) fillNulls(r *rand.Rand) {
+	c := p.cols[r.IntN(len(p.cols))]
+	var v any
+	var sql string
+	switch {
+	case c.kind.integer():
+		k := r.IntN(7) - 3
+		v, sql = int64(k), strconv.Itoa(k)
+	case c.kind == kFloat64:
+		v, sql = 0.5, "0.5"
+	case c.kind == kString:
+		v, sql = "filled", "'filled'"
+	case c.kind == kBool:
+		v, sql = true, "TRUE"
+	default:
+		return
+	}
+	p.steps = append(p.steps, step{text: fmt.Sprintf("FillNull(%s: %v)", c.name, v),
+		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
+			return f.FillNull(map[string]any{c.name: v})
+		},
+		sql: func(from string) string {
+			return fmt.Sprintf("SELECT * REPLACE (coalesce(%s, %s) AS %s) FROM (%s)", quote(c.name), sql, quote(c.name), from)
+		}})
+}
+
+// concat stacks the rows so far on those of them a predicate keeps.
+func (p *pipeline) concat(r *rand.Rand) {
+	e := predicate(r, p.cols, 1)
+	p.order = ""
+	p.steps = append(p.steps, step{text: "Concat(self, self.Filter(" + e.text + "))",
+		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
+			return dataframe.Concat(f, f.Filter(e.dusk))
+		},
+		sql: func(from string) string {
+			return "SELECT * FROM ((" + from + ") UNION ALL (SELECT * FROM (" + from + ") WHERE " + e.sql + "))"
+		}})
 }

@@ -167,7 +167,8 @@ func (t table) record() arrow.Record {
 }
 
 // floatOf is a float from v: mostly exact eighths, now and then -0, a
-// large value or an infinity.
+// large value or an infinity. (NaNs in the files are not drawn yet: with
+// them a filter over 16 files lost a row of -Inf, open in issue 53.)
 func floatOf(r *rand.Rand, v, distinct int) float64 {
 	switch r.IntN(50) {
 	case 0:

@@ -344,19 +344,29 @@ func corrBy[X, Y int64 | float64](xs []X, ys []Y, cols []arrow.Array, ids []int3
 	xv, xo := Validity(cols[0])
 	yv, yo := Validity(cols[1])
 	both := func(i int) bool { return IsValid(xv, xo, i) && IsValid(yv, yo, i) }
+	// The means are each group's first pair plus the mean difference from
+	// it (shifted data), so that a column constant in a group has its value
+	// as its mean exactly, and no variance: (0.1+0.1+0.1)/3 is not 0.1, and
+	// the few ulps left made a correlation of a constant column a number
+	// near 0 rather than null.
 	counts := make([]int64, n)
 	mx, my := make([]float64, n), make([]float64, n)
+	kx, ky := make([]float64, n), make([]float64, n)
 	for i, g := range ids {
 		if g >= 0 && both(i) {
+			x, y := float64(xs[i]), float64(ys[i])
+			if counts[g] == 0 {
+				kx[g], ky[g] = x, y
+			}
 			counts[g]++
-			mx[g] += float64(xs[i])
-			my[g] += float64(ys[i])
+			mx[g] += x - kx[g]
+			my[g] += y - ky[g]
 		}
 	}
 	for g, k := range counts {
 		if k > 0 {
-			mx[g] /= float64(k)
-			my[g] /= float64(k)
+			mx[g] = kx[g] + mx[g]/float64(k)
+			my[g] = ky[g] + my[g]/float64(k)
 		}
 	}
 	m2x, m2y, cxy := make([]float64, n), make([]float64, n), make([]float64, n)

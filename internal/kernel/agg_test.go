@@ -640,6 +640,24 @@ func TestCorrMatchesReference(t *testing.T) {
 	}
 }
 
+// TestCorrOfConstantColumn: a column constant in a group has no variance,
+// so its correlation is null, also where its values do not sum exactly
+// ((0.1 + 0.1 + 0.1) / 3 is not 0.1 in float64), over chunks merged.
+func TestCorrOfConstantColumn(t *testing.T) {
+	xs := []float64{1, 2, 4, 1.39, 1.39, 1.39}
+	ys := []float64{0.1, 0.1, 0.1, 5, 1, 2}
+	g := []int32{0, 0, 0, 1, 1, 1}
+	a, _ := Partial(Corr, []arrow.Array{NewFloat64(xs[:4], nil), NewFloat64(ys[:4], nil)}, g[:4], 2)
+	b, _ := Partial(Corr, []arrow.Array{NewFloat64(xs[4:], nil), NewFloat64(ys[4:], nil)}, g[4:], 2)
+	merged, _ := Merge(Corr, [][]arrow.Array{a, b}, [][]int32{{0, 1}, {0, 1}}, 2)
+	got := Final(Corr, merged)
+	for i := range 2 {
+		if got.IsValid(i) {
+			t.Errorf("group %d: corr %v of a constant column, want null", i, got.(*array.Float64).Value(i))
+		}
+	}
+}
+
 // TestEveryAggregationHasAReference walks the table of aggregations: each
 // entry is checked against a reference, by TestAggregateMatchesReference,
 // or for Corr, which reads two columns, by TestCorrMatchesReference.
