@@ -93,7 +93,7 @@ var baseOps = []string{"col", "lit", "==", "!=", "<", "<=", ">", ">=", "and", "o
 
 // splitGet is a piece of a string split at a space or an "a", counted from
 // either end. Past the last piece Dusk answers null, as DuckDB's list
-// index does (its split_part answers ”).
+// index does (its split_part answers an empty string).
 func splitGet(r *rand.Rand, c col) (expr, bool) {
 	if c.kind != kString {
 		return expr{}, false
