@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"container/heap"
 	"slices"
 
 	"github.com/duskdata/dusk/graph"
@@ -14,7 +13,8 @@ import (
 // own queue in priority order, rather than passing over every input whose
 // holders are all busy (with one busy peer, that was every input, at each
 // step). Entries go stale lazily: one counts while its task is in Fetch
-// and the peer is still among its holders.
+// and the peer is still among its holders, so that leaving Fetch, or a
+// holder, needs no bookkeeping here; a new priority files it again.
 type fetchQueues struct {
 	peers []protocol.WorkerID // in order of first use, for deterministic ties
 	by    map[protocol.WorkerID]*prioq.Queue[*task]
@@ -36,11 +36,8 @@ func (f *fetchQueues) add(t *task, holders []protocol.WorkerID) {
 	}
 }
 
-// queueFetch puts t, now in Fetch, in the fetch heap and its holders' queues.
-func (s *State) queueFetch(t *task) {
-	heap.Push(&s.fetch, t)
-	s.byPeer.add(t, t.whoHas)
-}
+// queueFetch files t, now in Fetch, under its holders.
+func (s *State) queueFetch(t *task) { s.byPeer.add(t, t.whoHas) }
 
 // nextFrom returns the first input still to fetch from peer w, dropping
 // stale entries; a queue left empty is forgotten.
@@ -88,7 +85,6 @@ func (s *State) startFetches() {
 		var batch []*task
 		var size int64
 		for t := first; t != nil && (len(batch) == 0 || size+t.nbytes <= most); t = s.nextFrom(from) {
-			s.fetch.remove(t)
 			t.state = Flight
 			batch = append(batch, t)
 			size += t.nbytes

@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"container/heap"
 	"slices"
 	"time"
 
@@ -108,7 +107,6 @@ type task struct {
 	cancelled bool   // freed by the scheduler while executing or in flight
 	rerun     bool   // executing a transfer for a shuffle run since replaced: run again
 	keep      bool   // a copy the scheduler asked for: kept until freed
-	heapIndex int    // in the fetch heap
 	readySeq  uint64 // the ticket of its live entry in the ready queue
 	prefetch  bool   // ready: its inputs on disk were asked to be read ahead
 }
@@ -119,8 +117,7 @@ type State struct {
 	tasks     map[graph.Key]*task
 	ready     prioq.Queue[*task] // no special resources: need one thread
 	special   []*task            // ready tasks with resources, by priority
-	fetch     taskHeap           // inputs to fetch, by priority
-	byPeer    fetchQueues        // the same, filed under each holder
+	byPeer    fetchQueues        // inputs to fetch, filed under each holder by priority
 	free      graph.Resources    // what is not in use: "cpu" is threads
 	inFlight  map[protocol.WorkerID][]*task
 	executing int
@@ -184,8 +181,7 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 			t.spec = m.Task
 			s.send(&protocol.TaskFinished{Key: t.key, Run: t.run, Nbytes: t.nbytes})
 			return
-		case Fetch:
-			s.fetch.remove(t)
+		case Fetch: // its queue entries go stale
 		case Flight:
 			t.spec = m.Task // reported as finished when it lands
 			return
@@ -193,7 +189,7 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 			return // already waiting, ready or running
 		}
 	} else {
-		t = &task{key: m.Task.Key, prio: m.Priority, run: m.Run, shuffle: m.Shuffle, heapIndex: -1}
+		t = &task{key: m.Task.Key, prio: m.Priority, run: m.Run, shuffle: m.Shuffle}
 		s.tasks[t.key] = t
 	}
 	t.spec = m.Task
@@ -202,9 +198,8 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 	for _, dep := range m.Deps {
 		d := s.tasks[dep.Key]
 		if d == nil {
-			d = &task{key: dep.Key, prio: m.Priority, state: Fetch, nbytes: dep.Nbytes, heapIndex: -1}
-			s.tasks[d.key] = d
-			heap.Push(&s.fetch, d)
+			d = &task{key: dep.Key, prio: m.Priority, state: Fetch, nbytes: dep.Nbytes}
+			s.tasks[d.key] = d // queued below, with its holders
 		}
 		known := len(d.whoHas)
 		if d.state != Memory {
@@ -216,7 +211,6 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 			d.cancelled = false // needed again
 		case d.state == Fetch && m.Priority.Less(d.prio):
 			d.prio = m.Priority
-			heap.Fix(&s.fetch, d.heapIndex)
 			s.byPeer.add(d, d.whoHas) // filed again at its new priority
 		case d.state == Fetch:
 			s.byPeer.add(d, d.whoHas[known:])
@@ -264,7 +258,7 @@ func (s *State) Replicate(m *protocol.Replicate) {
 		t := s.tasks[k]
 		switch {
 		case t == nil:
-			t = &task{key: k, state: Fetch, heapIndex: -1, keep: true, whoHas: []protocol.WorkerID{m.From}}
+			t = &task{key: k, state: Fetch, keep: true, whoHas: []protocol.WorkerID{m.From}}
 			s.tasks[k] = t
 			s.queueFetch(t)
 		case t.state == Memory:
@@ -510,7 +504,6 @@ func (s *State) releaseCopy(d *task) {
 		s.send(&protocol.ReleasedData{Keys: []graph.Key{d.key}})
 		delete(s.tasks, d.key)
 	case Fetch:
-		s.fetch.remove(d)
 		delete(s.tasks, d.key)
 	case Flight:
 		d.cancelled = true
@@ -525,8 +518,6 @@ func (s *State) forget(t *task) {
 		if len(t.spec.Resources) > 0 {
 			s.removeSpecial(t)
 		} // a ready-queue entry goes stale when the task leaves
-	case Fetch:
-		s.fetch.remove(t)
 	case Memory:
 		s.mem.managed -= t.nbytes
 		s.out = append(s.out, Instruction{Kind: Drop, Keys: []graph.Key{t.key}})
@@ -672,35 +663,6 @@ func (s *State) release(t *task) {
 }
 
 func (s *State) send(m protocol.Msg) { s.out = append(s.out, Instruction{Kind: Send, Msg: m}) }
-
-type taskHeap []*task
-
-func (h taskHeap) Len() int           { return len(h) }
-func (h taskHeap) Less(i, j int) bool { return h[i].prio.Less(h[j].prio) }
-func (h taskHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].heapIndex = i
-	h[j].heapIndex = j
-}
-func (h *taskHeap) Push(x any) {
-	t := x.(*task)
-	t.heapIndex = len(*h)
-	*h = append(*h, t)
-}
-func (h *taskHeap) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	t.heapIndex = -1
-	return t
-}
-
-func (h *taskHeap) remove(t *task) {
-	if t.heapIndex >= 0 && t.heapIndex < len(*h) && (*h)[t.heapIndex] == t {
-		heap.Remove(h, t.heapIndex)
-	}
-}
 
 // mergeHolders adds the holders in add that are not known, known to fail,
 // or this worker itself.

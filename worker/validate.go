@@ -32,9 +32,12 @@ func (s *State) Validate() error {
 		if t.key != k {
 			bad("task %s is filed under %s", t.key, k)
 		}
-		inHeap := t.heapIndex >= 0 && t.heapIndex < len(s.fetch) && s.fetch[t.heapIndex] == t
-		if (t.state == Fetch) != inHeap {
-			bad("task %s is %s, and in the fetch heap: %v", k, t.state, inHeap)
+		if t.state == Fetch {
+			for _, w := range t.whoHas {
+				if s.byPeer.by[w] == nil {
+					bad("task %s is to fetch from %s, which has no queue", k, w)
+				}
+			}
 		}
 		if (t.state == Flight) != (flights[t] == 1) {
 			bad("task %s is %s, and in %d fetches", k, t.state, flights[t])

@@ -79,9 +79,10 @@ func predicate(r *rand.Rand, cols []col, depth int) expr {
 	}
 	cc := cols[r.IntN(len(cols))]
 	c := colRef(cc)
+	isNull := expr{kind: kBool, dusk: c.dusk.IsNull(), sql: "(" + c.sql + " IS NULL)", text: c.text + " is null"}
 	switch r.IntN(8) {
 	case 0:
-		return expr{kind: kBool, dusk: c.dusk.IsNull(), sql: "(" + c.sql + " IS NULL)", text: c.text + " is null"}
+		return isNull
 	case 1:
 		p := predicate(r, cols, 0)
 		return expr{kind: kBool, dusk: p.dusk.Not(), sql: "(NOT " + p.sql + ")", text: "not " + p.text}
@@ -89,7 +90,7 @@ func predicate(r *rand.Rand, cols []col, depth int) expr {
 	if cc.inexact {
 		// A computed float may sit an ulp either side of a bound the other
 		// engine meets exactly (a correlation of two rows is ±1).
-		return expr{kind: kBool, dusk: c.dusk.IsNull(), sql: "(" + c.sql + " IS NULL)", text: c.text + " is null"}
+		return isNull
 	}
 	var other expr
 	if r.IntN(3) == 0 {

@@ -192,12 +192,14 @@ var joins = []struct {
 	{dataframe.Outer, "FULL JOIN", false}, {dataframe.Semi, "SEMI JOIN", true}, {dataframe.Anti, "ANTI JOIN", true},
 }
 
-// groupKey is a grouping key: a column, or an expression named by its alias.
+// groupKey is a grouping key: a column, or an expression (computed set)
+// named by its alias, col.name.
 type groupKey struct {
-	name, text string
-	dusk       dataframe.Expr
-	sql        string
-	col        col
+	text     string
+	dusk     dataframe.Expr
+	sql      string
+	col      col
+	computed bool
 }
 
 func (p *pipeline) agg(r *rand.Rand) {
@@ -211,13 +213,13 @@ func (p *pipeline) agg(r *rand.Rand) {
 	nkeys := min(r.IntN(min(3, len(cols))), exact)
 	var keys []groupKey
 	for _, c := range cols[:nkeys] {
-		keys = append(keys, groupKey{c.name, c.name, dataframe.Col(c.name), quote(c.name), c})
+		keys = append(keys, groupKey{c.name, dataframe.Col(c.name), quote(c.name), c, false})
 	}
 	if r.IntN(4) == 0 {
 		// A computed key, as GroupByExpr(Col(...).Dt().Truncate("1h").Alias("g")).
 		if e, ok := computed(r, p.cols); ok && e.kind != kFloat64 {
 			name := fmt.Sprintf("g%d", len(p.steps))
-			keys = append(keys, groupKey{name, e.text + " as " + name, e.dusk.Alias(name), "(" + e.sql + ")", col{name: name, kind: e.kind}})
+			keys = append(keys, groupKey{e.text + " as " + name, e.dusk.Alias(name), "(" + e.sql + ")", col{name: name, kind: e.kind}, true})
 		}
 	}
 	var aggs []aggregation
@@ -246,19 +248,22 @@ func (p *pipeline) agg(r *rand.Rand) {
 	if len(keys) > 0 && r.IntN(3) == 0 {
 		split = 1 + r.IntN(4)
 	}
-	var names, sqlKeys, sqlSelect, notNull []string
+	var names, keyNames, keyTexts, sqlKeys, sqlSelect, notNull []string
 	var duskKeys []dataframe.Expr
+	computedKey := false
 	var out []col
 	var duskAggs []dataframe.Agg
 	var sqlAggs []string
 	seen := map[string]bool{}
 	for _, k := range keys {
+		keyNames, keyTexts = append(keyNames, k.col.name), append(keyTexts, k.text)
 		duskKeys = append(duskKeys, k.dusk)
+		computedKey = computedKey || k.computed
 		sqlKeys = append(sqlKeys, k.sql)
-		sqlSelect = append(sqlSelect, k.sql+" AS "+quote(k.name))
+		sqlSelect = append(sqlSelect, k.sql+" AS "+quote(k.col.name))
 		notNull = append(notNull, k.sql+" IS NOT NULL")
 		out = append(out, k.col)
-		seen[k.name] = true // an aggregation named as a key would clash with it
+		seen[k.col.name] = true // an aggregation named as a key would clash with it
 	}
 	for _, a := range aggs {
 		name := a.dusk.Name()
@@ -272,11 +277,10 @@ func (p *pipeline) agg(r *rand.Rand) {
 		out = append(out, col{name: name, kind: a.kind, inexact: a.inexact})
 	}
 	p.cols, p.order = out, ""
-	var keyTexts []string
-	for _, k := range keys {
-		keyTexts = append(keyTexts, k.text)
+	text := fmt.Sprintf("GroupBy(%v)", keyNames)
+	if computedKey {
+		text = "GroupByExpr(" + strings.Join(keyTexts, ", ") + ")"
 	}
-	text := "GroupByExpr(" + strings.Join(keyTexts, ", ") + ")"
 	if keepNulls {
 		text += ".KeepNullKeys()"
 	}
@@ -289,7 +293,10 @@ func (p *pipeline) agg(r *rand.Rand) {
 			if len(keys) == 0 {
 				return f.Agg(duskAggs...)
 			}
-			g := f.GroupByExpr(duskKeys...)
+			g := f.GroupBy(keyNames...)
+			if computedKey {
+				g = f.GroupByExpr(duskKeys...)
+			}
 			if keepNulls {
 				g = g.KeepNullKeys()
 			}
