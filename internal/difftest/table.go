@@ -167,8 +167,7 @@ func (t table) record() arrow.Record {
 }
 
 // floatOf is a float from v: mostly exact eighths, now and then -0, a
-// large value or an infinity. (NaNs in the files are not drawn yet: with
-// them a filter over 16 files lost a row of -Inf, open in issue 53.)
+// large value, an infinity or a NaN.
 func floatOf(r *rand.Rand, v, distinct int) float64 {
 	switch r.IntN(50) {
 	case 0:
@@ -177,6 +176,8 @@ func floatOf(r *rand.Rand, v, distinct int) float64 {
 		return math.Inf(1 - 2*r.IntN(2))
 	case 2:
 		return float64(v) * 1e15
+	case 3:
+		return math.NaN()
 	}
 	return float64(v-distinct/2) / 8
 }

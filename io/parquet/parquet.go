@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/duskdata/dusk/internal/kernel"
@@ -87,13 +88,14 @@ func Inspect(r io.ReaderAt, size int64, path string) (*FileInfo, error) {
 		fields[i] = arrow.Field{Name: c.name, Type: c.typ, Nullable: true}
 	}
 	meta := f.file.Metadata()
+	floats := floatBoundsRight(meta)
 	info := &FileInfo{Schema: arrow.NewSchema(fields, nil), NumRows: meta.NumRows}
 	info.RowGroups = make([]RowGroup, len(meta.RowGroups))
 	for g := range meta.RowGroups {
 		rg := &meta.RowGroups[g]
 		stats := make([]ColumnStats, len(f.cols))
 		for i := range f.cols {
-			stats[i] = f.cols[i].stats(&rg.Columns[f.cols[i].leaf].MetaData.Statistics)
+			stats[i] = f.cols[i].stats(&rg.Columns[f.cols[i].leaf].MetaData.Statistics, floats)
 		}
 		info.RowGroups[g] = RowGroup{Rows: rg.NumRows, Bytes: rg.TotalByteSize, Columns: stats}
 	}
@@ -403,8 +405,25 @@ func dictionaryEncoded(m *format.ColumnMetaData) bool {
 	return dict
 }
 
-// stats reads a column chunk's statistics.
-func (c *column) stats(st *format.Statistics) ColumnStats {
+// floatBoundsRight reports whether a file's float bounds can be trusted:
+// parquet-go's vectorized bounds of floats with a NaN among them can miss
+// the minimum, so those of a file it wrote count only where Dusk wrote it
+// and left out the bounds of the columns that hold a NaN.
+func floatBoundsRight(meta *format.FileMetaData) bool {
+	if !strings.Contains(meta.CreatedBy, "parquet-go") {
+		return true
+	}
+	for _, kv := range meta.KeyValueMetadata {
+		if kv.Key == floatBoundsKey && kv.Value == floatBoundsExact {
+			return true
+		}
+	}
+	return false
+}
+
+// stats reads a column chunk's statistics; floats: whether the file's
+// float bounds can be trusted.
+func (c *column) stats(st *format.Statistics, floats bool) ColumnStats {
 	s := ColumnStats{Nulls: st.NullCount}
 	lo, hi := st.MinValue, st.MaxValue
 	if (lo == nil || hi == nil) && c.kind != parquet.ByteArray && !c.unsigned {
@@ -437,13 +456,13 @@ func (c *column) stats(st *format.Statistics) ColumnStats {
 			s.HasMinMax = !c.unsigned || s.MaxInt >= 0
 		}
 	case parquet.Float:
-		if len(lo) == 4 && len(hi) == 4 {
+		if floats && len(lo) == 4 && len(hi) == 4 {
 			s.MinFloat = float64(math.Float32frombits(binary.LittleEndian.Uint32(lo)))
 			s.MaxFloat = float64(math.Float32frombits(binary.LittleEndian.Uint32(hi)))
 			s.HasMinMax = !math.IsNaN(s.MinFloat) && !math.IsNaN(s.MaxFloat)
 		}
 	case parquet.Double:
-		if len(lo) == 8 && len(hi) == 8 {
+		if floats && len(lo) == 8 && len(hi) == 8 {
 			s.MinFloat = math.Float64frombits(binary.LittleEndian.Uint64(lo))
 			s.MaxFloat = math.Float64frombits(binary.LittleEndian.Uint64(hi))
 			s.HasMinMax = !math.IsNaN(s.MinFloat) && !math.IsNaN(s.MaxFloat)
