@@ -64,6 +64,7 @@ type theCase struct {
 	TRows    int
 	URows    int
 	Parts    int
+	Format   string `json:",omitempty"` // what Dusk reads: formats; "" is parquet
 	Note     string `json:",omitempty"`
 }
 
@@ -76,7 +77,7 @@ func (c theCase) draw() (table, table, *pipeline) {
 
 // sizes draws a seed's row counts and files: empty, one row, a few, and
 // over 100,000 now and then.
-func sizes(seed uint64) (trows, urows, parts int) {
+func sizes(seed uint64) (trows, urows, parts int, format string) {
 	r := rand.New(rand.NewPCG(seed, 0))
 	pick := func() int {
 		switch x := r.IntN(20); {
@@ -91,7 +92,8 @@ func sizes(seed uint64) (trows, urows, parts int) {
 		}
 		return 100_001 + r.IntN(20_000)
 	}
-	return pick(), pick(), []int{1, 3, 16}[r.IntN(3)]
+	trows, urows, parts = pick(), pick(), []int{1, 3, 16}[r.IntN(3)]
+	return trows, urows, parts, formats[r.IntN(len(formats))]
 }
 
 // run runs the case on both engines and returns how they disagree, "" if
@@ -102,17 +104,9 @@ func (b *bench) run(t *testing.T, c theCase) (string, *pipeline) {
 	dir := t.TempDir()
 	tables := map[string]*dataframe.Frame{}
 	for _, tb := range []table{tt, u} {
-		glob, err := tb.write(b.ctx, dir, c.Parts)
+		glob, f, err := tb.write(b.ctx, dir, c.Parts, c.Format)
 		if err != nil {
 			t.Fatal(err)
-		}
-		f := dataframe.ReadParquet(glob)
-		for _, c := range tb.Cols {
-			if c.Kind == kTimestampNY {
-				// Parquet keeps that a timestamp is an instant, not its
-				// zone: Dusk reads it in UTC, and the user says the zone.
-				f = f.WithColumn(c.Name, dataframe.Col(c.Name).Cast(c.Kind.arrowType()))
-			}
 		}
 		tables[tb.Name] = f
 		if _, err := b.db.Exec(fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM read_parquet('%s')", tb.Name, glob)); err != nil {
@@ -171,13 +165,13 @@ func TestDiff(t *testing.T) {
 	b := newBench(t)
 	runs := 0
 	for seed := *firstSeed; seed < *firstSeed+uint64(*seeds); seed++ {
-		trows, urows, parts := sizes(seed)
+		trows, urows, parts, format := sizes(seed)
 		for i := range pipelinesPerSeed {
-			c := theCase{Seed: seed, Pipeline: i, TRows: trows, URows: urows, Parts: parts}
+			c := theCase{Seed: seed, Pipeline: i, TRows: trows, URows: urows, Parts: parts, Format: format}
 			d, p := b.run(t, c)
 			runs++
 			if testing.Verbose() {
-				t.Logf("seed %d pipeline %d (%d and %d rows, %d files): %s\nSQL: %s", seed, i, trows, urows, parts, p, p.query())
+				t.Logf("seed %d pipeline %d (%d and %d rows, %d files, Dusk reading %s): %s\nSQL: %s", seed, i, trows, urows, parts, format, p, p.query())
 			}
 			if d == "" {
 				continue

@@ -1,7 +1,10 @@
 // Package difftest is a differential fuzzer: it makes random tables and
 // random pipelines, runs each pipeline on Dusk and, as SQL written beside
-// it, on DuckDB (embedded through duckdb-go) over the same Parquet files,
-// and compares the answers. A disagreement is shrunk to fewer rows and
+// it, on DuckDB (embedded through duckdb-go) over the same rows, and
+// compares the answers. DuckDB reads them from Parquet files; Dusk from the
+// same files, from CSV it wrote of them, or from the Arrow records
+// themselves (strings of few values as dictionaries), so that each
+// format's writer and reader are checked against an independent reading. A disagreement is shrunk to fewer rows and
 // saved under testdata, which the ordinary tests replay.
 //
 // It is a module of its own so that DuckDB, a cgo library of some

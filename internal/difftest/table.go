@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -182,16 +183,28 @@ func floatOf(r *rand.Rand, v, distinct int) float64 {
 	return float64(v-distinct/2) / 8
 }
 
-// write writes t as Parquet in parts files under dir (some of them empty
-// where the rows are few) and returns the glob that reads them.
-func (t table) write(ctx context.Context, dir string, parts int) (string, error) {
+// parts cuts t's rows into parts slices (some of them empty where the
+// rows are few), the partitions of each format; release them.
+func (t table) parts(parts int) []arrow.Record {
 	rec := t.record()
 	defer rec.Release()
-	var recs []arrow.Record
+	recs := make([]arrow.Record, parts)
 	for p := range parts {
-		lo, hi := int64(t.Rows*p/parts), int64(t.Rows*(p+1)/parts)
-		recs = append(recs, rec.NewSlice(lo, hi))
+		recs[p] = rec.NewSlice(int64(t.Rows*p/parts), int64(t.Rows*(p+1)/parts))
 	}
+	return recs
+}
+
+// formats are the inputs Dusk reads a table from: DuckDB reads the Parquet
+// files always, so that a format's writer and reader are checked together
+// against an independent reading of the same rows.
+var formats = []string{"parquet", "csv", "arrow"}
+
+// write writes t as Parquet in parts files under dir, which DuckDB reads
+// through the glob it returns, and gives Dusk's frame of t in format
+// (parquet, csv or arrow: the records themselves).
+func (t table) write(ctx context.Context, dir string, parts int, format string) (string, *dataframe.Frame, error) {
+	recs := t.parts(parts)
 	defer func() {
 		for _, r := range recs {
 			r.Release()
@@ -199,7 +212,75 @@ func (t table) write(ctx context.Context, dir string, parts int) (string, error)
 	}()
 	out := dir + "/" + t.Name
 	if _, err := dataframe.FromArrow(recs...).ToParquet(ctx, out); err != nil {
-		return "", fmt.Errorf("write %s: %w", t.Name, err)
+		return "", nil, fmt.Errorf("write %s: %w", t.Name, err)
 	}
-	return out + "/*.parquet", nil
+	glob := out + "/*.parquet"
+	switch format {
+	case "csv":
+		// Nulls apart from empty strings and from NaN, which pandas'
+		// defaults (and Dusk's) read as null.
+		if _, err := dataframe.FromArrow(recs...).ToCSV(ctx, out+"-csv", dataframe.CSVWriteOptions{Null: `\N`}); err != nil {
+			return "", nil, fmt.Errorf("write %s as CSV: %w", t.Name, err)
+		}
+		types := map[string]string{}
+		for _, c := range t.Cols {
+			types[c.Name] = c.Kind.arrowType().String()
+			if c.Kind == kString {
+				types[c.Name] = "string"
+			}
+		}
+		return glob, dataframe.ReadCSV(out+"-csv/*.csv", dataframe.CSVOptions{Types: types, NullValues: []string{`\N`}, NoDefaultNulls: true}), nil
+	case "arrow":
+		// Strings of few values as dictionaries, as Dusk's readers give them.
+		var dicts []arrow.Record
+		for _, r := range recs {
+			d, err := t.dictStrings(r)
+			if err != nil {
+				return "", nil, err
+			}
+			defer d.Release()
+			dicts = append(dicts, d)
+		}
+		return glob, dataframe.FromArrow(dicts...), nil
+	}
+	f := dataframe.ReadParquet(glob)
+	for _, c := range t.Cols {
+		if c.Kind == kTimestampNY {
+			// Parquet keeps that a timestamp is an instant, not its zone:
+			// Dusk reads it in UTC, and the user says the zone.
+			f = f.WithColumn(c.Name, dataframe.Col(c.Name).Cast(c.Kind.arrowType()))
+		}
+	}
+	return glob, f, nil
+}
+
+// dictStrings is rec with its string columns of few distinct values
+// dictionary-encoded (int32 indices).
+func (t table) dictStrings(rec arrow.Record) (arrow.Record, error) {
+	cols := make([]arrow.Array, rec.NumCols())
+	fields := slices.Clone(rec.Schema().Fields())
+	for i, c := range t.Cols {
+		cols[i] = rec.Column(i)
+		if c.Kind != kString || c.Distinct > 20 {
+			cols[i].Retain()
+			continue
+		}
+		typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+		b := array.NewDictionaryBuilder(memory.DefaultAllocator, typ).(*array.BinaryDictionaryBuilder)
+		s := cols[i].(*array.String)
+		for j := range s.Len() {
+			if s.IsNull(j) {
+				b.AppendNull()
+			} else if err := b.AppendString(s.Value(j)); err != nil {
+				return nil, fmt.Errorf("dictionary of %s: %w", c.Name, err)
+			}
+		}
+		cols[i], fields[i].Type = b.NewArray(), typ
+		b.Release()
+	}
+	out := array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows())
+	for _, c := range cols {
+		c.Release()
+	}
+	return out, nil
 }
