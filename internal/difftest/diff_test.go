@@ -65,6 +65,7 @@ type theCase struct {
 	URows    int
 	Parts    int
 	Format   string `json:",omitempty"` // what Dusk reads: formats; "" is parquet
+	Steps    int    `json:",omitempty"` // the pipeline's first steps kept; 0: all
 	Note     string `json:",omitempty"`
 }
 
@@ -72,7 +73,11 @@ type theCase struct {
 func (c theCase) draw() (table, table, *pipeline) {
 	r := rand.New(rand.NewPCG(c.Seed, 1))
 	t, u := newTable(r, "t", c.TRows), newTable(r, "u", c.URows)
-	return t, u, newPipeline(rand.New(rand.NewPCG(c.Seed, uint64(2+c.Pipeline))), t, u)
+	p := newPipeline(rand.New(rand.NewPCG(c.Seed, uint64(2+c.Pipeline))), t, u)
+	if c.Steps > 0 && c.Steps < len(p.steps) {
+		p.steps = p.steps[:c.Steps]
+	}
+	return t, u, p
 }
 
 // sizes draws a seed's row counts and files: empty, one row, a few, and
@@ -141,8 +146,18 @@ func (b *bench) compare(p *pipeline, tables map[string]*dataframe.Frame) string 
 	return diff(got, duck, p.ordered())
 }
 
-// shrink halves the case's rows while it still disagrees.
+// shrink keeps the fewest first steps that still disagree, then halves the
+// case's rows while it still does.
 func (b *bench) shrink(t *testing.T, c theCase) theCase {
+	_, _, p := c.draw()
+	for n := 1; n < len(p.steps); n++ {
+		fewer := c
+		fewer.Steps = n
+		if d, _ := b.run(t, fewer); d != "" {
+			c = fewer
+			break
+		}
+	}
 	for c.TRows+c.URows > 1 {
 		smaller := c
 		if c.TRows >= c.URows {
@@ -186,8 +201,8 @@ func TestDiff(t *testing.T) {
 			if err := os.WriteFile(path, js, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			t.Errorf("seed %d pipeline %d disagrees (saved %s, shrunk to %d and %d rows):\n%s\nSQL: %s\n%s",
-				seed, i, path, small.TRows, small.URows, sp, sp.query(), d)
+			t.Errorf("seed %d pipeline %d disagrees (saved %s, shrunk to %d steps, %d and %d rows):\n%s\nSQL: %s\n%s",
+				seed, i, path, len(sp.steps), small.TRows, small.URows, sp, sp.query(), d)
 		}
 	}
 	t.Logf("%d pipelines compared", runs)

@@ -4,8 +4,9 @@
 // compares the answers. DuckDB reads them from Parquet files; Dusk from the
 // same files, from CSV it wrote of them, or from the Arrow records
 // themselves (strings of few values as dictionaries), so that each
-// format's writer and reader are checked against an independent reading. A disagreement is shrunk to fewer rows and
-// saved under testdata, which the ordinary tests replay.
+// format's writer and reader are checked against an independent reading.
+// A disagreement is shrunk to fewer steps and rows and saved under
+// testdata, which the ordinary tests replay.
 //
 // It is a module of its own so that DuckDB, a cgo library of some
 // hundred megabytes, is no dependency of Dusk's. Run it from this folder:
