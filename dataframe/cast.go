@@ -9,6 +9,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -215,11 +217,54 @@ func buildText(col arrow.Array, f func(dst []byte, i int) ([]byte, bool)) arrow.
 	return kernel.NewString(offs, data, valid)
 }
 
+// castWideDecimal casts to a decimal of more than 18 digits, which has no
+// int64 form: exactly from decimals and integers, from floats rounded to
+// its scale; a value that does not fit fails (strict) or is null.
+func castWideDecimal(col arrow.Array, td *arrow.Decimal128Type, strict bool) (arrow.Array, error) {
+	var conv func(i int) (decimal128.Num, error)
+	switch c := col.(type) {
+	case *array.Decimal128:
+		from := c.DataType().(*arrow.Decimal128Type).Scale
+		conv = func(i int) (decimal128.Num, error) { return c.Value(i).Rescale(from, td.Scale) }
+	default:
+		switch w := kernel.Widen(col).(type) {
+		case *array.Float64:
+			conv = func(i int) (decimal128.Num, error) { return decimal128.FromFloat64(w.Value(i), td.Precision, td.Scale) }
+		case *array.Int64:
+			conv = func(i int) (decimal128.Num, error) { return decimal128.FromI64(w.Value(i)).Rescale(0, td.Scale) }
+		default:
+			return nil, fmt.Errorf("cannot cast %s to %s", typeName(col.DataType()), typeName(td))
+		}
+	}
+	n := col.Len()
+	out, valid := make([]decimal128.Num, n), make([]bool, n)
+	for i := range out {
+		if !col.IsValid(i) {
+			continue
+		}
+		v, err := conv(i)
+		if err != nil || !v.FitsInPrecision(td.Precision) {
+			if strict {
+				return nil, &kernel.CastError{Row: i, Value: valueText(col, i), To: kernel.KindDecimal}
+			}
+			continue
+		}
+		out[i], valid[i] = v, true
+	}
+	b := array.NewDecimal128Builder(memory.DefaultAllocator, td)
+	defer b.Release()
+	b.AppendValues(out, valid)
+	return b.NewArray(), nil
+}
+
 // castDecimal converts among decimals, ints and floats.
 func castDecimal(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
 	from := col.DataType()
 	fd, fromDec := from.(*arrow.Decimal128Type)
 	td, toDec := to.(*arrow.Decimal128Type)
+	if toDec && isWideDecimal(td) {
+		return castWideDecimal(col, td, strict)
+	}
 	if !toDec {
 		if fd.Precision > decimalMaxPrecision || to.ID() == arrow.FLOAT64 {
 			x := make([]float64, col.Len())

@@ -2,10 +2,13 @@ package dataframe
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -129,6 +132,69 @@ func coerce(c *evalCall, v value, to arrow.DataType) (kernel.Datum, error) {
 		}
 	}
 	return d, nil
+}
+
+// isWideDecimal reports whether t is a decimal of more than 18 digits,
+// which has no int64 form: its arithmetic is float64's, but a choice
+// between values (when, coalesce) keeps them exact (wideDecimalOf).
+func isWideDecimal(t arrow.DataType) bool {
+	d, ok := t.(*arrow.Decimal128Type)
+	return ok && d.Precision > decimalMaxPrecision
+}
+
+// wideDecimalOf gives v (a decimal, an integer or null) as decimal128
+// values at to's scale, exactly, or fails where one does not fit.
+func wideDecimalOf(v value, to *arrow.Decimal128Type) (kernel.Datum, error) {
+	d := v.asDatum()
+	from := scaleOf(v.typ)
+	rescale := func(x decimal128.Num) (decimal128.Num, error) {
+		if from == to.Scale {
+			return x, nil
+		}
+		y, err := x.Rescale(from, to.Scale)
+		if err != nil || !y.FitsInPrecision(to.Precision) {
+			return y, fmt.Errorf("%s does not fit %s", x.ToString(from), typeName(to))
+		}
+		return y, nil
+	}
+	switch {
+	case d.Array == nil && d.Scalar == nil:
+		return d, nil // null
+	case d.Array == nil:
+		i, ok := d.Scalar.(int64)
+		if !ok {
+			return kernel.Datum{}, fmt.Errorf("%v is not a value of %s", d.Scalar, typeName(to))
+		}
+		x, err := rescale(decimal128.FromI64(i))
+		return kernel.Scalar(x), err
+	}
+	var nums []decimal128.Num
+	if col, ok := d.Array.(*array.Decimal128); ok {
+		nums = slices.Clone(col.Values())
+	} else if ints, ok := intsOf(d).Array.(*array.Int64); ok {
+		nums = make([]decimal128.Num, ints.Len())
+		for i, x := range ints.Int64Values() {
+			nums[i] = decimal128.FromI64(x)
+		}
+	} else {
+		return kernel.Datum{}, fmt.Errorf("a %s column is not a value of %s", typeName(v.typ), typeName(to))
+	}
+	for i, x := range nums {
+		if d.Array.IsValid(i) {
+			var err error
+			if nums[i], err = rescale(x); err != nil {
+				return kernel.Datum{}, err
+			}
+		}
+	}
+	b := array.NewDecimal128Builder(memory.DefaultAllocator, to)
+	defer b.Release()
+	valid := make([]bool, len(nums))
+	for i := range valid {
+		valid[i] = d.Array.IsValid(i)
+	}
+	b.AppendValues(nums, valid)
+	return kernel.Col(b.NewArray()), nil
 }
 
 // hasOffset reports whether an ISO 8601 text names its offset from UTC.

@@ -133,6 +133,9 @@ func fixed(t arrow.DataType) func(*typeCall, []arrow.DataType) (arrow.DataType, 
 // unify types operands idx of a call with their common type (commonType,
 // folded left to right).
 func unify(c *typeCall, in []arrow.DataType, idx []int) (arrow.DataType, error) {
+	if t, ok := wideChoice(in, idx); ok {
+		return t, nil
+	}
 	t := arrow.DataType(arrow.Null)
 	for _, i := range idx {
 		next, ok := commonType(t, in[i])
@@ -148,9 +151,47 @@ func unify(c *typeCall, in []arrow.DataType, idx []int) (arrow.DataType, error) 
 	return t, nil
 }
 
+// wideChoice is the type a choice between decimals (and integers) meets
+// in where one has more than 18 digits: a decimal wide enough for each, at
+// the largest scale, so that choosing keeps the values exact (arithmetic
+// meets in float64 instead). ok is false where no operand is so wide or
+// one is no decimal, integer or null.
+func wideChoice(in []arrow.DataType, idx []int) (arrow.DataType, bool) {
+	wide := false
+	var digits, scale int32 // digits before the point, and after
+	for _, i := range idx {
+		switch t := in[i].(type) {
+		case *arrow.Decimal128Type:
+			wide = wide || isWideDecimal(t)
+			digits, scale = max(digits, t.Precision-t.Scale), max(scale, t.Scale)
+		case *arrow.NullType:
+		default:
+			if kindOfType(t) != kernel.KindInt {
+				return nil, false
+			}
+			digits = max(digits, 19)
+		}
+	}
+	if !wide {
+		return nil, false
+	}
+	return &arrow.Decimal128Type{Precision: min(38, digits+scale), Scale: scale}, true
+}
+
 // choose is, row by row, a where cond holds, else b: both brought to the
 // call's result type first.
 func (c *evalCall) choose(cond kernel.Mask, a, b value) (value, error) {
+	if to, ok := c.out.(*arrow.Decimal128Type); ok && isWideDecimal(to) {
+		x, err := wideDecimalOf(a, to)
+		if err != nil {
+			return value{}, err
+		}
+		y, err := wideDecimalOf(b, to)
+		if err != nil {
+			return value{}, err
+		}
+		return value{datum: kernel.Col(kernel.ChooseDecimal(cond, x, y, to, c.rows)), typ: to}, nil
+	}
 	x, err := coerce(c, a, c.out)
 	if err != nil {
 		return value{}, err

@@ -28,5 +28,8 @@
 // correlation of fewer than two pairs or of a column without variance is
 // null (as Spark's), DuckDB's NaN; its first and last are the first and
 // last non-null values in the frame's order, drawn only after a sort (the
-// SQL orders the aggregate by the sort's columns and filters the nulls).
+// SQL orders the aggregate by the sort's columns and filters the nulls);
+// it computes decimals of more than 18 digits as float64 (their minimum
+// and maximum are floats), while it compares, sorts, groups, joins and
+// chooses between them exactly.
 package difftest

@@ -158,6 +158,13 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 	if c.kind != kFloat64 { // distinct floats: -0 and 0, NaNs
 		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64, false})
 	}
+	if c.kind == kDecimalWide {
+		// Dusk computes decimals past 18 digits as float64: their
+		// extremes are floats, near the exact ones.
+		out = append(out,
+			aggregation{dataframe.Min(c.name), "CAST(min(" + q + ") AS DOUBLE)", kFloat64, true},
+			aggregation{dataframe.Max(c.name), "CAST(max(" + q + ") AS DOUBLE)", kFloat64, true})
+	}
 	if c.kind.numeric() || c.kind == kDate || c.kind.timestamp() {
 		extreme := func(f string) string {
 			if notNaN == "" {

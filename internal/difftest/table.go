@@ -33,10 +33,14 @@ const (
 	kTimestamp   // naive, microseconds
 	kTimestampNY // microseconds in America/New_York, across its clock changes
 	kinds
+	// kDecimalWide is decimal(30,4), past the 18 digits Dusk computes
+	// exactly: a third of the decimal columns (drawn apart, so that the
+	// other kinds' draws stay as they were).
+	kDecimalWide
 )
 
 var kindNames = [...]string{"int64", "int32", "int8", "float64", "string", "bool", "date", "decimal(12,2)", "uint16",
-	"timestamp[us]", "timestamp[us, America/New_York]"}
+	"timestamp[us]", "timestamp[us, America/New_York]", "", "decimal(30,4)"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -62,6 +66,8 @@ func (k kind) arrowType() arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
 	case kTimestampNY:
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "America/New_York"}
+	case kDecimalWide:
+		return &arrow.Decimal128Type{Precision: 30, Scale: 4}
 	}
 	return &arrow.Decimal128Type{Precision: 12, Scale: 2}
 }
@@ -116,6 +122,12 @@ func newTable(r *rand.Rand, name string, rows int) table {
 		c.Distinct = []int{3, 20, 1000}[r.IntN(3)]
 		t.Cols = append(t.Cols, c)
 	}
+	wide := rand.New(rand.NewPCG(t.Seed, 3))
+	for i := range t.Cols {
+		if t.Cols[i].Kind == kDecimal && wide.IntN(3) == 0 {
+			t.Cols[i].Kind = kDecimalWide
+		}
+	}
 	return t
 }
 
@@ -157,6 +169,9 @@ func (t table) record() arrow.Record {
 				fb.(*array.Date32Builder).Append(arrow.Date32(18000 + v))
 			case kDecimal:
 				fb.(*array.Decimal128Builder).Append(decimal128.FromI64(int64(v-c.Distinct/2)*137 + int64(v%100)))
+			case kDecimalWide: // up to 1.4e19 and four decimals
+				n := decimal128.FromI64(int64(v-c.Distinct/2) * 137).Mul(decimal128.FromI64(100_000_000_000_000)).Add(decimal128.FromI64(int64(v % 100)))
+				fb.(*array.Decimal128Builder).Append(n)
 			case kUint16:
 				fb.(*array.Uint16Builder).Append(uint16(v * 61))
 			case kTimestamp, kTimestampNY:

@@ -5,6 +5,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 // Choose takes a's row where cond is true and b's where it is false or null
@@ -92,4 +94,37 @@ func nullScalar(d Datum) Datum {
 		return Datum{}
 	}
 	return d
+}
+
+// ChooseDecimal is Choose for decimals of more than 18 digits, which have
+// no int64 form: a and b are decimal128 columns or scalars (decimal128.Num)
+// already at typ's scale.
+func ChooseDecimal(cond Mask, a, b Datum, typ *arrow.Decimal128Type, n int) arrow.Array {
+	a, b = nullScalar(a), nullScalar(b)
+	pick := cond.Selected()
+	valid := chooseValid(pick, a.validBytes(n), b.validBytes(n), n)
+	nums := func(d Datum) ([]decimal128.Num, decimal128.Num) {
+		if col, ok := d.Array.(*array.Decimal128); ok {
+			return col.Values(), decimal128.Num{}
+		}
+		s, _ := d.Scalar.(decimal128.Num)
+		return nil, s
+	}
+	x, xs := nums(a)
+	y, ys := nums(b)
+	out := make([]decimal128.Num, n)
+	for i, p := range pick {
+		switch {
+		case p != 0 && x != nil:
+			out[i] = x[i]
+		case p != 0:
+			out[i] = xs
+		case y != nil:
+			out[i] = y[i]
+		default:
+			out[i] = ys
+		}
+	}
+	vb, nulls := validBuffer(packValid(valid), n)
+	return array.NewDecimal128Data(array.NewData(typ, n, []*memory.Buffer{vb, bufferOf(out)}, nil, nulls, 0))
 }
