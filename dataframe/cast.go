@@ -45,7 +45,8 @@ type caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 // numbers, bools and strings among int64, float64, utf8 and bool (the
 // kernel's Cast); decimals to float64, int64 (truncated) and other
 // decimals; ints and floats to decimals (rounded half away from zero);
-// dates and timestamps to each other and to strings; dates, timestamps and
+// dates and timestamps to each other and to strings; durations to other
+// units (floored where coarser, as timestamps); dates, timestamps and
 // durations to numbers, as the count they hold (days since 1970-01-01,
 // units since the epoch, units), as Polars and Arrow; strings to any
 // number type, to decimals, and in ISO 8601 to dates and timestamps
@@ -76,6 +77,8 @@ func castRule(from, to arrow.DataType) (caster, error) {
 		return castTimes, nil
 	case (kf == kernel.KindDate || kf == kernel.KindTimestamp || kf == kernel.KindDuration) && (kt == kernel.KindInt || kt == kernel.KindFloat):
 		return castCount, nil
+	case kf == kernel.KindDuration && kt == kernel.KindDuration:
+		return castDurations, nil
 	case kf == kernel.KindString && (kt == kernel.KindDate || kt == kernel.KindTimestamp || kt == kernel.KindDecimal || kt == kernel.KindInt || kt == kernel.KindFloat):
 		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
 			return kernel.ParseText(col, to, "", strict)
@@ -361,6 +364,13 @@ func valueText(col arrow.Array, i int) string {
 		return string(text(nil, i))
 	}
 	return col.ValueStr(i)
+}
+
+// castDurations converts durations to another unit, floored where it is
+// coarser (as a timestamp's unit converts).
+func castDurations(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) {
+	d := convertUnit(intsOf(kernel.Col(col)), col.DataType().(*arrow.DurationType).Unit, to.(*arrow.DurationType).Unit)
+	return retype(d.Array, to), nil
 }
 
 // castTimes converts between dates and timestamps: a date is midnight (in

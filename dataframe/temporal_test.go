@@ -151,6 +151,18 @@ func typedCases() []typedCase {
 			}
 			return a.Sub(b)
 		}},
+		{"cast", col("ts").Sub(col("ts_ns")).Cast(&arrow.DurationType{Unit: arrow.Second}), "duration[s]", func(r typedRow) any {
+			a, ok1 := tm(r, "ts")
+			b, ok2 := tm(r, "ts_ns")
+			if !ok1 || !ok2 {
+				return nil
+			}
+			d := a.Sub(b)
+			if f := d.Truncate(time.Second); f != d && d < 0 {
+				return f - time.Second // floored, as a timestamp's unit converts
+			}
+			return d.Truncate(time.Second)
+		}},
 		{"-", col("d").Sub(dataframe.Date("1992-01-01")), "duration[ms]", func(r typedRow) any {
 			if t, ok := tm(r, "d"); ok {
 				return t.Sub(date(1992, 1, 1))

@@ -52,6 +52,9 @@ func duskRows(rec arrow.Record) ([][]any, error) {
 				v = a.Value(i)
 			case *array.Date32:
 				v = dayString(int64(a.Value(i)))
+			case *array.Duration: // as microseconds, as the SQL has them
+				unit := a.DataType().(*arrow.DurationType).Unit
+				v = float64(time.Duration(a.Value(i))*unit.Multiplier()) / 1e3
 			case *array.Decimal128:
 				scale := a.DataType().(*arrow.Decimal128Type).Scale
 				v = a.Value(i).ToFloat64(scale)

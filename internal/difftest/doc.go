@@ -31,5 +31,6 @@
 // SQL orders the aggregate by the sort's columns and filters the nulls);
 // it computes decimals of more than 18 digits as float64 (their minimum
 // and maximum are floats), while it compares, sorts, groups, joins and
-// chooses between them exactly.
+// chooses between them exactly. Durations (a timestamp less its day's
+// start) are compared as their microseconds, as the SQL computes them.
 package difftest

@@ -3,6 +3,7 @@ package difftest
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/duskdata/dusk/dataframe"
 )
@@ -75,6 +76,10 @@ var makers = []maker{
 	unary("round", func(k kind) bool { return k == kDecimal }, -1, func(e dataframe.Expr) dataframe.Expr { return e.Round(1) }, "round(%s, 1)"),
 	unary("log", isInteger, kFloat64, func(e dataframe.Expr) dataframe.Expr { return e.Abs().Add(1).Log() }, "ln(abs(CAST(%s AS BIGINT)) + 1)"),
 	{ops: []string{"str.split_get"}, make: splitGet},
+	{ops: []string{"-"}, make: sinceMidnight},
+	// Durations are compared as their microseconds.
+	unary("cast", func(k kind) bool { return k == kDuration }, kInt64, func(e dataframe.Expr) dataframe.Expr { return e.Cast(dataframe.Int64) }, "%s"),
+	unary("/", func(k kind) bool { return k == kDuration }, kFloat64, func(e dataframe.Expr) dataframe.Expr { return e.Div(time.Minute) }, "(%s / 60000000)"),
 	unary("str.slice", isString, kString, func(e dataframe.Expr) dataframe.Expr { return e.Str().Slice(1, 3) }, "substring(%s, 2, 3)"),
 	// Text and back, through the cast to a string: the same value in both.
 	unary("str.to_date", isDateOnly, kDate, func(e dataframe.Expr) dataframe.Expr { return e.Cast(dataframe.String).Str().ToDate("") },
@@ -107,4 +112,16 @@ func splitGet(r *rand.Rand, c col) (expr, bool) {
 	return expr{kind: kString, dusk: dataframe.Col(c.name).Str().Split(sep).Get(i),
 		sql:  fmt.Sprintf("string_split(%s, '%s')[%d]", quote(c.name), sep, at),
 		text: fmt.Sprintf("%s.Split(%q).Get(%d)", c.name, sep, i)}, true
+}
+
+// sinceMidnight is a timestamp less its day's start: a duration (the time
+// elapsed, across a clock change too), as DuckDB's microseconds.
+func sinceMidnight(_ *rand.Rand, c col) (expr, bool) {
+	if !c.kind.timestamp() {
+		return expr{}, false
+	}
+	q := quote(c.name)
+	return expr{kind: kDuration, dusk: dataframe.Col(c.name).Sub(dataframe.Col(c.name).Dt().Truncate("1d")),
+		sql:  "(epoch_us(" + q + ") - epoch_us(date_trunc('day', " + q + ")))",
+		text: c.name + ` - ` + c.name + `.Truncate("1d")`}, true
 }

@@ -50,6 +50,9 @@ func literal(r *rand.Rand, k kind) expr {
 	case kDate:
 		d := dayString(int64(18000 + r.IntN(1000)))
 		return expr{kind: k, dusk: dataframe.Date(d), sql: "DATE '" + d + "'", text: d}
+	case kDuration:
+		h := r.IntN(30) - 5
+		return expr{kind: k, dusk: dataframe.Lit(time.Duration(h) * time.Hour), sql: fmt.Sprintf("%d", int64(h)*3_600_000_000), text: fmt.Sprintf("%dh", h)}
 	case kTimestamp, kTimestampNY:
 		t := tsBase.Add(time.Duration(r.IntN(400)) * 7 * time.Minute)
 		text := t.Format("2006-01-02 15:04:05")

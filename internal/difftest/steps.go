@@ -158,6 +158,12 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 	if c.kind != kFloat64 { // distinct floats: -0 and 0, NaNs
 		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64, false})
 	}
+	if c.kind == kDuration { // as their microseconds in the SQL
+		out = append(out,
+			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", kDuration, false},
+			aggregation{dataframe.Min(c.name), "min(" + q + ")", kDuration, false},
+			aggregation{dataframe.Max(c.name), "max(" + q + ")", kDuration, false})
+	}
 	if c.kind == kDecimalWide {
 		// Dusk computes decimals past 18 digits as float64: their
 		// extremes are floats, near the exact ones.

@@ -37,10 +37,12 @@ const (
 	// exactly: a third of the decimal columns (drawn apart, so that the
 	// other kinds' draws stay as they were).
 	kDecimalWide
+	// kDuration is computed, never a table's: Parquet has no durations.
+	kDuration
 )
 
 var kindNames = [...]string{"int64", "int32", "int8", "float64", "string", "bool", "date", "decimal(12,2)", "uint16",
-	"timestamp[us]", "timestamp[us, America/New_York]", "", "decimal(30,4)"}
+	"timestamp[us]", "timestamp[us, America/New_York]", "", "decimal(30,4)", "duration[us]"}
 
 func (k kind) String() string { return kindNames[k] }
 
