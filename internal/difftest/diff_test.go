@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,9 +65,10 @@ type theCase struct {
 	TRows    int
 	URows    int
 	Parts    int
-	Format   string `json:",omitempty"` // what Dusk reads: formats; "" is parquet
-	Steps    int    `json:",omitempty"` // the pipeline's first steps kept; 0: all
-	Note     string `json:",omitempty"`
+	Format   string   `json:",omitempty"` // what Dusk reads: formats; "" is parquet
+	Steps    int      `json:",omitempty"` // the pipeline's first steps kept; 0: all
+	Drop     []string `json:",omitempty"` // the tables' columns left out of their files
+	Note     string   `json:",omitempty"`
 }
 
 // draw makes the case's tables and pipeline from its seed.
@@ -77,6 +79,7 @@ func (c theCase) draw() (table, table, *pipeline) {
 	if c.Steps > 0 && c.Steps < len(p.steps) {
 		p.steps = p.steps[:c.Steps]
 	}
+	t.Drop, u.Drop = c.Drop, c.Drop // names differ between the tables
 	return t, u, p
 }
 
@@ -146,8 +149,8 @@ func (b *bench) compare(p *pipeline, tables map[string]*dataframe.Frame) string 
 	return diff(got, duck, p.ordered())
 }
 
-// shrink keeps the fewest first steps that still disagree, then halves the
-// case's rows while it still does.
+// shrink keeps the fewest first steps that still disagree, leaves out the
+// columns it can, then halves the case's rows while it still disagrees.
 func (b *bench) shrink(t *testing.T, c theCase) theCase {
 	_, _, p := c.draw()
 	for n := 1; n < len(p.steps); n++ {
@@ -156,6 +159,16 @@ func (b *bench) shrink(t *testing.T, c theCase) theCase {
 		if d, _ := b.run(t, fewer); d != "" {
 			c = fewer
 			break
+		}
+	}
+	// Columns the disagreement does without (a step that reads one left
+	// out fails on both engines, which agree).
+	t0, u0, _ := c.draw()
+	for _, col := range append(t0.Cols, u0.Cols...) {
+		fewer := c
+		fewer.Drop = append(slices.Clone(c.Drop), col.Name)
+		if d, _ := b.run(t, fewer); d != "" {
+			c = fewer
 		}
 	}
 	for c.TRows+c.URows > 1 {

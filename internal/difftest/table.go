@@ -102,6 +102,12 @@ type table struct {
 	Cols []column
 	Rows int
 	Seed uint64
+	Drop []string // columns left out of its files (a shrunk case's)
+}
+
+// kept are the columns its files hold: Cols less Drop.
+func (t table) kept() []column {
+	return slices.DeleteFunc(slices.Clone(t.Cols), func(c column) bool { return slices.Contains(t.Drop, c.Name) })
 }
 
 // strs are the strings values are drawn from: empty, padded, cased,
@@ -181,7 +187,20 @@ func (t table) record() arrow.Record {
 			}
 		}
 	}
-	return b.NewRecord()
+	rec := b.NewRecord()
+	if len(t.Drop) == 0 {
+		return rec
+	}
+	// Drawn whole, so that the columns kept hold the values they would.
+	defer rec.Release()
+	var cols []arrow.Array
+	var kept []arrow.Field
+	for i, f := range fields {
+		if !slices.Contains(t.Drop, f.Name) {
+			cols, kept = append(cols, rec.Column(i)), append(kept, f)
+		}
+	}
+	return array.NewRecord(arrow.NewSchema(kept, nil), cols, rec.NumRows())
 }
 
 // floatOf is a float from v: mostly exact eighths, now and then -0, a
@@ -240,7 +259,7 @@ func (t table) write(ctx context.Context, dir string, parts int, format string) 
 			return "", nil, fmt.Errorf("write %s as CSV: %w", t.Name, err)
 		}
 		types := map[string]string{}
-		for _, c := range t.Cols {
+		for _, c := range t.kept() {
 			types[c.Name] = c.Kind.arrowType().String()
 			if c.Kind == kString {
 				types[c.Name] = "string"
@@ -261,7 +280,7 @@ func (t table) write(ctx context.Context, dir string, parts int, format string) 
 		return glob, dataframe.FromArrow(dicts...), nil
 	}
 	f := dataframe.ReadParquet(glob)
-	for _, c := range t.Cols {
+	for _, c := range t.kept() {
 		if c.Kind == kTimestampNY {
 			// Parquet keeps that a timestamp is an instant, not its zone:
 			// Dusk reads it in UTC, and the user says the zone.
@@ -276,7 +295,7 @@ func (t table) write(ctx context.Context, dir string, parts int, format string) 
 func (t table) dictStrings(rec arrow.Record) (arrow.Record, error) {
 	cols := make([]arrow.Array, rec.NumCols())
 	fields := slices.Clone(rec.Schema().Fields())
-	for i, c := range t.Cols {
+	for i, c := range t.kept() {
 		cols[i] = rec.Column(i)
 		if c.Kind != kString || c.Distinct > 20 {
 			cols[i].Retain()
