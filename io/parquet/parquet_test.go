@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -1115,5 +1116,42 @@ func TestFloatBounds(t *testing.T) {
 	}
 	if f, i := info.RowGroups[0].Columns[0], info.RowGroups[0].Columns[1]; f.HasMinMax || !i.HasMinMax {
 		t.Errorf("parquet-go's own file: float bounds known %v, integer bounds known %v; want false, true", f.HasMinMax, i.HasMinMax)
+	}
+}
+
+// TestDamagedFooters: a file too short to hold a footer, or whose footer
+// is encrypted (PARE) or not Parquet's, fails naming the file and what is
+// wrong, allocating little: parquet-go allocated the length such a footer
+// claims, up to 4 GiB (issue 54, kinds 1 and 2).
+func TestDamagedFooters(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	schema, recs := records([]col{genCol(r, "i", "int", 100, 3, 0)}, []int{0, 100})
+	_, data := writeFile(t, schema, recs, WriteOptions{})
+	le := func(n uint32) string { return string([]byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)}) }
+	pare := slices.Clone(data)
+	copy(pare[len(pare)-4:], "PARE")
+	noHead := slices.Clone(data)
+	copy(noHead, "XXXX")
+	for _, c := range []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"magics alone", []byte("PAR1PAR1"), "not a Parquet file: 8 bytes"},
+		{"a length over the header's magic", []byte("PAR1" + le(0xfffffff0) + "PAR1")[:11], "not a Parquet file: 11 bytes"},
+		{"a length past the file", []byte("PAR1" + "x" + le(0xfffffff0) + "PAR1"), "the footer claims 4294967280 bytes"},
+		{"an encrypted footer", pare, "the footer is encrypted"},
+		{"no header magic", noHead, "not a Parquet file: it starts with"},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Inspect(bytes.NewReader(c.file), int64(len(c.file)), "data/bad.parquet")
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.HasPrefix(err.Error(), "read data/bad.parquet: "+c.want) {
+			t.Errorf("%s: %v, want an error naming the file and %q", c.name, err, c.want)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+			t.Errorf("%s: allocated %d bytes", c.name, got)
+		}
 	}
 }

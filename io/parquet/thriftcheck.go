@@ -13,18 +13,29 @@ import (
 // protocol describes itself, element by element: a claim that the bytes
 // do not hold fails before parquet-go allocates it.
 func checkFooter(r io.ReaderAt, size int64) error {
-	if size < 12 {
-		return nil // parquet-go says what is wrong with it
+	// The smallest file is its two magics, the footer's length and a
+	// footer of one byte; parquet-go took the length of a shorter one
+	// (PAR1PAR1) from the header's magic and allocated it, up to 4 GiB.
+	if size < 13 {
+		return fmt.Errorf("not a Parquet file: %d bytes, under the 13 of the smallest", size)
 	}
+	var head [4]byte
 	var tail [8]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return err
+	}
 	if _, err := r.ReadAt(tail[:], size-8); err != nil {
 		return err
 	}
-	n := int64(binary.LittleEndian.Uint32(tail[:4]))
-	if string(tail[4:]) != "PAR1" {
-		return nil
+	switch {
+	case string(tail[4:]) == "PARE":
+		// parquet-go took it as a plain footer and allocated its length.
+		return errors.New("the footer is encrypted (it ends in PARE): Dusk reads no encrypted Parquet")
+	case string(head[:]) != "PAR1" || string(tail[4:]) != "PAR1":
+		return fmt.Errorf("not a Parquet file: it starts with %q and ends with %q, where both are \"PAR1\"", head, tail[4:])
 	}
-	if n > size-12 {
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if n == 0 || n > size-12 {
 		return fmt.Errorf("the footer claims %d bytes of a file of %d", n, size)
 	}
 	footer := make([]byte, n)
