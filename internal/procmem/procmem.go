@@ -8,7 +8,9 @@ package procmem
 
 import (
 	"fmt"
+	"math"
 	"os"
+	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"strings"
@@ -46,6 +48,20 @@ func Total() int64 {
 		}
 	}
 	return total
+}
+
+// ReadCeiling is the most memory one read of a file may ask for: the Go
+// memory limit where the process has one (a worker sets it under its
+// own), else half of Total. A reader fails a claim past it, naming the
+// file, rather than allocating what a damaged count says (issue 54).
+func ReadCeiling() int64 {
+	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
+		return limit
+	}
+	if total := Total(); total > 0 {
+		return total / 2
+	}
+	return math.MaxInt64 // unknown: the allocation decides
 }
 
 // cgroupLimit reads a control group's memory limit; 0 when there is none

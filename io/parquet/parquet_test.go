@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -11,16 +12,19 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -1153,5 +1157,61 @@ func TestDamagedFooters(t *testing.T) {
 		if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
 			t.Errorf("%s: allocated %d bytes", c.name, got)
 		}
+	}
+}
+
+// withFooter is a valid file with its footer changed by edit.
+func withFooter(t *testing.T, data []byte, edit func(*format.FileMetaData)) []byte {
+	t.Helper()
+	n := int(binary.LittleEndian.Uint32(data[len(data)-8:]))
+	start := len(data) - 8 - n
+	var meta format.FileMetaData
+	if err := thrift.Unmarshal(new(thrift.CompactProtocol), data[start:start+n], &meta); err != nil {
+		t.Fatal(err)
+	}
+	edit(&meta)
+	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append(slices.Clone(data[:start]), footer...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(footer)))
+	return append(out, "PAR1"...)
+}
+
+// TestDamagedClaims: a row group that claims more rows than its pages
+// hold fails before the columns are allocated for the claim (a decimal
+// column of 2^31-1 claimed rows had 32 GiB allocated and the process
+// died; issue 54, kind 3), and a read that would need more memory than
+// the process may use fails naming the file.
+func TestDamagedClaims(t *testing.T) {
+	typ := &arrow.Decimal128Type{Precision: 30, Scale: 4}
+	b := array.NewDecimal128Builder(memory.DefaultAllocator, typ)
+	for i := range 100 {
+		b.Append(decimal128.FromI64(int64(i)))
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "d", Type: typ, Nullable: true}}, nil)
+	rec := array.NewRecord(schema, []arrow.Array{b.NewArray()}, 100)
+	_, data := writeFile(t, schema, []arrow.Record{rec}, WriteOptions{})
+	bad := withFooter(t, data, func(m *format.FileMetaData) {
+		m.NumRows, m.RowGroups[0].NumRows = math.MaxInt32, math.MaxInt32
+	})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Read(bytes.NewReader(bad), int64(len(bad)), "data/bad.parquet", nil, nil)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "read data/bad.parquet: row group 0 column d: its pages hold 100 values, the row group 2147483647 rows") {
+		t.Errorf("rows claimed past the pages: %v", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("rows claimed past the pages: allocated %d bytes", got)
+	}
+
+	// Past the process's memory limit (a worker's): refused before reading.
+	old := debug.SetMemoryLimit(1 << 10)
+	_, err = Read(bytes.NewReader(data), int64(len(data)), "data/big.parquet", nil, nil)
+	debug.SetMemoryLimit(old)
+	if err == nil || !strings.Contains(err.Error(), "read data/big.parquet: 100 rows of 1 columns need") || !strings.Contains(err.Error(), "more than this process may use") {
+		t.Errorf("a read past the memory limit: %v", err)
 	}
 }

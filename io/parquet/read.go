@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/duskdata/dusk/internal/alloc"
 	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
 )
@@ -70,6 +71,9 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 	}
 
 	rd := &reading{file: f, r: r, size: size, groups: groups, rows: int(rows)}
+	if err := rd.checkClaims(sel, filters); err != nil {
+		return nil, err
+	}
 	var keep []uint8                  // the rows the filters pass; nil: no filter
 	built := map[string]arrow.Array{} // columns read whole to be tested
 	defer func() {
@@ -166,15 +170,60 @@ func (rd *reading) dictionaryEncoded(c *column) bool {
 	return true
 }
 
+// checkClaims checks, before anything is allocated for them, what the
+// chunks to read claim: their pages' headers against the chunks' bytes
+// and the row groups' rows (checkChunk), and the memory the columns'
+// rows need against what this process may use (a row group claiming
+// 2^31-1 rows of decimals had 32 GiB allocated, and the process died).
+func (rd *reading) checkClaims(sel []*column, filters []Filter) error {
+	cols := slices.Clone(sel)
+	for _, flt := range filters {
+		if c, err := rd.selectColumns([]string{flt.Column}); err == nil && !slices.Contains(cols, c[0]) {
+			cols = append(cols, c[0])
+		}
+	}
+	for _, c := range cols {
+		for _, g := range rd.groups {
+			if err := rd.checkChunk(rd.r, rd.size, g, c); err != nil {
+				return &ChunkError{Path: rd.path, RowGroup: g, Column: c.name, Err: err}
+			}
+		}
+	}
+	var need int64
+	for _, c := range cols {
+		need += int64(rd.rows) * bytesPerRow(c)
+	}
+	if most := procmem.ReadCeiling(); need > most {
+		return fmt.Errorf("read %s: %d rows of %d columns need %d MiB, more than this process may use (%d MiB): read fewer row groups at once, or give it more memory",
+			rd.path, rd.rows, len(cols), need>>20, most>>20)
+	}
+	return nil
+}
+
+// bytesPerRow is what a row of c takes once read, its strings' bytes
+// aside (those are bounded by the file's size).
+func bytesPerRow(c *column) int64 {
+	switch c.kind {
+	case parquet.Boolean:
+		return 1
+	case parquet.Float:
+		return 4
+	case parquet.FixedLenByteArray:
+		return 16
+	case parquet.Int32:
+		return 12 // and a widened copy, for the types an int32 does not hold
+	case parquet.ByteArray:
+		return 4 // an offset, or a dictionary index
+	}
+	return 8
+}
+
 // column decodes c's chunks of the row groups into b.
 func (rd *reading) column(c *column, b pager) error {
 	rowGroups := rd.file.file.RowGroups()
 	row := 0
 	for _, g := range rd.groups {
 		n := int(rowGroups[g].NumRows())
-		if err := rd.checkChunk(rd.r, rd.size, g, c); err != nil {
-			return &ChunkError{Path: rd.path, RowGroup: g, Column: c.name, Err: err}
-		}
 		if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
 			return &ChunkError{Path: rd.path, RowGroup: g, Column: c.name, Err: err}
 		}
