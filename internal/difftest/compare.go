@@ -42,6 +42,14 @@ func duskRows(rec arrow.Record) ([][]any, error) {
 				v = float64(a.Value(i))
 			case *array.Uint16:
 				v = float64(a.Value(i))
+			case *array.Int16:
+				v = float64(a.Value(i))
+			case *array.Uint8:
+				v = float64(a.Value(i))
+			case *array.Uint32:
+				v = float64(a.Value(i))
+			case *array.Uint64:
+				v = float64(a.Value(i))
 			case *array.Timestamp:
 				v = instant(a.Value(i).ToTime(a.DataType().(*arrow.TimestampType).Unit))
 			case *array.Float64:

@@ -39,10 +39,18 @@ const (
 	kDecimalWide
 	// kDuration is computed, never a table's: Parquet has no durations.
 	kDuration
+	// The other integer widths, drawn apart as kDecimalWide is: int16 for
+	// some int32 columns, uint8 and uint32 for some uint16 ones, uint64 (of
+	// values under 2^63: above, Dusk orders them as negative, open in
+	// issue 53) for some int64 ones.
+	kInt16
+	kUint8
+	kUint32
+	kUint64
 )
 
 var kindNames = [...]string{"int64", "int32", "int8", "float64", "string", "bool", "date", "decimal(12,2)", "uint16",
-	"timestamp[us]", "timestamp[us, America/New_York]", "", "decimal(30,4)", "duration[us]"}
+	"timestamp[us]", "timestamp[us, America/New_York]", "", "decimal(30,4)", "duration[us]", "int16", "uint8", "uint32", "uint64"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -70,6 +78,14 @@ func (k kind) arrowType() arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "America/New_York"}
 	case kDecimalWide:
 		return &arrow.Decimal128Type{Precision: 30, Scale: 4}
+	case kInt16:
+		return arrow.PrimitiveTypes.Int16
+	case kUint8:
+		return arrow.PrimitiveTypes.Uint8
+	case kUint32:
+		return arrow.PrimitiveTypes.Uint32
+	case kUint64:
+		return arrow.PrimitiveTypes.Uint64
 	}
 	return &arrow.Decimal128Type{Precision: 12, Scale: 2}
 }
@@ -78,7 +94,7 @@ func (k kind) arrowType() arrow.DataType {
 func (k kind) numeric() bool { return k.integer() || k == kFloat64 || k == kDecimal }
 
 // integer kinds are the integers of every width.
-func (k kind) integer() bool { return k <= kInt8 || k == kUint16 }
+func (k kind) integer() bool { return k <= kInt8 || k == kUint16 || k >= kInt16 && k <= kUint64 }
 
 // timestamp kinds are the timestamps, naive or zoned.
 func (k kind) timestamp() bool { return k == kTimestamp || k == kTimestampNY }
@@ -130,10 +146,17 @@ func newTable(r *rand.Rand, name string, rows int) table {
 		c.Distinct = []int{3, 20, 1000}[r.IntN(3)]
 		t.Cols = append(t.Cols, c)
 	}
-	wide := rand.New(rand.NewPCG(t.Seed, 3))
+	apart := rand.New(rand.NewPCG(t.Seed, 3))
 	for i := range t.Cols {
-		if t.Cols[i].Kind == kDecimal && wide.IntN(3) == 0 {
-			t.Cols[i].Kind = kDecimalWide
+		switch k := &t.Cols[i].Kind; {
+		case *k == kDecimal && apart.IntN(3) == 0:
+			*k = kDecimalWide
+		case *k == kInt32 && apart.IntN(4) == 0:
+			*k = kInt16
+		case *k == kUint16:
+			*k = []kind{kUint16, kUint16, kUint8, kUint32}[apart.IntN(4)]
+		case *k == kInt64 && apart.IntN(4) == 0:
+			*k = kUint64
 		}
 	}
 	return t
@@ -182,6 +205,14 @@ func (t table) record() arrow.Record {
 				fb.(*array.Decimal128Builder).Append(n)
 			case kUint16:
 				fb.(*array.Uint16Builder).Append(uint16(v * 61))
+			case kInt16:
+				fb.(*array.Int16Builder).Append(int16(v - c.Distinct/2))
+			case kUint8:
+				fb.(*array.Uint8Builder).Append(uint8(v % 256))
+			case kUint32:
+				fb.(*array.Uint32Builder).Append(uint32(v) * 4_000_000)
+			case kUint64:
+				fb.(*array.Uint64Builder).Append(uint64(v) * 1_000_000_007)
 			case kTimestamp, kTimestampNY:
 				fb.(*array.TimestampBuilder).Append(arrow.Timestamp(tsBase.Add(time.Duration(v)*7*time.Minute + time.Duration(v%60)*time.Second).UnixMicro()))
 			}
