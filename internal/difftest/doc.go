@@ -3,10 +3,11 @@
 // it, on DuckDB (embedded through duckdb-go) over the same rows, and
 // compares the answers. Tables hold integers of every width and sign
 // (uint64 under 2^63: above it Dusk still orders them as negative), floats,
-// decimals, strings, bools, dates and timestamps. DuckDB reads them from Parquet files; Dusk from the
-// same files, from CSV it wrote of them, or from the Arrow records
-// themselves (strings of few values as dictionaries), so that each
-// format's writer and reader are checked against an independent reading.
+// decimals, strings, bools, dates and timestamps. DuckDB reads them from
+// Parquet files; Dusk from the same files, from CSV it wrote of them, or
+// from the Arrow records themselves (strings of few values as
+// dictionaries), so that each format's writer and reader are checked
+// against an independent reading.
 // A disagreement is shrunk to fewer steps and rows and saved under
 // testdata, which the ordinary tests replay.
 //
