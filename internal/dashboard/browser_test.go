@@ -42,6 +42,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	browsertest.Chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	deadline, _ := ctx.Deadline()
 	c, err := dusk.NewClient(ctx, dusk.Workers(2), dusk.ThreadsPerWorker(2), dusk.MemoryLimit(512<<20),
 		dusk.MemoryFractions(dusk.Fractions{Target: 0.02, Spill: 100, Pause: 100}), dusk.Dashboard("127.0.0.1:0"))
 	if err != nil {
@@ -90,6 +91,11 @@ func TestDashboardInABrowser(t *testing.T) {
 		return v
 	}
 	eval := func(expr string) any { return run(chromedp.Evaluate[any](expr)) }
+	// poll waits for expr to hold, as long as the test's context allows
+	// (chromedp's own 30 s ran out on a loaded 2-core CI machine).
+	poll := func(expr string) any {
+		return run(chromedp.Poll[any](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+	}
 	shot := func() []byte {
 		png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 		if err != nil {
@@ -103,10 +109,10 @@ func TestDashboardInABrowser(t *testing.T) {
 	// Drawn from the event stream (a few updates, for the rate's chart):
 	// the stream's bars, both memory bars, and the held tasks running in
 	// the progress panel.
-	run(chromedp.Poll[any](`Number(document.body.dataset.updates || 0) >= 6 &&
+	poll(`Number(document.body.dataset.updates || 0) >= 6 &&
 		Number(document.querySelector("#stream").dataset.drawn || 0) > 0 &&
 		document.querySelectorAll("#memory .worker-mem").length == 2 &&
-		[...document.querySelectorAll(".progress-row")].some(r => r.dataset.prefix == "test-held")`))
+		[...document.querySelectorAll(".progress-row")].some(r => r.dataset.prefix == "test-held")`)
 	memoryRows := eval(`document.querySelectorAll("#memory .worker-mem").length`)
 	progressRows := eval(`document.querySelectorAll(".progress-row").length`)
 	running, _ := eval(`[...document.querySelectorAll(".progress-row")].find(r => r.dataset.prefix == "test-held").textContent`).(string)
@@ -114,7 +120,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/workers")); err != nil {
 		t.Fatal(err)
 	}
-	run(chromedp.Poll[any](`document.querySelectorAll("#worker-table tbody tr").length == 2`))
+	poll(`document.querySelectorAll("#worker-table tbody tr").length == 2`)
 	workerRows := eval(`document.querySelectorAll("#worker-table tbody tr").length`)
 	workers := shot()
 
@@ -123,12 +129,12 @@ func TestDashboardInABrowser(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/tasks?key="+url.QueryEscape(string(futs[0].Key())))); err != nil {
 		t.Fatal(err)
 	}
-	run(chromedp.Poll[any](`["processing", "queued", "waiting"].includes(document.querySelector(".task-state")?.textContent) &&
-		document.querySelector(".task-key")?.textContent.startsWith("test-held")`))
+	poll(`["processing", "queued", "waiting"].includes(document.querySelector(".task-state")?.textContent) &&
+		document.querySelector(".task-key")?.textContent.startsWith("test-held")`)
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/logs")); err != nil {
 		t.Fatal(err)
 	}
-	run(chromedp.Poll[any](`[...document.querySelectorAll("#log-table tbody tr")].some(r => r.textContent.includes("worker joined"))`))
+	poll(`[...document.querySelectorAll("#log-table tbody tr")].some(r => r.textContent.includes("worker joined"))`)
 	if memoryRows != 2.0 || workerRows != 2.0 || progressRows.(float64) < 3 {
 		t.Errorf("drawn: %d memory bars, %d worker rows, %d progress rows", memoryRows, workerRows, progressRows)
 	}
