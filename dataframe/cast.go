@@ -229,6 +229,8 @@ func castWideDecimal(col arrow.Array, td *arrow.Decimal128Type, strict bool) (ar
 	case *array.Decimal128:
 		from := c.DataType().(*arrow.Decimal128Type).Scale
 		conv = func(i int) (decimal128.Num, error) { return c.Value(i).Rescale(from, td.Scale) }
+	case *array.Uint64:
+		conv = func(i int) (decimal128.Num, error) { return decimal128.FromU64(c.Value(i)).Rescale(0, td.Scale) }
 	default:
 		switch w := kernel.Widen(col).(type) {
 		case *array.Float64:

@@ -25,7 +25,7 @@ import (
 const decimalMaxPrecision = 18
 
 // commonType is the type a and b meet in, or false where they do not: ints
-// widen to int64, any float makes float64, decimals take the larger scale
+// the narrowest that holds both (numberSupertype), any float makes float64, decimals take the larger scale
 // (with ints as scale 0), dates meet timestamps as timestamps, timestamps
 // and durations take the finer unit; a string meets a date or timestamp
 // (a literal written as one). Nulls meet anything as the other's type.
@@ -43,7 +43,7 @@ func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
 	case ka == kernel.KindFloat && isNumberKind(kb), kb == kernel.KindFloat && isNumberKind(ka):
 		return kernel.Float64, true
 	case ka == kernel.KindInt && kb == kernel.KindInt:
-		return kernel.Int64, true
+		return numberSupertype(a, b), true
 	case ka == kernel.KindDecimal && isNumberKind(kb), kb == kernel.KindDecimal && isNumberKind(ka):
 		if physicalKind(a) == kernel.KindFloat || physicalKind(b) == kernel.KindFloat {
 			return kernel.Float64, true // a decimal too wide to compute exactly

@@ -332,7 +332,7 @@ func (g *Grouped) nullGroups(what string, keys bool, op func(*Grouped) *Frame) *
 		}
 		isNull, filled := "__dusk_null_"+k, "__dusk_key_"+k
 		f = f.WithColumn(isNull, When(Col(k).IsNull()).Then(1).Otherwise(0)).
-			WithColumn(filled, Col(k).FillNull(zero).Cast(fl.Type)) // in the key's own type
+			WithColumn(filled, Col(k).FillNull(Lit(zero).Cast(fl.Type))) // in the key's own type
 		hidden = append(hidden, isNull, filled)
 	}
 	out := op(&Grouped{f: f, keys: hidden, splitOut: g.splitOut})

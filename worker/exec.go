@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
 
@@ -29,6 +30,10 @@ func (e *PanicError) Error() string {
 func Run(ctx context.Context, t *graph.Task, inputs []any, pieces [][]any) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if e, ok := r.(error); ok && kernel.IsDataFault(e) {
+				result, err = nil, e // the data's fault, not a bug
+				return
+			}
 			result, err = nil, &PanicError{Value: r, Stack: string(debug.Stack())}
 		}
 	}()

@@ -49,7 +49,7 @@ func duskRows(rec arrow.Record) ([][]any, error) {
 			case *array.Uint32:
 				v = float64(a.Value(i))
 			case *array.Uint64:
-				v = float64(a.Value(i))
+				v = unsigned(a.Value(i))
 			case *array.Timestamp:
 				v = instant(a.Value(i).ToTime(a.DataType().(*arrow.TimestampType).Unit))
 			case *array.Float64:
@@ -108,7 +108,7 @@ func duckRows(rs *sql.Rows) ([][]any, error) {
 			case int64:
 				vals[i] = float64(x)
 			case uint64:
-				vals[i] = float64(x)
+				vals[i] = unsigned(x)
 			case *big.Int:
 				f, _ := new(big.Float).SetInt(x).Float64()
 				vals[i] = f
@@ -200,3 +200,12 @@ func diff(dusk, duck [][]any, ordered bool) string {
 }
 
 func head(rows [][]any) [][]any { return rows[:min(len(rows), 4)] }
+
+// unsigned is a uint64 as the other integers compare, a float64, where
+// that is exact; above 2^53 (a hash), its digits.
+func unsigned(v uint64) any {
+	if v <= 1<<53 {
+		return float64(v)
+	}
+	return strconv.FormatUint(v, 10)
+}

@@ -1,9 +1,8 @@
 // Package difftest is a differential fuzzer: it makes random tables and
 // random pipelines, runs each pipeline on Dusk and, as SQL written beside
 // it, on DuckDB (embedded through duckdb-go) over the same rows, and
-// compares the answers. Tables hold integers of every width and sign
-// (uint64 under 2^63: above it Dusk still orders them as negative), floats,
-// decimals, strings, bools, dates and timestamps. DuckDB reads them from
+// compares the answers. Tables hold integers of every width and sign,
+// floats, decimals, strings, bools, dates and timestamps. DuckDB reads them from
 // Parquet files; Dusk from the same files, from CSV it wrote of them, or
 // from the Arrow records themselves (strings of few values as
 // dictionaries), so that each format's writer and reader are checked
@@ -34,6 +33,9 @@
 // SQL orders the aggregate by the sort's columns and filters the nulls);
 // it computes decimals of more than 18 digits as float64 (their minimum
 // and maximum are floats), while it compares, sorts, groups, joins and
-// chooses between them exactly. Durations (a timestamp less its day's
+// chooses between them exactly. It compares and computes integers as int64
+// and refuses uint64 values above int64's range there (kernel.RangeError),
+// so full-range uint64 columns (hashes) are keys, sorted and counted only.
+// Durations (a timestamp less its day's
 // start) are compared as their microseconds, as the SQL computes them.
 package difftest

@@ -40,17 +40,19 @@ const (
 	// kDuration is computed, never a table's: Parquet has no durations.
 	kDuration
 	// The other integer widths, drawn apart as kDecimalWide is: int16 for
-	// some int32 columns, uint8 and uint32 for some uint16 ones, uint64 (of
-	// values under 2^63: above, Dusk orders them as negative, open in
-	// issue 53) for some int64 ones.
+	// some int32 columns, uint8 and uint32 for some uint16 ones, uint64 for
+	// some int64 ones.
 	kInt16
 	kUint8
 	kUint32
 	kUint64
+	// kHash is uint64 over its whole range, as hashes and IDs are, for half
+	// the uint64 columns: keys, sorted, counted (see doc.go).
+	kHash
 )
 
 var kindNames = [...]string{"int64", "int32", "int8", "float64", "string", "bool", "date", "decimal(12,2)", "uint16",
-	"timestamp[us]", "timestamp[us, America/New_York]", "", "decimal(30,4)", "duration[us]", "int16", "uint8", "uint32", "uint64"}
+	"timestamp[us]", "timestamp[us, America/New_York]", "", "decimal(30,4)", "duration[us]", "int16", "uint8", "uint32", "uint64", "uint64 (hash)"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -84,7 +86,7 @@ func (k kind) arrowType() arrow.DataType {
 		return arrow.PrimitiveTypes.Uint8
 	case kUint32:
 		return arrow.PrimitiveTypes.Uint32
-	case kUint64:
+	case kUint64, kHash:
 		return arrow.PrimitiveTypes.Uint64
 	}
 	return &arrow.Decimal128Type{Precision: 12, Scale: 2}
@@ -156,7 +158,7 @@ func newTable(r *rand.Rand, name string, rows int) table {
 		case *k == kUint16:
 			*k = []kind{kUint16, kUint16, kUint8, kUint32}[apart.IntN(4)]
 		case *k == kInt64 && apart.IntN(4) == 0:
-			*k = kUint64
+			*k = []kind{kUint64, kHash}[apart.IntN(2)]
 		}
 	}
 	return t
@@ -213,6 +215,8 @@ func (t table) record() arrow.Record {
 				fb.(*array.Uint32Builder).Append(uint32(v) * 4_000_000)
 			case kUint64:
 				fb.(*array.Uint64Builder).Append(uint64(v) * 1_000_000_007)
+			case kHash: // spread over every uint64, half above int64's range
+				fb.(*array.Uint64Builder).Append(uint64(v) * 0x9E3779B97F4A7C15)
 			case kTimestamp, kTimestampNY:
 				fb.(*array.TimestampBuilder).Append(arrow.Timestamp(tsBase.Add(time.Duration(v)*7*time.Minute + time.Duration(v%60)*time.Second).UnixMicro()))
 			}

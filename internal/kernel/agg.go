@@ -125,14 +125,24 @@ func (f AggFunc) StateTypes(t arrow.DataType) []arrow.DataType {
 // fails rather than wraps.
 var ErrOverflow = errors.New("the sum passes the range of a 64-bit integer (of a decimal: 18 digits); cast the column to float64 to sum it approximately")
 
-// overflowed turns the panic of a sum that overflowed into *err.
+// overflowed turns the panic of a sum that overflowed, or of a value out
+// of the range kernels compute in (RangeError), into *err.
 func overflowed(err *error) {
 	if r := recover(); r != nil {
-		if r != ErrOverflow { //nolint:errorlint // the panic value itself
-			panic(r)
+		if e, ok := r.(error); ok && IsDataFault(e) {
+			*err = e
+			return
 		}
-		*err = ErrOverflow
+		panic(r)
 	}
+}
+
+// IsDataFault reports whether a kernel's panic value err is a fault of
+// the data (a sum past int64, a uint64 past int64's range), which callers
+// report as an error, not as a bug.
+func IsDataFault(err error) bool {
+	var re *RangeError
+	return errors.Is(err, ErrOverflow) || errors.As(err, &re)
 }
 
 // Partial computes f's state columns over cols (f.Inputs() of them) for
@@ -146,9 +156,13 @@ func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) (out []arrow.Arr
 	}
 	wide := make([]arrow.Array, len(cols))
 	for i, c := range cols {
-		if d.floats {
+		switch {
+		case d.floats:
 			wide[i] = WidenFloat(c)
-		} else {
+		case d.accepts == nil: // any column, its values not read (Count)
+			keys, _ := WidenKeys([]arrow.Array{c})
+			wide[i] = keys[0]
+		default:
 			wide[i] = Widen(c)
 		}
 		defer wide[i].Release()

@@ -28,10 +28,14 @@ func (e *CastError) Error() string {
 // zero; numbers cast to bool are true where not zero; strings cast to bool
 // accept true/false and 1/0. A dictionary column converts each distinct
 // string once.
-func Cast(a arrow.Array, to Kind, strict bool) (arrow.Array, error) {
+func Cast(a arrow.Array, to Kind, strict bool) (_ arrow.Array, err error) {
+	defer overflowed(&err)
 	from, err := KindOf(a.DataType())
 	if err != nil {
 		return nil, err
+	}
+	if a.DataType().ID() == arrow.UINT64 && to == KindFloat { // every uint64 to its nearest float
+		return NewFloat64(widenTo[uint64, float64](a), AlignedValid(a)), nil
 	}
 	n := a.Len()
 	if from == to { // a narrower number widens; strings stay as they are
@@ -239,6 +243,10 @@ func castToString(a arrow.Array, from Kind) arrow.Array {
 	valid := Col(a).validBytes(n)
 	switch from {
 	case KindInt:
+		if u, ok := a.(*array.Uint64); ok {
+			x := u.Uint64Values()
+			return buildStrings(n, valid, func(dst []byte, i int) ([]byte, bool) { return strconv.AppendUint(dst, x[i], 10), true })
+		}
 		x, _ := Col(a).ints()
 		return buildStrings(n, valid, func(dst []byte, i int) ([]byte, bool) { return strconv.AppendInt(dst, x[i], 10), true })
 	case KindFloat:

@@ -18,7 +18,7 @@ func Choose(cond Mask, a, b Datum, k Kind, n int) (arrow.Array, error) {
 	valid := chooseValid(pick, a.validBytes(n), b.validBytes(n), n)
 	switch k {
 	case KindInt:
-		return NewInt64(choose(pick, a, b, n, Datum.ints), packValid(valid)), nil
+		return NewInt64(choose(pick, a, b, n, Datum.intBits), packValid(valid)), nil
 	case KindFloat:
 		return NewFloat64(choose(pick, a, b, n, Datum.floats), packValid(valid)), nil
 	case KindBool:

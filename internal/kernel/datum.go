@@ -138,6 +138,15 @@ func scalarFloat(v any) float64 {
 	return math.NaN()
 }
 
+// intBits is ints, but a uint64 column as its bits, every value exact: for
+// kernels that move values without computing on them.
+func (d Datum) intBits() ([]int64, int64) {
+	if d.Array != nil && d.Array.DataType().ID() == arrow.UINT64 {
+		return uint64Bits(d.Array).(*array.Int64).Int64Values(), 0
+	}
+	return d.ints()
+}
+
 func (d Datum) ints() ([]int64, int64) {
 	if a, ok := d.Array.(*array.Int64); ok {
 		return a.Int64Values(), 0

@@ -10,7 +10,7 @@ import (
 // occurrence of their values: what pandas' drop_duplicates keeps. Nulls
 // equal nulls and NaNs equal NaNs.
 func FirstRows(cols []arrow.Array) []int32 {
-	cols, release := WidenAll(cols)
+	cols, release := WidenKeys(cols)
 	defer release()
 	if len(cols) == 0 {
 		return nil

@@ -254,7 +254,7 @@ func denseKeys(cols []arrow.Array, codes bool) ([]denseKey, int, bool) {
 // DenseSize is the number of codes GroupRows indexes directly for keys,
 // 0 where it hashes them instead.
 func DenseSize(keys []arrow.Array) int {
-	keys, release := WidenAll(keys)
+	keys, release := WidenKeys(keys)
 	defer release()
 	_, size, _ := denseKeys(keys, false)
 	return size

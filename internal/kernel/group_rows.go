@@ -18,7 +18,7 @@ import (
 // kinds of key columns; keys of small integer ranges, dictionaries and
 // booleans index a table directly instead (denseGroups).
 func GroupRows(cols []arrow.Array, ids []int32) (_ []int32, firsts []int32) {
-	cols, release := WidenAll(cols)
+	cols, release := WidenKeys(cols)
 	defer release()
 	n := 0
 	if len(cols) > 0 {

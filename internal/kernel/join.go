@@ -44,9 +44,9 @@ var joinNames = [...]string{"inner", "left", "right", "outer", "semi", "anti"}
 // have none, each once, in order, and ri nil. The hash table is built on right (on left for Right), so
 // pass the smaller side there when the join allows.
 func HashJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, err error) {
-	left, releaseLeft := WidenAll(left)
+	left, releaseLeft := widenJoin(left, typesOf(right))
 	defer releaseLeft()
-	right, releaseRight := WidenAll(right)
+	right, releaseRight := widenJoin(right, typesOf(left))
 	defer releaseRight()
 	if err := matchKinds(left, right); err != nil {
 		return nil, nil, err
@@ -178,7 +178,8 @@ func HashJoinBuildLeft(left, right []arrow.Array, how JoinType) (li, ri []int32,
 // be probed by any number of probe sides, from several goroutines at once:
 // a broadcast side's table serves every partition of the other side.
 type JoinTable struct {
-	keys    []arrow.Array // the build keys, widened
+	keys    []arrow.Array    // the build keys, widened
+	types   []arrow.DataType // the build keys' types
 	release func()
 	next    []int32 // per build row: the next build row with its key, -1 at the end
 	unique  bool    // no build key repeats: every chain is one row long
@@ -206,6 +207,33 @@ type JoinTable struct {
 	mask  uint64
 }
 
+// widenJoin widens join keys matched against keys of the types other: a
+// uint64 key meeting a uint64 one as its bits (every value exact), any
+// other as Widen gives it.
+func widenJoin(cols []arrow.Array, other []arrow.DataType) ([]arrow.Array, func()) {
+	out := make([]arrow.Array, len(cols))
+	for i, c := range cols {
+		if c.DataType().ID() == arrow.UINT64 && i < len(other) && other[i].ID() == arrow.UINT64 {
+			out[i] = uint64Bits(c)
+		} else {
+			out[i] = Widen(c)
+		}
+	}
+	return out, func() {
+		for _, c := range out {
+			c.Release()
+		}
+	}
+}
+
+func typesOf(cols []arrow.Array) []arrow.DataType {
+	out := make([]arrow.DataType, len(cols))
+	for i, c := range cols {
+		out[i] = c.DataType()
+	}
+	return out
+}
+
 // BuildJoin builds a JoinTable on the build side's key columns, which it
 // retains until Release, for any number of probe sides.
 func BuildJoin(build []arrow.Array) (*JoinTable, error) { return buildJoin(build, siftRows) }
@@ -220,8 +248,8 @@ func buildJoin(build []arrow.Array, siftLimit int) (*JoinTable, error) {
 			return nil, fmt.Errorf("join key %d: cannot match %s", c, TypeName(b.DataType()))
 		}
 	}
-	keys, release := WidenAll(build)
-	t := &JoinTable{keys: keys, release: release, next: minusOnes(keys[0].Len()), unique: true, nullHead: -1}
+	keys, release := widenJoin(build, typesOf(build))
+	t := &JoinTable{keys: keys, types: typesOf(build), release: release, next: minusOnes(keys[0].Len()), unique: true, nullHead: -1}
 	if t.packing = packingOf(keys); t.packing != nil {
 		packed := t.packing.pack(keys)
 		defer packed.Release()
@@ -275,7 +303,7 @@ func (t *JoinTable) Probe(probe []arrow.Array, how JoinType) (pi, bi []int32, er
 
 // match finds each probe row's first matching build row.
 func (t *JoinTable) match(probe []arrow.Array) (joinMatches, error) {
-	probe, release := WidenAll(probe)
+	probe, release := widenJoin(probe, t.types)
 	defer release()
 	if err := matchKinds(probe, t.keys); err != nil {
 		return joinMatches{}, err

@@ -73,7 +73,7 @@ func hashString(b []byte) uint64 {
 // Rows go a block at a time through every column, so that the block's
 // hashes stay in the L1 cache while the columns fold in.
 func HashRows(cols []arrow.Array, out []uint64) []uint64 {
-	cols, release := WidenAll(cols)
+	cols, release := WidenKeys(cols)
 	defer release()
 	n := 0
 	if len(cols) > 0 {
@@ -243,7 +243,7 @@ func SplitRows(parts []int32, n int) [][]int32 {
 // NaN counts as after every number either way (as SortIndices puts it),
 // and nulls go to the last partition. It writes into out, grown if short.
 func RangePartition(col arrow.Array, bounds arrow.Array, ascending bool, out []int32) []int32 {
-	col, bounds = Widen(col), Widen(bounds)
+	col, bounds = WidenOrder(col), WidenOrder(bounds)
 	defer col.Release()
 	defer bounds.Release()
 	rows := col.Len()

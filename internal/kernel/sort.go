@@ -13,7 +13,7 @@ import (
 // first; ascending[i] gives column i's direction. Nulls sort last either
 // way, NaNs after numbers. The sort is stable.
 func SortIndices(cols []arrow.Array, ascending []bool) []int32 {
-	cols, release := WidenAll(cols)
+	cols, release := widenAllBy(cols, WidenOrder)
 	defer release()
 	n := 0
 	if len(cols) > 0 {

@@ -81,6 +81,9 @@ func Widen(a arrow.Array) arrow.Array {
 	case arrow.UINT32:
 		return NewInt64(widenTo[uint32, int64](a), AlignedValid(a))
 	case arrow.UINT64:
+		if v, ok := aboveInt64(a); ok {
+			panic(&RangeError{Value: v})
+		}
 		return NewInt64(widenTo[uint64, int64](a), AlignedValid(a))
 	case arrow.FLOAT32:
 		return NewFloat64(widenTo[float32, float64](a), AlignedValid(a))
@@ -103,11 +106,71 @@ func Widen(a arrow.Array) arrow.Array {
 	panic(fmt.Sprintf("kernel: cannot widen %s", t))
 }
 
+// RangeError is a uint64 value above int64's range met by a kernel that
+// compares, orders by value against other types, or computes: kernels
+// compute integers as int64, where the value would turn negative, so they
+// fail rather than answer wrong. Keys (grouping, joining two uint64 keys,
+// distinct, hashing) and sorting take every uint64 exactly.
+type RangeError struct{ Value uint64 }
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("the uint64 value %d is above int64's range, in which numbers are compared and computed; "+
+		"such a column can be a key (group, join, distinct) and sorted, or cast to float64 or decimal(20,0) first", e.Value)
+}
+
+// aboveInt64 returns a valid value of the uint64 column a above int64's
+// range, if it has one.
+func aboveInt64(a arrow.Array) (uint64, bool) {
+	for i, v := range FixedValues[uint64](a) {
+		if v > math.MaxInt64 && a.IsValid(i) {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
 // WidenAll widens each column; release releases what it made.
 func WidenAll(cols []arrow.Array) (out []arrow.Array, release func()) {
+	return widenAllBy(cols, Widen)
+}
+
+// WidenKeys is WidenAll for kernels that only test keys for equality
+// (group, distinct, hash, joins of like-typed keys): a uint64 column
+// becomes its bits as int64, one to one, so every value stays exact.
+func WidenKeys(cols []arrow.Array) (out []arrow.Array, release func()) {
+	return widenAllBy(cols, func(a arrow.Array) arrow.Array {
+		if a.DataType().ID() == arrow.UINT64 {
+			return uint64Bits(a)
+		}
+		return Widen(a)
+	})
+}
+
+// uint64Bits is a uint64 column as int64 of the same bits.
+func uint64Bits(a arrow.Array) arrow.Array {
+	return NewInt64(widenTo[uint64, int64](a), AlignedValid(a))
+}
+
+// WidenOrder is Widen for kernels that only order a column's values
+// against each other (sort, top-n, range partitions): a uint64 column
+// becomes int64 with the sign bit flipped, which orders as the unsigned
+// values do.
+func WidenOrder(a arrow.Array) arrow.Array {
+	if a.DataType().ID() != arrow.UINT64 {
+		return Widen(a)
+	}
+	vals := FixedValues[uint64](a)
+	out := alloc.NoZeroOf[int64](len(vals))
+	for i, v := range vals {
+		out[i] = int64(v ^ 1<<63)
+	}
+	return NewInt64(out, AlignedValid(a))
+}
+
+func widenAllBy(cols []arrow.Array, widen func(arrow.Array) arrow.Array) (out []arrow.Array, release func()) {
 	out = make([]arrow.Array, len(cols))
 	for i, c := range cols {
-		out[i] = Widen(c)
+		out[i] = widen(c)
 	}
 	return out, func() {
 		for _, c := range out {
