@@ -14,6 +14,7 @@ ARG PKG=./cmd/dusk
 ARG TAGS=nogpu
 WORKDIR /src
 COPY go.mod go.sum ./
+COPY third_party ./third_party
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -tags "$TAGS" -ldflags "-s -w" -o /out/dusk "$PKG"

@@ -139,3 +139,5 @@ require (
 	google.golang.org/grpc v1.85.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+replace github.com/parquet-go/parquet-go => ../../third_party/parquet-go

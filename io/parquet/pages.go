@@ -69,8 +69,12 @@ func (e *PageError) Unwrap() error { return e.Err }
 func (f *file) checkChunk(r io.ReaderAt, size int64, g int, c *column) error {
 	rg := &f.file.Metadata().RowGroups[g]
 	m := &rg.Columns[c.leaf].MetaData
+	// parquet-go starts reading at the dictionary page where the chunk
+	// names one, so that is where the checks start too.
 	start := m.DataPageOffset
-	if d := m.DictionaryPageOffset; d > 0 && d < start {
+	if d := m.DictionaryPageOffset; d > start {
+		return fmt.Errorf("the dictionary page at byte %d comes after the first data page, at byte %d", d, start)
+	} else if d != 0 {
 		start = d
 	}
 	end := start + m.TotalCompressedSize

@@ -8,10 +8,12 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/decimal128"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/duskdata/dusk/internal/alloc"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/procmem"
@@ -87,18 +89,15 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 			return nil, err
 		}
 		c := tested[0]
-		if keep == nil {
-			keep = make([]uint8, rows)
-			for i := range keep {
-				keep[i] = 1
-			}
-		}
 		if !slices.Contains(sel, c) || rd.dictionaryEncoded(c) {
 			// Tested as decoded; a column also read is decoded again
 			// below, its kept rows only, its pages cheap to read twice.
-			if err := rd.column(c, &filterBuilder{col: c, pass: flt.Pass, keep: keep}); err != nil {
+			// The first filter's rows grow as its pages give them.
+			fb := &filterBuilder{col: c, pass: flt.Pass, keep: keep, rows: int(rows), first: keep == nil}
+			if err := rd.column(c, fb); err != nil {
 				return nil, err
 			}
+			keep = fb.keep
 			continue
 		}
 		// A column also read, of plain pages: read whole once, tested
@@ -110,7 +109,13 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 			}
 			built[c.name] = a
 		}
-		a.Retain() // for test to release
+		a.Retain()       // for test to release
+		if keep == nil { // the rows, counted by reading a
+			keep = make([]uint8, rows)
+			for i := range keep {
+				keep[i] = 1
+			}
+		}
 		if err := (&filterBuilder{col: c, pass: flt.Pass}).test(a, keep); err != nil {
 			return nil, fmt.Errorf("read %s: column %s: %w", path, c.name, err)
 		}
@@ -351,7 +356,7 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 	typ := c.typ
 	switch c.kind {
 	case parquet.Boolean:
-		return &numBuilder[uint8]{validity: v, vals: make([]uint8, rows), plain: unpackBools,
+		return &numBuilder[uint8]{validity: v, vals: make([]uint8, 0, firstRows[uint8](rows)), plain: unpackBools,
 			array: func(vals []uint8, valid []byte) arrow.Array { return kernel.NewBool(vals, valid) }}
 	case parquet.Float:
 		return numbers(v, rows, parquet.Float, (*encoding.Values).Float, typ)
@@ -368,17 +373,40 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 		}
 		return b
 	case parquet.Int96:
-		return &numBuilder[int64]{validity: v, vals: make([]int64, rows), plain: int96Nanos,
+		return &numBuilder[int64]{validity: v, vals: make([]int64, 0, firstRows[int64](rows)), plain: int96Nanos,
 			array: func(vals []int64, valid []byte) arrow.Array { return kernel.NewFixed(typ, vals, valid) }}
 	case parquet.FixedLenByteArray:
-		return &numBuilder[decimal128.Num]{validity: v, vals: make([]decimal128.Num, rows), plain: fixedDecimals,
+		return &numBuilder[decimal128.Num]{validity: v, vals: make([]decimal128.Num, 0, firstRows[decimal128.Num](rows)), plain: fixedDecimals,
 			array: func(vals []decimal128.Num, valid []byte) arrow.Array { return kernel.NewFixed(typ, vals, valid) }}
 	}
 	if c.typ == kernel.Dict {
-		return &dictBuilder{validity: v, indices: make([]int32, rows), offsets: []int32{0}}
+		return &dictBuilder{validity: v, indices: make([]int32, 0, firstRows[int32](rows)), offsets: []int32{0}}
 	}
-	offsets := make([]int32, rows+1)
+	offsets := make([]int32, 1, firstRows[int32](rows+1))
 	return &stringBuilder{validity: v, offsets: offsets, data: make([]byte, 0, bytesHint)}
+}
+
+// trustedBytes is how much a builder allocates on the strength of the rows
+// a row group claims; past it, a column's slices grow with the rows its
+// pages have given (extend), so that a damaged count costs no memory.
+const trustedBytes = 16 << 20
+
+// firstRows is how many of rows a builder of Ts makes room for at once.
+func firstRows[T any](rows int) int {
+	return min(rows, trustedBytes/int(max(1, unsafe.Sizeof(*new(T)))))
+}
+
+// extend returns s lengthened to n, growing its memory by doubling up to
+// most (a column's claimed rows, which n does not pass: the pages' rows
+// are checked against it). New elements are zero where s's spare capacity
+// was made zero (by make, not alloc.NoZeroOf).
+func extend[T any](s []T, n, most int) []T {
+	if n <= cap(s) {
+		return s[:max(n, len(s))]
+	}
+	grown := make([]T, n, min(max(n, 2*cap(s)), max(n, most)))
+	copy(grown, s)
+	return grown
 }
 
 // numbers builds a column of a page kind whose values Arrow stores as they
@@ -386,7 +414,7 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 func numbers[T alloc.Plain](v validity, rows int, kind parquet.Kind, values func(*encoding.Values) []T, typ arrow.DataType) *numBuilder[T] {
 	// Uncleared: every row is written (a null one as zero), or the chunk
 	// is an error (readChunk checks that its pages held every row).
-	return &numBuilder[T]{validity: v, vals: alloc.NoZeroOf[T](rows),
+	return &numBuilder[T]{validity: v, vals: alloc.NoZeroOf[T](firstRows[T](rows))[:0],
 		plain: func(p parquet.Page, _ int, _ *[]T) ([]T, error) {
 			if p.Type().Kind() != kind {
 				return nil, fmt.Errorf("%w: a %s page in a %s column", errCorrupt, p.Type().Kind(), kind)
@@ -482,8 +510,9 @@ func (v *validity) levels(p parquet.Page, row, end int) (n, k int, levels []byte
 	if !v.optional || v.bits == nil && allSet(levels) {
 		return n, n, levels, nil
 	}
-	if v.bits == nil { // the first null: every row before it is valid
-		v.bits = make([]byte, (v.rows+7)/8)
+	first := v.bits == nil
+	v.bits = extend(v.bits, (row+n+7)/8, (v.rows+7)/8)
+	if first { // the first null: every row before it is valid
 		setOnes(v.bits, row)
 	}
 	k = setBits(v.bits, row, levels)
@@ -517,11 +546,6 @@ func setOnes(bm []byte, n int) {
 	if r := n & 7; r != 0 {
 		bm[full] |= 1<<r - 1
 	}
-}
-
-// nullAll makes every row null.
-func (v *validity) nullAll() {
-	v.bits, v.nulls = make([]byte, (v.rows+7)/8), v.rows
 }
 
 // keptValid returns the bitmap of the rows keep keeps, kept of them: nil
@@ -774,6 +798,7 @@ func (b *numBuilder[T]) page(p parquet.Page, row, end int) (int, error) {
 	if b.keep != nil {
 		return n, b.pageKept(p, row, n, k, levels)
 	}
+	b.vals = extend(b.vals, row+n, b.rows)
 	dst := b.vals[row : row+n]
 	if k == 0 {
 		clear(dst) // all null
@@ -829,6 +854,7 @@ func (b *numBuilder[T]) pageKept(p parquet.Page, row, n, k int, levels []byte) e
 }
 
 func (b *numBuilder[T]) keepOnly(keep []uint8) {
+	b.vals = extend(b.vals, b.rows, b.rows) // the kept rows and one, counted from the pages
 	b.keptRows, b.rows = keptRows{keep: keep}, len(keep)
 }
 
@@ -885,6 +911,7 @@ func (b *stringBuilder) page(p parquet.Page, row, end int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	b.offsets = extend(b.offsets, row+1+n, b.rows+1)
 	offs := b.offsets[row+1 : row+1+n]
 	if k == 0 { // all null
 		for i := range offs {
@@ -970,6 +997,9 @@ func (b *dictBuilder) page(p parquet.Page, row, end int) (int, error) {
 	n, k, levels, err := b.levels(p, row, end)
 	if err != nil {
 		return n, err
+	}
+	if b.keep == nil {
+		b.indices = extend(b.indices, row+n, b.rows)
 	}
 	if k == 0 { // all null: the indices stay zero
 		if b.keep != nil {
@@ -1067,6 +1097,7 @@ func (b *dictBuilder) intern(v []byte) int32 {
 }
 
 func (b *dictBuilder) keepOnly(keep []uint8) {
+	b.indices = extend(b.indices, b.rows, b.rows) // the kept rows and one, counted from the pages
 	b.keptRows, b.rows = keptRows{keep: keep}, len(keep)
 }
 
@@ -1088,9 +1119,11 @@ func dataOf(p parquet.Page) *encoding.Values {
 // filterBuilder tests a column's pages against a filter, ANDing the
 // outcome into keep (a byte a row), without keeping the column.
 type filterBuilder struct {
-	col  *column
-	pass func(arrow.Array) ([]uint8, error)
-	keep []uint8
+	col   *column
+	pass  func(arrow.Array) ([]uint8, error)
+	keep  []uint8
+	rows  int  // the rows claimed
+	first bool // the first filter's: keep grows with the pages, every row kept
 
 	dict     parquet.Dictionary // the current chunk's dictionary
 	passes   []uint8            // the outcome of each of its values
@@ -1117,6 +1150,12 @@ func (b *filterBuilder) page(p parquet.Page, row, end int) (int, error) {
 	n, levels, err := pageRows(b.col, p, row, end)
 	if err != nil {
 		return 0, err
+	}
+	if b.first {
+		b.keep = extend(b.keep, row+n, b.rows)
+		for i := row; i < row+n; i++ {
+			b.keep[i] = 1
+		}
 	}
 	keep := b.keep[row : row+n]
 	d := p.Dictionary()
@@ -1229,14 +1268,11 @@ func (b *filterBuilder) passOf(values arrow.Array) ([]uint8, error) {
 
 // passOfNull runs the filter on a null.
 func (b *filterBuilder) passOfNull() (uint8, error) {
-	c := *b.col
-	c.optional = true
-	if c.typ == kernel.Dict {
-		c.typ = arrow.BinaryTypes.String
+	typ := b.col.typ
+	if typ == kernel.Dict {
+		typ = arrow.BinaryTypes.String
 	}
-	null := newBuilder(&c, 1, 0)
-	null.(interface{ nullAll() }).nullAll() // every builder of newBuilder's is a validity
-	passes, err := b.passOf(null.finish())
+	passes, err := b.passOf(array.MakeArrayOfNull(memory.DefaultAllocator, typ, 1))
 	if err != nil {
 		return 0, err
 	}

@@ -1,0 +1,2 @@
+// Package bytealg contains optimized algorithms operating on byte slices.
+package bytealg
