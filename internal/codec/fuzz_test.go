@@ -7,6 +7,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/duskdata/dusk/internal/memcheck"
 )
 
 // fuzzCodecs are the codecs FuzzDecode reads with, by its choice byte: what
@@ -42,17 +44,22 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8}, uint8(2))
 	f.Add([]byte(`{"a":1}`), uint8(4))
 	f.Fuzz(func(t *testing.T, data []byte, choice uint8) {
-		v, err := fuzzCodecs[int(choice)%len(fuzzCodecs)].Decode(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		if rec, ok := v.(arrow.Record); ok {
+		memcheck.Check(t, data, func() int64 {
+			v, err := fuzzCodecs[int(choice)%len(fuzzCodecs)].Decode(bytes.NewReader(data))
+			if err != nil {
+				return 0
+			}
+			rec, ok := v.(arrow.Record)
+			if !ok {
+				return int64(len(data)) // a Go value: no bigger than its bytes' decoding
+			}
+			defer rec.Release()
 			for i, c := range rec.Columns() {
 				if int64(c.Len()) != rec.NumRows() {
 					t.Fatalf("column %d has %d values in a record of %d rows", i, c.Len(), rec.NumRows())
 				}
 			}
-			rec.Release()
-		}
+			return memcheck.RecordBytes(rec)
+		})
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/hamba/avro/v2/ocf"
 
+	"github.com/duskdata/dusk/internal/memcheck"
 	davro "github.com/duskdata/dusk/io/avro"
 	"github.com/duskdata/dusk/io/internal/iotest"
 )
@@ -203,9 +204,16 @@ func FuzzRead(f *testing.F) {
 	f.Add(header(structSchema, "null"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer iotest.NoHang(data)()
-		_, err := readBytes(data, "fuzz.avro")
-		if err != nil && (!strings.HasPrefix(err.Error(), "read fuzz.avro") || strings.Contains(err.Error(), "panic")) {
-			t.Fatalf("err = %v", err)
-		}
+		memcheck.Check(t, data, func() int64 {
+			rec, err := davro.Read(bytes.NewReader(data), "fuzz.avro", nil)
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), "read fuzz.avro") || strings.Contains(err.Error(), "panic") {
+					t.Fatalf("err = %v", err)
+				}
+				return 0
+			}
+			defer rec.Release()
+			return memcheck.RecordBytes(rec)
+		})
 	})
 }

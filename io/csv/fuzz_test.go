@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/internal/memcheck"
 	"github.com/duskdata/dusk/io/internal/iotest"
 	"github.com/duskdata/dusk/io/storage"
 )
@@ -61,14 +62,18 @@ func FuzzCSV(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, size := range []int64{1 << 30, 5} {
-			for _, b := range Blocks(files, size) {
-				if rec, err := ReadBlock(b, schema, opts); err == nil {
-					checkLengths(t, rec)
-					rec.Release()
+		memcheck.Check(t, data, func() (result int64) {
+			for _, size := range []int64{1 << 30, 5} {
+				for _, b := range Blocks(files, size) {
+					if rec, err := ReadBlock(b, schema, opts); err == nil {
+						checkLengths(t, rec)
+						result += memcheck.RecordBytes(rec)
+						rec.Release()
+					}
 				}
 			}
-		}
+			return result
+		})
 		if bytes.IndexByte(data, '\r') < 0 && (opts.Terminator == 0 || opts.Terminator == '\n') {
 			compareText(t, path, data, schema, opts)
 		}

@@ -12,6 +12,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/internal/memcheck"
 	"github.com/duskdata/dusk/io/internal/iotest"
 	"github.com/duskdata/dusk/io/jsonl"
 )
@@ -223,10 +226,15 @@ func FuzzParse(f *testing.F) {
 				valid = false
 			}
 		}
-		rec, err := jsonl.Parse(data, schema, nil)
-		if err == nil {
-			rec.Release()
-		}
+		var err error
+		memcheck.Check(t, data, func() int64 {
+			var rec arrow.Record
+			if rec, err = jsonl.Parse(data, schema, nil); err != nil {
+				return 0
+			}
+			defer rec.Release()
+			return memcheck.RecordBytes(rec)
+		})
 		if (err == nil) != valid {
 			t.Fatalf("Parse(%q) err = %v, but encoding/json says valid = %v", data, err, valid)
 		}

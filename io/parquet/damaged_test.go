@@ -95,7 +95,7 @@ func deltaFile(t *testing.T, total uint64) []byte {
 	w := parquet.NewGenericWriter[any](&buf, schema, parquet.Compression(&parquet.Uncompressed))
 	rows := make([]parquet.Row, 100)
 	for i := range rows {
-		rows[i] = parquet.Row{parquet.Int64Value(int64(i * 3)).Level(0, 0, 0)}
+		rows[i] = parquet.Row{parquet.Int64Value(int64(i*3)).Level(0, 0, 0)}
 	}
 	if _, err := w.WriteRows(rows); err != nil {
 		t.Fatal(err)

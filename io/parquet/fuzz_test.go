@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/duskdata/dusk/internal/memcheck"
 	"github.com/duskdata/dusk/io/internal/iotest"
 )
 
@@ -30,26 +31,30 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer iotest.NoHang(data)()
-		rd := bytes.NewReader(data)
-		info, err := Inspect(rd, rd.Size(), "fuzz.parquet")
-		if err != nil {
-			return
-		}
-		groups := [][]int{nil}
-		for g := range info.RowGroups {
-			groups = append(groups, []int{g})
-		}
-		for _, gs := range groups {
-			rec, err := Read(rd, rd.Size(), "fuzz.parquet", gs, nil)
+		memcheck.Check(t, data, func() (result int64) {
+			rd := bytes.NewReader(data)
+			info, err := Inspect(rd, rd.Size(), "fuzz.parquet")
 			if err != nil {
-				continue
+				return 0
 			}
-			for i, c := range rec.Columns() {
-				if int64(c.Len()) != rec.NumRows() {
-					t.Fatalf("column %d has %d values in a record of %d rows", i, c.Len(), rec.NumRows())
+			groups := [][]int{nil}
+			for g := range info.RowGroups {
+				groups = append(groups, []int{g})
+			}
+			for _, gs := range groups {
+				rec, err := Read(rd, rd.Size(), "fuzz.parquet", gs, nil)
+				if err != nil {
+					continue
 				}
+				for i, c := range rec.Columns() {
+					if int64(c.Len()) != rec.NumRows() {
+						t.Fatalf("column %d has %d values in a record of %d rows", i, c.Len(), rec.NumRows())
+					}
+				}
+				result += memcheck.RecordBytes(rec)
+				rec.Release()
 			}
-			rec.Release()
-		}
+			return result
+		})
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/duskdata/dusk/internal/memcheck"
 	"github.com/duskdata/dusk/internal/registry"
 )
 
@@ -43,19 +44,23 @@ func FuzzSpill(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, cols := range [][]string{nil, {"s"}} {
-			v, err := decodeSpill(bytes.NewReader(data), int64(len(data)), cols)
-			if err != nil {
-				continue
-			}
-			if rec, ok := v.(arrow.Record); ok {
-				for i, c := range rec.Columns() {
-					if int64(c.Len()) != rec.NumRows() {
-						t.Fatalf("column %d has %d values in a record of %d rows", i, c.Len(), rec.NumRows())
-					}
+		memcheck.Check(t, data, func() (result int64) {
+			for _, cols := range [][]string{nil, {"s"}} {
+				v, err := decodeSpill(bytes.NewReader(data), int64(len(data)), cols)
+				if err != nil {
+					continue
 				}
+				if rec, ok := v.(arrow.Record); ok {
+					for i, c := range rec.Columns() {
+						if int64(c.Len()) != rec.NumRows() {
+							t.Fatalf("column %d has %d values in a record of %d rows", i, c.Len(), rec.NumRows())
+						}
+					}
+					result += memcheck.RecordBytes(rec)
+				}
+				registry.Release(v)
 			}
-			registry.Release(v)
-		}
+			return result
+		})
 	})
 }
