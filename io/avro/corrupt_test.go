@@ -2,6 +2,7 @@ package avro_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -183,7 +184,7 @@ func TestReadHeaderErrors(t *testing.T) {
 func header(schema, codec string) []byte {
 	b := []byte("Obj\x01\x04")
 	for _, s := range []string{"avro.schema", schema, "avro.codec", codec} {
-		b = append(b, byte(2*len(s)))
+		b = binary.AppendVarint(b, int64(len(s)))
 		b = append(b, s...)
 	}
 	return append(append(b, 0), make([]byte, 16)...)
@@ -215,5 +216,22 @@ func FuzzRead(f *testing.F) {
 			defer rec.Release()
 			return memcheck.RecordBytes(rec)
 		})
+	})
+}
+
+// TestSnappyClaim: a snappy block whose data claims 4 GiB decoded fails
+// naming the file, allocating little (the snappy decoder allocated the
+// claim before decoding).
+func TestSnappyClaim(t *testing.T) {
+	data := append(binary.AppendUvarint(nil, 0xfffffff0), 0, 'x', 0, 0, 0, 0) // a literal, then the CRC
+	file := header(`{"type":"record","name":"R","fields":[{"name":"a","type":"long"}]}`, "snappy")
+	file = binary.AppendVarint(binary.AppendVarint(file, 1), int64(len(data)))
+	file = append(append(file, data...), make([]byte, 16)...)
+	memcheck.Check(t, file, func() int64 {
+		_, err := readBytes(file, "claim.avro")
+		if err == nil || !strings.Contains(err.Error(), "read claim.avro block 0") || !strings.Contains(err.Error(), "claims 4294967280 decoded") {
+			t.Errorf("err = %v", err)
+		}
+		return 0
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/duskdata/dusk/internal/kernel"
@@ -315,6 +316,11 @@ func (d *decompressor) decode(b []byte) ([]byte, error) {
 		}
 		return d.out, err
 	case "snappy":
+		// The decoder allocates the length the data claims (up to 4 GiB)
+		// before decoding: hold it to what snappy can expand to.
+		if n, err := snappy.DecodedLen(b[:max(0, len(b)-4)]); err == nil && n > 32*len(b)+64 {
+			return nil, fmt.Errorf("snappy data of %d bytes claims %d decoded", len(b), n)
+		}
 		return (&ocf.SnappyCodec{}).Decode(b)
 	case "zstandard":
 		d.out, err = d.zstd.DecodeAll(b, d.out[:0])
