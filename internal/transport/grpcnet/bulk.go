@@ -18,6 +18,7 @@ import (
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/codec"
+	"github.com/duskdata/dusk/internal/procmem"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/transport/grpcnet/pb"
@@ -621,10 +622,12 @@ func readValueAfterTag(br *bufio.Reader) (string, any, error) {
 // connection that is allocated at once (codec.Believed): the peer's
 // encoder made it, and TCP (or TLS) delivers it intact. A peer that
 // lies could make a worker allocate this much, no more than one that may
-// submit tasks (anyone who can reach an unsecured cluster) already can.
+// submit tasks (anyone who can reach an unsecured cluster) already can;
+// past the process's memory ceiling a claim is not believed, and the
+// body grows with the bytes that come.
 const bulkBelieve = 4 << 30
 
-func (r *frameReader) Believe() int64 { return bulkBelieve }
+func (r *frameReader) Believe() int64 { return min(bulkBelieve, procmem.ReadCeiling()) }
 
 // frameReader reads the bytes of a value's frames, then io.EOF.
 type frameReader struct {
