@@ -83,9 +83,9 @@ type Row struct {
 // Index is the row's number in its table.
 func (r Row) Index() int { return r.i }
 
-// Value is the row's value in column col: nil for a null, else an int64,
-// float64, bool, string, time.Time (dates and timestamps), time.Duration,
-// or, for a decimal, its exact text.
+// Value is the row's value in column col: nil for a null, else an int64
+// (a uint64 past int64's range), float64, bool, string, time.Time (dates
+// and timestamps), time.Duration, or, for a decimal, its exact text.
 func (r Row) Value(col string) (any, error) {
 	rd, err := r.t.reader(col)
 	if err != nil {
@@ -96,7 +96,10 @@ func (r Row) Value(col string) (any, error) {
 	}
 	switch rd.src {
 	case srcInt:
-		return rd.i64(r.i), nil
+		if v := rd.i64(r.i); !rd.unsigned || v >= 0 {
+			return v, nil
+		}
+		return uint64(rd.i64(r.i)), nil
 	case srcFloat:
 		return rd.f64(r.i), nil
 	case srcBool:
@@ -255,15 +258,16 @@ const (
 
 // reader reads a column's values by row.
 type reader struct {
-	col  string
-	src  srcKind
-	null func(i int) bool
-	i64  func(i int) int64
-	f64  func(i int) float64
-	b    func(i int) bool
-	str  func(i int) string
-	tm   func(i int) time.Time
-	keep []arrow.Array // widened copies, released after
+	col      string
+	src      srcKind
+	unsigned bool // i64 gives a uint64's bits
+	null     func(i int) bool
+	i64      func(i int) int64
+	f64      func(i int) float64
+	b        func(i int) bool
+	str      func(i int) string
+	tm       func(i int) time.Time
+	keep     []arrow.Array // widened copies, released after
 }
 
 func (r *reader) release() {
@@ -290,6 +294,9 @@ func newReader(col string, a arrow.Array) (*reader, error) {
 		}
 		unit := t.Unit
 		r.src, r.tm = srcTime, func(i int) time.Time { return v[i].ToTime(unit).In(loc) }
+	case *arrow.Uint64Type: // as its bits: past int64's range only a uint64 holds it
+		v := a.(*array.Uint64).Uint64Values()
+		r.src, r.unsigned, r.i64 = srcInt, true, func(i int) int64 { return int64(v[i]) }
 	case *arrow.DurationType:
 		v := a.(*array.Duration).DurationValues()
 		mult := int64(t.Unit.Multiplier())
@@ -392,6 +399,22 @@ func valueSetter(t reflect.Type, r *reader) (setter, bool) {
 			return nil, false
 		}
 		store := intStore(t)
+		if r.unsigned {
+			wide := t.Kind() == reflect.Uint64 || t.Kind() == reflect.Uint
+			return func(p unsafe.Pointer, i int) error {
+				if u := uint64(r.i64(i)); u > math.MaxInt64 {
+					if !wide {
+						return fmt.Errorf("dataframe: Scan: column %s at row %d holds %d, which a %s does not", r.col, i, u, t)
+					}
+					*(*uint64)(p) = u
+					return nil
+				}
+				if v := r.i64(i); !store(p, v) {
+					return fmt.Errorf("dataframe: Scan: column %s at row %d holds %d, which a %s does not", r.col, i, v, t)
+				}
+				return nil
+			}, true
+		}
 		return func(p unsafe.Pointer, i int) error {
 			if v := r.i64(i); !store(p, v) {
 				return fmt.Errorf("dataframe: Scan: column %s at row %d holds %d, which a %s does not", r.col, i, v, t)
@@ -405,6 +428,9 @@ func valueSetter(t reflect.Type, r *reader) (setter, bool) {
 			get = r.f64
 		case srcInt:
 			get = func(i int) float64 { return float64(r.i64(i)) }
+			if r.unsigned {
+				get = func(i int) float64 { return float64(uint64(r.i64(i))) }
+			}
 		default:
 			return nil, false
 		}

@@ -90,6 +90,25 @@ func TestUint64AboveInt64(t *testing.T) {
 		}
 		tb.Release()
 	}
+	// Read back into Go: a uint64 holds every value, an int64 fails naming
+	// the value, a float64 takes the nearest.
+	tb, err := f.SortValues([]string{"u"}).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Release()
+	var asUint []struct{ U *uint64 }
+	if err := tb.Scan(&asUint); err != nil || *asUint[4].U != top || asUint[6].U != nil {
+		t.Errorf("Scan into uint64: %v", err)
+	}
+	var asInt []struct{ U *int64 }
+	if err := tb.Scan(&asInt); err == nil || !strings.Contains(err.Error(), "holds 9223372036854775808, which a int64 does not") {
+		t.Errorf("Scan into int64: %v", err)
+	}
+	var asFloat []struct{ U *float64 }
+	if err := tb.Scan(&asFloat); err != nil || *asFloat[4].U != float64(top) {
+		t.Errorf("Scan into float64: %v", err)
+	}
 	for name, g := range map[string]*dataframe.Frame{
 		"filter": f.Filter(u.Gt(int64(3))),
 		"add":    f.WithColumn("x", u.Add(int64(1))),
