@@ -14,11 +14,12 @@ import (
 )
 
 // Limit is what handling an input of n bytes whose result holds result
-// bytes may allocate: 64 MiB of buffers a reader sizes once, 64 bytes an
-// input byte (decompressing, parsing), and 8 bytes a result byte (the
-// result and its copies on the way).
+// bytes may allocate: 96 MiB of buffers a reader sizes once (an Arrow body
+// not believed is allocated 64 MiB ahead of its bytes, codec.growStep), 64
+// bytes an input byte (decompressing, parsing), and 8 bytes a result byte
+// (the result and its copies on the way).
 func Limit(n, result int64) uint64 {
-	return uint64(64<<20 + 64*n + 8*result)
+	return uint64(96<<20 + 64*n + 8*result)
 }
 
 // Check runs handle, which handles input and returns the bytes its result
