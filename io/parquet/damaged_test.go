@@ -55,13 +55,13 @@ func TestDamagedKinds(t *testing.T) {
 			n := v.DefinitionLevelsByteLength
 			v.DefinitionLevelsByteLength += int32(len(run) + 1)
 			return append(append(slices.Clone(body[:n]), append(run, 1)...), body[n:]...)
-		}), "decoding definition levels of data page v2: decoding levels of a page of 100 values: runs of more than 107 values"},
+		}), "decoding definition levels of data page v2: decoding levels of a page of 100 values: runs of more than 307 values"},
 		{"5: a run past a page's dictionary indices", withPages(t, plain, func(c int, h *format.PageHeader, body []byte) []byte {
 			if c != 1 || !h.DataPageHeaderV2.Valid {
 				return body
 			}
 			return append(slices.Clone(body), run...) // the indices end the page
-		}), "decoding RLE_DICTIONARY values: runs of more than 82 values"},
+		}), "decoding RLE_DICTIONARY values: runs of more than 314 values"},
 		{"6: a delta header claiming 2^31-1 values", deltaFile(t, huge), "a delta header of 2147483647 values in a page of 100"},
 		{"7: the dictionary after the data", withFooter(t, plain, func(m *format.FileMetaData) {
 			cc := &m.RowGroups[0].Columns[1].MetaData

@@ -10,9 +10,14 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// levelPadding is how many values past a page's count its runs may hold:
-// a bit-packed run holds a multiple of 8 values, the last padded.
-const levelPadding = 7
+// runLimit is how many values the runs of a page of numValues values may
+// hold: writers pad past the page's count (a bit-packed run holds a
+// multiple of 8 values, and DuckDB writes 517 levels for a page of 301),
+// as many as the bytes can hold bit-packed; a run-length run, which holds
+// any count in a few bytes, may not go further.
+func runLimit(numValues int, data []byte) int {
+	return numValues + 7 + 8*len(data)
+}
 
 // checkLevelCount holds the runs of a page's repetition or definition
 // levels to the page's numValues before they are decoded: the RLE decoder
@@ -23,7 +28,7 @@ func checkLevelCount(enc encoding.Encoding, numValues int, data []byte) error {
 	if !ok {
 		return nil // bit-packed levels: their count follows from their bytes
 	}
-	n, err := rle.Count(data, uint(e.BitWidth), numValues+levelPadding)
+	n, err := rle.Count(data, uint(e.BitWidth), runLimit(numValues, data))
 	switch {
 	case err != nil:
 		return fmt.Errorf("decoding levels of a page of %d values: %w: %w", numValues, err, ErrCorrupted)
@@ -49,7 +54,7 @@ func checkValueCount(kind Kind, enc encoding.Encoding, numValues int, data []byt
 			}
 			return fmt.Errorf("dictionary indices of %d values in an empty page: %w", numValues, ErrCorrupted)
 		}
-		if n, err = rle.Count(data[1:], uint(data[0]), numValues+levelPadding); err == nil && n < numValues {
+		if n, err = rle.Count(data[1:], uint(data[0]), runLimit(numValues, data)); err == nil && n < numValues {
 			err = fmt.Errorf("%d dictionary indices for %d values", n, numValues)
 		}
 	case enc.Encoding() == format.RLE && kind == Boolean:
@@ -57,7 +62,7 @@ func checkValueCount(kind Kind, enc encoding.Encoding, numValues int, data []byt
 			return nil // the decoder says what is short
 		}
 		runs := data[4 : 4+binary.LittleEndian.Uint32(data)]
-		if n, err = rle.Count(runs, 1, numValues+levelPadding); err == nil && n < numValues {
+		if n, err = rle.Count(runs, 1, runLimit(numValues, runs)); err == nil && n < numValues {
 			err = fmt.Errorf("%d booleans for %d values", n, numValues)
 		}
 	case enc.Encoding() == format.DeltaBinaryPacked, enc.Encoding() == format.DeltaLengthByteArray, enc.Encoding() == format.DeltaByteArray:

@@ -28,7 +28,7 @@ func TestCheckValueCount(t *testing.T) {
 		{"indices past the page", ByteArray, &RLEDictionary, 10, append(indices, append(run, 1)...), true},
 		{"indices short of the page", ByteArray, &RLEDictionary, 11, indices, true},
 		{"booleans", Boolean, &RLE, 10, bools, false},
-		{"booleans past the page", Boolean, &RLE, 9 - 7, bools, true},
+		{"booleans past the page", Boolean, &RLE, 10, append(binary.LittleEndian.AppendUint32(nil, uint32(len(run)+1)), append(run, 1)...), true},
 		{"plain strings", ByteArray, &Plain, 2, []byte{1, 0, 0, 0, 'a', 0, 0, 0, 0}, false},
 		{"plain strings past the bytes", ByteArray, &Plain, 1 << 30, []byte{1, 0, 0, 0, 'a'}, true},
 	} {
