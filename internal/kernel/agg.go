@@ -243,6 +243,9 @@ func onesOf(n int) []int64 {
 // ---- partials
 
 func partialSize(_ []arrow.Array, ids []int32, n int) []arrow.Array {
+	if n <= fewGroups {
+		return []arrow.Array{NewInt64(countFew(nil, 0, ids, n), nil)}
+	}
 	counts := make([]int64, n)
 	for _, g := range ids {
 		if g >= 0 {
@@ -258,6 +261,9 @@ func partialCount(cols []arrow.Array, ids []int32, n int) []arrow.Array {
 }
 
 func countBy(valid []byte, off int, ids []int32, n int) []int64 {
+	if n <= fewGroups {
+		return countFew(valid, off, ids, n)
+	}
 	counts := make([]int64, n)
 	for i, g := range ids {
 		if g >= 0 && IsValid(valid, off, i) {
@@ -422,6 +428,9 @@ func addOverflow(a, b int64, ovf *int64) int64 {
 }
 
 func sumBy(x []float64, valid []byte, off int, ids []int32, n int) []float64 {
+	if n <= fewGroups {
+		return sumFew(x, valid, off, ids, n)
+	}
 	sums := make([]float64, n)
 	if valid == nil {
 		for i, g := range ids {
@@ -442,6 +451,9 @@ func sumBy(x []float64, valid []byte, off int, ids []int32, n int) []float64 {
 // meanBy is a mean's state by group in one pass: the sum of x's valid rows
 // as float64, each converted as it is added, and their count.
 func meanBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int) ([]float64, []int64) {
+	if n <= fewGroups {
+		return meanFew(x, valid, off, ids, n)
+	}
 	sums, counts := make([]float64, n), make([]int64, n)
 	if valid == nil {
 		for i, g := range ids {
