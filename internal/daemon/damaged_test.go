@@ -2,7 +2,6 @@ package daemon_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,10 +12,10 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/internal/parquettest"
 	dparquet "github.com/duskdata/dusk/io/parquet"
 )
 
@@ -75,19 +74,5 @@ func damagedFile(t *testing.T, edit func(*format.FileMetaData)) []byte {
 	if err := dparquet.Write(&buf, schema, []arrow.Record{rec}, dparquet.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	data := buf.Bytes()
-	n := int(binary.LittleEndian.Uint32(data[len(data)-8:]))
-	start := len(data) - 8 - n
-	var meta format.FileMetaData
-	if err := thrift.Unmarshal(new(thrift.CompactProtocol), data[start:start+n], &meta); err != nil {
-		t.Fatal(err)
-	}
-	edit(&meta)
-	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := append(append([]byte{}, data[:start]...), footer...)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(footer)))
-	return append(out, "PAR1"...)
+	return parquettest.WithFooter(t, buf.Bytes(), edit)
 }

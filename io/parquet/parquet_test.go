@@ -2,7 +2,6 @@ package parquet
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -22,9 +21,9 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/internal/parquettest"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
-	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -1161,23 +1160,7 @@ func TestDamagedFooters(t *testing.T) {
 }
 
 // withFooter is a valid file with its footer changed by edit.
-func withFooter(t *testing.T, data []byte, edit func(*format.FileMetaData)) []byte {
-	t.Helper()
-	n := int(binary.LittleEndian.Uint32(data[len(data)-8:]))
-	start := len(data) - 8 - n
-	var meta format.FileMetaData
-	if err := thrift.Unmarshal(new(thrift.CompactProtocol), data[start:start+n], &meta); err != nil {
-		t.Fatal(err)
-	}
-	edit(&meta)
-	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := append(slices.Clone(data[:start]), footer...)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(footer)))
-	return append(out, "PAR1"...)
-}
+var withFooter = parquettest.WithFooter
 
 // TestDamagedClaims: a row group that claims more rows than its pages
 // hold fails before the columns are allocated for the claim (a decimal
