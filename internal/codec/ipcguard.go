@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/duskdata/dusk/internal/alloc"
 )
@@ -99,10 +100,17 @@ func (g *guardedStream) nextMessage() error {
 	if n > maxMetadata {
 		return fmt.Errorf("%w: message metadata of %d bytes", errClaim, n)
 	}
+	// Read as it comes, from 64 KiB doubling: a claim past the stream's
+	// end fails with what was there (a 4-byte input claiming 64 MiB had
+	// them allocated).
 	start := len(g.pending)
-	g.pending = append(g.pending, make([]byte, n)...)
-	if err := g.readFull(g.pending[start:]); err != nil {
-		return noEOF(err)
+	for got := 0; got < int(n); {
+		step := min(int(n)-got, max(got, 64<<10))
+		g.pending = slices.Grow(g.pending, step)[:start+got+step]
+		if err := g.readFull(g.pending[start+got:]); err != nil {
+			return noEOF(err)
+		}
+		got += step
 	}
 	bodyLen, err := messageBodyLength(g.pending[start:])
 	if err != nil {
