@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -62,7 +63,10 @@ func TestDamagedKinds(t *testing.T) {
 			}
 			return append(slices.Clone(body), run...) // the indices end the page
 		}), "decoding RLE_DICTIONARY values: runs of more than 314 values"},
-		{"6: a delta header claiming 2^31-1 values", deltaFile(t, huge), "a delta header of 2147483647 values in a page of 100"},
+		{"6: a delta header claiming 2^31-1 values", deltaFile(t, &parquet.DeltaBinaryPacked, huge),
+			"decoding DELTA_BINARY_PACKED values: a delta header of 2147483647 values in a page of 100"},
+		{"6: a delta length header claiming 2^31-1 values", deltaFile(t, &parquet.DeltaLengthByteArray, huge),
+			"decoding DELTA_LENGTH_BYTE_ARRAY values: a delta header of 2147483647 values in a page of 100"},
 		{"7: the dictionary after the data", withFooter(t, plain, func(m *format.FileMetaData) {
 			cc := &m.RowGroups[0].Columns[1].MetaData
 			cc.DictionaryPageOffset = cc.DataPageOffset + 1
@@ -85,17 +89,22 @@ func TestDamagedKinds(t *testing.T) {
 	}
 }
 
-// deltaFile is a file of one required int64 column of 100 values written
-// by parquet-go as DELTA_BINARY_PACKED, uncompressed, its page's header
-// then made to claim total values.
-func deltaFile(t *testing.T, total uint64) []byte {
+// deltaFile is a file of one required column of 100 values written by
+// parquet-go with a delta encoding, uncompressed (int64s for
+// DELTA_BINARY_PACKED, strings for the others), its page's first delta
+// header then made to claim total values.
+func deltaFile(t *testing.T, enc encoding.Encoding, total uint64) []byte {
 	t.Helper()
-	schema := parquet.NewSchema("t", parquet.Group{"d": parquet.Encoded(parquet.Leaf(parquet.Int64Type), &parquet.DeltaBinaryPacked)})
+	leaf, value := parquet.Leaf(parquet.Int64Type), func(i int) parquet.Value { return parquet.Int64Value(int64(i * 3)) }
+	if enc.Encoding() != format.DeltaBinaryPacked {
+		leaf, value = parquet.String(), func(i int) parquet.Value { return parquet.ByteArrayValue([]byte(strings.Repeat("x", i%7))) }
+	}
+	schema := parquet.NewSchema("t", parquet.Group{"d": parquet.Encoded(leaf, enc)})
 	var buf bytes.Buffer
 	w := parquet.NewGenericWriter[any](&buf, schema, parquet.Compression(&parquet.Uncompressed))
 	rows := make([]parquet.Row, 100)
 	for i := range rows {
-		rows[i] = parquet.Row{parquet.Int64Value(int64(i*3)).Level(0, 0, 0)}
+		rows[i] = parquet.Row{value(i).Level(0, 0, 0)}
 	}
 	if _, err := w.WriteRows(rows); err != nil {
 		t.Fatal(err)
