@@ -96,10 +96,11 @@ func (r Row) Value(col string) (any, error) {
 	}
 	switch rd.src {
 	case srcInt:
-		if v := rd.i64(r.i); !rd.unsigned || v >= 0 {
-			return v, nil
+		v := rd.i64(r.i)
+		if rd.unsigned && v < 0 {
+			return uint64(v), nil
 		}
-		return uint64(rd.i64(r.i)), nil
+		return v, nil
 	case srcFloat:
 		return rd.f64(r.i), nil
 	case srcBool:
@@ -402,15 +403,12 @@ func valueSetter(t reflect.Type, r *reader) (setter, bool) {
 		if r.unsigned {
 			wide := t.Kind() == reflect.Uint64 || t.Kind() == reflect.Uint
 			return func(p unsafe.Pointer, i int) error {
-				if u := uint64(r.i64(i)); u > math.MaxInt64 {
-					if !wide {
-						return fmt.Errorf("dataframe: Scan: column %s at row %d holds %d, which a %s does not", r.col, i, u, t)
-					}
-					*(*uint64)(p) = u
-					return nil
-				}
-				if v := r.i64(i); !store(p, v) {
-					return fmt.Errorf("dataframe: Scan: column %s at row %d holds %d, which a %s does not", r.col, i, v, t)
+				v := r.i64(i)
+				switch {
+				case v < 0 && wide: // past int64's range
+					*(*uint64)(p) = uint64(v)
+				case v < 0 || !store(p, v):
+					return fmt.Errorf("dataframe: Scan: column %s at row %d holds %d, which a %s does not", r.col, i, uint64(v), t)
 				}
 				return nil
 			}, true

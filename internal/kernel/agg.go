@@ -160,8 +160,7 @@ func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) (out []arrow.Arr
 		case d.floats:
 			wide[i] = WidenFloat(c)
 		case d.accepts == nil: // any column, its values not read (Count)
-			keys, _ := WidenKeys([]arrow.Array{c})
-			wide[i] = keys[0]
+			wide[i] = widenKey(c)
 		default:
 			wide[i] = Widen(c)
 		}

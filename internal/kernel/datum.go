@@ -142,7 +142,7 @@ func scalarFloat(v any) float64 {
 // kernels that move values without computing on them.
 func (d Datum) intBits() ([]int64, int64) {
 	if d.Array != nil && d.Array.DataType().ID() == arrow.UINT64 {
-		return uint64Bits(d.Array).(*array.Int64).Int64Values(), 0
+		return widenKey(d.Array).(*array.Int64).Int64Values(), 0
 	}
 	return d.ints()
 }

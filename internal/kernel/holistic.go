@@ -132,9 +132,8 @@ func valuesByGroup[T number](x []T, col arrow.Array, ids []int32, n int) (start 
 // GroupNunique counts each group's distinct non-null values, as int64; -0
 // counts as 0 and all NaNs as one value. Any kernel column type.
 func GroupNunique(col arrow.Array, ids []int32, n int) arrow.Array {
-	cols, release := WidenKeys([]arrow.Array{col})
-	defer release()
-	col = cols[0]
+	col = widenKey(col)
+	defer col.Release()
 	g, err := NewGrouper([]arrow.DataType{col.DataType()})
 	if err != nil {
 		panic(fmt.Sprintf("kernel: GroupNunique: %v", err))

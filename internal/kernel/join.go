@@ -211,19 +211,13 @@ type JoinTable struct {
 // uint64 key meeting a uint64 one as its bits (every value exact), any
 // other as Widen gives it.
 func widenJoin(cols []arrow.Array, other []arrow.DataType) ([]arrow.Array, func()) {
-	out := make([]arrow.Array, len(cols))
-	for i, c := range cols {
-		if c.DataType().ID() == arrow.UINT64 && i < len(other) && other[i].ID() == arrow.UINT64 {
-			out[i] = uint64Bits(c)
-		} else {
-			out[i] = Widen(c)
+	i := -1
+	return widenAllBy(cols, func(c arrow.Array) arrow.Array {
+		if i++; i < len(other) && other[i].ID() == arrow.UINT64 {
+			return widenKey(c)
 		}
-	}
-	return out, func() {
-		for _, c := range out {
-			c.Release()
-		}
-	}
+		return Widen(c)
+	})
 }
 
 func typesOf(cols []arrow.Array) []arrow.DataType {

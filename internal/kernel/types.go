@@ -81,10 +81,7 @@ func Widen(a arrow.Array) arrow.Array {
 	case arrow.UINT32:
 		return NewInt64(widenTo[uint32, int64](a), AlignedValid(a))
 	case arrow.UINT64:
-		if v, ok := aboveInt64(a); ok {
-			panic(&RangeError{Value: v})
-		}
-		return NewInt64(widenTo[uint64, int64](a), AlignedValid(a))
+		return widenUnsigned(a)
 	case arrow.FLOAT32:
 		return NewFloat64(widenTo[float32, float64](a), AlignedValid(a))
 	case arrow.DECIMAL128:
@@ -118,15 +115,23 @@ func (e *RangeError) Error() string {
 		"such a column can be a key (group, join, distinct) and sorted, or cast to float64 or decimal(20,0) first", e.Value)
 }
 
-// aboveInt64 returns a valid value of the uint64 column a above int64's
-// range, if it has one.
-func aboveInt64(a arrow.Array) (uint64, bool) {
-	for i, v := range FixedValues[uint64](a) {
-		if v > math.MaxInt64 && a.IsValid(i) {
-			return v, true
+// widenUnsigned is Widen of a uint64 column, in one pass: its values as
+// int64, or a RangeError where a valid one is past int64's range.
+func widenUnsigned(a arrow.Array) arrow.Array {
+	vals := FixedValues[uint64](a)
+	out := alloc.NoZeroOf[int64](len(vals))
+	var high uint64 // the top bits of every value, null rows' too
+	for i, v := range vals {
+		out[i], high = int64(v), high|v
+	}
+	if high > math.MaxInt64 {
+		for i, v := range vals {
+			if v > math.MaxInt64 && a.IsValid(i) {
+				panic(&RangeError{Value: v})
+			}
 		}
 	}
-	return 0, false
+	return NewInt64(out, AlignedValid(a))
 }
 
 // WidenAll widens each column; release releases what it made.
@@ -138,17 +143,15 @@ func WidenAll(cols []arrow.Array) (out []arrow.Array, release func()) {
 // (group, distinct, hash, joins of like-typed keys): a uint64 column
 // becomes its bits as int64, one to one, so every value stays exact.
 func WidenKeys(cols []arrow.Array) (out []arrow.Array, release func()) {
-	return widenAllBy(cols, func(a arrow.Array) arrow.Array {
-		if a.DataType().ID() == arrow.UINT64 {
-			return uint64Bits(a)
-		}
-		return Widen(a)
-	})
+	return widenAllBy(cols, widenKey)
 }
 
-// uint64Bits is a uint64 column as int64 of the same bits.
-func uint64Bits(a arrow.Array) arrow.Array {
-	return NewInt64(widenTo[uint64, int64](a), AlignedValid(a))
+// widenKey is WidenKeys of one column.
+func widenKey(a arrow.Array) arrow.Array {
+	if a.DataType().ID() == arrow.UINT64 {
+		return NewInt64(widenTo[uint64, int64](a), AlignedValid(a)) // its bits
+	}
+	return Widen(a)
 }
 
 // WidenOrder is Widen for kernels that only order a column's values

@@ -109,13 +109,10 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 			}
 			built[c.name] = a
 		}
-		a.Retain()       // for test to release
 		if keep == nil { // the rows, counted by reading a
-			keep = make([]uint8, rows)
-			for i := range keep {
-				keep[i] = 1
-			}
+			keep = keepRows(nil, int(rows), int(rows))
 		}
+		a.Retain() // for test to release
 		if err := (&filterBuilder{col: c, pass: flt.Pass}).test(a, keep); err != nil {
 			return nil, fmt.Errorf("read %s: column %s: %w", path, c.name, err)
 		}
@@ -384,6 +381,16 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 	}
 	offsets := make([]int32, 1, firstRows[int32](rows+1))
 	return &stringBuilder{validity: v, offsets: offsets, data: make([]byte, 0, bytesHint)}
+}
+
+// keepRows is keep lengthened to n rows (extend), the new ones kept.
+func keepRows(keep []uint8, n, most int) []uint8 {
+	old := len(keep)
+	keep = extend(keep, n, most)
+	for i := old; i < n; i++ {
+		keep[i] = 1
+	}
+	return keep
 }
 
 // trustedBytes is how much a builder allocates on the strength of the rows
@@ -1152,10 +1159,7 @@ func (b *filterBuilder) page(p parquet.Page, row, end int) (int, error) {
 		return 0, err
 	}
 	if b.first {
-		b.keep = extend(b.keep, row+n, b.rows)
-		for i := row; i < row+n; i++ {
-			b.keep[i] = 1
-		}
+		b.keep = keepRows(b.keep, row+n, b.rows)
 	}
 	keep := b.keep[row : row+n]
 	d := p.Dictionary()

@@ -13,7 +13,7 @@ import (
 // page's count before the decoders allocate for it.
 func TestCheckValueCount(t *testing.T) {
 	run := binary.AppendUvarint(nil, (1<<31-1)<<1) // an RLE run of 2^31-1 values
-	indices := []byte{2, 10 << 1, 3}                // bit width 2, a run of 10 threes
+	indices := []byte{2, 10 << 1, 3}               // bit width 2, a run of 10 threes
 	bools := binary.LittleEndian.AppendUint32(nil, 2)
 	bools = append(bools, 10<<1, 1) // a run of 10 trues
 	for _, c := range []struct {
