@@ -221,7 +221,7 @@ func (w *Worker) readMemory() worker.MemoryReading {
 	process := w.mem.cfg.ProcessMemory(managed)
 	if limit := w.mem.cfg.MemoryLimit; limit > 0 && w.mem.ownProcess {
 		f := w.mem.cfg.Fractions.WithDefaults()
-		rss := max(procmem.RSS(0), process)
+		rss := max(procmem.Private(0), process)
 		now, last := time.Now().UnixNano(), lastFreeOS.Load()
 		if float64(rss) > f.Spill*float64(limit) && rss-process > limit/20 &&
 			(float64(rss) > f.Pause*float64(limit) || now-last > int64(freeOSEvery)) &&

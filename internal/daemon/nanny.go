@@ -204,7 +204,7 @@ func (n *nanny) watch(ctx context.Context, p *os.Process, exited <-chan struct{}
 			p.Kill()
 			return
 		case <-tick.C:
-			if rss := procmem.RSS(p.Pid); n.terminate > 0 && rss > n.terminate {
+			if rss := procmem.Private(p.Pid); n.terminate > 0 && rss > n.terminate {
 				n.log.Warn("worker exceeded its memory budget: restarting it", "pid", p.Pid,
 					"process", worker.FormatBytes(rss), "limit", worker.FormatBytes(n.limit))
 				killedAt.Store(rss)

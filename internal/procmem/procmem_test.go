@@ -3,6 +3,8 @@ package procmem
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
+	"syscall"
 	"testing"
 )
 
@@ -36,6 +38,49 @@ func TestReadings(t *testing.T) {
 	if freed := InUse(); freed > inUse-48<<20 {
 		t.Fatalf("in use %d after 64 MiB were freed, %d before", freed, inUse)
 	}
+}
+
+// A mapped file's pages are resident but not private: the kernel may drop
+// them. Anonymous memory is both.
+func TestPrivate(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc here")
+	}
+	f, err := os.Create(t.TempDir() + "/mapped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const size = 64 << 20
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	m, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(m)
+	rss, private := RSS(0), Private(0)
+	var sum byte
+	for i := 0; i < size; i += 4096 {
+		sum += m[i]
+	}
+	if grew := RSS(0) - rss; grew < 48<<20 {
+		t.Fatalf("RSS grew %d reading a 64 MiB mapped file", grew)
+	}
+	if grew := Private(0) - private; grew > 16<<20 {
+		t.Fatalf("private memory grew %d reading a 64 MiB mapped file (sum %d)", grew, sum)
+	}
+	debug.FreeOSMemory() // the heap's free pages (TestReadings') go back
+	private = Private(0)
+	buf := make([]byte, size)
+	for i := 0; i < size; i += 4096 {
+		buf[i] = 1
+	}
+	if grew := Private(0) - private; grew < 48<<20 {
+		t.Fatalf("private memory grew %d touching 64 MiB", grew)
+	}
+	runtime.KeepAlive(buf)
 }
 
 func TestCgroupLimit(t *testing.T) {
