@@ -655,7 +655,7 @@ func (c *Client) submit(g *graph.Graph, keys []graph.Key, independent bool) erro
 	// wanted again must end up wanted.
 	msgs := c.takeReleases()
 	c.mu.Unlock()
-	msgs = append(msgs, &protocol.UpdateGraph{Tasks: g.Tasks(), Keys: keys, MaxWorkers: c.maxWorkers})
+	msgs = append(msgs, &protocol.UpdateGraph{Tasks: graph.Specs(g.Tasks()), Keys: keys, MaxWorkers: c.maxWorkers})
 	if err := c.stream.Send(msgs); err != nil {
 		return fmt.Errorf("dusk: submit: %w", c.lostCause(err))
 	}

@@ -35,7 +35,7 @@ func BenchmarkTaskMemory(b *testing.B) {
 		}
 		s := New(Config{})
 		s.WorkerJoined(&protocol.HelloWorker{ID: "w1", NThreads: 2})
-		if err := s.FromClient("c1", &protocol.UpdateGraph{Tasks: tasks, Keys: level}); err != nil {
+		if err := s.FromClient("c1", &protocol.UpdateGraph{Tasks: graph.Specs(tasks), Keys: level}); err != nil {
 			b.Fatal(err)
 		}
 		s.Outbox()

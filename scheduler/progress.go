@@ -117,11 +117,11 @@ func (s *State) TaskInfo(k graph.Key) (protocol.TaskInfo, bool) {
 	if t.processingOn != nil {
 		info.ProcessingOn = t.processingOn.id
 	}
-	for _, d := range t.deps[:min(len(t.deps), neighboursShown)] {
-		info.Dependencies = append(info.Dependencies, d.key)
+	for _, d := range t.deps()[:min(len(t.deps()), neighboursShown)] {
+		info.Dependencies = append(info.Dependencies, d.key())
 	}
-	for _, d := range t.dependents[:min(len(t.dependents), neighboursShown)] {
-		info.Dependents = append(info.Dependents, d.key)
+	for _, d := range t.dependents()[:min(len(t.dependents()), neighboursShown)] {
+		info.Dependents = append(info.Dependents, d.key())
 	}
 	return info, true
 }
@@ -132,7 +132,7 @@ func (s *State) TaskInfo(k graph.Key) (protocol.TaskInfo, bool) {
 func (s *State) Groups() []protocol.Group {
 	inputs := map[string]map[string]bool{}
 	for _, t := range s.tasks {
-		for _, d := range t.deps {
+		for _, d := range t.deps() {
 			if d.prefix != t.prefix {
 				in := inputs[t.prefix.name]
 				if in == nil {

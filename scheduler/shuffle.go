@@ -36,7 +36,7 @@ type shuffle struct {
 
 // addShuffleTask files t, a new task of a shuffle, under its shuffle.
 func (s *State) addShuffleTask(t *task) {
-	spec := t.spec.Shuffle
+	spec := t.shuffle()
 	sh := s.shuffles[spec.ID]
 	if sh == nil {
 		sh = &shuffle{id: spec.ID, done: map[int]bool{}, pushed: map[*task]uint64{}}
@@ -54,10 +54,10 @@ func (s *State) addShuffleTask(t *task) {
 
 // shuffleOf returns the shuffle t belongs to, or nil.
 func (s *State) shuffleOf(t *task) *shuffle {
-	if t.spec == nil || t.spec.Shuffle == nil {
+	if t.shuffle() == nil {
 		return nil
 	}
-	return s.shuffles[t.spec.Shuffle.ID]
+	return s.shuffles[t.shuffle().ID]
 }
 
 // shuffleRun returns sh's current run, making one over the workers that can
@@ -106,7 +106,7 @@ func (s *State) unpackOwner(t *task) *worker {
 	if sh == nil || len(s.order) == 0 {
 		return nil
 	}
-	return s.workers[s.shuffleRun(sh).Owner(t.spec.Shuffle.Part)]
+	return s.workers[s.shuffleRun(sh).Owner(t.shuffle().Part)]
 }
 
 // readyUnpack reports whether unpack t can run in its shuffle's current
@@ -115,10 +115,10 @@ func (s *State) unpackOwner(t *task) *worker {
 // and readyUnpack reports false.
 func (s *State) readyUnpack(t *task) bool {
 	sh := s.shuffleOf(t)
-	if sh == nil || !sh.done[t.spec.Shuffle.Part] {
+	if sh == nil || !sh.done[t.shuffle().Part] {
 		return true
 	}
-	s.restartShuffle(sh, fmt.Sprintf("output %d is needed again after it was assembled", t.spec.Shuffle.Part))
+	s.restartShuffle(sh, fmt.Sprintf("output %d is needed again after it was assembled", t.shuffle().Part))
 	return false
 }
 
@@ -129,9 +129,9 @@ func (s *State) shuffleTaskDone(t *task) {
 	if sh == nil || sh.run == nil {
 		return
 	}
-	switch t.spec.Shuffle.Role {
+	switch t.shuffle().Role {
 	case graph.Unpack:
-		sh.done[t.spec.Shuffle.Part] = true
+		sh.done[t.shuffle().Part] = true
 	case graph.Transfer:
 		sh.pushed[t] = sh.run.Run
 	}
@@ -200,7 +200,7 @@ func (s *State) moveOutputs(sh *shuffle, lost protocol.WorkerID) ShuffleLoss {
 func (sh *shuffle) outputs() int {
 	for _, ts := range [][]*task{sh.transfers, sh.unpacks, {sh.barrier}} {
 		if len(ts) > 0 && ts[0] != nil {
-			return ts[0].spec.Shuffle.Outputs
+			return ts[0].shuffle().Outputs
 		}
 	}
 	return 0
@@ -227,7 +227,7 @@ func (s *State) rerunShuffle(sh *shuffle, why string) {
 		case Memory:
 			for _, w := range t.whoHas {
 				w.nbytes -= t.nbytes
-				s.free(w.id, t.key)
+				s.free(w.id, t.key())
 			}
 			t.whoHas = nil
 			s.lose(t)
@@ -245,7 +245,7 @@ func (s *State) rerunShuffle(sh *shuffle, why string) {
 		}
 	}
 	if sh.restarts > maxShuffleRestarts {
-		s.fail(sh.barrier, &protocol.TaskError{Kind: protocol.Failed, Key: sh.barrier.key,
+		s.fail(sh.barrier, &protocol.TaskError{Kind: protocol.Failed, Key: sh.barrier.key(),
 			Message: fmt.Sprintf("shuffle %s started again %d times and gave up; the last time because %s",
 				sh.id, maxShuffleRestarts, why)})
 	}

@@ -95,33 +95,58 @@ type Envelope struct {
 }
 
 type task struct {
-	key    graph.Key
-	spec   *graph.Task // nil for an input nobody submitted
+	spec   graph.Spec // its key alone for an input nobody submitted
 	prefix *prefix
 	prio   protocol.Priority
 
-	deps       []*task // distinct inputs
-	dependents []*task
-	whoHas     []*worker
+	// links are its distinct inputs (the first ndeps) then its dependents.
+	links  []*task
+	whoHas []*worker
 
 	nbytes       int64
 	processingOn *worker
-	estimate     float64    // seconds, counted in processingOn's occupancy
 	run          uint64     // the number of its latest assignment
 	queueSeq     uint64     // the ticket of its live entry in the queue
 	extra        *taskExtra // what few tasks have; nil for the others
 
+	estimate  float32 // seconds, counted in processingOn's occupancy
+	ndeps     int32
 	waitingOn int32 // deps not in memory, while waiting
 	waiters   int32 // dependents in an active state: they need this result
 	slot      int32 // index in processingOn.assigned
 	state     TaskState
 	done      bool // it ran, and has not been started again since (Progress)
+	submitted bool // its spec came from a client: it can be computed
+}
+
+// key is t's key, a part of its spec.
+func (t *task) key() graph.Key { return t.spec.Key() }
+
+// deps are t's distinct inputs.
+func (t *task) deps() []*task { return t.links[:t.ndeps] }
+
+// dependents are the tasks that take t as an input.
+func (t *task) dependents() []*task { return t.links[t.ndeps:] }
+
+// addDep links d as an input of t.
+func (t *task) addDep(d *task) {
+	t.links = slices.Insert(t.links, int(t.ndeps), d)
+	t.ndeps++
+	d.links = append(d.links, t)
+}
+
+// dropDependent unlinks x from t's dependents.
+func (t *task) dropDependent(x *task) {
+	rest := slices.DeleteFunc(t.links[t.ndeps:], func(y *task) bool { return y == x })
+	t.links = t.links[:int(t.ndeps)+len(rest)]
 }
 
 // taskExtra holds the fields of a task that few tasks use: apart, a task
-// is 184 bytes (one allocation of 192) where it was 264 (of 288), for a
+// is 143 bytes (one allocation of 144) where it was 264 (of 288), for a
 // scheduler of a million tasks holds them all.
 type taskExtra struct {
+	shuffle     *graph.Shuffle  // its part in a shuffle, decoded from its spec
+	resources   graph.Resources // what it needs of a worker, decoded from its spec
 	wantedBy    []protocol.ClientID
 	stealTo     *worker // the worker a steal under way would give it to
 	unstealable bool    // its worker refused to give it up: it runs there
@@ -146,12 +171,28 @@ func (t *task) more() *taskExtra {
 	return t.extra
 }
 
+// shuffle is t's part in a shuffle, nil where it has none.
+func (t *task) shuffle() *graph.Shuffle {
+	if t.extra == nil {
+		return nil
+	}
+	return t.extra.shuffle
+}
+
+// resources are what t needs of the worker that runs it.
+func (t *task) resources() graph.Resources {
+	if t.extra == nil {
+		return nil
+	}
+	return t.extra.resources
+}
+
 func (t *task) needed() bool { return t.waiters > 0 || t.extra != nil && len(t.extra.wantedBy) > 0 }
 
 // root tasks have no inputs and need no special resources: they are queued
 // on the scheduler and handed out as workers have room.
 func (t *task) root() bool {
-	return len(t.deps) == 0 && len(t.spec.Resources) == 0 && (t.extra == nil || t.extra.limit == nil)
+	return len(t.deps()) == 0 && (t.extra == nil || t.extra.limit == nil && len(t.extra.resources) == 0)
 }
 
 // limit caps how many workers run one computation's tasks at once (the
@@ -278,7 +319,7 @@ func (s *State) retirements() {
 			continue
 		}
 		w.handoff = slices.DeleteFunc(w.handoff, func(t *task) bool {
-			return s.tasks[t.key] != t || t.state != Memory || !t.needed() || len(t.whoHas) != 1 || t.whoHas[0] != w
+			return s.tasks[t.key()] != t || t.state != Memory || !t.needed() || len(t.whoHas) != 1 || t.whoHas[0] != w
 		})
 		s.maybeRetired(w)
 	}
@@ -352,12 +393,12 @@ func (s *State) WorkerLost(id protocol.WorkerID) Loss {
 		}
 	}
 	for _, t := range sortedTasks(w.assigned) {
-		loss.Running = append(loss.Running, t.key)
+		loss.Running = append(loss.Running, t.key())
 		s.unassign(t)
 		t.more().suspicious++
 		if t.extra.suspicious >= s.cfg.KilledWorkerLimit {
 			s.fail(t, &protocol.TaskError{
-				Kind: protocol.KilledWorker, Key: t.key, Worker: id,
+				Kind: protocol.KilledWorker, Key: t.key(), Worker: id,
 				Message: fmt.Sprintf("%d workers died while running this task (the limit is %d): "+
 					"it may be running out of memory or crashing its process; the last was %s",
 					t.extra.suspicious, s.cfg.KilledWorkerLimit, id),
@@ -371,7 +412,7 @@ func (s *State) WorkerLost(id protocol.WorkerID) Loss {
 		t.whoHas = slices.DeleteFunc(t.whoHas, func(x *worker) bool { return x == w })
 		if len(t.whoHas) == 0 {
 			if t.state == Memory {
-				loss.Lost = append(loss.Lost, t.key)
+				loss.Lost = append(loss.Lost, t.key())
 			}
 			s.lose(t)
 		}
@@ -414,7 +455,7 @@ func (s *State) ClientLost(id protocol.ClientID) {
 	for _, t := range s.tasks {
 		for _, c := range t.ex().wantedBy {
 			if c == id {
-				keys = append(keys, t.key)
+				keys = append(keys, t.key())
 			}
 		}
 	}
@@ -562,40 +603,51 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 		lim = &limit{max: m.MaxWorkers, on: map[*worker]int{}}
 	}
 	for _, spec := range m.Tasks {
-		t := s.tasks[spec.Key]
+		key := spec.Key()
+		t := s.tasks[key]
 		if t == nil {
-			t = s.newTask(spec.Key)
+			t = s.newTask(spec)
 		}
-		if t.spec == nil {
-			t.spec = spec
+		if !t.submitted {
+			t.spec, t.submitted = spec, true
 			t.prio = protocol.Priority{Gen: s.gen, Ord: -1}
 			if lim != nil {
 				t.more().limit = lim
 			}
 			fresh = append(fresh, t)
-			if spec.Shuffle != nil {
+			// Specs reach the core checked (graph.ParseSpec at the wire,
+			// or encoded in this process).
+			res, sh, _ := spec.Head()
+			if len(res) > 0 {
+				t.more().resources = res
+			}
+			if sh != nil {
+				t.more().shuffle = sh
 				s.addShuffleTask(t)
 			}
 		}
 	}
 	for _, t := range fresh {
-		for _, in := range t.spec.Inputs {
+		// Room for the inputs and a dependent, as most tasks have.
+		t.links = slices.Grow(t.links, t.spec.NumInputs()+1)
+		t.spec.Inputs(func(in graph.Key) {
 			d := s.tasks[in]
 			if d == nil {
-				d = s.newTask(in) // not submitted: must already be held
+				// Not submitted: it must already be held. Its spec is its
+				// own, not a part of t's that would keep it alive.
+				d = s.newTask(keySpec(in))
 				d.prio = protocol.Priority{Gen: s.gen}
 			}
-			if !slices.Contains(t.deps, d) {
-				t.deps = append(t.deps, d)
-				d.dependents = append(d.dependents, t)
+			if !slices.Contains(t.deps(), d) {
+				t.addDep(d)
 			}
-		}
+		})
 	}
 	s.prioritize(fresh, m.Keys)
 	for _, k := range m.Keys {
 		t := s.tasks[k]
 		if t == nil {
-			t = s.newTask(k)
+			t = s.newTask(keySpec(k))
 		}
 		if slices.Contains(t.ex().wantedBy, c) {
 			continue
@@ -605,7 +657,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 		case Memory:
 			s.reportMemory(t, c)
 		case Erred:
-			s.send2(c, &protocol.KeyErred{Key: t.key, Err: t.ex().err})
+			s.send2(c, &protocol.KeyErred{Key: t.key(), Err: t.ex().err})
 		default:
 			s.recheck = append(s.recheck, t)
 		}
@@ -629,8 +681,8 @@ func (s *State) prioritize(fresh []*task, wanted []graph.Key) {
 		stack = append(stack, frame{t: root})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.next < len(top.t.deps) {
-				d := top.t.deps[top.next]
+			if top.next < len(top.t.deps()) {
+				d := top.t.deps()[top.next]
 				top.next++
 				if d.prio.Gen == s.gen && d.prio.Ord == -1 {
 					d.prio.Ord = -2
@@ -667,14 +719,20 @@ func (s *State) reserve(n int) {
 	s.tasks = m
 }
 
-func (s *State) newTask(k graph.Key) *task {
+// keySpec is the spec of a task known only by its key.
+func keySpec(k graph.Key) graph.Spec { return (&graph.Task{Key: k}).Spec() }
+
+// newTask files a task under spec's key, not submitted until its caller
+// says so.
+func (s *State) newTask(spec graph.Spec) *task {
+	k := spec.Key()
 	name := k.Prefix()
 	p := s.prefixes[name]
 	if p == nil {
 		p = &prefix{name: name, duration: -1}
 		s.prefixes[name] = p
 	}
-	t := &task{key: k, prefix: p}
+	t := &task{spec: spec, prefix: p}
 	p.counts.states[Released]++
 	s.tasks[k] = t
 	return t
@@ -724,7 +782,7 @@ func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
 	for _, c := range t.ex().wantedBy {
 		s.reportMemory(t, c)
 	}
-	for _, d := range t.dependents {
+	for _, d := range t.dependents() {
 		if d.state == Waiting {
 			d.waitingOn--
 			if d.waitingOn == 0 {
@@ -763,7 +821,7 @@ func (s *State) clientMissing(c protocol.ClientID, m *protocol.MissingData) {
 	// copy that is gone already.
 	current := m.Run == 0 || m.Run == t.run
 	if from := s.workers[m.From]; current && from != nil && slices.Contains(t.whoHas, from) {
-		s.free(from.id, t.key)
+		s.free(from.id, t.key())
 		s.dropReplica(t, from)
 	}
 	if t.state == Memory && slices.Contains(t.ex().wantedBy, c) {
@@ -778,7 +836,7 @@ func (s *State) missingData(w *worker, m *protocol.MissingData) {
 	}
 	if from := s.workers[m.From]; from != nil && slices.Contains(t.whoHas, from) {
 		// Whatever from still holds of it is of no use: free it there.
-		s.free(from.id, t.key)
+		s.free(from.id, t.key())
 		s.dropReplica(t, from)
 	}
 	if t.state == Processing && t.processingOn == w {
@@ -791,7 +849,7 @@ func (s *State) missingData(w *worker, m *protocol.MissingData) {
 	}
 	// The tasks on w that needed it start over: they are sent again, with
 	// fresh locations, once the key is in memory.
-	for _, d := range t.dependents {
+	for _, d := range t.dependents() {
 		if d.state == Processing && d.processingOn == w {
 			s.stop(d)
 			s.setState(d, Released)
@@ -809,7 +867,7 @@ func (s *State) setState(t *task, to TaskState) {
 	t.prefix.counts.move(t, to)
 	t.state = to
 	if now := to.active(); now != was {
-		for _, d := range t.deps {
+		for _, d := range t.deps() {
 			if now {
 				d.waiters++
 			} else {
@@ -840,7 +898,7 @@ func (s *State) settle() {
 		case t.state == Memory:
 			s.freeData(t)
 			s.recheck = append(s.recheck, t)
-		case len(t.dependents) == 0:
+		case len(t.dependents()) == 0:
 			s.forget(t)
 		}
 	}
@@ -848,14 +906,14 @@ func (s *State) settle() {
 
 // wait starts computing t: it waits for its inputs, which start too.
 func (s *State) wait(t *task) {
-	if t.spec == nil {
-		s.fail(t, &protocol.TaskError{Kind: protocol.Lost, Key: t.key,
+	if !t.submitted {
+		s.fail(t, &protocol.TaskError{Kind: protocol.Lost, Key: t.key(),
 			Message: "this key is not on the cluster: it was never submitted, or it was released and cannot be recomputed"})
 		return
 	}
 	s.setState(t, Waiting)
 	t.waitingOn = 0
-	for _, d := range t.deps {
+	for _, d := range t.deps() {
 		switch d.state {
 		case Memory:
 		case Erred:
@@ -887,7 +945,7 @@ func (s *State) ready(t *task) {
 		s.noWorker[t] = struct{}{}
 		return
 	}
-	if t.spec.Shuffle != nil && t.spec.Shuffle.Role == graph.Unpack && !s.readyUnpack(t) {
+	if sh := t.shuffle(); sh != nil && sh.Role == graph.Unpack && !s.readyUnpack(t) {
 		return // its shuffle starts again: it waits for its barrier
 	}
 	w := s.decideWorker(t)
@@ -906,30 +964,30 @@ func (s *State) ready(t *task) {
 func (s *State) assign(t *task, w *worker) {
 	s.setState(t, Processing)
 	t.processingOn = w
-	t.estimate = s.estimate(t.prefix)
+	t.estimate = float32(s.estimate(t.prefix))
 	t.slot = int32(len(w.assigned))
 	if t.extra != nil {
 		t.extra.unstealable = false
 	}
 	w.assigned = append(w.assigned, t)
-	w.occupancy += t.estimate
+	w.occupancy += float64(t.estimate)
 	if l := t.ex().limit; l != nil {
 		l.on[w]++
 	}
 	s.runs++
 	t.run = s.runs
-	m := &protocol.ComputeTask{Task: t.spec, Priority: t.prio, Run: t.run}
-	if sh := s.shuffleOf(t); sh != nil && t.spec.Shuffle.Role != graph.Barrier {
+	m := &protocol.ComputeTask{Spec: t.spec, Priority: t.prio, Run: t.run}
+	if sh := s.shuffleOf(t); sh != nil && t.shuffle().Role != graph.Barrier {
 		m.Shuffle = s.runFor(sh, t)
 	}
-	if len(t.deps) > 0 {
-		m.Deps = make([]protocol.Dep, len(t.deps))
-		for i, d := range t.deps {
+	if len(t.deps()) > 0 {
+		m.Deps = make([]protocol.Dep, len(t.deps()))
+		for i, d := range t.deps() {
 			ids := make([]protocol.WorkerID, len(d.whoHas))
 			for j, h := range d.whoHas {
 				ids[j] = h.id
 			}
-			m.Deps[i] = protocol.Dep{Key: d.key, WhoHas: ids, Nbytes: d.nbytes}
+			m.Deps[i] = protocol.Dep{Key: d.key(), WhoHas: ids, Nbytes: d.nbytes}
 		}
 	}
 	s.send(w.id, m)
@@ -948,7 +1006,7 @@ func (s *State) unassign(t *task) {
 		x.stealTo.incoming--
 		x.stealTo = nil
 	}
-	w.occupancy -= t.estimate
+	w.occupancy -= float64(t.estimate)
 	if l := t.ex().limit; l != nil {
 		if l.on[w]--; l.on[w] == 0 {
 			delete(l.on, w)
@@ -975,7 +1033,7 @@ func (s *State) cancel(t *task) {
 func (s *State) freeData(t *task) {
 	for _, w := range t.whoHas {
 		w.nbytes -= t.nbytes
-		s.free(w.id, t.key)
+		s.free(w.id, t.key())
 	}
 	t.whoHas = nil
 	s.setState(t, Released)
@@ -989,7 +1047,7 @@ func (s *State) lose(t *task) {
 		return
 	}
 	s.setState(t, Released)
-	for _, d := range t.dependents {
+	for _, d := range t.dependents() {
 		switch d.state {
 		case Waiting:
 			d.waitingOn++
@@ -1010,7 +1068,7 @@ func (s *State) stop(t *task) {
 		// off a lost worker has no processingOn any more.
 		if w := t.processingOn; w != nil {
 			s.unassign(t)
-			s.free(w.id, t.key)
+			s.free(w.id, t.key())
 		}
 	case NoWorker:
 		delete(s.noWorker, t)
@@ -1020,10 +1078,10 @@ func (s *State) stop(t *task) {
 // forget removes a task that is neither wanted nor referred to.
 func (s *State) forget(t *task) {
 	s.setState(t, Forgotten)
-	delete(s.tasks, t.key)
+	delete(s.tasks, t.key())
 	s.forgetShuffleTask(t)
-	for _, d := range t.deps {
-		d.dependents = slices.DeleteFunc(d.dependents, func(x *task) bool { return x == t })
+	for _, d := range t.deps() {
+		d.dropDependent(t)
 		s.recheck = append(s.recheck, d)
 	}
 }
@@ -1042,9 +1100,9 @@ func (s *State) fail(t *task, err *protocol.TaskError) {
 		s.setState(t, Erred)
 		t.more().err = err
 		for _, c := range t.extra.wantedBy {
-			s.send2(c, &protocol.KeyErred{Key: t.key, Err: err})
+			s.send2(c, &protocol.KeyErred{Key: t.key(), Err: err})
 		}
-		for _, d := range t.dependents {
+		for _, d := range t.dependents() {
 			if d.state.active() {
 				stack = append(stack, d)
 			}
@@ -1083,7 +1141,7 @@ func (s *State) reportMemory(t *task, c protocol.ClientID) {
 	for i, w := range t.whoHas {
 		ids[i] = w.id
 	}
-	s.send2(c, &protocol.KeyInMemory{Key: t.key, WhoHas: ids, Nbytes: t.nbytes, Run: t.run})
+	s.send2(c, &protocol.KeyInMemory{Key: t.key(), WhoHas: ids, Nbytes: t.nbytes, Run: t.run})
 }
 
 // ---- placement ----
@@ -1093,11 +1151,11 @@ func (s *State) reportMemory(t *task, c protocol.ClientID) {
 // time to fetch the inputs it lacks. Workers holding inputs are considered
 // first. It returns nil when no worker offers t's resources.
 func (s *State) decideWorker(t *task) *worker {
-	if t.spec.Shuffle != nil && t.spec.Shuffle.Role == graph.Unpack {
+	if t.shuffle() != nil && t.shuffle().Role == graph.Unpack {
 		return s.unpackOwner(t) // the pieces are there
 	}
 	var candidates []*worker
-	for _, d := range t.deps {
+	for _, d := range t.deps() {
 		for _, w := range d.whoHas {
 			if s.canRun(w, t) && !slices.Contains(candidates, w) {
 				candidates = append(candidates, w)
@@ -1115,7 +1173,7 @@ func (s *State) decideWorker(t *task) *worker {
 	bestScore := math.Inf(1)
 	for _, w := range candidates {
 		var missing int64
-		for _, d := range t.deps {
+		for _, d := range t.deps() {
 			if !slices.Contains(d.whoHas, w) {
 				missing += d.nbytes
 			}
@@ -1134,7 +1192,7 @@ func (s *State) canRun(w *worker, t *task) bool {
 	if !w.available() || !t.ex().limit.admits(w) {
 		return false
 	}
-	for name, need := range t.spec.Resources {
+	for name, need := range t.resources() {
 		if w.resources[name] < need {
 			return false
 		}
@@ -1145,7 +1203,7 @@ func (s *State) canRun(w *worker, t *task) bool {
 // everOffered reports whether some worker, present or gone, offered all
 // that t asks for: then a worker that can run it may come back.
 func (s *State) everOffered(t *task) bool {
-	for name, need := range t.spec.Resources {
+	for name, need := range t.resources() {
 		if s.offered[name] < need {
 			return false
 		}
@@ -1155,8 +1213,8 @@ func (s *State) everOffered(t *task) bool {
 
 // noWorkerError says what t asked for and the most any worker offers.
 func (s *State) noWorkerError(t *task) *protocol.TaskError {
-	names := make([]string, 0, len(t.spec.Resources))
-	for n := range t.spec.Resources {
+	names := make([]string, 0, len(t.resources()))
+	for n := range t.resources() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -1172,9 +1230,9 @@ func (s *State) noWorkerError(t *task) *protocol.TaskError {
 			graph.Resources{n: best.resources[n]}.String()[len(n)+1:], best.id))
 	}
 	return &protocol.TaskError{
-		Kind: protocol.NoWorker, Key: t.key,
+		Kind: protocol.NoWorker, Key: t.key(),
 		Message: fmt.Sprintf("no worker can run this task: it asks for %s; the most any of the %d workers offers is %s",
-			t.spec.Resources, len(s.order), strings.Join(offers, ", ")),
+			t.resources(), len(s.order), strings.Join(offers, ", ")),
 	}
 }
 
@@ -1204,7 +1262,7 @@ func (s *State) balance() {
 			}
 			t.more().stealTo = thief
 			thief.incoming++
-			s.send(victim.id, &protocol.StealRequest{Key: t.key})
+			s.send(victim.id, &protocol.StealRequest{Key: t.key()})
 		}
 	}
 }
@@ -1233,7 +1291,7 @@ func (s *State) stealable(victim, thief *worker) *task {
 	var best *task
 	for _, t := range victim.assigned {
 		if x := t.ex(); x.stealTo != nil || x.unstealable || !s.canRun(thief, t) || (best != nil && !best.prio.Less(t.prio)) ||
-			t.spec.Shuffle != nil && t.spec.Shuffle.Role == graph.Unpack {
+			t.shuffle() != nil && t.shuffle().Role == graph.Unpack {
 			continue
 		}
 		duration := s.estimate(t.prefix)
@@ -1241,7 +1299,7 @@ func (s *State) stealable(victim, thief *worker) *task {
 			continue // a round trip would cost more than it saves
 		}
 		var move int64
-		for _, d := range t.deps {
+		for _, d := range t.deps() {
 			if !slices.Contains(d.whoHas, thief) {
 				move += d.nbytes
 			}
@@ -1317,7 +1375,7 @@ func (s *State) handOff(w *worker) {
 		if copies[to] == nil {
 			targets = append(targets, to)
 		}
-		copies[to] = append(copies[to], t.key)
+		copies[to] = append(copies[to], t.key())
 		planned[to] += t.nbytes
 		w.handoff = append(w.handoff, t)
 	}
@@ -1488,7 +1546,7 @@ func sortByPriority(ts []*task) {
 		if ts[i].prio != ts[j].prio {
 			return ts[i].prio.Less(ts[j].prio)
 		}
-		return ts[i].key < ts[j].key
+		return ts[i].key() < ts[j].key()
 	})
 }
 

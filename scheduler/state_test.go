@@ -104,7 +104,7 @@ func TestScenarios(t *testing.T) {
 				if err != nil {
 					d.Fatalf(t, "%v", err)
 				}
-				check(s.FromClient(client, &protocol.UpdateGraph{Tasks: g, Keys: keys("want"), MaxWorkers: int(num("max-workers", 0))}))
+				check(s.FromClient(client, &protocol.UpdateGraph{Tasks: graph.Specs(g), Keys: keys("want"), MaxWorkers: int(num("max-workers", 0))}))
 			case "finish":
 				k := graph.Key(pos(1))
 				if !d.HasArg("ms") && !d.HasArg("us") {
@@ -306,7 +306,7 @@ func formatMsg(m protocol.Msg) string {
 		}
 		return s
 	case *protocol.ComputeTask:
-		s := "compute " + string(m.Task.Key)
+		s := "compute " + string(m.Spec.Key())
 		for _, d := range m.Deps {
 			s += fmt.Sprintf(" %s@%v", d.Key, d.WhoHas)
 		}
@@ -346,10 +346,10 @@ func dumpStates(s *State) string {
 	for _, t := range s.tasks {
 		ts = append(ts, t)
 	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i].key < ts[j].key })
+	sort.Slice(ts, func(i, j int) bool { return ts[i].key() < ts[j].key() })
 	var b strings.Builder
 	for _, t := range ts {
-		fmt.Fprintf(&b, "%s %s", t.key, t.state)
+		fmt.Fprintf(&b, "%s %s", t.key(), t.state)
 		if len(t.whoHas) > 0 {
 			ids := make([]string, len(t.whoHas))
 			for i, w := range t.whoHas {
@@ -379,7 +379,7 @@ func dumpPriorities(s *State) string {
 	sortByPriority(ts)
 	var b strings.Builder
 	for _, t := range ts {
-		fmt.Fprintf(&b, "%d.%d %s\n", t.prio.Gen, t.prio.Ord, t.key)
+		fmt.Fprintf(&b, "%d.%d %s\n", t.prio.Gen, t.prio.Ord, t.key())
 	}
 	return b.String()
 }

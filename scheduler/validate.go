@@ -26,8 +26,8 @@ func (s *State) Validate() error {
 			}
 			limited[l][t.processingOn]++
 		}
-		if t.key != k {
-			bad("task %s is filed under %s", t.key, k)
+		if t.key() != k {
+			bad("task %s is filed under %s", t.key(), k)
 		}
 		switch t.state {
 		case Forgotten:
@@ -41,7 +41,7 @@ func (s *State) Validate() error {
 			}
 		case Waiting:
 			n := 0
-			for _, d := range t.deps {
+			for _, d := range t.deps() {
 				if d.state != Memory {
 					n++
 				}
@@ -69,17 +69,17 @@ func (s *State) Validate() error {
 			}
 			held[w] += t.nbytes
 		}
-		for _, d := range t.deps {
-			if s.tasks[d.key] != d {
-				bad("task %s has input %s, which is not known", k, d.key)
+		for _, d := range t.deps() {
+			if s.tasks[d.key()] != d {
+				bad("task %s has input %s, which is not known", k, d.key())
 			}
-			if !slices.Contains(d.dependents, t) {
-				bad("task %s has input %s, which does not list it as a dependent", k, d.key)
+			if !slices.Contains(d.dependents(), t) {
+				bad("task %s has input %s, which does not list it as a dependent", k, d.key())
 			}
 		}
-		for _, d := range t.dependents {
-			if !slices.Contains(d.deps, t) {
-				bad("task %s lists dependent %s, which does not have it as an input", k, d.key)
+		for _, d := range t.dependents() {
+			if !slices.Contains(d.deps(), t) {
+				bad("task %s lists dependent %s, which does not have it as an input", k, d.key())
 			}
 		}
 	}
@@ -89,7 +89,7 @@ func (s *State) Validate() error {
 		}
 		for i, t := range w.assigned {
 			if t.processingOn != w || int(t.slot) != i || t.state != Processing {
-				bad("worker %s has %s in slot %d, which is %s there", id, t.key, i, t.state)
+				bad("worker %s has %s in slot %d, which is %s there", id, t.key(), i, t.state)
 			}
 		}
 	}

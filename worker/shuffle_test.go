@@ -116,7 +116,7 @@ func TestShuffleMergeShape(t *testing.T) {
 					drive()
 				}
 				s.ComputeTask(&protocol.ComputeTask{
-					Task:    &graph.Task{Key: "unpack", Op: "op", Shuffle: &graph.Shuffle{ID: "s", Role: graph.Unpack, Sources: []int{sources}}},
+					Spec:    (&graph.Task{Key: "unpack", Op: "op", Shuffle: &graph.Shuffle{ID: "s", Role: graph.Unpack, Sources: []int{sources}}}).Spec(),
 					Shuffle: &protocol.ShuffleRun{ID: "s", Run: 1, Workers: []protocol.WorkerID{"me"}}})
 				out := s.Outbox()
 				if len(out) != 1 || out[0].Kind != Execute {

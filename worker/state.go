@@ -164,7 +164,14 @@ func (s *State) Outbox() []Instruction {
 // ComputeTask takes a task from the scheduler.
 func (s *State) ComputeTask(m *protocol.ComputeTask) {
 	defer s.schedule()
-	t := s.tasks[m.Task.Key]
+	spec, err := m.Spec.Task()
+	if err != nil { // specs are checked where they arrive: a bug
+		key := m.Spec.Key()
+		s.send(&protocol.TaskErred{Key: key, Run: m.Run, Err: &protocol.TaskError{
+			Kind: protocol.Failed, Key: key, Worker: s.cfg.ID, Message: err.Error()}})
+		return
+	}
+	t := s.tasks[spec.Key]
 	if t != nil {
 		t.cancelled = false
 		t.prio = m.Priority
@@ -178,21 +185,21 @@ func (s *State) ComputeTask(m *protocol.ComputeTask) {
 		case Memory:
 			// Fetched earlier as an input: it is already here, and now
 			// this worker's own result, not a copy to drop.
-			t.spec = m.Task
+			t.spec = spec
 			s.send(&protocol.TaskFinished{Key: t.key, Run: t.run, Nbytes: t.nbytes})
 			return
 		case Fetch: // its queue entries go stale
 		case Flight:
-			t.spec = m.Task // reported as finished when it lands
+			t.spec = spec // reported as finished when it lands
 			return
 		default:
 			return // already waiting, ready or running
 		}
 	} else {
-		t = &task{key: m.Task.Key, prio: m.Priority, run: m.Run, shuffle: m.Shuffle}
+		t = &task{key: spec.Key, prio: m.Priority, run: m.Run, shuffle: m.Shuffle}
 		s.tasks[t.key] = t
 	}
-	t.spec = m.Task
+	t.spec = spec
 	t.state = Waiting
 	t.waitingOn = 0
 	for _, dep := range m.Deps {

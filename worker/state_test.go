@@ -104,7 +104,7 @@ func TestScenarios(t *testing.T) {
 					}
 					m.Shuffle = &protocol.ShuffleRun{ID: id[0], Run: uint64(num("run", 1)), Workers: []protocol.WorkerID{"me"}}
 				}
-				m.Task = task
+				m.Spec = task.Spec()
 				s.ComputeTask(m)
 			case "done":
 				s.ExecuteDone(graph.Key(first()), Ran{Nbytes: num("nbytes", 8), Took: time.Millisecond, Grew: num("grew", 0)})

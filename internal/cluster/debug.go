@@ -23,7 +23,7 @@ func logMsgs(log *slog.Logger, dir, peer string, msgs []protocol.Msg) {
 func summary(m protocol.Msg) string {
 	switch m := m.(type) {
 	case *protocol.ComputeTask:
-		return fmt.Sprintf("ComputeTask %s run %d", m.Task.Key, m.Run)
+		return fmt.Sprintf("ComputeTask %s run %d", m.Spec.Key(), m.Run)
 	case *protocol.TaskFinished:
 		return fmt.Sprintf("TaskFinished %s run %d", m.Key, m.Run)
 	case *protocol.TaskErred:

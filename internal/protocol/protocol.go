@@ -17,7 +17,7 @@ import (
 
 // Version is this build's protocol version. Peers exchange it first and
 // refuse each other when it differs.
-const Version = "0.3.0" // 0.3: a shuffle's outputs keep the run they were given out in
+const Version = "0.4.0" // 0.4: tasks travel as graph.Spec bytes
 
 // WorkerID names a worker: the address it serves its data on.
 type WorkerID string
@@ -105,12 +105,12 @@ type Dep struct {
 
 // ComputeTask asks a worker to run a task once its inputs are there.
 type ComputeTask struct {
-	Task     *graph.Task
+	Spec     graph.Spec // the task, as the client encoded it
 	Priority Priority
 	// Run numbers this assignment; reports of an earlier run of the same
 	// key are stale and ignored.
 	Run uint64
-	// Deps has one entry per distinct input, in the order of Task.Inputs.
+	// Deps has one entry per distinct input, in the order of the task's inputs.
 	Deps []Dep
 	// Shuffle is the run of the task's shuffle, for a transfer or an unpack.
 	Shuffle *ShuffleRun
@@ -583,7 +583,7 @@ type Retired struct{}
 
 // UpdateGraph submits tasks and names the keys the client wants.
 type UpdateGraph struct {
-	Tasks []*graph.Task
+	Tasks []graph.Spec
 	Keys  []graph.Key
 	// MaxWorkers, when positive, is how many workers may run the new tasks
 	// at once.

@@ -219,7 +219,7 @@ func (s *sim) run() error {
 	}
 	s.sched.ClientJoined(client)
 	s.at(0, "submit", func() {
-		if err := s.sched.FromClient(client, &protocol.UpdateGraph{Tasks: s.tasks, Keys: s.want}); err != nil {
+		if err := s.sched.FromClient(client, &protocol.UpdateGraph{Tasks: graph.Specs(s.tasks), Keys: s.want}); err != nil {
 			s.fail("submit: %v", err)
 		}
 		s.flushScheduler()
@@ -803,7 +803,7 @@ func (s *sim) received(k graph.Key, v uint64) {
 			if err := s.sched.FromClient(client, &protocol.ReleaseKeys{Keys: s.want}); err != nil {
 				s.fail("release: %v", err)
 			}
-			if err := s.sched.FromClient(client, &protocol.UpdateGraph{Tasks: s.tasks, Keys: s.want}); err != nil {
+			if err := s.sched.FromClient(client, &protocol.UpdateGraph{Tasks: graph.Specs(s.tasks), Keys: s.want}); err != nil {
 				s.fail("submit again: %v", err)
 			}
 			s.flushScheduler()

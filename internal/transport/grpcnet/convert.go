@@ -3,6 +3,7 @@ package grpcnet
 import (
 	"fmt"
 	"time"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 
@@ -55,14 +56,13 @@ func graphParts(g *protocol.UpdateGraph) []*pb.Msg {
 	var parts []*pb.Msg
 	cur, size := &pb.UpdateGraph{}, 0
 	for _, t := range g.Tasks {
-		w := taskToWire(t)
-		n := proto.Size(w)
+		n := len(t) + 4
 		if size > 0 && size+n > partBytes {
 			cur.More = true
 			parts = append(parts, &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: cur}})
 			cur, size = &pb.UpdateGraph{}, 0
 		}
-		cur.Tasks = append(cur.Tasks, w)
+		cur.Specs = append(cur.Specs, specToWire(t))
 		size += n
 	}
 	cur.Keys, cur.MaxWorkers = keysToWire(g.Keys), int32(g.MaxWorkers)
@@ -113,7 +113,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		for i, d := range m.Deps {
 			deps[i] = &pb.Dep{Key: string(d.Key), WhoHas: workersToWire(d.WhoHas), Nbytes: d.Nbytes}
 		}
-		ct := &pb.ComputeTask{Task: taskToWire(m.Task), Priority: &pb.Priority{Gen: m.Priority.Gen, Ord: m.Priority.Ord}, Run: m.Run, Deps: deps}
+		ct := &pb.ComputeTask{Spec: specToWire(m.Spec), Priority: &pb.Priority{Gen: m.Priority.Gen, Ord: m.Priority.Ord}, Run: m.Run, Deps: deps}
 		if r := m.Shuffle; r != nil {
 			ct.Shuffle = &pb.ShuffleRun{Id: r.ID, Run: r.Run, Workers: workersToWire(r.Workers), Gens: r.Gens, Since: r.Since}
 		}
@@ -133,11 +133,11 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	case *protocol.MissingData:
 		return &pb.Msg{Kind: &pb.Msg_MissingData{MissingData: &pb.MissingData{Key: string(m.Key), From: string(m.From), Run: m.Run}}}, nil
 	case *protocol.UpdateGraph:
-		tasks := make([]*pb.Task, len(m.Tasks))
+		specs := make([][]byte, len(m.Tasks))
 		for i, t := range m.Tasks {
-			tasks[i] = taskToWire(t)
+			specs[i] = specToWire(t)
 		}
-		return &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: &pb.UpdateGraph{Tasks: tasks, Keys: keysToWire(m.Keys), MaxWorkers: int32(m.MaxWorkers)}}}, nil
+		return &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: &pb.UpdateGraph{Specs: specs, Keys: keysToWire(m.Keys), MaxWorkers: int32(m.MaxWorkers)}}}, nil
 	case *protocol.ReleaseKeys:
 		return &pb.Msg{Kind: &pb.Msg_ReleaseKeys{ReleaseKeys: &pb.ReleaseKeys{Keys: keysToWire(m.Keys)}}}, nil
 	case *protocol.KeyInMemory:
@@ -246,7 +246,11 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		if r := m.Shuffle; r != nil {
 			run = &protocol.ShuffleRun{ID: r.Id, Run: r.Run, Workers: workersFromWire(r.Workers), Gens: r.Gens, Since: r.Since}
 		}
-		return &protocol.ComputeTask{Task: taskFromWire(m.Task), Shuffle: run,
+		spec, err := graph.ParseSpec(m.Spec)
+		if err != nil {
+			return nil, fmt.Errorf("compute-task: %w", err)
+		}
+		return &protocol.ComputeTask{Spec: spec, Shuffle: run,
 			Priority: protocol.Priority{Gen: m.Priority.GetGen(), Ord: m.Priority.GetOrd()}, Run: m.Run, Deps: deps}, nil
 	case *pb.Msg_FreeKeys:
 		return &protocol.FreeKeys{Keys: keysFromWire(k.FreeKeys.Keys)}, nil
@@ -265,9 +269,13 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 		return &protocol.MissingData{Key: graph.Key(k.MissingData.Key), From: protocol.WorkerID(k.MissingData.From), Run: k.MissingData.Run}, nil
 	case *pb.Msg_UpdateGraph:
 		m := k.UpdateGraph
-		tasks := make([]*graph.Task, len(m.Tasks))
-		for i, t := range m.Tasks {
-			tasks[i] = taskFromWire(t)
+		tasks := make([]graph.Spec, len(m.Specs))
+		for i, b := range m.Specs {
+			spec, err := graph.ParseSpec(b)
+			if err != nil {
+				return nil, fmt.Errorf("update-graph: task %d: %w", i, err)
+			}
+			tasks[i] = spec
 		}
 		return &protocol.UpdateGraph{Tasks: tasks, Keys: keysFromWire(m.Keys), MaxWorkers: int(m.MaxWorkers)}, nil
 	case *pb.Msg_ReleaseKeys:
@@ -361,32 +369,9 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 	return nil, fmt.Errorf("grpcnet: unknown message %T", w.Kind)
 }
 
-func taskToWire(t *graph.Task) *pb.Task {
-	w := &pb.Task{Key: string(t.Key), Op: t.Op, Args: t.Args, Inputs: keysToWire(t.Inputs), Resources: t.Resources}
-	if s := t.Shuffle; s != nil {
-		w.Shuffle = &pb.ShuffleTask{Id: s.ID, Role: int32(s.Role), Outputs: int32(s.Outputs), Side: int32(s.Side),
-			Source: int32(s.Source), Part: int32(s.Part), Sources: ints32(s.Sources), Merge: s.Merge, MergeArgs: s.MergeArgs}
-	}
-	for _, c := range t.Chain {
-		w.Chain = append(w.Chain, taskToWire(c))
-	}
-	return w
-}
-
-func taskFromWire(w *pb.Task) *graph.Task {
-	t := &graph.Task{Key: graph.Key(w.Key), Op: w.Op, Args: w.Args, Inputs: keysFromWire(w.Inputs)}
-	if s := w.Shuffle; s != nil {
-		t.Shuffle = &graph.Shuffle{ID: s.Id, Role: graph.ShuffleRole(s.Role), Outputs: int(s.Outputs), Side: int(s.Side),
-			Source: int(s.Source), Part: int(s.Part), Sources: ints(s.Sources), Merge: s.Merge, MergeArgs: s.MergeArgs}
-	}
-	if len(w.Resources) > 0 {
-		t.Resources = w.Resources
-	}
-	for _, c := range w.Chain {
-		t.Chain = append(t.Chain, taskFromWire(c))
-	}
-	return t
-}
+// specToWire is a spec's bytes, shared rather than copied: the message
+// that carries them only reads them.
+func specToWire(s graph.Spec) []byte { return unsafe.Slice(unsafe.StringData(string(s)), len(s)) }
 
 func memoryToWire(m protocol.Memory) *pb.Memory {
 	return &pb.Memory{Limit: m.Limit, Process: m.Process, Managed: m.Managed, Spilled: m.Spilled,

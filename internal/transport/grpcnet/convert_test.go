@@ -1,25 +1,25 @@
 package grpcnet
 
 import (
-	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/transport/grpcnet/pb"
 )
 
-// TestTaskWireRoundTrip checks that a task comes off the wire as it went
-// on, its shuffle's parts included.
-func TestTaskWireRoundTrip(t *testing.T) {
-	tasks := []*graph.Task{
-		{Key: "a-0", Op: "op", Args: []byte("{}"), Inputs: []graph.Key{"b-0"}},
-		{Key: "t-3", Op: "split", Inputs: []graph.Key{"p-3"}, Shuffle: &graph.Shuffle{ID: "s", Role: graph.Transfer,
-			Outputs: 4, Side: 1, Source: 3, Merge: "combine", MergeArgs: []byte(`{"keys":["k"]}`)}},
-		{Key: "u-2", Op: "unpack", Inputs: []graph.Key{"b"}, Shuffle: &graph.Shuffle{ID: "s", Role: graph.Unpack,
-			Outputs: 4, Part: 2, Sources: []int{5, 7}}},
+// A task's spec that comes damaged off the wire fails the message, naming
+// the task it was, before the scheduler or a worker reads it.
+func TestDamagedSpecRefused(t *testing.T) {
+	good := (&graph.Task{Key: "a-0", Op: "op", Inputs: []graph.Key{"b-0"}}).Spec()
+	bad := []byte(good)[:len(good)-1]
+	_, err := msgFromWire(&pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: &pb.UpdateGraph{
+		Specs: [][]byte{[]byte(good), bad}}}})
+	if err == nil || !strings.Contains(err.Error(), "task 1") {
+		t.Fatalf("a cut spec: %v", err)
 	}
-	for _, want := range tasks {
-		if got := taskFromWire(taskToWire(want)); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s came back as %+v (shuffle %+v)", want.Key, got, got.Shuffle)
-		}
+	_, err = msgFromWire(&pb.Msg{Kind: &pb.Msg_ComputeTask{ComputeTask: &pb.ComputeTask{Spec: bad}}})
+	if err == nil || !strings.Contains(err.Error(), "compute-task") {
+		t.Fatalf("a cut spec: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func TestConvertRoundTrip(t *testing.T) {
 			Dashboard: "h:1", Restarted: protocol.RestartKilled},
 		&protocol.HelloClient{Version: "v", ID: "c"},
 		&protocol.Welcome{Version: "v", Err: "e", Gossip: "g", GossipKey: []byte("k"), Dashboard: ":8787"},
-		&protocol.ComputeTask{Task: task, Priority: protocol.Priority{Gen: 2, Ord: 3}, Run: 7,
+		&protocol.ComputeTask{Spec: task.Spec(), Priority: protocol.Priority{Gen: 2, Ord: 3}, Run: 7,
 			Deps: []protocol.Dep{{Key: "a", WhoHas: []protocol.WorkerID{"w1", "w2"}, Nbytes: 10}}},
 		&protocol.FreeKeys{Keys: []graph.Key{"a", "b"}},
 		&protocol.TaskFinished{Key: "k", Run: 7, Nbytes: 100, Duration: 3 * time.Millisecond, Start: time.Unix(1700000000, 5), Thread: 2},
@@ -40,7 +40,7 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.AddKeys{Keys: []graph.Key{"a"}, Nbytes: []int64{5}},
 		&protocol.ReleasedData{Keys: []graph.Key{"a"}},
 		&protocol.MissingData{Key: "a", From: "w1", Run: 4},
-		&protocol.UpdateGraph{Tasks: []*graph.Task{task}, Keys: []graph.Key{"k"}, MaxWorkers: 2},
+		&protocol.UpdateGraph{Tasks: []graph.Spec{task.Spec()}, Keys: []graph.Key{"k"}, MaxWorkers: 2},
 		&protocol.ReleaseKeys{Keys: []graph.Key{"k"}},
 		&protocol.KeyInMemory{Key: "k", WhoHas: []protocol.WorkerID{"w"}, Nbytes: 9, Run: 5},
 		&protocol.KeyErred{Key: "k", Err: terr},
@@ -113,7 +113,7 @@ func roundTrip(t *testing.T, msgs []protocol.Msg) []protocol.Msg {
 func TestGraphInParts(t *testing.T) {
 	g := &protocol.UpdateGraph{Keys: []graph.Key{"sum"}, MaxWorkers: 3}
 	for i := range 300_000 {
-		g.Tasks = append(g.Tasks, &graph.Task{Key: graph.Key(fmt.Sprintf("one-%032d", i)), Op: "one", Args: make([]byte, 40)})
+		g.Tasks = append(g.Tasks, (&graph.Task{Key: graph.Key(fmt.Sprintf("one-%032d", i)), Op: "one", Args: make([]byte, 40)}).Spec())
 	}
 	msgs := []protocol.Msg{&protocol.FreeKeys{Keys: []graph.Key{"a"}}, g, &protocol.ReleaseKeys{Keys: []graph.Key{"b"}}}
 	bs, err := toWireParts(msgs)

@@ -1015,206 +1015,6 @@ func (x *AdaptReply) GetErr() string {
 	return ""
 }
 
-type Task struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
-	Op            string                 `protobuf:"bytes,2,opt,name=op,proto3" json:"op,omitempty"`
-	Args          []byte                 `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
-	Inputs        []string               `protobuf:"bytes,4,rep,name=inputs,proto3" json:"inputs,omitempty"`
-	Resources     map[string]float64     `protobuf:"bytes,5,rep,name=resources,proto3" json:"resources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
-	Chain         []*Task                `protobuf:"bytes,6,rep,name=chain,proto3" json:"chain,omitempty"`
-	Shuffle       *ShuffleTask           `protobuf:"bytes,7,opt,name=shuffle,proto3" json:"shuffle,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Task) Reset() {
-	*x = Task{}
-	mi := &file_dusk_proto_msgTypes[6]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Task) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Task) ProtoMessage() {}
-
-func (x *Task) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[6]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Task.ProtoReflect.Descriptor instead.
-func (*Task) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{6}
-}
-
-func (x *Task) GetKey() string {
-	if x != nil {
-		return x.Key
-	}
-	return ""
-}
-
-func (x *Task) GetOp() string {
-	if x != nil {
-		return x.Op
-	}
-	return ""
-}
-
-func (x *Task) GetArgs() []byte {
-	if x != nil {
-		return x.Args
-	}
-	return nil
-}
-
-func (x *Task) GetInputs() []string {
-	if x != nil {
-		return x.Inputs
-	}
-	return nil
-}
-
-func (x *Task) GetResources() map[string]float64 {
-	if x != nil {
-		return x.Resources
-	}
-	return nil
-}
-
-func (x *Task) GetChain() []*Task {
-	if x != nil {
-		return x.Chain
-	}
-	return nil
-}
-
-func (x *Task) GetShuffle() *ShuffleTask {
-	if x != nil {
-		return x.Shuffle
-	}
-	return nil
-}
-
-type ShuffleTask struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Role          int32                  `protobuf:"varint,2,opt,name=role,proto3" json:"role,omitempty"`
-	Outputs       int32                  `protobuf:"varint,3,opt,name=outputs,proto3" json:"outputs,omitempty"`
-	Side          int32                  `protobuf:"varint,4,opt,name=side,proto3" json:"side,omitempty"`
-	Source        int32                  `protobuf:"varint,5,opt,name=source,proto3" json:"source,omitempty"`
-	Part          int32                  `protobuf:"varint,6,opt,name=part,proto3" json:"part,omitempty"`
-	Sources       []int32                `protobuf:"varint,7,rep,packed,name=sources,proto3" json:"sources,omitempty"`
-	Merge         string                 `protobuf:"bytes,8,opt,name=merge,proto3" json:"merge,omitempty"` // a transfer's: the operation its pieces are combined by as they arrive
-	MergeArgs     []byte                 `protobuf:"bytes,9,opt,name=merge_args,json=mergeArgs,proto3" json:"merge_args,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *ShuffleTask) Reset() {
-	*x = ShuffleTask{}
-	mi := &file_dusk_proto_msgTypes[7]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *ShuffleTask) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*ShuffleTask) ProtoMessage() {}
-
-func (x *ShuffleTask) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[7]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use ShuffleTask.ProtoReflect.Descriptor instead.
-func (*ShuffleTask) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{7}
-}
-
-func (x *ShuffleTask) GetId() string {
-	if x != nil {
-		return x.Id
-	}
-	return ""
-}
-
-func (x *ShuffleTask) GetRole() int32 {
-	if x != nil {
-		return x.Role
-	}
-	return 0
-}
-
-func (x *ShuffleTask) GetOutputs() int32 {
-	if x != nil {
-		return x.Outputs
-	}
-	return 0
-}
-
-func (x *ShuffleTask) GetSide() int32 {
-	if x != nil {
-		return x.Side
-	}
-	return 0
-}
-
-func (x *ShuffleTask) GetSource() int32 {
-	if x != nil {
-		return x.Source
-	}
-	return 0
-}
-
-func (x *ShuffleTask) GetPart() int32 {
-	if x != nil {
-		return x.Part
-	}
-	return 0
-}
-
-func (x *ShuffleTask) GetSources() []int32 {
-	if x != nil {
-		return x.Sources
-	}
-	return nil
-}
-
-func (x *ShuffleTask) GetMerge() string {
-	if x != nil {
-		return x.Merge
-	}
-	return ""
-}
-
-func (x *ShuffleTask) GetMergeArgs() []byte {
-	if x != nil {
-		return x.MergeArgs
-	}
-	return nil
-}
-
 type Priority struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Gen           int64                  `protobuf:"varint,1,opt,name=gen,proto3" json:"gen,omitempty"`
@@ -1225,7 +1025,7 @@ type Priority struct {
 
 func (x *Priority) Reset() {
 	*x = Priority{}
-	mi := &file_dusk_proto_msgTypes[8]
+	mi := &file_dusk_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1237,7 +1037,7 @@ func (x *Priority) String() string {
 func (*Priority) ProtoMessage() {}
 
 func (x *Priority) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[8]
+	mi := &file_dusk_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1250,7 +1050,7 @@ func (x *Priority) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Priority.ProtoReflect.Descriptor instead.
 func (*Priority) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{8}
+	return file_dusk_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Priority) GetGen() int64 {
@@ -1278,7 +1078,7 @@ type Dep struct {
 
 func (x *Dep) Reset() {
 	*x = Dep{}
-	mi := &file_dusk_proto_msgTypes[9]
+	mi := &file_dusk_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1290,7 +1090,7 @@ func (x *Dep) String() string {
 func (*Dep) ProtoMessage() {}
 
 func (x *Dep) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[9]
+	mi := &file_dusk_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1303,7 +1103,7 @@ func (x *Dep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dep.ProtoReflect.Descriptor instead.
 func (*Dep) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{9}
+	return file_dusk_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Dep) GetKey() string {
@@ -1341,7 +1141,7 @@ type TaskError struct {
 
 func (x *TaskError) Reset() {
 	*x = TaskError{}
-	mi := &file_dusk_proto_msgTypes[10]
+	mi := &file_dusk_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1353,7 +1153,7 @@ func (x *TaskError) String() string {
 func (*TaskError) ProtoMessage() {}
 
 func (x *TaskError) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[10]
+	mi := &file_dusk_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1366,7 +1166,7 @@ func (x *TaskError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskError.ProtoReflect.Descriptor instead.
 func (*TaskError) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{10}
+	return file_dusk_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *TaskError) GetKind() int32 {
@@ -1426,7 +1226,7 @@ type HelloWorker struct {
 
 func (x *HelloWorker) Reset() {
 	*x = HelloWorker{}
-	mi := &file_dusk_proto_msgTypes[11]
+	mi := &file_dusk_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1438,7 +1238,7 @@ func (x *HelloWorker) String() string {
 func (*HelloWorker) ProtoMessage() {}
 
 func (x *HelloWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[11]
+	mi := &file_dusk_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1451,7 +1251,7 @@ func (x *HelloWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloWorker.ProtoReflect.Descriptor instead.
 func (*HelloWorker) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{11}
+	return file_dusk_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *HelloWorker) GetVersion() string {
@@ -1513,7 +1313,7 @@ type HelloClient struct {
 
 func (x *HelloClient) Reset() {
 	*x = HelloClient{}
-	mi := &file_dusk_proto_msgTypes[12]
+	mi := &file_dusk_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1525,7 +1325,7 @@ func (x *HelloClient) String() string {
 func (*HelloClient) ProtoMessage() {}
 
 func (x *HelloClient) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[12]
+	mi := &file_dusk_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1538,7 +1338,7 @@ func (x *HelloClient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloClient.ProtoReflect.Descriptor instead.
 func (*HelloClient) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{12}
+	return file_dusk_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *HelloClient) GetVersion() string {
@@ -1568,7 +1368,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_dusk_proto_msgTypes[13]
+	mi := &file_dusk_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1580,7 +1380,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[13]
+	mi := &file_dusk_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1593,7 +1393,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{13}
+	return file_dusk_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Welcome) GetVersion() string {
@@ -1632,19 +1432,21 @@ func (x *Welcome) GetGossipKey() []byte {
 }
 
 type ComputeTask struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Task          *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
-	Priority      *Priority              `protobuf:"bytes,2,opt,name=priority,proto3" json:"priority,omitempty"`
-	Run           uint64                 `protobuf:"varint,3,opt,name=run,proto3" json:"run,omitempty"`
-	Deps          []*Dep                 `protobuf:"bytes,4,rep,name=deps,proto3" json:"deps,omitempty"`
-	Shuffle       *ShuffleRun            `protobuf:"bytes,5,opt,name=shuffle,proto3" json:"shuffle,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// spec is the task as graph.Spec encodes it: the scheduler forwards the
+	// bytes the client sent.
+	Spec          []byte      `protobuf:"bytes,6,opt,name=spec,proto3" json:"spec,omitempty"`
+	Priority      *Priority   `protobuf:"bytes,2,opt,name=priority,proto3" json:"priority,omitempty"`
+	Run           uint64      `protobuf:"varint,3,opt,name=run,proto3" json:"run,omitempty"`
+	Deps          []*Dep      `protobuf:"bytes,4,rep,name=deps,proto3" json:"deps,omitempty"`
+	Shuffle       *ShuffleRun `protobuf:"bytes,5,opt,name=shuffle,proto3" json:"shuffle,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ComputeTask) Reset() {
 	*x = ComputeTask{}
-	mi := &file_dusk_proto_msgTypes[14]
+	mi := &file_dusk_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1656,7 +1458,7 @@ func (x *ComputeTask) String() string {
 func (*ComputeTask) ProtoMessage() {}
 
 func (x *ComputeTask) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[14]
+	mi := &file_dusk_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1669,12 +1471,12 @@ func (x *ComputeTask) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeTask.ProtoReflect.Descriptor instead.
 func (*ComputeTask) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{14}
+	return file_dusk_proto_rawDescGZIP(), []int{12}
 }
 
-func (x *ComputeTask) GetTask() *Task {
+func (x *ComputeTask) GetSpec() []byte {
 	if x != nil {
-		return x.Task
+		return x.Spec
 	}
 	return nil
 }
@@ -1720,7 +1522,7 @@ type ShuffleRun struct {
 
 func (x *ShuffleRun) Reset() {
 	*x = ShuffleRun{}
-	mi := &file_dusk_proto_msgTypes[15]
+	mi := &file_dusk_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1732,7 +1534,7 @@ func (x *ShuffleRun) String() string {
 func (*ShuffleRun) ProtoMessage() {}
 
 func (x *ShuffleRun) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[15]
+	mi := &file_dusk_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1745,7 +1547,7 @@ func (x *ShuffleRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShuffleRun.ProtoReflect.Descriptor instead.
 func (*ShuffleRun) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{15}
+	return file_dusk_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ShuffleRun) GetId() string {
@@ -1793,7 +1595,7 @@ type DropShuffle struct {
 
 func (x *DropShuffle) Reset() {
 	*x = DropShuffle{}
-	mi := &file_dusk_proto_msgTypes[16]
+	mi := &file_dusk_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1805,7 +1607,7 @@ func (x *DropShuffle) String() string {
 func (*DropShuffle) ProtoMessage() {}
 
 func (x *DropShuffle) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[16]
+	mi := &file_dusk_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1818,7 +1620,7 @@ func (x *DropShuffle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DropShuffle.ProtoReflect.Descriptor instead.
 func (*DropShuffle) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{16}
+	return file_dusk_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DropShuffle) GetId() string {
@@ -1844,7 +1646,7 @@ type FreeKeys struct {
 
 func (x *FreeKeys) Reset() {
 	*x = FreeKeys{}
-	mi := &file_dusk_proto_msgTypes[17]
+	mi := &file_dusk_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1856,7 +1658,7 @@ func (x *FreeKeys) String() string {
 func (*FreeKeys) ProtoMessage() {}
 
 func (x *FreeKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[17]
+	mi := &file_dusk_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1869,7 +1671,7 @@ func (x *FreeKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FreeKeys.ProtoReflect.Descriptor instead.
 func (*FreeKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{17}
+	return file_dusk_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *FreeKeys) GetKeys() []string {
@@ -1893,7 +1695,7 @@ type TaskFinished struct {
 
 func (x *TaskFinished) Reset() {
 	*x = TaskFinished{}
-	mi := &file_dusk_proto_msgTypes[18]
+	mi := &file_dusk_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1905,7 +1707,7 @@ func (x *TaskFinished) String() string {
 func (*TaskFinished) ProtoMessage() {}
 
 func (x *TaskFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[18]
+	mi := &file_dusk_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1918,7 +1720,7 @@ func (x *TaskFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskFinished.ProtoReflect.Descriptor instead.
 func (*TaskFinished) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{18}
+	return file_dusk_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *TaskFinished) GetKey() string {
@@ -1974,7 +1776,7 @@ type TaskErred struct {
 
 func (x *TaskErred) Reset() {
 	*x = TaskErred{}
-	mi := &file_dusk_proto_msgTypes[19]
+	mi := &file_dusk_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1986,7 +1788,7 @@ func (x *TaskErred) String() string {
 func (*TaskErred) ProtoMessage() {}
 
 func (x *TaskErred) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[19]
+	mi := &file_dusk_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1999,7 +1801,7 @@ func (x *TaskErred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskErred.ProtoReflect.Descriptor instead.
 func (*TaskErred) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{19}
+	return file_dusk_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TaskErred) GetKey() string {
@@ -2033,7 +1835,7 @@ type AddKeys struct {
 
 func (x *AddKeys) Reset() {
 	*x = AddKeys{}
-	mi := &file_dusk_proto_msgTypes[20]
+	mi := &file_dusk_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2045,7 +1847,7 @@ func (x *AddKeys) String() string {
 func (*AddKeys) ProtoMessage() {}
 
 func (x *AddKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[20]
+	mi := &file_dusk_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2058,7 +1860,7 @@ func (x *AddKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddKeys.ProtoReflect.Descriptor instead.
 func (*AddKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{20}
+	return file_dusk_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *AddKeys) GetKeys() []string {
@@ -2084,7 +1886,7 @@ type ReleasedData struct {
 
 func (x *ReleasedData) Reset() {
 	*x = ReleasedData{}
-	mi := &file_dusk_proto_msgTypes[21]
+	mi := &file_dusk_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2096,7 +1898,7 @@ func (x *ReleasedData) String() string {
 func (*ReleasedData) ProtoMessage() {}
 
 func (x *ReleasedData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[21]
+	mi := &file_dusk_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2109,7 +1911,7 @@ func (x *ReleasedData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleasedData.ProtoReflect.Descriptor instead.
 func (*ReleasedData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{21}
+	return file_dusk_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ReleasedData) GetKeys() []string {
@@ -2130,7 +1932,7 @@ type MissingData struct {
 
 func (x *MissingData) Reset() {
 	*x = MissingData{}
-	mi := &file_dusk_proto_msgTypes[22]
+	mi := &file_dusk_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2142,7 +1944,7 @@ func (x *MissingData) String() string {
 func (*MissingData) ProtoMessage() {}
 
 func (x *MissingData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[22]
+	mi := &file_dusk_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2155,7 +1957,7 @@ func (x *MissingData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MissingData.ProtoReflect.Descriptor instead.
 func (*MissingData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{22}
+	return file_dusk_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *MissingData) GetKey() string {
@@ -2180,10 +1982,11 @@ func (x *MissingData) GetRun() uint64 {
 }
 
 type UpdateGraph struct {
-	state      protoimpl.MessageState `protogen:"open.v1"`
-	Tasks      []*Task                `protobuf:"bytes,1,rep,name=tasks,proto3" json:"tasks,omitempty"`
-	Keys       []string               `protobuf:"bytes,2,rep,name=keys,proto3" json:"keys,omitempty"`
-	MaxWorkers int32                  `protobuf:"varint,3,opt,name=max_workers,json=maxWorkers,proto3" json:"max_workers,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// specs are the tasks as graph.Spec encodes them.
+	Specs      [][]byte `protobuf:"bytes,5,rep,name=specs,proto3" json:"specs,omitempty"`
+	Keys       []string `protobuf:"bytes,2,rep,name=keys,proto3" json:"keys,omitempty"`
+	MaxWorkers int32    `protobuf:"varint,3,opt,name=max_workers,json=maxWorkers,proto3" json:"max_workers,omitempty"`
 	// More parts of the same graph follow, each in a message of its own: a
 	// graph larger than a message may be is sent in parts (the last carries
 	// the keys) and put together again before anyone reads it.
@@ -2194,7 +1997,7 @@ type UpdateGraph struct {
 
 func (x *UpdateGraph) Reset() {
 	*x = UpdateGraph{}
-	mi := &file_dusk_proto_msgTypes[23]
+	mi := &file_dusk_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2206,7 +2009,7 @@ func (x *UpdateGraph) String() string {
 func (*UpdateGraph) ProtoMessage() {}
 
 func (x *UpdateGraph) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[23]
+	mi := &file_dusk_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2219,12 +2022,12 @@ func (x *UpdateGraph) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateGraph.ProtoReflect.Descriptor instead.
 func (*UpdateGraph) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{23}
+	return file_dusk_proto_rawDescGZIP(), []int{21}
 }
 
-func (x *UpdateGraph) GetTasks() []*Task {
+func (x *UpdateGraph) GetSpecs() [][]byte {
 	if x != nil {
-		return x.Tasks
+		return x.Specs
 	}
 	return nil
 }
@@ -2259,7 +2062,7 @@ type ReleaseKeys struct {
 
 func (x *ReleaseKeys) Reset() {
 	*x = ReleaseKeys{}
-	mi := &file_dusk_proto_msgTypes[24]
+	mi := &file_dusk_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2271,7 +2074,7 @@ func (x *ReleaseKeys) String() string {
 func (*ReleaseKeys) ProtoMessage() {}
 
 func (x *ReleaseKeys) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[24]
+	mi := &file_dusk_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2284,7 +2087,7 @@ func (x *ReleaseKeys) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReleaseKeys.ProtoReflect.Descriptor instead.
 func (*ReleaseKeys) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{24}
+	return file_dusk_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ReleaseKeys) GetKeys() []string {
@@ -2306,7 +2109,7 @@ type KeyInMemory struct {
 
 func (x *KeyInMemory) Reset() {
 	*x = KeyInMemory{}
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2318,7 +2121,7 @@ func (x *KeyInMemory) String() string {
 func (*KeyInMemory) ProtoMessage() {}
 
 func (x *KeyInMemory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[25]
+	mi := &file_dusk_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2331,7 +2134,7 @@ func (x *KeyInMemory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyInMemory.ProtoReflect.Descriptor instead.
 func (*KeyInMemory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{25}
+	return file_dusk_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *KeyInMemory) GetKey() string {
@@ -2372,7 +2175,7 @@ type KeyErred struct {
 
 func (x *KeyErred) Reset() {
 	*x = KeyErred{}
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2384,7 +2187,7 @@ func (x *KeyErred) String() string {
 func (*KeyErred) ProtoMessage() {}
 
 func (x *KeyErred) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[26]
+	mi := &file_dusk_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2397,7 +2200,7 @@ func (x *KeyErred) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyErred.ProtoReflect.Descriptor instead.
 func (*KeyErred) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{26}
+	return file_dusk_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *KeyErred) GetKey() string {
@@ -2423,7 +2226,7 @@ type StealRequest struct {
 
 func (x *StealRequest) Reset() {
 	*x = StealRequest{}
-	mi := &file_dusk_proto_msgTypes[27]
+	mi := &file_dusk_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2435,7 +2238,7 @@ func (x *StealRequest) String() string {
 func (*StealRequest) ProtoMessage() {}
 
 func (x *StealRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[27]
+	mi := &file_dusk_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2448,7 +2251,7 @@ func (x *StealRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StealRequest.ProtoReflect.Descriptor instead.
 func (*StealRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{27}
+	return file_dusk_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *StealRequest) GetKey() string {
@@ -2468,7 +2271,7 @@ type StealResponse struct {
 
 func (x *StealResponse) Reset() {
 	*x = StealResponse{}
-	mi := &file_dusk_proto_msgTypes[28]
+	mi := &file_dusk_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2480,7 +2283,7 @@ func (x *StealResponse) String() string {
 func (*StealResponse) ProtoMessage() {}
 
 func (x *StealResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[28]
+	mi := &file_dusk_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2493,7 +2296,7 @@ func (x *StealResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StealResponse.ProtoReflect.Descriptor instead.
 func (*StealResponse) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{28}
+	return file_dusk_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *StealResponse) GetKey() string {
@@ -2518,7 +2321,7 @@ type Retire struct {
 
 func (x *Retire) Reset() {
 	*x = Retire{}
-	mi := &file_dusk_proto_msgTypes[29]
+	mi := &file_dusk_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2530,7 +2333,7 @@ func (x *Retire) String() string {
 func (*Retire) ProtoMessage() {}
 
 func (x *Retire) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[29]
+	mi := &file_dusk_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2543,7 +2346,7 @@ func (x *Retire) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retire.ProtoReflect.Descriptor instead.
 func (*Retire) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{29}
+	return file_dusk_proto_rawDescGZIP(), []int{27}
 }
 
 type Replicate struct {
@@ -2556,7 +2359,7 @@ type Replicate struct {
 
 func (x *Replicate) Reset() {
 	*x = Replicate{}
-	mi := &file_dusk_proto_msgTypes[30]
+	mi := &file_dusk_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2568,7 +2371,7 @@ func (x *Replicate) String() string {
 func (*Replicate) ProtoMessage() {}
 
 func (x *Replicate) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[30]
+	mi := &file_dusk_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2581,7 +2384,7 @@ func (x *Replicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Replicate.ProtoReflect.Descriptor instead.
 func (*Replicate) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{30}
+	return file_dusk_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Replicate) GetKeys() []string {
@@ -2606,7 +2409,7 @@ type Retired struct {
 
 func (x *Retired) Reset() {
 	*x = Retired{}
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2618,7 +2421,7 @@ func (x *Retired) String() string {
 func (*Retired) ProtoMessage() {}
 
 func (x *Retired) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[31]
+	mi := &file_dusk_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2631,7 +2434,7 @@ func (x *Retired) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retired.ProtoReflect.Descriptor instead.
 func (*Retired) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{31}
+	return file_dusk_proto_rawDescGZIP(), []int{29}
 }
 
 type SchedulerQuery struct {
@@ -2643,7 +2446,7 @@ type SchedulerQuery struct {
 
 func (x *SchedulerQuery) Reset() {
 	*x = SchedulerQuery{}
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2655,7 +2458,7 @@ func (x *SchedulerQuery) String() string {
 func (*SchedulerQuery) ProtoMessage() {}
 
 func (x *SchedulerQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[32]
+	mi := &file_dusk_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2668,7 +2471,7 @@ func (x *SchedulerQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SchedulerQuery.ProtoReflect.Descriptor instead.
 func (*SchedulerQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{32}
+	return file_dusk_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *SchedulerQuery) GetId() uint64 {
@@ -2689,7 +2492,7 @@ type SchedulerReply struct {
 
 func (x *SchedulerReply) Reset() {
 	*x = SchedulerReply{}
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +2504,7 @@ func (x *SchedulerReply) String() string {
 func (*SchedulerReply) ProtoMessage() {}
 
 func (x *SchedulerReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[33]
+	mi := &file_dusk_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +2517,7 @@ func (x *SchedulerReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SchedulerReply.ProtoReflect.Descriptor instead.
 func (*SchedulerReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{33}
+	return file_dusk_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SchedulerReply) GetId() uint64 {
@@ -2747,7 +2550,7 @@ type PeerLost struct {
 
 func (x *PeerLost) Reset() {
 	*x = PeerLost{}
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2759,7 +2562,7 @@ func (x *PeerLost) String() string {
 func (*PeerLost) ProtoMessage() {}
 
 func (x *PeerLost) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[34]
+	mi := &file_dusk_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2772,7 +2575,7 @@ func (x *PeerLost) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PeerLost.ProtoReflect.Descriptor instead.
 func (*PeerLost) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{34}
+	return file_dusk_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *PeerLost) GetWorker() string {
@@ -2792,7 +2595,7 @@ type WorkerStatus struct {
 
 func (x *WorkerStatus) Reset() {
 	*x = WorkerStatus{}
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2804,7 +2607,7 @@ func (x *WorkerStatus) String() string {
 func (*WorkerStatus) ProtoMessage() {}
 
 func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[35]
+	mi := &file_dusk_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2817,7 +2620,7 @@ func (x *WorkerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerStatus.ProtoReflect.Descriptor instead.
 func (*WorkerStatus) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{35}
+	return file_dusk_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *WorkerStatus) GetPaused() bool {
@@ -2849,7 +2652,7 @@ type Memory struct {
 
 func (x *Memory) Reset() {
 	*x = Memory{}
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2861,7 +2664,7 @@ func (x *Memory) String() string {
 func (*Memory) ProtoMessage() {}
 
 func (x *Memory) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[36]
+	mi := &file_dusk_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2874,7 +2677,7 @@ func (x *Memory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Memory.ProtoReflect.Descriptor instead.
 func (*Memory) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{36}
+	return file_dusk_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Memory) GetLimit() int64 {
@@ -2942,7 +2745,7 @@ type WorkerMetrics struct {
 
 func (x *WorkerMetrics) Reset() {
 	*x = WorkerMetrics{}
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2954,7 +2757,7 @@ func (x *WorkerMetrics) String() string {
 func (*WorkerMetrics) ProtoMessage() {}
 
 func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[37]
+	mi := &file_dusk_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2967,7 +2770,7 @@ func (x *WorkerMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerMetrics.ProtoReflect.Descriptor instead.
 func (*WorkerMetrics) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{37}
+	return file_dusk_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *WorkerMetrics) GetMemory() *Memory {
@@ -3039,7 +2842,7 @@ type LogLine struct {
 
 func (x *LogLine) Reset() {
 	*x = LogLine{}
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3051,7 +2854,7 @@ func (x *LogLine) String() string {
 func (*LogLine) ProtoMessage() {}
 
 func (x *LogLine) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[38]
+	mi := &file_dusk_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3064,7 +2867,7 @@ func (x *LogLine) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogLine.ProtoReflect.Descriptor instead.
 func (*LogLine) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{38}
+	return file_dusk_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *LogLine) GetTimeMs() int64 {
@@ -3112,7 +2915,7 @@ type WorkersQuery struct {
 
 func (x *WorkersQuery) Reset() {
 	*x = WorkersQuery{}
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3124,7 +2927,7 @@ func (x *WorkersQuery) String() string {
 func (*WorkersQuery) ProtoMessage() {}
 
 func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[39]
+	mi := &file_dusk_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3137,7 +2940,7 @@ func (x *WorkersQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersQuery.ProtoReflect.Descriptor instead.
 func (*WorkersQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{39}
+	return file_dusk_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *WorkersQuery) GetId() uint64 {
@@ -3179,7 +2982,7 @@ type WorkerInfo struct {
 
 func (x *WorkerInfo) Reset() {
 	*x = WorkerInfo{}
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3191,7 +2994,7 @@ func (x *WorkerInfo) String() string {
 func (*WorkerInfo) ProtoMessage() {}
 
 func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[40]
+	mi := &file_dusk_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3204,7 +3007,7 @@ func (x *WorkerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkerInfo.ProtoReflect.Descriptor instead.
 func (*WorkerInfo) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{40}
+	return file_dusk_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *WorkerInfo) GetId() string {
@@ -3336,7 +3139,7 @@ type WorkersReply struct {
 
 func (x *WorkersReply) Reset() {
 	*x = WorkersReply{}
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3348,7 +3151,7 @@ func (x *WorkersReply) String() string {
 func (*WorkersReply) ProtoMessage() {}
 
 func (x *WorkersReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[41]
+	mi := &file_dusk_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3361,7 +3164,7 @@ func (x *WorkersReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkersReply.ProtoReflect.Descriptor instead.
 func (*WorkersReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{41}
+	return file_dusk_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *WorkersReply) GetId() uint64 {
@@ -3397,7 +3200,7 @@ type PushHeader struct {
 
 func (x *PushHeader) Reset() {
 	*x = PushHeader{}
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3409,7 +3212,7 @@ func (x *PushHeader) String() string {
 func (*PushHeader) ProtoMessage() {}
 
 func (x *PushHeader) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[42]
+	mi := &file_dusk_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3422,7 +3225,7 @@ func (x *PushHeader) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushHeader.ProtoReflect.Descriptor instead.
 func (*PushHeader) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{42}
+	return file_dusk_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *PushHeader) GetId() string {
@@ -3491,7 +3294,7 @@ type GetDataRequest struct {
 
 func (x *GetDataRequest) Reset() {
 	*x = GetDataRequest{}
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3503,7 +3306,7 @@ func (x *GetDataRequest) String() string {
 func (*GetDataRequest) ProtoMessage() {}
 
 func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[43]
+	mi := &file_dusk_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3516,7 +3319,7 @@ func (x *GetDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDataRequest.ProtoReflect.Descriptor instead.
 func (*GetDataRequest) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{43}
+	return file_dusk_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetDataRequest) GetKeys() []string {
@@ -3535,7 +3338,7 @@ type ProgressQuery struct {
 
 func (x *ProgressQuery) Reset() {
 	*x = ProgressQuery{}
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3547,7 +3350,7 @@ func (x *ProgressQuery) String() string {
 func (*ProgressQuery) ProtoMessage() {}
 
 func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[44]
+	mi := &file_dusk_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3560,7 +3363,7 @@ func (x *ProgressQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressQuery.ProtoReflect.Descriptor instead.
 func (*ProgressQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{44}
+	return file_dusk_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ProgressQuery) GetId() uint64 {
@@ -3584,7 +3387,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3596,7 +3399,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[45]
+	mi := &file_dusk_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3609,7 +3412,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{45}
+	return file_dusk_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Progress) GetPrefix() string {
@@ -3664,7 +3467,7 @@ type ProgressReply struct {
 
 func (x *ProgressReply) Reset() {
 	*x = ProgressReply{}
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3676,7 +3479,7 @@ func (x *ProgressReply) String() string {
 func (*ProgressReply) ProtoMessage() {}
 
 func (x *ProgressReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[46]
+	mi := &file_dusk_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3689,7 +3492,7 @@ func (x *ProgressReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressReply.ProtoReflect.Descriptor instead.
 func (*ProgressReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{46}
+	return file_dusk_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ProgressReply) GetId() uint64 {
@@ -3716,7 +3519,7 @@ type TaskStreamQuery struct {
 
 func (x *TaskStreamQuery) Reset() {
 	*x = TaskStreamQuery{}
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3728,7 +3531,7 @@ func (x *TaskStreamQuery) String() string {
 func (*TaskStreamQuery) ProtoMessage() {}
 
 func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[47]
+	mi := &file_dusk_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3741,7 +3544,7 @@ func (x *TaskStreamQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamQuery.ProtoReflect.Descriptor instead.
 func (*TaskStreamQuery) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{47}
+	return file_dusk_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *TaskStreamQuery) GetId() uint64 {
@@ -3774,7 +3577,7 @@ type TaskRecord struct {
 
 func (x *TaskRecord) Reset() {
 	*x = TaskRecord{}
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3786,7 +3589,7 @@ func (x *TaskRecord) String() string {
 func (*TaskRecord) ProtoMessage() {}
 
 func (x *TaskRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[48]
+	mi := &file_dusk_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3799,7 +3602,7 @@ func (x *TaskRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskRecord.ProtoReflect.Descriptor instead.
 func (*TaskRecord) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{48}
+	return file_dusk_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *TaskRecord) GetKey() string {
@@ -3869,7 +3672,7 @@ type TaskStreamReply struct {
 
 func (x *TaskStreamReply) Reset() {
 	*x = TaskStreamReply{}
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3881,7 +3684,7 @@ func (x *TaskStreamReply) String() string {
 func (*TaskStreamReply) ProtoMessage() {}
 
 func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[49]
+	mi := &file_dusk_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3894,7 +3697,7 @@ func (x *TaskStreamReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaskStreamReply.ProtoReflect.Descriptor instead.
 func (*TaskStreamReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{49}
+	return file_dusk_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *TaskStreamReply) GetId() uint64 {
@@ -3928,7 +3731,7 @@ type Profile struct {
 
 func (x *Profile) Reset() {
 	*x = Profile{}
-	mi := &file_dusk_proto_msgTypes[50]
+	mi := &file_dusk_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3940,7 +3743,7 @@ func (x *Profile) String() string {
 func (*Profile) ProtoMessage() {}
 
 func (x *Profile) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[50]
+	mi := &file_dusk_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3953,7 +3756,7 @@ func (x *Profile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Profile.ProtoReflect.Descriptor instead.
 func (*Profile) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{50}
+	return file_dusk_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Profile) GetId() uint64 {
@@ -3982,7 +3785,7 @@ type ProfileData struct {
 
 func (x *ProfileData) Reset() {
 	*x = ProfileData{}
-	mi := &file_dusk_proto_msgTypes[51]
+	mi := &file_dusk_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3994,7 +3797,7 @@ func (x *ProfileData) String() string {
 func (*ProfileData) ProtoMessage() {}
 
 func (x *ProfileData) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[51]
+	mi := &file_dusk_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4007,7 +3810,7 @@ func (x *ProfileData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileData.ProtoReflect.Descriptor instead.
 func (*ProfileData) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{51}
+	return file_dusk_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ProfileData) GetId() uint64 {
@@ -4048,7 +3851,7 @@ type ProfileReply struct {
 
 func (x *ProfileReply) Reset() {
 	*x = ProfileReply{}
-	mi := &file_dusk_proto_msgTypes[52]
+	mi := &file_dusk_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4060,7 +3863,7 @@ func (x *ProfileReply) String() string {
 func (*ProfileReply) ProtoMessage() {}
 
 func (x *ProfileReply) ProtoReflect() protoreflect.Message {
-	mi := &file_dusk_proto_msgTypes[52]
+	mi := &file_dusk_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4073,7 +3876,7 @@ func (x *ProfileReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProfileReply.ProtoReflect.Descriptor instead.
 func (*ProfileReply) Descriptor() ([]byte, []int) {
-	return file_dusk_proto_rawDescGZIP(), []int{52}
+	return file_dusk_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ProfileReply) GetId() uint64 {
@@ -4163,29 +3966,7 @@ const file_dusk_proto_rawDesc = "" +
 	"AdaptReply\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x10\n" +
 	"\x03max\x18\x02 \x01(\x03R\x03max\x12\x10\n" +
-	"\x03err\x18\x03 \x01(\tR\x03err\"\xa3\x02\n" +
-	"\x04Task\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12\x0e\n" +
-	"\x02op\x18\x02 \x01(\tR\x02op\x12\x12\n" +
-	"\x04args\x18\x03 \x01(\fR\x04args\x12\x16\n" +
-	"\x06inputs\x18\x04 \x03(\tR\x06inputs\x12:\n" +
-	"\tresources\x18\x05 \x03(\v2\x1c.dusk.v1.Task.ResourcesEntryR\tresources\x12#\n" +
-	"\x05chain\x18\x06 \x03(\v2\r.dusk.v1.TaskR\x05chain\x12.\n" +
-	"\ashuffle\x18\a \x01(\v2\x14.dusk.v1.ShuffleTaskR\ashuffle\x1a<\n" +
-	"\x0eResourcesEntry\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xda\x01\n" +
-	"\vShuffleTask\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
-	"\x04role\x18\x02 \x01(\x05R\x04role\x12\x18\n" +
-	"\aoutputs\x18\x03 \x01(\x05R\aoutputs\x12\x12\n" +
-	"\x04side\x18\x04 \x01(\x05R\x04side\x12\x16\n" +
-	"\x06source\x18\x05 \x01(\x05R\x06source\x12\x12\n" +
-	"\x04part\x18\x06 \x01(\x05R\x04part\x12\x18\n" +
-	"\asources\x18\a \x03(\x05R\asources\x12\x14\n" +
-	"\x05merge\x18\b \x01(\tR\x05merge\x12\x1d\n" +
-	"\n" +
-	"merge_args\x18\t \x01(\fR\tmergeArgs\".\n" +
+	"\x03err\x18\x03 \x01(\tR\x03err\".\n" +
 	"\bPriority\x12\x10\n" +
 	"\x03gen\x18\x01 \x01(\x03R\x03gen\x12\x10\n" +
 	"\x03ord\x18\x02 \x01(\x03R\x03ord\"H\n" +
@@ -4220,13 +4001,13 @@ const file_dusk_proto_rawDesc = "" +
 	"\x06gossip\x18\x03 \x01(\tR\x06gossip\x12\x1c\n" +
 	"\tdashboard\x18\x04 \x01(\tR\tdashboard\x12\x1d\n" +
 	"\n" +
-	"gossip_key\x18\x05 \x01(\fR\tgossipKey\"\xc2\x01\n" +
-	"\vComputeTask\x12!\n" +
-	"\x04task\x18\x01 \x01(\v2\r.dusk.v1.TaskR\x04task\x12-\n" +
+	"gossip_key\x18\x05 \x01(\fR\tgossipKey\"\xb9\x01\n" +
+	"\vComputeTask\x12\x12\n" +
+	"\x04spec\x18\x06 \x01(\fR\x04spec\x12-\n" +
 	"\bpriority\x18\x02 \x01(\v2\x11.dusk.v1.PriorityR\bpriority\x12\x10\n" +
 	"\x03run\x18\x03 \x01(\x04R\x03run\x12 \n" +
 	"\x04deps\x18\x04 \x03(\v2\f.dusk.v1.DepR\x04deps\x12-\n" +
-	"\ashuffle\x18\x05 \x01(\v2\x13.dusk.v1.ShuffleRunR\ashuffle\"r\n" +
+	"\ashuffle\x18\x05 \x01(\v2\x13.dusk.v1.ShuffleRunR\ashuffleJ\x04\b\x01\x10\x02\"r\n" +
 	"\n" +
 	"ShuffleRun\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
@@ -4259,13 +4040,13 @@ const file_dusk_proto_rawDesc = "" +
 	"\vMissingData\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\x12\x10\n" +
-	"\x03run\x18\x03 \x01(\x04R\x03run\"{\n" +
-	"\vUpdateGraph\x12#\n" +
-	"\x05tasks\x18\x01 \x03(\v2\r.dusk.v1.TaskR\x05tasks\x12\x12\n" +
+	"\x03run\x18\x03 \x01(\x04R\x03run\"r\n" +
+	"\vUpdateGraph\x12\x14\n" +
+	"\x05specs\x18\x05 \x03(\fR\x05specs\x12\x12\n" +
 	"\x04keys\x18\x02 \x03(\tR\x04keys\x12\x1f\n" +
 	"\vmax_workers\x18\x03 \x01(\x05R\n" +
 	"maxWorkers\x12\x12\n" +
-	"\x04more\x18\x04 \x01(\bR\x04more\"!\n" +
+	"\x04more\x18\x04 \x01(\bR\x04moreJ\x04\b\x01\x10\x02\"!\n" +
 	"\vReleaseKeys\x12\x12\n" +
 	"\x04keys\x18\x01 \x03(\tR\x04keys\"b\n" +
 	"\vKeyInMemory\x12\x10\n" +
@@ -4423,7 +4204,7 @@ func file_dusk_proto_rawDescGZIP() []byte {
 	return file_dusk_proto_rawDescData
 }
 
-var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
+var file_dusk_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
 var file_dusk_proto_goTypes = []any{
 	(*Batch)(nil),           // 0: dusk.v1.Batch
 	(*Msg)(nil),             // 1: dusk.v1.Msg
@@ -4431,124 +4212,116 @@ var file_dusk_proto_goTypes = []any{
 	(*SharedReply)(nil),     // 3: dusk.v1.SharedReply
 	(*Adapt)(nil),           // 4: dusk.v1.Adapt
 	(*AdaptReply)(nil),      // 5: dusk.v1.AdaptReply
-	(*Task)(nil),            // 6: dusk.v1.Task
-	(*ShuffleTask)(nil),     // 7: dusk.v1.ShuffleTask
-	(*Priority)(nil),        // 8: dusk.v1.Priority
-	(*Dep)(nil),             // 9: dusk.v1.Dep
-	(*TaskError)(nil),       // 10: dusk.v1.TaskError
-	(*HelloWorker)(nil),     // 11: dusk.v1.HelloWorker
-	(*HelloClient)(nil),     // 12: dusk.v1.HelloClient
-	(*Welcome)(nil),         // 13: dusk.v1.Welcome
-	(*ComputeTask)(nil),     // 14: dusk.v1.ComputeTask
-	(*ShuffleRun)(nil),      // 15: dusk.v1.ShuffleRun
-	(*DropShuffle)(nil),     // 16: dusk.v1.DropShuffle
-	(*FreeKeys)(nil),        // 17: dusk.v1.FreeKeys
-	(*TaskFinished)(nil),    // 18: dusk.v1.TaskFinished
-	(*TaskErred)(nil),       // 19: dusk.v1.TaskErred
-	(*AddKeys)(nil),         // 20: dusk.v1.AddKeys
-	(*ReleasedData)(nil),    // 21: dusk.v1.ReleasedData
-	(*MissingData)(nil),     // 22: dusk.v1.MissingData
-	(*UpdateGraph)(nil),     // 23: dusk.v1.UpdateGraph
-	(*ReleaseKeys)(nil),     // 24: dusk.v1.ReleaseKeys
-	(*KeyInMemory)(nil),     // 25: dusk.v1.KeyInMemory
-	(*KeyErred)(nil),        // 26: dusk.v1.KeyErred
-	(*StealRequest)(nil),    // 27: dusk.v1.StealRequest
-	(*StealResponse)(nil),   // 28: dusk.v1.StealResponse
-	(*Retire)(nil),          // 29: dusk.v1.Retire
-	(*Replicate)(nil),       // 30: dusk.v1.Replicate
-	(*Retired)(nil),         // 31: dusk.v1.Retired
-	(*SchedulerQuery)(nil),  // 32: dusk.v1.SchedulerQuery
-	(*SchedulerReply)(nil),  // 33: dusk.v1.SchedulerReply
-	(*PeerLost)(nil),        // 34: dusk.v1.PeerLost
-	(*WorkerStatus)(nil),    // 35: dusk.v1.WorkerStatus
-	(*Memory)(nil),          // 36: dusk.v1.Memory
-	(*WorkerMetrics)(nil),   // 37: dusk.v1.WorkerMetrics
-	(*LogLine)(nil),         // 38: dusk.v1.LogLine
-	(*WorkersQuery)(nil),    // 39: dusk.v1.WorkersQuery
-	(*WorkerInfo)(nil),      // 40: dusk.v1.WorkerInfo
-	(*WorkersReply)(nil),    // 41: dusk.v1.WorkersReply
-	(*PushHeader)(nil),      // 42: dusk.v1.PushHeader
-	(*GetDataRequest)(nil),  // 43: dusk.v1.GetDataRequest
-	(*ProgressQuery)(nil),   // 44: dusk.v1.ProgressQuery
-	(*Progress)(nil),        // 45: dusk.v1.Progress
-	(*ProgressReply)(nil),   // 46: dusk.v1.ProgressReply
-	(*TaskStreamQuery)(nil), // 47: dusk.v1.TaskStreamQuery
-	(*TaskRecord)(nil),      // 48: dusk.v1.TaskRecord
-	(*TaskStreamReply)(nil), // 49: dusk.v1.TaskStreamReply
-	(*Profile)(nil),         // 50: dusk.v1.Profile
-	(*ProfileData)(nil),     // 51: dusk.v1.ProfileData
-	(*ProfileReply)(nil),    // 52: dusk.v1.ProfileReply
-	nil,                     // 53: dusk.v1.Task.ResourcesEntry
-	nil,                     // 54: dusk.v1.HelloWorker.ResourcesEntry
-	nil,                     // 55: dusk.v1.WorkerInfo.ResourcesEntry
+	(*Priority)(nil),        // 6: dusk.v1.Priority
+	(*Dep)(nil),             // 7: dusk.v1.Dep
+	(*TaskError)(nil),       // 8: dusk.v1.TaskError
+	(*HelloWorker)(nil),     // 9: dusk.v1.HelloWorker
+	(*HelloClient)(nil),     // 10: dusk.v1.HelloClient
+	(*Welcome)(nil),         // 11: dusk.v1.Welcome
+	(*ComputeTask)(nil),     // 12: dusk.v1.ComputeTask
+	(*ShuffleRun)(nil),      // 13: dusk.v1.ShuffleRun
+	(*DropShuffle)(nil),     // 14: dusk.v1.DropShuffle
+	(*FreeKeys)(nil),        // 15: dusk.v1.FreeKeys
+	(*TaskFinished)(nil),    // 16: dusk.v1.TaskFinished
+	(*TaskErred)(nil),       // 17: dusk.v1.TaskErred
+	(*AddKeys)(nil),         // 18: dusk.v1.AddKeys
+	(*ReleasedData)(nil),    // 19: dusk.v1.ReleasedData
+	(*MissingData)(nil),     // 20: dusk.v1.MissingData
+	(*UpdateGraph)(nil),     // 21: dusk.v1.UpdateGraph
+	(*ReleaseKeys)(nil),     // 22: dusk.v1.ReleaseKeys
+	(*KeyInMemory)(nil),     // 23: dusk.v1.KeyInMemory
+	(*KeyErred)(nil),        // 24: dusk.v1.KeyErred
+	(*StealRequest)(nil),    // 25: dusk.v1.StealRequest
+	(*StealResponse)(nil),   // 26: dusk.v1.StealResponse
+	(*Retire)(nil),          // 27: dusk.v1.Retire
+	(*Replicate)(nil),       // 28: dusk.v1.Replicate
+	(*Retired)(nil),         // 29: dusk.v1.Retired
+	(*SchedulerQuery)(nil),  // 30: dusk.v1.SchedulerQuery
+	(*SchedulerReply)(nil),  // 31: dusk.v1.SchedulerReply
+	(*PeerLost)(nil),        // 32: dusk.v1.PeerLost
+	(*WorkerStatus)(nil),    // 33: dusk.v1.WorkerStatus
+	(*Memory)(nil),          // 34: dusk.v1.Memory
+	(*WorkerMetrics)(nil),   // 35: dusk.v1.WorkerMetrics
+	(*LogLine)(nil),         // 36: dusk.v1.LogLine
+	(*WorkersQuery)(nil),    // 37: dusk.v1.WorkersQuery
+	(*WorkerInfo)(nil),      // 38: dusk.v1.WorkerInfo
+	(*WorkersReply)(nil),    // 39: dusk.v1.WorkersReply
+	(*PushHeader)(nil),      // 40: dusk.v1.PushHeader
+	(*GetDataRequest)(nil),  // 41: dusk.v1.GetDataRequest
+	(*ProgressQuery)(nil),   // 42: dusk.v1.ProgressQuery
+	(*Progress)(nil),        // 43: dusk.v1.Progress
+	(*ProgressReply)(nil),   // 44: dusk.v1.ProgressReply
+	(*TaskStreamQuery)(nil), // 45: dusk.v1.TaskStreamQuery
+	(*TaskRecord)(nil),      // 46: dusk.v1.TaskRecord
+	(*TaskStreamReply)(nil), // 47: dusk.v1.TaskStreamReply
+	(*Profile)(nil),         // 48: dusk.v1.Profile
+	(*ProfileData)(nil),     // 49: dusk.v1.ProfileData
+	(*ProfileReply)(nil),    // 50: dusk.v1.ProfileReply
+	nil,                     // 51: dusk.v1.HelloWorker.ResourcesEntry
+	nil,                     // 52: dusk.v1.WorkerInfo.ResourcesEntry
 }
 var file_dusk_proto_depIdxs = []int32{
 	1,  // 0: dusk.v1.Batch.msgs:type_name -> dusk.v1.Msg
-	11, // 1: dusk.v1.Msg.hello_worker:type_name -> dusk.v1.HelloWorker
-	12, // 2: dusk.v1.Msg.hello_client:type_name -> dusk.v1.HelloClient
-	13, // 3: dusk.v1.Msg.welcome:type_name -> dusk.v1.Welcome
-	14, // 4: dusk.v1.Msg.compute_task:type_name -> dusk.v1.ComputeTask
-	17, // 5: dusk.v1.Msg.free_keys:type_name -> dusk.v1.FreeKeys
-	18, // 6: dusk.v1.Msg.task_finished:type_name -> dusk.v1.TaskFinished
-	19, // 7: dusk.v1.Msg.task_erred:type_name -> dusk.v1.TaskErred
-	20, // 8: dusk.v1.Msg.add_keys:type_name -> dusk.v1.AddKeys
-	21, // 9: dusk.v1.Msg.released_data:type_name -> dusk.v1.ReleasedData
-	22, // 10: dusk.v1.Msg.missing_data:type_name -> dusk.v1.MissingData
-	23, // 11: dusk.v1.Msg.update_graph:type_name -> dusk.v1.UpdateGraph
-	24, // 12: dusk.v1.Msg.release_keys:type_name -> dusk.v1.ReleaseKeys
-	25, // 13: dusk.v1.Msg.key_in_memory:type_name -> dusk.v1.KeyInMemory
-	26, // 14: dusk.v1.Msg.key_erred:type_name -> dusk.v1.KeyErred
-	27, // 15: dusk.v1.Msg.steal_request:type_name -> dusk.v1.StealRequest
-	28, // 16: dusk.v1.Msg.steal_response:type_name -> dusk.v1.StealResponse
-	29, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
-	30, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
-	31, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
-	35, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
-	37, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
-	39, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
-	41, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
-	16, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
-	44, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
-	46, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
-	47, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
-	49, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
-	50, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
-	51, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
-	52, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
+	9,  // 1: dusk.v1.Msg.hello_worker:type_name -> dusk.v1.HelloWorker
+	10, // 2: dusk.v1.Msg.hello_client:type_name -> dusk.v1.HelloClient
+	11, // 3: dusk.v1.Msg.welcome:type_name -> dusk.v1.Welcome
+	12, // 4: dusk.v1.Msg.compute_task:type_name -> dusk.v1.ComputeTask
+	15, // 5: dusk.v1.Msg.free_keys:type_name -> dusk.v1.FreeKeys
+	16, // 6: dusk.v1.Msg.task_finished:type_name -> dusk.v1.TaskFinished
+	17, // 7: dusk.v1.Msg.task_erred:type_name -> dusk.v1.TaskErred
+	18, // 8: dusk.v1.Msg.add_keys:type_name -> dusk.v1.AddKeys
+	19, // 9: dusk.v1.Msg.released_data:type_name -> dusk.v1.ReleasedData
+	20, // 10: dusk.v1.Msg.missing_data:type_name -> dusk.v1.MissingData
+	21, // 11: dusk.v1.Msg.update_graph:type_name -> dusk.v1.UpdateGraph
+	22, // 12: dusk.v1.Msg.release_keys:type_name -> dusk.v1.ReleaseKeys
+	23, // 13: dusk.v1.Msg.key_in_memory:type_name -> dusk.v1.KeyInMemory
+	24, // 14: dusk.v1.Msg.key_erred:type_name -> dusk.v1.KeyErred
+	25, // 15: dusk.v1.Msg.steal_request:type_name -> dusk.v1.StealRequest
+	26, // 16: dusk.v1.Msg.steal_response:type_name -> dusk.v1.StealResponse
+	27, // 17: dusk.v1.Msg.retire:type_name -> dusk.v1.Retire
+	28, // 18: dusk.v1.Msg.replicate:type_name -> dusk.v1.Replicate
+	29, // 19: dusk.v1.Msg.retired:type_name -> dusk.v1.Retired
+	33, // 20: dusk.v1.Msg.worker_status:type_name -> dusk.v1.WorkerStatus
+	35, // 21: dusk.v1.Msg.worker_metrics:type_name -> dusk.v1.WorkerMetrics
+	37, // 22: dusk.v1.Msg.workers_query:type_name -> dusk.v1.WorkersQuery
+	39, // 23: dusk.v1.Msg.workers_reply:type_name -> dusk.v1.WorkersReply
+	14, // 24: dusk.v1.Msg.drop_shuffle:type_name -> dusk.v1.DropShuffle
+	42, // 25: dusk.v1.Msg.progress_query:type_name -> dusk.v1.ProgressQuery
+	44, // 26: dusk.v1.Msg.progress_reply:type_name -> dusk.v1.ProgressReply
+	45, // 27: dusk.v1.Msg.task_stream_query:type_name -> dusk.v1.TaskStreamQuery
+	47, // 28: dusk.v1.Msg.task_stream_reply:type_name -> dusk.v1.TaskStreamReply
+	48, // 29: dusk.v1.Msg.profile:type_name -> dusk.v1.Profile
+	49, // 30: dusk.v1.Msg.profile_data:type_name -> dusk.v1.ProfileData
+	50, // 31: dusk.v1.Msg.profile_reply:type_name -> dusk.v1.ProfileReply
 	4,  // 32: dusk.v1.Msg.adapt:type_name -> dusk.v1.Adapt
 	5,  // 33: dusk.v1.Msg.adapt_reply:type_name -> dusk.v1.AdaptReply
 	2,  // 34: dusk.v1.Msg.shared:type_name -> dusk.v1.Shared
 	3,  // 35: dusk.v1.Msg.shared_reply:type_name -> dusk.v1.SharedReply
-	34, // 36: dusk.v1.Msg.peer_lost:type_name -> dusk.v1.PeerLost
-	32, // 37: dusk.v1.Msg.scheduler_query:type_name -> dusk.v1.SchedulerQuery
-	33, // 38: dusk.v1.Msg.scheduler_reply:type_name -> dusk.v1.SchedulerReply
-	53, // 39: dusk.v1.Task.resources:type_name -> dusk.v1.Task.ResourcesEntry
-	6,  // 40: dusk.v1.Task.chain:type_name -> dusk.v1.Task
-	7,  // 41: dusk.v1.Task.shuffle:type_name -> dusk.v1.ShuffleTask
-	54, // 42: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
-	6,  // 43: dusk.v1.ComputeTask.task:type_name -> dusk.v1.Task
-	8,  // 44: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
-	9,  // 45: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
-	15, // 46: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
-	10, // 47: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
-	6,  // 48: dusk.v1.UpdateGraph.tasks:type_name -> dusk.v1.Task
-	10, // 49: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
-	36, // 50: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
-	48, // 51: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
-	38, // 52: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
-	55, // 53: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
-	36, // 54: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
-	40, // 55: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
-	45, // 56: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
-	48, // 57: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
-	51, // 58: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
-	0,  // 59: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
-	0,  // 60: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
-	60, // [60:61] is the sub-list for method output_type
-	59, // [59:60] is the sub-list for method input_type
-	59, // [59:59] is the sub-list for extension type_name
-	59, // [59:59] is the sub-list for extension extendee
-	0,  // [0:59] is the sub-list for field type_name
+	32, // 36: dusk.v1.Msg.peer_lost:type_name -> dusk.v1.PeerLost
+	30, // 37: dusk.v1.Msg.scheduler_query:type_name -> dusk.v1.SchedulerQuery
+	31, // 38: dusk.v1.Msg.scheduler_reply:type_name -> dusk.v1.SchedulerReply
+	51, // 39: dusk.v1.HelloWorker.resources:type_name -> dusk.v1.HelloWorker.ResourcesEntry
+	6,  // 40: dusk.v1.ComputeTask.priority:type_name -> dusk.v1.Priority
+	7,  // 41: dusk.v1.ComputeTask.deps:type_name -> dusk.v1.Dep
+	13, // 42: dusk.v1.ComputeTask.shuffle:type_name -> dusk.v1.ShuffleRun
+	8,  // 43: dusk.v1.TaskErred.err:type_name -> dusk.v1.TaskError
+	8,  // 44: dusk.v1.KeyErred.err:type_name -> dusk.v1.TaskError
+	34, // 45: dusk.v1.WorkerMetrics.memory:type_name -> dusk.v1.Memory
+	46, // 46: dusk.v1.WorkerMetrics.activity:type_name -> dusk.v1.TaskRecord
+	36, // 47: dusk.v1.WorkerMetrics.logs:type_name -> dusk.v1.LogLine
+	52, // 48: dusk.v1.WorkerInfo.resources:type_name -> dusk.v1.WorkerInfo.ResourcesEntry
+	34, // 49: dusk.v1.WorkerInfo.memory:type_name -> dusk.v1.Memory
+	38, // 50: dusk.v1.WorkersReply.workers:type_name -> dusk.v1.WorkerInfo
+	43, // 51: dusk.v1.ProgressReply.progress:type_name -> dusk.v1.Progress
+	46, // 52: dusk.v1.TaskStreamReply.records:type_name -> dusk.v1.TaskRecord
+	49, // 53: dusk.v1.ProfileReply.profiles:type_name -> dusk.v1.ProfileData
+	0,  // 54: dusk.v1.Dusk.Stream:input_type -> dusk.v1.Batch
+	0,  // 55: dusk.v1.Dusk.Stream:output_type -> dusk.v1.Batch
+	55, // [55:56] is the sub-list for method output_type
+	54, // [54:55] is the sub-list for method input_type
+	54, // [54:54] is the sub-list for extension type_name
+	54, // [54:54] is the sub-list for extension extendee
+	0,  // [0:54] is the sub-list for field type_name
 }
 
 func init() { file_dusk_proto_init() }
@@ -4602,7 +4375,7 @@ func file_dusk_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_dusk_proto_rawDesc), len(file_dusk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   56,
+			NumMessages:   53,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
