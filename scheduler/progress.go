@@ -75,7 +75,7 @@ func (s *State) Progress() []protocol.Progress {
 // validateCounts checks that each prefix's counts equal its tasks'.
 func (s *State) validateCounts(bad func(string, ...any)) {
 	want := map[*prefix]*counts{}
-	for _, t := range s.tasks {
+	for t := range s.tasks.all() {
 		c := want[t.prefix]
 		if c == nil {
 			c = &counts{}
@@ -106,7 +106,7 @@ const neighboursShown = 100
 
 // TaskInfo describes the task of key k, if the scheduler knows it.
 func (s *State) TaskInfo(k graph.Key) (protocol.TaskInfo, bool) {
-	t := s.tasks[k]
+	t := s.tasks.get(k)
 	if t == nil {
 		return protocol.TaskInfo{}, false
 	}
@@ -131,7 +131,7 @@ func (s *State) TaskInfo(k graph.Key) (protocol.TaskInfo, bool) {
 // every task: it is for a page that asks now and then, not for each event.
 func (s *State) Groups() []protocol.Group {
 	inputs := map[string]map[string]bool{}
-	for _, t := range s.tasks {
+	for t := range s.tasks.all() {
 		for _, d := range t.deps() {
 			if d.prefix != t.prefix {
 				in := inputs[t.prefix.name]

@@ -119,7 +119,7 @@ var sharedOps = map[protocol.SharedOp]sharedOp{
 			return &protocol.SharedReply{Err: fmt.Sprintf("a dataset named %q is already published", m.Name)}, false
 		}
 		for _, k := range m.Keys {
-			if t := s.tasks[k]; t == nil || t.state != Memory && !t.needed() {
+			if t := s.tasks.get(k); t == nil || t.state != Memory && !t.needed() {
 				return &protocol.SharedReply{Err: fmt.Sprintf("dataset %q: partition %s is not held or computing on the cluster", m.Name, k)}, false
 			}
 		}

@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -238,7 +237,7 @@ type prefix struct {
 // goroutine feeds it events and sends what Outbox returns.
 type State struct {
 	cfg     Config
-	tasks   map[graph.Key]*task
+	tasks   taskIndex
 	workers map[protocol.WorkerID]*worker
 	order   []*worker // join order
 	joined  int
@@ -271,7 +270,7 @@ type State struct {
 func New(cfg Config) *State {
 	return &State{
 		cfg:      cfg.withDefaults(),
-		tasks:    make(map[graph.Key]*task),
+		tasks:    newTaskIndex(),
 		workers:  make(map[protocol.WorkerID]*worker),
 		clients:  make(map[protocol.ClientID]bool),
 		shared:   newShared(),
@@ -319,7 +318,7 @@ func (s *State) retirements() {
 			continue
 		}
 		w.handoff = slices.DeleteFunc(w.handoff, func(t *task) bool {
-			return s.tasks[t.key()] != t || t.state != Memory || !t.needed() || len(t.whoHas) != 1 || t.whoHas[0] != w
+			return s.tasks.get(t.key()) != t || t.state != Memory || !t.needed() || len(t.whoHas) != 1 || t.whoHas[0] != w
 		})
 		s.maybeRetired(w)
 	}
@@ -452,7 +451,7 @@ func (s *State) ClientLost(id protocol.ClientID) {
 	s.sharedClientLost(id)
 	s.waits = slices.DeleteFunc(s.waits, func(w workersWait) bool { return w.client == id })
 	var keys []graph.Key
-	for _, t := range s.tasks {
+	for t := range s.tasks.all() {
 		for _, c := range t.ex().wantedBy {
 			if c == id {
 				keys = append(keys, t.key())
@@ -522,7 +521,7 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) error {
 		s.taskErred(w, m)
 	case *protocol.AddKeys:
 		for i, k := range m.Keys {
-			switch t := s.tasks[k]; {
+			switch t := s.tasks.get(k); {
 			case t != nil && t.state == Memory:
 				s.addReplica(t, w, m.Nbytes[i])
 				s.handedOff(t)
@@ -535,7 +534,7 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) error {
 		}
 	case *protocol.ReleasedData:
 		for _, k := range m.Keys {
-			if t := s.tasks[k]; t != nil {
+			if t := s.tasks.get(k); t != nil {
 				s.dropReplica(t, w)
 			}
 		}
@@ -594,7 +593,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 		s.clients[c] = true
 	}
 	s.gen++
-	s.reserve(len(m.Tasks))
+	s.tasks.reserve(len(m.Tasks))
 	// Create the new tasks first, then link them, so that inputs submitted
 	// after their dependents are found.
 	fresh := make([]*task, 0, len(m.Tasks))
@@ -604,7 +603,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 	}
 	for _, spec := range m.Tasks {
 		key := spec.Key()
-		t := s.tasks[key]
+		t := s.tasks.get(key)
 		if t == nil {
 			t = s.newTask(spec)
 		}
@@ -631,7 +630,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 		// Room for the inputs and a dependent, as most tasks have.
 		t.links = slices.Grow(t.links, t.spec.NumInputs()+1)
 		t.spec.Inputs(func(in graph.Key) {
-			d := s.tasks[in]
+			d := s.tasks.get(in)
 			if d == nil {
 				// Not submitted: it must already be held. Its spec is its
 				// own, not a part of t's that would keep it alive.
@@ -645,7 +644,7 @@ func (s *State) updateGraph(c protocol.ClientID, m *protocol.UpdateGraph) {
 	}
 	s.prioritize(fresh, m.Keys)
 	for _, k := range m.Keys {
-		t := s.tasks[k]
+		t := s.tasks.get(k)
 		if t == nil {
 			t = s.newTask(keySpec(k))
 		}
@@ -696,7 +695,7 @@ func (s *State) prioritize(fresh []*task, wanted []graph.Key) {
 		}
 	}
 	for _, k := range wanted {
-		if t := s.tasks[k]; t != nil && t.prio.Gen == s.gen && t.prio.Ord == -1 {
+		if t := s.tasks.get(k); t != nil && t.prio.Gen == s.gen && t.prio.Ord == -1 {
 			walk(t)
 		}
 	}
@@ -705,18 +704,6 @@ func (s *State) prioritize(fresh []*task, wanted []graph.Key) {
 			walk(t)
 		}
 	}
-}
-
-// reserve makes room in the task map for n more tasks at once: a graph
-// larger than what is held would otherwise grow the map by doublings, each
-// a rehash of every task (a tenth of the scheduler's time for a million).
-func (s *State) reserve(n int) {
-	if n <= len(s.tasks) {
-		return
-	}
-	m := make(map[graph.Key]*task, len(s.tasks)+n)
-	maps.Copy(m, s.tasks)
-	s.tasks = m
 }
 
 // keySpec is the spec of a task known only by its key.
@@ -734,13 +721,13 @@ func (s *State) newTask(spec graph.Spec) *task {
 	}
 	t := &task{spec: spec, prefix: p}
 	p.counts.states[Released]++
-	s.tasks[k] = t
+	s.tasks.put(t)
 	return t
 }
 
 func (s *State) releaseKeys(c protocol.ClientID, keys []graph.Key) {
 	for _, k := range keys {
-		t := s.tasks[k]
+		t := s.tasks.get(k)
 		if t == nil {
 			continue
 		}
@@ -755,7 +742,7 @@ func (s *State) releaseKeys(c protocol.ClientID, keys []graph.Key) {
 }
 
 func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
-	t := s.tasks[m.Key]
+	t := s.tasks.get(m.Key)
 	switch {
 	case t == nil:
 		s.free(w.id, m.Key)
@@ -794,7 +781,7 @@ func (s *State) taskFinished(w *worker, m *protocol.TaskFinished) {
 }
 
 func (s *State) taskErred(w *worker, m *protocol.TaskErred) {
-	t := s.tasks[m.Key]
+	t := s.tasks.get(m.Key)
 	if t == nil || t.state != Processing || t.processingOn != w || m.Run != t.run {
 		return
 	}
@@ -813,7 +800,7 @@ func (s *State) taskErred(w *worker, m *protocol.TaskErred) {
 // told to look: that copy is dropped, and the client hears again where the
 // key is, now or once it is recomputed.
 func (s *State) clientMissing(c protocol.ClientID, m *protocol.MissingData) {
-	t := s.tasks[m.Key]
+	t := s.tasks.get(m.Key)
 	if t == nil {
 		return
 	}
@@ -830,7 +817,7 @@ func (s *State) clientMissing(c protocol.ClientID, m *protocol.MissingData) {
 }
 
 func (s *State) missingData(w *worker, m *protocol.MissingData) {
-	t := s.tasks[m.Key]
+	t := s.tasks.get(m.Key)
 	if t == nil || m.Run != 0 && m.Run != t.run {
 		return // or about a result recomputed since
 	}
@@ -1078,12 +1065,15 @@ func (s *State) stop(t *task) {
 // forget removes a task that is neither wanted nor referred to.
 func (s *State) forget(t *task) {
 	s.setState(t, Forgotten)
-	delete(s.tasks, t.key())
+	s.tasks.delete(t)
 	s.forgetShuffleTask(t)
 	for _, d := range t.deps() {
 		d.dropDependent(t)
 		s.recheck = append(s.recheck, d)
 	}
+	// A forgotten task may stay referenced a while (a stale entry of the
+	// queue): it must not keep the rest of its graph alive.
+	t.links, t.ndeps, t.whoHas, t.extra = nil, 0, nil, nil
 }
 
 // fail marks t and every active dependent as erred with err and tells the
@@ -1314,7 +1304,7 @@ func (s *State) stealable(victim, thief *worker) *task {
 
 // stealResponse moves a task the victim gave up to the thief.
 func (s *State) stealResponse(victim *worker, m *protocol.StealResponse) {
-	t := s.tasks[m.Key]
+	t := s.tasks.get(m.Key)
 	if t == nil || t.ex().stealTo == nil || t.processingOn != victim {
 		return // the task moved on since the request
 	}
@@ -1416,8 +1406,8 @@ func (s *State) maybeRetired(w *worker) {
 
 // byPriority is every task in priority order.
 func (s *State) byPriority() []*task {
-	ts := make([]*task, 0, len(s.tasks))
-	for _, t := range s.tasks {
+	ts := make([]*task, 0, s.tasks.len())
+	for t := range s.tasks.all() {
 		ts = append(ts, t)
 	}
 	sortByPriority(ts)

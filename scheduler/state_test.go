@@ -342,8 +342,8 @@ func formatMsg(m protocol.Msg) string {
 }
 
 func dumpStates(s *State) string {
-	ts := make([]*task, 0, len(s.tasks))
-	for _, t := range s.tasks {
+	ts := make([]*task, 0, s.tasks.len())
+	for t := range s.tasks.all() {
 		ts = append(ts, t)
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].key() < ts[j].key() })
@@ -372,8 +372,8 @@ func dumpStates(s *State) string {
 }
 
 func dumpPriorities(s *State) string {
-	ts := make([]*task, 0, len(s.tasks))
-	for _, t := range s.tasks {
+	ts := make([]*task, 0, s.tasks.len())
+	for t := range s.tasks.all() {
 		ts = append(ts, t)
 	}
 	sortByPriority(ts)
@@ -386,7 +386,7 @@ func dumpPriorities(s *State) string {
 
 // currentRun is the run number of key's latest assignment, or 0.
 func currentRun(s *State, k graph.Key) uint64 {
-	if t := s.tasks[k]; t != nil {
+	if t := s.tasks.get(k); t != nil {
 		return t.run
 	}
 	return 0

@@ -19,15 +19,16 @@ func (s *State) Validate() error {
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	held := map[*worker]int64{}
 	limited := map[*limit]map[*worker]int{}
-	for k, t := range s.tasks {
+	for t := range s.tasks.all() {
+		k := t.key()
 		if l := t.ex().limit; l != nil && t.state == Processing {
 			if limited[l] == nil {
 				limited[l] = map[*worker]int{}
 			}
 			limited[l][t.processingOn]++
 		}
-		if t.key() != k {
-			bad("task %s is filed under %s", t.key(), k)
+		if s.tasks.get(t.key()) != t {
+			bad("task %s is not found under its key", t.key())
 		}
 		switch t.state {
 		case Forgotten:
@@ -70,7 +71,7 @@ func (s *State) Validate() error {
 			held[w] += t.nbytes
 		}
 		for _, d := range t.deps() {
-			if s.tasks[d.key()] != d {
+			if s.tasks.get(d.key()) != d {
 				bad("task %s has input %s, which is not known", k, d.key())
 			}
 			if !slices.Contains(d.dependents(), t) {

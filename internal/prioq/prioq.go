@@ -101,6 +101,8 @@ func (q *Queue[T]) Pop() (T, uint64, bool) {
 	q.entries = q.entries[:last]
 	if last > 0 {
 		q.down(0)
+	} else if cap(q.entries) > keptEmpty {
+		q.entries = nil // as the run's
 	}
 	return e.item, e.seq, true
 }
