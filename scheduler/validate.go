@@ -37,8 +37,8 @@ func (s *State) Validate() error {
 			w := t.processingOn
 			if w == nil || s.workers[w.id] != w {
 				bad("task %s is processing on a worker that is not live", k)
-			} else if int(t.slot) >= len(w.assigned) || w.assigned[t.slot] != t {
-				bad("task %s is processing on %s but not in its slot %d", k, w.id, t.slot)
+			} else if int(t.slot()) >= len(w.assigned) || w.assigned[t.slot()] != t {
+				bad("task %s is processing on %s but not in its slot %d", k, w.id, t.slot())
 			}
 		case Waiting:
 			n := 0
@@ -88,8 +88,11 @@ func (s *State) Validate() error {
 		if w.nbytes != held[w] {
 			bad("worker %s counts %d bytes held, but its tasks in memory hold %d", id, w.nbytes, held[w])
 		}
+		if len(w.estimates) != len(w.assigned) {
+			bad("worker %s has %d estimates for %d tasks", id, len(w.estimates), len(w.assigned))
+		}
 		for i, t := range w.assigned {
-			if t.processingOn != w || int(t.slot) != i || t.state != Processing {
+			if t.processingOn != w || int(t.slot()) != i || t.state != Processing {
 				bad("worker %s has %s in slot %d, which is %s there", id, t.key(), i, t.state)
 			}
 		}

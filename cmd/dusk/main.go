@@ -20,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "bench" {
-		cluster.TuneGC() // the benchmark's process is Dusk's own, as a worker's is
+		cluster.TuneGC(cluster.DataGC) // the benchmark's process is Dusk's own, as a worker's is
 		// Interrupted, the suite stops and its local cluster closes, taking
 		// its workers' spill directories with it.
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)

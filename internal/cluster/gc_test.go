@@ -17,8 +17,21 @@ func TestGCPercentFor(t *testing.T) {
 		{10 << 30, 4},    // and no less than 4%
 		{100 << 30, 4},
 	} {
-		if got := gcPercentFor(c.live); got != c.want {
-			t.Errorf("gcPercentFor(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		if got := DataGC.percentFor(c.live); got != c.want {
+			t.Errorf("DataGC.percentFor(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{16 << 20, 100}, // 32 MiB at least
+		{64 << 20, 50},  // is half of 64 MiB
+		{128 << 20, 25}, // a quarter of 128 MiB
+		{1 << 30, 25},   // and no less than a quarter
+	} {
+		if got := SchedulerGC.percentFor(c.live); got != c.want {
+			t.Errorf("SchedulerGC.percentFor(%d MiB) = %d, want %d", c.live>>20, got, c.want)
 		}
 	}
 }

@@ -216,7 +216,7 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 	}
 	// The scheduler's process is Dusk's own too: a graph of a million tasks
 	// left a heap of twice its live size under Go's default (GOGC 100).
-	cluster.TuneGC()
+	cluster.TuneGC(cluster.SchedulerGC)
 	tl, gossipKey, err := sf.sec.load()
 	if err != nil {
 		return err
@@ -494,7 +494,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := storage.AllowOnly(f.allowPaths); err != nil {
 		return err
 	}
-	cluster.TuneGC()
+	cluster.TuneGC(cluster.DataGC)
 	cluster.LimitGoMemory(limit, f.fractions())
 	// The worker lives until told to stop or until its nanny goes; the
 	// scheduler is waited for, file and all, for --death-timeout.

@@ -588,6 +588,10 @@ type UpdateGraph struct {
 	// MaxWorkers, when positive, is how many workers may run the new tasks
 	// at once.
 	MaxWorkers int
+	// More parts of the same graph follow from the same client: a graph
+	// larger than a message goes in parts, which the scheduler files as
+	// they come; the last has the keys and MaxWorkers.
+	More bool
 }
 
 // ReleaseKeys says the client no longer wants the keys.

@@ -19,7 +19,7 @@ const partBytes = 8 << 20
 
 // toWireParts converts a batch of messages to wire batches of about
 // partBytes or less each, in order; a graph whose tasks take more goes in
-// parts (UpdateGraph.more), which fromWire's joiner puts together again.
+// parts (UpdateGraph.more), which the scheduler files as they come.
 func toWireParts(msgs []protocol.Msg) ([]*pb.Batch, error) {
 	var out []*pb.Batch
 	cur, size := &pb.Batch{}, 0
@@ -69,31 +69,15 @@ func graphParts(g *protocol.UpdateGraph) []*pb.Msg {
 	return append(parts, &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: cur}})
 }
 
-// joiner converts a stream's wire batches back to messages, putting a
-// graph sent in parts together again: its parts are consecutive, as one
-// writer sends them.
-type joiner struct{ graph *protocol.UpdateGraph }
-
-func (j *joiner) fromWire(b *pb.Batch) ([]protocol.Msg, error) {
-	msgs := make([]protocol.Msg, 0, len(b.Msgs))
-	for _, w := range b.Msgs {
+// batchFromWire converts a wire batch back to messages.
+func batchFromWire(b *pb.Batch) ([]protocol.Msg, error) {
+	msgs := make([]protocol.Msg, len(b.Msgs))
+	for i, w := range b.Msgs {
 		m, err := msgFromWire(w)
 		if err != nil {
 			return nil, err
 		}
-		if g, ok := m.(*protocol.UpdateGraph); ok {
-			if j.graph != nil {
-				j.graph.Tasks = append(j.graph.Tasks, g.Tasks...)
-				j.graph.Keys, j.graph.MaxWorkers = g.Keys, g.MaxWorkers
-				g = j.graph
-			}
-			if w.GetUpdateGraph().GetMore() {
-				j.graph = g
-				continue
-			}
-			j.graph, m = nil, g
-		}
-		msgs = append(msgs, m)
+		msgs[i] = m
 	}
 	return msgs, nil
 }
@@ -137,7 +121,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		for i, t := range m.Tasks {
 			specs[i] = specToWire(t)
 		}
-		return &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: &pb.UpdateGraph{Specs: specs, Keys: keysToWire(m.Keys), MaxWorkers: int32(m.MaxWorkers)}}}, nil
+		return &pb.Msg{Kind: &pb.Msg_UpdateGraph{UpdateGraph: &pb.UpdateGraph{Specs: specs, Keys: keysToWire(m.Keys), MaxWorkers: int32(m.MaxWorkers), More: m.More}}}, nil
 	case *protocol.ReleaseKeys:
 		return &pb.Msg{Kind: &pb.Msg_ReleaseKeys{ReleaseKeys: &pb.ReleaseKeys{Keys: keysToWire(m.Keys)}}}, nil
 	case *protocol.KeyInMemory:
@@ -277,7 +261,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 			}
 			tasks[i] = spec
 		}
-		return &protocol.UpdateGraph{Tasks: tasks, Keys: keysFromWire(m.Keys), MaxWorkers: int(m.MaxWorkers)}, nil
+		return &protocol.UpdateGraph{Tasks: tasks, Keys: keysFromWire(m.Keys), MaxWorkers: int(m.MaxWorkers), More: m.More}, nil
 	case *pb.Msg_ReleaseKeys:
 		return &protocol.ReleaseKeys{Keys: keysFromWire(k.ReleaseKeys.Keys)}, nil
 	case *pb.Msg_KeyInMemory:

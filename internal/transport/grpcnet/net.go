@@ -333,13 +333,12 @@ func newStream(send func(*pb.Batch) error, recv func() (*pb.Batch, error), end f
 	s := &stream{in: transport.NewMailbox(), out: transport.NewMailbox(), end: end, done: make(chan struct{})}
 	go func() {
 		defer s.Close()
-		var j joiner
 		for {
 			b, err := recv()
 			if err != nil {
 				return
 			}
-			msgs, err := j.fromWire(b)
+			msgs, err := batchFromWire(b)
 			if err != nil {
 				return
 			}

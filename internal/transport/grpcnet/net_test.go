@@ -83,24 +83,44 @@ func TestConvertRoundTrip(t *testing.T) {
 	}
 }
 
-// roundTrip sends msgs to their wire batches and back, as a stream does.
+// roundTrip sends msgs to their wire batches and back, as a stream does,
+// and puts a graph that came in parts together again.
 func roundTrip(t *testing.T, msgs []protocol.Msg) []protocol.Msg {
 	t.Helper()
 	bs, err := toWireParts(msgs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var j joiner
 	var back []protocol.Msg
+	var parts *protocol.UpdateGraph
 	for _, b := range bs {
 		if n := proto.Size(b); n > 2*partBytes {
 			t.Errorf("a wire batch of %d bytes", n)
 		}
-		ms, err := j.fromWire(b)
+		ms, err := batchFromWire(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back = append(back, ms...)
+		for _, m := range ms {
+			g, ok := m.(*protocol.UpdateGraph)
+			switch {
+			case ok && parts != nil:
+				parts.Tasks = append(parts.Tasks, g.Tasks...)
+				parts.Keys, parts.MaxWorkers, parts.More = g.Keys, g.MaxWorkers, g.More
+				g = parts
+			case parts != nil:
+				t.Fatalf("%T between the parts of a graph", m)
+			}
+			if ok && g.More {
+				parts = g
+				continue
+			}
+			parts = nil
+			back = append(back, m)
+			if ok {
+				back[len(back)-1] = g
+			}
+		}
 	}
 	if len(back) != len(msgs) {
 		t.Fatalf("%d messages came back of %d", len(back), len(msgs))
@@ -108,8 +128,8 @@ func roundTrip(t *testing.T, msgs []protocol.Msg) []protocol.Msg {
 	return back
 }
 
-// A graph larger than a message may be goes in parts and comes back whole,
-// between the messages before and after it.
+// A graph larger than a message may be goes in parts, consecutive, which
+// put together are the graph, between the messages before and after it.
 func TestGraphInParts(t *testing.T) {
 	g := &protocol.UpdateGraph{Keys: []graph.Key{"sum"}, MaxWorkers: 3}
 	for i := range 300_000 {
