@@ -105,6 +105,9 @@ flags (N may be written 1e7; files are written if absent):
 
 var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch", "scale"}
 
+// Suites names what `dusk bench` runs: the suites, then compare and check.
+func Suites() []string { return append(slices.Clone(suites), "compare", "check") }
+
 // Main runs `dusk bench` with args (those after "bench"). connect is used
 // by every suite but gen.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect Connect) error {

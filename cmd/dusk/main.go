@@ -7,32 +7,28 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"io"
 	"os"
-	"os/signal"
-	"syscall"
+	"strings"
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench"
 	"github.com/duskdata/dusk/internal/cluster"
+	"github.com/duskdata/dusk/internal/daemon"
 	"github.com/duskdata/dusk/internal/progress"
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "bench" {
-		cluster.TuneGC(cluster.DataGC) // the benchmark's process is Dusk's own, as a worker's is
-		// Interrupted, the suite stops and its local cluster closes, taking
-		// its workers' spill directories with it.
-		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-		err := bench.Main(ctx, os.Args[2:], os.Stdout, os.Stderr, connect)
-		stop()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "dusk bench:", err)
-			os.Exit(1)
-		}
-		return
-	}
+	daemon.AddCommand(daemon.Command{Name: "bench", Synopsis: "SUITE [--rows 1e7] [--data DIR] ...",
+		About: "the benchmarks: " + strings.Join(bench.Suites(), ", ") + " (dusk bench -h)", Run: runBench})
 	dusk.Main()
+}
+
+// runBench runs `dusk bench`. Interrupted, the suite stops and its local
+// cluster closes, taking its workers' spill directories with it.
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cluster.TuneGC(cluster.DataGC) // the benchmark's process is Dusk's own, as a worker's is
+	return bench.Main(ctx, args, stdout, stderr, connect)
 }
 
 // connect is the bench.Connect of `dusk bench`: a client of the scheduler

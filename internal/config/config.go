@@ -14,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -124,7 +125,7 @@ func Parse(cmd string, fs *flag.FlagSet, args, environ []string) ([]Setting, err
 			}
 		}
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return nil, err
 	}
 	fs.Visit(func(f *flag.Flag) {
@@ -147,6 +148,33 @@ func Parse(cmd string, fs *flag.FlagSet, args, environ []string) ([]Setting, err
 		out = append(out, s)
 	})
 	return out, nil
+}
+
+// parseArgs parses the command line into fs. A flag fs lacks fails naming
+// the nearest it has, as a configuration file's unknown key does, rather
+// than with the flag package's bare message and every flag's usage; -h
+// still prints the usage.
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		return err
+	}
+	const undefined = "flag provided but not defined: "
+	if err == nil || !strings.HasPrefix(err.Error(), undefined) {
+		return err
+	}
+	name := strings.TrimLeft(strings.TrimPrefix(err.Error(), undefined), "-")
+	var known []string
+	fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+	msg := fmt.Sprintf("unknown flag --%s", name)
+	if near := Closest(name, known); near != "" {
+		msg += fmt.Sprintf(" (did you mean --%s?)", near)
+	}
+	return fmt.Errorf("%s; -h lists the flags", msg)
 }
 
 // EnvName is the environment variable of a flag: DUSK_ and its name in

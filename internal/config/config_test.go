@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -136,5 +137,35 @@ func TestUnknownKeys(t *testing.T) {
 	}
 	if _, err := Parse("worker", workerFlags().fs, nil, []string{"DUSK_NTHREADS=lots"}); err == nil || !strings.Contains(err.Error(), "DUSK_NTHREADS") {
 		t.Errorf("a bad environment value: %v", err)
+	}
+}
+
+// A flag the command lacks on the command line names the nearest it has,
+// and prints no usage; -h prints it.
+func TestUnknownFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nthread", "4"}, "unknown flag --nthread (did you mean --nthreads?); -h lists the flags"},
+		{[]string{"-memory-limt=2GiB"}, "unknown flag --memory-limt (did you mean --memory-limit?); -h lists the flags"},
+		{[]string{"--zzzzzz"}, "unknown flag --zzzzzz; -h lists the flags"},
+	} {
+		f := workerFlags()
+		var out strings.Builder
+		f.fs.SetOutput(&out)
+		_, err := Parse("worker", f.fs, c.args, nil)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q: %v; want %q", c.args, err, c.want)
+		}
+		if out.Len() > 0 {
+			t.Errorf("%q printed %q", c.args, out.String())
+		}
+	}
+	f := workerFlags()
+	var out strings.Builder
+	f.fs.SetOutput(&out)
+	if _, err := Parse("worker", f.fs, []string{"-h"}, nil); !errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), "nthreads") {
+		t.Errorf("-h: %v, printed %q", err, out.String())
 	}
 }

@@ -47,22 +47,67 @@ import (
 	"github.com/duskdata/dusk/worker/store"
 )
 
-const usage = `dusk runs the processes of a Dusk cluster.
+// Command is one of the command line's commands.
+type Command struct {
+	Name     string
+	Synopsis string // its arguments, as usage shows them
+	About    string // what it does, in a line
+	Run      func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
 
-  dusk scheduler [--host H] [--port 8786]
-  dusk worker --scheduler HOST:PORT [--nthreads N] [--memory-limit 4GiB]
-              [--resources GPU=1,...] [--name NAME] [--local-directory DIR]
-              [--no-nanny]
-  dusk bench SUITE [--rows 1e7] [--data DIR] ...   (gen, groupby, join, tasks,
-              shuffle, spill, io, bigsum, compare; "dusk bench -h")
-  dusk cluster [--workers N | --adapt-min N --adapt-max M] [-- WORKER FLAGS]
-              (a scheduler that starts its workers as local processes)
-  dusk config [COMMAND] [FLAGS]    (the flags in effect, and where each came from)
-  dusk tls init DIR [--days 365]   (a CA and certificates for a cluster)
-  dusk version
+// commands are the command line's commands, in the order usage lists them;
+// a binary adds its own with AddCommand.
+var commands = []Command{
+	{Name: "scheduler", Synopsis: "[--host H] [--port 8786]", About: "serve a scheduler", Run: runScheduler},
+	{Name: "worker", Synopsis: "--scheduler HOST:PORT [--nthreads N] [--memory-limit 4GiB] [--resources GPU=1,...] [--name NAME] [--local-directory DIR] [--no-nanny]",
+		About: "serve a worker of the scheduler's cluster, watched by a nanny", Run: runWorker},
+	{Name: "cluster", Synopsis: "[--workers N | --adapt-min N --adapt-max M] [-- WORKER FLAGS]",
+		About: "a scheduler that starts its workers as local processes", Run: runCluster},
+	{Name: "config", Synopsis: "[COMMAND] [FLAGS]", About: "the flags in effect, and where each came from",
+		Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error { return runConfig(args, stdout, stderr) }},
+	{Name: "tls", Synopsis: "init DIR [--days 365]", About: "a CA and certificates for a cluster",
+		Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error { return runTLS(args, stdout, stderr) }},
+	{Name: "version", About: "the build: module version, commit, Go version",
+		Run: func(_ context.Context, _ []string, stdout, _ io.Writer) error {
+			fmt.Fprint(stdout, version(debug.ReadBuildInfo()))
+			return nil
+		}},
+}
 
-Run "dusk COMMAND -h" for a command's flags.
-`
+// AddCommand adds a command to the command line, before it runs: the dusk
+// binary adds `dusk bench`, which a user's worker binary need not carry.
+func AddCommand(c Command) { commands = append(commands, c) }
+
+// usage lists the commands.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("dusk runs the processes of a Dusk cluster.\n\n")
+	for _, c := range commands {
+		b.WriteString(wrap("dusk "+c.Name+" "+c.Synopsis, "  ", "      ", 78))
+		b.WriteString(wrap(c.About, "      ", "      ", 78))
+	}
+	b.WriteString("\nRun \"dusk COMMAND -h\" for a command's flags.\n")
+	return b.String()
+}
+
+// wrap breaks s into lines of at most width, the first indented by first,
+// the later ones by indent.
+func wrap(s, first, indent string, width int) string {
+	var b strings.Builder
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = first + w
+		case len(line)+1+len(w) > width:
+			b.WriteString(line + "\n")
+			line = indent + w
+		default:
+			line += " " + w
+		}
+	}
+	return b.String() + line + "\n"
+}
 
 // Main runs the command line args (without the program's name) and returns
 // the process's exit code. It stops on SIGTERM or SIGINT.
@@ -70,29 +115,28 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
-	var err error
 	switch args[0] {
-	case "scheduler":
-		err = runScheduler(ctx, args[1:], stdout, stderr)
-	case "worker":
-		err = runWorker(ctx, args[1:], stdout, stderr)
-	case "cluster":
-		err = runCluster(ctx, args[1:], stdout, stderr)
-	case "config":
-		err = runConfig(args[1:], stdout, stderr)
-	case "tls":
-		err = runTLS(args[1:], stdout, stderr)
-	case "version":
-		fmt.Fprint(stdout, version(debug.ReadBuildInfo()))
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
-	default:
-		fmt.Fprintf(stderr, "dusk: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprint(stdout, usage())
+		return 0
+	}
+	i := slices.IndexFunc(commands, func(c Command) bool { return c.Name == args[0] })
+	if i < 0 {
+		names := make([]string, len(commands))
+		for j, c := range commands {
+			names[j] = c.Name
+		}
+		msg := fmt.Sprintf("dusk: unknown command %q", args[0])
+		if near := config.Closest(args[0], names); near != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		fmt.Fprintf(stderr, "%s\n\n%s", msg, usage())
 		return 2
 	}
+	err := commands[i].Run(ctx, args[1:], stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -159,12 +203,12 @@ func newSchedulerFlags(stderr io.Writer) *schedulerFlags {
 
 // The flags of each command, for the configuration file's keys.
 func init() {
-	for cmd, flags := range commands {
+	for cmd, flags := range commandFlags {
 		config.Register(cmd, flags)
 	}
 }
 
-var commands = config.Commands{
+var commandFlags = config.Commands{
 	"scheduler": func() *flag.FlagSet { return newSchedulerFlags(io.Discard).fs },
 	"cluster": func() *flag.FlagSet {
 		fs := newSchedulerFlags(io.Discard).fs
