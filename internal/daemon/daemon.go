@@ -64,9 +64,13 @@ var commands = []Command{
 	{Name: "cluster", Synopsis: "[--workers N | --adapt-min N --adapt-max M] [-- WORKER FLAGS]",
 		About: "a scheduler that starts its workers as local processes", Run: runCluster},
 	{Name: "config", Synopsis: "[COMMAND] [FLAGS]", About: "the flags in effect, and where each came from",
-		Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error { return runConfig(args, stdout, stderr) }},
+		Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
+			return runConfig(args, stdout, stderr)
+		}},
 	{Name: "tls", Synopsis: "init DIR [--days 365]", About: "a CA and certificates for a cluster",
-		Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error { return runTLS(args, stdout, stderr) }},
+		Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
+			return runTLS(args, stdout, stderr)
+		}},
 	{Name: "version", About: "the build: module version, commit, Go version",
 		Run: func(_ context.Context, _ []string, stdout, _ io.Writer) error {
 			fmt.Fprint(stdout, version(debug.ReadBuildInfo()))
