@@ -139,3 +139,5 @@ require (
 )
 
 replace github.com/parquet-go/parquet-go => ./third_party/parquet-go
+
+replace github.com/pingcap/go-tpc => ./third_party/go-tpc

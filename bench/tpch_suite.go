@@ -21,9 +21,10 @@ import (
 const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
        dusk bench tpch --data DIR [--queries q1,q5] [--persist] [--json FILE] [--answers OUTDIR]
 
-  gen tpch  the eight TPC-H tables at scale factor N, made by the official
-            generator's Go port, as Parquet: DIR/<table>.parquet, or a folder
-            DIR/<table>/ of files of about a million rows
+  gen tpch  the eight TPC-H tables at scale factor N (1, 10, ..., or below 1
+            in thousandths: 0.01, 0.1), made by the official generator's Go
+            port, as Parquet: DIR/<table>.parquet, or a folder DIR/<table>/
+            of files of about a million rows
   tpch      the 22 TPC-H queries, each run twice, reading the tables from
             DIR's files (either layout; money DOUBLE or DECIMAL); with
             --persist the tables are read into the workers' memory first,
@@ -34,7 +35,7 @@ flags: --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpup
 
 // addGenTPCHFlags adds the flags of `dusk bench gen tpch`.
 func addGenTPCHFlags(fs *flag.FlagSet) (sf, dir *string) {
-	return fs.String("sf", "1", "scale factor: a whole number of 1 or more (1 is about 1 GB of text)"),
+	return fs.String("sf", "1", "scale factor: a whole number of 1 or more (1 is about 1 GB of text), or thousandths below 1 (0.01, 0.1)"),
 		fs.String("data", "data/tpch", "directory to write the tables to")
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,9 +32,9 @@ var genMu sync.Mutex
 // Parquet, with the official generator's rows: DIR/<table>.parquet, or a
 // folder DIR/<table>/ of files of about FileRows rows for a larger table.
 // Tables already in dir are kept. Progress goes to log.
-func Generate(dir string, sf int, log io.Writer) error {
-	if sf < 1 {
-		return fmt.Errorf("tpch: scale factor %d: the generator makes whole scale factors of 1 or more", sf)
+func Generate(dir string, sf float64, log io.Writer) error {
+	if err := checkScale(sf); err != nil {
+		return fmt.Errorf("tpch: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -67,7 +68,7 @@ func Generate(dir string, sf int, log io.Writer) error {
 	genMu.Lock()
 	defer genMu.Unlock()
 	start := time.Now()
-	dbgen.InitDbGen(int64(sf))
+	dbgen.InitDbGenScale(sf)
 	fmt.Fprintf(log, "tpch: generator ready (%.1fs)\n", time.Since(start).Seconds())
 	loaders := map[dbgen.Table]dbgen.Loader{}
 	for t, s := range sinks {
@@ -83,7 +84,7 @@ func Generate(dir string, sf int, log io.Writer) error {
 		}
 	}
 	if genErr != nil {
-		return fmt.Errorf("tpch: generate SF%d in %s: %w", sf, dir, genErr)
+		return fmt.Errorf("tpch: generate SF%g in %s: %w", sf, dir, genErr)
 	}
 	return errors.Join(errs...)
 }
@@ -110,7 +111,7 @@ type sink struct {
 	done   chan error
 }
 
-func newSink(dir string, t *table, sf int) *sink {
+func newSink(dir string, t *table, sf float64) *sink {
 	s := &sink{table: t, folder: t.Rows(sf) > FileRows, b: array.NewRecordBuilder(memory.DefaultAllocator, t.schema(sf))}
 	s.path = filepath.Join(dir, t.name+".parquet")
 	if s.folder {
@@ -329,11 +330,25 @@ func (r *rowAppender) date(s string) {
 	r.next().(*array.Date32Builder).Append(arrow.Date32(d))
 }
 
-// ParseScale reads a scale factor: a whole number of 1 or more.
-func ParseScale(s string) (int, error) {
-	sf, err := strconv.Atoi(s)
-	if err != nil || sf < 1 {
-		return 0, fmt.Errorf("scale factor %q is not a whole number of 1 or more", s)
+// ParseScale reads a scale factor: a whole number of 1 or more, or one of
+// dbgen's small scales below 1 in thousandths (0.01, 0.1; the official
+// answers are SF1's).
+func ParseScale(s string) (float64, error) {
+	sf, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("scale factor %q is not a number", s)
 	}
-	return sf, nil
+	return sf, checkScale(sf)
+}
+
+// checkScale accepts what dbgen makes: whole scale factors of 1 or more,
+// and below 1 whole thousandths from 0.001.
+func checkScale(sf float64) error {
+	switch {
+	case sf >= 1 && sf == math.Trunc(sf) && sf <= 1e5:
+		return nil
+	case sf > 0 && sf < 1 && math.Abs(sf*1000-math.Round(sf*1000)) < 1e-9 && math.Round(sf*1000) >= 1:
+		return nil
+	}
+	return fmt.Errorf("scale factor %g: want a whole number of 1 or more, or thousandths below 1 (0.01, 0.1)", sf)
 }

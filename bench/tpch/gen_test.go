@@ -1,10 +1,14 @@
 package tpch
 
 import (
+	"io"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/pingcap/go-tpc/tpch/dbgen"
 )
 
@@ -33,5 +37,45 @@ func TestMoneyIsWhatFmtMoneyPrints(t *testing.T) {
 	}
 	for range 1_000_000 { // up to o_totalprice's 600,000.00 and sums of it
 		check(rng.Int63n(100_000_000_000))
+	}
+}
+
+// dbgen's small scales make the official generator's row counts (DuckDB's
+// dbgen(sf=0.01) has the same): orders, customers, parts and suppliers in
+// whole thousandths of SF1's, lineitem as the orders draw their lines.
+func TestSmallScales(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		sf   float64
+		fail bool
+	}{{"0.01", 0.01, false}, {"0.1", 0.1, false}, {"1", 1, false}, {"30", 30, false},
+		{"0.0005", 0, true}, {"0.0125", 0, true}, {"1.5", 0, true}, {"0", 0, true}, {"-1", 0, true}, {"x", 0, true}} {
+		sf, err := ParseScale(c.in)
+		if (err != nil) != c.fail || !c.fail && sf != c.sf {
+			t.Errorf("ParseScale(%q) = %v, %v", c.in, sf, err)
+		}
+	}
+	dir := t.TempDir()
+	if err := Generate(dir, 0.01, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]int64{"lineitem": 60175, "orders": 15000, "customer": 1500, "part": 2000,
+		"partsupp": 8000, "supplier": 100, "nation": 25, "region": 5} {
+		f, err := os.Open(filepath.Join(dir, name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := f.Stat()
+		pf, err := parquet.OpenFile(f, st.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pf.NumRows(); got != want {
+			t.Errorf("%s: %d rows at SF 0.01, want %d", name, got, want)
+		}
+		if got := tableNamed(name).Rows(0.01); name != "lineitem" && got != want {
+			t.Errorf("%s: Rows(0.01) = %d, want %d", name, got, want)
+		}
+		f.Close()
 	}
 }

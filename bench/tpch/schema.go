@@ -128,17 +128,21 @@ func tableNamed(name string) *table {
 	return &tables[i]
 }
 
-// Rows is the table's row count at scale factor sf.
-func (t *table) Rows(sf int) int64 {
-	if t.fixed {
+// Rows is the table's row count at scale factor sf, as dbgen counts it:
+// below 1, the base count in whole thousandths of sf, one row at least.
+func (t *table) Rows(sf float64) int64 {
+	switch {
+	case t.fixed:
 		return t.rows
+	case sf < 1:
+		return max(int64(math.Round(sf*1000))*t.rows/1000, 1)
 	}
 	return t.rows * int64(sf)
 }
 
 // schema is the Arrow schema the generator writes the table with at scale
 // factor sf.
-func (t *table) schema(sf int) *arrow.Schema {
+func (t *table) schema(sf float64) *arrow.Schema {
 	fields := make([]arrow.Field, len(t.columns))
 	for i, c := range t.columns {
 		fields[i] = arrow.Field{Name: c.name, Type: kinds[c.kind].written}
@@ -151,8 +155,8 @@ func (t *table) schema(sf int) *arrow.Schema {
 
 // keyType is the type keys are written as at scale factor sf: int32 while
 // the largest, an order key of up to 6,000,000 sf, fits (sf 357 and less).
-func keyType(sf int) arrow.DataType {
-	if int64(sf)*6_000_000 <= math.MaxInt32 {
+func keyType(sf float64) arrow.DataType {
+	if sf*6_000_000 <= math.MaxInt32 {
 		return kinds[key].written
 	}
 	return kernel.Int64

@@ -155,12 +155,19 @@ func Parse(cmd string, fs *flag.FlagSet, args, environ []string) ([]Setting, err
 // than with the flag package's bare message and every flag's usage; -h
 // still prints the usage.
 func parseArgs(fs *flag.FlagSet, args []string) error {
-	out := fs.Output()
+	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	err := fs.Parse(args)
 	fs.SetOutput(out)
+	fs.Usage = usage
 	if errors.Is(err, flag.ErrHelp) {
-		fs.Usage()
+		if usage != nil {
+			usage()
+		} else {
+			fmt.Fprintf(out, "Usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
 		return err
 	}
 	const undefined = "flag provided but not defined: "

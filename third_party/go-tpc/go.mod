@@ -1,0 +1,3 @@
+module github.com/pingcap/go-tpc
+
+go 1.21
