@@ -196,6 +196,7 @@ func handshake(ctx context.Context, raw net.Conn, t *security.TLS) error {
 // greet says HTTP/2's hello over raw and reads the server's first bytes: a
 // gRPC server answers with its settings, a TLS listener hangs up at once.
 func greet(ctx context.Context, raw net.Conn) error {
+	start := time.Now()
 	deadline, ok := ctx.Deadline()
 	if !ok {
 		deadline = time.Now().Add(10 * time.Second)
@@ -204,10 +205,19 @@ func greet(ctx context.Context, raw net.Conn) error {
 	if _, err := io.WriteString(raw, http2.ClientPreface); err != nil {
 		return err
 	}
-	var b [1]byte
-	_, err := raw.Read(b[:])
-	if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || err == nil && b[0] == 0x15 { // 0x15: a TLS alert
+	// A gRPC server answers with a SETTINGS frame, nine bytes at least.
+	var b [5]byte
+	n, err := io.ReadFull(raw, b[:])
+	var timeout net.Error
+	switch {
+	case n == 0 && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) || n > 0 && b[0] == 0x15: // 0x15: a TLS alert
 		return errors.New("the server hung up at HTTP/2's hello, as a TLS listener does: give --tls-ca-file, --tls-cert and --tls-key (dusk.TLS for a client)")
+	case n == len(b) && string(b[:]) == "HTTP/":
+		return errors.New("it answered in HTTP/1.1, as a web server does, not as a Dusk process: is that the dashboard's port? " +
+			"A scheduler serves on its --port, 8786 unless set")
+	case n == 0 && errors.As(err, &timeout) && timeout.Timeout():
+		return fmt.Errorf("no answer in %s: is a Dusk process serving there, and is nothing between (a firewall, a proxy) holding the connection?",
+			time.Since(start).Round(100*time.Millisecond))
 	}
 	return nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
@@ -324,5 +327,39 @@ func TestDialRefusedIsClearAndQuick(t *testing.T) {
 	_, err := New().Dial(context.Background(), "127.0.0.1:1")
 	if err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("err = %v; want connection refused", err)
+	}
+}
+
+// A dial that reaches a web server (a dashboard's port) or a listener that
+// never answers says which, naming how long it waited, instead of gRPC's
+// "frame too large" or "context canceled".
+func TestDialWrongPeer(t *testing.T) {
+	web := httptest.NewServer(http.NotFoundHandler())
+	defer web.Close()
+	addr := strings.TrimPrefix(web.URL, "http://")
+	_, err := New().Dial(context.Background(), addr)
+	if err == nil || !strings.Contains(err.Error(), "answered in HTTP/1.1") || !strings.Contains(err.Error(), addr) {
+		t.Errorf("a web server: %v", err)
+	}
+
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err = New().Dial(ctx, silent.Addr().String())
+	if err == nil || !strings.Contains(err.Error(), "no answer in") || !strings.Contains(err.Error(), silent.Addr().String()) {
+		t.Errorf("a silent listener: %v", err)
 	}
 }
