@@ -87,7 +87,8 @@ func TestTPCHCLI(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"gen", "tpch", "--sf", "0.5", "--data", dir}, `scale factor "0.5" is not a whole number`},
+		{[]string{"gen", "tpch", "--sf", "0.0005", "--data", dir}, "scale factor 0.0005: want a whole number of 1 or more, or thousandths below 1"},
+		{[]string{"gen", "tpch", "--sf", "1.5", "--data", dir}, "scale factor 1.5: want"},
 		{[]string{"tpch", "--data", data, "--queries", "q23"}, `no TPC-H query "q23"`},
 		{[]string{"tpch", "--data", dir}, "no lineitem table in " + dir},
 	} {

@@ -123,6 +123,11 @@ func TestKeyPrefix(t *testing.T) {
 		{"no-token-7", "no-token"},
 		{"-7", "-7"},
 		{Part("read-csv-"+tok, 12).String(), "read-csv"},
+		{"array-sum-" + tok + "-combine0-0", "array-sum-combine0"},
+		{"shuffle-" + tok + "-unpack-" + tok + "-3", "shuffle-unpack"},
+		{"a-1-b-2", "a-b"},
+		{tok, tok},
+		{"", ""},
 	}
 	for _, tt := range tests {
 		if got := Key(tt.key).Prefix(); got != tt.want {

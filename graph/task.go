@@ -12,17 +12,41 @@ import (
 // partition of a collection, its index, as in "groupby-sum-3f9a1c0b7d2e4a91-7".
 type Key string
 
-// Prefix is the key without its token and index ("groupby-sum"): tasks of one
-// prefix do the same kind of work, so the scheduler pools their durations.
+// Prefix is the key without its tokens and indexes ("groupby-sum" of
+// "groupby-sum-3f9a1c0b7d2e4a91-7", "array-sum-combine0" of
+// "array-sum-c19c21546808a5c3-combine0-0"): the name of the work its tasks
+// do, the same across graphs, by which the scheduler pools durations and
+// progress bars and the dashboard name kinds of task (as Dask's key_split).
 func (k Key) Prefix() string {
 	s := string(k)
-	if j := strings.LastIndexByte(s, '-'); j > 0 && isDecimal(s[j+1:]) {
-		s = s[:j]
+	kept := 0 // s[:kept] is the prefix while no word was dropped before a kept one
+	var b []byte
+	for start, first := 0, true; start <= len(s); first = false {
+		end := strings.IndexByte(s[start:], '-')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		w := s[start:end]
+		switch {
+		case !first && (isDecimal(w) || isToken(w)):
+		case b != nil:
+			b = append(append(b, '-'), w...)
+		case first || start == kept+1:
+			kept = end
+		default:
+			b = append(append([]byte(s[:kept]), '-'), w...)
+		}
+		start = end + 1
 	}
-	if j := strings.LastIndexByte(s, '-'); j > 0 && isToken(s[j+1:]) {
-		s = s[:j]
+	switch {
+	case b != nil:
+		return string(b)
+	case kept == 0:
+		return s
 	}
-	return s
+	return s[:kept]
 }
 
 // Partition is the index of the partition k names, for a key of the form

@@ -1,9 +1,12 @@
 package daemon_test
 
 import (
+	"net"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/duskdata/dusk/bench"
 )
@@ -36,6 +39,29 @@ func TestCommandLine(t *testing.T) {
 		}
 		if strings.Contains(string(out), "Usage of") || strings.Contains(string(out), "-nthreads int") {
 			t.Errorf("dusk %s printed the flags' usage:\n%s", strings.Join(c.args, " "), out)
+		}
+	}
+}
+
+// A worker stopped while it still waits for its scheduler (SIGTERM, as a
+// person's Ctrl-C or an orchestrator does) exits cleanly, logging nothing
+// that reads as a failure.
+func TestWorkerStoppedWhileWaiting(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nobody serves there
+	p := startNoAddr(t, bins.dusk, "worker", "--scheduler", addr, "--host", "127.0.0.1", "--local-directory", t.TempDir())
+	p.stderr.waitFor(t, testCtx(t), p, "waiting for the scheduler")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err := waitExit(t, p, time.Minute); err != nil {
+		t.Fatalf("exit: %v\n%s", err, p.stderr)
+	}
+	for _, bad := range []string{"canceled", "ERROR", "level=WARN", "start worker"} {
+		if strings.Contains(p.stderr.String(), bad) {
+			t.Errorf("a clean stop logged %q:\n%s", bad, p.stderr)
 		}
 	}
 }

@@ -616,8 +616,12 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		w, err := cluster.StartWorker(cctx, network, schedAddr, wcfg, log)
 		cancel()
 		if err != nil {
-			if isClosed(gone) {
+			switch {
+			case isClosed(gone):
 				return errors.New("the nanny went away")
+			case ctx.Err() != nil: // told to stop while it waited for the scheduler: no failure
+				log.Info("stopped before joining the scheduler", "scheduler", schedAddr)
+				return nil
 			}
 			return err
 		}
