@@ -102,7 +102,7 @@ func write[T any](ctx context.Context, b *Bag[T], op, dir, pattern string, overw
 	paths := make([]string, len(b.keys))
 	keys := make([]graph.Key, len(b.keys))
 	for i, in := range b.keys {
-		paths[i] = storage.Join(dir, fmt.Sprintf(pattern, i))
+		paths[i] = storage.Join(storage.Abs(dir), fmt.Sprintf(pattern, i)) // as the caller means it, not the worker
 		args := mustJSON(writeArgs{Path: paths[i], Overwrite: overwrite})
 		keys[i] = graph.Part(graph.Name("bag-write", op, args, b.name), i)
 		g.Add(&graph.Task{Key: keys[i], Op: op, Args: args, Inputs: []graph.Key{in}})

@@ -92,6 +92,7 @@ type AvroWriteOptions struct {
 // atomically; every field is a union of null and its type. It returns the
 // files written.
 func (f *Frame) ToAvro(ctx context.Context, dir string, opts ...AvroWriteOptions) ([]string, error) {
+	dir = storage.Abs(dir) // as the caller means it, not the worker that writes
 	var o AvroWriteOptions
 	if len(opts) > 0 {
 		o = opts[0]

@@ -197,6 +197,7 @@ type ParquetWriteOptions struct {
 // per partition, part.N.parquet, each written atomically; strings with few
 // distinct values are dictionary-encoded. It returns the files written.
 func (f *Frame) ToParquet(ctx context.Context, dir string, opts ...ParquetWriteOptions) ([]string, error) {
+	dir = storage.Abs(dir) // as the caller means it, not the worker that writes
 	var o ParquetWriteOptions
 	if len(opts) > 0 {
 		o = opts[0]

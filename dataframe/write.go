@@ -262,6 +262,7 @@ func (f *Frame) ToCSV(ctx context.Context, path string, opts ...CSVWriteOptions)
 // writeText writes CSV or JSON lines, a file per partition or, with
 // single, parts that a last task joins into one file.
 func (f *Frame) writeText(ctx context.Context, what, path, format string, copts csv.WriteOptions, single, overwrite bool) ([]string, error) {
+	path = storage.Abs(path) // as the caller means it, not the worker that writes
 	if single {
 		if _, err := storage.Stat(path); err == nil && !overwrite {
 			return nil, fmt.Errorf("%s: write %s: %w (pass Overwrite to replace it)", what, path, storage.ErrExist)

@@ -66,6 +66,11 @@ func (f localFile) Size() int64 { return f.size }
 
 func (local) open(_ context.Context, p string) (ReaderAt, error) {
 	f, err := os.Open(p)
+	if errors.Is(err, os.ErrNotExist) {
+		// Listed where the graph was made, missing where it is read.
+		return nil, fmt.Errorf("%w (a local path is read on the machine of the worker that reads it: "+
+			"the file must be there too, on a shared file system, or be given as a URL such as s3://bucket/key)", err)
+	}
 	if err != nil {
 		return nil, err
 	}

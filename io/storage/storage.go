@@ -96,6 +96,25 @@ func resolve(ctx context.Context, p string) (backend, string, error) {
 	return b, p, nil
 }
 
+// Abs is p with a relative local path made absolute against this
+// process's working directory; URLs (file:// included) and absolute paths
+// are returned as they are. A client resolves the paths it is given so, as
+// its user means them, before tasks carry them to workers, which run in
+// working directories of their own, often on other machines.
+func Abs(p string) string {
+	if p == "" || isURL(p) || filepath.IsAbs(p) {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if strings.HasSuffix(p, string(filepath.Separator)) {
+		abs += string(filepath.Separator) // "out/" stays a directory's name
+	}
+	return abs
+}
+
 // List returns the files that pattern names, in path order (numbers in names
 // in numeric order: part.2 before part.10): a file, every
 // file under a directory, or the files a glob (path.Match syntax per path
@@ -127,7 +146,7 @@ type Datum struct {
 // or '_' (such as _SUCCESS markers) are left out.
 func Datums(pattern string) ([]Datum, error) {
 	ctx := context.Background()
-	b, p, err := resolve(ctx, pattern)
+	b, p, err := resolve(ctx, Abs(pattern))
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", pattern, err)
 	}

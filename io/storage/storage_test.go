@@ -282,3 +282,25 @@ func TestPathOrderIsNumeric(t *testing.T) {
 		t.Fatalf("datums %v", ds)
 	}
 }
+
+// Relative local paths become absolute against the working directory;
+// URLs and absolute paths stay as they are.
+func TestAbs(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"data/x.csv":          filepath.Join(wd, "data/x.csv"),
+		"./out/":              filepath.Join(wd, "out") + "/",
+		"data/*.parquet":      filepath.Join(wd, "data/*.parquet"),
+		"/abs/x.csv":          "/abs/x.csv",
+		"s3://bucket/key.csv": "s3://bucket/key.csv",
+		"file:///tmp/x.csv":   "file:///tmp/x.csv",
+		"":                    "",
+	} {
+		if got := Abs(in); got != want {
+			t.Errorf("Abs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
