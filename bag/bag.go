@@ -75,8 +75,9 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// mapped returns a bag whose partition i is op(args) on partition i of b.
-func mapped[Out, In any](b *Bag[In], prefix, op string, args []byte) *Bag[Out] {
+// mapped returns a bag whose partition i is op(args) on partition i of b;
+// its tasks need what needs names of the worker's binary.
+func mapped[Out, In any](b *Bag[In], prefix, op string, args []byte, needs ...string) *Bag[Out] {
 	if b.err != nil {
 		return failed[Out](b.err)
 	}
@@ -87,7 +88,7 @@ func mapped[Out, In any](b *Bag[In], prefix, op string, args []byte) *Bag[Out] {
 	keys := make([]graph.Key, len(b.keys))
 	for i, in := range b.keys {
 		keys[i] = graph.Part(name, i)
-		g.Add(&graph.Task{Key: keys[i], Op: op, Args: args, Inputs: []graph.Key{in}})
+		g.Add(&graph.Task{Key: keys[i], Op: op, Args: args, Inputs: []graph.Key{in}, Needs: needs})
 	}
 	return &Bag[Out]{g: g, keys: keys, name: name}
 }

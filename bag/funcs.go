@@ -164,8 +164,13 @@ func Register[In, Out any](name string, fn func(In) Out) Func[In, Out] {
 		panic(fmt.Sprintf("bag: function %q is registered twice", name))
 	}
 	funcs[name] = e
+	registry.Provide(funcNeed(name))
 	return Func[In, Out]{name: name}
 }
+
+// funcNeed is what a task that calls the bag function name needs of its
+// worker's binary (graph.Task.Needs).
+func funcNeed(name string) string { return "bag:" + name }
 
 func lookup(name string) (*entry, error) {
 	funcsMu.RLock()

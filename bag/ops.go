@@ -64,17 +64,17 @@ func funcOp(op string, pick func(*entry) func(any) (any, error)) registry.Op {
 
 // Map applies f to every item.
 func Map[In, Out any](b *Bag[In], f Func[In, Out]) *Bag[Out] {
-	return mapped[Out](b, "bag-map-"+f.name, opMap, mustJSON(funcArgs{Func: f.name}))
+	return mapped[Out](b, "bag-map-"+f.name, opMap, mustJSON(funcArgs{Func: f.name}), funcNeed(f.name))
 }
 
 // Filter keeps the items for which f is true.
 func Filter[T any](b *Bag[T], f Func[T, bool]) *Bag[T] {
-	return mapped[T](b, "bag-filter-"+f.name, opFilter, mustJSON(funcArgs{Func: f.name}))
+	return mapped[T](b, "bag-filter-"+f.name, opFilter, mustJSON(funcArgs{Func: f.name}), funcNeed(f.name))
 }
 
 // FlatMap applies f to every item and concatenates the slices it returns.
 func FlatMap[In, Out any](b *Bag[In], f Func[In, []Out]) *Bag[Out] {
-	return mapped[Out](b, "bag-flatmap-"+f.name, opFlatMap, mustJSON(funcArgs{Func: f.name}))
+	return mapped[Out](b, "bag-flatmap-"+f.name, opFlatMap, mustJSON(funcArgs{Func: f.name}), funcNeed(f.name))
 }
 
 type pluckArgs struct {

@@ -27,19 +27,19 @@ type Number interface {
 // then combineOp on up to SplitEvery results at a time until one is left
 // (one combine with no inputs for a bag without partitions). It returns the
 // final key.
-func tree(g *graph.Graph, prefix string, parts []graph.Key, partialOp, combineOp string, args []byte) graph.Key {
+func tree(g *graph.Graph, prefix string, parts []graph.Key, partialOp, combineOp string, args []byte, needs ...string) graph.Key {
 	name := graph.Name(prefix+"-partial", partialOp, args, string(graph.Name("", "", nil, keyStrings(parts)...)))
 	level := make([]graph.Key, len(parts))
 	for i, p := range parts {
 		level[i] = graph.Part(name, i)
-		g.Add(&graph.Task{Key: level[i], Op: partialOp, Args: args, Inputs: []graph.Key{p}})
+		g.Add(&graph.Task{Key: level[i], Op: partialOp, Args: args, Inputs: []graph.Key{p}, Needs: needs})
 	}
 	for depth := 0; len(level) != 1 || depth == 0; depth++ {
 		cname := graph.Name(fmt.Sprintf("%s-combine-%d", prefix, depth), combineOp, args, name)
 		var next []graph.Key
 		for lo := 0; lo < len(level) || lo == 0; lo += SplitEvery {
 			k := graph.Part(cname, len(next))
-			g.Add(&graph.Task{Key: k, Op: combineOp, Args: args, Inputs: level[lo:min(lo+SplitEvery, len(level))], Combine: true})
+			g.Add(&graph.Task{Key: k, Op: combineOp, Args: args, Inputs: level[lo:min(lo+SplitEvery, len(level))], Combine: true, Needs: needs})
 			next = append(next, k)
 		}
 		level = next
@@ -322,7 +322,8 @@ func Reduction[T, P any](b *Bag[T], perPartition Func[[]T, P], aggregate Func[[]
 	args := mustJSON(struct{ Part, Agg string }{perPartition.name, aggregate.name})
 	g := graph.New()
 	g.Merge(b.g)
-	k := tree(g, "bag-reduction-"+perPartition.name, b.keys, opReducePart, opReduceAgg, args)
+	k := tree(g, "bag-reduction-"+perPartition.name, b.keys, opReducePart, opReduceAgg, args,
+		funcNeed(perPartition.name), funcNeed(aggregate.name))
 	return &Scalar[P]{g: g, key: k}
 }
 

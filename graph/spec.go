@@ -26,6 +26,7 @@ const (
 	specResources = 1 << iota
 	specShuffle
 	specChain
+	specNeeds
 )
 
 // Spec encodes t.
@@ -44,6 +45,9 @@ func (t *Task) specSize() int {
 	}
 	if sh := t.Shuffle; sh != nil {
 		n += 8*binary.MaxVarintLen64 + len(sh.ID) + len(sh.Merge) + len(sh.MergeArgs) + binary.MaxVarintLen64*len(sh.Sources)
+	}
+	for _, need := range t.Needs {
+		n += binary.MaxVarintLen32 + len(need)
 	}
 	for _, c := range t.Chain {
 		n += binary.MaxVarintLen32 + c.specSize()
@@ -69,6 +73,9 @@ func (t *Task) appendSpec(b []byte) []byte {
 	if len(t.Chain) > 0 {
 		flags |= specChain
 	}
+	if len(t.Needs) > 0 {
+		flags |= specNeeds
+	}
 	b = append(b, flags)
 	if len(t.Resources) > 0 {
 		names := make([]string, 0, len(t.Resources))
@@ -92,6 +99,12 @@ func (t *Task) appendSpec(b []byte) []byte {
 		}
 		b = appendStr(b, sh.Merge)
 		b = appendStr(b, string(sh.MergeArgs))
+	}
+	if len(t.Needs) > 0 {
+		b = binary.AppendUvarint(b, uint64(len(t.Needs)))
+		for _, need := range t.Needs {
+			b = appendStr(b, need)
+		}
 	}
 	if len(t.Chain) > 0 {
 		b = binary.AppendUvarint(b, uint64(len(t.Chain)))
@@ -303,7 +316,7 @@ func (r *specReader) rest(t *Task) byte {
 	}
 	flags := r.s[r.i]
 	r.i++
-	if flags&^(specResources|specShuffle|specChain) != 0 {
+	if flags&^(specResources|specShuffle|specChain|specNeeds) != 0 {
 		r.fail("unknown flags %#x", flags)
 		return 0
 	}
@@ -338,6 +351,13 @@ func (r *specReader) rest(t *Task) byte {
 		sh.MergeArgs = r.bytes()
 		t.Shuffle = sh
 	}
+	if flags&specNeeds != 0 {
+		n := r.count()
+		t.Needs = make([]string, 0, n)
+		for ; n > 0 && r.err == nil; n-- {
+			t.Needs = append(t.Needs, r.str())
+		}
+	}
 	return flags
 }
 
@@ -348,4 +368,30 @@ func Specs(tasks []*Task) []Spec {
 		out[i] = t.Spec()
 	}
 	return out
+}
+
+// Ops calls f with what running the task takes of the worker's binary:
+// its operation (a fused task's chain's, in order) and what it Needs.
+func (s Spec) Ops(f func(op string)) {
+	r := specReader{s: string(s)}
+	r.str()
+	op := r.str()
+	if op != FusedOp {
+		f(op)
+	}
+	r.str()
+	for n := r.count(); n > 0 && r.err == nil; n-- {
+		r.str()
+	}
+	var t Task
+	flags := r.rest(&t)
+	for _, need := range t.Needs {
+		f(need)
+	}
+	if op != FusedOp || flags&specChain == 0 {
+		return
+	}
+	for n := r.count(); n > 0 && r.err == nil; n-- {
+		Spec(r.str()).Ops(f)
+	}
 }

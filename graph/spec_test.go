@@ -18,6 +18,9 @@ func randomTask(rng *rand.Rand, depth int) *Task {
 		return string(b)
 	}
 	t := &Task{Key: Key("k-" + strconv.Itoa(rng.IntN(1e6)) + str()), Op: str()}
+	if rng.IntN(4) == 0 {
+		t.Op = FusedOp
+	}
 	if rng.IntN(2) == 0 {
 		t.Args = []byte("a" + str())
 	}
@@ -40,6 +43,9 @@ func randomTask(rng *rand.Rand, depth int) *Task {
 			sh.MergeArgs = []byte("m" + str())
 		}
 		t.Shuffle = sh
+	}
+	for range rng.IntN(3) {
+		t.Needs = append(t.Needs, "bag:"+str())
 	}
 	if depth > 0 && rng.IntN(3) == 0 {
 		for range 1 + rng.IntN(3) {
@@ -74,6 +80,25 @@ func TestSpecRoundTrip(t *testing.T) {
 		s.Inputs(func(k Key) { ins = append(ins, k) })
 		if !reflect.DeepEqual(ins, want.Inputs) {
 			t.Fatalf("task %d: inputs %q, want %q", i, ins, want.Inputs)
+		}
+		var ops, wantOps []string
+		s.Ops(func(op string) { ops = append(ops, op) })
+		var walk func(t *Task)
+		walk = func(t *Task) {
+			if t.Op != FusedOp {
+				wantOps = append(wantOps, t.Op)
+			}
+			wantOps = append(wantOps, t.Needs...)
+			if t.Op != FusedOp {
+				return
+			}
+			for _, c := range t.Chain {
+				walk(c)
+			}
+		}
+		walk(want)
+		if !reflect.DeepEqual(ops, wantOps) {
+			t.Fatalf("task %d: ops %q, want %q", i, ops, wantOps)
 		}
 		res, sh, err := s.Head()
 		if err != nil || !reflect.DeepEqual(res, want.Resources) || !reflect.DeepEqual(sh, want.Shuffle) {

@@ -201,6 +201,10 @@ type Task struct {
 	Chain []*Task
 	// Shuffle marks a task of a peer-to-peer shuffle; nil for others.
 	Shuffle *Shuffle
+	// Needs names what the worker's binary must have registered beside Op
+	// (a bag function, "bag:name"): in a pool of workers of several
+	// binaries the task goes to one that announced them.
+	Needs []string
 	// Combine marks a task over a group of partitions whose members depend
 	// on how many partitions there are (a level of a tree reduction, a
 	// repartition): its result never belongs to one datum, even when its

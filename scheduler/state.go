@@ -217,6 +217,7 @@ type worker struct {
 	index     int // join order, for deterministic ties
 	nthreads  int
 	resources graph.Resources
+	ops       *opSet    // the operations its binary registers
 	assigned  []*task   // tasks processing on it; a task's slot is its index
 	estimates []float32 // seconds, each assigned task's share of occupancy
 	occupancy float64   // seconds of estimated work assigned
@@ -259,6 +260,7 @@ type State struct {
 
 	shuffles map[string]*shuffle
 	partial  map[protocol.ClientID]*partialGraph
+	ops      opBooks // which workers' binaries have which operations
 	// shuffleRuns numbers the shuffles' runs, all of them, so that a run
 	// number is never used twice: a worker lets go of pieces of a run it
 	// was told to drop, even if a shuffle of the same name comes again.
@@ -288,6 +290,7 @@ func New(cfg Config) *State {
 		offered:  graph.Resources{},
 		shuffles: make(map[string]*shuffle),
 		partial:  make(map[protocol.ClientID]*partialGraph),
+		ops:      newOpBooks(),
 	}
 }
 
@@ -350,6 +353,7 @@ func (s *State) WorkerJoined(h *protocol.HelloWorker) {
 	}
 	w := &worker{
 		id: h.ID, name: h.Name, index: s.joined, nthreads: max(h.NThreads, 1), resources: res, dashboard: h.Dashboard,
+		ops: s.ops.join(h.Ops),
 	}
 	for n, v := range res {
 		s.offered[n] = max(s.offered[n], v)
@@ -956,7 +960,7 @@ func (s *State) wait(t *task) {
 // ready places a waiting task whose inputs are all in memory: root tasks
 // join the queue, others go to the best worker.
 func (s *State) ready(t *task) {
-	if t.root() {
+	if t.root() && s.ops.everywhere(t.spec) {
 		s.setState(t, Queued)
 		t.queueSeq = s.queue.Push(t, t.prio)
 		s.fillAll = true
@@ -1227,7 +1231,7 @@ func (s *State) canRun(w *worker, t *task) bool {
 			return false
 		}
 	}
-	return true
+	return s.ops.runs(w.ops, t.spec)
 }
 
 // everOffered reports whether some worker, present or gone, offered all

@@ -148,7 +148,7 @@ func StartWorker(ctx context.Context, net transport.Network, schedAddr string, c
 		res["memory"] = float64(cfg.MemoryLimit)
 	}
 	hello := &protocol.HelloWorker{Version: protocol.Version, ID: w.id, Name: cfg.Name, NThreads: cfg.NThreads, Resources: res,
-		Dashboard: cfg.Dashboard, Restarted: cfg.Restarted}
+		Dashboard: cfg.Dashboard, Restarted: cfg.Restarted, Ops: registry.Names()}
 	w.state = worker.New(worker.Config{ID: w.id, NThreads: cfg.NThreads, Resources: res,
 		MemoryLimit: cfg.MemoryLimit, Fractions: cfg.Fractions})
 	var welcome *protocol.Welcome

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/array"
 	"github.com/duskdata/dusk/bag"
 	"github.com/duskdata/dusk/bench"
@@ -277,4 +278,46 @@ func TestCollectionsAcrossProcesses(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A pool of two binaries: two plain dusk workers beside one built from a
+// program that registers its own functions. Tasks of those functions go to
+// the worker that has them, though the plain ones are idle and have more
+// threads, and the answers are right; the rest spread over every worker.
+func TestMixedBinaries(t *testing.T) {
+	sched := start(t, bins.dusk, "scheduler", "--host", "127.0.0.1", "--port", "0")
+	for i := range 2 {
+		start(t, bins.dusk, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1", "--nthreads", "2",
+			"--name", fmt.Sprint("plain-", i), "--local-directory", t.TempDir())
+	}
+	start(t, bins.dusktest, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1", "--nthreads", "1",
+		"--name", "app", "--local-directory", t.TempDir())
+	c, err := dusk.NewClient(testCtx(t), dusk.Address(sched.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := dusk.WithClient(testCtx(t), c)
+	if _, err := c.WaitForWorkers(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	clicks := make([]map[string]any, 2000)
+	want := int64(0)
+	for i := range clicks {
+		clicks[i] = map[string]any{"id": float64(i), "area": []string{"north", "south"}[i%2], "num_clicks": float64(i % 6)}
+		if i%6 > 2 {
+			want++
+		}
+	}
+	b := bag.FromSequence(clicks, 12)
+	for run := range 3 {
+		n, err := bag.Filter(b, manyClicks).Count().Compute(ctx)
+		if err != nil || n != want {
+			t.Fatalf("run %d: Filter(registered).Count = %d, %v; want %d", run, n, err, want)
+		}
+	}
+	areas, err := bag.Frequencies(bag.Map(bag.Filter(b, manyClicks), clickArea)).Compute(ctx)
+	if err != nil || len(areas) != 2 {
+		t.Fatalf("Frequencies of a registered map: %v, %v", areas, err)
+	}
 }

@@ -55,6 +55,10 @@ type HelloWorker struct {
 	// Restarted is why its nanny started this process again ("" the first
 	// time): RestartDied or RestartKilled.
 	Restarted string
+	// Ops are the operations its binary registers (registry.Names), so
+	// that tasks go to workers that can run them in a pool of several
+	// binaries.
+	Ops []string
 }
 
 // Why a nanny restarted its worker, as HelloWorker.Restarted says.

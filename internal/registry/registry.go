@@ -8,6 +8,7 @@ package registry
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,8 +46,9 @@ type Op func(tc *Context, args []byte, inputs []any) (any, error)
 var (
 	mu      sync.RWMutex
 	ops     = map[string]Op{}
-	effects = map[string]bool{}
-	gpuOps  = map[string]bool{}
+	effects  = map[string]bool{}
+	gpuOps   = map[string]bool{}
+	provided = map[string]bool{}
 )
 
 // RegisterGPU registers op as Register does, as an operation with GPU
@@ -151,6 +153,31 @@ func (e *UnknownOpError) Error() string {
 		"register it with dusk.Register(%q, fn) in an init function or package-level "+
 		"variable of a package that the worker's main imports, and run workers "+
 		"built from that binary (the local cluster always has it)", e.Name, e.Name)
+}
+
+// Provide records that this binary has something a task may need beside
+// its operation (graph.Task.Needs): a bag function's "bag:name", say.
+func Provide(name string) {
+	mu.Lock()
+	provided[name] = true
+	mu.Unlock()
+}
+
+// Names are the operations registered and the names provided, sorted: a
+// worker announces them, so that a scheduler with workers of several
+// binaries places each task on one that has what it needs.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	names := make([]string, 0, len(ops)+len(provided))
+	for n := range ops {
+		names = append(names, n)
+	}
+	for n := range provided {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Lookup returns the op registered under name, or an *UnknownOpError.

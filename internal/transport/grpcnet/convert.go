@@ -87,7 +87,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 	case *protocol.HelloWorker:
 		return &pb.Msg{Kind: &pb.Msg_HelloWorker{HelloWorker: &pb.HelloWorker{
 			Version: m.Version, Id: string(m.ID), Name: m.Name, Nthreads: int32(m.NThreads), Resources: m.Resources,
-			Dashboard: m.Dashboard, Restarted: m.Restarted}}}, nil
+			Dashboard: m.Dashboard, Restarted: m.Restarted, Ops: m.Ops}}}, nil
 	case *protocol.HelloClient:
 		return &pb.Msg{Kind: &pb.Msg_HelloClient{HelloClient: &pb.HelloClient{Version: m.Version, Id: string(m.ID)}}}, nil
 	case *protocol.Welcome:
@@ -211,7 +211,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 	case *pb.Msg_HelloWorker:
 		m := k.HelloWorker
 		return &protocol.HelloWorker{Version: m.Version, ID: protocol.WorkerID(m.Id), Name: m.Name,
-			NThreads: int(m.Nthreads), Resources: m.Resources, Dashboard: m.Dashboard, Restarted: m.Restarted}, nil
+			NThreads: int(m.Nthreads), Resources: m.Resources, Dashboard: m.Dashboard, Restarted: m.Restarted, Ops: m.Ops}, nil
 	case *pb.Msg_HelloClient:
 		return &protocol.HelloClient{Version: k.HelloClient.Version, ID: protocol.ClientID(k.HelloClient.Id)}, nil
 	case *pb.Msg_Welcome:

@@ -32,7 +32,7 @@ func TestConvertRoundTrip(t *testing.T) {
 	mem := protocol.Memory{Limit: 1, Process: 2, Managed: 3, Spilled: 4, SpilledTotal: 5, UnspilledTotal: 6, SpillError: "e"}
 	msgs := []protocol.Msg{
 		&protocol.HelloWorker{Version: "v", ID: "w", Name: "n", NThreads: 4, Resources: graph.Resources{"cpu": 4},
-			Dashboard: "h:1", Restarted: protocol.RestartKilled},
+			Dashboard: "h:1", Restarted: protocol.RestartKilled, Ops: []string{"a", "b"}},
 		&protocol.HelloClient{Version: "v", ID: "c"},
 		&protocol.Welcome{Version: "v", Err: "e", Gossip: "g", GossipKey: []byte("k"), Dashboard: ":8787"},
 		&protocol.ComputeTask{Spec: task.Spec(), Priority: protocol.Priority{Gen: 2, Ord: 3}, Run: 7,

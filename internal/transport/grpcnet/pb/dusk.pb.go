@@ -1220,6 +1220,7 @@ type HelloWorker struct {
 	Name          string                 `protobuf:"bytes,5,opt,name=name,proto3" json:"name,omitempty"`
 	Dashboard     string                 `protobuf:"bytes,6,opt,name=dashboard,proto3" json:"dashboard,omitempty"`
 	Restarted     string                 `protobuf:"bytes,7,opt,name=restarted,proto3" json:"restarted,omitempty"`
+	Ops           []string               `protobuf:"bytes,8,rep,name=ops,proto3" json:"ops,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1301,6 +1302,13 @@ func (x *HelloWorker) GetRestarted() string {
 		return x.Restarted
 	}
 	return ""
+}
+
+func (x *HelloWorker) GetOps() []string {
+	if x != nil {
+		return x.Ops
+	}
+	return nil
 }
 
 type HelloClient struct {
@@ -3980,7 +3988,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\x06worker\x18\x03 \x01(\tR\x06worker\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\x12\x14\n" +
 	"\x05stack\x18\x05 \x01(\tR\x05stack\x12\x12\n" +
-	"\x04type\x18\x06 \x01(\tR\x04type\"\xa4\x02\n" +
+	"\x04type\x18\x06 \x01(\tR\x04type\"\xb6\x02\n" +
 	"\vHelloWorker\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x1a\n" +
@@ -3988,7 +3996,8 @@ const file_dusk_proto_rawDesc = "" +
 	"\tresources\x18\x04 \x03(\v2#.dusk.v1.HelloWorker.ResourcesEntryR\tresources\x12\x12\n" +
 	"\x04name\x18\x05 \x01(\tR\x04name\x12\x1c\n" +
 	"\tdashboard\x18\x06 \x01(\tR\tdashboard\x12\x1c\n" +
-	"\trestarted\x18\a \x01(\tR\trestarted\x1a<\n" +
+	"\trestarted\x18\a \x01(\tR\trestarted\x12\x10\n" +
+	"\x03ops\x18\b \x03(\tR\x03ops\x1a<\n" +
 	"\x0eResourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"7\n" +
