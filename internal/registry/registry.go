@@ -44,8 +44,8 @@ type Split struct{ Pieces []any }
 type Op func(tc *Context, args []byte, inputs []any) (any, error)
 
 var (
-	mu      sync.RWMutex
-	ops     = map[string]Op{}
+	mu       sync.RWMutex
+	ops      = map[string]Op{}
 	effects  = map[string]bool{}
 	gpuOps   = map[string]bool{}
 	provided = map[string]bool{}
