@@ -437,6 +437,23 @@ func (c *Client) Workers(ctx context.Context) ([]WorkerInfo, error) {
 	return ws, nil
 }
 
+// SpillTotals are the bytes of results the workers have moved to disk and
+// read back since they started. A local cluster's are counted as they are
+// (now is true); a remote cluster's come from the workers' last reports,
+// at most a second old.
+func (c *Client) SpillTotals(ctx context.Context) (out, in int64, now bool, err error) {
+	if c.local != nil {
+		out, in = c.local.SpillTotals()
+		return out, in, true, nil
+	}
+	ws, err := c.Workers(ctx)
+	for _, w := range ws {
+		out += w.Memory.SpilledTotal
+		in += w.Memory.UnspilledTotal
+	}
+	return out, in, false, err
+}
+
 // SchedulerMemory is the scheduler process's resident memory now and at
 // its peak, in bytes (0 where its system does not say): what a graph of
 // many tasks costs it. For the local cluster, it is this process's.

@@ -41,6 +41,9 @@ type Session struct {
 	// Spilled returns the in-memory bytes of the results the workers have
 	// moved to disk (out) and read back (in) since they started.
 	Spilled func(ctx context.Context) (out, in int64, err error)
+	// SpilledNow says Spilled reads the workers' counts as they are (a
+	// local cluster's), not their last reports, which come every second.
+	SpilledNow bool
 	// SchedulerMemory returns the scheduler process's resident memory
 	// now and at its peak; nil where it cannot be asked.
 	SchedulerMemory func(ctx context.Context) (rss, peak int64, err error)

@@ -221,9 +221,13 @@ func (r *runner) spill(n, partitions int) error {
 	return nil
 }
 
-// settle waits until the workers' counts of spilled bytes, which they
-// report every second, stop changing, and returns them.
+// settle returns the workers' counts of spilled bytes: as they are, where
+// the session reads them so; else once their reports, which come every
+// second, stop changing.
 func (r *runner) settle() (out, in int64, err error) {
+	if r.sess.SpilledNow {
+		return r.sess.Spilled(r.ctx)
+	}
 	lastOut, lastIn := int64(-1), int64(-1)
 	for {
 		out, in, err := r.sess.Spilled(r.ctx)

@@ -53,13 +53,9 @@ func connect(ctx context.Context, cl bench.Cluster) (*bench.Session, error) {
 		return nil, err
 	}
 	spilled := func(ctx context.Context) (out, in int64, err error) {
-		ws, err := c.Workers(ctx)
-		for _, w := range ws {
-			out += w.Memory.SpilledTotal
-			in += w.Memory.UnspilledTotal
-		}
+		out, in, _, err = c.SpillTotals(ctx)
 		return out, in, err
 	}
 	return &bench.Session{Ctx: dusk.WithClient(ctx, c), Close: func() { c.Close() }, Spilled: spilled,
-		SchedulerMemory: c.SchedulerMemory}, nil
+		SpilledNow: cl.Scheduler == "", SchedulerMemory: c.SchedulerMemory}, nil
 }

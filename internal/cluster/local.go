@@ -248,6 +248,17 @@ func (l *Local) cpuShare() time.Duration {
 
 // Stopped says why the cluster stopped when a signal stopped it, nil
 // otherwise: a client reports it in place of its broken connection.
+// SpillTotals sum the workers' SpillTotals.
+func (l *Local) SpillTotals() (out, in int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, w := range l.Workers {
+		o, i := w.SpillTotals()
+		out, in = out+o, in+i
+	}
+	return out, in
+}
+
 func (l *Local) Stopped() error {
 	if sig, ok := l.signalled.Load().(os.Signal); ok {
 		return fmt.Errorf("the local cluster stopped on the signal %q", sig)

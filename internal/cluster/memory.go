@@ -234,6 +234,13 @@ func (w *Worker) readMemory() worker.MemoryReading {
 	return worker.MemoryReading{Process: process, Managed: managed, Out: w.store.Out(), SpillErr: w.store.SpillError()}
 }
 
+// SpillTotals are the bytes of results the worker has moved to disk and
+// read back since it started, as they are now.
+func (w *Worker) SpillTotals() (out, in int64) {
+	st := w.store.Stats()
+	return st.SpillBytes, st.UnspillBytes
+}
+
 // report sends the scheduler the worker's memory.
 func (w *Worker) report(r worker.MemoryReading) {
 	st := w.store.Stats()
