@@ -32,12 +32,17 @@ var (
 		}
 		return x, nil
 	})
+	// A kind whose name is longer than a box of the Graph page is wide.
+	longName = dusk.Register("test-a-kind-whose-name-is-much-longer-than-its-box", func(_ context.Context, x int) (int, error) {
+		return x, nil
+	})
 )
 
 // The dashboard in a real browser, during a running job: the status page
 // draws the task stream, the progress of the kinds that ran and the two
-// workers' memory bars; the workers page lists both. Screenshots of both
-// are written (to docs/ with -screenshots ../../docs).
+// workers' memory bars; the workers page lists both; the graph page draws a
+// box per kind whose labels fit. Screenshots of the three are written (to
+// docs/ with -screenshots ../../docs).
 func TestDashboardInABrowser(t *testing.T) {
 	browsertest.Chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -69,11 +74,22 @@ func TestDashboardInABrowser(t *testing.T) {
 	for i := range args {
 		args[i] = i
 	}
+	// (the long-named kind first: the held tasks take every thread)
+	long, err := longName.Map(cctx, args[:3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range long {
+		if _, err := f.Result(cctx); err != nil {
+			t.Fatal(err)
+		}
+	}
 	futs, err := hold.Map(cctx, args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer close(release)
+
 
 	dir := *screenshots
 	if dir == "" {
@@ -131,6 +147,32 @@ func TestDashboardInABrowser(t *testing.T) {
 	}
 	poll(`["processing", "queued", "waiting"].includes(document.querySelector(".task-state")?.textContent) &&
 		document.querySelector(".task-key")?.textContent.startsWith("test-held")`)
+	// The Graph page: a box for each kind, the long name cut to its box,
+	// and no box's name, bar and count overlapping.
+	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/graph")); err != nil {
+		t.Fatal(err)
+	}
+	poll(`[...document.querySelectorAll(".graph-node")].some(n => n.dataset.prefix.startsWith("test-a-kind-whose"))`)
+	bad, _ := eval(`(() => {
+		const inside = (a, b) => a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.x + a.width <= b.x + b.width + 0.5 && a.y + a.height <= b.y + b.height + 0.5;
+		const apart = (a, b) => a.y + a.height <= b.y + 0.5 || b.y + b.height <= a.y + 0.5 || a.x + a.width <= b.x + 0.5 || b.x + b.width <= a.x + 0.5;
+		const bad = [];
+		for (const box of document.querySelectorAll(".graph-node")) {
+			const k = box.dataset.prefix, b = box.getBBox();
+			const label = [...document.querySelectorAll(".graph-label")].find(e => e.dataset.prefix == k).getBBox();
+			const count = [...document.querySelectorAll(".graph-count")].find(e => e.dataset.prefix == k).getBBox();
+			if (!inside(label, b) || !inside(count, b) || !apart(label, count)) bad.push(k);
+		}
+		return bad.join(", ");
+	})()`).(string)
+	if bad != "" {
+		t.Errorf("graph page: the labels of %s overflow their box or overlap their count", bad)
+	}
+	graphPage := shot()
+	cut, _ := eval(`[...document.querySelectorAll(".graph-label")].find(e => e.dataset.prefix.startsWith("test-a-kind-whose")).textContent`).(string)
+	if !strings.HasSuffix(cut, "…") || !strings.HasPrefix(cut, "test-a-kind") {
+		t.Errorf("the long kind's label reads %q, want it cut with an ellipsis", cut)
+	}
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/logs")); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +183,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	if !strings.Contains(running, "0 / 12") {
 		t.Errorf("the held tasks' progress reads %q, want none of 12 finished", running)
 	}
-	for name, png := range map[string][]byte{"dashboard-status.png": status, "dashboard-workers.png": workers} {
+	for name, png := range map[string][]byte{"dashboard-status.png": status, "dashboard-workers.png": workers, "dashboard-graph.png": graphPage} {
 		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
 			t.Fatal(err)
 		}

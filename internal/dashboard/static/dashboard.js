@@ -107,7 +107,7 @@ function drawGraph(groups) {
   groups.forEach(g => depthOf(g.Prefix));
   const columns = [];
   for (const g of groups) (columns[depth.get(g.Prefix)] ||= []).push(g);
-  const boxW = 190, boxH = 44, gapX = 70, gapY = 16;
+  const boxW = 190, boxH = 52, gapX = 70, gapY = 16;
   const pos = new Map();
   columns.forEach((col, c) => col.forEach((g, r) => pos.set(g.Prefix, { x: 10 + c * (boxW + gapX), y: 10 + r * (boxH + gapY) })));
   const rows = Math.max(1, ...columns.map(c => c ? c.length : 0));
@@ -128,19 +128,29 @@ function drawGraph(groups) {
       if (from) add("line", { x1: from.x + boxW, y1: from.y + boxH / 2, x2: to.x, y2: to.y + boxH / 2, stroke: "#999" });
     }
   }
+  // A kind's name on its own line, cut with an ellipsis to the box's width
+  // as drawn (its full name in the box's tooltip); the bar below it, the
+  // count on the last line, so that no length of either overlaps another.
   for (const g of groups) {
     const p = pos.get(g.Prefix);
     const total = g.Waiting + g.Processing + g.Memory + g.Done + g.Erred || 1;
-    add("rect", { x: p.x, y: p.y, width: boxW, height: boxH, rx: 4, fill: "#fff", stroke: colour(g.Prefix), "stroke-width": 2, class: "graph-node", "data-prefix": g.Prefix });
-    add("text", { x: p.x + 6, y: p.y + 16, "font-size": 12 }, g.Prefix.length > 26 ? g.Prefix.slice(0, 25) + "…" : g.Prefix);
+    const box = add("rect", { x: p.x, y: p.y, width: boxW, height: boxH, rx: 4, fill: "#fff", stroke: colour(g.Prefix), "stroke-width": 2, class: "graph-node", "data-prefix": g.Prefix });
+    const title = document.createElementNS(ns, "title");
+    title.textContent = g.Prefix;
+    box.append(title);
+    const label = add("text", { x: p.x + 6, y: p.y + 15, "font-size": 12, class: "graph-label", "data-prefix": g.Prefix }, g.Prefix);
+    for (let n = g.Prefix.length - 1; n > 0 && label.getComputedTextLength() > boxW - 12; n--) {
+      label.textContent = g.Prefix.slice(0, n) + "…";
+    }
     let at = 0;
     for (const [n, fill] of [[g.Done, "#9bc79b"], [g.Memory, "#3a9a3a"], [g.Processing, "#4a7fd0"], [g.Erred, "#d04a4a"]]) {
       const w = (boxW - 12) * n / total;
-      if (w > 0) add("rect", { x: p.x + 6 + at, y: p.y + 24, width: w, height: 10, fill });
+      if (w > 0) add("rect", { x: p.x + 6 + at, y: p.y + 21, width: w, height: 10, fill });
       at += w;
     }
-    add("text", { x: p.x + boxW - 6, y: p.y + 16, "font-size": 11, "text-anchor": "end", fill: "#666" }, `${g.Done + g.Memory}/${total}`);
+    add("text", { x: p.x + 6, y: p.y + 45, "font-size": 11, fill: "#666", class: "graph-count", "data-prefix": g.Prefix }, `${g.Done + g.Memory} / ${total} done`);
   }
+  svg.dataset.drawn = String(groups.length);
 }
 
 // The Tasks page: one task's state, place, size, run and error (its key
