@@ -31,7 +31,10 @@ type Cluster struct {
 	Workers     int            // workers of a local cluster
 	Scheduler   string         // address of a running scheduler; "" for a local cluster
 	MemoryLimit int64          // each local worker's memory limit in bytes; 0 for none
-	TLS         security.Files // the client's TLS material for Scheduler, if it wants TLS
+	// Target, when positive, is the local workers' target fraction: the
+	// share of their limit that results may take before they spill.
+	Target float64
+	TLS    security.Files // the client's TLS material for Scheduler, if it wants TLS
 }
 
 // Session is a connection to a cluster.
@@ -87,7 +90,8 @@ const usage = `usage: dusk bench SUITE [flags]
   shuffle  the groupby table of N rows shuffled by id6: GB/s of its memory
   spill    N×8 random float64s persisted through workers of --memory-limit
            (default: a quarter of the data, plus 256 MiB for the process, each),
-           then summed: MB/s out to disk and back in
+           then summed: MB/s out to disk and back in. On a local cluster the
+           workers keep a quarter of their share in memory, whatever the sizes
   io       the groupby table read and written as CSV and as Parquet: MB/s
   bigsum   the sum of a square matrix of about 160·N random float64s, made
            chunk by chunk: elements per second
@@ -177,10 +181,16 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 	if err != nil {
 		return err
 	}
-	if cmd == "spill" && limit == 0 && rf.scheduler == "" {
-		limit = int64(n)*8*8/4 + 256<<20 // a quarter of the data, and room for the process
+	var target float64
+	if cmd == "spill" && rf.scheduler == "" {
+		if limit == 0 {
+			limit = int64(n)*8*8/4 + 256<<20 // a quarter of the data, and room for the process
+		}
+		// Whatever the sizes, a quarter of each worker's share of the data
+		// stays in memory and the rest spills: the suite measures spilling.
+		target = min(0.6, float64(n)*64/float64(4*max(rf.workers, 1))/float64(limit))
 	}
-	r, done, err := rf.start(ctx, cmd, limit, stdout, stderr, connect)
+	r, done, err := rf.start(ctx, cmd, limit, target, stdout, stderr, connect)
 	if err != nil {
 		return err
 	}
@@ -282,7 +292,7 @@ func addRunFlags(fs *flag.FlagSet) *runFlags {
 // start begins a suite's run: the CPU profile, the cluster (local workers
 // of limit bytes each), the JSON file and the table's header. done ends
 // them.
-func (rf *runFlags) start(ctx context.Context, suite string, limit int64, stdout, stderr io.Writer, connect Connect) (r *runner, done func(), err error) {
+func (rf *runFlags) start(ctx context.Context, suite string, limit int64, target float64, stdout, stderr io.Writer, connect Connect) (r *runner, done func(), err error) {
 	if connect == nil {
 		return nil, nil, errors.New("no cluster to run on (nil Connect)")
 	}
@@ -303,7 +313,7 @@ func (rf *runFlags) start(ctx context.Context, suite string, limit int64, stdout
 		return nil, nil, err
 	}
 	undo = append(undo, stop)
-	sess, err := connect(ctx, Cluster{Workers: rf.workers, Scheduler: rf.scheduler, MemoryLimit: limit, TLS: rf.tls})
+	sess, err := connect(ctx, Cluster{Workers: rf.workers, Scheduler: rf.scheduler, MemoryLimit: limit, Target: target, TLS: rf.tls})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -104,7 +104,7 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 			return err
 		}
 	}
-	r, done, err := rf.start(ctx, "tpch", limit, stdout, stderr, connect)
+	r, done, err := rf.start(ctx, "tpch", limit, 0, stdout, stderr, connect)
 	if err != nil {
 		return err
 	}

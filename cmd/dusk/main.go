@@ -44,6 +44,9 @@ func connect(ctx context.Context, cl bench.Cluster) (*bench.Session, error) {
 	if cl.MemoryLimit > 0 {
 		opts = append(opts, dusk.MemoryLimit(cl.MemoryLimit))
 	}
+	if cl.Target > 0 {
+		opts = append(opts, dusk.MemoryFractions(dusk.Fractions{Target: cl.Target}))
+	}
 	if progress.IsTerminal(os.Stderr) {
 		// Bars by task kind while a question runs; logs stay clean.
 		opts = append(opts, dusk.Progress(os.Stderr))
