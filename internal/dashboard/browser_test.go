@@ -90,7 +90,6 @@ func TestDashboardInABrowser(t *testing.T) {
 	}
 	defer close(release)
 
-
 	dir := *screenshots
 	if dir == "" {
 		dir = t.TempDir()
