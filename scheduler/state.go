@@ -62,6 +62,11 @@ type Config struct {
 	// Bandwidth is the assumed transfer rate between workers in bytes per
 	// second, used to weigh data locality against load. Default 100 MB/s.
 	Bandwidth float64
+	// NoHolderTimeout is how long a task waits, in a pool of workers of
+	// several binaries, for a worker whose binary registers what it needs
+	// when none present does, before it fails naming what and the workers
+	// there are. Measured by Tick. Default 60s, as --death-timeout.
+	NoHolderTimeout time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -79,6 +84,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Bandwidth <= 0 {
 		c.Bandwidth = 100e6
+	}
+	if c.NoHolderTimeout <= 0 {
+		c.NoHolderTimeout = 60 * time.Second
 	}
 	return c
 }
@@ -159,6 +167,11 @@ type taskExtra struct {
 	suspicious  int     // workers that died while running it
 	err         *protocol.TaskError
 	limit       *limit // its computation's MaxWorkers, if any
+	// missing are what it needs that no present worker's binary has, while
+	// it waits in no-worker for one; missingSince is the first Tick that
+	// saw it wait so.
+	missing      []string
+	missingSince time.Time
 }
 
 // ex returns t's extra fields to read: zero where it has none.
@@ -391,6 +404,7 @@ func (s *State) WorkerLost(id protocol.WorkerID) Loss {
 		return loss
 	}
 	delete(s.workers, id)
+	s.ops.leave(w.ops)
 	for i, o := range s.order {
 		if o == w {
 			s.order = append(s.order[:i], s.order[i+1:]...)
@@ -439,6 +453,45 @@ func (s *State) WorkerLost(id protocol.WorkerID) Loss {
 	s.fillAll = true
 	s.step()
 	return loss
+}
+
+// Tick tells the core the time: a task that has waited NoHolderTimeout
+// for a worker whose binary has what it needs fails, naming what and the
+// workers there are. The driver calls it every second or so.
+func (s *State) Tick(now time.Time) {
+	if !s.ops.mixed() {
+		return // only a pool of several binaries has such tasks
+	}
+	failed := false
+	for _, t := range sortedSet(s.noWorker) {
+		x := t.extra
+		if x == nil || len(x.missing) == 0 {
+			continue
+		}
+		if x.missingSince.IsZero() {
+			x.missingSince = now
+			continue
+		}
+		if waited := now.Sub(x.missingSince); waited >= s.cfg.NoHolderTimeout {
+			s.fail(t, s.noHolderError(t, x.missing, waited))
+			failed = true
+		}
+	}
+	if failed {
+		s.step()
+	}
+}
+
+// noHolderError says what t needs that no worker's binary has.
+func (s *State) noHolderError(t *task, missing []string, waited time.Duration) *protocol.TaskError {
+	ids := make([]string, len(s.order))
+	for i, w := range s.order {
+		ids[i] = string(w.id)
+	}
+	return &protocol.TaskError{Kind: protocol.NoWorker, Key: t.key(),
+		Message: fmt.Sprintf("no worker's binary registers %s, which this task needs: waited %s for one (the workers here: %s); "+
+			"start workers from the program that registers it (./myprog worker --scheduler ...)",
+			strings.Join(missing, ", "), waited.Round(time.Second), strings.Join(ids, ", "))}
 }
 
 // Loss is what a lost worker took with it: the tasks it was running, which
@@ -982,6 +1035,11 @@ func (s *State) ready(t *task) {
 		// The workers that can run it are gone for now: wait for one.
 		s.setState(t, NoWorker)
 		s.noWorker[t] = struct{}{}
+		if missing := s.ops.missing(t.spec); len(missing) > 0 {
+			t.more().missing = missing // Tick fails it past NoHolderTimeout
+		} else if x := t.extra; x != nil {
+			x.missing, x.missingSince = nil, time.Time{}
+		}
 	default:
 		s.fail(t, s.noWorkerError(t))
 	}
@@ -992,8 +1050,9 @@ func (s *State) assign(t *task, w *worker) {
 	t.processingOn = w
 	est := float32(s.estimate(t.prefix))
 	t.setSlot(len(w.assigned))
-	if t.extra != nil {
-		t.extra.unstealable = false
+	if x := t.extra; x != nil {
+		x.unstealable = false
+		x.missing, x.missingSince = nil, time.Time{}
 	}
 	w.assigned = append(w.assigned, t)
 	w.estimates = append(w.estimates, est)

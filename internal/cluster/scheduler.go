@@ -29,6 +29,7 @@ type Scheduler struct {
 
 	mu      sync.Mutex
 	closed  bool
+	done    chan struct{} // closed by Close
 	state   *scheduler.State
 	workers map[protocol.WorkerID]transport.Stream
 	clients map[protocol.ClientID]transport.Stream
@@ -62,6 +63,7 @@ func StartScheduler(net transport.Network, addr string, gossip Gossip, cfg sched
 		workers: make(map[protocol.WorkerID]transport.Stream),
 		clients: make(map[protocol.ClientID]transport.Stream),
 		seen:    make(map[protocol.WorkerID]time.Time),
+		done:    make(chan struct{}),
 	}
 	ln, err := net.Listen(addr, s)
 	if err != nil {
@@ -69,7 +71,24 @@ func StartScheduler(net transport.Network, addr string, gossip Gossip, cfg sched
 	}
 	s.ln = ln
 	log.Info("scheduler started", "addr", ln.Addr())
+	go s.tick()
 	return s, nil
+}
+
+// tick tells the core the time every second, until the scheduler closes:
+// tasks that wait for a worker of the binary they need fail past their
+// timeout.
+func (s *Scheduler) tick() {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case now := <-t.C:
+			s.handle(func() { s.state.Tick(now) })
+		}
+	}
 }
 
 // Addr is the address workers and clients dial.
@@ -83,6 +102,7 @@ func (s *Scheduler) Close() error {
 		return nil
 	}
 	s.closed = true
+	close(s.done)
 	streams := make([]transport.Stream, 0, len(s.workers)+len(s.clients))
 	for _, st := range s.workers {
 		streams = append(streams, st)

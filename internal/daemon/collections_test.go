@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/duskdata/dusk"
@@ -25,7 +26,9 @@ var (
 	})
 	rowBigV1 = bag.Register("test-row-big-v1", func(r bench.GroupByRow) bool { return r.V1 > 2 })
 	rowV3    = bag.Register("test-row-v3", func(r bench.GroupByRow) float64 { return r.V3 })
-	v1ByID1  = bag.RegisterFold("test-v1-by-id1",
+	// Registered in this test binary only: no worker's binary has it.
+	nobodyHas = bag.Register("test-nobody-has", func(r map[string]any) bool { return true })
+	v1ByID1   = bag.RegisterFold("test-v1-by-id1",
 		func(r bench.GroupByRow) string { return r.ID1 },
 		func(acc int64, r bench.GroupByRow) int64 { return acc + r.V1 },
 		func(a, b int64) int64 { return a + b })
@@ -285,7 +288,7 @@ func TestCollectionsAcrossProcesses(t *testing.T) {
 // the worker that has them, though the plain ones are idle and have more
 // threads, and the answers are right; the rest spread over every worker.
 func TestMixedBinaries(t *testing.T) {
-	sched := start(t, bins.dusk, "scheduler", "--host", "127.0.0.1", "--port", "0")
+	sched := start(t, bins.dusk, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-holder-timeout", "2s")
 	for i := range 2 {
 		start(t, bins.dusk, "worker", "--scheduler", sched.addr, "--host", "127.0.0.1", "--nthreads", "2",
 			"--name", fmt.Sprint("plain-", i), "--local-directory", t.TempDir())
@@ -319,5 +322,11 @@ func TestMixedBinaries(t *testing.T) {
 	areas, err := bag.Frequencies(bag.Map(bag.Filter(b, manyClicks), clickArea)).Compute(ctx)
 	if err != nil || len(areas) != 2 {
 		t.Fatalf("Frequencies of a registered map: %v, %v", areas, err)
+	}
+	// A function no worker's binary registers waits --no-holder-timeout for
+	// one, then fails naming it and the workers there are.
+	_, err = bag.Filter(b, nobodyHas).Count().Compute(ctx)
+	if err == nil || !strings.Contains(err.Error(), "registers bag:test-nobody-has") || !strings.Contains(err.Error(), "waited 2s") {
+		t.Fatalf("a function nobody registers: %v", err)
 	}
 }

@@ -165,6 +165,7 @@ type schedulerFlags struct {
 	host, dash, schedFile, level *string
 	contact                      *string
 	port, gossip, killed         *int
+	noHolder                     *time.Duration
 	pprof                        *bool
 	sec                          *securityFlags
 	// The pool of workers, where the scheduler has a provider.
@@ -188,6 +189,7 @@ func newSchedulerFlags(stderr io.Writer) *schedulerFlags {
 		port:          fs.Int("port", 8786, "port to serve on; 0 picks a free one"),
 		gossip:        fs.Int("gossip-port", 0, "port of the membership cluster; 0 picks a free one"),
 		killed:        fs.Int("killed-worker-limit", 3, "how many workers may die running one task before it fails"),
+		noHolder:      fs.Duration("no-holder-timeout", 60*time.Second, "with workers of several binaries: how long a task waits for a worker whose binary registers what it needs, when none here does, before it fails"),
 		dash:          fs.String("dashboard-address", "", `address of the dashboard's web pages and /metrics (default: --host's, port `+dashboard.DefaultPort+`); "none" serves none`),
 		pprof:         fs.Bool("pprof", false, "serve Go's profiles of the scheduler under /debug/pprof/ on the dashboard's address"),
 		schedFile:     fs.String("scheduler-file", "", "write where the scheduler serves to this file (JSON), for workers and clients given --scheduler-file"),
@@ -307,7 +309,7 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 		g.Key = gossipKey // only TLS keeps it secret on its way
 	}
 	sched, err = cluster.StartScheduler(&grpcnet.Network{TLS: tl, Log: log}, net.JoinHostPort(*sf.host, strconv.Itoa(*sf.port)), g,
-		scheduler.Config{KilledWorkerLimit: *sf.killed}, log)
+		scheduler.Config{KilledWorkerLimit: *sf.killed, NoHolderTimeout: *sf.noHolder}, log)
 	if err != nil {
 		return err
 	}
