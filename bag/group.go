@@ -160,6 +160,7 @@ func GroupBy[T any, K comparable](b *Bag[T], key Func[T, K], npartitions int) *B
 	}
 	registerCodec[[]Pair[K, []T]]()
 	args := mustJSON(groupArgs{Func: key.name, N: npartitions})
+	needs := []string{funcNeed(key.name)}
 	g := graph.New()
 	g.Merge(b.g)
 	id := graph.Name("shuffle", opGroupUnpack, args, b.name)
@@ -167,7 +168,7 @@ func GroupBy[T any, K comparable](b *Bag[T], key Func[T, K], npartitions int) *B
 	transfers := make([]graph.Key, len(b.keys))
 	for i, p := range b.keys {
 		transfers[i] = graph.Part(tname, i)
-		g.Add(&graph.Task{Key: transfers[i], Op: opGroupSplit, Args: args, Inputs: []graph.Key{p},
+		g.Add(&graph.Task{Key: transfers[i], Op: opGroupSplit, Args: args, Inputs: []graph.Key{p}, Needs: needs,
 			Shuffle: &graph.Shuffle{ID: id, Role: graph.Transfer, Outputs: npartitions, Source: i}})
 	}
 	barrier := graph.Part(graph.Name("shuffle-barrier", registry.BarrierOp, nil, id), 0)
@@ -177,7 +178,7 @@ func GroupBy[T any, K comparable](b *Bag[T], key Func[T, K], npartitions int) *B
 	keys := make([]graph.Key, npartitions)
 	for j := range keys {
 		keys[j] = graph.Part(uname, j)
-		g.Add(&graph.Task{Key: keys[j], Op: opGroupUnpack, Args: args, Inputs: []graph.Key{barrier},
+		g.Add(&graph.Task{Key: keys[j], Op: opGroupUnpack, Args: args, Inputs: []graph.Key{barrier}, Needs: needs,
 			Shuffle: &graph.Shuffle{ID: id, Role: graph.Unpack, Outputs: npartitions, Part: j, Sources: []int{len(b.keys)}}})
 	}
 	return &Bag[Pair[K, []T]]{g: g, keys: keys, name: uname}

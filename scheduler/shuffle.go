@@ -66,15 +66,23 @@ func (s *State) shuffleRun(sh *shuffle) *protocol.ShuffleRun {
 	if sh.run != nil {
 		return sh.run
 	}
+	// Its outputs go to workers whose binary runs its unpacks (a pool of
+	// several binaries: a bag grouped by a registered function).
+	can := func(w *worker) bool { return len(sh.unpacks) == 0 || s.ops.runs(w.ops, sh.unpacks[0].spec) }
 	var ids []protocol.WorkerID
 	for _, w := range s.order {
-		if w.available() {
+		if w.available() && can(w) {
 			ids = append(ids, w.id)
 		}
 	}
-	if len(ids) == 0 { // every worker paused or retiring: they still assemble
-		for _, w := range s.order {
-			ids = append(ids, w.id)
+	for _, all := range []bool{false, true} {
+		if len(ids) > 0 {
+			break
+		}
+		for _, w := range s.order { // every such worker paused or retiring: they still assemble
+			if all || can(w) {
+				ids = append(ids, w.id)
+			}
 		}
 	}
 	s.shuffleRuns++

@@ -323,6 +323,12 @@ func TestMixedBinaries(t *testing.T) {
 	if err != nil || len(areas) != 2 {
 		t.Fatalf("Frequencies of a registered map: %v, %v", areas, err)
 	}
+	// A grouping by a registered key: its shuffle's outputs are assembled
+	// by the worker that has the function.
+	grouped, err := bag.GroupBy(bag.Filter(b, manyClicks), clickArea, 3).Compute(ctx)
+	if err != nil || len(grouped) != 2 || len(grouped[0].Value)+len(grouped[1].Value) != int(want) {
+		t.Fatalf("GroupBy a registered key: %d groups, %v", len(grouped), err)
+	}
 	// A function no worker's binary registers waits --no-holder-timeout for
 	// one, then fails naming it and the workers there are.
 	_, err = bag.Filter(b, nobodyHas).Count().Compute(ctx)
