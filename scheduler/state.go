@@ -509,6 +509,13 @@ type ShuffleLoss struct {
 	Moved, Outputs int
 }
 
+// Retiring says whether worker id is leaving of its own accord (Retire):
+// its going is no loss.
+func (s *State) Retiring(id protocol.WorkerID) bool {
+	w := s.workers[id]
+	return w != nil && w.retiring
+}
+
 // ClientJoined registers a client.
 func (s *State) ClientJoined(id protocol.ClientID) { s.clients[id] = true }
 

@@ -297,13 +297,16 @@ func (s *Scheduler) Push(_ context.Context, p *protocol.ShufflePush) error {
 }
 
 // DropWorker declares a worker lost, as when the membership cluster finds
-// it dead: its stream is closed and its work recovered.
-func (s *Scheduler) DropWorker(id protocol.WorkerID) {
+// it dead: its stream is closed and its work recovered. It reports whether
+// the worker was still there (not gone already, retired or dropped).
+func (s *Scheduler) DropWorker(id protocol.WorkerID) (was bool) {
 	s.handle(func() {
 		if s.workers[id] != nil {
+			was = true
 			s.dropWorker(id)
 		}
 	})
+	return was
 }
 
 func (s *Scheduler) dropWorker(id protocol.WorkerID) {
@@ -313,10 +316,15 @@ func (s *Scheduler) dropWorker(id protocol.WorkerID) {
 	delete(s.workers, id)
 	delete(s.seen, id)
 	s.profileLost(id)
+	retired := s.state.Retiring(id)
 	loss := s.state.WorkerLost(id)
 	s.events.Lost++
-	s.log.Warn("worker lost", "worker", id, "running", len(loss.Running), "results_lost", len(loss.Lost),
-		"rerun", keySample(append(loss.Running, loss.Lost...)))
+	if retired && len(loss.Running)+len(loss.Lost)+len(loss.Shuffles) == 0 {
+		s.log.Info("worker retired", "worker", id) // a normal end: nothing to recover
+	} else {
+		s.log.Warn("worker lost", "worker", id, "running", len(loss.Running), "results_lost", len(loss.Lost),
+			"rerun", keySample(append(loss.Running, loss.Lost...)))
+	}
 	for _, sh := range loss.Shuffles {
 		s.log.Warn("shuffle outputs assembled anew", "shuffle", sh.ID, "worker", id, "moved", sh.Moved, "outputs", sh.Outputs)
 	}

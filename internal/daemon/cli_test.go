@@ -65,3 +65,26 @@ func TestWorkerStoppedWhileWaiting(t *testing.T) {
 		}
 	}
 }
+
+// A normal end, a worker told to stop and then its scheduler, logs nothing
+// that reads as a failure on either side.
+func TestQuietShutdown(t *testing.T) {
+	sched, workers := startCluster(t, bins.dusk, 1)
+	w := workers[0]
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	if err := waitExit(t, w, time.Minute); err != nil {
+		t.Fatalf("worker exit: %v\n%s", err, w.stderr)
+	}
+	sched.stderr.waitFor(t, testCtx(t), sched, "worker retired")
+	sched.cmd.Process.Signal(syscall.SIGTERM)
+	if err := waitExit(t, sched, time.Minute); err != nil {
+		t.Fatalf("scheduler exit: %v\n%s", err, sched.stderr)
+	}
+	for name, p := range map[string]*proc{"worker": w, "scheduler": sched} {
+		for _, bad := range []string{"level=WARN", "level=ERROR", "canceled", "lost"} {
+			if strings.Contains(p.stderr.String(), bad) {
+				t.Errorf("the %s's normal end logged %q:\n%s", name, bad, p.stderr)
+			}
+		}
+	}
+}

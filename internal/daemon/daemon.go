@@ -294,9 +294,10 @@ func serveScheduler(ctx context.Context, sf *schedulerFlags, workerArgs []string
 	members, err := membership.Start(membership.Config{
 		Name: "scheduler", Host: bind, Advertise: advertise, Port: *sf.gossip, Log: log, Key: gossipKey,
 		OnLeave: func(name string) {
-			if sched != nil && name != "scheduler" {
+			if sched != nil && name != "scheduler" && sched.DropWorker(protocol.WorkerID(name)) {
+				// Still connected when the membership lost it: not a worker
+				// that retired or whose stream ended first.
 				log.Warn("worker left the membership cluster", "worker", name)
-				sched.DropWorker(protocol.WorkerID(name))
 			}
 		},
 	})
