@@ -28,9 +28,9 @@ import (
 
 // Cluster says where a suite runs.
 type Cluster struct {
-	Workers     int            // workers of a local cluster
-	Scheduler   string         // address of a running scheduler; "" for a local cluster
-	MemoryLimit int64          // each local worker's memory limit in bytes; 0 for none
+	Workers     int    // workers of a local cluster
+	Scheduler   string // address of a running scheduler; "" for a local cluster
+	MemoryLimit int64  // each local worker's memory limit in bytes; 0 for none
 	// Target, when positive, is the local workers' target fraction: the
 	// share of their limit that results may take before they spill.
 	Target float64
