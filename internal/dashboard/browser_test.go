@@ -83,6 +83,9 @@ func TestDashboardInABrowser(t *testing.T) {
 		if _, err := f.Result(cctx); err != nil {
 			t.Fatal(err)
 		}
+		// Held to the end, as done is: futures the program drops are
+		// released when collected, and their kind leaves the graph.
+		defer f.Release()
 	}
 	futs, err := hold.Map(cctx, args)
 	if err != nil {
@@ -109,7 +112,12 @@ func TestDashboardInABrowser(t *testing.T) {
 	// poll waits for expr to hold, as long as the test's context allows
 	// (chromedp's own 30 s ran out on a loaded 2-core CI machine).
 	poll := func(expr string) any {
-		return run(chromedp.Poll[any](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Poll[any](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", expr, err)
+		}
+		return v
 	}
 	shot := func() []byte {
 		png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
