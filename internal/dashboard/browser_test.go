@@ -92,6 +92,11 @@ func TestDashboardInABrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer close(release)
+	defer func() {
+		for _, f := range futs { // held to the end, as done is
+			f.Release()
+		}
+	}()
 
 	dir := *screenshots
 	if dir == "" {
