@@ -74,6 +74,8 @@ type Result struct {
 	BytesPerSec           float64 `json:"bytes_per_sec,omitempty"` // shuffle, spill, io and bigsum suites
 	Scale                 int64   `json:"scale,omitempty"`         // scale suite: rows of the table the step ran on
 	CPU                   *CPUUse `json:"cpu,omitempty"`           // the cores a local cluster's step kept busy
+	// Machine is the computer it ran on: CPU model, cores, extensions.
+	Machine string `json:"machine,omitempty"`
 }
 
 const usage = `usage: dusk bench SUITE [flags]
@@ -558,6 +560,7 @@ type runner struct {
 	err      error    // the first error writing the JSON file
 	scale    int64    // the scale suite: rows of the table now run on
 	cores    int      // the machine's cores, for a local cluster's cpuMeter; 0 for a remote one
+	machine  string   // this computer, as machine() names it
 	results  []Result // every step reported
 }
 
@@ -566,6 +569,8 @@ type runner struct {
 const rowFormat = "%-13s  %3s  %9s  %11s  %13s  %20s  %s\n"
 
 func (r *runner) header() {
+	r.machine = machine()
+	fmt.Fprintf(r.out, "machine: %s\n", r.machine)
 	fmt.Fprintf(r.out, rowFormat, "question", "run", "seconds", "rows", "rate", "cores", "checksum")
 }
 
@@ -580,7 +585,7 @@ func (r *runner) report(res Result) {
 	if r.progress != nil {
 		fmt.Fprint(r.progress, "\r\033[K")
 	}
-	res.Suite, res.Scale = r.suite, r.scale
+	res.Suite, res.Scale, res.Machine = r.suite, r.scale, r.machine
 	r.results = append(r.results, res)
 	sums := make([]string, len(res.Checksum))
 	for i, s := range res.Checksum {

@@ -84,12 +84,15 @@ func TestCLI(t *testing.T) {
 		js := filepath.Join(dir, suite+".json")
 		out := run(suite, "--rows", "10000", "--data", data, "--json", js, "--workers", "2")
 		t.Logf("%s:\n%s", suite, out)
-		if !strings.HasPrefix(out, "question") || !strings.Contains(out, "checksum") {
-			t.Errorf("%s table has no header:\n%s", suite, out)
+		if !strings.HasPrefix(out, "machine: ") || !strings.Contains(out, "\nquestion") || !strings.Contains(out, "checksum") {
+			t.Errorf("%s table has no machine line and header:\n%s", suite, out)
 		}
 		results, err := bench.ReadResults(js)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(results) > 0 && !strings.Contains(results[0].Machine, "cores") {
+			t.Errorf("%s: the JSON lines do not name the machine: %q", suite, results[0].Machine)
 		}
 		questions := len(bench.GroupByQuestions)
 		if suite == "join" {

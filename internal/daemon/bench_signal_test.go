@@ -29,7 +29,8 @@ func TestBenchInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := bufio.NewScanner(out)
-	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "question") { // printed once the cluster is up
+	lines.Scan() // the machine line, then the header, printed once the cluster is up
+	if !strings.HasPrefix(lines.Text(), "machine: ") || !lines.Scan() || !strings.HasPrefix(lines.Text(), "question") {
 		cmd.Process.Kill()
 		cmd.Wait()
 		t.Fatalf("no header: %q\n%s", lines.Text(), stderr)
