@@ -75,6 +75,9 @@ func TestAdaptiveLocalProcesses(t *testing.T) {
 	}
 	sched.stderr.waitFor(t, ctx, sched, `adaptive: target workers" target=1`)
 	for {
+		// Counted before asking, so that a worker gone after the answer
+		// is a line to wait for, and one gone before it is counted.
+		gone := sched.stderr.count("worker retired", "worker lost")
 		ws, err := c.Workers(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +85,7 @@ func TestAdaptiveLocalProcesses(t *testing.T) {
 		if len(ws) == 1 {
 			break
 		}
-		sched.stderr.waitForNext(t, ctx, sched)
+		sched.stderr.waitForCount(t, ctx, sched, gone+1, "worker retired", "worker lost")
 	}
 	if v, err := keep.Result(cctx); err != nil || v != 1000 {
 		t.Fatalf("a kept result after the pool shrank: %v, %v", v, err)

@@ -88,13 +88,35 @@ func (s *syncBuffer) waitFor(t testing.TB, ctx context.Context, p *proc, text st
 	}
 }
 
-// waitForNext waits until the process writes more, exits, or ctx ends.
-func (s *syncBuffer) waitForNext(t testing.TB, ctx context.Context, p *proc) {
-	t.Helper()
+// count is how many times the buffer holds each of texts, summed.
+func (s *syncBuffer) count(texts ...string) int {
 	s.mu.Lock()
-	changed := s.nextLocked()
-	s.mu.Unlock()
-	s.wait(t, ctx, p, changed, "more")
+	defer s.mu.Unlock()
+	n := 0
+	for _, text := range texts {
+		n += strings.Count(s.b.String(), text)
+	}
+	return n
+}
+
+// waitForCount waits until the buffer holds texts n times in all, as
+// count counts them, or the process exits, or ctx ends.
+func (s *syncBuffer) waitForCount(t testing.TB, ctx context.Context, p *proc, n int, texts ...string) {
+	t.Helper()
+	for {
+		s.mu.Lock()
+		have := 0
+		for _, text := range texts {
+			have += strings.Count(s.b.String(), text)
+		}
+		if have >= n {
+			s.mu.Unlock()
+			return
+		}
+		changed := s.nextLocked()
+		s.mu.Unlock()
+		s.wait(t, ctx, p, changed, fmt.Sprintf("%d of %q", n, texts))
+	}
 }
 
 // nextLocked is closed at the next write; called with s.mu held.
