@@ -147,18 +147,14 @@ func (s Spec) Key() Key {
 // NumInputs is how many inputs the task lists.
 func (s Spec) NumInputs() int {
 	r := specReader{s: string(s)}
-	r.str()
-	r.str()
-	r.str()
+	r.call()
 	return r.count()
 }
 
 // Inputs calls f with each of the task's inputs, in order.
 func (s Spec) Inputs(f func(Key)) {
 	r := specReader{s: string(s)}
-	r.str()
-	r.str()
-	r.str()
+	r.call()
 	for n := r.count(); n > 0 && r.err == nil; n-- {
 		f(Key(r.str()))
 	}
@@ -257,28 +253,31 @@ func (r *specReader) int() int {
 // task decodes a whole task into t, or only checks it where t is nil.
 func (r *specReader) task(t *Task) {
 	build := t != nil
+	var flags byte
 	if !build {
-		t = &Task{}
-	}
-	t.Key = Key(r.str())
-	t.Op = r.str()
-	t.Args = r.bytes()
-	if n := r.count(); n > 0 {
-		if build {
+		r.call()
+		r.skipInputs()
+		flags = r.rest(nil, nil)
+	} else {
+		t.Key = Key(r.str())
+		t.Op = r.str()
+		t.Args = r.bytes()
+		if n := r.count(); n > 0 {
 			t.Inputs = make([]Key, 0, n)
-		}
-		for ; n > 0 && r.err == nil; n-- {
-			if in := Key(r.str()); build {
-				t.Inputs = append(t.Inputs, in)
+			for ; n > 0 && r.err == nil; n-- {
+				t.Inputs = append(t.Inputs, Key(r.str()))
 			}
 		}
+		flags = r.rest(t, nil)
 	}
-	flags := r.rest(t)
 	if flags&specChain != 0 {
 		n := r.count()
 		for ; n > 0 && r.err == nil; n-- {
 			sub := specReader{s: r.str()}
-			c := &Task{}
+			var c *Task
+			if build {
+				c = &Task{}
+			}
 			sub.task(c)
 			if sub.err == nil && sub.i != len(sub.s) {
 				sub.fail("%d bytes after a chained task", len(sub.s)-sub.i)
@@ -296,17 +295,31 @@ func (r *specReader) task(t *Task) {
 
 // head decodes up to the chain: the resources and the shuffle.
 func (r *specReader) head(t *Task) {
+	r.call()
+	r.skipInputs()
+	r.rest(t, nil)
+}
+
+// call reads the key, the operation and the arguments, and returns the
+// operation.
+func (r *specReader) call() (op string) {
 	r.str()
+	op = r.str()
 	r.str()
-	r.str()
+	return op
+}
+
+// skipInputs steps over the inputs.
+func (r *specReader) skipInputs() {
 	for n := r.count(); n > 0 && r.err == nil; n-- {
 		r.str()
 	}
-	r.rest(t)
 }
 
-// rest decodes the flags and the resources and shuffle they announce.
-func (r *specReader) rest(t *Task) byte {
+// rest decodes the flags and the resources, shuffle and needs they
+// announce into t, or checks them without keeping them where t is nil;
+// need, if set, is called with each need.
+func (r *specReader) rest(t *Task, need func(string)) byte {
 	if r.err != nil {
 		return 0
 	}
@@ -322,40 +335,60 @@ func (r *specReader) rest(t *Task) byte {
 	}
 	if flags&specResources != 0 {
 		n := r.count()
-		t.Resources = make(Resources, n)
+		if t != nil {
+			t.Resources = make(Resources, n)
+		}
 		for ; n > 0 && r.err == nil; n-- {
 			name := r.str()
 			if len(r.s)-r.i < 8 {
 				r.fail("resource %q has no amount", name)
 				break
 			}
-			t.Resources[name] = math.Float64frombits(binary.LittleEndian.Uint64([]byte(r.s[r.i : r.i+8])))
+			if t != nil {
+				t.Resources[name] = math.Float64frombits(binary.LittleEndian.Uint64([]byte(r.s[r.i : r.i+8])))
+			}
 			r.i += 8
 		}
 	}
 	if flags&specShuffle != 0 {
-		sh := &Shuffle{ID: r.str()}
+		sh := Shuffle{ID: r.str()}
 		role := r.int()
 		if role < int(Transfer) || role > int(Unpack) {
 			r.fail("shuffle role %d", role)
 		}
 		sh.Role = ShuffleRole(role)
 		sh.Outputs, sh.Side, sh.Source, sh.Part = r.int(), r.int(), r.int(), r.int()
-		if n := r.count(); n > 0 {
+		n := r.count()
+		if t != nil && n > 0 {
 			sh.Sources = make([]int, n)
-			for i := range sh.Sources {
-				sh.Sources[i] = r.int()
+		}
+		for i := range n {
+			if v := r.int(); sh.Sources != nil {
+				sh.Sources[i] = v
 			}
 		}
 		sh.Merge = r.str()
-		sh.MergeArgs = r.bytes()
-		t.Shuffle = sh
+		if t != nil {
+			sh.MergeArgs = r.bytes()
+			kept := sh // only a kept shuffle is allocated
+			t.Shuffle = &kept
+		} else {
+			r.str()
+		}
 	}
 	if flags&specNeeds != 0 {
 		n := r.count()
-		t.Needs = make([]string, 0, n)
+		if t != nil {
+			t.Needs = make([]string, 0, n)
+		}
 		for ; n > 0 && r.err == nil; n-- {
-			t.Needs = append(t.Needs, r.str())
+			v := r.str()
+			if t != nil {
+				t.Needs = append(t.Needs, v)
+			}
+			if need != nil {
+				need(v)
+			}
 		}
 	}
 	return flags
@@ -374,20 +407,12 @@ func Specs(tasks []*Task) []Spec {
 // its operation (a fused task's chain's, in order) and what it Needs.
 func (s Spec) Ops(f func(op string)) {
 	r := specReader{s: string(s)}
-	r.str()
-	op := r.str()
+	op := r.call()
 	if op != FusedOp {
 		f(op)
 	}
-	r.str()
-	for n := r.count(); n > 0 && r.err == nil; n-- {
-		r.str()
-	}
-	var t Task
-	flags := r.rest(&t)
-	for _, need := range t.Needs {
-		f(need)
-	}
+	r.skipInputs()
+	flags := r.rest(nil, f) // read in place: placement asks this per worker
 	if op != FusedOp || flags&specChain == 0 {
 		return
 	}

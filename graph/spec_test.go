@@ -157,3 +157,13 @@ func FuzzSpec(f *testing.F) {
 		}
 	})
 }
+
+// Ops reads a spec in place: the scheduler asks it for every worker it
+// weighs for a task in a pool of several binaries.
+func TestOpsAllocateNothing(t *testing.T) {
+	s := (&Task{Key: "k", Op: "op", Needs: []string{"bag:f"}, Resources: Resources{"GPU": 1},
+		Shuffle: &Shuffle{ID: "s", Role: Transfer, Sources: []int{1}}}).Spec()
+	if n := testing.AllocsPerRun(100, func() { s.Ops(func(string) {}) }); n != 0 {
+		t.Fatalf("Ops allocates %v times a call", n)
+	}
+}
