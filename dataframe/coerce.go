@@ -158,8 +158,8 @@ func wideDecimalOf(v value, to *arrow.Decimal128Type) (kernel.Datum, error) {
 		return y, nil
 	}
 	switch {
-	case d.Array == nil && d.Scalar == nil:
-		return d, nil // null
+	case d.Array == nil && d.Scalar == nil, v.typ.ID() == arrow.NULL:
+		return kernel.Datum{}, nil // null
 	case d.Array == nil:
 		i, ok := d.Scalar.(int64)
 		if !ok {

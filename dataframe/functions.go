@@ -343,6 +343,16 @@ func compareOperands(c *evalCall, x, y value) (kernel.Datum, kernel.Datum, error
 			return a, b, nil
 		}
 	}
+	if w, ok := wideChoice([]arrow.DataType{x.typ, y.typ}, []int{0, 1}); ok && (x.asDatum().Array != nil || y.asDatum().Array != nil) {
+		// A decimal of more than 18 digits against a decimal or an integer:
+		// exactly, as decimal128 values at one scale, not as floats.
+		a, err := wideDecimalOf(x, w.(*arrow.Decimal128Type))
+		if err != nil {
+			return a, kernel.Datum{}, err
+		}
+		b, err := wideDecimalOf(y, w.(*arrow.Decimal128Type))
+		return a, b, err
+	}
 	t, _ := commonType(x.typ, y.typ)
 	a, err := coerce(c, x, t)
 	if err != nil {

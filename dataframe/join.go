@@ -112,7 +112,9 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 				lon[i], kernel.TypeName(lf.Type), ron[i], kernel.TypeName(rf.Type)))
 		}
 		common := numberSupertype(lf.Type, rf.Type)
-		if kl == kernel.KindDecimal || kr == kernel.KindDecimal {
+		if w, ok := wideChoice([]arrow.DataType{lf.Type, rf.Type}, []int{0, 1}); ok {
+			common = w // a decimal wide enough for both, its values exact
+		} else if kl == kernel.KindDecimal || kr == kernel.KindDecimal {
 			common, _ = commonType(lf.Type, rf.Type) // decimal(18, the larger scale), or float64
 		}
 		if !arrow.TypeEqual(lf.Type, common) {

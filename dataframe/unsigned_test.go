@@ -15,9 +15,10 @@ import (
 )
 
 // TestUint64AboveInt64: uint64 values above int64's range (hashes, IDs)
-// are exact as keys, in sorts and in casts to text and float64, and a
-// comparison or computation that would see them negative fails with an
-// error saying so (they sorted and filtered as negative numbers).
+// are exact as keys, in sorts, in comparisons (with numbers of any sign)
+// and in casts to text and float64, and a computation that would see them
+// negative fails with an error saying so (they sorted and filtered as
+// negative numbers).
 func TestUint64AboveInt64(t *testing.T) {
 	ctx, done := exampleClient()
 	defer done()
@@ -75,6 +76,11 @@ func TestUint64AboveInt64(t *testing.T) {
 			[]string{"1", "5", "9223372036854775808"}},
 		{"fill null", f.WithColumn("x", u.FillNull(dataframe.Col("u"))).SortValues([]string{"i"}).Limit(1), "x",
 			[]string{"18446744073709551615"}},
+		{"filter", f.Filter(u.Gt(int64(3))).SortValues([]string{"u"}), "u", []string{"5", "9223372036854775808", "9223372036854775809", "18446744073709551615", "18446744073709551615"}},
+		{"filter by a negative number", f.Filter(u.Gt(int64(-1)).And(u.Le(int64(5)))).SortValues([]string{"u"}), "u", []string{"1", "5"}},
+		{"filter by a signed column", f.Filter(u.Le(dataframe.Col("i"))).SortValues([]string{"u"}), "u", []string{"1"}},
+		{"filter by itself", f.Filter(u.Ge(dataframe.Col("u")).And(u.Ne(int64(1)))).SortValues([]string{"u"}), "u", sorted[1:6]},
+		{"filter by a float", f.Filter(u.Gt(1e19)).SortValues([]string{"u"}), "u", []string{"18446744073709551615", "18446744073709551615"}},
 		{"float", f.WithColumn("x", u.Cast(arrow.PrimitiveTypes.Float64)).SortValues([]string{"i"}).Limit(1), "x",
 			[]string{strconv.FormatFloat(float64(top), 'g', -1, 64)}},
 	} {
@@ -110,9 +116,8 @@ func TestUint64AboveInt64(t *testing.T) {
 		t.Errorf("Scan into float64: %v", err)
 	}
 	for name, g := range map[string]*dataframe.Frame{
-		"filter": f.Filter(u.Gt(int64(3))),
-		"add":    f.WithColumn("x", u.Add(int64(1))),
-		"max":    f.GroupBy("i").Agg(dataframe.Max("u")),
+		"add": f.WithColumn("x", u.Add(int64(1))),
+		"max": f.GroupBy("i").Agg(dataframe.Max("u")),
 	} {
 		_, err := g.Compute(ctx)
 		if err == nil || !strings.Contains(err.Error(), "above int64's range") || strings.Contains(err.Error(), "crashed") {

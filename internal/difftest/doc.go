@@ -32,10 +32,12 @@
 // last non-null values in the frame's order, drawn only after a sort (the
 // SQL orders the aggregate by the sort's columns and filters the nulls);
 // it computes decimals of more than 18 digits as float64 (their minimum
-// and maximum are floats), while it compares, sorts, groups, joins and
-// chooses between them exactly. It compares and computes integers as int64
-// and refuses uint64 values above int64's range there (kernel.RangeError),
-// so full-range uint64 columns (hashes) are keys, sorted and counted only.
+// and maximum are floats, never summed or averaged again: values that
+// cancel leave float64's noise), while it compares, sorts, groups, joins
+// and chooses between them exactly. It computes integers as int64 and refuses
+// uint64 values above int64's range there (kernel.RangeError), so
+// full-range uint64 columns (hashes) are keys, sorted, compared and counted
+// only.
 // Durations (a timestamp less its day's
 // start) are compared as their microseconds, as the SQL computes them.
 package difftest

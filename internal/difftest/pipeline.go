@@ -25,6 +25,7 @@ type col struct {
 	name    string
 	kind    kind
 	inexact bool
+	wide    bool // a float standing for a wide decimal (aggregation.wide)
 }
 
 func colRef(c col) expr {
@@ -66,7 +67,7 @@ func literal(r *rand.Rand, k kind) expr {
 
 // comparable reports whether kinds a and b compare with each other.
 func comparable(a, b kind) bool {
-	num := func(k kind) bool { return k.integer() || k == kFloat64 }
+	num := func(k kind) bool { return k.integer() || k == kHash || k == kFloat64 }
 	dec := func(k kind) bool { return k == kDecimal || k == kDecimalWide }
 	return a == b || num(a) && num(b) || dec(a) && b == kInt64 || a == kInt64 && dec(b)
 }
@@ -91,10 +92,9 @@ func predicate(r *rand.Rand, cols []col, depth int) expr {
 		p := predicate(r, cols, 0)
 		return expr{kind: kBool, dusk: p.dusk.Not(), sql: "(NOT " + p.sql + ")", text: "not " + p.text}
 	}
-	if cc.inexact || cc.kind == kHash {
+	if cc.inexact {
 		// A computed float may sit an ulp either side of a bound the other
-		// engine meets exactly (a correlation of two rows is ±1); Dusk
-		// refuses to compare uint64 values past int64's range.
+		// engine meets exactly (a correlation of two rows is ±1).
 		return isNull
 	}
 	var other expr
@@ -111,7 +111,7 @@ func predicate(r *rand.Rand, cols []col, depth int) expr {
 	}
 	if other.sql == "" {
 		lk := c.kind
-		if lk == kDecimal || lk == kDecimalWide || lk.integer() {
+		if lk == kDecimal || lk == kDecimalWide || lk == kHash || lk.integer() {
 			lk = kInt64
 		}
 		other = literal(r, lk)

@@ -106,7 +106,7 @@ func (p *pipeline) with(r *rand.Rand) {
 		return
 	}
 	name := fmt.Sprintf("c%d", len(p.steps))
-	p.cols = append(p.cols, col{name, e.kind, e.kind == kFloat64})
+	p.cols = append(p.cols, col{name: name, kind: e.kind, inexact: e.kind == kFloat64})
 	p.steps = append(p.steps, step{text: "WithColumn(" + name + ", " + e.text + ")",
 		apply: func(f *dataframe.Frame, _ map[string]*dataframe.Frame) *dataframe.Frame {
 			return f.WithColumn(name, e.dusk)
@@ -120,12 +120,17 @@ type aggregation struct {
 	sql     string
 	kind    kind
 	inexact bool // a float the engines may compute apart in its last digits
+	// wide: a float standing for a decimal of more than 18 digits, which
+	// Dusk computes as float64 and DuckDB exactly; a sum of such values
+	// that cancel (1.37e12 - 1.37e12 + 0.0001) keeps float64's noise in
+	// Dusk, so none is summed or averaged.
+	wide bool
 }
 
 // aggsFor draws the aggregations a column of kind k takes.
 func aggsFor(r *rand.Rand, c col) []aggregation {
 	q := quote(c.name)
-	out := []aggregation{{dataframe.Count(c.name), "count(" + q + ")", kInt64, false}}
+	out := []aggregation{{dataframe.Count(c.name), "count(" + q + ")", kInt64, false, false}}
 	median, notNaN := "quantile_cont("+q+", 0.5)", ""
 	if c.kind == kDecimal {
 		// Dusk's median is a float64, as pandas'; DuckDB's of decimals is
@@ -139,37 +144,37 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 		median = "CASE WHEN bool_or(isnan(" + q + ")) THEN 'NaN'::DOUBLE ELSE " + median + " END"
 		notNaN = " FILTER (WHERE NOT isnan(" + q + "))"
 	}
-	if c.kind.numeric() {
+	if c.kind.numeric() && !c.wide {
 		out = append(out,
-			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", sumKind(c.kind), c.kind == kFloat64 || c.inexact},
-			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64, true},
-			aggregation{dataframe.Median(c.name), median, kFloat64, true})
+			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", sumKind(c.kind), c.kind == kFloat64 || c.inexact, false},
+			aggregation{dataframe.Mean(c.name), "avg(" + q + ")", kFloat64, true, false},
+			aggregation{dataframe.Median(c.name), median, kFloat64, true, false})
 	}
 	if c.kind.integer() || c.kind == kDecimal { // floats of 1e15 beside eighths: the engines' roundings part
 		out = append(out,
-			aggregation{dataframe.Var(c.name), "var_samp(" + q + ")", kFloat64, true},
-			aggregation{dataframe.Std(c.name), "stddev_samp(" + q + ")", kFloat64, true})
+			aggregation{dataframe.Var(c.name), "var_samp(" + q + ")", kFloat64, true, false},
+			aggregation{dataframe.Std(c.name), "stddev_samp(" + q + ")", kFloat64, true, false})
 	}
 	if c.kind.numeric() {
 		f := []float64{0.1, 0.25, 0.9}[r.IntN(3)]
 		quantile := strings.Replace(median, "0.5)", fmt.Sprint(f)+")", 1)
-		out = append(out, aggregation{dataframe.Quantile(c.name, f), quantile, kFloat64, true})
+		out = append(out, aggregation{dataframe.Quantile(c.name, f), quantile, kFloat64, true, false})
 	}
 	if c.kind != kFloat64 { // distinct floats: -0 and 0, NaNs
-		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64, false})
+		out = append(out, aggregation{dataframe.Nunique(c.name), "count(DISTINCT " + q + ")", kInt64, false, false})
 	}
 	if c.kind == kDuration { // as their microseconds in the SQL
 		out = append(out,
-			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", kDuration, false},
-			aggregation{dataframe.Min(c.name), "min(" + q + ")", kDuration, false},
-			aggregation{dataframe.Max(c.name), "max(" + q + ")", kDuration, false})
+			aggregation{dataframe.Sum(c.name), "coalesce(sum(" + q + "), 0)", kDuration, false, false},
+			aggregation{dataframe.Min(c.name), "min(" + q + ")", kDuration, false, false},
+			aggregation{dataframe.Max(c.name), "max(" + q + ")", kDuration, false, false})
 	}
 	if c.kind == kDecimalWide {
 		// Dusk computes decimals past 18 digits as float64: their
 		// extremes are floats, near the exact ones.
 		out = append(out,
-			aggregation{dataframe.Min(c.name), "CAST(min(" + q + ") AS DOUBLE)", kFloat64, true},
-			aggregation{dataframe.Max(c.name), "CAST(max(" + q + ") AS DOUBLE)", kFloat64, true})
+			aggregation{dataframe.Min(c.name), "CAST(min(" + q + ") AS DOUBLE)", kFloat64, true, true},
+			aggregation{dataframe.Max(c.name), "CAST(max(" + q + ") AS DOUBLE)", kFloat64, true, true})
 	}
 	if c.kind.numeric() || c.kind == kDate || c.kind.timestamp() {
 		extreme := func(f string) string {
@@ -180,8 +185,8 @@ func aggsFor(r *rand.Rand, c col) []aggregation {
 			return "coalesce(" + f + "(" + q + ")" + notNaN + ", CASE WHEN bool_or(isnan(" + q + ")) THEN 'NaN'::DOUBLE END)"
 		}
 		out = append(out, // as exact as the column
-			aggregation{dataframe.Min(c.name), extreme("min"), c.kind, c.inexact},
-			aggregation{dataframe.Max(c.name), extreme("max"), c.kind, c.inexact})
+			aggregation{dataframe.Min(c.name), extreme("min"), c.kind, c.inexact, false},
+			aggregation{dataframe.Max(c.name), extreme("max"), c.kind, c.inexact, false})
 	}
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out[:1+r.IntN(len(out))]
@@ -236,7 +241,7 @@ func (p *pipeline) agg(r *rand.Rand) {
 		}
 	}
 	var aggs []aggregation
-	aggs = append(aggs, aggregation{dataframe.Size(), "count(*)", kInt64, false})
+	aggs = append(aggs, aggregation{dataframe.Size(), "count(*)", kInt64, false, false})
 	var rest []col
 	for _, c := range cols[nkeys:] {
 		if r.IntN(2) == 0 {
@@ -254,7 +259,7 @@ func (p *pipeline) agg(r *rand.Rand) {
 		// Dusk's correlation of fewer than two pairs, or of a column
 		// without variance, is null, as Spark's; DuckDB's is NaN (0/0).
 		corr := "corr(" + quote(x.name) + ", " + quote(y.name) + ")"
-		aggs = append(aggs, aggregation{dataframe.Corr(x.name, y.name), "CASE WHEN NOT isnan(" + corr + ") THEN " + corr + " END", kFloat64, true})
+		aggs = append(aggs, aggregation{dataframe.Corr(x.name, y.name), "CASE WHEN NOT isnan(" + corr + ") THEN " + corr + " END", kFloat64, true, false})
 	}
 	keepNulls := len(keys) > 0 && r.IntN(2) == 0
 	split := 0
@@ -287,7 +292,7 @@ func (p *pipeline) agg(r *rand.Rand) {
 		names = append(names, name)
 		duskAggs = append(duskAggs, a.dusk)
 		sqlAggs = append(sqlAggs, a.sql+" AS "+quote(name))
-		out = append(out, col{name: name, kind: a.kind, inexact: a.inexact})
+		out = append(out, col{name: name, kind: a.kind, inexact: a.inexact, wide: a.wide})
 	}
 	p.cols, p.order = out, ""
 	text := fmt.Sprintf("GroupBy(%v)", keyNames)
@@ -335,9 +340,9 @@ func (p *pipeline) agg(r *rand.Rand) {
 func (p *pipeline) firstLast(r *rand.Rand, c col) aggregation {
 	q := quote(c.name)
 	if r.IntN(2) == 0 {
-		return aggregation{dataframe.First(c.name), "first(" + q + " ORDER BY " + p.order + ") FILTER (WHERE " + q + " IS NOT NULL)", c.kind, c.inexact}
+		return aggregation{dataframe.First(c.name), "first(" + q + " ORDER BY " + p.order + ") FILTER (WHERE " + q + " IS NOT NULL)", c.kind, c.inexact, false}
 	}
-	return aggregation{dataframe.Last(c.name), "last(" + q + " ORDER BY " + p.order + ") FILTER (WHERE " + q + " IS NOT NULL)", c.kind, c.inexact}
+	return aggregation{dataframe.Last(c.name), "last(" + q + " ORDER BY " + p.order + ") FILTER (WHERE " + q + " IS NOT NULL)", c.kind, c.inexact, false}
 }
 
 // maxJoinRows bounds the pairs of rows a join's tables make, so that its

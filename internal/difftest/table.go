@@ -47,7 +47,7 @@ const (
 	kUint32
 	kUint64
 	// kHash is uint64 over its whole range, as hashes and IDs are, for half
-	// the uint64 columns: keys, sorted, counted (see doc.go).
+	// the uint64 columns: keys, sorted, compared, counted (see doc.go).
 	kHash
 )
 

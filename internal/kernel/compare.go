@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 )
 
 // Mask is a boolean column in Kleene logic: Vals[i] is 0 or 1; Valid is
@@ -77,8 +78,9 @@ func (op CmpOp) flip() CmpOp {
 }
 
 // Compare compares a and b row by row over n rows. Numbers compare as
-// numbers (an int64 with a float64 as float64), strings by their bytes,
-// bools with == and != only. A null on either side gives null.
+// numbers (an int64 with a float64 as float64; uint64 and decimal128
+// columns exactly, decimals at one scale), strings by their bytes, bools
+// with == and != only. A null on either side gives null.
 func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 	if a.Array == nil && b.Array != nil {
 		return Compare(b, a, op.flip(), n)
@@ -89,6 +91,8 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 	case ka == KindNull || kb == KindNull:
 		out.Valid = make([]uint8, n)
 	case compareInt32(a, b, op, out.Vals):
+	case ka == KindInt && kb == KindInt && (isUint64(a) || isUint64(b)):
+		compareUnsigned(a, b, op, out.Vals)
 	case ka == KindInt && kb == KindInt:
 		x, _ := a.ints()
 		y, s := b.ints()
@@ -107,6 +111,8 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 		}
 	case ka == KindString && kb == KindString:
 		compareStrings(a, b, op, out.Vals)
+	case ka == KindDecimal && kb == KindDecimal:
+		compareDecimals(a, b, op, out.Vals)
 	case ka == KindBool && kb == KindBool:
 		// false before true, as SQL and Polars order them.
 		x, y := MaskOf(a, n), MaskOf(b, n)
@@ -218,6 +224,65 @@ func compareInt32(a, b Datum, op CmpOp, out []uint8) bool {
 	}
 	cmpArrays(x, y, op, out)
 	return true
+}
+
+// isUint64 reports whether d is a uint64 column, whose values past
+// int64's range compareUnsigned orders exactly.
+func isUint64(d Datum) bool {
+	return d.Array != nil && d.Array.DataType().ID() == arrow.UINT64
+}
+
+// compareUnsigned compares integers of which one side at least is a uint64
+// column, exactly over the whole range (as DuckDB's UBIGINT): a uint64
+// value is above every negative one, and otherwise the two order as
+// unsigned numbers, which as int64 with the sign bit flipped they do.
+func compareUnsigned(a, b Datum, op CmpOp, out []uint8) {
+	if !isUint64(a) {
+		a, b, op = b, a, op.flip()
+	}
+	x := WidenOrder(a.Array).(*array.Int64).Int64Values()
+	switch {
+	case b.Array == nil:
+		s, _ := b.Scalar.(int64)
+		if s < 0 { // above every negative number
+			v := b2u(holds(1, op))
+			for i := range out {
+				out[i] = v
+			}
+			return
+		}
+		cmpScalar(x, s^math.MinInt64, op, out)
+	case isUint64(b):
+		cmpArrays(x, WidenOrder(b.Array).(*array.Int64).Int64Values(), op, out)
+	default:
+		y, _ := b.ints()
+		out = out[:len(x)]
+		for i, v := range x {
+			c := 1 // a uint64 is above a negative number
+			if y[i] >= 0 {
+				c = cmp.Compare(v, y[i]^math.MinInt64)
+			}
+			out[i] = b2u(holds(c, op))
+		}
+	}
+}
+
+// compareDecimals compares decimal128 columns or scalars (decimal128.Num)
+// at one scale, exactly: decimals of more than 18 digits, which no int64
+// or float64 holds (as floats, values 1e13 apart by 0.0001 were equal).
+func compareDecimals(a, b Datum, op CmpOp, out []uint8) {
+	x := a.Array.(*array.Decimal128).Values()
+	if b.Array == nil {
+		s := b.Scalar.(decimal128.Num)
+		for i, v := range x {
+			out[i] = b2u(holds(v.Cmp(s), op))
+		}
+		return
+	}
+	y := b.Array.(*array.Decimal128).Values()
+	for i, v := range x {
+		out[i] = b2u(holds(v.Cmp(y[i]), op))
+	}
 }
 
 // int32Values are the values of an int32 or date32 column.

@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 var allCmpOps = []CmpOp{Eq, Ne, Lt, Le, Gt, Ge}
@@ -535,5 +537,78 @@ func TestCompareBoolsOrder(t *testing.T) {
 	}
 	if m, err := Compare(a, Scalar(true), Lt, 4); err != nil || fmt.Sprint(m.Vals) != "[1 1 0 0]" {
 		t.Errorf("< true: %v, %v", m.Vals, err)
+	}
+}
+
+// TestCompareUnsigned compares uint64 columns over their whole range with
+// uint64 and int64 columns, int64 scalars of both signs and floats,
+// against an exact comparison of the numbers (big.Int).
+func TestCompareUnsigned(t *testing.T) {
+	rng := rand.New(rand.NewSource(64))
+	const n = 300
+	draw := func() uint64 { // edges and spread
+		switch rng.Intn(4) {
+		case 0:
+			return []uint64{0, 1, math.MaxInt64, 1 << 63, math.MaxUint64}[rng.Intn(5)]
+		case 1:
+			return uint64(rng.Intn(10))
+		}
+		return rng.Uint64()
+	}
+	us, us2, is := make([]uint64, n), make([]uint64, n), make([]int64, n)
+	fs, valid := make([]float64, n), make([]bool, n)
+	for i := range n {
+		us[i], us2[i], is[i] = draw(), draw(), int64(draw())
+		fs[i], valid[i] = float64(draw())*[]float64{1, -1}[rng.Intn(2)], rng.Intn(8) > 0
+	}
+	ub := array.NewUint64Builder(memory.DefaultAllocator)
+	ub.AppendValues(us, valid)
+	u := ub.NewArray()
+	ub.AppendValues(us2, nil)
+	u2 := ub.NewArray()
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	ib.AppendValues(is, nil)
+	iarr := ib.NewArray()
+	fb := array.NewFloat64Builder(memory.DefaultAllocator)
+	fb.AppendValues(fs, nil)
+	farr := fb.NewArray()
+	exact := func(i int, other Datum) int {
+		x := new(big.Int).SetUint64(us[i])
+		switch o := other.Array.(type) {
+		case *array.Uint64:
+			return x.Cmp(new(big.Int).SetUint64(o.Value(i)))
+		case *array.Int64:
+			return x.Cmp(big.NewInt(o.Value(i)))
+		case *array.Float64:
+			return cmp.Compare(float64(us[i]), o.Value(i))
+		}
+		return x.Cmp(big.NewInt(other.Scalar.(int64)))
+	}
+	for name, other := range map[string]Datum{
+		"uint64": Col(u2), "int64": Col(iarr), "float64": Col(farr),
+		"3": Scalar(int64(3)), "-3": Scalar(int64(-3)), "max int64": Scalar(int64(math.MaxInt64)),
+	} {
+		for _, op := range allCmpOps {
+			for _, swapped := range []bool{false, true} {
+				var m Mask
+				var err error
+				if swapped {
+					m, err = Compare(other, Col(u), op.flip(), n)
+				} else {
+					m, err = Compare(Col(u), other, op, n)
+				}
+				if err != nil {
+					t.Fatalf("%s %s: %v", name, op, err)
+				}
+				for i := range n {
+					if got := m.Valid == nil || m.Valid[i] == 1; got != valid[i] {
+						t.Fatalf("u %s %s row %d: valid %v", op, name, i, got)
+					}
+					if want := opHolds(exact(i, other), op); valid[i] && (m.Vals[i] == 1) != want {
+						t.Fatalf("u %s %s (swapped %v) row %d (%d): got %d, want %v", op, name, swapped, i, us[i], m.Vals[i], want)
+					}
+				}
+			}
+		}
 	}
 }

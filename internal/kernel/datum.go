@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 
 	"github.com/duskdata/dusk/internal/alloc"
 )
@@ -61,6 +62,8 @@ func (d Datum) Kind() Kind {
 		return KindString
 	case bool:
 		return KindBool
+	case decimal128.Num:
+		return KindDecimal
 	}
 	return KindNull
 }
@@ -113,6 +116,8 @@ func (d Datum) floats() ([]float64, float64) {
 			out[i] = float64(v)
 		}
 		return out, 0
+	case *array.Uint64: // the nearest float, past int64's range too
+		return widenTo[uint64, float64](a), 0
 	case *array.Null:
 		return nil, math.NaN() // every row null
 	case nil:

@@ -132,13 +132,13 @@ func valuesByGroup[T number](x []T, col arrow.Array, ids []int32, n int) (start 
 // GroupNunique counts each group's distinct non-null values, as int64; -0
 // counts as 0 and all NaNs as one value. Any kernel column type.
 func GroupNunique(col arrow.Array, ids []int32, n int) arrow.Array {
-	col = widenKey(col)
-	defer col.Release()
-	g, err := NewGrouper([]arrow.DataType{col.DataType()})
+	cols, release := WidenKeys([]arrow.Array{col})
+	defer release()
+	g, err := NewGrouper(typesOf(cols))
 	if err != nil {
 		panic(fmt.Sprintf("kernel: GroupNunique: %v", err))
 	}
-	vids := g.Add([]arrow.Array{col}, nil) // value ids, -1 for null
+	vids := g.Add(cols, nil) // value ids, -1 for null
 	seen := newInt64Table(64)
 	counts := make([]int64, n)
 	for i, gid := range ids {

@@ -44,9 +44,10 @@ var joinNames = [...]string{"inner", "left", "right", "outer", "semi", "anti"}
 // have none, each once, in order, and ri nil. The hash table is built on right (on left for Right), so
 // pass the smaller side there when the join allows.
 func HashJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, err error) {
-	left, releaseLeft := widenJoin(left, typesOf(right))
+	lt, rt := typesOf(left), typesOf(right)
+	left, releaseLeft := widenJoin(left, rt)
 	defer releaseLeft()
-	right, releaseRight := widenJoin(right, typesOf(left))
+	right, releaseRight := widenJoin(right, lt)
 	defer releaseRight()
 	if err := matchKinds(left, right); err != nil {
 		return nil, nil, err
@@ -208,16 +209,43 @@ type JoinTable struct {
 }
 
 // widenJoin widens join keys matched against keys of the types other: a
-// uint64 key meeting a uint64 one as its bits (every value exact), any
-// other as Widen gives it.
+// uint64 key meeting a uint64 one as its bits (every value exact), a
+// uint64 key meeting another integer one, and that one, as two words of
+// the 128-bit integer (intWords: 2^64-1 is not -1), a decimal of more than
+// 18 digits as its two words (widenKeysBy), any other as Widen gives it.
 func widenJoin(cols []arrow.Array, other []arrow.DataType) ([]arrow.Array, func()) {
-	i := -1
-	return widenAllBy(cols, func(c arrow.Array) arrow.Array {
-		if i++; i < len(other) && other[i].ID() == arrow.UINT64 {
+	return widenKeysBy(cols, func(i int, c arrow.Array) arrow.Array {
+		if i >= len(other) {
+			return Widen(c)
+		}
+		mine, theirs := c.DataType().ID() == arrow.UINT64, other[i].ID() == arrow.UINT64
+		switch {
+		case mine && theirs:
 			return widenKey(c)
+		case mine || theirs:
+			k, _ := KindOf(c.DataType())
+			if ko, _ := KindOf(other[i]); k == KindInt && ko == KindInt {
+				return nil // two words: widenKeysBy asks intWords
+			}
+			return widenKey(c) // against no integer the kinds do not match
 		}
 		return Widen(c)
 	})
+}
+
+// intWords are an integer column's values as 128-bit integers, in two
+// int64 columns with its nulls: the high word (the sign's extension, 0 for
+// unsigned) and the low one (the bits).
+func intWords(a arrow.Array) (hi, lo arrow.Array) {
+	lo = widenKey(a)
+	vals := lo.(*array.Int64).Int64Values()
+	his := make([]int64, len(vals))
+	if a.DataType().ID() != arrow.UINT64 {
+		for i, v := range vals {
+			his[i] = v >> 63
+		}
+	}
+	return NewInt64(his, AlignedValid(a)), lo
 }
 
 func typesOf(cols []arrow.Array) []arrow.DataType {

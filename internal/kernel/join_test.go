@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 var allJoinTypes = []JoinType{Inner, Left, Right, Outer}
@@ -585,5 +587,36 @@ func BenchmarkHashedProbe(b *testing.B) {
 			}
 			benchProbeKeys(b, []arrow.Array{NewInt64(b1, nil), NewInt64(b2, nil)}, []arrow.Array{NewInt64(p1, nil), NewInt64(p2, nil)}, Inner)
 		})
+	}
+}
+
+// TestHashJoinUnsignedWithSigned joins uint64 keys past int64's range with
+// int64 keys: only equal numbers match (2^64-1 is not -1), and null keys,
+// with either side built.
+func TestHashJoinUnsignedWithSigned(t *testing.T) {
+	ub := array.NewUint64Builder(memory.DefaultAllocator)
+	ub.AppendValues([]uint64{math.MaxUint64, 5, 1 << 63, 0}, nil)
+	ub.AppendNull()
+	u := ub.NewArray()
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	ib.AppendValues([]int64{-1, 5, math.MinInt64, 0, 7}, []bool{true, true, true, true, false})
+	s := ib.NewArray()
+	want := [][2]int32{{1, 1}, {3, 3}, {4, 4}} // 5, 0 and the null keys
+	for _, swap := range []bool{false, true} {
+		l, r := u, s
+		if swap {
+			l, r = s, u
+		}
+		li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, Inner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][2]int32
+		for i := range li {
+			got = append(got, [2]int32{li[i], ri[i]})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("swap %v: pairs %v, want %v", swap, got, want)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // first; ascending[i] gives column i's direction. Nulls sort last either
 // way, NaNs after numbers. The sort is stable.
 func SortIndices(cols []arrow.Array, ascending []bool) []int32 {
-	cols, release := widenAllBy(cols, WidenOrder)
+	cols, release := widenAllBy(cols, widenSort)
 	defer release()
 	n := 0
 	if len(cols) > 0 {
@@ -38,6 +38,16 @@ func SortIndices(cols []arrow.Array, ascending []bool) []int32 {
 	return idx
 }
 
+// widenSort is WidenOrder, but a decimal of more than 18 digits stays as
+// it is, its 16-byte values compared exactly (comparer).
+func widenSort(a arrow.Array) arrow.Array {
+	if IsWideDecimal(a.DataType()) {
+		a.Retain()
+		return a
+	}
+	return WidenOrder(a)
+}
+
 // comparer compares two rows of col: nulls last, then by value.
 func comparer(col arrow.Array, asc bool) func(i, j int32) int {
 	valid, off := Validity(col)
@@ -51,6 +61,9 @@ func comparer(col arrow.Array, asc bool) func(i, j int32) int {
 		byValue = func(i, j int32) int { return cmp.Compare(v[i], v[j]) } // NaN is least
 	case *array.Boolean:
 		byValue = func(i, j int32) int { return cmp.Compare(b2u(a.Value(int(i))), b2u(a.Value(int(j)))) }
+	case *array.Decimal128:
+		v := a.Values()
+		byValue = func(i, j int32) int { return v[i].Cmp(v[j]) }
 	default:
 		s := StringsOf(col)
 		byValue = func(i, j int32) int { return strings.Compare(s.Value(int(i)), s.Value(int(j))) }

@@ -12,7 +12,7 @@ import (
 // gives, in that order, ties as the stable sort breaks them. It keeps a
 // heap of k rows, so it costs about one comparison per row when k is small.
 func TopN(cols []arrow.Array, ascending []bool, k int) []int32 {
-	cols, release := widenAllBy(cols, WidenOrder)
+	cols, release := widenAllBy(cols, widenSort)
 	defer release()
 	n := 0
 	if len(cols) > 0 {

@@ -104,15 +104,15 @@ func Widen(a arrow.Array) arrow.Array {
 }
 
 // RangeError is a uint64 value above int64's range met by a kernel that
-// compares, orders by value against other types, or computes: kernels
-// compute integers as int64, where the value would turn negative, so they
-// fail rather than answer wrong. Keys (grouping, joining two uint64 keys,
-// distinct, hashing) and sorting take every uint64 exactly.
+// computes: kernels compute integers as int64, where the value would turn
+// negative, so they fail rather than answer wrong. Keys (grouping, joining
+// two uint64 keys, distinct, hashing), sorting and comparisons take every
+// uint64 exactly.
 type RangeError struct{ Value uint64 }
 
 func (e *RangeError) Error() string {
-	return fmt.Sprintf("the uint64 value %d is above int64's range, in which numbers are compared and computed; "+
-		"such a column can be a key (group, join, distinct) and sorted, or cast to float64 or decimal(20,0) first", e.Value)
+	return fmt.Sprintf("the uint64 value %d is above int64's range, in which numbers are computed; "+
+		"such a column can be a key (group, join, distinct), sorted and compared, or cast to float64 or decimal(20,0) first", e.Value)
 }
 
 // widenUnsigned is Widen of a uint64 column, in one pass: its values as
@@ -141,9 +141,57 @@ func WidenAll(cols []arrow.Array) (out []arrow.Array, release func()) {
 
 // WidenKeys is WidenAll for kernels that only test keys for equality
 // (group, distinct, hash, joins of like-typed keys): a uint64 column
-// becomes its bits as int64, one to one, so every value stays exact.
+// becomes its bits as int64, one to one, and a decimal of more than 18
+// digits two int64 columns, its high and low words (keyWords), so every
+// value stays exact. There may be more columns out than in.
 func WidenKeys(cols []arrow.Array) (out []arrow.Array, release func()) {
-	return widenAllBy(cols, widenKey)
+	return widenKeysBy(cols, func(_ int, c arrow.Array) arrow.Array { return widenKey(c) })
+}
+
+// widenKeysBy widens key columns with widen, but splits each decimal of
+// more than 18 digits into its two words, which no one int64 or float64
+// holds exactly (as floats, keys 1e13 apart by 0.0001 were one key), and
+// each integer column widen gives nil for into its 128-bit words.
+func widenKeysBy(cols []arrow.Array, widen func(i int, c arrow.Array) arrow.Array) (out []arrow.Array, release func()) {
+	out = make([]arrow.Array, 0, len(cols))
+	for i, c := range cols {
+		if IsWideDecimal(c.DataType()) {
+			hi, lo := keyWords(c)
+			out = append(out, hi, lo)
+			continue
+		}
+		w := widen(i, c)
+		if w == nil {
+			hi, lo := intWords(c)
+			out = append(out, hi, lo)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out, func() {
+		for _, c := range out {
+			c.Release()
+		}
+	}
+}
+
+// IsWideDecimal reports whether t is a decimal of more than 18 digits,
+// which has no int64 form.
+func IsWideDecimal(t arrow.DataType) bool {
+	d, ok := t.(*arrow.Decimal128Type)
+	return ok && d.Precision > 18
+}
+
+// keyWords are a decimal128 column's high and low 64 bits as two int64
+// columns with its nulls: equal values, and only they, have equal words.
+func keyWords(a arrow.Array) (hi, lo arrow.Array) {
+	vals := FixedValues[decimal128.Num](a)
+	his, los := alloc.NoZeroOf[int64](len(vals)), alloc.NoZeroOf[int64](len(vals))
+	for i, v := range vals {
+		his[i], los[i] = v.HighBits(), int64(v.LowBits())
+	}
+	valid := AlignedValid(a)
+	return NewInt64(his, valid), NewInt64(los, valid)
 }
 
 // widenKey is WidenKeys of one column.
