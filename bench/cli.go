@@ -101,6 +101,8 @@ const usage = `usage: dusk bench SUITE [flags]
            copies to and from it timed apart) and on every core with Dusk's
            CPU kernels; needs an NVIDIA GPU and driver
   tpch     the 22 TPC-H queries on the tables in --data (dusk bench tpch -h)
+  kernels  the kernel table over a million values beside a copy of the same
+           bytes, on this machine alone (dusk bench kernels -h)
   compare  OLD.json NEW.json: seconds of NEW over OLD per suite, question and run
   check    --rows N FILE.json: the groupby answers of N rows in FILE against
            checksums computed in one pass over the generator's rows (any N;
@@ -112,7 +114,7 @@ flags (N may be written 1e7; files are written if absent):
   --tls-ca-file F --tls-cert F --tls-key F (a scheduler that wants TLS)
 `
 
-var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch", "scale"}
+var suites = []string{"gen", "groupby", "join", "tasks", "shuffle", "spill", "io", "bigsum", "gpu", "tpch", "scale", "kernels"}
 
 // Suites names what `dusk bench` runs: the suites, then compare and check.
 func Suites() []string { return append(slices.Clone(suites), "compare", "check") }
@@ -146,6 +148,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, connect 
 		return genTPCH(args[1:], stderr)
 	case cmd == "tpch":
 		return runTPCH(ctx, args, stdout, stderr, connect)
+	case cmd == "kernels":
+		return runKernels(args, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("dusk bench "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -475,6 +475,9 @@ func meanBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int)
 // extremeBy returns each group's min (or max) and a validity bitmap that is
 // unset for groups without a value.
 func extremeBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int, isMin bool) ([]T, []byte) {
+	if n <= fewGroups {
+		return extremeFew(x, valid, off, ids, n, isMin)
+	}
 	vals := make([]T, n)
 	seen := make([]uint8, n)
 	for i, g := range ids {

@@ -1,5 +1,10 @@
 package kernel
 
+import (
+	"math"
+	"slices"
+)
+
 // Few groups. Rows of one group often come in runs (a sorted or clustered
 // key, or a single group), and a float add into a group's sum then waits
 // for the add before it, through memory: 3.3 ns a row on the 2-core EPYC,
@@ -113,4 +118,137 @@ func countFew(valid []byte, off int, ids []int32, n int) []int64 {
 	k := newBanked[int64](n)
 	eachChunk(ids, valid, off, func(slots []int32, _ int, shift int32) { bankAdd[int64, int64](k, nil, slots, shift) })
 	return k.total(n)
+}
+
+// extremeFew is extremeBy of few groups: each group's minimum (or maximum)
+// in four banks that start at the order's far end (+Inf or MaxInt64 for a
+// minimum), so that no row asks whether its group has a value yet, with
+// the rows counted beside them for the groups that have none. A NaN never
+// passes the comparison, so NaNs are left out as extremeBy leaves them; a
+// float group whose extreme is still the far end after the pass is looked
+// at again, as it held only NaNs (NaN), or the far end itself.
+func extremeFew[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int, isMin bool) ([]T, []byte) {
+	far := farEnd[T](isMin)
+	k, counts := newBanked[T](n), newBanked[int64](n)
+	for _, b := range [][]T{k.b0, k.b1, k.b2, k.b3} {
+		for i := range b {
+			b[i] = far
+		}
+	}
+	eachChunk(ids, valid, off, func(slots []int32, from int, shift int32) {
+		bankExtreme(k, x[from:from+len(slots)], slots, shift, isMin)
+		bankAdd[int64, int64](counts, nil, slots, shift)
+	})
+	rows := counts.total(n)
+	vals, seen := make([]T, n), make([]uint8, n)
+	var recheck []bool // float groups whose extreme is the far end
+	_, isFloat := any(far).(float64)
+	for g := range vals {
+		if rows[g] == 0 {
+			continue
+		}
+		v := pick(pick(k.b0[g+1], k.b1[g+1], isMin), pick(k.b2[g+1], k.b3[g+1], isMin), isMin)
+		vals[g], seen[g] = v, 1
+		if v == far && isFloat { // ±Inf, or only NaNs (an int's far end is its value)
+			if recheck == nil {
+				recheck = make([]bool, n)
+			}
+			recheck[g] = true
+		}
+	}
+	if recheck != nil {
+		onlyNaN := slices.Clone(recheck)
+		for i, g := range ids {
+			if g >= 0 && recheck[g] && IsValid(valid, off, i) && x[i] == x[i] {
+				onlyNaN[g] = false
+			}
+		}
+		for g, nan := range onlyNaN {
+			if nan {
+				vals[g] = T(math.NaN())
+			}
+		}
+	}
+	return vals, packValidIfNull(seen)
+}
+
+// farEnd is where a minimum's (isMin) or maximum's banks start: a value no
+// other passes.
+func farEnd[T int64 | float64](isMin bool) T {
+	var zero T
+	_, isFloat := any(zero).(float64)
+	switch {
+	case isFloat && isMin:
+		return T(math.Inf(1))
+	case isFloat:
+		return T(math.Inf(-1))
+	case isMin:
+		return T(math.MaxInt64)
+	}
+	return T(math.MinInt64)
+}
+
+// pick is the lesser (isMin) or greater of a and b.
+func pick[T int64 | float64](a, b T, isMin bool) T {
+	if (isMin && b < a) || (!isMin && b > a) {
+		return b
+	}
+	return a
+}
+
+// bankExtreme lowers (isMin) or raises slot slots[i]+shift of bank i%4 to
+// x[i] where x[i] passes it.
+func bankExtreme[T int64 | float64](k banked[T], x []T, slots []int32, shift int32, isMin bool) {
+	if !isMin {
+		bankMax(k, x, slots, shift)
+		return
+	}
+	b0, b1, b2, b3 := k.b0, k.b1, k.b2, k.b3
+	x = x[:len(slots)]
+	i := 0
+	for ; i+4 <= len(slots); i += 4 {
+		if s := slots[i] + shift; x[i] < b0[s] {
+			b0[s] = x[i]
+		}
+		if s := slots[i+1] + shift; x[i+1] < b1[s] {
+			b1[s] = x[i+1]
+		}
+		if s := slots[i+2] + shift; x[i+2] < b2[s] {
+			b2[s] = x[i+2]
+		}
+		if s := slots[i+3] + shift; x[i+3] < b3[s] {
+			b3[s] = x[i+3]
+		}
+	}
+	for ; i < len(slots); i++ {
+		if s := slots[i] + shift; x[i] < b0[s] {
+			b0[s] = x[i]
+		}
+	}
+}
+
+// bankMax is bankExtreme of a maximum.
+func bankMax[T int64 | float64](k banked[T], x []T, slots []int32, shift int32) {
+	b0, b1, b2, b3 := k.b0, k.b1, k.b2, k.b3
+	x = x[:len(slots)]
+	i := 0
+	for ; i+4 <= len(slots); i += 4 {
+		if s := slots[i] + shift; x[i] > b0[s] {
+			b0[s] = x[i]
+		}
+		if s := slots[i+1] + shift; x[i+1] > b1[s] {
+			b1[s] = x[i+1]
+		}
+		if s := slots[i+2] + shift; x[i+2] > b2[s] {
+			b2[s] = x[i+2]
+		}
+		if s := slots[i+3] + shift; x[i+3] > b3[s] {
+			b3[s] = x[i+3]
+		}
+	}
+	for ; i < len(slots); i++ {
+		if s := slots[i] + shift; x[i] > b0[s] {
+			b0[s] = x[i]
+		}
+	}
 }
