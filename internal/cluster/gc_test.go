@@ -7,9 +7,11 @@ func TestGCPercentFor(t *testing.T) {
 		live uint64
 		want int
 	}{
-		{0, 100},
-		{64 << 20, 100},  // a small heap: the most garbage GOGC allows
-		{256 << 20, 100}, // 256 MiB of garbage is 100%
+		{0, 400},
+		{32 << 20, 400},  // a small heap: the most garbage GOGC allows
+		{64 << 20, 400},  // 256 MiB of garbage is 400%
+		{128 << 20, 200}, // and 200%
+		{256 << 20, 100}, // and 100%
 		{1 << 30, 25},    // then a quarter
 		{2560 << 20, 10}, // a tenth at 2.5 GiB
 		{3 << 30, 9},     // 256 MiB at least: rounded up
@@ -25,7 +27,8 @@ func TestGCPercentFor(t *testing.T) {
 		live uint64
 		want int
 	}{
-		{16 << 20, 100}, // 32 MiB at least
+		{4 << 20, 400},  // the most
+		{16 << 20, 200}, // 32 MiB at least
 		{64 << 20, 50},  // is half of 64 MiB
 		{128 << 20, 25}, // a quarter of 128 MiB
 		{1 << 30, 25},   // and no less than a quarter
