@@ -99,6 +99,9 @@ func HashRows(cols []arrow.Array, out []uint64) []uint64 {
 		dst := out[from:min(from+hashBlock, n)]
 		hs[0].hash(from, dst)
 		for c := range hs[1:] {
+			if hs[c+1].fold(from, dst) {
+				continue
+			}
 			b := block[:len(dst)]
 			hs[c+1].hash(from, b)
 			for i, h := range b {
@@ -107,6 +110,47 @@ func HashRows(cols []arrow.Array, out []uint64) []uint64 {
 		}
 	}
 	return out
+}
+
+// fold combines the values of rows from to from+len(acc) into their hashes
+// so far, where the column's values need no hash of their own first: an
+// int64 or float64 column goes into the combining mix as its bits (one mix
+// a row, not two; a null as nullHash). It reports whether it could. Which
+// way a column goes depends on its type alone, so equal keys of two frames
+// hash alike whatever their nulls.
+func (h *colHasher) fold(from int, acc []uint64) bool {
+	to := from + len(acc)
+	switch {
+	case h.ints != nil && h.valid == nil:
+		for i, v := range h.ints[from:to] {
+			acc[i] = combineHash(acc[i], uint64(v))
+		}
+	case h.floats != nil && h.valid == nil:
+		for i, v := range h.floats[from:to] {
+			acc[i] = combineHash(acc[i], floatBits(v))
+		}
+	case h.ints != nil:
+		for i, v := range h.ints[from:to] {
+			x := uint64(v)
+			if !IsValid(h.valid, h.off, from+i) {
+				x = nullHash
+			}
+			acc[i] = combineHash(acc[i], x)
+		}
+	case h.floats != nil:
+		for i, v := range h.floats[from:to] {
+			x := floatBits(v)
+			if !IsValid(h.valid, h.off, from+i) {
+				x = nullHash
+			}
+			acc[i] = combineHash(acc[i], x)
+		}
+	default:
+		_, isInt := h.col.(*array.Int64)
+		_, isFloat := h.col.(*array.Float64)
+		return isInt || isFloat // an empty column: nothing to fold
+	}
+	return true
 }
 
 // hashBlock is how many rows HashRows hashes through all columns at once.

@@ -406,3 +406,26 @@ func BenchmarkScatter(b *testing.B) {
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestHashRowsFoldsAlike: a second int64 or float64 key folds into the
+// row's hash as its bits, with or without a validity bitmap, so equal keys
+// of two frames hash alike whether or not their columns hold nulls (the
+// two sides of a shuffle join must agree), and a null row not as its value.
+func TestHashRowsFoldsAlike(t *testing.T) {
+	first := NewInt64([]int64{1, 2, 3, 4}, nil)
+	for _, mk := range []func(valid []byte) arrow.Array{
+		func(valid []byte) arrow.Array { return NewInt64([]int64{7, 8, 9, 10}, valid) },
+		func(valid []byte) arrow.Array { return NewFloat64([]float64{0.5, math.Copysign(0, -1), math.NaN(), 2}, valid) },
+	} {
+		plain := HashRows([]arrow.Array{first, mk(nil)}, nil)
+		withNulls := HashRows([]arrow.Array{first, mk([]byte{0b1011})}, nil) // row 2 null
+		for _, i := range []int{0, 1, 3} {
+			if plain[i] != withNulls[i] {
+				t.Errorf("%T row %d: %x without a bitmap, %x with one", mk(nil), i, plain[i], withNulls[i])
+			}
+		}
+		if withNulls[2] == plain[2] {
+			t.Errorf("%T: a null row hashes as its value", mk(nil))
+		}
+	}
+}
