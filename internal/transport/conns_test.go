@@ -1,22 +1,25 @@
-package transport
+package transport_test
 
 import (
 	"context"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/duskdata/dusk/internal/transport"
+	"github.com/duskdata/dusk/internal/transport/transporttest"
 )
 
 // A transfer scoped to a peer ends when the peer is declared lost, naming
 // it; transfers with other peers go on; a later Get dials the peer anew.
 func TestConnsLost(t *testing.T) {
-	n := NewInproc()
+	n := transport.NewInproc()
 	for _, addr := range []string{"a", "b"} {
-		if _, err := n.Listen(addr, &echo{}); err != nil {
+		if _, err := n.Listen(addr, &transporttest.Echo{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := NewConns(n)
+	c := transport.NewConns(n)
 	ctx := context.Background()
 	first, err := c.Get(ctx, "a")
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/security"
+	"github.com/duskdata/dusk/internal/transport/transporttest"
 )
 
 // tableRecord makes a record of about 1 GiB shaped like db-benchmark's
@@ -96,7 +97,7 @@ func BenchmarkTransfer1GiB(b *testing.B) {
 				rec := tt.make()
 				defer rec.Release()
 				n := &Network{Compression: mode.c, TLS: mode.tls}
-				ln, err := n.Listen("", &echo{data: map[graph.Key]any{"big": rec}})
+				ln, err := n.Listen("", &transporttest.Echo{Data: map[graph.Key]any{"big": rec}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -149,7 +150,7 @@ func BenchmarkTransferTLS(b *testing.B) {
 	rec := tableRecord()
 	defer rec.Release()
 	get := func(n *Network) func() {
-		ln, err := n.Listen("", &echo{data: map[graph.Key]any{"big": rec}})
+		ln, err := n.Listen("", &transporttest.Echo{Data: map[graph.Key]any{"big": rec}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -15,12 +14,13 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/transport"
+	"github.com/duskdata/dusk/internal/transport/transporttest"
 )
 
 // moody serves the key "rec", refuses "bad" with an error, and holds a
 // request for "wait" until its context ends.
 type moody struct {
-	echo
+	transporttest.Echo
 	waiting chan struct{}
 }
 
@@ -33,7 +33,7 @@ func (m *moody) GetData(ctx context.Context, keys []graph.Key) (map[graph.Key]an
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
-	return m.echo.GetData(ctx, keys)
+	return m.Echo.GetData(ctx, keys)
 }
 
 func (m *moody) Push(context.Context, *protocol.ShufflePush) error { return errors.New("full up") }
@@ -51,9 +51,9 @@ func TestBulk(t *testing.T) {
 	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{col}, int64(col.Len()))
 	col.Release()
 	defer rec.Release()
-	h := &moody{echo: echo{data: map[graph.Key]any{"rec": rec}}, waiting: make(chan struct{}, 1)}
+	h := &moody{Echo: transporttest.Echo{Data: map[graph.Key]any{"rec": rec}}, waiting: make(chan struct{}, 1)}
 	n := New()
-	ctx, ln, c := connect(t, n, h, 30*time.Second)
+	ctx, ln, c := transporttest.Connect(t, n, h)
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)

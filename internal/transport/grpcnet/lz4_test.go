@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
+	"github.com/duskdata/dusk/internal/transport/transporttest"
 )
 
 // TestLZ4Transfers moves values compressed with LZ4, as the default
@@ -36,8 +36,8 @@ func TestLZ4Transfers(t *testing.T) {
 		k := graph.Key(fmt.Sprintf("rec%d", i))
 		data[k], keys = rec, append(keys, k)
 	}
-	h := &echo{data: data}
-	ctx, _, c := connect(t, &Network{Compression: CompressAlways}, h, 2*time.Minute)
+	h := &transporttest.Echo{Data: data}
+	ctx, _, c := transporttest.Connect(t, &Network{Compression: CompressAlways}, h)
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for range 3 {
@@ -68,10 +68,11 @@ func TestLZ4Transfers(t *testing.T) {
 	if err := c.Push(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	if len(h.pushed) != 1 || len(h.pushed[0].Values) != 3 {
-		t.Fatalf("the push arrived as %v", h.pushed)
+	pushed := h.Pushed()
+	if len(pushed) != 1 || len(pushed[0].Values) != 3 {
+		t.Fatalf("the push arrived as %v", pushed)
 	}
-	for i, v := range h.pushed[0].Values {
+	for i, v := range pushed[0].Values {
 		r, ok := v.(arrow.Record)
 		if !ok || !array.RecordEqual(r, data[keys[i]].(arrow.Record)) {
 			t.Fatal("a pushed piece came back different")

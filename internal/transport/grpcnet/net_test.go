@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/transport"
+	"github.com/duskdata/dusk/internal/transport/transporttest"
 )
 
 // Every message survives the trip to its wire form and back.
@@ -152,90 +152,9 @@ func TestGraphInParts(t *testing.T) {
 	}
 }
 
-// echo sends every batch back, serves data from a map, and keeps what is
-// pushed to it.
-type echo struct {
-	data   map[graph.Key]any
-	wg     sync.WaitGroup
-	pushed []*protocol.ShufflePush
-}
-
-func (e *echo) Push(_ context.Context, p *protocol.ShufflePush) error {
-	e.pushed = append(e.pushed, p)
-	return nil
-}
-
-func (e *echo) ServeStream(s transport.Stream) {
-	defer e.wg.Done()
-	for {
-		msgs, err := s.Recv()
-		if err != nil {
-			return
-		}
-		s.Send(msgs)
-	}
-}
-
-func (e *echo) GetData(_ context.Context, keys []graph.Key) (map[graph.Key]any, error) {
-	out := map[graph.Key]any{}
-	for _, k := range keys {
-		if v, ok := e.data[k]; ok {
-			if r, ok := v.(interface{ Retain() }); ok {
-				r.Retain()
-			}
-			out[k] = v
-		}
-	}
-	return out, nil
-}
-
-// connect serves h on a free port of n and dials it, for t; the listener
-// and the connection close when t ends, and ctx ends after timeout.
-func connect(t *testing.T, n *Network, h transport.Handler, timeout time.Duration) (context.Context, transport.Listener, transport.Conn) {
-	t.Helper()
-	ln, err := n.Listen("", h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	t.Cleanup(cancel)
-	conn, err := n.Dial(ctx, ln.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return ctx, ln, conn
-}
-
-func TestStreamKeepsOrderAndCloses(t *testing.T) {
-	h := &echo{}
-	ctx, _, conn := connect(t, New(), h, 30*time.Second)
-	h.wg.Add(1)
-	st, err := conn.OpenStream(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const count = 10000
-	for i := 0; i < count; i++ { // sends do not wait for the reader
-		if err := st.Send([]protocol.Msg{&protocol.FreeKeys{Keys: []graph.Key{graph.Part("k", i)}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for got := 0; got < count; {
-		msgs, err := st.Recv()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range msgs {
-			if k := m.(*protocol.FreeKeys).Keys[0]; k != graph.Part("k", got) {
-				t.Fatalf("message %d is %s", got, k)
-			}
-			got++
-		}
-	}
-	st.Close()
-	h.wg.Wait() // the server sees the end
+// TestConformance runs the suite every transport passes.
+func TestConformance(t *testing.T) {
+	transporttest.Run(t, func() transport.Network { return New() }, "127.0.0.1:1")
 }
 
 // A record larger than many chunks arrives whole.
@@ -251,7 +170,7 @@ func TestGetDataInChunks(t *testing.T) {
 	defer rec.Release()
 
 	n := New()
-	ln, _ := n.Listen("", &echo{data: map[graph.Key]any{"rec": rec, "count": int64(42)}})
+	ln, _ := n.Listen("", &transporttest.Echo{Data: map[graph.Key]any{"rec": rec, "count": int64(42)}})
 	defer ln.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -284,7 +203,7 @@ func TestPush(t *testing.T) {
 	defer rec.Release()
 	for _, comp := range []Compression{CompressNever, CompressAlways} {
 		n := &Network{Compression: comp}
-		h := &echo{}
+		h := &transporttest.Echo{}
 		ln, err := n.Listen("", h)
 		if err != nil {
 			t.Fatal(err)
@@ -299,10 +218,11 @@ func TestPush(t *testing.T) {
 		if err := conn.Push(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		if len(h.pushed) != 1 {
-			t.Fatalf("%d pushes arrived", len(h.pushed))
+		pushed := h.Pushed()
+		if len(pushed) != 1 {
+			t.Fatalf("%d pushes arrived", len(pushed))
 		}
-		got := h.pushed[0]
+		got := pushed[0]
 		if got.ID != "s" || got.Run != 3 || got.Side != 1 || got.Source != 5 || got.Merge != p.Merge || string(got.MergeArgs) != string(p.MergeArgs) {
 			t.Fatalf("header came back as %+v", got)
 		}

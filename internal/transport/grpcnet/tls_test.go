@@ -10,6 +10,7 @@ import (
 
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/security"
+	"github.com/duskdata/dusk/internal/transport/transporttest"
 )
 
 // lines is a log handler that passes each message to the test.
@@ -81,7 +82,7 @@ func TestMutualTLS(t *testing.T) {
 
 	log := make(lines, 100)
 	n := &Network{TLS: server, Log: slog.New(log)}
-	ln, err := n.Listen("", &echo{data: map[graph.Key]any{"x": int64(7)}})
+	ln, err := n.Listen("", &transporttest.Echo{Data: map[graph.Key]any{"x": int64(7)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestMutualTLS(t *testing.T) {
 	waitForLog(t, log, "the peer does not speak TLS")
 
 	// A TLS client of a plain listener is told the listener does not speak it.
-	pln, err := New().Listen("", &echo{})
+	pln, err := New().Listen("", &transporttest.Echo{})
 	if err != nil {
 		t.Fatal(err)
 	}
