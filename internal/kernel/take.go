@@ -133,13 +133,21 @@ type Rows struct {
 // part, are found without a search.
 func LocateRows(parts []arrow.Array, idx []int32) Rows {
 	if len(parts) <= 1 {
-		low := int32(0)
-		whole := len(parts) == 1 && len(idx) == parts[0].Len()
-		for j, i := range idx {
-			low = min(low, i)
-			whole = whole && i == int32(j)
+		// No branch a row: the least index (negative: a missing row) and
+		// whether any index is not its own position, in two accumulators
+		// each, so that the adds of one row need not wait on the last.
+		var low0, low1, diff0, diff1 int32
+		j := 0
+		for ; j+2 <= len(idx); j += 2 {
+			a, b := idx[j], idx[j+1]
+			low0, low1 = min(low0, a), min(low1, b)
+			diff0, diff1 = diff0|(a^int32(j)), diff1|(b^int32(j+1))
 		}
-		return Rows{row: idx, missing: low < 0, whole: whole}
+		for ; j < len(idx); j++ {
+			low0, diff0 = min(low0, idx[j]), diff0|(idx[j]^int32(j))
+		}
+		whole := len(parts) == 1 && len(idx) == parts[0].Len() && diff0|diff1 == 0
+		return Rows{row: idx, missing: min(low0, low1) < 0, whole: whole}
 	}
 	starts := make([]int32, len(parts)+1)
 	for k, p := range parts {
