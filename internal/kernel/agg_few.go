@@ -1,9 +1,6 @@
 package kernel
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // Few groups. Rows of one group often come in runs (a sorted or clustered
 // key, or a single group), and a float add into a group's sum then waits
@@ -121,15 +118,11 @@ func countFew(valid []byte, off int, ids []int32, n int) []int64 {
 }
 
 // extremeFew is extremeBy of few groups: each group's minimum (or maximum)
-// in four banks that start at the order's far end (+Inf or MaxInt64 for a
-// minimum), so that no row asks whether its group has a value yet, with
-// the rows counted beside them for the groups that have none. A NaN never
-// passes the comparison, so NaNs are left out as extremeBy leaves them; a
-// float group whose extreme is still the far end after the pass is looked
-// at again, as it held only NaNs (NaN), or the far end itself.
-func extremeFew[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int, isMin bool) ([]T, []byte) {
+// in four banks, so that four comparisons are in flight (farExtremes says
+// the rest).
+func extremeFew[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int, isMin bool) []T {
 	far := farEnd[T](isMin)
-	k, counts := newBanked[T](n), newBanked[int64](n)
+	k := newBanked[T](n)
 	for _, b := range [][]T{k.b0, k.b1, k.b2, k.b3} {
 		for i := range b {
 			b[i] = far
@@ -137,39 +130,94 @@ func extremeFew[T int64 | float64](x []T, valid []byte, off int, ids []int32, n 
 	}
 	eachChunk(ids, valid, off, func(slots []int32, from int, shift int32) {
 		bankExtreme(k, x[from:from+len(slots)], slots, shift, isMin)
-		bankAdd[int64, int64](counts, nil, slots, shift)
 	})
-	rows := counts.total(n)
-	vals, seen := make([]T, n), make([]uint8, n)
-	var recheck []bool // float groups whose extreme is the far end
-	_, isFloat := any(far).(float64)
+	vals := make([]T, n)
 	for g := range vals {
-		if rows[g] == 0 {
-			continue
-		}
-		v := pick(pick(k.b0[g+1], k.b1[g+1], isMin), pick(k.b2[g+1], k.b3[g+1], isMin), isMin)
-		vals[g], seen[g] = v, 1
-		if v == far && isFloat { // ±Inf, or only NaNs (an int's far end is its value)
-			if recheck == nil {
-				recheck = make([]bool, n)
-			}
-			recheck[g] = true
-		}
+		vals[g] = pick(pick(k.b0[g+1], k.b1[g+1], isMin), pick(k.b2[g+1], k.b3[g+1], isMin), isMin)
 	}
-	if recheck != nil {
-		onlyNaN := slices.Clone(recheck)
+	return vals
+}
+
+// extremeMany is extremeBy of many groups: one slot a group, starting at
+// the far end (farExtremes).
+func extremeMany[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int, isMin bool) []T {
+	far := farEnd[T](isMin)
+	vals := make([]T, n)
+	for g := range vals {
+		vals[g] = far
+	}
+	x = x[:len(ids)]
+	switch {
+	case valid == nil && isMin:
 		for i, g := range ids {
-			if g >= 0 && recheck[g] && IsValid(valid, off, i) && x[i] == x[i] {
-				onlyNaN[g] = false
+			if g >= 0 && x[i] < vals[g] {
+				vals[g] = x[i]
 			}
 		}
-		for g, nan := range onlyNaN {
-			if nan {
-				vals[g] = T(math.NaN())
+	case valid == nil:
+		for i, g := range ids {
+			if g >= 0 && x[i] > vals[g] {
+				vals[g] = x[i]
+			}
+		}
+	default:
+		for i, g := range ids {
+			if g >= 0 && IsValid(valid, off, i) && ((isMin && x[i] < vals[g]) || (!isMin && x[i] > vals[g])) {
+				vals[g] = x[i]
 			}
 		}
 	}
-	return vals, packValidIfNull(seen)
+	return vals
+}
+
+// farExtremes finishes extremes that started at the far end (+Inf or
+// MaxInt64 for a minimum) so that no row asked whether its group had a
+// value yet: a NaN never passes the comparison, so NaNs are left out as
+// pandas leaves them. A group still at the far end is looked at again, in
+// one pass over the rows made only if there is one: with no valid row it
+// has no value (null), with NaNs alone it is NaN, and otherwise the far
+// end is its value. It returns the validity of vals, nil if all valid.
+func farExtremes[T int64 | float64](vals, x []T, valid []byte, off int, ids []int32, isMin bool) []byte {
+	far := farEnd[T](isMin)
+	var again []bool
+	for g, v := range vals {
+		if v == far {
+			if again == nil {
+				again = make([]bool, len(vals))
+			}
+			again[g] = true
+		}
+	}
+	if again == nil {
+		return nil
+	}
+	const (
+		none   = 0 // no valid row
+		nan    = 1 // NaNs alone
+		number = 2 // a value that is a number: the far end itself
+	)
+	found := make([]uint8, len(vals))
+	for i, g := range ids {
+		if g >= 0 && again[g] && IsValid(valid, off, i) {
+			what := uint8(number)
+			if x[i] != x[i] {
+				what = nan
+			}
+			found[g] = max(found[g], what)
+		}
+	}
+	seen := make([]uint8, len(vals))
+	for g := range seen {
+		seen[g] = 1
+		switch {
+		case !again[g]:
+		case found[g] == none:
+			seen[g], vals[g] = 0, 0
+		case found[g] == nan:
+			vals[g] = T(math.NaN())
+		}
+	}
+	return packValidIfNull(seen)
 }
 
 // farEnd is where a minimum's (isMin) or maximum's banks start: a value no

@@ -53,10 +53,12 @@ func TestFewGroups(t *testing.T) {
 	}
 }
 
-// TestFewExtremes checks the banked few-group minima and maxima against a
-// plain loop, on random lengths, groups (the dropped -1 and empty ones
-// among them) and nulls, with floats holding NaNs (groups of NaNs alone
-// too), infinities and the ints' far ends.
+// TestFewExtremes checks minima and maxima, banked for few groups, in one
+// slot a group for more, both started at the far end, and with a byte a
+// group past farGroups, against a plain
+// loop, on random lengths, groups (the dropped -1 and empty ones among
+// them) and nulls, with floats holding NaNs (groups of NaNs alone too),
+// infinities and the ints' far ends.
 func TestFewExtremes(t *testing.T) {
 	r := rand.New(rand.NewPCG(55, 2))
 	ref := func(x []float64, valid []byte, off int, ids []int32, n int, isMin bool) ([]float64, []bool) {
@@ -74,7 +76,10 @@ func TestFewExtremes(t *testing.T) {
 	}
 	specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}
 	for trial := range 400 {
-		rows, n := r.IntN(2000), 1+r.IntN(fewGroups)
+		rows, n := r.IntN(2000), 1+r.IntN(3*fewGroups)
+		if trial%40 == 0 { // past farGroups: a byte a group
+			n = farGroups + 1 + r.IntN(100)
+		}
 		ids, floats, ints := make([]int32, rows), make([]float64, rows), make([]int64, rows)
 		var valid []byte
 		if trial%2 == 1 {
@@ -103,8 +108,8 @@ func TestFewExtremes(t *testing.T) {
 				asF[i] = float64(v)
 			}
 			wantI, _ := ref(asF, valid, off, ids, n, isMin)
-			gotF, hasF := extremeFew(floats, valid, off, ids, n, isMin)
-			gotI, hasI := extremeFew(ints, valid, off, ids, n, isMin)
+			gotF, hasF := extremeBy(floats, valid, off, ids, n, isMin)
+			gotI, hasI := extremeBy(ints, valid, off, ids, n, isMin)
 			for g := range n {
 				if IsValid(hasF, 0, g) != seen[g] || IsValid(hasI, 0, g) != seen[g] {
 					t.Fatalf("trial %d min %v group %d: has a value %v %v, want %v", trial, isMin, g, IsValid(hasF, 0, g), IsValid(hasI, 0, g), seen[g])

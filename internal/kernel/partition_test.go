@@ -415,7 +415,9 @@ func TestHashRowsFoldsAlike(t *testing.T) {
 	first := NewInt64([]int64{1, 2, 3, 4}, nil)
 	for _, mk := range []func(valid []byte) arrow.Array{
 		func(valid []byte) arrow.Array { return NewInt64([]int64{7, 8, 9, 10}, valid) },
-		func(valid []byte) arrow.Array { return NewFloat64([]float64{0.5, math.Copysign(0, -1), math.NaN(), 2}, valid) },
+		func(valid []byte) arrow.Array {
+			return NewFloat64([]float64{0.5, math.Copysign(0, -1), math.NaN(), 2}, valid)
+		},
 	} {
 		plain := HashRows([]arrow.Array{first, mk(nil)}, nil)
 		withNulls := HashRows([]arrow.Array{first, mk([]byte{0b1011})}, nil) // row 2 null
