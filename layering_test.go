@@ -93,6 +93,39 @@ func TestLayering(t *testing.T) {
 	}
 }
 
+// testHelpers are the packages that exist for tests: fixtures, simulators
+// and suites. Only test files import them, so that no binary carries them
+// and a reader knows the ground floor from the scaffolding.
+var testHelpers = []string{"internal/dusktest", "internal/testcluster", "internal/transport/transporttest",
+	"internal/parquettest", "internal/s3test", "internal/browsertest", "io/internal/iotest",
+	"internal/codec/codectest", "internal/memcheck", "internal/gpuemu", "internal/sim", "internal/hosts"}
+
+// TestHelpersForTestsOnly checks that no package's own files import a test
+// helper (helpers may import each other), and that every package named as
+// a helper is ("…test") is listed in testHelpers.
+func TestHelpersForTestsOnly(t *testing.T) {
+	pkgs := modulePackages(t)
+	helper := func(name string) bool { return slices.Contains(testHelpers, name) }
+	for _, name := range sortedKeys(pkgs) {
+		if strings.HasSuffix(name, "test") && !helper(name) {
+			t.Errorf("%s is named as a test helper but is not in testHelpers", name)
+		}
+		if helper(name) {
+			continue
+		}
+		for _, dep := range pkgs[name].imports {
+			if rel, ok := strings.CutPrefix(dep, module+"/"); ok && helper(rel) {
+				t.Errorf("%s imports the test helper %s in a file that is not a test", orRoot(name), rel)
+			}
+		}
+	}
+	for _, h := range testHelpers {
+		if _, ok := pkgs[h]; !ok {
+			t.Errorf("testHelpers names %s, which is no package of the module", h)
+		}
+	}
+}
+
 // TestParseRule checks the rule sentences' grammar, the standard library's
 // io apart from Dusk's io included.
 func TestParseRule(t *testing.T) {
