@@ -7,18 +7,25 @@ import (
 	"strings"
 
 	"golang.org/x/sys/cpu"
+
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // machine names the computer a benchmark ran on: the CPU's model, its
 // cores and the vector extensions kernels may use, printed above every
 // table and recorded in every --json line, because figures differ between
-// machines (issue 55: a Xeon with AVX-512 ranked the engines otherwise).
+// machines (issue 55: a Xeon with AVX-512 ranked the engines otherwise),
+// and whether the build has the SIMD kernels.
 func machine() string {
 	model := cpuModel()
 	if model == "" {
 		model = runtime.GOARCH
 	}
-	return fmt.Sprintf("%s, %d cores, %s", model, runtime.NumCPU(), strings.Join(cpuFeatures(), " "))
+	build := "portable kernels"
+	if kernel.SIMD {
+		build = "SIMD kernels (GOEXPERIMENT=simd)"
+	}
+	return fmt.Sprintf("%s, %d cores, %s; %s", model, runtime.NumCPU(), strings.Join(cpuFeatures(), " "), build)
 }
 
 // cpuModel is /proc/cpuinfo's "model name", "" where there is none.

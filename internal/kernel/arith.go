@@ -57,7 +57,9 @@ func Arith(a, b Datum, op ArithOp, n int) (arrow.Array, error) {
 	x, xs := a.floats()
 	y, ys := b.floats()
 	out := alloc.NoZeroOf[float64](n)
-	arith(x, xs, y, ys, op, out)
+	if !arithFloatsSIMD(x, xs, y, ys, op, out) {
+		arith(x, xs, y, ys, op, out)
+	}
 	return NewFloat64(out, valid), nil
 }
 
