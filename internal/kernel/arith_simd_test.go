@@ -66,3 +66,59 @@ func TestArithSIMDMatchesPortable(t *testing.T) {
 	}
 	t.Logf("SIMD build %v, AVX2 %v: the twin ran %d times", SIMD, cpu.X86.HasAVX2, ran)
 }
+
+// TestCompareSIMDMatchesPortable checks the SIMD twin of a column's
+// comparison with a scalar against the portable loop, as
+// TestArithSIMDMatchesPortable does, for int64s (their extremes among
+// them) and float64s (NaN, infinities, -0), every operation and scalar.
+func TestCompareSIMDMatchesPortable(t *testing.T) {
+	wantRun := SIMD && cpu.X86.HasAVX2
+	r := rand.New(rand.NewPCG(55, 4))
+	fspecial := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0, 1, -1}
+	ispecial := []int64{math.MinInt64, math.MaxInt64, 0, -1, 1}
+	ran := 0
+	for trial := range 200 {
+		n, skew := r.IntN(3000), r.IntN(4)
+		if trial < 10 {
+			n = trial
+		}
+		fb, ib := make([]float64, n+skew), make([]int64, n+skew)
+		for i := range fb {
+			fb[i], ib[i] = fspecial[r.IntN(len(fspecial))], ispecial[r.IntN(len(ispecial))]
+			if r.IntN(2) == 0 {
+				fb[i], ib[i] = float64(r.IntN(7)-3), int64(r.IntN(7)-3)
+			}
+		}
+		fx, ix := fb[skew:], ib[skew:]
+		fs, is := fspecial[r.IntN(len(fspecial))], ispecial[r.IntN(len(ispecial))]
+		if r.IntN(2) == 0 {
+			fs, is = float64(r.IntN(7)-3), int64(r.IntN(7)-3)
+		}
+		for op := Eq; op <= Ge; op++ {
+			for _, ints := range []bool{false, true} {
+				want, got := make([]uint8, n), make([]uint8, n)
+				var did bool
+				if ints {
+					cmpScalar(ix, is, op, want)
+					did = cmpScalarSIMD(ix, is, op, got)
+				} else {
+					cmpScalar(fx, fs, op, want)
+					did = cmpScalarSIMD(fx, fs, op, got)
+				}
+				if did != wantRun {
+					t.Fatalf("the SIMD twin ran: %v, want %v", did, wantRun)
+				}
+				if !did {
+					continue
+				}
+				ran++
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("trial %d %s ints %v row %d (%v %v / %v %v): SIMD %d, portable %d", trial, op, ints, i, fx[i], fs, ix[i], is, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	t.Logf("SIMD build %v, AVX2 %v: the twin ran %d times", SIMD, cpu.X86.HasAVX2, ran)
+}

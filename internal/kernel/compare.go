@@ -97,7 +97,9 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 		x, _ := a.ints()
 		y, s := b.ints()
 		if b.Array == nil {
-			cmpScalar(x, s, op, out.Vals)
+			if !cmpScalarSIMD(x, s, op, out.Vals) {
+				cmpScalar(x, s, op, out.Vals)
+			}
 		} else {
 			cmpArrays(x, y, op, out.Vals)
 		}
@@ -105,7 +107,9 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 		x, _ := a.floats()
 		y, s := b.floats()
 		if b.Array == nil {
-			cmpScalar(x, s, op, out.Vals)
+			if !cmpScalarSIMD(x, s, op, out.Vals) {
+				cmpScalar(x, s, op, out.Vals)
+			}
 		} else {
 			cmpArrays(x, y, op, out.Vals)
 		}
