@@ -3,6 +3,7 @@ package kernel
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -67,8 +68,9 @@ func TestArithSIMDMatchesPortable(t *testing.T) {
 	t.Logf("SIMD build %v, AVX2 %v: the twin ran %d times", SIMD, cpu.X86.HasAVX2, ran)
 }
 
-// TestCompareSIMDMatchesPortable checks the SIMD twin of a column's
-// comparison with a scalar against the portable loop, as
+// TestCompareSIMDMatchesPortable checks the SIMD twins of a column's
+// comparison with a scalar and with another column against the portable
+// loops, as
 // TestArithSIMDMatchesPortable does, for int64s (their extremes among
 // them) and float64s (NaN, infinities, -0), every operation and scalar.
 func TestCompareSIMDMatchesPortable(t *testing.T) {
@@ -98,12 +100,23 @@ func TestCompareSIMDMatchesPortable(t *testing.T) {
 			for _, ints := range []bool{false, true} {
 				want, got := make([]uint8, n), make([]uint8, n)
 				var did bool
-				if ints {
+				switch {
+				case ints && trial%2 == 0:
 					cmpScalar(ix, is, op, want)
 					did = cmpScalarSIMD(ix, is, op, got)
-				} else {
+				case ints: // against the column reversed
+					iy := slices.Clone(ix)
+					slices.Reverse(iy)
+					cmpArrays(ix, iy, op, want)
+					did = cmpArraysSIMD(ix, iy, op, got)
+				case trial%2 == 0:
 					cmpScalar(fx, fs, op, want)
 					did = cmpScalarSIMD(fx, fs, op, got)
+				default:
+					fy := slices.Clone(fx)
+					slices.Reverse(fy)
+					cmpArrays(fx, fy, op, want)
+					did = cmpArraysSIMD(fx, fy, op, got)
 				}
 				if did != wantRun {
 					t.Fatalf("the SIMD twin ran: %v, want %v", did, wantRun)

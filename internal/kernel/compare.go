@@ -100,7 +100,7 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 			if !cmpScalarSIMD(x, s, op, out.Vals) {
 				cmpScalar(x, s, op, out.Vals)
 			}
-		} else {
+		} else if !cmpArraysSIMD(x, y, op, out.Vals) {
 			cmpArrays(x, y, op, out.Vals)
 		}
 	case (ka == KindInt || ka == KindFloat) && (kb == KindInt || kb == KindFloat):
@@ -110,7 +110,7 @@ func Compare(a, b Datum, op CmpOp, n int) (Mask, error) {
 			if !cmpScalarSIMD(x, s, op, out.Vals) {
 				cmpScalar(x, s, op, out.Vals)
 			}
-		} else {
+		} else if !cmpArraysSIMD(x, y, op, out.Vals) {
 			cmpArrays(x, y, op, out.Vals)
 		}
 	case ka == KindString && kb == KindString:

@@ -103,3 +103,84 @@ func cmpFloats4(x []float64, s float64, op CmpOp, out []uint8) {
 	}
 	cmpScalar(x[i:], s, op, out[i:])
 }
+
+// cmpArraysSIMD is cmpArrays of int64s or float64s four at a time, as
+// cmpScalarSIMD is cmpScalar's. It reports whether it ran.
+func cmpArraysSIMD[T int32 | int64 | float64](x, y []T, op CmpOp, out []uint8) bool {
+	if !archsimd.X86.AVX2() {
+		return false
+	}
+	switch x := any(x).(type) {
+	case []int64:
+		cmpIntArrays4(x, any(y).([]int64), op, out)
+	case []float64:
+		cmpFloatArrays4(x, any(y).([]float64), op, out)
+	default:
+		return false
+	}
+	return true
+}
+
+func cmpIntArrays4(x, y []int64, op CmpOp, out []uint8) {
+	out, y = out[:len(x)], y[:len(x)]
+	i := 0
+	switch op {
+	case Eq:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadInt64x4Slice(x[i:i+4]).Equal(archsimd.LoadInt64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Ne:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadInt64x4Slice(x[i:i+4]).NotEqual(archsimd.LoadInt64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Lt:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadInt64x4Slice(x[i:i+4]).Less(archsimd.LoadInt64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Le:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadInt64x4Slice(x[i:i+4]).LessEqual(archsimd.LoadInt64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Gt:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadInt64x4Slice(x[i:i+4]).Greater(archsimd.LoadInt64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Ge:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadInt64x4Slice(x[i:i+4]).GreaterEqual(archsimd.LoadInt64x4Slice(y[i:i+4])).ToBits()])
+		}
+	}
+	cmpArrays(x[i:], y[i:], op, out[i:])
+}
+
+func cmpFloatArrays4(x, y []float64, op CmpOp, out []uint8) {
+	out, y = out[:len(x)], y[:len(x)]
+	i := 0
+	switch op {
+	case Eq:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadFloat64x4Slice(x[i:i+4]).Equal(archsimd.LoadFloat64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Ne:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadFloat64x4Slice(x[i:i+4]).NotEqual(archsimd.LoadFloat64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Lt:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadFloat64x4Slice(x[i:i+4]).Less(archsimd.LoadFloat64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Le:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadFloat64x4Slice(x[i:i+4]).LessEqual(archsimd.LoadFloat64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Gt:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadFloat64x4Slice(x[i:i+4]).Greater(archsimd.LoadFloat64x4Slice(y[i:i+4])).ToBits()])
+		}
+	case Ge:
+		for ; i+4 <= len(x); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:i+4], bitBytes[archsimd.LoadFloat64x4Slice(x[i:i+4]).GreaterEqual(archsimd.LoadFloat64x4Slice(y[i:i+4])).ToBits()])
+		}
+	}
+	cmpArrays(x[i:], y[i:], op, out[i:])
+}

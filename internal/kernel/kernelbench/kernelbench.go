@@ -18,6 +18,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -79,6 +80,12 @@ func Cases() []Case {
 		Case{Name: "compare-int>scalar", Group: "filter", Bytes: 8 * Rows, Setup: func() func() error {
 			col := kernel.Col(kernel.NewInt64(ints(1000), nil))
 			return func() error { _, err := kernel.Compare(col, kernel.Scalar(int64(500)), kernel.Gt, Rows); return err }
+		}},
+		Case{Name: "compare-float<float", Group: "filter", Bytes: 16 * Rows, Setup: func() func() error {
+			y := floats()
+			slices.Reverse(y)
+			a, b := kernel.Col(kernel.NewFloat64(floats(), nil)), kernel.Col(kernel.NewFloat64(y, nil))
+			return func() error { _, err := kernel.Compare(a, b, kernel.Lt, Rows); return err }
 		}},
 		Case{Name: "filter-float/mask-half", Group: "filter", Bytes: 8 * Rows, Setup: func() func() error {
 			rec := record(kernel.NewFloat64(floats(), nil))
