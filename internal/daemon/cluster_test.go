@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net"
 	"net/http"
@@ -179,17 +180,41 @@ func TestSurvivesSIGKILL(t *testing.T) {
 // A worker that freezes (SIGSTOP) keeps its connections open but stops
 // answering: the membership cluster declares it dead, and the computation
 // finishes without it within the test's deadline. (No nanny: the signal
-// must reach the worker's own process.)
+// must reach the worker's own process.) The worker frozen holds part of
+// the persisted frame, so that the computation needs it: one that held
+// none (the other had taken every partition) let the query finish before
+// anything was declared.
 func TestFrozenWorkerDeclaredDead(t *testing.T) {
 	sched, workers := startCluster(t, bins.dusk, 2, "--no-nanny")
 	path, ref := groupByData(t)
-	ctx := connect(t, testCtx(t), sched.addr)
+	ctx := testCtx(t)
+	c, err := dusk.NewClient(ctx, dusk.Address(sched.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx = dusk.WithClient(ctx, c)
 	p, err := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 8 << 20}).Persist(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Release()
-	workers[0].cmd.Process.Signal(syscall.SIGSTOP)
+	ws, err := c.Workers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frozen := -1
+	for _, w := range ws { // startCluster names worker i "wi"
+		for i := range workers {
+			if w.Name == fmt.Sprintf("w%d", i) && w.Held > 0 && frozen < 0 {
+				frozen = i
+			}
+		}
+	}
+	if frozen < 0 {
+		t.Fatalf("no worker holds a part of the persisted frame: %+v", ws)
+	}
+	workers[frozen].cmd.Process.Signal(syscall.SIGSTOP)
 	tab, err := groupByQuery(p).Compute(ctx) // waits on the frozen worker until it is declared dead
 	if err != nil {
 		t.Fatal(err)
