@@ -244,7 +244,9 @@ func compareUnsigned(a, b Datum, op CmpOp, out []uint8) {
 	if !isUint64(a) {
 		a, b, op = b, a, op.flip()
 	}
-	x := WidenOrder(a.Array).(*array.Int64).Int64Values()
+	wa := WidenOrder(a.Array)
+	defer wa.Release()
+	x := wa.(*array.Int64).Int64Values()
 	switch {
 	case b.Array == nil:
 		s, _ := b.Scalar.(int64)
@@ -257,7 +259,9 @@ func compareUnsigned(a, b Datum, op CmpOp, out []uint8) {
 		}
 		cmpScalar(x, s^math.MinInt64, op, out)
 	case isUint64(b):
-		cmpArrays(x, WidenOrder(b.Array).(*array.Int64).Int64Values(), op, out)
+		wb := WidenOrder(b.Array)
+		defer wb.Release()
+		cmpArrays(x, wb.(*array.Int64).Int64Values(), op, out)
 	default:
 		y, _ := b.ints()
 		out = out[:len(x)]

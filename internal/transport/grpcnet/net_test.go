@@ -193,51 +193,10 @@ func TestGetDataInChunks(t *testing.T) {
 // A push carries its header, its pieces (a record of many chunks among
 // them) and its empty pieces.
 func TestPush(t *testing.T) {
-	b := array.NewInt64Builder(memory.DefaultAllocator)
-	for i := 0; i < 500_000; i++ {
-		b.Append(int64(i * 7))
-	}
-	col := b.NewArray()
-	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{col}, int64(col.Len()))
-	col.Release()
+	rec := transporttest.Record(500_000)
 	defer rec.Release()
 	for _, comp := range []Compression{CompressNever, CompressAlways} {
-		n := &Network{Compression: comp}
-		h := &transporttest.Echo{}
-		ln, err := n.Listen("", h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		conn, err := n.Dial(ctx, ln.Addr())
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &protocol.ShufflePush{ID: "s", Run: 3, Side: 1, Source: 5, Parts: []int{2, 4, 9}, Values: []any{rec, nil, int64(8)},
-			Merge: "df-agg-combine", MergeArgs: []byte(`{"keys":["k"]}`)}
-		if err := conn.Push(ctx, p); err != nil {
-			t.Fatal(err)
-		}
-		pushed := h.Pushed()
-		if len(pushed) != 1 {
-			t.Fatalf("%d pushes arrived", len(pushed))
-		}
-		got := pushed[0]
-		if got.ID != "s" || got.Run != 3 || got.Side != 1 || got.Source != 5 || got.Merge != p.Merge || string(got.MergeArgs) != string(p.MergeArgs) {
-			t.Fatalf("header came back as %+v", got)
-		}
-		byPart := map[int]any{}
-		for i, part := range got.Parts {
-			byPart[part] = got.Values[i]
-		}
-		r, ok := byPart[2].(arrow.Record)
-		if !ok || !array.RecordEqual(r, rec) || byPart[4] != nil || byPart[9] != int64(8) || len(byPart) != 3 {
-			t.Fatalf("pieces came back as %v", byPart)
-		}
-		r.Release()
-		conn.Close()
-		ln.Close()
-		cancel()
+		transporttest.Push(t, &Network{Compression: comp}, rec)
 	}
 }
 

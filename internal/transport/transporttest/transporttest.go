@@ -141,8 +141,8 @@ func streamOrder(t *testing.T, n transport.Network) {
 	}
 }
 
-// record is an Arrow record of n int64s.
-func record(n int) arrow.Record {
+// Record is an Arrow record of one column of n int64s.
+func Record(n int) arrow.Record {
 	b := array.NewInt64Builder(memory.DefaultAllocator)
 	defer b.Release()
 	for i := range n {
@@ -156,7 +156,7 @@ func record(n int) arrow.Record {
 // data: the values held come back, a record among them; keys not held are
 // left out.
 func data(t *testing.T, n transport.Network) {
-	rec := record(100_000)
+	rec := Record(100_000)
 	defer rec.Release()
 	ctx, _, conn := Connect(t, n, &Echo{Data: map[graph.Key]any{"rec": rec, "count": int64(42)}})
 	vals, err := conn.GetData(ctx, []graph.Key{"rec", "missing", "count"})
@@ -172,8 +172,16 @@ func data(t *testing.T, n transport.Network) {
 
 // push: a push carries its header, its pieces and its empty pieces.
 func push(t *testing.T, n transport.Network) {
-	rec := record(1000)
+	rec := Record(1000)
 	defer rec.Release()
+	Push(t, n, rec)
+}
+
+// Push pushes rec, an empty piece and a number in one push over n and
+// checks that the header and every piece arrive as sent (a transport's own
+// tests give it records of its chunks, its compressions).
+func Push(t *testing.T, n transport.Network, rec arrow.Record) {
+	t.Helper()
 	h := &Echo{}
 	ctx, _, conn := Connect(t, n, h)
 	p := &protocol.ShufflePush{ID: "s", Run: 3, Side: 1, Source: 5, Parts: []int{2, 4, 9}, Values: []any{rec, nil, int64(8)},
