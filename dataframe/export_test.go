@@ -8,3 +8,11 @@ func SetManyGroupsBytes(n int64) (restore func()) {
 	manyGroupsBytes = n
 	return func() { manyGroupsBytes = old }
 }
+
+// SetMinRangeJoin sets the least right side joined by key ranges, and
+// returns a function that restores it.
+func SetMinRangeJoin(n int64) (restore func()) {
+	old := minRangeJoin
+	minRangeJoin = n
+	return func() { minRangeJoin = old }
+}

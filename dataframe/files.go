@@ -303,18 +303,29 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 		for _, p := range pieces {
 			a.Slices = append(a.Slices, p.slice)
 		}
+		a.Slices = mergeSlices(a.Slices)
 		if len(hive) > 0 {
 			a.Values = hiveLiterals(hive, pieces[0].rel)
 		}
 		return mustJSON(a)
 	}
+	statsOf := func(pieces []piece) map[string]colRange {
+		st := pieces[0].ranges
+		for _, p := range pieces[1:] {
+			st = unionRanges(st, p.ranges)
+		}
+		return st
+	}
 	args := make([][]byte, len(parts))
+	stats := make([]map[string]colRange, len(parts))
 	for i, p := range parts {
-		args[i] = argsOf(p.pieces)
+		args[i], stats[i] = argsOf(p.pieces), statsOf(p.pieces)
 	}
 	src := newSource(prefix, op, args, schema, "", sz)
-	src.prune = func(pred *exprNode) [][]byte {
+	src.stats, src.allStats = stats, stats
+	src.prune = func(pred *exprNode) ([][]byte, []map[string]colRange) {
 		var out [][]byte
+		var outStats []map[string]colRange
 		for _, part := range parts {
 			var kept []piece
 			for _, p := range part.pieces {
@@ -325,9 +336,21 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 			}
 			if len(kept) > 0 {
 				out = append(out, argsOf(kept))
+				outStats = append(outStats, statsOf(kept))
 			}
 		}
-		return out
+		return out, outStats
+	}
+	src.scanned = func(pred *exprNode) int64 {
+		var n int64
+		for _, part := range parts {
+			for _, p := range part.pieces {
+				if pred == nil || mayMatch(pred, func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok }) {
+					n += p.bytes
+				}
+			}
+		}
+		return n
 	}
 	return &Frame{plan: src}
 }

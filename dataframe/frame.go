@@ -411,7 +411,7 @@ func (n *assign) partitioning() partitioning {
 	if slices.Contains(p.hash, n.col) || slices.Contains(p.same, n.col) || p.sorted == n.col {
 		return partitioning{}
 	}
-	return p
+	return p.without(n.col)
 }
 func (n *assign) explain() string { return fmt.Sprintf("assign %s = %s", n.col, n.expr) }
 func (n *assign) lower(l *lowering) []graph.Key {

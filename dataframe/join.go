@@ -207,6 +207,15 @@ type join struct {
 	spec        joinSpec
 	out         *arrow.Schema
 	tok         string
+	ranges      func() rangeJoin // byRanges, worked out once
+}
+
+// rangeJoin is how a join by key ranges reads its right side: ok when it
+// can (see join.byRanges).
+type rangeJoin struct {
+	right  *source
+	bounds []keyRange // each left partition's range of the key
+	ok     bool
 }
 
 func newJoin(left, right node, spec joinSpec) *join {
@@ -218,11 +227,13 @@ func newJoin(left, right node, spec joinSpec) *join {
 		}
 		fields[i] = arrow.Field{Name: c.Name, Type: s.Field(s.FieldIndices(c.Src)[0]).Type, Nullable: true}
 	}
-	return &join{left: left, right: right, spec: spec, out: arrow.NewSchema(fields, nil),
+	j := &join{left: left, right: right, spec: spec, out: arrow.NewSchema(fields, nil),
 		tok: token("join", struct {
 			S joinSpec
 			B int64
 		}{spec, spec.Broadcast}, left, right)}
+	j.ranges = sync.OnceValue(j.byRanges)
+	return j
 }
 
 func (j *join) schema() *arrow.Schema { return j.out }
@@ -237,12 +248,16 @@ const (
 	joinBroadcastLeft  = "broadcast left"
 	joinMarkLeft       = "broadcast left, marked by every right partition"
 	joinShuffle        = "hash shuffle of both sides"
+	joinRanges         = "by key ranges: each left partition reads the right rows of its range"
 )
 
 func (j *join) strategy() string {
 	ln, rn := j.left.npartitions(), j.right.npartitions()
 	if ln == rn && j.left.partitioning().hashedBy(j.spec.LeftOn, ln) && j.right.partitioning().hashedBy(j.spec.RightOn, rn) {
 		return joinPartitioned
+	}
+	if j.ranges().ok {
+		return joinRanges
 	}
 	ls, rs := estimate(j.left), estimate(j.right)
 	lb, rb := ls.bytes, rs.bytes
@@ -291,13 +306,62 @@ func broadcastable(s, other size) bool {
 	return s.bytes <= other.bytes/8
 }
 
+// byRanges says whether the join can meet each left partition with the
+// right rows of its key range, read by the join's own task (as Spark's
+// storage-partitioned join): one integer key, the left partitions' bounds
+// of it known and ordered (their files were written in the key's order),
+// the right side a file read whose statistics bound its key (in ordered
+// ranges where it has several partitions), in no more partitions than the
+// left has, not so small that
+// broadcasting it costs less, and whose pieces are fine enough that the
+// ranges' reads together decode at most twice its bytes. The right side
+// then never crosses the network: each task reads the row groups its range
+// overlaps, where a broadcast sends the whole side to every worker.
+func (j *join) byRanges() rangeJoin {
+	r, ok := j.right.(*source)
+	if !ok || r.scanned == nil || len(j.spec.LeftOn) != 1 || !keepsLeft(j.spec.How) {
+		return rangeJoin{}
+	}
+	lb := j.left.partitioning().bounds[j.spec.LeftOn[0]]
+	rb := r.partitioning().bounds[j.spec.RightOn[0]]
+	if len(lb) != j.left.npartitions() || !ordered(lb) || len(rb) == 0 || len(rb) > 1 && !ordered(rb) || len(rb) > len(lb) {
+		return rangeJoin{}
+	}
+	if b := estimate(r).bytes; b >= 0 && b < minRangeJoin {
+		return rangeJoin{}
+	}
+	whole, read := r.scanned(r.pred), int64(0)
+	for _, b := range lb {
+		read += r.scanned(and(r.pred, rangeOf(j.spec.RightOn[0], b)))
+	}
+	if read > 2*whole {
+		return rangeJoin{}
+	}
+	return rangeJoin{right: r, bounds: lb, ok: true}
+}
+
+// rangeOf is the predicate that keeps the right rows a left partition of
+// keys within r may meet: lo <= col <= hi, or null where the partition may
+// have null keys (null keys meet).
+func rangeOf(col string, r keyRange) *exprNode {
+	in := Col(col).Between(r.lo, r.hi)
+	if r.nulls {
+		in = in.Or(Col(col).IsNull())
+	}
+	return in.n
+}
+
+// minRangeJoin is the least right side joined by key ranges: a smaller one
+// is broadcast, read once. A variable for tests.
+var minRangeJoin int64 = 8 << 20
+
 // maxBroadcast is the largest side broadcast for being small beside the
 // other (BroadcastBytes may choose larger).
 const maxBroadcast = 256 << 20
 
 func (j *join) npartitions() int {
 	switch j.strategy() {
-	case joinBroadcastRight, joinPartitioned:
+	case joinBroadcastRight, joinPartitioned, joinRanges:
 		return j.left.npartitions()
 	case joinBroadcastLeft:
 		return j.right.npartitions()
@@ -356,7 +420,7 @@ func (j *join) partitioning() partitioning {
 		case same != nil:
 			return partitioning{hash: same, n: j.npartitions()}
 		}
-	case joinBroadcastRight:
+	case joinBroadcastRight, joinRanges:
 		return j.left.partitioning().keptBy(j.out)
 	case joinBroadcastLeft:
 		return j.right.partitioning().keptBy(j.out)
@@ -380,7 +444,11 @@ type joinArgs struct {
 }
 
 func (j *join) lower(l *lowering) []graph.Key {
-	lk, rk := l.keys(j.left), l.keys(j.right)
+	lk := l.keys(j.left)
+	var rk []graph.Key
+	if j.strategy() != joinRanges {
+		rk = l.keys(j.right)
+	}
 	args := mustJSON(joinArgs{joinSpec: j.spec, Left: specOf(j.left.schema()), Right: specOf(j.right.schema()), LeftParts: len(lk)})
 	// A broadcast side is gathered into one record, whose hash table the
 	// first join task that needs it builds for every partition of the
@@ -406,6 +474,19 @@ func (j *join) lower(l *lowering) []graph.Key {
 			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lk[i], r}})
 			out = append(out, k)
 		}
+	case joinRanges:
+		// The right side's tasks are not lowered: each join task reads
+		// the right rows of its range itself.
+		rj := j.ranges()
+		r := rj.right
+		for i := range lk {
+			in := r.narrowed(r.cols, and(r.pred, rangeOf(j.spec.RightOn[0], rj.bounds[i])))
+			k := graph.Part(j.tok, i)
+			ra := mustJSON(joinReadArgs{Join: args, Read: r.op, Parts: in.taskArgs()})
+			l.g.Add(&graph.Task{Key: k, Op: opJoinRead, Args: ra, Inputs: []graph.Key{lk[i]}})
+			out = append(out, k)
+		}
+		return out
 	case joinBroadcastLeft:
 		lw := built(j.left, lk, j.spec.LeftOn)
 		for i := range rk {
@@ -454,6 +535,50 @@ func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, fmt.Errorf("%s: %w", opJoin, err)
 	}
 	return out, nil
+}
+
+// joinReadArgs are a join task's that reads its right rows itself: the
+// reader's operation and its tasks' arguments, one a piece of the range.
+type joinReadArgs struct {
+	Join  json.RawMessage `json:"join"`
+	Read  string          `json:"read"`
+	Parts [][]byte        `json:"parts"`
+}
+
+// joinReadOp reads the right rows of a left partition's key range and
+// joins them with it (see join.byRanges).
+func joinReadOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a joinReadArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinRead, err)
+	}
+	var ja joinArgs
+	if err := json.Unmarshal(a.Join, &ja); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinRead, err)
+	}
+	read, err := registry.Lookup(a.Read)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opJoinRead, err)
+	}
+	parts := make([]any, 0, len(a.Parts))
+	defer func() {
+		for _, p := range parts {
+			registry.Release(p)
+		}
+	}()
+	for _, pa := range a.Parts {
+		p, err := read(tc, pa, nil)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, p)
+	}
+	right, err := concatRecords(opJoinRead, ja.Right, parts)
+	if err != nil {
+		return nil, err
+	}
+	defer right.Release()
+	return joinOp(tc, a.Join, []any{inputs[0], right})
 }
 
 type joinBuildArgs struct {

@@ -34,6 +34,7 @@ const (
 	opGroupRows     = "df-group-rows"
 	opJoin          = "df-join"
 	opJoinBuild     = "df-join-build"
+	opJoinRead      = "df-join-read"
 	opJoinMarks     = "df-join-marks"
 	opJoinMarked    = "df-join-marked"
 	opMapPartitions = "df-map-partitions"
@@ -76,7 +77,7 @@ func init() {
 	registry.Register(opSumInts, sumIntsOp)
 	for name, op := range map[string]registry.Op{
 		opConcat: concatOp, opHashSplit: hashSplitOp, opDedup: dedupOp, opSlices: slicesOp,
-		opNbytes: nbytesOp, opAggUnpack: aggUnpackOp, opGroupRows: groupRowsOp, opJoin: joinOp, opJoinBuild: joinBuildOp,
+		opNbytes: nbytesOp, opAggUnpack: aggUnpackOp, opGroupRows: groupRowsOp, opJoin: joinOp, opJoinBuild: joinBuildOp, opJoinRead: joinReadOp,
 		opJoinMarks: joinMarksOp, opJoinMarked: joinMarkedOp,
 		opMapPartitions: mapPartitionsOp, opSample: sampleOp, opBounds: boundsOp,
 		opRangeSplit: rangeSplitOp, opSortRows: sortRowsOp, opLoc: locOp, opTop: topOp,

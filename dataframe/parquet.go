@@ -79,26 +79,22 @@ func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
 			total += rg.Bytes
 		}
 	}
-	return fileSource("read-parquet", opReadParquet, mergeGroups(pack(pieces, o.PartitionSize)), d.schema, d.hive, nil, size{total, rows})
+	return fileSource("read-parquet", opReadParquet, pack(pieces, o.PartitionSize), d.schema, d.hive, nil, size{total, rows})
 }
 
-// mergeGroups joins the consecutive slices of one file in a partition into
-// one slice of several row groups.
-func mergeGroups(parts []filePart) []filePart {
-	for i := range parts {
-		var out []piece
-		for _, p := range parts[i].pieces {
-			if n := len(out); n > 0 && out[n-1].slice.Path == p.slice.Path {
-				out[n-1].slice.Groups = append(slices.Clip(out[n-1].slice.Groups), p.slice.Groups...)
-				out[n-1].bytes += p.bytes
-				out[n-1].ranges = unionRanges(out[n-1].ranges, p.ranges)
-				continue
-			}
-			out = append(out, p)
+// mergeSlices joins consecutive slices of row groups of one file into one
+// slice of several row groups, read as one. A partition's pieces stay a row
+// group each, so that a filter skips the row groups it rules out.
+func mergeSlices(in []fileSlice) []fileSlice {
+	var out []fileSlice
+	for _, s := range in {
+		if n := len(out); n > 0 && s.Groups != nil && out[n-1].Groups != nil && out[n-1].Path == s.Path {
+			out[n-1].Groups = append(slices.Clip(out[n-1].Groups), s.Groups...)
+			continue
 		}
-		parts[i].pieces = out
+		out = append(out, s)
 	}
-	return parts
+	return out
 }
 
 // unionRanges is what is known of the values of two units together.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -37,12 +38,51 @@ type node interface {
 
 // partitioning is how a frame's rows are spread over its partitions: by a
 // hash of columns (rows with equal values in them share a partition), by
-// ranges of a sorted column, or not known.
+// ranges of a sorted column, or not known; and, apart from that, the bounds
+// of some integer columns in each partition, as the readers' statistics
+// give them (a file source's partitions, and the steps that keep them).
 type partitioning struct {
 	hash   []string // the columns hashed; nil: not hash-partitioned
 	same   []string // other columns equal to hash's, pairwise (an inner join's other keys); nil if none
 	n      int
 	sorted string // the column partitions are sorted by, ascending, in ranges
+	// bounds are each partition's least and greatest value of a column,
+	// by column, one pair a partition; nulls aside.
+	bounds map[string][]keyRange
+}
+
+// keyRange is the least and greatest of some integers, both included, and
+// whether there may be nulls among them.
+type keyRange struct {
+	lo, hi int64
+	nulls  bool
+}
+
+// ordered reports whether ranges lie one after another, overlapping little:
+// together they are at most twice as wide as the span they cover, as the
+// row groups of a file written in the order of the column are (TPC-H's
+// lines and orders by their order key; events by time).
+func ordered(rs []keyRange) bool {
+	if len(rs) < 2 {
+		return false
+	}
+	lo, hi := rs[0].lo, rs[0].hi
+	var width float64
+	for _, r := range rs {
+		lo, hi = min(lo, r.lo), max(hi, r.hi)
+		width += float64(r.hi) - float64(r.lo) + 1
+	}
+	return width <= 2*(float64(hi)-float64(lo)+1)
+}
+
+// without is p forgetting what it knows of column c's values.
+func (p partitioning) without(c string) partitioning {
+	if _, ok := p.bounds[c]; ok {
+		b := maps.Clone(p.bounds)
+		delete(b, c)
+		p.bounds = b
+	}
+	return p
 }
 
 // hashedBy reports whether rows with equal values of cols are known to
@@ -89,6 +129,11 @@ func (p partitioning) keptBy(s *arrow.Schema) partitioning {
 	}
 	if p.sorted != "" && !s.HasField(p.sorted) {
 		p.sorted = ""
+	}
+	for c := range p.bounds {
+		if !s.HasField(c) {
+			p = p.without(c)
+		}
 	}
 	return p
 }

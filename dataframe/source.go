@@ -116,9 +116,15 @@ type source struct {
 	tok   string
 	// all are the partitions' arguments before pruning; prune, when set,
 	// returns those of the partitions that may hold rows where pred holds
-	// (a reader's statistics rule the others out).
+	// (a reader's statistics rule the others out), with their statistics.
 	all   [][]byte
-	prune func(pred *exprNode) [][]byte
+	prune func(pred *exprNode) ([][]byte, []map[string]colRange)
+	// scanned, with prune, is how many bytes a read of the rows where pred
+	// holds decodes: those of the pieces the statistics do not rule out.
+	scanned func(pred *exprNode) int64
+	// stats, where the reader has them, are what each partition's (args')
+	// statistics say of its columns' values; allStats those of all.
+	stats, allStats []map[string]colRange
 }
 
 // sourceArgs wrap a source's own arguments with what the optimizer pushed
@@ -144,12 +150,12 @@ func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string
 // rows where pred holds (nil: all).
 func (n *source) narrowed(cols []string, pred *exprNode) *source {
 	c := *n
-	c.cols, c.pred, c.out, c.args = cols, pred, n.full, n.all
+	c.cols, c.pred, c.out, c.args, c.stats = cols, pred, n.full, n.all, n.allStats
 	if pred != nil && n.prune != nil {
-		if kept := n.prune(pred); len(kept) > 0 {
-			c.args = kept
+		if kept, stats := n.prune(pred); len(kept) > 0 {
+			c.args, c.stats = kept, stats
 		} else {
-			c.args = n.all[:1] // no rows: one partition, filtered to none
+			c.args, c.stats = n.all[:1], nil // no rows: one partition, filtered to none
 		}
 	}
 	if cols != nil {
@@ -166,12 +172,42 @@ func (n *source) narrowed(cols []string, pred *exprNode) *source {
 	return &c
 }
 
-func (n *source) schema() *arrow.Schema      { return n.out }
-func (n *source) npartitions() int           { return len(n.args) }
-func (n *source) name() string               { return n.tok }
-func (n *source) children() []node           { return nil }
-func (n *source) with([]node) node           { return n }
-func (n *source) partitioning() partitioning { return partitioning{} }
+func (n *source) schema() *arrow.Schema { return n.out }
+func (n *source) npartitions() int      { return len(n.args) }
+func (n *source) name() string          { return n.tok }
+func (n *source) children() []node      { return nil }
+func (n *source) with([]node) node      { return n }
+
+// partitioning gives the bounds the statistics know of each integer column
+// in every partition.
+func (n *source) partitioning() partitioning {
+	var p partitioning
+	if len(n.stats) != len(n.args) {
+		return p
+	}
+	for _, f := range n.out.Fields() {
+		if !arrow.IsInteger(kernel.PlainType(f.Type).ID()) {
+			continue
+		}
+		rs := make([]keyRange, len(n.stats))
+		for i, st := range n.stats {
+			lo, ok1 := st[f.Name].min.(int64)
+			hi, ok2 := st[f.Name].max.(int64)
+			if !ok1 || !ok2 {
+				rs = nil
+				break
+			}
+			rs[i] = keyRange{lo, hi, st[f.Name].nulls}
+		}
+		if rs != nil {
+			if p.bounds == nil {
+				p.bounds = map[string][]keyRange{}
+			}
+			p.bounds[f.Name] = rs
+		}
+	}
+	return p
+}
 
 func (n *source) explain() string {
 	s := fmt.Sprintf("%s %s", graph.Key(n.base).Prefix(), strings.Join(names(n.out), ", "))
@@ -183,11 +219,20 @@ func (n *source) explain() string {
 
 func (n *source) lower(l *lowering) []graph.Key {
 	keys := make([]graph.Key, len(n.args))
-	for i, a := range n.args {
+	for i, a := range n.taskArgs() {
 		keys[i] = graph.Part(n.tok, i)
-		l.g.Add(&graph.Task{Key: keys[i], Op: n.op, Args: mustJSON(sourceArgs{Src: a, Cols: n.cols, Pred: n.pred})})
+		l.g.Add(&graph.Task{Key: keys[i], Op: n.op, Args: a})
 	}
 	return keys
+}
+
+// taskArgs are the arguments of the tasks that read the partitions.
+func (n *source) taskArgs() [][]byte {
+	out := make([][]byte, len(n.args))
+	for i, a := range n.args {
+		out[i] = mustJSON(sourceArgs{Src: a, Cols: n.cols, Pred: n.pred})
+	}
+	return out
 }
 
 // readWith reads a source's partition with read, given the columns to
