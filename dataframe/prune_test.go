@@ -1,8 +1,18 @@
 package dataframe
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/duskdata/dusk/io/parquet"
 )
 
 // TestMayMatchNeverSkipsAMatch checks mayMatch against rows: for random
@@ -180,4 +190,38 @@ func deref(ps []*int64) []any {
 		}
 	}
 	return out
+}
+
+// TestFilterSkipsRowGroupsInAPartition reads one file of ten row groups of
+// a sorted column as one partition: a filter on the column leaves the read
+// only the row groups whose statistics allow a match, not the whole file.
+func TestFilterSkipsRowGroupsInAPartition(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sorted.parquet")
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	for i := range int64(1000) {
+		b.Append(i)
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+	rec := array.NewRecord(schema, []arrow.Array{b.NewArray()}, 1000)
+	defer rec.Release()
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.Write(out, schema, []arrow.Record{rec}, parquet.WriteOptions{RowGroupRows: 100}); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	f := ReadParquet(path, ParquetOptions{PartitionSize: 1 << 30}).Filter(Col("k").Ge(250).And(Col("k").Lt(420)))
+	src, ok := optimize(f.plan).(*source)
+	if !ok || len(src.args) != 1 {
+		t.Fatalf("want one partition read with the filter pushed in, got %T", optimize(f.plan))
+	}
+	var a fileArgs
+	if err := json.Unmarshal(src.args[0], &a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Slices) != 1 || !slices.Equal(a.Slices[0].Groups, []int{2, 3, 4}) {
+		t.Fatalf("read %+v, want row groups 2, 3 and 4 of the file", a.Slices)
+	}
 }
