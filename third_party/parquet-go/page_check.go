@@ -38,6 +38,10 @@ func checkLevelCount(enc encoding.Encoding, numValues int, data []byte) error {
 	return nil
 }
 
+// maxExpansion is how many times its bytes a page of strings that repeat
+// their neighbours' prefixes may decode to (LZ4's own bound).
+const maxExpansion = 255
+
 // checkValueCount holds the values a page's encoded data says it has to
 // the numValues its header and levels give, before anything is allocated
 // for them: runs of dictionary indices and of RLE booleans, and the
@@ -65,12 +69,27 @@ func checkValueCount(kind Kind, enc encoding.Encoding, numValues int, data []byt
 		if n, err = rle.Count(runs, 1, runLimit(numValues, runs)); err == nil && n < numValues {
 			err = fmt.Errorf("%d booleans for %d values", n, numValues)
 		}
+	case enc.Encoding() == format.RLE:
+		// Other values than booleans in RLE runs: each run may claim
+		// two billion values in a few bytes too.
+		if e, ok := enc.(*rle.Encoding); ok {
+			if n, err = rle.Count(data, uint(e.BitWidth), runLimit(numValues, data)); err == nil && n < numValues {
+				err = fmt.Errorf("%d values in runs for %d", n, numValues)
+			}
+		}
 	case enc.Encoding() == format.DeltaBinaryPacked, enc.Encoding() == format.DeltaLengthByteArray, enc.Encoding() == format.DeltaByteArray:
 		if len(data) == 0 && numValues == 0 {
 			return nil
 		}
 		if n, err = delta.Count(data); err == nil && n != numValues {
 			err = fmt.Errorf("a delta header of %d values in a page of %d", n, numValues)
+		}
+		if err == nil && enc.Encoding() == format.DeltaByteArray && kind == ByteArray {
+			// Each string may repeat the one before: valid lengths can
+			// still make a small page decode to gigabytes.
+			if size, serr := delta.DecodedSize(data); serr == nil && size > maxExpansion*len(data)+1<<20 {
+				err = fmt.Errorf("%d bytes of strings decode to %d", len(data), size)
+			}
 		}
 	case enc.Encoding() == format.Plain && kind == ByteArray:
 		if int64(numValues)*4 > int64(len(data)) {

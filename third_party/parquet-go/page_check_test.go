@@ -1,11 +1,13 @@
 package parquet
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"testing"
 
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/encoding/delta"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 )
 
@@ -14,6 +16,16 @@ import (
 func TestCheckValueCount(t *testing.T) {
 	run := binary.AppendUvarint(nil, (1<<31-1)<<1) // an RLE run of 2^31-1 values
 	indices := []byte{2, 10 << 1, 3}               // bit width 2, a run of 10 threes
+	repeated := func(n, size int) []byte { // n equal strings of size bytes, DELTA_BYTE_ARRAY
+		var data []byte
+		offs := []uint32{0}
+		for range n {
+			data = append(data, bytes.Repeat([]byte{'x'}, size)...)
+			offs = append(offs, uint32(len(data)))
+		}
+		src, _ := (&delta.ByteArrayEncoding{}).EncodeByteArray(nil, data, offs)
+		return src
+	}
 	bools := binary.LittleEndian.AppendUint32(nil, 2)
 	bools = append(bools, 10<<1, 1) // a run of 10 trues
 	for _, c := range []struct {
@@ -31,6 +43,9 @@ func TestCheckValueCount(t *testing.T) {
 		{"booleans past the page", Boolean, &RLE, 10, append(binary.LittleEndian.AppendUint32(nil, uint32(len(run)+1)), append(run, 1)...), true},
 		{"plain strings", ByteArray, &Plain, 2, []byte{1, 0, 0, 0, 'a', 0, 0, 0, 0}, false},
 		{"plain strings past the bytes", ByteArray, &Plain, 1 << 30, []byte{1, 0, 0, 0, 'a'}, true},
+		{"int32 runs past the page", Int32, &RLE, 10, append(run, 1), true},
+		{"delta strings", ByteArray, &DeltaByteArray, 100, repeated(100, 1000), false},
+		{"delta strings past 255 times their bytes", ByteArray, &DeltaByteArray, 3000, repeated(3000, 1000), true},
 	} {
 		err := checkValueCount(c.kind, c.enc, c.n, c.data)
 		if (err != nil) != c.wrong || err != nil && !errors.Is(err, ErrCorrupted) {

@@ -184,15 +184,54 @@ func (e *ByteArrayEncoding) DecodeFixedLenByteArray(dst []byte, src []byte, size
 }
 
 func (e *ByteArrayEncoding) EstimateDecodeByteArraySize(src []byte) int {
-	length := getInt32Buffer()
-	defer putInt32Buffer(length)
-	src, _ = length.decode(src)
-	sum := int(length.sum())
-	if checkSuffixes(src, len(length.values)) != nil {
-		return sum // the decoder will say what is wrong
+	n, err := DecodedSize(src)
+	if err != nil {
+		return 0 // the decoder will say what is wrong
 	}
-	length.decode(src)
-	return sum + int(length.sum())
+	return n
+}
+
+// DecodedSize is the bytes of the strings a DELTA_BYTE_ARRAY stream
+// decodes to, its prefix and suffix lengths checked as the decoder checks
+// them: a damaged prefix length, summed on trust, sized a buffer of 2 GB
+// for a page of 111 bytes.
+func DecodedSize(src []byte) (int, error) {
+	prefix := getInt32Buffer()
+	defer putInt32Buffer(prefix)
+	suffix := getInt32Buffer()
+	defer putInt32Buffer(suffix)
+	src, err := prefix.decode(src)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkSuffixes(src, len(prefix.values)); err != nil {
+		return 0, err
+	}
+	if src, err = suffix.decode(src); err != nil {
+		return 0, err
+	}
+	if len(prefix.values) != len(suffix.values) {
+		return 0, errPrefixAndSuffixLengthMismatch(len(prefix.values), len(suffix.values))
+	}
+	total, suffixes, last := 0, 0, 0
+	for i, p := range prefix.values {
+		n := int(suffix.values[i])
+		switch {
+		case p < 0:
+			return 0, errInvalidNegativePrefixLength(int(p))
+		case n < 0:
+			return 0, errInvalidNegativeValueLength(n)
+		case int(p) > last:
+			return 0, errPrefixLengthOutOfBounds(int(p), last)
+		}
+		last = int(p) + n
+		total += last
+		suffixes += n
+	}
+	if suffixes > len(src) {
+		return 0, errValueLengthOutOfBounds(suffixes, len(src))
+	}
+	return total, nil
 }
 
 func (e *ByteArrayEncoding) wrap(err error) error {
