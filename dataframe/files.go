@@ -341,13 +341,14 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 		}
 		return out, outStats
 	}
-	src.scanned = func(pred *exprNode) int64 {
+	src.scanned = func(pred *exprNode, span *keySpan) int64 {
 		var n int64
 		for _, part := range parts {
 			for _, p := range part.pieces {
-				if pred == nil || mayMatch(pred, func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok }) {
-					n += p.bytes
+				if pred != nil && !mayMatch(pred, func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok }) {
+					continue
 				}
+				n += span.share(p)
 			}
 		}
 		return n
@@ -436,7 +437,10 @@ func sliceFilters(s fileSlice, tests []columnTest, full *arrow.Schema, hive map[
 		want := full.Field(full.FieldIndices(t.col)[0]).Type
 		l, isHive := hive[t.col]
 		if !isHive && len(s.own([]string{t.col})) == 1 {
-			filters = append(filters, parquet.Filter{Column: t.col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) }})
+			filters = append(filters, parquet.Filter{Column: t.col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) },
+				Stats: func(st parquet.ColumnStats) bool {
+					return mayMatch(t.pred, func(string) (colRange, bool) { return statsRange(want, st), true })
+				}})
 			continue
 		}
 		if !isHive {

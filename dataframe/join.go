@@ -312,11 +312,12 @@ func broadcastable(s, other size) bool {
 // of it known and ordered (their files were written in the key's order),
 // the right side a file read whose statistics bound its key (in ordered
 // ranges where it has several partitions), in no more partitions than the
-// left has, not so small that
-// broadcasting it costs less, and whose pieces are fine enough that the
-// ranges' reads together decode at most twice its bytes. The right side
-// then never crosses the network: each task reads the row groups its range
-// overlaps, where a broadcast sends the whole side to every worker.
+// left has, not so small that broadcasting it costs less, and whose row
+// groups (or pages, where a page index bounds the key) are fine enough
+// that the ranges' reads together decode at most twice its bytes. The
+// right side then never crosses the network: each task reads the pages
+// its range overlaps, where a broadcast sends the whole side to every
+// worker.
 func (j *join) byRanges() rangeJoin {
 	r, ok := j.right.(*source)
 	if !ok || r.scanned == nil || len(j.spec.LeftOn) != 1 || !keepsLeft(j.spec.How) {
@@ -330,14 +331,38 @@ func (j *join) byRanges() rangeJoin {
 	if b := estimate(r).bytes; b >= 0 && b < minRangeJoin {
 		return rangeJoin{}
 	}
-	whole, read := r.scanned(r.pred), int64(0)
+	key := j.spec.RightOn[0]
+	whole, read := r.scanned(r.pred, nil), int64(0)
 	for _, b := range lb {
-		read += r.scanned(and(r.pred, rangeOf(j.spec.RightOn[0], b)))
+		read += r.scanned(and(r.pred, rangeOf(key, b)), &keySpan{key, b})
 	}
 	if read > 2*whole {
 		return rangeJoin{}
 	}
 	return rangeJoin{right: r, bounds: lb, ok: true}
+}
+
+// keySpan is a range of a key column's values.
+type keySpan struct {
+	col string
+	keyRange
+}
+
+// share is the bytes of p a read of the rows within s decodes: all of
+// them, or where a page index bounds the column, the share of the piece's
+// span of it that s covers (its pages outside are skipped).
+func (s *keySpan) share(p piece) int64 {
+	if s == nil {
+		return p.bytes
+	}
+	r := p.ranges[s.col]
+	lo, ok1 := r.min.(int64)
+	hi, ok2 := r.max.(int64)
+	if !r.paged || !ok1 || !ok2 || hi <= lo {
+		return p.bytes
+	}
+	in := float64(min(hi, s.hi)) - float64(max(lo, s.lo)) + 1
+	return int64(float64(p.bytes) * max(0, min(1, in/(float64(hi)-float64(lo)+1))))
 }
 
 // rangeOf is the predicate that keeps the right rows a left partition of

@@ -105,7 +105,7 @@ func unionRanges(a, b map[string]colRange) map[string]colRange {
 		if !ok {
 			continue
 		}
-		r := colRange{nulls: ra.nulls || rb.nulls, allNull: ra.allNull && rb.allNull}
+		r := colRange{nulls: ra.nulls || rb.nulls, allNull: ra.allNull && rb.allNull, paged: ra.paged && rb.paged}
 		switch {
 		case ra.allNull:
 			r.min, r.max = rb.min, rb.max
@@ -127,7 +127,7 @@ func unionRanges(a, b map[string]colRange) map[string]colRange {
 
 // statsRange turns a row group's column statistics into a range.
 func statsRange(t arrow.DataType, st parquet.ColumnStats) colRange {
-	r := colRange{nulls: st.Nulls > 0}
+	r := colRange{nulls: st.Nulls > 0, paged: st.Paged}
 	if !st.HasMinMax {
 		r.nulls = true // unknown
 		return r

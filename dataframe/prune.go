@@ -9,6 +9,7 @@ type colRange struct {
 	min, max any  // int64, float64, string or bool; nil: unknown
 	nulls    bool // some value may be null
 	allNull  bool // every value is null
+	paged    bool // a page index bounds the values of each page
 }
 
 // mayMatch reports whether some row described by ranges may satisfy e: it

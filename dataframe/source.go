@@ -120,8 +120,10 @@ type source struct {
 	all   [][]byte
 	prune func(pred *exprNode) ([][]byte, []map[string]colRange)
 	// scanned, with prune, is how many bytes a read of the rows where pred
-	// holds decodes: those of the pieces the statistics do not rule out.
-	scanned func(pred *exprNode) int64
+	// holds decodes: those of the pieces the statistics do not rule out,
+	// and of a piece whose page index bounds span's column, the share of
+	// its values within span (nil: all).
+	scanned func(pred *exprNode, span *keySpan) int64
 	// stats, where the reader has them, are what each partition's (args')
 	// statistics say of its columns' values; allStats those of all.
 	stats, allStats []map[string]colRange

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow"
+
 	"github.com/duskdata/dusk/internal/memcheck"
 	"github.com/duskdata/dusk/io/internal/iotest"
 )
@@ -53,6 +55,29 @@ func FuzzRead(f *testing.F) {
 				}
 				result += memcheck.RecordBytes(rec)
 				rec.Release()
+			}
+			// A filter with a page test on the first integer column reads
+			// by the page index where the file has one.
+			for _, fld := range info.Schema.Fields() {
+				if !arrow.IsInteger(fld.Type.ID()) {
+					continue
+				}
+				nonNegative := Filter{Column: fld.Name,
+					Pass: func(a arrow.Array) ([]uint8, error) {
+						out := make([]uint8, a.Len())
+						for i, v := range valuesOf(a) {
+							if x, ok := v.(int64); ok && x >= 0 {
+								out[i] = 1
+							}
+						}
+						return out, nil
+					},
+					Stats: func(st ColumnStats) bool { return !st.HasMinMax || st.MaxInt >= 0 }}
+				if rec, err := ReadWhere(rd, rd.Size(), "fuzz.parquet", nil, nil, []Filter{nonNegative}); err == nil {
+					result += memcheck.RecordBytes(rec)
+					rec.Release()
+				}
+				break
 			}
 			return result
 		})

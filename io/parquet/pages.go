@@ -66,47 +66,56 @@ func (e *PageError) Unwrap() error { return e.Err }
 // bytes before it is decoded: it lies within the file, its pages fill it,
 // each page's sizes fit the bytes it has, and its data pages hold as many
 // values as the row group has rows.
-func (f *file) checkChunk(r io.ReaderAt, size int64, g int, c *column) error {
+//
+// It returns where the chunk's data pages start and the row each starts at,
+// for reading the rows of some pages only (see reading.windows).
+func (f *file) checkChunk(r io.ReaderAt, size int64, g int, c *column) ([]pageAt, error) {
 	rg := &f.file.Metadata().RowGroups[g]
 	m := &rg.Columns[c.leaf].MetaData
 	// parquet-go starts reading at the dictionary page where the chunk
 	// names one, so that is where the checks start too.
 	start := m.DataPageOffset
 	if d := m.DictionaryPageOffset; d > start {
-		return fmt.Errorf("the dictionary page at byte %d comes after the first data page, at byte %d", d, start)
+		return nil, fmt.Errorf("the dictionary page at byte %d comes after the first data page, at byte %d", d, start)
 	} else if d != 0 {
 		start = d
 	}
 	end := start + m.TotalCompressedSize
 	if start < 4 || m.TotalCompressedSize < 0 || end > size-8 || end < start {
-		return fmt.Errorf("the column chunk claims bytes %d to %d, outside the file's %d", start, end, size)
+		return nil, fmt.Errorf("the column chunk claims bytes %d to %d, outside the file's %d", start, end, size)
 	}
 	var buf []byte
 	var values int64
+	var pages []pageAt
 	for pos, page := start, 0; pos < end; page++ {
 		h, n, err := readHeader(r, pos, end, &buf)
 		if err != nil {
-			return &PageError{Page: page, Offset: pos, Err: fmt.Errorf("header: %w", err)}
+			return nil, &PageError{Page: page, Offset: pos, Err: fmt.Errorf("header: %w", err)}
 		}
 		if err := checkPage(h, m.Codec, end-pos-int64(n), rg.NumRows-values); err != nil {
-			return &PageError{Page: page, Offset: pos, Err: err}
+			return nil, &PageError{Page: page, Offset: pos, Err: err}
 		}
 		if err := checkCompressed(r, pos+int64(n), h, m.Codec); err != nil {
-			return &PageError{Page: page, Offset: pos, Err: err}
+			return nil, &PageError{Page: page, Offset: pos, Err: err}
 		}
 		switch {
 		case h.DataPageHeader.Valid:
+			pages = append(pages, pageAt{offset: pos, row: values})
 			values += int64(h.DataPageHeader.V.NumValues)
 		case h.DataPageHeaderV2.Valid:
+			pages = append(pages, pageAt{offset: pos, row: values})
 			values += int64(h.DataPageHeaderV2.V.NumValues)
 		}
 		pos += int64(n) + int64(h.CompressedPageSize)
 	}
 	if values != rg.NumRows {
-		return fmt.Errorf("its pages hold %d values, the row group %d rows", values, rg.NumRows)
+		return nil, fmt.Errorf("its pages hold %d values, the row group %d rows", values, rg.NumRows)
 	}
-	return nil
+	return pages, nil
 }
+
+// pageAt is where a data page starts in the file and the first row it holds.
+type pageAt struct{ offset, row int64 }
 
 // readHeader decodes the page header at pos, reading no further than end,
 // and returns it and its length.

@@ -65,6 +65,9 @@ type RowGroup struct {
 type ColumnStats struct {
 	Nulls     int64
 	HasMinMax bool // false when the file has no statistics for it
+	// Paged: the chunk has a page index (bounds of each page), by which a
+	// filter on the column skips pages (see Filter.Stats).
+	Paged bool
 	// The fields of the column's type hold the bounds: Int for int64
 	// columns, Float for float64, String for strings, Bool for bool.
 	MinInt, MaxInt       int64
@@ -95,7 +98,9 @@ func Inspect(r io.ReaderAt, size int64, path string) (*FileInfo, error) {
 		rg := &meta.RowGroups[g]
 		stats := make([]ColumnStats, len(f.cols))
 		for i := range f.cols {
-			stats[i] = f.cols[i].stats(&rg.Columns[f.cols[i].leaf].MetaData.Statistics, floats)
+			cc := &rg.Columns[f.cols[i].leaf]
+			stats[i] = f.cols[i].stats(&cc.MetaData.Statistics, floats)
+			stats[i].Paged = cc.ColumnIndexOffset != 0 && cc.OffsetIndexOffset != 0
 		}
 		info.RowGroups[g] = RowGroup{Rows: rg.NumRows, Bytes: rg.TotalByteSize, Columns: stats}
 	}

@@ -412,7 +412,7 @@ func TestStats(t *testing.T) {
 			t.Errorf("group %d: %d rows and %d bytes, want %d rows", g, rg.Rows, rg.Bytes, hi-lo)
 		}
 		for i, c := range cols {
-			want := ColumnStats{}
+			want := ColumnStats{Paged: true} // Dusk's writer writes page indexes
 			for _, v := range c.vals[lo:hi] {
 				if v == nil {
 					want.Nulls++

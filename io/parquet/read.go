@@ -34,6 +34,11 @@ func Read(r io.ReaderAt, size int64, path string, groups []int, cols []string) (
 type Filter struct {
 	Column string
 	Pass   func(values arrow.Array) ([]uint8, error)
+	// Stats, when set, reports whether some value of a page whose
+	// statistics are st may pass: where the file has a page index, the
+	// rows of the pages it rules out at either end of a row group are not
+	// decoded in any column (see reading.windows).
+	Stats func(st ColumnStats) bool
 }
 
 // ReadWhere reads as Read does, but only the rows that every filter
@@ -72,10 +77,12 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 		return nil, fmt.Errorf("read %s: %d rows are too many for one record; read fewer row groups", path, rows)
 	}
 
-	rd := &reading{file: f, r: r, size: size, groups: groups, rows: int(rows)}
+	rd := &reading{file: f, r: r, size: size, groups: groups, rows: int(rows), pages: map[[2]int][]pageAt{}}
 	if err := rd.checkClaims(sel, filters); err != nil {
 		return nil, err
 	}
+	rd.narrow(filters)
+	rows = int64(rd.rows)
 	var keep []uint8                  // the rows the filters pass; nil: no filter
 	built := map[string]arrow.Array{} // columns read whole to be tested
 	defer func() {
@@ -158,6 +165,11 @@ type reading struct {
 	size   int64
 	groups []int
 	rows   int
+	// windows are the rows of each of groups read; nil: all of them.
+	windows []window
+	// pages are each chunk's data pages, by row group and leaf, as
+	// checkChunk found them.
+	pages map[[2]int][]pageAt
 }
 
 // dictionaryEncoded reports whether every chunk of c read is
@@ -186,9 +198,11 @@ func (rd *reading) checkClaims(sel []*column, filters []Filter) error {
 	}
 	for _, c := range cols {
 		for _, g := range rd.groups {
-			if err := rd.checkChunk(rd.r, rd.size, g, c); err != nil {
+			pages, err := rd.checkChunk(rd.r, rd.size, g, c)
+			if err != nil {
 				return &ChunkError{Path: rd.path, RowGroup: g, Column: c.name, Err: err}
 			}
+			rd.pages[[2]int{g, c.leaf}] = pages
 		}
 	}
 	var need int64
@@ -224,12 +238,22 @@ func bytesPerRow(c *column) int64 {
 func (rd *reading) column(c *column, b pager) error {
 	rowGroups := rd.file.file.RowGroups()
 	row := 0
-	for _, g := range rd.groups {
-		n := int(rowGroups[g].NumRows())
-		if err := readChunk(b, rowGroups[g].ColumnChunks()[c.leaf], row, n); err != nil {
+	for i, g := range rd.groups {
+		w := window{0, int(rowGroups[g].NumRows())}
+		if rd.windows != nil {
+			w = rd.windows[i]
+		}
+		if w.to == w.from {
+			continue
+		}
+		chunk := rowGroups[g].ColumnChunks()[c.leaf]
+		if w.from > 0 {
+			rd.seekable(g, c, chunk)
+		}
+		if err := readChunk(b, chunk, row, w.from, w.to-w.from); err != nil {
 			return &ChunkError{Path: rd.path, RowGroup: g, Column: c.name, Err: err}
 		}
-		row += n
+		row += w.to - w.from
 	}
 	return nil
 }
@@ -295,9 +319,10 @@ func (f *file) bytesHint(c *column, groups []int, size int64) int {
 	return int(max(0, min(n, 16*size, 1<<30)))
 }
 
-// readChunk decodes a column chunk of n rows into rows [row, row+n) of b.
-// parquet-go can panic on a corrupt file: a panic becomes the error.
-func readChunk(b pager, chunk parquet.ColumnChunk, row, n int) (err error) {
+// readChunk decodes n rows of a column chunk, from its row from on, into
+// rows [row, row+n) of b. parquet-go can panic on a corrupt file: a panic
+// becomes the error.
+func readChunk(b pager, chunk parquet.ColumnChunk, row, from, n int) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("decode: parquet-go panicked: %v", p)
@@ -305,8 +330,13 @@ func readChunk(b pager, chunk parquet.ColumnChunk, row, n int) (err error) {
 	}()
 	pages := chunk.Pages()
 	defer pages.Close()
+	if from > 0 {
+		if err := pages.SeekToRow(int64(from)); err != nil {
+			return fmt.Errorf("seek to row %d: %w", from, err)
+		}
+	}
 	end := row + n
-	for i := 0; ; i++ {
+	for i := 0; row < end; i++ {
 		p, err := pages.ReadPage()
 		if err == io.EOF {
 			break
@@ -318,7 +348,11 @@ func readChunk(b pager, chunk parquet.ColumnChunk, row, n int) (err error) {
 			parquet.Release(p)
 			return &PageError{Page: i, Offset: -1, Err: errors.New("repetition levels in a column that is not repeated")}
 		}
-		rows, err := b.page(p, row, end)
+		page := p
+		if left := int64(end - row); p.NumRows() > left {
+			page = p.Slice(0, left) // the window ends in this page
+		}
+		rows, err := b.page(page, row, end)
 		parquet.Release(p)
 		if err != nil {
 			return &PageError{Page: i, Offset: -1, Err: err}
