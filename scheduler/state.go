@@ -60,7 +60,9 @@ type Config struct {
 	// UnknownDuration is the guess for a kind of task not yet seen. Default 500ms.
 	UnknownDuration time.Duration
 	// Bandwidth is the assumed transfer rate between workers in bytes per
-	// second, used to weigh data locality against load. Default 100 MB/s.
+	// second, used to weigh data locality against load until the workers
+	// have measured theirs (WorkerMetrics.Bandwidth: their mean is used
+	// then, as Dask's scheduler does). Default 100 MB/s.
 	Bandwidth float64
 	// NoHolderTimeout is how long a task waits, in a pool of workers of
 	// several binaries, for a worker whose binary registers what it needs
@@ -258,12 +260,15 @@ type prefix struct {
 // State is the scheduler's core. It is not safe for concurrent use: one
 // goroutine feeds it events and sends what Outbox returns.
 type State struct {
-	cfg     Config
-	tasks   taskIndex
-	workers map[protocol.WorkerID]*worker
-	order   []*worker // join order
-	joined  int
-	clients map[protocol.ClientID]bool
+	cfg Config
+	// bandwidth is the transfer rate placement and stealing assume
+	// (measuredBandwidth).
+	bandwidth float64
+	tasks     taskIndex
+	workers   map[protocol.WorkerID]*worker
+	order     []*worker // join order
+	joined    int
+	clients   map[protocol.ClientID]bool
 	// waits are the clients' WorkersQuery that wait for more workers.
 	waits    []workersWait
 	prefixes map[string]*prefix
@@ -292,18 +297,20 @@ type State struct {
 
 // New returns an empty scheduler.
 func New(cfg Config) *State {
+	cfg = cfg.withDefaults()
 	return &State{
-		cfg:      cfg.withDefaults(),
-		tasks:    newTaskIndex(),
-		workers:  make(map[protocol.WorkerID]*worker),
-		clients:  make(map[protocol.ClientID]bool),
-		shared:   newShared(),
-		prefixes: make(map[string]*prefix),
-		noWorker: make(map[*task]struct{}),
-		offered:  graph.Resources{},
-		shuffles: make(map[string]*shuffle),
-		partial:  make(map[protocol.ClientID]*partialGraph),
-		ops:      newOpBooks(),
+		cfg:       cfg,
+		bandwidth: cfg.Bandwidth,
+		tasks:     newTaskIndex(),
+		workers:   make(map[protocol.WorkerID]*worker),
+		clients:   make(map[protocol.ClientID]bool),
+		shared:    newShared(),
+		prefixes:  make(map[string]*prefix),
+		noWorker:  make(map[*task]struct{}),
+		offered:   graph.Resources{},
+		shuffles:  make(map[string]*shuffle),
+		partial:   make(map[protocol.ClientID]*partialGraph),
+		ops:       newOpBooks(),
 	}
 }
 
@@ -627,7 +634,8 @@ func (s *State) FromWorker(id protocol.WorkerID, m protocol.Msg) error {
 	case *protocol.WorkerMetrics:
 		w.metrics = *m
 		w.metrics.Activity, w.metrics.Logs = nil, nil
-		return nil // nothing else changes
+		s.bandwidth = s.measuredBandwidth()
+		return nil // nothing else changes now
 	default:
 		return fmt.Errorf("scheduler: unexpected message %T from worker %s", m, id)
 	}
@@ -647,6 +655,25 @@ func (s *State) workerStatus(w *worker, m *protocol.WorkerStatus) {
 		s.placeNoWorker()
 		s.fillAll = true
 	}
+}
+
+// measuredBandwidth is the mean of the workers' measured transfer rates,
+// or the configured one where none has measured any: a link of 100 Mbit/s
+// moves 12.5 MB a second, and a task placed or stolen away from 12 MB of
+// its inputs waits a second for them, not the tenth the default supposes.
+func (s *State) measuredBandwidth() float64 {
+	var sum float64
+	var n int
+	for _, w := range s.order {
+		if b := w.metrics.Bandwidth; b > 0 {
+			sum += b
+			n++
+		}
+	}
+	if n == 0 {
+		return s.cfg.Bandwidth
+	}
+	return sum / float64(n)
 }
 
 // Workers describes the workers, in the order they joined.
@@ -1285,7 +1312,7 @@ func (s *State) decideWorker(t *task) *worker {
 				missing += d.nbytes
 			}
 		}
-		score := w.occupancy/float64(w.nthreads) + float64(missing)/s.cfg.Bandwidth
+		score := w.occupancy/float64(w.nthreads) + float64(missing)/s.bandwidth
 		if best == nil || score < bestScore ||
 			score == bestScore && (len(w.assigned) < len(best.assigned) ||
 				len(w.assigned) == len(best.assigned) && w.index < best.index) {
@@ -1411,7 +1438,7 @@ func (s *State) stealable(victim, thief *worker) *task {
 				move += d.nbytes
 			}
 		}
-		if float64(move)/s.cfg.Bandwidth > duration {
+		if float64(move)/s.bandwidth > duration {
 			continue
 		}
 		best = t

@@ -36,7 +36,8 @@ import (
 //	steal-response ID KEY [given]              a worker answers a steal request
 //	retire ID                                  a worker asks to leave
 //	pause ID / resume ID                       a worker's memory is too high / falls
-//	metrics ID process=N managed=N             a worker reports its memory
+//	metrics ID process=N managed=N [bandwidth=N]
+//	                                           a worker reports its memory (and the rate of its fetches)
 //	workers [id=N] [at-least=N]                what a client's WorkersQuery gets, once at
 //	                                           least N workers are here
 //	shared OP [client=C] [name=N] [value=V] [id=N] [target=N] [keys=(k,...)]
@@ -145,7 +146,7 @@ func TestScenarios(t *testing.T) {
 				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.WorkerStatus{Paused: d.Cmd == "pause", Reason: "memory"}))
 			case "metrics":
 				check(s.FromWorker(protocol.WorkerID(pos(0)), &protocol.WorkerMetrics{Memory: protocol.Memory{
-					Limit: 1000, Process: num("process", 0), Managed: num("managed", 0)}}))
+					Limit: 1000, Process: num("process", 0), Managed: num("managed", 0)}, Bandwidth: float64(num("bandwidth", 0))}))
 			case "workers":
 				check(s.FromClient(client, &protocol.WorkersQuery{ID: uint64(num("id", 1)), AtLeast: int(num("at-least", 0))}))
 				var b strings.Builder

@@ -36,7 +36,13 @@ type activity struct {
 	cpuAt    time.Time
 	last     protocol.WorkerMetrics // the last report, for /metrics
 	onTask   []func(protocol.TaskRecord)
+	// bandwidth is the moving average of fetches' rates (bytes a second).
+	bandwidth float64
 }
+
+// minMeasured is the least fetch whose rate counts towards the bandwidth:
+// a smaller one's time is mostly the round trip (Dask's rule).
+const minMeasured = 1 << 20
 
 // add keeps a transfer's or disk I/O's record for the next report.
 func (a *activity) add(r protocol.TaskRecord) {
@@ -60,9 +66,25 @@ func (w *Worker) onDisk(k graph.Key, write bool, start, stop time.Time, nbytes i
 
 // transferred records the results fetched from a peer in one request.
 func (w *Worker) transferred(from protocol.WorkerID, keys []graph.Key, start time.Time, nbytes int64) {
+	stop := time.Now()
 	w.act.received.Add(nbytes)
 	w.act.add(protocol.TaskRecord{Key: keys[0], Prefix: protocol.RecordTransfer, Worker: w.id, Thread: -1,
-		Start: start, Stop: time.Now(), Nbytes: nbytes, Kind: protocol.RecordTransfer, Peer: from})
+		Start: start, Stop: stop, Nbytes: nbytes, Kind: protocol.RecordTransfer, Peer: from})
+	if took := stop.Sub(start).Seconds(); nbytes >= minMeasured && took > 0 {
+		w.act.measured(float64(nbytes) / took)
+	}
+}
+
+// measured takes a fetch's rate into the bandwidth's moving average: the
+// first sets it, each later one a fifth.
+func (a *activity) measured(rate float64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.bandwidth == 0 {
+		a.bandwidth = rate
+		return
+	}
+	a.bandwidth = 0.8*a.bandwidth + 0.2*rate
 }
 
 // ranTask tells the worker's observers of a task it ran.
@@ -109,7 +131,7 @@ func (w *Worker) metrics(m protocol.Memory) *protocol.WorkerMetrics {
 	a := &w.act
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	out := &protocol.WorkerMetrics{Memory: m, Received: a.received.Load(), Sent: a.sent.Load(), Activity: a.records}
+	out := &protocol.WorkerMetrics{Memory: m, Received: a.received.Load(), Sent: a.sent.Load(), Activity: a.records, Bandwidth: a.bandwidth}
 	if mt, ok := w.net.(transport.Metered); ok {
 		out.WireSent, out.WireReceived = mt.WireBytes()
 	}

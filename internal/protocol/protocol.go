@@ -333,8 +333,12 @@ type WorkerMetrics struct {
 	// far, everything included (results, pushes, messages), compressed as
 	// they travelled: what the network interface counts, less the headers.
 	WireReceived, WireSent int64
-	Activity               []TaskRecord
-	Logs                   []LogLine
+	// Bandwidth is the rate of its recent fetches of a megabyte or more
+	// from peers, in bytes (as held in memory) a second, a moving average
+	// as Dask's; 0: none measured yet.
+	Bandwidth float64
+	Activity  []TaskRecord
+	Logs      []LogLine
 }
 
 // LogLine is one line a worker or the scheduler logged, for the Logs page.

@@ -169,7 +169,7 @@ func msgToWire(m protocol.Msg) (*pb.Msg, error) {
 		}
 		return &pb.Msg{Kind: &pb.Msg_WorkerMetrics{WorkerMetrics: &pb.WorkerMetrics{Memory: memoryToWire(m.Memory),
 			Cpu: m.CPU, Received: m.Received, Sent: m.Sent, WireReceived: m.WireReceived, WireSent: m.WireSent,
-			Activity: recordsToWire(m.Activity), Logs: logs}}}, nil
+			Bandwidth: m.Bandwidth, Activity: recordsToWire(m.Activity), Logs: logs}}}, nil
 	case *protocol.WorkersQuery:
 		return &pb.Msg{Kind: &pb.Msg_WorkersQuery{WorkersQuery: &pb.WorkersQuery{Id: m.ID, AtLeast: int64(m.AtLeast)}}}, nil
 	case *protocol.WorkersReply:
@@ -310,7 +310,7 @@ func msgFromWire(w *pb.Msg) (protocol.Msg, error) {
 			logs = append(logs, protocol.LogLine{Time: l.TimeMs, Level: l.Level, Message: l.Message, Attrs: l.Attrs, Worker: l.Worker})
 		}
 		return &protocol.WorkerMetrics{Memory: memoryFromWire(m.Memory), CPU: m.Cpu, Received: m.Received, Sent: m.Sent,
-			WireReceived: m.WireReceived, WireSent: m.WireSent,
+			WireReceived: m.WireReceived, WireSent: m.WireSent, Bandwidth: m.Bandwidth,
 			Activity: recordsFromWire(m.Activity), Logs: logs}, nil
 	case *pb.Msg_WorkersQuery:
 		return &protocol.WorkersQuery{ID: k.WorkersQuery.Id, AtLeast: int(k.WorkersQuery.AtLeast)}, nil

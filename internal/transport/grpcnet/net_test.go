@@ -57,7 +57,7 @@ func TestConvertRoundTrip(t *testing.T) {
 		&protocol.SchedulerReply{ID: 12, RSS: 1 << 30, PeakRSS: 2 << 30},
 		&protocol.WorkerStatus{Paused: true, Reason: "r"},
 		&protocol.WorkerMetrics{Memory: mem},
-		&protocol.WorkerMetrics{Memory: mem, CPU: 1.5, Received: 7, Sent: 8, WireReceived: 9, WireSent: 10,
+		&protocol.WorkerMetrics{Memory: mem, CPU: 1.5, Received: 7, Sent: 8, WireReceived: 9, WireSent: 10, Bandwidth: 12.5e6,
 			Activity: []protocol.TaskRecord{{Key: "read-1", Prefix: protocol.RecordTransfer, Thread: -1, Start: time.Unix(1700000000, 0),
 				Stop: time.Unix(1700000001, 0), Nbytes: 8, Kind: protocol.RecordTransfer, Peer: "w2"}},
 			Logs: []protocol.LogLine{{Time: 5, Level: "WARN", Message: "m", Attrs: "a=1", Worker: "w"}}},

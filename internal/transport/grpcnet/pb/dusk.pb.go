@@ -2747,6 +2747,7 @@ type WorkerMetrics struct {
 	Logs          []*LogLine             `protobuf:"bytes,6,rep,name=logs,proto3" json:"logs,omitempty"`
 	WireReceived  int64                  `protobuf:"varint,7,opt,name=wire_received,json=wireReceived,proto3" json:"wire_received,omitempty"`
 	WireSent      int64                  `protobuf:"varint,8,opt,name=wire_sent,json=wireSent,proto3" json:"wire_sent,omitempty"`
+	Bandwidth     float64                `protobuf:"fixed64,9,opt,name=bandwidth,proto3" json:"bandwidth,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2833,6 +2834,13 @@ func (x *WorkerMetrics) GetWireReceived() int64 {
 func (x *WorkerMetrics) GetWireSent() int64 {
 	if x != nil {
 		return x.WireSent
+	}
+	return 0
+}
+
+func (x *WorkerMetrics) GetBandwidth() float64 {
+	if x != nil {
+		return x.Bandwidth
 	}
 	return 0
 }
@@ -4095,7 +4103,7 @@ const file_dusk_proto_rawDesc = "" +
 	"\rspilled_total\x18\x05 \x01(\x03R\fspilledTotal\x12'\n" +
 	"\x0funspilled_total\x18\x06 \x01(\x03R\x0eunspilledTotal\x12\x1f\n" +
 	"\vspill_error\x18\a \x01(\tR\n" +
-	"spillError\"\x93\x02\n" +
+	"spillError\"\xb1\x02\n" +
 	"\rWorkerMetrics\x12'\n" +
 	"\x06memory\x18\x01 \x01(\v2\x0f.dusk.v1.MemoryR\x06memory\x12\x10\n" +
 	"\x03cpu\x18\x02 \x01(\x01R\x03cpu\x12\x1a\n" +
@@ -4104,7 +4112,8 @@ const file_dusk_proto_rawDesc = "" +
 	"\bactivity\x18\x05 \x03(\v2\x13.dusk.v1.TaskRecordR\bactivity\x12$\n" +
 	"\x04logs\x18\x06 \x03(\v2\x10.dusk.v1.LogLineR\x04logs\x12#\n" +
 	"\rwire_received\x18\a \x01(\x03R\fwireReceived\x12\x1b\n" +
-	"\twire_sent\x18\b \x01(\x03R\bwireSent\"\x80\x01\n" +
+	"\twire_sent\x18\b \x01(\x03R\bwireSent\x12\x1c\n" +
+	"\tbandwidth\x18\t \x01(\x01R\tbandwidth\"\x80\x01\n" +
 	"\aLogLine\x12\x17\n" +
 	"\atime_ms\x18\x01 \x01(\x03R\x06timeMs\x12\x14\n" +
 	"\x05level\x18\x02 \x01(\tR\x05level\x12\x18\n" +

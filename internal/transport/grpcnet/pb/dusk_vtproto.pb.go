@@ -2723,6 +2723,12 @@ func (m *WorkerMetrics) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.Bandwidth != 0 {
+		i -= 8
+		binary.LittleEndian.PutUint64(dAtA[i:], uint64(math.Float64bits(float64(m.Bandwidth))))
+		i--
+		dAtA[i] = 0x49
+	}
 	if m.WireSent != 0 {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.WireSent))
 		i--
@@ -5000,6 +5006,9 @@ func (m *WorkerMetrics) SizeVT() (n int) {
 	}
 	if m.WireSent != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.WireSent))
+	}
+	if m.Bandwidth != 0 {
+		n += 9
 	}
 	n += len(m.unknownFields)
 	return n
@@ -11892,6 +11901,17 @@ func (m *WorkerMetrics) UnmarshalVT(dAtA []byte) error {
 					break
 				}
 			}
+		case 9:
+			if wireType != 1 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Bandwidth", wireType)
+			}
+			var v uint64
+			if (iNdEx + 8) > l {
+				return io.ErrUnexpectedEOF
+			}
+			v = uint64(binary.LittleEndian.Uint64(dAtA[iNdEx:]))
+			iNdEx += 8
+			m.Bandwidth = float64(math.Float64frombits(v))
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
