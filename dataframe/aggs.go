@@ -1,0 +1,216 @@
+package dataframe
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+
+	"github.com/duskdata/dusk/internal/kernel"
+)
+
+// Agg is an aggregation of a column within each group; its result column is
+// named like "sum(v1)" unless renamed with As.
+type Agg struct {
+	expr *exprNode // what is aggregated, where not a column: computed first
+	fn   kernel.AggFunc
+	hol  string // a holistic aggregation ("median", "quantile", ...); "" for fn
+	col  string
+	col2 string  // Corr's second column
+	q    float64 // Quantile's fraction
+	as   string
+}
+
+// Sum adds the column's non-null values; a group without any sums to 0.
+func Sum(col string) Agg { return Agg{fn: kernel.Sum, col: col} }
+
+// Mean averages the non-null values.
+func Mean(col string) Agg { return Agg{fn: kernel.Mean, col: col} }
+
+// Count counts the non-null values.
+func Count(col string) Agg { return Agg{fn: kernel.Count, col: col} }
+
+// Size counts the rows, nulls included.
+func Size() Agg { return Agg{fn: kernel.Size} }
+
+// Min is the least non-null value.
+func Min(col string) Agg { return Agg{fn: kernel.Min, col: col} }
+
+// Max is the greatest non-null value.
+func Max(col string) Agg { return Agg{fn: kernel.Max, col: col} }
+
+// Std is the sample standard deviation (ddof=1, as pandas); null with fewer
+// than two values.
+func Std(col string) Agg { return Agg{fn: kernel.Std, col: col} }
+
+// Var is the sample variance (ddof=1).
+func Var(col string) Agg { return Agg{fn: kernel.Var, col: col} }
+
+// Corr is the Pearson correlation of two numeric columns over the rows
+// where both have values.
+func Corr(x, y string) Agg { return Agg{fn: kernel.Corr, col: x, col2: y} }
+
+// holisticAgg describes an aggregation that needs all of a group's rows
+// together (the rows are shuffled by the keys first), once: whether it
+// takes numbers only, its answer's type from its column's, and its kernel.
+type holisticAgg struct {
+	numeric bool
+	result  func(col arrow.DataType) arrow.DataType
+	compute func(col arrow.Array, ids []int32, n int, q float64) (arrow.Array, error)
+}
+
+// holistics are the holistic aggregations, by name.
+var holistics = map[string]holisticAgg{
+	"median": {numeric: true, result: func(arrow.DataType) arrow.DataType { return kernel.Float64 },
+		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return kernel.GroupMedian(c, ids, n)
+		}},
+	"quantile": {numeric: true, result: func(arrow.DataType) arrow.DataType { return kernel.Float64 },
+		compute: kernel.GroupQuantile},
+	"first": {result: func(t arrow.DataType) arrow.DataType { return t },
+		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return kernel.GroupFirst(c, ids, n), nil
+		}},
+	"last": {result: func(t arrow.DataType) arrow.DataType { return t },
+		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return kernel.GroupLast(c, ids, n), nil
+		}},
+	"nunique": {result: func(arrow.DataType) arrow.DataType { return kernel.Int64 },
+		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return kernel.GroupNunique(c, ids, n), nil
+		}},
+}
+
+// Median is the median of the non-null values (holistic: the groups'
+// rows are shuffled together first).
+func Median(col string) Agg { return Agg{hol: "median", col: col} }
+
+// Quantile is the q-quantile of the non-null values, interpolated linearly
+// as pandas does (holistic).
+func Quantile(col string, q float64) Agg { return Agg{hol: "quantile", col: col, q: q} }
+
+// First is the group's first non-null value in the frame's order, as
+// pandas' first (holistic).
+func First(col string) Agg { return Agg{hol: "first", col: col} }
+
+// Last is the group's last non-null value in the frame's order (holistic).
+func Last(col string) Agg { return Agg{hol: "last", col: col} }
+
+// Nunique counts the distinct non-null values (holistic).
+func Nunique(col string) Agg { return Agg{hol: "nunique", col: col} }
+
+// As names the result column.
+func (a Agg) As(name string) Agg { a.as = name; return a }
+
+// The aggregations of an expression's values within each group, as Polars
+// writes pl.col("x").sum(): Col("price").Mul(Lit(1).Sub(Col("discount"))).Sum()
+// is TPC-H's sum(l_extendedprice * (1 - l_discount)), computed in the same
+// step as the grouping. The result is named like "sum((price * ...))".
+func (e Expr) Sum() Agg { return exprAgg(e, Sum) }
+
+// Mean averages the expression's non-null values in each group.
+func (e Expr) Mean() Agg { return exprAgg(e, Mean) }
+
+// Min is the least non-null value in each group.
+func (e Expr) Min() Agg { return exprAgg(e, Min) }
+
+// Max is the greatest non-null value in each group.
+func (e Expr) Max() Agg { return exprAgg(e, Max) }
+
+// Count counts the non-null values in each group.
+func (e Expr) Count() Agg { return exprAgg(e, Count) }
+
+// Std is the sample standard deviation in each group.
+func (e Expr) Std() Agg { return exprAgg(e, Std) }
+
+// Var is the sample variance in each group.
+func (e Expr) Var() Agg { return exprAgg(e, Var) }
+
+// Median is the median in each group (holistic).
+func (e Expr) Median() Agg { return exprAgg(e, Median) }
+
+// Quantile is the q-quantile in each group (holistic).
+func (e Expr) Quantile(q float64) Agg {
+	return exprAgg(e, func(c string) Agg { return Quantile(c, q) })
+}
+
+// First is the first non-null value in each group (holistic).
+func (e Expr) First() Agg { return exprAgg(e, First) }
+
+// Last is the last non-null value in each group (holistic).
+func (e Expr) Last() Agg { return exprAgg(e, Last) }
+
+// Nunique counts the distinct non-null values in each group (holistic).
+func (e Expr) Nunique() Agg { return exprAgg(e, Nunique) }
+
+// exprAgg is the aggregation of e made by the column form of, named by e.
+func exprAgg(e Expr, of func(col string) Agg) Agg {
+	if e.n.Op == "col" {
+		return of(e.n.Name)
+	}
+	a := of(e.String())
+	a.expr = e.n
+	return a
+}
+
+// computeAggInputs adds a hidden column for each aggregation of an
+// expression, and points the aggregation at it, so that the grouping reads
+// it as it reads any column. An expression computed for an earlier
+// aggregation is not computed again, whole or as a part of a later one,
+// as Polars eliminates common subexpressions: TPC-H q1 sums
+// l_extendedprice * (1 - l_discount), and the same times (1 + l_tax).
+func computeAggInputs(f *Frame, aggs []Agg) (*Frame, []Agg) {
+	out := slices.Clone(aggs)
+	hidden := map[string]string{} // an expression, as JSON, to the column that holds it
+	for i, a := range out {
+		if a.expr == nil {
+			continue
+		}
+		out[i].as = a.Name()
+		out[i].expr = nil
+		key := string(mustJSON(a.expr))
+		if col, ok := hidden[key]; ok {
+			out[i].col = col
+			continue
+		}
+		out[i].col = fmt.Sprintf("__agg%d %s", i, a.col)
+		f = f.WithColumn(out[i].col, Expr{reuseHidden(a.expr, hidden)})
+		hidden[key] = out[i].col
+	}
+	return f, out
+}
+
+// reuseHidden is e reading each of its parts that a hidden column holds
+// from that column.
+func reuseHidden(e *exprNode, hidden map[string]string) *exprNode {
+	if len(e.Args) == 0 || len(hidden) == 0 {
+		return e
+	}
+	c := *e
+	c.Args = make([]*exprNode, len(e.Args))
+	for i, a := range e.Args {
+		if col, ok := hidden[string(mustJSON(a))]; ok {
+			c.Args[i] = Col(col).n
+			continue
+		}
+		c.Args[i] = reuseHidden(a, hidden)
+	}
+	return &c
+}
+
+// Name is the result column's name.
+func (a Agg) Name() string {
+	switch {
+	case a.as != "":
+		return a.as
+	case a.hol == "quantile":
+		return fmt.Sprintf("quantile(%s,%g)", a.col, a.q)
+	case a.hol != "":
+		return fmt.Sprintf("%s(%s)", a.hol, a.col)
+	case a.fn == kernel.Size:
+		return "size"
+	case a.fn == kernel.Corr:
+		return fmt.Sprintf("corr(%s,%s)", a.col, a.col2)
+	}
+	return fmt.Sprintf("%s(%s)", a.fn, a.col)
+}
