@@ -58,6 +58,12 @@ type piece struct {
 	ranges map[string]colRange // statistics, for skipping; nil: none
 }
 
+// mayMatch reports whether some row of p may satisfy pred, by its
+// statistics (see the package's mayMatch).
+func (p piece) mayMatch(pred *exprNode) bool {
+	return mayMatch(pred, func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok })
+}
+
 // filePart is a partition of a file source: pieces of one datum.
 type filePart struct {
 	pieces []piece
@@ -329,8 +335,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 		for _, part := range parts {
 			var kept []piece
 			for _, p := range part.pieces {
-				ranges := func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok }
-				if mayMatch(pred, ranges) {
+				if p.mayMatch(pred) {
 					kept = append(kept, p)
 				}
 			}
@@ -345,7 +350,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 		var n int64
 		for _, part := range parts {
 			for _, p := range part.pieces {
-				if pred != nil && !mayMatch(pred, func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok }) {
+				if pred != nil && !p.mayMatch(pred) {
 					continue
 				}
 				n += span.share(p)

@@ -418,6 +418,7 @@ func (s *State) WorkerLost(id protocol.WorkerID) Loss {
 			break
 		}
 	}
+	s.bandwidth = s.measuredBandwidth()
 	// Workers are lost rarely: scanning every task beats keeping a set of
 	// the results each worker holds up to date for every result.
 	var held []*task

@@ -68,7 +68,7 @@ func (e *PageError) Unwrap() error { return e.Err }
 // values as the row group has rows.
 //
 // It returns where the chunk's data pages start and the row each starts at,
-// for reading the rows of some pages only (see reading.windows).
+// for reading the rows of some pages only (see reading.narrow).
 func (f *file) checkChunk(r io.ReaderAt, size int64, g int, c *column) ([]pageAt, error) {
 	rg := &f.file.Metadata().RowGroups[g]
 	m := &rg.Columns[c.leaf].MetaData

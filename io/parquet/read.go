@@ -37,7 +37,7 @@ type Filter struct {
 	// Stats, when set, reports whether some value of a page whose
 	// statistics are st may pass: where the file has a page index, the
 	// rows of the pages it rules out at either end of a row group are not
-	// decoded in any column (see reading.windows).
+	// decoded in any column (see reading.narrow).
 	Stats func(st ColumnStats) bool
 }
 

@@ -25,10 +25,14 @@ func (rd *reading) narrow(filters []Filter) {
 	for i, g := range rd.groups {
 		windows[i] = window{0, int(meta.RowGroups[g].NumRows)}
 		for _, flt := range filters {
-			c := rd.named(flt.Column)
-			if flt.Stats == nil || c == nil {
+			if flt.Stats == nil {
 				continue
 			}
+			sel, err := rd.selectColumns([]string{flt.Column})
+			if err != nil {
+				continue // ReadWhere names it
+			}
+			c := sel[0]
 			switch c.kind {
 			case parquet.Int32, parquet.Int64, parquet.Float, parquet.Double:
 			default:
@@ -48,16 +52,6 @@ func (rd *reading) narrow(filters []Filter) {
 	for _, w := range windows {
 		rd.rows += w.to - w.from
 	}
-}
-
-// named is the file's column of that name, or nil.
-func (f *file) named(name string) *column {
-	for i := range f.cols {
-		if f.cols[i].name == name && f.cols[i].err == nil {
-			return &f.cols[i]
-		}
-	}
-	return nil
 }
 
 // pageWindow is the rows of row group g from the first page of c whose

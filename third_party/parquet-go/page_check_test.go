@@ -16,7 +16,8 @@ import (
 func TestCheckValueCount(t *testing.T) {
 	run := binary.AppendUvarint(nil, (1<<31-1)<<1) // an RLE run of 2^31-1 values
 	indices := []byte{2, 10 << 1, 3}               // bit width 2, a run of 10 threes
-	repeated := func(n, size int) []byte { // n equal strings of size bytes, DELTA_BYTE_ARRAY
+	// repeated is n equal strings of size bytes, DELTA_BYTE_ARRAY-encoded.
+	repeated := func(n, size int) []byte {
 		var data []byte
 		offs := []uint32{0}
 		for range n {
