@@ -16,6 +16,12 @@ import (
 type columnTest struct {
 	col  string
 	pred *exprNode
+	// match and sift, in place of pred, are a test made as the task runs:
+	// the filter of a broadcast side's join keys (joinScanOp), of a
+	// dictionary's values (match) and of the rows other tests kept (sift,
+	// as parquet.Filter's Sift).
+	match func(arrow.Array) ([]uint8, error)
+	sift  func(arrow.Array, []uint8) error
 }
 
 // columnTests splits pred into tests of one column each, the conjuncts
@@ -44,11 +50,22 @@ func columnTests(pred *exprNode) ([]columnTest, *exprNode) {
 	return tests, rest
 }
 
+// sifts clears keep[i] where t fails values[i] among the rows keep holds.
+func (t columnTest) sifts(values arrow.Array, want arrow.DataType, keep []uint8) error {
+	if !kernel.SameType(values.DataType(), want) {
+		return fmt.Errorf("column %s is %s, not %s as in the other files", t.col, kernel.TypeName(values.DataType()), kernel.TypeName(want))
+	}
+	return t.sift(values, keep)
+}
+
 // passes tests values of t's column, which the source types as want, and
 // returns 1 for each that passes (true, not null), else 0.
 func (t columnTest) passes(values arrow.Array, want arrow.DataType) ([]uint8, error) {
 	if !kernel.SameType(values.DataType(), want) {
 		return nil, fmt.Errorf("column %s is %s, not %s as in the other files", t.col, kernel.TypeName(values.DataType()), kernel.TypeName(want))
+	}
+	if t.match != nil {
+		return t.match(values)
 	}
 	schema := arrow.NewSchema([]arrow.Field{{Name: t.col, Type: values.DataType(), Nullable: true}}, nil)
 	rec := array.NewRecord(schema, []arrow.Array{values}, int64(values.Len()))

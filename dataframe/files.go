@@ -364,8 +364,8 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 // readFiles reads a file source's partition: each slice with read (given
 // the files' columns to read; nil: all, as no projection was pushed down), conformed to the source's columns
 // (nulls for those a file lacks, the hive columns' values), concatenated.
-func readFiles(name string, raw []byte, f fileFormat) (arrow.Record, error) {
-	return readWith(name, raw, f.readWhere != nil, func(src []byte, cols []string, where []columnTest) (arrow.Record, error) {
+func readFiles(name string, raw []byte, f fileFormat, extra []columnTest) (arrow.Record, error) {
+	return readWith(name, raw, f.readWhere != nil, extra, func(src []byte, cols []string, where []columnTest) (arrow.Record, error) {
 		var a fileArgs
 		if err := json.Unmarshal(src, &a); err != nil {
 			return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
@@ -442,10 +442,16 @@ func sliceFilters(s fileSlice, tests []columnTest, full *arrow.Schema, hive map[
 		want := full.Field(full.FieldIndices(t.col)[0]).Type
 		l, isHive := hive[t.col]
 		if !isHive && len(s.own([]string{t.col})) == 1 {
-			filters = append(filters, parquet.Filter{Column: t.col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) },
-				Stats: func(st parquet.ColumnStats) bool {
+			f := parquet.Filter{Column: t.col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) }}
+			if t.pred != nil {
+				f.Stats = func(st parquet.ColumnStats) bool {
 					return mayMatch(t.pred, func(string) (colRange, bool) { return statsRange(want, st), true })
-				}})
+				}
+			}
+			if t.sift != nil {
+				f.Sift = func(v arrow.Array, keep []uint8) error { return t.sifts(v, want, keep) }
+			}
+			filters = append(filters, f)
 			continue
 		}
 		if !isHive {

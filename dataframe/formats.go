@@ -51,7 +51,7 @@ func init() {
 // readFilesOp is the read step of a format.
 func readFilesOp(op string, f fileFormat) registry.Op {
 	return func(_ *registry.Context, raw []byte, _ []any) (any, error) {
-		return readFiles(op, raw, f)
+		return readFiles(op, raw, f, nil)
 	}
 }
 

@@ -87,6 +87,55 @@ func joinReadOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	return joinOp(tc, a.Join, []any{inputs[0], right})
 }
 
+// joinScanArgs are a broadcast join task's that reads its partition of the
+// other (probe) side itself: the reader's operation, the partition's read
+// arguments, and the probe side's key.
+type joinScanArgs struct {
+	Join      json.RawMessage `json:"join"`
+	Read      string          `json:"read"`
+	Part      json.RawMessage `json:"part"`
+	Key       string          `json:"key"`
+	ProbeLeft bool            `json:"probe_left"`
+}
+
+// joinScanOp reads a probe side's partition with the broadcast side's
+// filter of its keys as one of the reader's filters, so that the rows no
+// build key can match are dropped before the reader builds their other
+// columns (TPC-H's q5 keeps 1 in 35 of its lineitems), and joins it with
+// the broadcast side (inputs[0]); see join.scan.
+func joinScanOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a joinScanArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinScan, err)
+	}
+	var ja joinArgs
+	if err := json.Unmarshal(a.Join, &ja); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinScan, err)
+	}
+	f, ok := formats[a.Read]
+	if !ok {
+		return nil, fmt.Errorf("%s: no file format reads %q", opJoinScan, a.Read)
+	}
+	on := ja.RightOn
+	if !a.ProbeLeft {
+		on = ja.LeftOn
+	}
+	built, err := sideTable(opJoinScan, on, inputs[0])
+	if err != nil {
+		return nil, err
+	}
+	defer built.Release()
+	probe, err := readFiles(a.Read, a.Part, f, built.scanTests(a.Key))
+	if err != nil {
+		return nil, err
+	}
+	defer probe.Release()
+	if a.ProbeLeft {
+		return joinOp(tc, a.Join, []any{probe, built})
+	}
+	return joinOp(tc, a.Join, []any{built, probe})
+}
+
 type joinBuildArgs struct {
 	Keys []string  `json:"keys"`
 	Out  []colSpec `json:"out"`
@@ -104,9 +153,12 @@ type builtSide struct {
 	keys  []arrow.Array // rec's key columns
 	once  sync.Once
 	built atomic.Bool // table and err are set
-	table *kernel.JoinTable
-	err   error
-	refs  atomic.Int64
+	// building is set by the first task to build the table; unsifted once
+	// the table's filter let most keys of a page through (scanTests).
+	building, unsifted atomic.Bool
+	table              *kernel.JoinTable
+	err                error
+	refs               atomic.Int64
 }
 
 // joinTable returns the side's table, built on the first call.
@@ -117,6 +169,39 @@ func (b *builtSide) joinTable() (*kernel.JoinTable, error) {
 	})
 	return b.table, b.err
 }
+
+// scanTests are the reader's tests of a probe side's key column col: the
+// table's filter of the build keys, where the table is built or this task
+// is to build it (a task does not wait for another's build to read), the
+// table keeps a filter, and no task's first page of minSiftedPage keys or
+// more found it to pass more than half of them (the join's probe would
+// find as much as fast).
+func (b *builtSide) scanTests(col string) []columnTest {
+	if b.unsifted.Load() || !b.built.Load() && !b.building.CompareAndSwap(false, true) {
+		return nil
+	}
+	table, err := b.joinTable()
+	if err != nil || !table.Sifts() {
+		return nil // the join reports the error
+	}
+	var judged atomic.Bool
+	return []columnTest{{col: col, match: table.MayMatch, sift: func(v arrow.Array, keep []uint8) error {
+		if len(keep) < minSiftedPage || !judged.CompareAndSwap(false, true) {
+			return table.SiftKept(v, keep)
+		}
+		before := kernel.CountSelected(keep)
+		if err := table.SiftKept(v, keep); err != nil {
+			return err
+		}
+		if 2*kernel.CountSelected(keep) > before {
+			b.unsifted.Store(true)
+		}
+		return nil
+	}}}
+}
+
+// minSiftedPage is the fewest values of a page that judge a filter.
+const minSiftedPage = 1024
 
 func (b *builtSide) Retain() { b.refs.Add(1) }
 
@@ -184,7 +269,7 @@ func joinMarksOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	left, err := leftTable(opJoinMarks, &a, inputs[1])
+	left, err := sideTable(opJoinMarks, a.LeftOn, inputs[1])
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +305,7 @@ func joinMarkedOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinMarked, err)
 	}
-	left, err := leftTable(opJoinMarked, &a, inputs[0])
+	left, err := sideTable(opJoinMarked, a.LeftOn, inputs[0])
 	if err != nil {
 		return nil, err
 	}
@@ -249,11 +334,11 @@ func joinMarkedOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	return kernel.TakeRecord(left.rec, keep), nil
 }
 
-// leftTable is a broadcast left side with its join table: the built side
-// a join-build task made, or its rows (moved between processes, or read
-// back from disk), for which the table is built here. The caller releases
-// it.
-func leftTable(op string, a *joinArgs, v any) (*builtSide, error) {
+// sideTable is a broadcast side keyed by its columns on, with its join
+// table: the built side a join-build task made, or its rows (moved between
+// processes, or read back from disk), for which the table is built here.
+// The caller releases it.
+func sideTable(op string, on []string, v any) (*builtSide, error) {
 	if b, ok := v.(*builtSide); ok {
 		b.Retain()
 		return b, nil
@@ -263,7 +348,7 @@ func leftTable(op string, a *joinArgs, v any) (*builtSide, error) {
 		return nil, err
 	}
 	rec.Retain()
-	b, err := buildSide(op, rec, a.LeftOn)
+	b, err := buildSide(op, rec, on)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,7 @@ const (
 	opJoin          = "df-join"
 	opJoinBuild     = "df-join-build"
 	opJoinRead      = "df-join-read"
+	opJoinScan      = "df-join-scan"
 	opJoinMarks     = "df-join-marks"
 	opJoinMarked    = "df-join-marked"
 	opMapPartitions = "df-map-partitions"
@@ -77,7 +78,7 @@ func init() {
 	registry.Register(opSumInts, sumIntsOp)
 	for name, op := range map[string]registry.Op{
 		opConcat: concatOp, opHashSplit: hashSplitOp, opDedup: dedupOp, opSlices: slicesOp,
-		opNbytes: nbytesOp, opAggUnpack: aggUnpackOp, opGroupRows: groupRowsOp, opJoin: joinOp, opJoinBuild: joinBuildOp, opJoinRead: joinReadOp,
+		opNbytes: nbytesOp, opAggUnpack: aggUnpackOp, opGroupRows: groupRowsOp, opJoin: joinOp, opJoinBuild: joinBuildOp, opJoinRead: joinReadOp, opJoinScan: joinScanOp,
 		opJoinMarks: joinMarksOp, opJoinMarked: joinMarkedOp,
 		opMapPartitions: mapPartitionsOp, opSample: sampleOp, opBounds: boundsOp,
 		opRangeSplit: rangeSplitOp, opSortRows: sortRowsOp, opLoc: locOp, opTop: topOp,

@@ -240,8 +240,9 @@ func (n *source) taskArgs() [][]byte {
 // readWith reads a source's partition with read, given the columns to
 // read (nil: all), then applies what was pushed into the source. Where
 // the reader tests filters as it decodes (tests), it is given the
-// predicate's tests of one column each (columnTests).
-func readWith(name string, raw []byte, tests bool, read func(src []byte, cols []string, where []columnTest) (arrow.Record, error)) (arrow.Record, error) {
+// predicate's tests of one column each (columnTests) and the extra tests,
+// which may keep rows they fail (a join's filter, whose join drops them).
+func readWith(name string, raw []byte, tests bool, extra []columnTest, read func(src []byte, cols []string, where []columnTest) (arrow.Record, error)) (arrow.Record, error) {
 	var a sourceArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
@@ -250,6 +251,9 @@ func readWith(name string, raw []byte, tests bool, read func(src []byte, cols []
 	var where []columnTest
 	if tests && cols != nil && pred != nil {
 		where, pred = columnTests(pred)
+	}
+	if tests {
+		where = append(where, extra...)
 	}
 	if cols != nil && pred != nil {
 		cols = slices.Clone(cols)
@@ -478,7 +482,7 @@ func encodeIPC(rec arrow.Record) ([]byte, error) {
 }
 
 func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readWith(opFromIPC, raw, false, func(src []byte, _ []string, _ []columnTest) (arrow.Record, error) {
+	return readWith(opFromIPC, raw, false, nil, func(src []byte, _ []string, _ []columnTest) (arrow.Record, error) {
 		var data []byte
 		if err := json.Unmarshal(src, &data); err != nil {
 			return nil, fmt.Errorf("%s: decode arguments: %w", opFromIPC, err)

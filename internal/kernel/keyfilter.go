@@ -1,5 +1,14 @@
 package kernel
 
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/alloc"
+)
+
 // keyFilter is a blocked Bloom filter of int64 join keys: a key sets two
 // bits of one word, so that asking costs a single load, and a clear bit
 // says the key is not a build key. At 16 bits a key about one probe key in
@@ -124,4 +133,150 @@ func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, [
 		m.unmatched++ // its head stays -1
 	}
 	return outKeys, outRows
+}
+
+// probeFilter is the filter that holds every key of a single integer key's
+// table, or nil where the table keeps none (several keys, keys hashed by
+// row, more build keys than a filter holds).
+func (t *JoinTable) probeFilter() *keyFilter {
+	if len(t.keys) != 1 || t.packing != nil || t.slots != nil {
+		return nil
+	}
+	f := &t.filter
+	if t.pbits == 0 {
+		f = &t.parts[0].filter
+	}
+	if f.words == nil {
+		return nil
+	}
+	return f
+}
+
+// Sifts reports whether the table keeps a filter of its keys for MayMatch
+// to ask.
+func (t *JoinTable) Sifts() bool { return t.probeFilter() != nil }
+
+// MayMatch returns, for each value of a probe side's key column, 1 where
+// some build key may equal it and 0 where none does (by the table's filter,
+// about one value in 20 to 70 that matches nothing passing): a reader
+// given it as a filter builds the probe side's other columns only for the
+// rows that may match, as DuckDB's and Spark's runtime join filters do. A
+// null passes where the build side has null keys, which it meets. Every
+// value passes where the table keeps no filter (Sifts).
+func (t *JoinTable) MayMatch(keys arrow.Array) ([]uint8, error) {
+	f := t.probeFilter()
+	if f == nil {
+		out := make([]uint8, keys.Len())
+		for i := range out {
+			out[i] = 1
+		}
+		return out, nil
+	}
+	out := alloc.NoZeroOf[uint8](keys.Len()) // every value's written
+	if k, ok := keys.(*array.Int32); ok && sameInt(t.types[0]) {
+		mayHoldEach(f, k.Int32Values(), out)
+	} else {
+		wide, release := widenJoin([]arrow.Array{keys}, t.types)
+		defer release()
+		if err := matchKinds(wide, t.keys); err != nil {
+			return nil, err
+		}
+		w, ok := wide[0].(*array.Int64)
+		if !ok {
+			return nil, fmt.Errorf("join filter: keys of %s do not widen to int64", TypeName(keys.DataType()))
+		}
+		mayHoldEach(f, w.Int64Values(), out)
+	}
+	if keys.NullN() > 0 {
+		null := uint8(0)
+		if t.nullCount > 0 {
+			null = 1
+		}
+		for i := range out {
+			if keys.IsNull(i) {
+				out[i] = null
+			}
+		}
+	}
+	return out, nil
+}
+
+// SiftKept clears keep[i] where keep[i] is set and no build key equals
+// keys[i], as MayMatch tells, asking the filter of the kept rows only: a
+// reader's last filter, after cheaper ones dropped most rows.
+func (t *JoinTable) SiftKept(keys arrow.Array, keep []uint8) error {
+	f := t.probeFilter()
+	if f == nil {
+		return nil
+	}
+	if len(keep) != keys.Len() {
+		return fmt.Errorf("join filter: %d rows kept of %d", len(keep), keys.Len())
+	}
+	var nulls []int // the kept rows with a null key, which meet null build keys
+	if keys.NullN() > 0 && t.nullCount > 0 {
+		for i := range keep {
+			if keep[i] != 0 && keys.IsNull(i) {
+				nulls = append(nulls, i)
+			}
+		}
+	}
+	if k, ok := keys.(*array.Int32); ok && sameInt(t.types[0]) {
+		siftKept(f, k.Int32Values(), keep)
+	} else {
+		wide, release := widenJoin([]arrow.Array{keys}, t.types)
+		defer release()
+		if err := matchKinds(wide, t.keys); err != nil {
+			return err
+		}
+		w, ok := wide[0].(*array.Int64)
+		if !ok {
+			return fmt.Errorf("join filter: keys of %s do not widen to int64", TypeName(keys.DataType()))
+		}
+		siftKept(f, w.Int64Values(), keep)
+	}
+	for _, i := range nulls {
+		keep[i] = 1
+	}
+	if keys.NullN() > 0 && t.nullCount == 0 {
+		for i := range keep {
+			if keys.IsNull(i) {
+				keep[i] = 0
+			}
+		}
+	}
+	return nil
+}
+
+// siftKept clears keep[i] where it is set and f does not hold keys[i].
+func siftKept[K int32 | int64](f *keyFilter, keys []K, keep []uint8) {
+	keep = keep[:len(keys)]
+	for i, k := range keys {
+		if keep[i] == 0 {
+			continue
+		}
+		h := filterHash(int64(k))
+		if m := f.mask(h); f.words[h>>f.shift]&m != m {
+			keep[i] = 0
+		}
+	}
+}
+
+// sameInt reports whether an int32 probe key widens to its own value
+// against a build key of type build: int32 or int64, not a date or a
+// decimal.
+func sameInt(build arrow.DataType) bool {
+	return build.ID() == arrow.INT32 || build.ID() == arrow.INT64
+}
+
+// mayHoldEach sets out[i] to whether f may hold keys[i].
+func mayHoldEach[K int32 | int64](f *keyFilter, keys []K, out []uint8) {
+	for i, k := range keys {
+		h := filterHash(int64(k))
+		m := f.mask(h)
+		var held uint8
+		if f.words[h>>f.shift]&m == m {
+			held = 1
+		}
+		out[i] = held
+	}
 }

@@ -2,7 +2,12 @@ package kernel
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 // A filter holds every key added and lets few others through: about one
@@ -52,5 +57,115 @@ func TestKeyFilter(t *testing.T) {
 	}
 	if passed > 6000 {
 		t.Errorf("keys in a run: %d of 200000 others pass", passed)
+	}
+}
+
+// MayMatch passes every probe key some build key equals (and a null where
+// the build side has a null), for int32 and int64 keys against either, and
+// date keys by their widening; few others pass where the table sifts.
+func TestMayMatch(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	mem := memory.NewGoAllocator()
+	build := func(dt arrow.DataType, vals []int64, null bool) arrow.Array {
+		b := array.NewBuilder(mem, dt)
+		defer b.Release()
+		for _, v := range vals {
+			switch b := b.(type) {
+			case *array.Int32Builder:
+				b.Append(int32(v))
+			case *array.Int64Builder:
+				b.Append(v)
+			case *array.Date32Builder:
+				b.Append(arrow.Date32(v))
+			}
+		}
+		if null {
+			b.AppendNull()
+		}
+		return b.NewArray()
+	}
+	types := []arrow.DataType{arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64}
+	for _, n := range []int{0, 1, 700, 70000, 300000} {
+		for _, bt := range types {
+			for _, pt := range types {
+				for _, nulls := range []bool{false, true} {
+					keys := make([]int64, n)
+					in := map[int64]bool{}
+					for i := range keys {
+						keys[i] = rng.Int63n(4*int64(n)+1) - int64(n)
+						in[keys[i]] = true
+					}
+					b := build(bt, keys, nulls)
+					table, err := BuildJoin([]arrow.Array{b})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if (n == 700 || n == 300000) && !table.Sifts() {
+						t.Errorf("%d %s keys: no filter", n, bt)
+					}
+					probeKeys := make([]int64, 5000)
+					for i := range probeKeys {
+						probeKeys[i] = rng.Int63n(8*int64(n)+2) - 2*int64(n)
+					}
+					p := build(pt, probeKeys, true)
+					pass, err := table.MayMatch(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					// SiftKept clears the rows MayMatch fails among those kept.
+					keep := make([]uint8, len(pass))
+					for i := range keep {
+						keep[i] = uint8(rng.Intn(2))
+					}
+					sifted := slices.Clone(keep)
+					if err := table.SiftKept(p, sifted); err != nil {
+						t.Fatal(err)
+					}
+					for i := range keep {
+						if sifted[i] != keep[i]&pass[i] {
+							t.Fatalf("%d %s keys, %s probe: row %d kept %d, passes %d, sifted %d", n, bt, pt, i, keep[i], pass[i], sifted[i])
+						}
+					}
+					passed := 0
+					for i, k := range probeKeys {
+						if in[k] && pass[i] != 1 {
+							t.Fatalf("%d %s keys, %s probe: %d is a build key, not passed", n, bt, pt, k)
+						}
+						if !in[k] && pass[i] == 1 {
+							passed++
+						}
+					}
+					if got := pass[len(probeKeys)]; table.Sifts() && (got == 1) != nulls {
+						t.Errorf("%d %s keys (a null: %v): a null probe key got %d", n, bt, nulls, got)
+					}
+					if table.Sifts() && passed > len(probeKeys)/10 {
+						t.Errorf("%d %s keys, %s probe: %d of %d other keys passed", n, bt, pt, passed, len(probeKeys))
+					}
+					if !table.Sifts() && passed+len(in) < len(probeKeys)/2 {
+						t.Errorf("%d keys: a table without a filter passed only %d", n, passed)
+					}
+					b.Release()
+					p.Release()
+					table.Release()
+				}
+			}
+		}
+	}
+	// Dates meet dates by their days.
+	b := build(arrow.FixedWidthTypes.Date32, []int64{10, 20, 30}, false)
+	defer b.Release()
+	table, err := BuildJoin([]arrow.Array{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer table.Release()
+	p := build(arrow.FixedWidthTypes.Date32, []int64{10, 11, 20, 30}, false)
+	defer p.Release()
+	pass, err := table.MayMatch(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pass[0] != 1 || pass[2] != 1 || pass[3] != 1 {
+		t.Errorf("dates: %v", pass)
 	}
 }

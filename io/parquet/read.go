@@ -39,6 +39,12 @@ type Filter struct {
 	// rows of the pages it rules out at either end of a row group are not
 	// decoded in any column (see reading.narrow).
 	Stats func(st ColumnStats) bool
+	// Sift, when set, tests the values of a plain page or of a column
+	// built whole in place of Pass: it clears keep[i] for the rows it
+	// fails among those keep still holds, so that a filter that costs by
+	// the value (a join's filter of its keys) asks only of the rows the
+	// filters before it passed. Pass still tests a dictionary's values.
+	Sift func(values arrow.Array, keep []uint8) error
 }
 
 // ReadWhere reads as Read does, but only the rows that every filter
@@ -100,7 +106,7 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 			// Tested as decoded; a column also read is decoded again
 			// below, its kept rows only, its pages cheap to read twice.
 			// The first filter's rows grow as its pages give them.
-			fb := &filterBuilder{col: c, pass: flt.Pass, keep: keep, rows: int(rows), first: keep == nil}
+			fb := &filterBuilder{col: c, pass: flt.Pass, sift: flt.Sift, keep: keep, rows: int(rows), first: keep == nil}
 			if err := rd.column(c, fb); err != nil {
 				return nil, err
 			}
@@ -120,7 +126,7 @@ func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []stri
 			keep = keepRows(nil, int(rows), int(rows))
 		}
 		a.Retain() // for test to release
-		if err := (&filterBuilder{col: c, pass: flt.Pass}).test(a, keep); err != nil {
+		if err := (&filterBuilder{col: c, pass: flt.Pass, sift: flt.Sift}).test(a, keep); err != nil {
 			return nil, fmt.Errorf("read %s: column %s: %w", path, c.name, err)
 		}
 	}
@@ -1162,6 +1168,7 @@ func dataOf(p parquet.Page) *encoding.Values {
 type filterBuilder struct {
 	col   *column
 	pass  func(arrow.Array) ([]uint8, error)
+	sift  func(arrow.Array, []uint8) error // nil: pass tests every value
 	keep  []uint8
 	rows  int  // the rows claimed
 	first bool // the first filter's: keep grows with the pages, every row kept
@@ -1281,6 +1288,13 @@ func (b *filterBuilder) dictionary(d parquet.Dictionary) (arrow.Array, error) {
 
 // test ANDs the outcome of values, a row each, into keep.
 func (b *filterBuilder) test(values arrow.Array, keep []uint8) error {
+	if b.sift != nil {
+		defer values.Release()
+		if len(keep) != values.Len() {
+			return fmt.Errorf("filter on %s: %d rows for %d values", b.col.name, len(keep), values.Len())
+		}
+		return b.sift(values, keep)
+	}
 	passes, err := b.passOf(values)
 	if err != nil {
 		return err
