@@ -26,6 +26,12 @@ var explainCases = map[string]func(x, y, big *Frame) *Frame{
 	"filter-into-left-join": func(_, y, big *Frame) *Frame {
 		return big.Join(y, "left", "id").Filter(Col("a").Gt(1).And(Col("c").Lt(500)))
 	},
+	"or-across-join": func(_, y, big *Frame) *Frame {
+		return big.Join(y, "inner", "id").Filter(Col("a").Gt(1).And(Col("c").Lt(500)).Or(Col("a").Lt(0).And(Col("c").Gt(900)).And(Col("b").Eq(2))))
+	},
+	"or-across-join-one-side": func(_, y, big *Frame) *Frame {
+		return big.Join(y, "inner", "id").Filter(Col("a").Gt(1).And(Col("c").Lt(500)).Or(Col("c").Gt(900)))
+	},
 	"filter-on-group-keys": func(x, _, _ *Frame) *Frame {
 		return x.GroupBy("s").Agg(Sum("a")).Filter(Col("s").Eq("x").And(Col("sum(a)").Gt(0)))
 	},
