@@ -20,6 +20,7 @@ import (
 
 const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
        dusk bench tpch --data DIR [--queries q1,q5] [--persist] [--json FILE] [--answers OUTDIR]
+       dusk bench tpch --scan --data DIR
 
   gen tpch  the eight TPC-H tables at scale factor N (1, 10, ..., or below 1
             in thousandths: 0.01, 0.1), made by the official generator's Go
@@ -29,6 +30,10 @@ const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
             DIR's files (either layout; money DOUBLE or DECIMAL); with
             --persist the tables are read into the workers' memory first,
             timed as "load". --answers writes each answer as OUTDIR/qNN.csv
+  --scan    instead of the queries, each of seven kinds of lineitem column
+            read alone and summed (a date's or string's maximum), twice:
+            the rate is the column's compressed bytes in the files a second
+            (bench/tpch/duckdb/scan.mjs times DuckDB alike)
 
 flags: --workers W  --scheduler ADDR  --memory-limit BYTES (2GB, 512MiB)  --cpuprofile FILE
 `
@@ -42,7 +47,7 @@ func addGenTPCHFlags(fs *flag.FlagSet) (sf, dir *string) {
 // tpchFlags are the flags of `dusk bench tpch` beside the run flags.
 type tpchFlags struct {
 	dir, queries, answers *string
-	persist               *bool
+	persist, scan         *bool
 }
 
 func addTPCHFlags(fs *flag.FlagSet) tpchFlags {
@@ -51,6 +56,7 @@ func addTPCHFlags(fs *flag.FlagSet) tpchFlags {
 		queries: fs.String("queries", "", "comma-separated queries to run, such as q1,q5; all when empty"),
 		persist: fs.Bool("persist", false, "read the tables into the workers' memory first"),
 		answers: fs.String("answers", "", "directory to write each query's answer to, as qNN.csv"),
+		scan:    fs.Bool("scan", false, "time a scan of each kind of lineitem column instead of the queries"),
 	}
 }
 
@@ -109,6 +115,9 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 		return err
 	}
 	defer done()
+	if *tf.scan {
+		return r.tpchScans(tables, *dir)
+	}
 	if *persist {
 		r.step("load", 1)
 		resetPeakRSS()
@@ -173,6 +182,32 @@ func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, answers string) ([2]fl
 		}
 	}
 	return seconds, nil
+}
+
+// tpchScans times the scan of each of tpch.ScanColumns, twice.
+func (r *runner) tpchScans(t *tpch.Tables, dir string) error {
+	cols, err := tpch.Scans(dir)
+	if err != nil {
+		return err
+	}
+	for _, c := range cols {
+		for run := 1; run <= 2; run++ {
+			name := "scan " + c.Name
+			r.step(name, run)
+			resetPeakRSS()
+			cpu := startCPU(r.cores)
+			start := time.Now()
+			tab, err := c.Frame(t).Compute(r.ctx)
+			use := cpu.finish()
+			if err != nil {
+				return fmt.Errorf("tpch scan of %s: %w", c.Name, err)
+			}
+			secs := time.Since(start).Seconds()
+			r.report(Result{Question: name, Run: run, Seconds: secs, Rows: int64(tab.NumRows()), PeakRSSBytes: peakRSS(), CPU: use, BytesPerSec: float64(c.Compressed) / secs})
+			tab.Release()
+		}
+	}
+	return r.err
 }
 
 // tpchRun builds q's frames over t and computes its answer.

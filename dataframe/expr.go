@@ -2,6 +2,7 @@ package dataframe
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -595,15 +596,19 @@ func (n *exprNode) evalColumn(rec arrow.Record, k gpu.Kernels) (arrow.Array, err
 func broadcast(s any, rows int) arrow.Array {
 	switch s := s.(type) {
 	case int64:
-		vals := make([]int64, rows)
-		for i := range vals {
-			vals[i] = s
+		vals := make([]int64, rows) // zeros: pages not touched until read
+		if s != 0 {
+			for i := range vals {
+				vals[i] = s
+			}
 		}
 		return kernel.NewInt64(vals, nil)
 	case float64:
 		vals := make([]float64, rows)
-		for i := range vals {
-			vals[i] = s
+		if math.Float64bits(s) != 0 {
+			for i := range vals {
+				vals[i] = s
+			}
 		}
 		return kernel.NewFloat64(vals, nil)
 	case string:

@@ -37,6 +37,7 @@ type aggDesc struct {
 	accepts func(Kind) bool                          // the input kinds it takes; nil: any
 	wants   string                                   // what it takes, for the error
 	floats  bool                                     // reads its input as floats (decimals scaled)
+	int32s  bool                                     // reads an int32 input as it is, not widened
 	result  func(wide arrow.DataType) arrow.DataType // the answer's type, of the widened input's
 	states  []arrow.DataType                         // the state's types; nil: the answer's alone
 	partial func(cols []arrow.Array, ids []int32, n int) []arrow.Array
@@ -57,7 +58,7 @@ var (
 
 // aggs describes every AggFunc, indexed by it.
 var aggs = [...]aggDesc{
-	Sum: {name: "sum", inputs: 1, accepts: summable, wants: "a numeric column", result: keepWide,
+	Sum: {name: "sum", inputs: 1, accepts: summable, wants: "a numeric column", result: keepWide, int32s: true,
 		partial: partialSum, merge: mergeSums, final: finalState},
 	Mean: {name: "mean", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
 		states: []arrow.DataType{Float64, Int64}, partial: partialMean, merge: mergeMeans, final: finalMean},
@@ -161,6 +162,10 @@ func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) (out []arrow.Arr
 			wide[i] = WidenFloat(c)
 		case d.accepts == nil: // any column, its values not read (Count)
 			wide[i] = widenKey(c)
+		case d.int32s && c.DataType().ID() == arrow.INT32:
+			// Summed as read: a widened copy cost more than the sum.
+			c.Retain()
+			wide[i] = c
 		default:
 			wide[i] = Widen(c)
 		}
@@ -274,8 +279,11 @@ func countBy(valid []byte, off int, ids []int32, n int) []int64 {
 
 func partialSum(cols []arrow.Array, ids []int32, n int) []arrow.Array {
 	valid, off := Validity(cols[0])
-	if a, ok := cols[0].(*array.Int64); ok {
+	switch a := cols[0].(type) {
+	case *array.Int64:
 		return []arrow.Array{NewInt64(sumIntsBy(a.Int64Values(), valid, off, ids, n), nil)}
+	case *array.Int32:
+		return []arrow.Array{NewInt64(sumIntsBy(a.Int32Values(), valid, off, ids, n), nil)}
 	}
 	x, _ := Col(cols[0]).floats()
 	return []arrow.Array{NewFloat64(sumBy(x, valid, off, ids, n), nil)}
@@ -404,12 +412,12 @@ func corrBy[X, Y int64 | float64](xs []X, ys []Y, cols []arrow.Array, ids []int3
 // sumIntsBy is sumBy of integers, which panics with ErrOverflow where a
 // sum passes int64's range: each addition's overflow bit (the sign of
 // (a^s)&(b^s)) is gathered without a branch, and checked once.
-func sumIntsBy(x []int64, valid []byte, off int, ids []int32, n int) []int64 {
+func sumIntsBy[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int) []int64 {
 	sums := make([]int64, n)
 	var ovf int64
 	for i, g := range ids {
 		if g >= 0 && (valid == nil || IsValid(valid, off, i)) {
-			sums[g] = addOverflow(sums[g], x[i], &ovf)
+			sums[g] = addOverflow(sums[g], int64(x[i]), &ovf)
 		}
 	}
 	if ovf < 0 {

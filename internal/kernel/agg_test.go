@@ -746,3 +746,48 @@ func TestExtremesLeaveNaNsOut(t *testing.T) {
 		t.Errorf("max of NaNs alone = %v, want NaN", got)
 	}
 }
+
+// A sum reads an int32 column as it is (aggDesc.int32s): its partial
+// states are those of the column widened to int64, for every slice
+// offset, nulls and rows in no group (-1).
+func TestSumOfInt32sAsRead(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for _, size := range []int{0, 1, 7, 100, 3000} {
+		b32, b64 := array.NewInt32Builder(genMem), array.NewInt64Builder(genMem)
+		for i := 0; i < size+5; i++ {
+			if rng.Intn(7) == 0 {
+				b32.AppendNull()
+				b64.AppendNull()
+				continue
+			}
+			v := int32(rng.Uint32())
+			b32.Append(v)
+			b64.Append(int64(v))
+		}
+		a32, a64 := b32.NewArray(), b64.NewArray()
+		off := int64(rng.Intn(5))
+		s32, s64 := array.NewSlice(a32, off, off+int64(size)), array.NewSlice(a64, off, off+int64(size))
+		groups := 1 + rng.Intn(4)
+		ids := make([]int32, size)
+		for i := range ids {
+			ids[i] = int32(rng.Intn(groups+1)) - 1
+		}
+		got, err := Partial(Sum, []arrow.Array{s32}, ids, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Partial(Sum, []arrow.Array{s64}, ids, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !array.Equal(got[0], want[0]) {
+			t.Errorf("%d rows at %d: int32 sums %v, widened %v", size, off, got[0], want[0])
+		}
+		releaseAll(got, want)
+		for _, a := range []arrow.Array{a32, a64, s32, s64} {
+			a.Release()
+		}
+		b32.Release()
+		b64.Release()
+	}
+}

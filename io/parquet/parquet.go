@@ -68,6 +68,8 @@ type ColumnStats struct {
 	// Paged: the chunk has a page index (bounds of each page), by which a
 	// filter on the column skips pages (see Filter.Stats).
 	Paged bool
+	// Compressed is the chunk's bytes in the file: what a scan of it reads.
+	Compressed int64
 	// The fields of the column's type hold the bounds: Int for int64
 	// columns, Float for float64, String for strings, Bool for bool.
 	MinInt, MaxInt       int64
@@ -101,6 +103,7 @@ func Inspect(r io.ReaderAt, size int64, path string) (*FileInfo, error) {
 			cc := &rg.Columns[f.cols[i].leaf]
 			stats[i] = f.cols[i].stats(&cc.MetaData.Statistics, floats)
 			stats[i].Paged = cc.ColumnIndexOffset != 0 && cc.OffsetIndexOffset != 0
+			stats[i].Compressed = cc.MetaData.TotalCompressedSize
 		}
 		info.RowGroups[g] = RowGroup{Rows: rg.NumRows, Bytes: rg.TotalByteSize, Columns: stats}
 	}
