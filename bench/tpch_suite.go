@@ -30,7 +30,7 @@ const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
             DIR's files (either layout; money DOUBLE or DECIMAL); with
             --persist the tables are read into the workers' memory first,
             timed as "load". --answers writes each answer as OUTDIR/qNN.csv
-  --scan    instead of the queries, each of five kinds of lineitem column
+  --scan    instead of the queries, each of seven kinds of lineitem column
             read alone and summed (a date's or string's maximum), twice:
             the rate is the column's compressed bytes in the files a second
             (bench/tpch/duckdb/scan.mjs times DuckDB alike)

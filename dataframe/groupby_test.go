@@ -46,6 +46,8 @@ var allAggs = []aggCase{
 	{dataframe.Std("F").As("sd"), "std", "F", "sd", "float64"},
 	{dataframe.Var("F").As("variance of F"), "var", "F", "variance of F", "float64"},
 	{dataframe.Count("S").As("strings"), "count", "S", "strings", "int64"},
+	{dataframe.Min("S"), "min", "S", "min(S)", "utf8"},
+	{dataframe.Max("S").As("last S"), "max", "S", "last S", "utf8"},
 }
 
 // column returns the row's value of a testColumns column.
@@ -59,6 +61,7 @@ func column(r testRow, name string) any {
 func refAgg(fn string, vals []any, isInt bool) any {
 	var ints []int64
 	var floats []float64
+	var strs []string
 	for _, v := range vals {
 		switch v := v.(type) {
 		case int64:
@@ -66,7 +69,10 @@ func refAgg(fn string, vals []any, isInt bool) any {
 			floats = append(floats, float64(v))
 		case float64:
 			floats = append(floats, v)
-		case string, bool:
+		case string:
+			strs = append(strs, v)
+			floats = append(floats, 0) // counted, and ordered as strings
+		case bool:
 			floats = append(floats, 0) // only counted
 		}
 	}
@@ -102,6 +108,10 @@ func refAgg(fn string, vals []any, isInt bool) any {
 		switch {
 		case n == 0:
 			return nil
+		case len(strs) > 0 && fn == "min":
+			return slices.Min(strs)
+		case len(strs) > 0:
+			return slices.Max(strs)
 		case isInt && fn == "min":
 			return slices.Min(ints)
 		case isInt:

@@ -21,14 +21,16 @@ type ScanColumn struct {
 }
 
 // ScanColumns are the columns timed: a sorted key, a key in no order,
-// plain doubles, doubles of few values (dictionary pages) and a date.
-// Strings wait for Min and Max of strings (scan.mjs times DuckDB's).
+// plain doubles, doubles of few values (dictionary pages), a date, a
+// string of three values and free text.
 var ScanColumns = []ScanColumn{
 	{Name: "l_orderkey", Kind: "int32 key, sorted"},
 	{Name: "l_partkey", Kind: "int32 key, random"},
 	{Name: "l_extendedprice", Kind: "double, plain"},
 	{Name: "l_discount", Kind: "double, 11 values"},
 	{Name: "l_shipdate", Kind: "date", Max: true},
+	{Name: "l_returnflag", Kind: "string, 3 values", Max: true},
+	{Name: "l_comment", Kind: "string, free text", Max: true},
 }
 
 // Scans returns ScanColumns with the bytes each takes in dir's lineitem

@@ -47,10 +47,20 @@ type aggDesc struct {
 
 var (
 	numeric   = func(k Kind) bool { return k == KindInt || k == KindFloat || k == KindDecimal }
-	orderable = func(k Kind) bool { return numeric(k) || k == KindDate || k == KindTimestamp || k == KindDuration }
-	summable  = func(k Kind) bool { return numeric(k) || k == KindDuration }
+	orderable = func(k Kind) bool {
+		return numeric(k) || k == KindDate || k == KindTimestamp || k == KindDuration || k == KindString
+	}
+	summable = func(k Kind) bool { return numeric(k) || k == KindDuration }
 	// keepWide: an integer-like input answers in int64, others in float64.
-	keepWide  = func(w arrow.DataType) arrow.DataType { return w }
+	keepWide = func(w arrow.DataType) arrow.DataType { return w }
+	// extremeType: a string's extreme is a plain string, of a dictionary's
+	// values too.
+	extremeType = func(w arrow.DataType) arrow.DataType {
+		if w.ID() == arrow.DICTIONARY {
+			return String
+		}
+		return w
+	}
 	alwaysInt = func(arrow.DataType) arrow.DataType { return Int64 }
 	alwaysF64 = func(arrow.DataType) arrow.DataType { return Float64 }
 	moments   = []arrow.DataType{Int64, Float64, Float64} // count, mean, m2
@@ -64,9 +74,9 @@ var aggs = [...]aggDesc{
 		states: []arrow.DataType{Float64, Int64}, partial: partialMean, merge: mergeMeans, final: finalMean},
 	Count: {name: "count", inputs: 1, result: alwaysInt, partial: partialCount, merge: mergeSums, final: finalState},
 	Size:  {name: "size", result: alwaysInt, partial: partialSize, merge: mergeSums, final: finalState},
-	Min: {name: "min", inputs: 1, accepts: orderable, wants: "a number, date, timestamp or duration column", result: keepWide,
+	Min: {name: "min", inputs: 1, accepts: orderable, wants: "a number, date, timestamp, duration or string column", result: extremeType,
 		partial: partialExtreme(true), merge: mergeExtremes(true), final: finalState},
-	Max: {name: "max", inputs: 1, accepts: orderable, wants: "a number, date, timestamp or duration column", result: keepWide,
+	Max: {name: "max", inputs: 1, accepts: orderable, wants: "a number, date, timestamp, duration or string column", result: extremeType,
 		partial: partialExtreme(false), merge: mergeExtremes(false), final: finalState},
 	Var: {name: "var", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
 		states: moments, partial: partialMoments, merge: mergeMoments, final: finalSpread(false)},
@@ -109,6 +119,8 @@ func (f AggFunc) ResultType(t arrow.DataType) arrow.DataType {
 	w := arrow.DataType(Float64)
 	if t != nil && WideType(t).ID() == arrow.INT64 {
 		w = Int64
+	} else if k, err := KindOf(t); t != nil && err == nil && k == KindString {
+		w = String // a minimum or maximum of strings
 	}
 	return aggs[f].result(w)
 }
@@ -295,6 +307,9 @@ func partialExtreme(isMin bool) func([]arrow.Array, []int32, int) []arrow.Array 
 		if a, ok := cols[0].(*array.Int64); ok {
 			vals, has := extremeBy(a.Int64Values(), valid, off, ids, n, isMin)
 			return []arrow.Array{NewInt64(vals, has)}
+		}
+		if get, ok := stringsOf(cols[0]); ok {
+			return []arrow.Array{extremeStrings([]func(int) string{get}, cols, [][]int32{ids}, n, isMin)}
 		}
 		x, _ := Col(cols[0]).floats()
 		vals, has := extremeBy(x, valid, off, ids, n, isMin)
@@ -581,6 +596,16 @@ func mergeExtremes(isMin bool) func([][]arrow.Array, [][]int32, int) []arrow.Arr
 		if _, ok := states[0][0].(*array.Int64); ok {
 			return []arrow.Array{mergeExtreme[int64](states, ids, n, isMin)}
 		}
+		if _, ok := stringsOf(states[0][0]); ok {
+			gets, cols := make([]func(int) string, len(states)), make([]arrow.Array, len(states))
+			for c, st := range states {
+				if gets[c], ok = stringsOf(st[0]); !ok {
+					panic(fmt.Sprintf("kernel: extreme states of strings and of %s", TypeName(st[0].DataType())))
+				}
+				cols[c] = st[0]
+			}
+			return []arrow.Array{extremeStrings(gets, cols, ids, n, isMin)}
+		}
 		return []arrow.Array{mergeExtreme[float64](states, ids, n, isMin)}
 	}
 }
@@ -702,6 +727,55 @@ func mergeExtreme[T number](states [][]arrow.Array, ids [][]int32, n int, isMin 
 		return NewInt64(v, valid)
 	}
 	return NewFloat64(any(vals).([]float64), valid)
+}
+
+// stringsOf returns a string column's values by row, plain or a
+// dictionary of strings; false for a column of another type.
+func stringsOf(a arrow.Array) (func(int) string, bool) {
+	switch a := a.(type) {
+	case *array.String:
+		return a.Value, true
+	case *array.Dictionary:
+		d, ok := a.Dictionary().(*array.String)
+		if !ok {
+			return nil, false
+		}
+		return func(i int) string { return d.Value(a.GetValueIndex(i)) }, true
+	}
+	return nil, false
+}
+
+// extremeStrings is the least (isMin) or greatest string of each of n
+// groups over chunks of rows: get[c] reads chunk c's values (cols[c]'s,
+// whose nulls are left out), ids[c] gives each row's group (negative: in
+// none); null where a group has no value. Strings order by their bytes,
+// as DuckDB's and Polars' do.
+func extremeStrings(get []func(int) string, cols []arrow.Array, ids [][]int32, n int, isMin bool) arrow.Array {
+	best := make([]string, n)
+	seen := make([]bool, n)
+	for c, g := range ids {
+		valid, off := Validity(cols[c])
+		for i, id := range g {
+			if id < 0 || !IsValid(valid, off, i) {
+				continue
+			}
+			v := get[c](i)
+			if !seen[id] || isMin && v < best[id] || !isMin && v > best[id] {
+				best[id], seen[id] = v, true
+			}
+		}
+	}
+	offsets := make([]int32, n+1)
+	var data []byte
+	has := make([]uint8, n)
+	for g, v := range best {
+		data = append(data, v...)
+		offsets[g+1] = int32(len(data))
+		if seen[g] {
+			has[g] = 1
+		}
+	}
+	return NewString(offsets, data, packValidIfNull(has))
 }
 
 // ---- finals

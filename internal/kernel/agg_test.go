@@ -508,16 +508,17 @@ func TestAggFuncNamesAndTypes(t *testing.T) {
 		intResult  arrow.DataType
 		fltResult  arrow.DataType
 		stringOK   bool
+		boolOK     bool
 		stateCount int
 	}{
-		{Sum, Int64, Float64, false, 1},
-		{Mean, Float64, Float64, false, 2},
-		{Count, Int64, Int64, true, 1},
-		{Size, Int64, Int64, true, 1},
-		{Min, Int64, Float64, false, 1},
-		{Max, Int64, Float64, false, 1},
-		{Var, Float64, Float64, false, 3},
-		{Std, Float64, Float64, false, 3},
+		{Sum, Int64, Float64, false, false, 1},
+		{Mean, Float64, Float64, false, false, 2},
+		{Count, Int64, Int64, true, true, 1},
+		{Size, Int64, Int64, true, true, 1},
+		{Min, Int64, Float64, true, false, 1},
+		{Max, Int64, Float64, true, false, 1},
+		{Var, Float64, Float64, false, false, 3},
+		{Std, Float64, Float64, false, false, 3},
 	}
 	for _, tt := range tests {
 		if got := tt.f.ResultType(Int64); !arrow.TypeEqual(got, tt.intResult) {
@@ -534,8 +535,8 @@ func TestAggFuncNamesAndTypes(t *testing.T) {
 				t.Errorf("%s.CheckInput(%s): %v", tt.f, k, err)
 			}
 		}
-		for _, k := range []Kind{KindString, KindBool} {
-			if err := tt.f.CheckInput(k); (err == nil) != tt.stringOK {
+		for k, ok := range map[Kind]bool{KindString: tt.stringOK, KindBool: tt.boolOK} {
+			if err := tt.f.CheckInput(k); (err == nil) != ok {
 				t.Errorf("%s.CheckInput(%s) = %v", tt.f, k, err)
 			}
 		}
@@ -789,5 +790,82 @@ func TestSumOfInt32sAsRead(t *testing.T) {
 		}
 		b32.Release()
 		b64.Release()
+	}
+}
+
+// The least and greatest string of each group, over chunks of plain and
+// dictionary-encoded strings with nulls and rows in no group, by Partial
+// and Merge, against a sequential pass; a group of only nulls is null.
+func TestStringExtremes(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	words := []string{"", "a", "ab", "b", "ba", "zz", "Z", "é", "abc"}
+	for _, isMin := range []bool{true, false} {
+		f := Max
+		if isMin {
+			f = Min
+		}
+		const groups = 5
+		var states [][]arrow.Array
+		var stateIDs [][]int32
+		want, seen := make([]string, groups), make([]bool, groups)
+		for c := 0; c < 4; c++ {
+			n := rng.Intn(40)
+			vals, valid, ids := make([]string, n), make([]bool, n), make([]int32, n)
+			for i := range vals {
+				vals[i], valid[i], ids[i] = words[rng.Intn(len(words))], rng.Intn(5) > 0, int32(rng.Intn(groups))-1
+				if ids[i] == groups-2 { // a group of nulls only
+					valid[i] = false
+				}
+				if g := ids[i]; g >= 0 && valid[i] && (!seen[g] || isMin && vals[i] < want[g] || !isMin && vals[i] > want[g]) {
+					want[g], seen[g] = vals[i], true
+				}
+			}
+			var col arrow.Array
+			if c%2 == 0 {
+				b := array.NewStringBuilder(genMem)
+				b.AppendValues(vals, valid)
+				col = b.NewArray()
+				b.Release()
+			} else {
+				b := array.NewDictionaryBuilder(genMem, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}).(*array.BinaryDictionaryBuilder)
+				for i, v := range vals {
+					if valid[i] {
+						if err := b.AppendString(v); err != nil {
+							t.Fatal(err)
+						}
+					} else {
+						b.AppendNull()
+					}
+				}
+				col = b.NewArray()
+				b.Release()
+			}
+			st, err := Partial(f, []arrow.Array{col}, ids, groups) // states a group each
+
+			col.Release()
+			if err != nil {
+				t.Fatal(err)
+			}
+			states = append(states, st)
+			sids := make([]int32, groups)
+			for g := range sids {
+				sids[g] = int32(g)
+			}
+			stateIDs = append(stateIDs, sids)
+		}
+		merged, err := Merge(f, states, stateIDs, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := merged[0].(*array.String)
+		for g := range groups {
+			if got.IsNull(g) == seen[g] || seen[g] && got.Value(g) != want[g] {
+				t.Errorf("%s of group %d: %q (null %v), want %q (any %v)", f, g, got.Value(g), got.IsNull(g), want[g], seen[g])
+			}
+		}
+		releaseAll(merged)
+		for _, st := range states {
+			releaseAll(st)
+		}
 	}
 }
