@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -307,6 +308,11 @@ func partialExtreme(isMin bool) func([]arrow.Array, []int32, int) []arrow.Array 
 		if a, ok := cols[0].(*array.Int64); ok {
 			vals, has := extremeBy(a.Int64Values(), valid, off, ids, n, isMin)
 			return []arrow.Array{NewInt64(vals, has)}
+		}
+		if d, ok := cols[0].(*array.Dictionary); ok {
+			if out := extremeDictionary(d, ids, n, isMin); out != nil {
+				return []arrow.Array{out}
+			}
 		}
 		if get, ok := stringsOf(cols[0]); ok {
 			return []arrow.Array{extremeStrings([]func(int) string{get}, cols, [][]int32{ids}, n, isMin)}
@@ -743,6 +749,50 @@ func stringsOf(a arrow.Array) (func(int) string, bool) {
 		return func(i int) string { return d.Value(a.GetValueIndex(i)) }, true
 	}
 	return nil, false
+}
+
+// extremeDictionary is extremeStrings of one column of int32 indices into
+// a dictionary of strings: the dictionary's values are ranked once and
+// each row compares its value's rank (a maximum of TPC-H's l_returnflag
+// 0.54 → 0.2 s at SF10, where each row read its string). Nil for other
+// dictionaries.
+func extremeDictionary(a *array.Dictionary, ids []int32, n int, isMin bool) arrow.Array {
+	dict, ok := a.Dictionary().(*array.String)
+	codes, ok2 := a.Indices().(*array.Int32)
+	if !ok || !ok2 {
+		return nil
+	}
+	order := make([]int32, dict.Len()) // the values' positions in their order
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(dict.Value(int(x)), dict.Value(int(y))) })
+	rank := make([]int32, dict.Len())
+	for r, v := range order {
+		rank[v] = int32(r)
+	}
+	best := minusOnes(n)
+	valid, off := Validity(a)
+	for i, g := range ids {
+		if g < 0 || !IsValid(valid, off, i) {
+			continue
+		}
+		r := rank[codes.Value(i)]
+		if b := best[g]; b < 0 || isMin && r < b || !isMin && r > b {
+			best[g] = r
+		}
+	}
+	offsets := make([]int32, n+1)
+	var data []byte
+	has := make([]uint8, n)
+	for g, r := range best {
+		if r >= 0 {
+			data = append(data, dict.Value(int(order[r]))...)
+			has[g] = 1
+		}
+		offsets[g+1] = int32(len(data))
+	}
+	return NewString(offsets, data, packValidIfNull(has))
 }
 
 // extremeStrings is the least (isMin) or greatest string of each of n
