@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/gpu"
+	"github.com/duskdata/dusk/internal/alloc"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
@@ -596,19 +597,21 @@ func (n *exprNode) evalColumn(rec arrow.Record, k gpu.Kernels) (arrow.Array, err
 func broadcast(s any, rows int) arrow.Array {
 	switch s := s.(type) {
 	case int64:
-		vals := make([]int64, rows) // zeros: pages not touched until read
-		if s != 0 {
-			for i := range vals {
-				vals[i] = s
-			}
+		if s == 0 { // Frame.Agg's hidden key: shared zeros, nothing cleared
+			return kernel.NewInt64(alloc.Zeros[int64](rows), nil)
+		}
+		vals := alloc.NoZeroOf[int64](rows)
+		for i := range vals {
+			vals[i] = s
 		}
 		return kernel.NewInt64(vals, nil)
 	case float64:
-		vals := make([]float64, rows)
-		if math.Float64bits(s) != 0 {
-			for i := range vals {
-				vals[i] = s
-			}
+		if math.Float64bits(s) == 0 {
+			return kernel.NewFloat64(alloc.Zeros[float64](rows), nil)
+		}
+		vals := alloc.NoZeroOf[float64](rows)
+		for i := range vals {
+			vals[i] = s
 		}
 		return kernel.NewFloat64(vals, nil)
 	case string:

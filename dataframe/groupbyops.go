@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/internal/alloc"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
@@ -99,7 +99,7 @@ func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.R
 		// looked at (grouping 60M rows by it cost more than a sum of them).
 		n := int(rec.NumRows())
 		gkeys := []arrow.Array{array.NewSlice(keys[0], 0, int64(min(n, 1)))}
-		states, err := partialStates(a, fns, rec, zeroIDs(n), groupCount(gkeys))
+		states, err := partialStates(a, fns, rec, alloc.Zeros[int32](n), groupCount(gkeys))
 		if err != nil {
 			releaseStates([][]arrow.Array{gkeys})
 			return nil, err
@@ -127,26 +127,6 @@ func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.R
 		return nil, err
 	}
 	return stateRecord(a, fns, gkeys, states), nil
-}
-
-// zeros is a run of group ids 0 that no one writes (the kernels read ids
-// only), shared by Frame.Agg's tasks so that none clears ids of its own.
-var zeros atomic.Pointer[[]int32]
-
-// maxZeros is the longest run zeros keeps; a longer one is made for its
-// task alone.
-const maxZeros = 1 << 24
-
-// zeroIDs returns n group ids 0, which the caller must not write.
-func zeroIDs(n int) []int32 {
-	if z := zeros.Load(); z != nil && len(*z) >= n {
-		return (*z)[:n:n]
-	}
-	z := make([]int32, max(n, 1<<20))
-	if n <= maxZeros {
-		zeros.Store(&z)
-	}
-	return z[:n:n]
 }
 
 // releaseStates releases state columns made before an error.

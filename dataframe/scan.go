@@ -486,21 +486,21 @@ func intStore(t reflect.Type) func(p unsafe.Pointer, v int64) bool {
 func allocator(t reflect.Type) func() unsafe.Pointer {
 	switch t {
 	case reflect.TypeFor[int64]():
-		return alloc[int64]
+		return newOf[int64]
 	case reflect.TypeFor[int]():
-		return alloc[int]
+		return newOf[int]
 	case reflect.TypeFor[int32]():
-		return alloc[int32]
+		return newOf[int32]
 	case reflect.TypeFor[float64]():
-		return alloc[float64]
+		return newOf[float64]
 	case reflect.TypeFor[string]():
-		return alloc[string]
+		return newOf[string]
 	case reflect.TypeFor[bool]():
-		return alloc[bool]
+		return newOf[bool]
 	case timeType:
-		return alloc[time.Time]
+		return newOf[time.Time]
 	}
 	return func() unsafe.Pointer { return reflect.New(t).UnsafePointer() }
 }
 
-func alloc[T any]() unsafe.Pointer { return unsafe.Pointer(new(T)) }
+func newOf[T any]() unsafe.Pointer { return unsafe.Pointer(new(T)) }

@@ -29,3 +29,20 @@ func TestNoZero(t *testing.T) {
 		}
 	}
 }
+
+// Zeros are zeros, shared, and known as such by AreZeros; other memory
+// is not.
+func TestZeros(t *testing.T) {
+	for _, n := range []int{1, 7, 1 << 20, 9 << 20} {
+		z := Zeros[int64](n)
+		if len(z) != n || z[0] != 0 || z[n-1] != 0 {
+			t.Fatalf("Zeros(%d): len %d, ends %d %d", n, len(z), z[0], z[n-1])
+		}
+		if !AreZeros(z) || !AreZeros(z[n/2:]) || !AreZeros(Zeros[int32](n)) {
+			t.Errorf("Zeros(%d) not known as zeros", n)
+		}
+	}
+	if AreZeros(make([]int32, 8)) || AreZeros([]int32{}) {
+		t.Error("other memory taken for zeros")
+	}
+}

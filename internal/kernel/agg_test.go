@@ -11,6 +11,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/internal/alloc"
 )
 
 var allAggFuncs = []AggFunc{Sum, Mean, Count, Size, Min, Max, Var, Std}
@@ -867,5 +869,34 @@ func TestStringExtremes(t *testing.T) {
 		for _, st := range states {
 			releaseAll(st)
 		}
+	}
+}
+
+// A sum of one group whose ids are alloc.Zeros (Frame.Agg's) adds the
+// column without reading the ids, and fails as the grouped sum does where
+// the total passes int64's range.
+func TestSumOfOneGroupOfZeros(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, size := range []int{1, 3, 4, 5, 1000} {
+		vals := make([]int64, size)
+		var want int64
+		for i := range vals {
+			vals[i] = rng.Int63n(1<<40) - 1<<39
+			want += vals[i]
+		}
+		col := NewInt64(vals, nil)
+		got, err := Partial(Sum, []arrow.Array{col}, alloc.Zeros[int32](size), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := got[0].(*array.Int64).Value(0); s != want {
+			t.Errorf("%d values: sum %d, want %d", size, s, want)
+		}
+		releaseAll(got, []arrow.Array{col})
+	}
+	big := NewInt64([]int64{math.MaxInt64, 1, 2, 3, 4}, nil)
+	defer big.Release()
+	if _, err := Partial(Sum, []arrow.Array{big}, alloc.Zeros[int32](5), 1); !errors.Is(err, ErrOverflow) {
+		t.Errorf("a sum past int64: %v, want ErrOverflow", err)
 	}
 }
