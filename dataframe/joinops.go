@@ -101,8 +101,8 @@ type joinScanArgs struct {
 // joinScanOp reads a probe side's partition with the broadcast side's
 // filter of its keys as one of the reader's filters, so that the rows no
 // build key can match are dropped before the reader builds their other
-// columns (TPC-H's q5 keeps 1 in 35 of its lineitems), and joins it with
-// the broadcast side (inputs[0]); see join.scan.
+// columns (TPC-H's q17 keeps the lines of 1 part in 1,000), and joins it
+// with the broadcast side (inputs[0]); see join.scan.
 func joinScanOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	var a joinScanArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -154,7 +154,7 @@ type builtSide struct {
 	once  sync.Once
 	built atomic.Bool // table and err are set
 	// building is set by the first task to build the table; unsifted once
-	// the table's filter let most keys of a page through (scanTests).
+	// the table's filter let most rows of a page through (scanTests).
 	building, unsifted atomic.Bool
 	table              *kernel.JoinTable
 	err                error
@@ -173,9 +173,9 @@ func (b *builtSide) joinTable() (*kernel.JoinTable, error) {
 // scanTests are the reader's tests of a probe side's key column col: the
 // table's filter of the build keys, where the table is built or this task
 // is to build it (a task does not wait for another's build to read), the
-// table keeps a filter, and no task's first page of minSiftedPage keys or
-// more found it to pass more than half of them (the join's probe would
-// find as much as fast).
+// table keeps a filter, and no task's first page of minSiftedPage rows or
+// more found it to pass more than half of the rows the filters before it
+// kept (the join's probe would find as much as fast).
 func (b *builtSide) scanTests(col string) []columnTest {
 	if b.unsifted.Load() || !b.built.Load() && !b.building.CompareAndSwap(false, true) {
 		return nil
