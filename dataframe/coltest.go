@@ -16,12 +16,10 @@ import (
 type columnTest struct {
 	col  string
 	pred *exprNode
-	// match and sift, in place of pred, are a test made as the task runs:
-	// the filter of a broadcast side's join keys (joinScanOp), of a
-	// dictionary's values (match) and of the rows other tests kept (sift,
-	// as parquet.Filter's Sift).
-	match func(arrow.Array) ([]uint8, error)
-	sift  func(arrow.Array, []uint8) error
+	// sift, in place of pred, is a test made as the task runs (the filter
+	// of a broadcast side's join keys, joinScanOp): it clears keep[i] for
+	// the rows it fails among those keep holds, as parquet.Filter's Sift.
+	sift func(values arrow.Array, keep []uint8) error
 }
 
 // columnTests splits pred into tests of one column each, the conjuncts
@@ -64,8 +62,12 @@ func (t columnTest) passes(values arrow.Array, want arrow.DataType) ([]uint8, er
 	if !kernel.SameType(values.DataType(), want) {
 		return nil, fmt.Errorf("column %s is %s, not %s as in the other files", t.col, kernel.TypeName(values.DataType()), kernel.TypeName(want))
 	}
-	if t.match != nil {
-		return t.match(values)
+	if t.sift != nil {
+		keep := make([]uint8, values.Len())
+		for i := range keep {
+			keep[i] = 1
+		}
+		return keep, t.sift(values, keep)
 	}
 	schema := arrow.NewSchema([]arrow.Field{{Name: t.col, Type: values.DataType(), Nullable: true}}, nil)
 	rec := array.NewRecord(schema, []arrow.Array{values}, int64(values.Len()))

@@ -185,7 +185,7 @@ func (b *builtSide) scanTests(col string) []columnTest {
 		return nil // the join reports the error
 	}
 	var judged atomic.Bool
-	return []columnTest{{col: col, match: table.MayMatch, sift: func(v arrow.Array, keep []uint8) error {
+	return []columnTest{{col: col, sift: func(v arrow.Array, keep []uint8) error {
 		if len(keep) < minSiftedPage || !judged.CompareAndSwap(false, true) {
 			return table.SiftKept(v, keep)
 		}

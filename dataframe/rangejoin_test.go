@@ -17,23 +17,32 @@ import (
 	"github.com/duskdata/dusk/io/parquet"
 )
 
-// sortedFiles writes keys (nil: null) with a value column in files of
-// perFile rows and row groups of perGroup, as a table written in the key's
-// order is, and returns their glob.
-func sortedFiles(t *testing.T, dir, name, val string, keys []*int64, perFile, perGroup int) string {
+// keyFiles writes keys (nil: null) of type dt (int32 or int64) with a
+// value column val, the row's number, in files of perFile rows and row
+// groups of perGroup, and returns their glob.
+func keyFiles(t *testing.T, dir, name, val string, dt arrow.DataType, keys []*int64, perFile, perGroup int) string {
 	t.Helper()
 	for f := 0; f*perFile < len(keys); f++ {
 		part := keys[f*perFile : min((f+1)*perFile, len(keys))]
-		kb, vb := array.NewInt64Builder(memory.DefaultAllocator), array.NewInt64Builder(memory.DefaultAllocator)
+		kb, vb := array.NewBuilder(memory.DefaultAllocator, dt), array.NewInt64Builder(memory.DefaultAllocator)
 		for i, k := range part {
-			if k == nil {
-				kb.AppendNull()
-			} else {
-				kb.Append(*k)
+			switch b := kb.(type) {
+			case *array.Int32Builder:
+				if k == nil {
+					b.AppendNull()
+				} else {
+					b.Append(int32(*k))
+				}
+			case *array.Int64Builder:
+				if k == nil {
+					b.AppendNull()
+				} else {
+					b.Append(*k)
+				}
 			}
 			vb.Append(int64(f*perFile + i))
 		}
-		schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true}, {Name: val, Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+		schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: dt, Nullable: true}, {Name: val, Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
 		rec := array.NewRecord(schema, []arrow.Array{kb.NewArray(), vb.NewArray()}, int64(len(part)))
 		out, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%02d.parquet", name, f)))
 		if err != nil {
@@ -46,6 +55,37 @@ func sortedFiles(t *testing.T, dir, name, val string, keys []*int64, perFile, pe
 		rec.Release()
 	}
 	return filepath.Join(dir, name+"-*.parquet")
+}
+
+// keyString prints a key, nil as null.
+func keyString(k *int64) string {
+	if k == nil {
+		return "null"
+	}
+	return fmt.Sprint(*k)
+}
+
+// sameRows fails t unless tb's rows, each its values joined by spaces
+// (null for none), are want in some order.
+func sameRows(t *testing.T, tb *dataframe.Table, want []string) {
+	t.Helper()
+	var got []string
+	for _, row := range tableRows(t, tb) {
+		var s []string
+		for _, v := range row {
+			if v == nil {
+				s = append(s, "null")
+			} else {
+				s = append(s, fmt.Sprint(v))
+			}
+		}
+		got = append(got, strings.Join(s, " "))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d rows, want %d; first of each: %v / %v", len(got), len(want), got[:min(3, len(got))], want[:min(3, len(want))])
+	}
 }
 
 // ascending draws n keys in ascending order, with repeats and gaps, and
@@ -75,17 +115,11 @@ func TestJoinByKeyRanges(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	dir := t.TempDir()
 	lkeys, rkeys := ascending(r, 6000, 2100, 2200), ascending(r, 4000, 1000, 1100)
-	left := dataframe.ReadParquet(sortedFiles(t, dir, "left", "v", lkeys, 1000, 1000), dataframe.ParquetOptions{PartitionSize: 1})
-	rightFiles := sortedFiles(t, dir, "right", "w", rkeys, 2000, 100)
-	key := func(k *int64) string {
-		if k == nil {
-			return "null"
-		}
-		return fmt.Sprint(*k)
-	}
+	left := dataframe.ReadParquet(keyFiles(t, dir, "left", "v", arrow.PrimitiveTypes.Int64, lkeys, 1000, 1000), dataframe.ParquetOptions{PartitionSize: 1})
+	rightFiles := keyFiles(t, dir, "right", "w", arrow.PrimitiveTypes.Int64, rkeys, 2000, 100)
 	byKey := map[string][]int{} // the right rows of each key
 	for j, rk := range rkeys {
-		byKey[key(rk)] = append(byKey[key(rk)], j)
+		byKey[keyString(rk)] = append(byKey[keyString(rk)], j)
 	}
 	for _, c := range []struct {
 		name string
@@ -104,38 +138,22 @@ func TestJoinByKeyRanges(t *testing.T) {
 			}
 			var want []string
 			for i, lk := range lkeys {
-				matched := len(byKey[key(lk)]) > 0
-				for _, j := range byKey[key(lk)] {
+				matched := len(byKey[keyString(lk)]) > 0
+				for _, j := range byKey[keyString(lk)] {
 					if how == dataframe.Inner || how == dataframe.Left {
-						want = append(want, fmt.Sprintf("%s %d %d", key(lk), i, j))
+						want = append(want, fmt.Sprintf("%s %d %d", keyString(lk), i, j))
 					}
 				}
 				switch {
 				case how == dataframe.Left && !matched:
-					want = append(want, fmt.Sprintf("%s %d null", key(lk), i))
+					want = append(want, fmt.Sprintf("%s %d null", keyString(lk), i))
 				case how == dataframe.Semi && matched, how == dataframe.Anti && !matched:
-					want = append(want, fmt.Sprintf("%s %d", key(lk), i))
+					want = append(want, fmt.Sprintf("%s %d", keyString(lk), i))
 				}
 			}
 			tb := compute(t, ctx, f)
 			defer tb.Release()
-			var got []string
-			for _, row := range tableRows(t, tb) {
-				var s []string
-				for _, v := range row {
-					if v == nil {
-						s = append(s, "null")
-					} else {
-						s = append(s, fmt.Sprint(v))
-					}
-				}
-				got = append(got, strings.Join(s, " "))
-			}
-			slices.Sort(got)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Fatalf("%d rows, want %d; first of each: %v / %v", len(got), len(want), got[:min(3, len(got))], want[:min(3, len(want))])
-			}
+			sameRows(t, tb, want)
 		})
 	}
 }

@@ -3,58 +3,13 @@ package dataframe_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/dataframe"
-	"github.com/duskdata/dusk/io/parquet"
 )
-
-// keyFiles writes keys (nil: null) of type dt with a value column val, the
-// row's number, in files of perFile rows, and returns their glob.
-func keyFiles(t *testing.T, dir, name, val string, dt arrow.DataType, keys []*int64, perFile int) string {
-	t.Helper()
-	for f := 0; f*perFile < len(keys); f++ {
-		part := keys[f*perFile : min((f+1)*perFile, len(keys))]
-		kb, vb := array.NewBuilder(memory.DefaultAllocator, dt), array.NewInt64Builder(memory.DefaultAllocator)
-		for i, k := range part {
-			switch b := kb.(type) {
-			case *array.Int32Builder:
-				if k == nil {
-					b.AppendNull()
-				} else {
-					b.Append(int32(*k))
-				}
-			case *array.Int64Builder:
-				if k == nil {
-					b.AppendNull()
-				} else {
-					b.Append(*k)
-				}
-			}
-			vb.Append(int64(f*perFile + i))
-		}
-		schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: dt, Nullable: true}, {Name: val, Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
-		rec := array.NewRecord(schema, []arrow.Array{kb.NewArray(), vb.NewArray()}, int64(len(part)))
-		out, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%02d.parquet", name, f)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := parquet.Write(out, schema, []arrow.Record{rec}, parquet.WriteOptions{RowGroupRows: 500}); err != nil {
-			t.Fatal(err)
-		}
-		out.Close()
-		rec.Release()
-	}
-	return filepath.Join(dir, name+"-*.parquet")
-}
 
 // randomKeys draws n keys below max in no order, a null one in nullEvery
 // (0: none).
@@ -82,18 +37,12 @@ func TestJoinScansWithKeyFilter(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	dir := t.TempDir()
 	bigKeys, denseKeys := randomKeys(r, 12000, 50000, 50), randomKeys(r, 12000, 1200, 0)
-	bigFiles := keyFiles(t, dir, "big", "v", arrow.PrimitiveTypes.Int32, bigKeys, 2000)
-	denseFiles := keyFiles(t, dir, "dense", "v", arrow.PrimitiveTypes.Int32, denseKeys, 2000)
+	bigFiles := keyFiles(t, dir, "big", "v", arrow.PrimitiveTypes.Int32, bigKeys, 2000, 500)
+	denseFiles := keyFiles(t, dir, "dense", "v", arrow.PrimitiveTypes.Int32, denseKeys, 2000, 500)
 	distinct := make([]*int64, 1000) // most of denseKeys' values
 	for i := range distinct {
 		v := int64(i)
 		distinct[i] = &v
-	}
-	key := func(k *int64) string {
-		if k == nil {
-			return "null"
-		}
-		return fmt.Sprint(*k)
 	}
 	for _, c := range []struct {
 		name      string
@@ -109,7 +58,7 @@ func TestJoinScansWithKeyFilter(t *testing.T) {
 		{"inner/most-keys", dataframe.Inner, false, distinct, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			small := dataframe.ReadParquet(keyFiles(t, t.TempDir(), "small", "w", arrow.PrimitiveTypes.Int32, c.small, len(c.small)), dataframe.ParquetOptions{})
+			small := dataframe.ReadParquet(keyFiles(t, t.TempDir(), "small", "w", arrow.PrimitiveTypes.Int32, c.small, len(c.small), 500), dataframe.ParquetOptions{})
 			big, bigKeys := dataframe.ReadParquet(bigFiles, dataframe.ParquetOptions{PartitionSize: 1}), bigKeys
 			if c.dense {
 				big, bigKeys = dataframe.ReadParquet(denseFiles, dataframe.ParquetOptions{PartitionSize: 1}), denseKeys
@@ -124,38 +73,22 @@ func TestJoinScansWithKeyFilter(t *testing.T) {
 			}
 			byKey := map[string][]int{}
 			for j, k := range rkeys {
-				byKey[key(k)] = append(byKey[key(k)], j)
+				byKey[keyString(k)] = append(byKey[keyString(k)], j)
 			}
 			var want []string
 			for i, k := range lkeys {
-				for _, j := range byKey[key(k)] {
+				for _, j := range byKey[keyString(k)] {
 					if c.how == dataframe.Inner {
-						want = append(want, fmt.Sprintf("%s %d %d", key(k), i, j))
+						want = append(want, fmt.Sprintf("%s %d %d", keyString(k), i, j))
 					}
 				}
-				if c.how == dataframe.Semi && len(byKey[key(k)]) > 0 {
-					want = append(want, fmt.Sprintf("%s %d", key(k), i))
+				if c.how == dataframe.Semi && len(byKey[keyString(k)]) > 0 {
+					want = append(want, fmt.Sprintf("%s %d", keyString(k), i))
 				}
 			}
 			tb := compute(t, ctx, f)
 			defer tb.Release()
-			var got []string
-			for _, row := range tableRows(t, tb) {
-				var s []string
-				for _, v := range row {
-					if v == nil {
-						s = append(s, "null")
-					} else {
-						s = append(s, fmt.Sprint(v))
-					}
-				}
-				got = append(got, strings.Join(s, " "))
-			}
-			slices.Sort(got)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Fatalf("%d rows, want %d; first of each: %v / %v", len(got), len(want), got[:min(3, len(got))], want[:min(3, len(want))])
-			}
+			sameRows(t, tb, want)
 		})
 	}
 }

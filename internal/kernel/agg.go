@@ -809,17 +809,12 @@ func extremeDictionary(a *array.Dictionary, ids []int32, n int, isMin bool) arro
 			best[g] = r
 		}
 	}
-	offsets := make([]int32, n+1)
-	var data []byte
-	has := make([]uint8, n)
-	for g, r := range best {
-		if r >= 0 {
-			data = append(data, dict.Value(int(order[r]))...)
-			has[g] = 1
+	return groupStrings(n, func(g int) (string, bool) {
+		if best[g] < 0 {
+			return "", false
 		}
-		offsets[g+1] = int32(len(data))
-	}
-	return NewString(offsets, data, packValidIfNull(has))
+		return dict.Value(int(order[best[g]])), true
+	})
 }
 
 // extremeStrings is the least (isMin) or greatest string of each of n
@@ -842,15 +837,21 @@ func extremeStrings(get []func(int) string, cols []arrow.Array, ids [][]int32, n
 			}
 		}
 	}
+	return groupStrings(n, func(g int) (string, bool) { return best[g], seen[g] })
+}
+
+// groupStrings is a string column of a value for each of n groups, null
+// where value says a group has none.
+func groupStrings(n int, value func(g int) (string, bool)) arrow.Array {
 	offsets := make([]int32, n+1)
 	var data []byte
 	has := make([]uint8, n)
-	for g, v := range best {
-		data = append(data, v...)
-		offsets[g+1] = int32(len(data))
-		if seen[g] {
+	for g := range n {
+		if v, ok := value(g); ok {
+			data = append(data, v...)
 			has[g] = 1
 		}
+		offsets[g+1] = int32(len(data))
 	}
 	return NewString(offsets, data, packValidIfNull(has))
 }

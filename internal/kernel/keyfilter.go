@@ -5,8 +5,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-
-	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // keyFilter is a blocked Bloom filter of int64 join keys: a key sets two
@@ -152,58 +150,18 @@ func (t *JoinTable) probeFilter() *keyFilter {
 	return f
 }
 
-// Sifts reports whether the table keeps a filter of its keys for MayMatch
+// Sifts reports whether the table keeps a filter of its keys for SiftKept
 // to ask.
 func (t *JoinTable) Sifts() bool { return t.probeFilter() != nil }
 
-// MayMatch returns, for each value of a probe side's key column, 1 where
-// some build key may equal it and 0 where none does (by the table's filter,
-// about one value in 20 to 70 that matches nothing passing): a reader
-// given it as a filter builds the probe side's other columns only for the
-// rows that may match, as DuckDB's and Spark's runtime join filters do. A
-// null passes where the build side has null keys, which it meets. Every
-// value passes where the table keeps no filter (Sifts).
-func (t *JoinTable) MayMatch(keys arrow.Array) ([]uint8, error) {
-	f := t.probeFilter()
-	if f == nil {
-		out := make([]uint8, keys.Len())
-		for i := range out {
-			out[i] = 1
-		}
-		return out, nil
-	}
-	out := alloc.NoZeroOf[uint8](keys.Len()) // every value's written
-	if k, ok := keys.(*array.Int32); ok && sameInt(t.types[0]) {
-		mayHoldEach(f, k.Int32Values(), out)
-	} else {
-		wide, release := widenJoin([]arrow.Array{keys}, t.types)
-		defer release()
-		if err := matchKinds(wide, t.keys); err != nil {
-			return nil, err
-		}
-		w, ok := wide[0].(*array.Int64)
-		if !ok {
-			return nil, fmt.Errorf("join filter: keys of %s do not widen to int64", TypeName(keys.DataType()))
-		}
-		mayHoldEach(f, w.Int64Values(), out)
-	}
-	if keys.NullN() > 0 {
-		null := uint8(0)
-		if t.nullCount > 0 {
-			null = 1
-		}
-		for i := range out {
-			if keys.IsNull(i) {
-				out[i] = null
-			}
-		}
-	}
-	return out, nil
-}
-
 // SiftKept clears keep[i] where keep[i] is set and no build key equals
-// keys[i], as MayMatch tells, asking the filter of the kept rows only: a
-// reader's last filter, after cheaper ones dropped most rows.
+// keys[i], a probe side's key column, by the table's filter (about one
+// value in 20 to 70 that matches nothing passes), asking it of the kept
+// rows only: a reader given it as its last filter builds the probe side's
+// other columns only for the rows that may match, as DuckDB's and Spark's
+// runtime join filters do. A null passes where the build side has null
+// keys, which it meets. Every row passes where the table keeps no filter
+// (Sifts).
 func (t *JoinTable) SiftKept(keys arrow.Array, keep []uint8) error {
 	f := t.probeFilter()
 	if f == nil {
@@ -266,17 +224,4 @@ func siftKept[K int32 | int64](f *keyFilter, keys []K, keep []uint8) {
 // decimal.
 func sameInt(build arrow.DataType) bool {
 	return build.ID() == arrow.INT32 || build.ID() == arrow.INT64
-}
-
-// mayHoldEach sets out[i] to whether f may hold keys[i].
-func mayHoldEach[K int32 | int64](f *keyFilter, keys []K, out []uint8) {
-	for i, k := range keys {
-		h := filterHash(int64(k))
-		m := f.mask(h)
-		var held uint8
-		if f.words[h>>f.shift]&m == m {
-			held = 1
-		}
-		out[i] = held
-	}
 }
