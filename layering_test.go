@@ -98,7 +98,7 @@ func TestLayering(t *testing.T) {
 // and a reader knows the ground floor from the scaffolding.
 var testHelpers = []string{"internal/dusktest", "internal/testcluster", "internal/transport/transporttest",
 	"internal/parquettest", "internal/s3test", "internal/browsertest", "io/internal/iotest",
-	"internal/codec/codectest", "internal/memcheck", "internal/gpuemu", "internal/sim", "internal/hosts"}
+	"internal/codec/codectest", "internal/kernel/typetest", "internal/memcheck", "internal/gpuemu", "internal/sim", "internal/hosts"}
 
 // TestHelpersForTestsOnly checks that no package's own files import a test
 // helper (helpers may import each other), and that every package named as

@@ -49,8 +49,8 @@ type caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 // units (floored where coarser, as timestamps); dates, timestamps and
 // durations to numbers, as the count they hold (days since 1970-01-01,
 // units since the epoch, units), as Polars and Arrow; strings to any
-// number type, to decimals, and in ISO 8601 to dates and timestamps
-// (kernel.ParseText).
+// number type, to decimals, to durations (1m30s) and in ISO 8601 to dates
+// and timestamps (kernel.ParseText).
 func castRule(from, to arrow.DataType) (caster, error) {
 	kf, kt := kindOfType(from), kindOfType(to)
 	basic := func(k kernel.Kind) bool {
@@ -79,7 +79,7 @@ func castRule(from, to arrow.DataType) (caster, error) {
 		return castCount, nil
 	case kf == kernel.KindDuration && kt == kernel.KindDuration:
 		return castDurations, nil
-	case kf == kernel.KindString && (kt == kernel.KindDate || kt == kernel.KindTimestamp || kt == kernel.KindDecimal || kt == kernel.KindInt || kt == kernel.KindFloat):
+	case kf == kernel.KindString && kt != kernel.KindNull:
 		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
 			return kernel.ParseText(col, to, "", strict)
 		}, nil

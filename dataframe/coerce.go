@@ -69,9 +69,7 @@ func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
 	return nil, false
 }
 
-func isNumberKind(k kernel.Kind) bool {
-	return k == kernel.KindInt || k == kernel.KindFloat || k == kernel.KindDecimal
-}
+func isNumberKind(k kernel.Kind) bool { return k.Logical().Numeric }
 
 // plainOf is t with dictionary strings plain.
 func plainOf(t arrow.DataType) arrow.DataType { return kernel.PlainType(t) }

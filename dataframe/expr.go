@@ -60,35 +60,18 @@ func (l literal) value() any {
 	return nil
 }
 
+// kind is the literal's kind, named as kernel's table names it (months,
+// which no column holds, are KindNull).
 func (l literal) kind() kernel.Kind {
-	switch l.Kind {
-	case "int64":
-		return kernel.KindInt
-	case "float64":
-		return kernel.KindFloat
-	case "string":
-		return kernel.KindString
-	case "bool":
-		return kernel.KindBool
-	case "date":
-		return kernel.KindDate
-	case "timestamp":
-		return kernel.KindTimestamp
-	case "duration":
-		return kernel.KindDuration
-	}
-	return kernel.KindNull
+	k, _ := kernel.KindNamed(l.Kind)
+	return k
 }
 
-// typ is the literal's type.
+// typ is the literal's type: its kind's, with a timestamp's zone.
 func (l literal) typ() arrow.DataType {
 	switch l.Kind {
-	case "date":
-		return arrow.FixedWidthTypes.Date32
 	case "timestamp":
 		return &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: l.S}
-	case "duration":
-		return arrow.FixedWidthTypes.Duration_ns
 	case "months":
 		return arrow.FixedWidthTypes.MonthInterval
 	}
@@ -649,19 +632,6 @@ func columnIndex(schema *arrow.Schema, name string) (int, error) {
 		names[i] = f.Name
 	}
 	return 0, fmt.Errorf("column %q not found; the columns are %s", name, strings.Join(names, ", "))
-}
-
-// kindType is the logical column type of a kind.
-func kindType(k kernel.Kind) arrow.DataType {
-	switch k {
-	case kernel.KindInt:
-		return kernel.Int64
-	case kernel.KindString:
-		return kernel.String
-	case kernel.KindBool:
-		return kernel.Bool
-	}
-	return kernel.Float64
 }
 
 // columns adds the columns n reads to set and returns it.

@@ -2,7 +2,6 @@ package dataframe
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -103,12 +102,7 @@ func kindOfType(t arrow.DataType) kernel.Kind {
 }
 
 // exprType is the type an expression of kind k has.
-func exprType(k kernel.Kind) arrow.DataType {
-	if k == kernel.KindNull {
-		return arrow.Null
-	}
-	return kindType(k)
-}
+func exprType(k kernel.Kind) arrow.DataType { return k.Logical().Default }
 
 func isNumeric(t arrow.DataType) bool {
 	k := kindOfType(t)
@@ -207,36 +201,32 @@ func (c *evalCall) choose(cond kernel.Mask, a, b value) (value, error) {
 	return value{datum: kernel.Col(narrowTo(retype(col, c.out), c.out)), typ: c.out}, nil // a narrow int or float32 as declared
 }
 
-// errNeverEqual is temporalKey's answer for a value no row of the column
-// can equal: a timestamp that is not a midnight, against dates.
-var errNeverEqual = errors.New("equals no value of the column")
-
-// temporalKey is literal v as a value of a date or timestamp column of
-// type t holds it (days, or units since the epoch), as comparisons convert
-// it: an ISO 8601 text in the column's zone unless it names an offset, a
-// date at midnight, a timestamp in the column's unit; a timestamp against
-// dates only at a midnight.
-func temporalKey(t arrow.DataType, v literal) (int64, error) {
-	switch v.kind() {
-	case kernel.KindString:
-		if _, ok := kernel.ParseTime(v.S, ""); !ok || t.ID() == arrow.DATE32 && len(v.S) != 10 {
-			return 0, fmt.Errorf("%q is not a %s in ISO 8601 form", v.S, typeName(t))
+// isinValues types IsIn as comparisons are typed: the column and every
+// value meet in one type (commonType), each value given in that type's
+// physical form; a null value matches nothing. It fails naming the value
+// that meets no type with the column's, or a string that does not parse as
+// the date or timestamp it is compared with.
+func isinValues(c *evalCall, n *exprNode, col arrow.DataType) (arrow.DataType, []any, error) {
+	t := col
+	for _, v := range n.Values {
+		u, ok := commonType(t, v.typ())
+		if !ok {
+			return nil, nil, fmt.Errorf("isin: %s is compared with %s (%s)", describe(n.Args[0], col), v, typeName(v.typ()))
 		}
-	case kernel.KindTimestamp:
-		if t.ID() == arrow.DATE32 {
-			days, rest := v.I/(86400e9), v.I%(86400e9)
-			if rest != 0 {
-				return 0, errNeverEqual
-			}
-			return days, nil
+		t = u
+	}
+	vals := make([]any, 0, len(n.Values))
+	for _, v := range n.Values {
+		if v.Kind == "null" {
+			continue
 		}
+		d, err := coerce(c, value{datum: kernel.Scalar(v.value()), typ: v.typ()}, t)
+		if err != nil {
+			return nil, nil, fmt.Errorf("isin: %s: %w", describe(n.Args[0], col), err)
+		}
+		vals = append(vals, d.Scalar)
 	}
-	d, err := coerce(nil, value{datum: kernel.Scalar(v.value()), typ: v.typ()}, t)
-	if err != nil {
-		return 0, err
-	}
-	x, _ := d.Scalar.(int64)
-	return x, nil
+	return t, vals, nil
 }
 
 // checkTextLiterals parses, at plan time, a string compared with a date or
@@ -412,43 +402,17 @@ func logicFunctions() []*function {
 			}},
 		&function{name: "isin", arity: 1,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
-				k := kindOfType(in[0])
-				temporal := k == kernel.KindDate || k == kernel.KindTimestamp
-				for _, v := range c.n.Values {
-					vk := v.kind()
-					ok := vk == k || (k == kernel.KindInt || k == kernel.KindFloat) && (vk == kernel.KindInt || vk == kernel.KindFloat) ||
-						temporal && (vk == kernel.KindDate || vk == kernel.KindTimestamp)
-					if temporal && vk == kernel.KindString {
-						_, err := temporalKey(in[0], v)
-						ok = err == nil
-					}
-					if !ok {
-						return nil, fmt.Errorf("isin: %s is compared with %s (%s)", describe(c.n.Args[0], in[0]), v, vk)
-					}
-				}
-				return kernel.Bool, nil
+				_, _, err := isinValues(nil, c.n, in[0])
+				return kernel.Bool, err
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
-				col := in[0].asDatum()
-				k := kindOfType(in[0].typ)
-				temporal := k == kernel.KindDate || k == kernel.KindTimestamp
-				if temporal {
-					col = intsOf(col) // compared as the counts they hold
+				t, vals, err := isinValues(c, c.n, in[0].typ)
+				if err != nil {
+					return value{}, err
 				}
-				vals := make([]any, 0, len(c.n.Values))
-				for _, v := range c.n.Values {
-					if !temporal {
-						vals = append(vals, v.value())
-						continue
-					}
-					x, err := temporalKey(in[0].typ, v)
-					switch {
-					case errors.Is(err, errNeverEqual):
-					case err != nil:
-						return value{}, err
-					default:
-						vals = append(vals, x)
-					}
+				col, err := coerce(c, in[0], t)
+				if err != nil {
+					return value{}, err
 				}
 				m, err := kernel.IsIn(col, vals, c.rows)
 				return c.mask(m), err
@@ -521,7 +485,7 @@ func numberFunctions() []*function {
 				if k == kindOfType(in[0]) && op != kernel.Sqrt && op != kernel.Log && op != kernel.Exp {
 					return numberSupertype(in[0], arrow.Null), nil // the operand's own type
 				}
-				return kindType(k), nil
+				return exprType(k), nil
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
 				x := c.array(in[0])

@@ -566,7 +566,7 @@ func FromRecords[T any](rows []T, npartitions int) *Frame {
 	}
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
-		fields[i] = arrow.Field{Name: c.name, Type: kindType(c.kind), Nullable: true}
+		fields[i] = arrow.Field{Name: c.name, Type: exprType(c.kind), Nullable: true}
 	}
 	schema := arrow.NewSchema(fields, nil)
 	var recs []arrow.Record

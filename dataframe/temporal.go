@@ -65,10 +65,7 @@ func (s StrExpr) ToDatetime(layout string) Expr {
 // ToDate parses strings into dates with a Go layout ("" for 2006-01-02).
 func (s StrExpr) ToDate(layout string) Expr { return s.with("str.to_date", []string{layout}, nil) }
 
-func isTemporal(t arrow.DataType) bool {
-	k := kindOfType(t)
-	return k == kernel.KindDate || k == kernel.KindTimestamp
-}
+func isTemporal(t arrow.DataType) bool { return kindOfType(t).Logical().Calendar }
 
 func temporalFunctions() []*function {
 	var out []*function

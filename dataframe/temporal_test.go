@@ -507,5 +507,5 @@ func TestLocOnDatesAndTimes(t *testing.T) {
 		t.Errorf("Loc on d: %d rows, want %d", byD.NumRows(), wantD)
 	}
 	_, err := base.SetIndex("d").Loc(lo, hi).Compute(ctx)
-	wantErr(t, "a timestamp bound on a date index", err, "Loc", "timestamp", "date32")
+	wantErr(t, "a timestamp bound on a date index", err, "Loc", "timestamp", "is date")
 }

@@ -49,11 +49,10 @@ type aggDesc struct {
 }
 
 var (
-	numeric   = func(k Kind) bool { return k == KindInt || k == KindFloat || k == KindDecimal }
-	orderable = func(k Kind) bool {
-		return numeric(k) || k == KindDate || k == KindTimestamp || k == KindDuration || k == KindString
-	}
-	summable = func(k Kind) bool { return numeric(k) || k == KindDuration }
+	// The kinds each takes are the type table's (logical.go).
+	numeric   = func(k Kind) bool { return k.Logical().Numeric }
+	orderable = func(k Kind) bool { return k.Logical().Ordered }
+	summable  = func(k Kind) bool { return k.Logical().Additive }
 	// keepWide: an integer-like input answers in int64, others in float64.
 	keepWide = func(w arrow.DataType) arrow.DataType { return w }
 	// extremeType: a string's extreme is a plain string, of a dictionary's
@@ -71,15 +70,15 @@ var (
 
 // aggs describes every AggFunc, indexed by it.
 var aggs = [...]aggDesc{
-	Sum: {name: "sum", inputs: 1, accepts: summable, wants: "a numeric column", result: keepWide, int32s: true,
+	Sum: {name: "sum", inputs: 1, accepts: summable, wants: "a numeric or duration column", result: keepWide, int32s: true,
 		partial: partialSum, merge: mergeSums, final: finalState},
 	Mean: {name: "mean", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
 		states: []arrow.DataType{Float64, Int64}, partial: partialMean, merge: mergeMeans, final: finalMean},
 	Count: {name: "count", inputs: 1, result: alwaysInt, partial: partialCount, merge: mergeSums, final: finalState},
 	Size:  {name: "size", result: alwaysInt, partial: partialSize, merge: mergeSums, final: finalState},
-	Min: {name: "min", inputs: 1, accepts: orderable, wants: "a number, date, timestamp, duration or string column", result: extremeType,
+	Min: {name: "min", inputs: 1, accepts: orderable, wants: "an ordered column (a number, date, timestamp, duration, string or bool)", result: extremeType,
 		partial: partialExtreme(true), merge: mergeExtremes(true), final: finalState},
-	Max: {name: "max", inputs: 1, accepts: orderable, wants: "a number, date, timestamp, duration or string column", result: extremeType,
+	Max: {name: "max", inputs: 1, accepts: orderable, wants: "an ordered column (a number, date, timestamp, duration, string or bool)", result: extremeType,
 		partial: partialExtreme(false), merge: mergeExtremes(false), final: finalState},
 	Var: {name: "var", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
 		states: moments, partial: partialMoments, merge: mergeMoments, final: finalSpread(false)},
@@ -117,13 +116,19 @@ func (f AggFunc) CheckInput(k Kind) error {
 // kernels compute it: sums, minima and maxima of integer-like columns
 // (integers, dates, timestamps, durations, decimals up to 18 digits as
 // their unscaled values) are int64, which the caller retypes to the
-// logical type; the rest float64 (counts int64).
+// logical type; of strings and bools their own type; the rest float64
+// (counts int64).
 func (f AggFunc) ResultType(t arrow.DataType) arrow.DataType {
 	w := arrow.DataType(Float64)
-	if t != nil && WideType(t).ID() == arrow.INT64 {
-		w = Int64
-	} else if k, err := KindOf(t); t != nil && err == nil && k == KindString {
-		w = String // a minimum or maximum of strings
+	if t != nil {
+		switch k, _ := KindOf(t); {
+		case WideType(t).ID() == arrow.INT64:
+			w = Int64
+		case k == KindString:
+			w = String // a minimum or maximum of strings
+		case k == KindBool:
+			w = Bool // of bools
+		}
 	}
 	return aggs[f].result(w)
 }
@@ -311,6 +316,10 @@ func partialExtreme(isMin bool) func([]arrow.Array, []int32, int) []arrow.Array 
 			vals, has := extremeBy(a.Int64Values(), valid, off, ids, n, isMin)
 			return []arrow.Array{NewInt64(vals, has)}
 		}
+		if b, ok := cols[0].(*array.Boolean); ok { // false < true
+			vals, has := extremeBy(boolInts(b), valid, off, ids, n, isMin)
+			return []arrow.Array{intBools(vals, has)}
+		}
 		if d, ok := cols[0].(*array.Dictionary); ok {
 			if out := extremeDictionary(d, ids, n, isMin); out != nil {
 				return []arrow.Array{out}
@@ -323,6 +332,26 @@ func partialExtreme(isMin bool) func([]arrow.Array, []int32, int) []arrow.Array 
 		vals, has := extremeBy(x, valid, off, ids, n, isMin)
 		return []arrow.Array{NewFloat64(vals, has)}
 	}
+}
+
+// boolInts are a bool column's values as 0 and 1, null rows' too.
+func boolInts(b *array.Boolean) []int64 {
+	out := make([]int64, b.Len())
+	for i := range out {
+		if b.Value(i) {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// intBools is boolInts undone.
+func intBools(vals []int64, valid []byte) *array.Boolean {
+	out := make([]uint8, len(vals))
+	for i, v := range vals {
+		out[i] = uint8(v)
+	}
+	return NewBool(out, valid)
 }
 
 func partialMean(cols []arrow.Array, ids []int32, n int) []arrow.Array {
@@ -628,6 +657,15 @@ func mergeExtremes(isMin bool) func([][]arrow.Array, [][]int32, int) []arrow.Arr
 	return func(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
 		if _, ok := states[0][0].(*array.Int64); ok {
 			return []arrow.Array{mergeExtreme[int64](states, ids, n, isMin)}
+		}
+		if _, ok := states[0][0].(*array.Boolean); ok {
+			ints := make([][]arrow.Array, len(states))
+			for c, st := range states {
+				b := st[0].(*array.Boolean)
+				ints[c] = []arrow.Array{NewInt64(boolInts(b), AlignedValid(b))}
+			}
+			m := mergeExtreme[int64](ints, ids, n, isMin).(*array.Int64)
+			return []arrow.Array{intBools(m.Int64Values(), AlignedValid(m))}
 		}
 		if _, ok := stringsOf(states[0][0]); ok {
 			gets, cols := make([]func(int) string, len(states)), make([]arrow.Array, len(states))

@@ -517,8 +517,8 @@ func TestAggFuncNamesAndTypes(t *testing.T) {
 		{Mean, Float64, Float64, false, false, 2},
 		{Count, Int64, Int64, true, true, 1},
 		{Size, Int64, Int64, true, true, 1},
-		{Min, Int64, Float64, true, false, 1},
-		{Max, Int64, Float64, true, false, 1},
+		{Min, Int64, Float64, true, true, 1}, // false < true
+		{Max, Int64, Float64, true, true, 1},
 		{Var, Float64, Float64, false, false, 3},
 		{Std, Float64, Float64, false, false, 3},
 	}

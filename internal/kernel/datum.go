@@ -40,10 +40,6 @@ const (
 	KindDecimal // decimal128: an unscaled integer and the type's scale
 )
 
-func (k Kind) String() string {
-	return [...]string{"null", "int64", "float64", "string", "bool", "date32", "timestamp", "duration", "decimal"}[k]
-}
-
 // Kind returns what d holds.
 func (d Datum) Kind() Kind {
 	if d.Array != nil {

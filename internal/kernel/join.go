@@ -72,7 +72,7 @@ func matchKinds(left, right []arrow.Array) error {
 		lt, rt := left[c].DataType(), right[c].DataType()
 		lk, lerr := KindOf(lt)
 		rk, rerr := KindOf(rt)
-		if lerr != nil || rerr != nil || lk != rk || lk == KindNull {
+		if lerr != nil || rerr != nil || lk != rk {
 			return fmt.Errorf("join key %d: cannot match %s with %s", c, TypeName(lt), TypeName(rt))
 		}
 	}
@@ -229,7 +229,7 @@ func widenJoin(cols []arrow.Array, other []arrow.DataType) ([]arrow.Array, func(
 			}
 			return widenKey(c) // against no integer the kinds do not match
 		}
-		return Widen(c)
+		return widenKey(c)
 	})
 }
 
@@ -266,7 +266,7 @@ func buildJoin(build []arrow.Array, siftLimit int) (*JoinTable, error) {
 		return nil, fmt.Errorf("join on no key columns")
 	}
 	for c, b := range build {
-		if k, err := KindOf(b.DataType()); err != nil || k == KindNull {
+		if _, err := KindOf(b.DataType()); err != nil {
 			return nil, fmt.Errorf("join key %d: cannot match %s", c, TypeName(b.DataType()))
 		}
 	}

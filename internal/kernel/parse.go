@@ -26,7 +26,8 @@ func (e *ParseError) Error() string {
 // ParseText parses a string column into type to: any integer width (with
 // its range checked), float32 or float64, bool, a date (2006-01-02), a
 // timestamp (ISO 8601, or the Go layout given; a text without an offset is
-// a wall-clock time in the type's zone), or a decimal (its scale's digits,
+// a wall-clock time in the type's zone), a duration (a count of its unit,
+// or Go's form: 1m30s, as TextOf writes it), or a decimal (its scale's digits,
 // more rounded half away from zero). Strict, a value that does not parse is
 // a *ParseError; lenient, it becomes null.
 func ParseText(a arrow.Array, to arrow.DataType, layout string, strict bool) (arrow.Array, error) {
@@ -140,6 +141,15 @@ func textParser(to arrow.DataType, layout string, loc *time.Location) func([]byt
 				tm = time.Date(tm.Year(), tm.Month(), tm.Day(), tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), loc)
 			}
 			return uint64(FromTime(tm, t.Unit)), true
+		}
+	case *arrow.DurationType:
+		per := int64(time.Second) / UnitsPerSecond(t.Unit)
+		return func(b []byte) (uint64, bool) {
+			if v, ok := parseInt(b); ok {
+				return uint64(v), true // a count of the unit, as JSON lines hold it
+			}
+			d, err := time.ParseDuration(view(b)) // as TextOf writes it: 1m30s
+			return uint64(int64(d) / per), err == nil && int64(d)%per == 0
 		}
 	case *arrow.Decimal128Type:
 		return func(b []byte) (uint64, bool) {

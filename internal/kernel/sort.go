@@ -64,6 +64,8 @@ func comparer(col arrow.Array, asc bool) func(i, j int32) int {
 	case *array.Decimal128:
 		v := a.Values()
 		byValue = func(i, j int32) int { return v[i].Cmp(v[j]) }
+	case *array.Null:
+		return func(int32, int32) int { return 0 } // every row null: all equal
 	default:
 		s := StringsOf(col)
 		byValue = func(i, j int32) int { return strings.Compare(s.Value(int(i)), s.Value(int(j))) }

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -22,34 +23,6 @@ import (
 // integer-like type as int64 and every float as float64; kernels that move
 // rows (take, concatenate) copy any fixed-width type by its byte width, so
 // a column keeps the type it was read with.
-
-// columnKinds maps each Arrow type ID kernels take to its kind; strings
-// (plain or dictionary-encoded) are handled by IsString.
-var columnKinds = map[arrow.Type]Kind{
-	arrow.INT8: KindInt, arrow.INT16: KindInt, arrow.INT32: KindInt, arrow.INT64: KindInt,
-	arrow.UINT8: KindInt, arrow.UINT16: KindInt, arrow.UINT32: KindInt, arrow.UINT64: KindInt,
-	arrow.FLOAT32: KindFloat, arrow.FLOAT64: KindFloat,
-	arrow.BOOL:       KindBool,
-	arrow.DATE32:     KindDate,
-	arrow.TIMESTAMP:  KindTimestamp,
-	arrow.DURATION:   KindDuration,
-	arrow.DECIMAL128: KindDecimal,
-	arrow.NULL:       KindNull,
-}
-
-// KindOf maps a column type to its kind, or fails for a type kernels do not handle.
-func KindOf(t arrow.DataType) (Kind, error) {
-	if IsString(t) {
-		return KindString, nil
-	}
-	if k, ok := columnKinds[t.ID()]; ok {
-		if d, ok := t.(*arrow.Decimal128Type); ok && d.Precision > 38 {
-			return 0, fmt.Errorf("unsupported column type %s", t)
-		}
-		return k, nil
-	}
-	return 0, fmt.Errorf("unsupported column type %s", t)
-}
 
 // Widen returns a as one of the types the computing kernels switch on:
 // int64 (every integer, date32 as days, timestamps and durations in their
@@ -196,8 +169,11 @@ func keyWords(a arrow.Array) (hi, lo arrow.Array) {
 
 // widenKey is WidenKeys of one column.
 func widenKey(a arrow.Array) arrow.Array {
-	if a.DataType().ID() == arrow.UINT64 {
+	switch a.DataType().ID() {
+	case arrow.UINT64:
 		return NewInt64(widenTo[uint64, int64](a), AlignedValid(a)) // its bits
+	case arrow.NULL: // every row the null key
+		return NewInt64(alloc.Zeros[int64](a.Len()), make([]byte, (a.Len()+7)/8))
 	}
 	return Widen(a)
 }
@@ -411,8 +387,21 @@ func WideType(t arrow.DataType) arrow.DataType {
 	return t
 }
 
-// DecimalFromBigEndian reads an unscaled decimal as Parquet and Avro store
-// it: big-endian two's complement in up to 16 bytes.
+// DecimalToBigEndian is a decimal's unscaled value as Parquet and Avro
+// store it: big-endian two's complement, in the fewest bytes that hold it.
+func DecimalToBigEndian(v decimal128.Num) []byte {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(v.HighBits()))
+	binary.BigEndian.PutUint64(b[8:], v.LowBits())
+	i := 0 // drop the leading bytes that only repeat the sign
+	for i < 15 && (b[i] == 0 && b[i+1]&0x80 == 0 || b[i] == 0xff && b[i+1]&0x80 != 0) {
+		i++
+	}
+	return b[i:]
+}
+
+// DecimalFromBigEndian is DecimalToBigEndian undone: a two's complement
+// big-endian integer of at most 16 bytes as a decimal's unscaled value.
 func DecimalFromBigEndian(b []byte) decimal128.Num {
 	var hi, lo uint64
 	if len(b) > 0 && b[0]&0x80 != 0 { // negative: sign-extend

@@ -17,6 +17,7 @@
 //	boolean                   bool
 //	string (also uuid), bytes string (bytes must be UTF-8 text)
 //	enum                      dictionary string (kernel.Dict), the symbols its dictionary
+//	null                      null (every value null)
 //	["null", T], [T, "null"]  T, with nulls
 //
 // bytes with the decimal logical type read as decimal128(precision, scale).
@@ -29,9 +30,14 @@
 // Writing maps int64, float64, bool, strings, date32 and timestamps to
 // ["null", long | double | boolean | string | int date | long timestamp-*],
 // seconds written as milliseconds; narrower ints to int (uint32 to long),
-// float32 to double. A dictionary string column is written as string with
-// the field property "dusk.dictionary": true, which Read honours, so that a
-// round trip keeps the column's type.
+// float32 to double, decimals to bytes decimal(precision, scale), and an
+// all-null column to null. A dictionary string column is written as string
+// with the field property "dusk.dictionary": true, which Read honours, so
+// that a round trip keeps the column's type; durations, nanosecond
+// timestamps, uint64 (its bits) and millisecond or microsecond timestamps
+// in a zone other than UTC are written as long with the field property
+// "dusk.type" naming their Arrow type, which Read honours too (other
+// readers see the long).
 //
 // Must never import: scheduler, worker, internal/cluster, the collections.
 package avro
@@ -49,6 +55,24 @@ import (
 // column.
 const DictProp = "dusk.dictionary"
 
+// TypeProp is the field property that names, as Arrow does, the type of a
+// long field holding values of a type Avro has no logical type for
+// (durations, nanosecond timestamps, uint64 as its bits, a timestamp's
+// zone), which Read honours; other readers see the long.
+const TypeProp = "dusk.type"
+
+// keptAsLong reports whether Write keeps a column of type t as a long
+// named by TypeProp.
+func keptAsLong(t arrow.DataType) bool {
+	switch t := t.(type) {
+	case *arrow.DurationType, *arrow.Uint64Type:
+		return true
+	case *arrow.TimestampType:
+		return t.Unit == arrow.Nanosecond || t.Unit != arrow.Second && t.TimeZone != "" && t.TimeZone != "UTC"
+	}
+	return false
+}
+
 // kind is how a field's values are encoded.
 type kind uint8
 
@@ -61,6 +85,7 @@ const (
 	kString
 	kBytes
 	kEnum
+	kNull // the null type: no bytes, every value null
 )
 
 // field is how to read one field of the file's records.
@@ -163,6 +188,8 @@ func mapField(f *avro.Field) field {
 			fd.typ = &arrow.Decimal128Type{Precision: int32(d.Precision()), Scale: int32(d.Scale())}
 			return fd
 		}
+	case avro.Null:
+		fd.kind, fd.typ = kNull, arrow.Null
 	case avro.Enum:
 		fd.kind, fd.typ = kEnum, kernel.Dict
 		fd.symbols = t.(*avro.EnumSchema).Symbols()
@@ -187,6 +214,11 @@ func mapField(f *avro.Field) field {
 	}
 	if logical != "" && t.Type() != avro.Int && t.Type() != avro.Long && logical != avro.UUID {
 		return unsupported(describe(t))
+	}
+	if name, ok := f.Prop(TypeProp).(string); ok && fd.kind == kLong {
+		if typ, err := kernel.ParseType(name); err == nil && keptAsLong(typ) {
+			fd.typ = typ
+		}
 	}
 	return fd
 }
@@ -245,21 +277,33 @@ func AvroSchema(name string, s *arrow.Schema) (avro.Schema, error) {
 			t = avro.Double
 		case f.Type.ID() == arrow.DATE32:
 			t, logical = avro.Int, avro.NewPrimitiveLogicalSchema(avro.Date)
-		case f.Type.ID() == arrow.TIMESTAMP && f.Type.(*arrow.TimestampType).Unit != arrow.Nanosecond:
+		case keptAsLong(f.Type):
+			t = avro.Long
+			opts = append(opts, avro.WithProps(map[string]any{TypeProp: f.Type.String()}))
+		case f.Type.ID() == arrow.TIMESTAMP:
 			ts := f.Type.(*arrow.TimestampType)
 			l := map[bool]avro.LogicalType{false: avro.TimestampMillis, true: avro.TimestampMicros}[ts.Unit == arrow.Microsecond]
 			if ts.TimeZone == "" {
 				l = map[bool]avro.LogicalType{false: avro.LocalTimestampMillis, true: avro.LocalTimestampMicros}[ts.Unit == arrow.Microsecond]
 			}
 			t, logical = avro.Long, avro.NewPrimitiveLogicalSchema(l)
+		case f.Type.ID() == arrow.DECIMAL128:
+			d := f.Type.(*arrow.Decimal128Type)
+			t, logical = avro.Bytes, avro.NewDecimalLogicalSchema(int(d.Precision), int(d.Scale))
+		case f.Type.ID() == arrow.NULL:
+			t = avro.Null
 		default:
-			return nil, fmt.Errorf("avro: column %s: type %s cannot be written (Dusk writes int64, float64, bool, strings, date32 and timestamps in s, ms or us)", f.Name, f.Type)
+			return nil, fmt.Errorf("avro: column %s: type %s cannot be written", f.Name, f.Type)
 		}
-		u, err := avro.NewUnionSchema([]avro.Schema{avro.NewNullSchema(), avro.NewPrimitiveSchema(t, logical)})
-		if err != nil {
-			return nil, fmt.Errorf("avro: column %s: %w", f.Name, err)
+		var u avro.Schema = avro.NewNullSchema()
+		if t != avro.Null {
+			var err error
+			if u, err = avro.NewUnionSchema([]avro.Schema{avro.NewNullSchema(), avro.NewPrimitiveSchema(t, logical)}); err != nil {
+				return nil, fmt.Errorf("avro: column %s: %w", f.Name, err)
+			}
 		}
 		opts = append(opts, avro.WithDefault(nil))
+		var err error
 		if fields[i], err = avro.NewField(f.Name, u, opts...); err != nil {
 			return nil, fmt.Errorf("avro: column %q is not a valid Avro field name (letters, digits and _, not starting with a digit): %w", f.Name, err)
 		}

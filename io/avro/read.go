@@ -500,6 +500,8 @@ func (d *decoder) value(c *column) error {
 		}
 	}
 	switch f.kind {
+	case kNull:
+		c.appendNull(d.rows)
 	case kLong:
 		v, err := d.long()
 		c.ints = append(c.ints, v)
@@ -583,6 +585,7 @@ func (c *column) appendString(v []byte) error {
 func (c *column) appendNull(row int) {
 	c.nulls = append(c.nulls, int32(row))
 	switch {
+	case c.f.kind == kNull:
 	case c.f.kind == kLong || c.f.kind == kInt:
 		c.ints = append(c.ints, 0)
 	case c.f.kind == kDouble || c.f.kind == kFloat:
@@ -779,6 +782,8 @@ func (d *decoder) record(keep []bool) (arrow.Record, error) {
 func (c *column) finish(rows int) arrow.Array {
 	valid := colbuild.Validity(c.nulls, rows)
 	switch {
+	case c.f.kind == kNull:
+		return array.NewNull(rows)
 	case c.f.kind == kLong || c.f.kind == kInt: // int64, or a date or timestamp
 		col, _ := kernel.FromInt64(c.f.typ, c.ints, valid)
 		return col

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/klauspost/compress/zstd"
@@ -134,15 +135,16 @@ func sameColumns(want, got *arrow.Schema) error {
 }
 
 // colEncoder appends one column's values in Avro's encoding, each as a
-// ["null", T] union.
+// ["null", T] union (a column of the null type as null).
 type colEncoder struct {
-	kind   kind // kLong, kDouble, kBool or kString
-	valid  []byte
-	off    int
-	ints   []int64
-	floats []float64
-	bools  *array.Boolean
-	strs   *kernel.Strings
+	kind     kind // kLong, kDouble, kBool, kString, kBytes (decimals) or kNull
+	valid    []byte
+	off      int
+	ints     []int64
+	floats   []float64
+	bools    *array.Boolean
+	strs     *kernel.Strings
+	decimals []decimal128.Num
 }
 
 func newColEncoder(a arrow.Array) colEncoder {
@@ -160,6 +162,12 @@ func newColEncoder(a arrow.Array) colEncoder {
 		e.kind, e.ints = kLong, kernel.Widen(a).(*array.Int64).Int64Values()
 	case *array.Float32:
 		e.kind, e.floats = kDouble, kernel.Widen(a).(*array.Float64).Float64Values()
+	case *array.Null:
+		e.kind = kNull
+	case *array.Uint64, *array.Duration:
+		e.kind, e.ints = kLong, kernel.FixedValues[int64](a) // uint64 as its bits
+	case *array.Decimal128:
+		e.kind, e.decimals = kBytes, a.Values()
 	case *array.Timestamp:
 		e.kind, e.ints = kLong, kernel.FixedValues[int64](a)
 		if a.DataType().(*arrow.TimestampType).Unit == arrow.Second {
@@ -177,6 +185,9 @@ func newColEncoder(a arrow.Array) colEncoder {
 }
 
 func (e *colEncoder) append(b []byte, i int) []byte {
+	if e.kind == kNull {
+		return b // the null type takes no bytes
+	}
 	if !kernel.IsValid(e.valid, e.off, i) {
 		return append(b, 0) // branch 0: null
 	}
@@ -191,6 +202,10 @@ func (e *colEncoder) append(b []byte, i int) []byte {
 			return append(b, 1)
 		}
 		return append(b, 0)
+	case kBytes: // a decimal: its unscaled value, big-endian two's complement
+		v := kernel.DecimalToBigEndian(e.decimals[i])
+		b = appendLong(b, int64(len(v)))
+		return append(b, v...)
 	}
 	v := e.strs.Value(i)
 	b = appendLong(b, int64(len(v)))

@@ -91,6 +91,8 @@ func formatter(c arrow.Array, delim byte, null string) (func([]byte, int) []byte
 		return withNull(func(b []byte, r int) []byte { return strconv.AppendBool(b, a.Value(r)) }), nil
 	case *array.String:
 		return withNull(func(b []byte, r int) []byte { return appendField(b, a.Value(r), delim) }), nil
+	case *array.Null: // every row null (Validity)
+		return withNull(func(b []byte, _ int) []byte { return b }), nil
 	case *array.Dictionary:
 		dict := kernel.DictValues(a)
 		idx := a.Indices().(*array.Int32).Int32Values()

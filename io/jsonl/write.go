@@ -93,6 +93,8 @@ func newColWriter(name string, a arrow.Array) (colWriter, error) {
 		cw.kind, cw.bools = Bool, a.(*array.Boolean)
 	case kernel.IsString(a.DataType()) && (a.DataType().ID() == arrow.STRING || arrow.TypeEqual(a.DataType(), kernel.Dict)):
 		cw.kind, cw.strs = String, kernel.StringsOf(a)
+	case a.DataType().ID() == arrow.NULL: // every row null (Validity)
+		cw.kind = textKind
 	default:
 		text, err := kernel.TextOf(a)
 		if err != nil {

@@ -15,7 +15,10 @@
 //	BYTE_ARRAY (plain, STRING, ENUM, JSON)             string
 //
 // TIME columns read as their raw int64 (the column's unit since midnight),
-// and a column of the NULL logical type as int64 nulls. Other
+// and a column of the NULL logical type as int64 nulls. Where the file
+// keeps its Arrow schema (ARROW:schema, as Arrow's writers and Write do),
+// an INT64 column it names a duration reads as that duration, and a
+// UTC-adjusted timestamp it gives a zone reads in that zone. Other
 // FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY logical types, nested and repeated
 // columns are not supported: Inspect fails on them, naming the column and
 // its type, and Read when they are asked for.
@@ -147,6 +150,7 @@ func open(r io.ReaderAt, size int64, path string) (f *file, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: schema: %w", path, err)
 	}
+	refineTypes(cols, arrowSchemaOf(meta))
 	for g := range meta.RowGroups {
 		rg := &meta.RowGroups[g]
 		if len(rg.Columns) != leaves {

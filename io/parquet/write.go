@@ -57,7 +57,9 @@ const dictSample = 1 << 16
 // quantity, a discount, a date: an index of a few bits a row, where plain
 // pages hold 4 or 8 bytes a row for the reader to decompress, as pyarrow,
 // Spark and DuckDB encode them); a dictionary past 16 MiB in a row group
-// gives way to plain pages for the rest of it. Row groups carry min/max
+// gives way to plain pages for the rest of it. The file keeps the Arrow
+// schema (ARROW:schema, as pyarrow writes it), so that durations and time
+// zones read back as they were. Row groups carry min/max
 // statistics, and pages theirs in the page index.
 func Write(w io.Writer, schema *arrow.Schema, recs []arrow.Record, opts WriteOptions) (err error) {
 	defer func() {
@@ -81,9 +83,14 @@ func Write(w io.Writer, schema *arrow.Schema, recs []arrow.Record, opts WriteOpt
 			return fmt.Errorf("write parquet: %w", err)
 		}
 	}
+	arrowSchema, err := encodeArrowSchema(schema)
+	if err != nil {
+		return fmt.Errorf("write parquet: %w", err)
+	}
 	fields := make(group, schema.NumFields())
 	wopts := []parquet.WriterOption{parquet.Compression(codec), parquet.DataPageStatistics(false),
-		parquet.DictionaryMaxBytes(16 << 20), parquet.KeyValueMetadata(floatBoundsKey, floatBoundsExact)}
+		parquet.DictionaryMaxBytes(16 << 20), parquet.KeyValueMetadata(floatBoundsKey, floatBoundsExact),
+		parquet.KeyValueMetadata(arrowSchemaKey, arrowSchema)}
 	seen := map[string]bool{}
 	for i, f := range schema.Fields() {
 		if seen[f.Name] {
@@ -294,6 +301,7 @@ func writeColumn(w *parquet.ColumnWriter, c int, a arrow.Array, start, end int, 
 					batch[i] = parquet.ByteArrayValue(strs.Data[offs[i]:offs[i+1]])
 				}
 			}
+		case *array.Null: // every row null (Validity)
 		default:
 			valueOf := parquetValues(a)
 			for i := range batch {
@@ -355,7 +363,8 @@ type field struct {
 // ints with their INT logical type, DATE, TIMESTAMP adjusted to UTC where
 // the column has a time zone (seconds written as milliseconds), DECIMAL in
 // INT32, INT64 or a 16-byte FIXED_LEN_BYTE_ARRAY by precision, durations
-// as plain INT64; nil for a type it cannot write.
+// as plain INT64 (the Arrow schema says what they are), an all-null column
+// as the NULL logical type; nil for a type it cannot write.
 func leafOf(t arrow.DataType) parquet.Node {
 	switch t := t.(type) {
 	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type:
@@ -371,6 +380,8 @@ func leafOf(t arrow.DataType) parquet.Node {
 		return parquet.TimestampAdjusted(unit, t.TimeZone != "")
 	case *arrow.DurationType:
 		return parquet.Leaf(parquet.Int64Type)
+	case *arrow.NullType:
+		return parquet.Leaf(parquet.NullType) // every value null, as pyarrow writes it
 	case *arrow.Decimal128Type:
 		switch {
 		case t.Precision <= 9:

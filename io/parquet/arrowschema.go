@@ -1,0 +1,82 @@
+package parquet
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// arrowSchemaKey is the key-value metadata entry in which Arrow's Parquet
+// writers (pyarrow, arrow-rs, Arrow Go) keep the file's Arrow schema, as
+// base64 of an IPC schema message. Write keeps it, and reading takes from
+// it what Parquet's own types cannot say: that an INT64 column holds
+// durations in a unit, and a UTC-adjusted timestamp's time zone.
+const arrowSchemaKey = "ARROW:schema"
+
+// encodeArrowSchema is s as arrowSchemaKey's value.
+func encodeArrowSchema(s *arrow.Schema) (string, error) {
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(s))
+	if err := w.Close(); err != nil {
+		return "", fmt.Errorf("arrow schema: %w", err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// arrowSchemaOf is the Arrow schema a file's metadata keeps, or nil where
+// it keeps none or one that does not decode (the Parquet types stand).
+func arrowSchemaOf(meta *format.FileMetaData) (s *arrow.Schema) {
+	defer func() {
+		if recover() != nil {
+			s = nil // a damaged flatbuffer
+		}
+	}()
+	for _, kv := range meta.KeyValueMetadata {
+		if kv.Key != arrowSchemaKey {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(kv.Value)
+		if err != nil {
+			if b, err = base64.RawStdEncoding.DecodeString(kv.Value); err != nil {
+				return nil
+			}
+		}
+		r, err := ipc.NewReader(bytes.NewReader(b))
+		if err != nil {
+			return nil
+		}
+		defer r.Release()
+		return r.Schema()
+	}
+	return nil
+}
+
+// refineTypes gives each column the type the file's Arrow schema names
+// for it where the Parquet type stands for that one: an INT64 as a
+// duration, a UTC-adjusted timestamp as one of the same unit in its zone.
+func refineTypes(cols []column, s *arrow.Schema) {
+	if s == nil {
+		return
+	}
+	for i := range cols {
+		c := &cols[i]
+		fs, ok := s.FieldsByName(c.name)
+		if !ok || len(fs) != 1 || c.typ == nil {
+			continue
+		}
+		switch t := fs[0].Type.(type) {
+		case *arrow.DurationType:
+			if c.typ.ID() == arrow.INT64 {
+				c.typ = t
+			}
+		case *arrow.TimestampType:
+			if have, ok := c.typ.(*arrow.TimestampType); ok && have.TimeZone == "UTC" && t.TimeZone != "" && have.Unit == t.Unit {
+				c.typ = t
+			}
+		}
+	}
+}
