@@ -2,19 +2,9 @@ package dataframe
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-
-	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/io/avro"
 	"github.com/duskdata/dusk/io/storage"
-)
-
-const (
-	opReadAvro  = "df-read-avro"
-	opWriteAvro = "df-write-avro"
 )
 
 // AvroOptions say how ReadAvro reads.
@@ -44,37 +34,7 @@ func ReadAvro(pattern string, opts ...AvroOptions) *Frame {
 	if o.PartitionSize <= 0 {
 		o.PartitionSize = sizedByMemory(DefaultPartitionSize, 8)
 	}
-	d, err := describeFiles(pattern, o.Union, func(f storage.File) (*arrow.Schema, error) {
-		r, err := storage.OpenStream(f.Path)
-		if err != nil {
-			return nil, err
-		}
-		defer r.Close()
-		return avro.Inspect(r, f.Path)
-	}, func(s *arrow.Schema) *arrow.Schema { return s })
-	if err != nil {
-		return failed(fmt.Errorf("ReadAvro %s: %w", pattern, err))
-	}
-	pieces := make([]piece, len(d.files))
-	var total int64
-	for i, f := range d.files {
-		pieces[i] = d.piece(i, f.Size, nil)
-		total += f.Size
-	}
-	return fileSource("read-avro", opReadAvro, pack(pieces, o.PartitionSize), d.schema, d.hive, nil, size{total, -1})
-}
-
-func readAvroSlice(s fileSlice, cols []string, _ json.RawMessage) (arrow.Record, error) {
-	cols = s.own(cols)
-	if err := checkStamp(s); err != nil {
-		return nil, err
-	}
-	r, err := storage.OpenStream(s.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.Path, err)
-	}
-	defer r.Close()
-	return avro.Read(r, s.Path, cols)
+	return readFormat("ReadAvro", "avro", pattern, nil, readOptions{union: o.Union, size: o.PartitionSize})
 }
 
 // AvroWriteOptions say how ToAvro writes.
@@ -97,19 +57,11 @@ func (f *Frame) ToAvro(ctx context.Context, dir string, opts ...AvroWriteOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	paths, err := f.write(ctx, "ToAvro", opWriteAvro, func(i int) any {
-		return writeFileArgs{Dir: dir, Part: i, Overwrite: o.Overwrite, Opts: mustJSON(o)}
+	paths, err := f.write(ctx, "ToAvro", writeOp("avro"), func(i int) any {
+		return writeFileArgs{Dir: dir, Part: i, Overwrite: o.Overwrite, Opts: mustJSON(avro.WriteOptions{Compression: o.Compression})}
 	})
 	if o.Overwrite {
 		return replaced("ToAvro", dir, "avro", paths, err)
 	}
 	return paths, err
-}
-
-func writeAvroFile(w io.Writer, r arrow.Record, raw json.RawMessage) error {
-	var o AvroWriteOptions
-	if err := json.Unmarshal(raw, &o); err != nil {
-		return err
-	}
-	return avro.Write(w, []arrow.Record{r}, avro.WriteOptions{Compression: o.Compression, Schema: r.Schema()})
 }

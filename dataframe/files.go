@@ -7,13 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/internal/kernel"
-	"github.com/duskdata/dusk/io/parquet"
+	"github.com/duskdata/dusk/io/files"
 	"github.com/duskdata/dusk/io/storage"
 )
 
@@ -21,39 +20,13 @@ import (
 // readers put the pieces of one datum (files, row groups) in one partition.
 const DefaultPartitionSize = 128 << 20
 
-// fileSlice is the part of one file a partition reads: all of it, or some
-// of its row groups. Stamp, the file's fingerprint, makes the task's
-// arguments (and so the incremental cache's key) change with the file.
-type fileSlice struct {
-	Path   string `json:"path"`
-	Stamp  string `json:"stamp"`
-	Groups []int  `json:"groups,omitempty"`
-	// Start, End and Size make a line-based file's slice a block: the lines
-	// that start in [Start, End) of a file of Size bytes.
-	Start int64 `json:"start,omitempty"`
-	End   int64 `json:"end,omitempty"`
-	Size  int64 `json:"size,omitempty"`
-	// Cols are the file's own columns when it lacks some of the source's
-	// (a union of files); nil: it has them all.
-	Cols []string `json:"cols,omitempty"`
-}
-
-// own keeps of cols those the slice's file has (all of them where Cols is
-// nil).
-func (s fileSlice) own(cols []string) []string {
-	if s.Cols == nil {
-		return cols
-	}
-	return slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return !slices.Contains(s.Cols, c) })
-}
-
 // piece is a unit a reader can read on its own, with what a partition's
 // reader needs to know of it.
 type piece struct {
 	datum  int    // pieces of different datums never share a partition
 	rel    string // the file's path below the dataset's root
 	hive   string
-	slice  fileSlice
+	slice  files.Slice
 	bytes  int64
 	ranges map[string]colRange // statistics, for skipping; nil: none
 }
@@ -120,23 +93,23 @@ func hivePairs(path string) [][2]string {
 // hiveColumns finds the hive columns of files: the key=value directories
 // every file has, in the same order, and their kinds (int64 when every
 // value is an integer). Files that disagree are an error.
-func hiveColumns(files []storage.File) ([]hiveColumn, error) {
-	if len(files) == 0 {
+func hiveColumns(list []storage.File) ([]hiveColumn, error) {
+	if len(list) == 0 {
 		return nil, nil
 	}
-	first := hivePairs(files[0].Rel)
+	first := hivePairs(list[0].Rel)
 	cols := make([]hiveColumn, len(first))
 	for i, p := range first {
 		cols[i] = hiveColumn{Name: p[0], Kind: "int64"}
 	}
-	for _, f := range files {
+	for _, f := range list {
 		pairs := hivePairs(f.Rel)
 		same := len(pairs) == len(first)
 		for i := 0; same && i < len(pairs); i++ {
 			same = pairs[i][0] == cols[i].Name
 		}
 		if !same {
-			return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", f.Path, pairs, files[0].Path, first)
+			return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", f.Path, pairs, list[0].Path, first)
 		}
 		for i, p := range pairs {
 			if _, err := strconv.ParseInt(p[1], 10, 64); err != nil && p[1] != hiveNull {
@@ -289,7 +262,7 @@ func describeSchema(s *arrow.Schema) string {
 
 // fileArgs are the arguments of a file source's read task.
 type fileArgs struct {
-	Slices []fileSlice     `json:"slices"`
+	Slices []files.Slice   `json:"slices"`
 	Schema []colSpec       `json:"schema"` // the source's columns, hive ones last
 	Hive   []hiveColumn    `json:"hive,omitempty"`
 	Values []literal       `json:"values,omitempty"` // this partition's hive values
@@ -364,8 +337,8 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 // readFiles reads a file source's partition: each slice with read (given
 // the files' columns to read; nil: all, as no projection was pushed down), conformed to the source's columns
 // (nulls for those a file lacks, the hive columns' values), concatenated.
-func readFiles(name string, raw []byte, f fileFormat, extra []columnTest) (arrow.Record, error) {
-	return readWith(name, raw, f.readWhere != nil, extra, func(src []byte, cols []string, where []columnTest) (arrow.Record, error) {
+func readFiles(name string, raw []byte, f files.Format, extra []columnTest) (arrow.Record, error) {
+	return readWith(name, raw, f.Filters(), extra, func(src []byte, cols []string, where []columnTest) (arrow.Record, error) {
 		var a fileArgs
 		if err := json.Unmarshal(src, &a); err != nil {
 			return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
@@ -403,16 +376,14 @@ func readFiles(name string, raw []byte, f fileFormat, extra []columnTest) (arrow
 		for _, s := range a.Slices {
 			var rec arrow.Record
 			var err error
-			if where == nil {
-				rec, err = f.readSlice(s, fileCols, a.Opts)
-			} else {
-				var filters []parquet.Filter
+			var filters []files.Filter
+			if where != nil {
 				if filters, err = sliceFilters(s, where, full, hive); err == nil && filters == nil {
 					continue // no row of the slice passes
 				}
-				if err == nil {
-					rec, err = f.readWhere(s, fileCols, filters, a.Opts)
-				}
+			}
+			if err == nil {
+				rec, err = f.Read(s, fileCols, filters, a.Opts)
 			}
 			if err != nil {
 				return nil, err
@@ -436,15 +407,15 @@ func readFiles(name string, raw []byte, f fileFormat, extra []columnTest) (arrow
 // columns that full types: a test of a column the file lacks (null
 // there) or of a hive column is decided here, once for the slice. Nil: no
 // row passes; an empty list: every row does.
-func sliceFilters(s fileSlice, tests []columnTest, full *arrow.Schema, hive map[string]literal) ([]parquet.Filter, error) {
-	filters := []parquet.Filter{}
+func sliceFilters(s files.Slice, tests []columnTest, full *arrow.Schema, hive map[string]literal) ([]files.Filter, error) {
+	filters := []files.Filter{}
 	for _, t := range tests {
 		want := full.Field(full.FieldIndices(t.col)[0]).Type
 		l, isHive := hive[t.col]
-		if !isHive && len(s.own([]string{t.col})) == 1 {
-			f := parquet.Filter{Column: t.col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) }}
+		if !isHive && len(s.Own([]string{t.col})) == 1 {
+			f := files.Filter{Column: t.col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) }}
 			if t.pred != nil {
-				f.Stats = func(st parquet.ColumnStats) bool {
+				f.Stats = func(st files.ColumnStats) bool {
 					return mayMatch(t.pred, func(string) (colRange, bool) { return statsRange(want, st), true })
 				}
 			}
@@ -546,31 +517,27 @@ func constColumn(t arrow.DataType, l literal, n int) arrow.Array {
 
 // blockPieces splits the files into line blocks of about size bytes, as
 // pieces of their datums.
-func blockPieces(files []storage.File, datum []int, hive []hiveColumn, size int64) []piece {
+func blockPieces(list []storage.File, datum []int, hive []hiveColumn, size int64) []piece {
 	var pieces []piece
-	for i, f := range files {
+	for i, f := range list {
 		for _, b := range storage.Blocks([]storage.File{f}, size) {
 			pieces = append(pieces, piece{datum: datum[i], rel: f.Rel, hive: hiveDir(f.Rel), bytes: b.End - b.Start, ranges: hiveRanges(hive, f.Rel),
-				slice: fileSlice{Path: b.Path, Stamp: b.Stamp, Start: b.Start, End: b.End, Size: b.Size}})
+				slice: files.Slice{Path: b.Path, Stamp: b.Stamp, Start: b.Start, End: b.End, Size: b.Size}})
 		}
 	}
 	return pieces
 }
 
-func (s fileSlice) block() storage.Block {
-	return storage.Block{Path: s.Path, Start: s.Start, End: s.End, Size: s.Size, Stamp: s.Stamp}
-}
-
 // withHive adds the hive columns of files to schema.
-func withHive(schema *arrow.Schema, files []storage.File) (*arrow.Schema, []hiveColumn, error) {
-	hive, err := hiveColumns(files)
+func withHive(schema *arrow.Schema, list []storage.File) (*arrow.Schema, []hiveColumn, error) {
+	hive, err := hiveColumns(list)
 	if err != nil {
 		return nil, nil, err
 	}
 	fields := schema.Fields()
 	for _, h := range hive {
 		if schema.HasField(h.Name) {
-			return nil, nil, fmt.Errorf("column %s is both in the files and a hive directory", h.Name)
+			return nil, nil, fmt.Errorf("column %s is both in the list and a hive directory", h.Name)
 		}
 		fields = append(fields, arrow.Field{Name: h.Name, Type: typeNamed(h.Kind), Nullable: true})
 	}
@@ -589,72 +556,94 @@ func hiveRanges(hive []hiveColumn, path string) map[string]colRange {
 	return out
 }
 
-// selfDescribed are files that carry their own schemas (Parquet, Avro),
-// listed and inspected, with the source's schema resolved from theirs.
-type selfDescribed[T any] struct {
-	files  []storage.File
-	datum  []int // each file's datum
-	infos  []T   // what inspect said of each file
-	own    [][]string
-	schema *arrow.Schema // the files' columns, then the hive ones
-	hive   []hiveColumn
+// readOptions are what every file reader takes besides its format's own
+// options.
+type readOptions struct {
+	union bool  // files whose columns differ: every column any has
+	size  int64 // the most bytes of pieces in a partition
 }
 
-// describeFiles lists pattern's files and inspects each (eight at a time:
-// on an object store every header is a round trip); their schemas must
-// agree unless union is set. own[i] lists file i's columns when it lacks
-// some of the source's.
-func describeFiles[T any](pattern string, union bool, inspect func(storage.File) (T, error), schemaOf func(T) *arrow.Schema) (*selfDescribed[T], error) {
-	files, datum, err := datumFiles(pattern)
+// readFormat makes a frame of pattern's files read in the named format
+// with its options (as JSON): the files listed by datum, described by the
+// format, their schemas resolved (a self-describing format's files must
+// agree unless o.union), hive directories made columns, and the pieces
+// (units of self-describing files with their statistics, blocks of whole
+// lines of the others) packed into partitions of o.size bytes.
+func readFormat(what, name, pattern string, opts any, o readOptions) *Frame {
+	fail := func(err error) *Frame { return failed(fmt.Errorf("%s %s: %w", what, pattern, err)) }
+	f, err := files.Named(name)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
-	infos := make([]T, len(files))
-	errs := make([]error, len(files))
-	sem := make(chan struct{}, 8)
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			infos[i], errs[i] = inspect(f)
-		}()
+	list, datum, err := datumFiles(pattern)
+	if err != nil {
+		return fail(err)
 	}
-	wg.Wait()
-	for _, err := range errs {
+	layout, err := f.Describe(list, mustJSON(opts))
+	if err != nil {
+		return fail(err)
+	}
+	var total, rows int64
+	for _, fl := range list {
+		total += fl.Size
+	}
+	if layout.Files == nil { // a text format: blocks of lines by one schema
+		schema, hive, err := withHive(layout.Schema, list)
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
+		parts := pack(blockPieces(list, datum, hive, o.size), o.size)
+		return fileSource("read-"+name, readOp(name), parts, schema, hive, layout.ReadOpts, size{total, -1})
 	}
 	var set schemaSet
-	for i, f := range files {
-		set.add(f.Path, schemaOf(infos[i]))
+	for i, fl := range layout.Files {
+		set.add(list[i].Path, fl.Schema)
 	}
-	schema, err := set.resolve(union)
+	schema, err := set.resolve(o.union)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
-	own := make([][]string, len(files))
-	for i := range files {
-		if s := schemaOf(infos[i]); s.NumFields() != schema.NumFields() {
-			own[i] = names(s)
+	width := schema.NumFields()
+	schema, hive, err := withHive(schema, list)
+	if err != nil {
+		return fail(err)
+	}
+	var pieces []piece
+	total = 0
+	for i, fl := range layout.Files {
+		file := list[i]
+		var own []string // the file's columns where it lacks some of the source's
+		if fl.Schema.NumFields() != width {
+			own = names(fl.Schema)
+		}
+		pieceOf := func(bytes int64, units []int) piece {
+			return piece{datum: datum[i], rel: file.Rel, hive: hiveDir(file.Rel), bytes: bytes, ranges: hiveRanges(hive, file.Rel),
+				slice: files.Slice{Path: file.Path, Stamp: file.Fingerprint(), Units: units, Cols: own}}
+		}
+		if fl.Units == nil { // read whole
+			pieces = append(pieces, pieceOf(file.Size, nil))
+			total, rows = total+file.Size, -1
+			continue
+		}
+		if len(fl.Units) == 0 { // no rows: an empty partition
+			pieces = append(pieces, pieceOf(0, nil))
+		}
+		for u, unit := range fl.Units {
+			p := pieceOf(unit.Bytes, []int{u})
+			if p.ranges == nil {
+				p.ranges = make(map[string]colRange, len(unit.Stats))
+			}
+			for c, st := range unit.Stats {
+				p.ranges[fl.Schema.Field(c).Name] = statsRange(fl.Schema.Field(c).Type, st)
+			}
+			pieces = append(pieces, p)
+			total += unit.Bytes
+			if rows >= 0 {
+				rows += unit.Rows
+			}
 		}
 	}
-	schema, hive, err := withHive(schema, files)
-	if err != nil {
-		return nil, err
-	}
-	return &selfDescribed[T]{files: files, datum: datum, infos: infos, own: own, schema: schema, hive: hive}, nil
-}
-
-// piece is file i's piece holding bytes of its data: the whole file, or
-// the row groups given.
-func (d *selfDescribed[T]) piece(i int, bytes int64, groups []int) piece {
-	f := d.files[i]
-	return piece{datum: d.datum[i], rel: f.Rel, hive: hiveDir(f.Rel), bytes: bytes, ranges: hiveRanges(d.hive, f.Rel),
-		slice: fileSlice{Path: f.Path, Stamp: f.Fingerprint(), Groups: groups, Cols: d.own[i]}}
+	return fileSource("read-"+name, readOp(name), pack(pieces, o.size), schema, hive, layout.ReadOpts, size{total, rows})
 }
 
 // datumFiles lists the files of pattern's datums with their datum's index.
@@ -663,15 +652,15 @@ func datumFiles(pattern string) ([]storage.File, []int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var files []storage.File
+	var list []storage.File
 	var datum []int
 	for i, d := range ds {
 		for _, f := range d.Files {
-			files = append(files, f)
+			list = append(list, f)
 			datum = append(datum, i)
 		}
 	}
-	return files, datum, nil
+	return list, datum, nil
 }
 
 func hiveDir(path string) string {

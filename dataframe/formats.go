@@ -3,56 +3,53 @@ package dataframe
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/internal/registry"
-	"github.com/duskdata/dusk/io/parquet"
+	"github.com/duskdata/dusk/io/files"
+
+	// The file formats register themselves with io/files.
+	_ "github.com/duskdata/dusk/io/avro"
+	_ "github.com/duskdata/dusk/io/csv"
+	_ "github.com/duskdata/dusk/io/jsonl"
+	_ "github.com/duskdata/dusk/io/parquet"
 )
 
-// fileFormat is what one file format gives the steps that read and write
-// files, which are otherwise the same for every format (files.go: datums,
-// pieces, hive columns, pruning, the cache's fingerprints; write.go:
-// atomic files, hive directories): how a task reads one slice of a file,
-// and, for the formats written a file per partition, how one record is
-// written.
-type fileFormat struct {
-	// readSlice reads the columns cols (nil: all) of one slice of a file,
-	// with the options the frame's constructor recorded for the format.
-	readSlice func(s fileSlice, cols []string, opts json.RawMessage) (arrow.Record, error)
-	// readWhere, for a format whose reader tests filters as it decodes,
-	// reads as readSlice only the rows that every filter passes.
-	readWhere func(s fileSlice, cols []string, where []parquet.Filter, opts json.RawMessage) (arrow.Record, error)
-	// writeOp names the write step, and writeFile writes one record with
-	// the options ToX was given; nil for the text formats (writeTextOp).
-	writeOp   string
-	ext       string
-	writeFile func(w io.Writer, rec arrow.Record, opts json.RawMessage) error
-}
-
-// formats are the file formats, by their read step's name.
-var formats = map[string]fileFormat{
-	opReadCSV:     {readSlice: readCSVSlice},
-	opReadJSON:    {readSlice: readJSONSlice},
-	opReadParquet: {readSlice: readParquetSlice, readWhere: readParquetWhere, writeOp: opWriteParquet, ext: "parquet", writeFile: writeParquetFile},
-	opReadAvro:    {readSlice: readAvroSlice, writeOp: opWriteAvro, ext: "avro", writeFile: writeAvroFile},
-}
-
+// Every file format (io/files) gets a read step, df-read-NAME, and a write
+// step a file per partition, df-write-NAME; the rest of reading and writing
+// files is the same for every format (files.go: datums, pieces, hive
+// columns, pruning, the cache's fingerprints; write.go: atomic files, hive
+// directories, single text files).
 func init() {
-	for op, f := range formats {
-		registry.Register(op, readFilesOp(op, f))
-		if f.writeOp != "" {
-			registry.RegisterEffect(f.writeOp, writeFileOp(f))
+	for _, name := range files.Names() {
+		f, _ := files.Named(name)
+		registry.Register(readOp(name), func(_ *registry.Context, raw []byte, _ []any) (any, error) {
+			return readFiles(readOp(name), raw, f, nil)
+		})
+		registry.RegisterEffect(writeOp(name), writeFileOp(f))
+	}
+}
+
+// readOp and writeOp name a format's read and write steps.
+func readOp(format string) string  { return "df-read-" + format }
+func writeOp(format string) string { return "df-write-" + format }
+
+// formatOf is the format a read step reads.
+func formatOf(op string) (files.Format, error) {
+	for _, name := range files.Names() {
+		if readOp(name) == op {
+			return files.Named(name)
 		}
 	}
+	return nil, fmt.Errorf("no file format reads %q", op)
 }
 
-// readFilesOp is the read step of a format.
-func readFilesOp(op string, f fileFormat) registry.Op {
-	return func(_ *registry.Context, raw []byte, _ []any) (any, error) {
-		return readFiles(op, raw, f, nil)
-	}
+// filtersRead reports whether the read step op tests filters as it
+// decodes (its format's Filters).
+func filtersRead(op string) bool {
+	f, err := formatOf(op)
+	return err == nil && f.Filters()
 }
 
 // writeFileArgs are a write step's arguments: the directory, the part's
@@ -67,16 +64,16 @@ type writeFileArgs struct {
 
 // writeFileOp is the write step of a format written a file per partition:
 // part.N.ext in the directory, or in its hive directories.
-func writeFileOp(f fileFormat) registry.Op {
+func writeFileOp(f files.Format) registry.Op {
 	return func(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 		var a writeFileArgs
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.writeOp, err)
+			return nil, fmt.Errorf("%s: %w", writeOp(f.Name()), err)
 		}
 		rec := inputs[0].(arrow.Record)
-		name := fmt.Sprintf("part.%d.%s", a.Part, f.ext)
+		name := fmt.Sprintf("part.%d.%s", a.Part, f.Name())
 		return writeSplit(rec, a.Dir, name, a.PartitionBy, a.Overwrite, func(w writer, r arrow.Record) error {
-			return f.writeFile(w, r, a.Opts)
+			return f.Write(w, r, a.Opts, false)
 		})
 	}
 }

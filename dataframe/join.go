@@ -508,7 +508,7 @@ func (j *join) scan() (*source, bool) {
 		return nil, false
 	}
 	s, ok := probe.(*source)
-	if !ok || s.pred != nil || formats[s.op].readWhere == nil || s.npartitions() <= flipParts {
+	if !ok || s.pred != nil || !filtersRead(s.op) || s.npartitions() <= flipParts {
 		return nil, false
 	}
 	if ps, bs := estimate(s), estimate(build); ps.bytes < 0 || bs.bytes < 0 || ps.bytes < minScanRatio*bs.bytes {

@@ -112,9 +112,9 @@ func joinScanOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err := json.Unmarshal(a.Join, &ja); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinScan, err)
 	}
-	f, ok := formats[a.Read]
-	if !ok {
-		return nil, fmt.Errorf("%s: no file format reads %q", opJoinScan, a.Read)
+	f, err := formatOf(a.Read)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opJoinScan, err)
 	}
 	on := ja.RightOn
 	if !a.ProbeLeft {

@@ -13,7 +13,6 @@ import (
 
 // The operations dataframe tasks run, registered under these names.
 const (
-	opReadCSV    = "df-read-csv"
 	opFromIPC    = "df-from-ipc"
 	opSelect     = "df-select"
 	opFilter     = "df-filter"

@@ -2,21 +2,15 @@ package dataframe
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/io/files"
 	"github.com/duskdata/dusk/io/parquet"
 	"github.com/duskdata/dusk/io/storage"
-)
-
-const (
-	opReadParquet  = "df-read-parquet"
-	opWriteParquet = "df-write-parquet"
 )
 
 // ParquetOptions say how ReadParquet reads.
@@ -49,47 +43,17 @@ func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
 	if o.PartitionSize <= 0 {
 		o.PartitionSize = sizedByMemory(DefaultPartitionSize, 4)
 	}
-	d, err := describeFiles(pattern, o.Union, func(f storage.File) (*parquet.FileInfo, error) {
-		r, err := storage.Open(f.Path)
-		if err != nil {
-			return nil, err
-		}
-		defer r.Close()
-		return parquet.Inspect(r, r.Size(), f.Path)
-	}, func(info *parquet.FileInfo) *arrow.Schema { return info.Schema })
-	if err != nil {
-		return failed(fmt.Errorf("ReadParquet %s: %w", pattern, err))
-	}
-	var pieces []piece
-	var total, rows int64
-	for i, info := range d.infos {
-		rows += info.NumRows
-		if len(info.RowGroups) == 0 { // an empty file: an empty partition
-			pieces = append(pieces, d.piece(i, 0, nil))
-		}
-		for g, rg := range info.RowGroups {
-			p := d.piece(i, rg.Bytes, []int{g})
-			if p.ranges == nil {
-				p.ranges = make(map[string]colRange, len(rg.Columns))
-			}
-			for c, st := range rg.Columns {
-				p.ranges[info.Schema.Field(c).Name] = statsRange(info.Schema.Field(c).Type, st)
-			}
-			pieces = append(pieces, p)
-			total += rg.Bytes
-		}
-	}
-	return fileSource("read-parquet", opReadParquet, pack(pieces, o.PartitionSize), d.schema, d.hive, nil, size{total, rows})
+	return readFormat("ReadParquet", "parquet", pattern, nil, readOptions{union: o.Union, size: o.PartitionSize})
 }
 
 // mergeSlices joins consecutive slices of row groups of one file into one
 // slice of several row groups, read as one. A partition's pieces stay a row
 // group each, so that a filter skips the row groups it rules out.
-func mergeSlices(in []fileSlice) []fileSlice {
-	var out []fileSlice
+func mergeSlices(in []files.Slice) []files.Slice {
+	var out []files.Slice
 	for _, s := range in {
-		if n := len(out); n > 0 && s.Groups != nil && out[n-1].Groups != nil && out[n-1].Path == s.Path {
-			out[n-1].Groups = append(slices.Clip(out[n-1].Groups), s.Groups...)
+		if n := len(out); n > 0 && s.Units != nil && out[n-1].Units != nil && out[n-1].Path == s.Path {
+			out[n-1].Units = append(slices.Clip(out[n-1].Units), s.Units...)
 			continue
 		}
 		out = append(out, s)
@@ -126,7 +90,7 @@ func unionRanges(a, b map[string]colRange) map[string]colRange {
 }
 
 // statsRange turns a row group's column statistics into a range.
-func statsRange(t arrow.DataType, st parquet.ColumnStats) colRange {
+func statsRange(t arrow.DataType, st files.ColumnStats) colRange {
 	r := colRange{nulls: st.Nulls > 0, paged: st.Paged}
 	if !st.HasMinMax {
 		r.nulls = true // unknown
@@ -143,34 +107,6 @@ func statsRange(t arrow.DataType, st parquet.ColumnStats) colRange {
 		r.min, r.max = st.MinBool, st.MaxBool
 	}
 	return r
-}
-
-func readParquetSlice(s fileSlice, cols []string, opts json.RawMessage) (arrow.Record, error) {
-	return readParquetWhere(s, cols, nil, opts)
-}
-
-// readParquetWhere reads the rows of a slice of a Parquet file that pass
-// the filters.
-func readParquetWhere(s fileSlice, cols []string, where []parquet.Filter, _ json.RawMessage) (arrow.Record, error) {
-	cols = s.own(cols)
-	f, err := storage.Open(s.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.Path, err)
-	}
-	defer f.Close()
-	if err := checkStamp(s); err != nil {
-		return nil, err
-	}
-	return parquet.ReadWhere(f, f.Size(), s.Path, s.Groups, cols, where)
-}
-
-// checkStamp fails a read of a file that changed after the frame was made:
-// its row groups may no longer be those planned.
-func checkStamp(s fileSlice) error {
-	if st, err := storage.Stat(s.Path); err == nil && st.Fingerprint() != s.Stamp {
-		return fmt.Errorf("read %s: the file changed since the frame was made (%s, was %s): make the frame again", s.Path, st.Fingerprint(), s.Stamp)
-	}
-	return nil
 }
 
 // ParquetWriteOptions say how ToParquet writes.
@@ -203,19 +139,12 @@ func (f *Frame) ToParquet(ctx context.Context, dir string, opts ...ParquetWriteO
 			return nil, fmt.Errorf("ToParquet: no column %q to partition by (the frame has %v)", c, names(f.plan.schema()))
 		}
 	}
-	paths, err := f.write(ctx, "ToParquet", opWriteParquet, func(i int) any {
-		return writeFileArgs{Dir: dir, Part: i, PartitionBy: o.PartitionBy, Overwrite: o.Overwrite, Opts: mustJSON(o)}
+	wo := parquet.WriteOptions{Compression: o.Compression, RowGroupRows: o.RowGroupRows}
+	paths, err := f.write(ctx, "ToParquet", writeOp("parquet"), func(i int) any {
+		return writeFileArgs{Dir: dir, Part: i, PartitionBy: o.PartitionBy, Overwrite: o.Overwrite, Opts: mustJSON(wo)}
 	})
 	if o.Overwrite {
 		return replaced("ToParquet", dir, "parquet", paths, err)
 	}
 	return paths, err
-}
-
-func writeParquetFile(w io.Writer, r arrow.Record, raw json.RawMessage) error {
-	var o ParquetWriteOptions
-	if err := json.Unmarshal(raw, &o); err != nil {
-		return err
-	}
-	return parquet.Write(w, r.Schema(), []arrow.Record{r}, parquet.WriteOptions{Compression: o.Compression, RowGroupRows: o.RowGroupRows})
 }

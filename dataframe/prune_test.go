@@ -221,7 +221,7 @@ func TestFilterSkipsRowGroupsInAPartition(t *testing.T) {
 	if err := json.Unmarshal(src.args[0], &a); err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Slices) != 1 || !slices.Equal(a.Slices[0].Groups, []int{2, 3, 4}) {
+	if len(a.Slices) != 1 || !slices.Equal(a.Slices[0].Units, []int{2, 3, 4}) {
 		t.Fatalf("read %+v, want row groups 2, 3 and 4 of the file", a.Slices)
 	}
 }

@@ -93,12 +93,6 @@ func sizedByMemory(def, share int64) int64 {
 // than their work.
 const minBlockSize = 4 << 20
 
-// csvOpts are what a CSV read task needs besides its block.
-type csvOpts struct {
-	Schema csv.Schema  `json:"schema"`
-	Opts   csv.Options `json:"opts"`
-}
-
 // source is a step with no inputs: one task per partition, each with its
 // own arguments. The optimizer narrows it to the columns used (readers that
 // can skip columns never parse the others) and hands it the filters that
@@ -297,66 +291,19 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	fail := func(err error) *Frame { return failed(fmt.Errorf("ReadCSV %s: %w", pattern, err)) }
-	files, datum, err := datumFiles(pattern)
-	if err != nil {
-		return fail(err)
-	}
 	copts := csv.Options{Delimiter: o.Delimiter, Terminator: o.Terminator, NoHeader: o.NoHeader, Names: o.Names,
 		NullValues: o.NullValues, NoDefaultNulls: o.NoDefaultNulls, NoDictionary: o.NoDictionary, TimeLayout: o.TimeLayout}
 	if len(o.Types) > 0 {
 		copts.Types = make(map[string]csv.Type, len(o.Types))
 		for k, v := range o.Types {
-			copts.Types[k] = csv.Type(v).Normal()
+			copts.Types[k] = csv.Type(v)
 		}
-	}
-	schema, err := csv.Infer(files[0].Path, copts)
-	if err != nil {
-		return fail(err)
 	}
 	block := o.BlockSize
 	if block <= 0 {
 		block = autoBlockSize()
 	}
-	fields := make([]arrow.Field, len(schema))
-	for i, c := range schema {
-		fields[i] = arrow.Field{Name: c.Name, Type: csvType(c.Type), Nullable: true}
-	}
-	full, hive, err := withHive(arrow.NewSchema(fields, nil), files)
-	if err != nil {
-		return fail(err)
-	}
-	var total int64
-	for _, f := range files {
-		total += f.Size
-	}
-	parts := pack(blockPieces(files, datum, hive, block), block)
-	return fileSource("read-csv", opReadCSV, parts, full, hive, csvOpts{Schema: schema, Opts: copts}, size{total, -1})
-}
-
-// csvType is the Arrow type of a text format's column type.
-func csvType(t csv.Type) arrow.DataType {
-	if logical, ok := t.Logical(); ok {
-		return plainOf(logical)
-	}
-	switch t {
-	case csv.Int64:
-		return kernel.Int64
-	case csv.Float64:
-		return kernel.Float64
-	case csv.Bool:
-		return kernel.Bool
-	}
-	return kernel.String
-}
-
-func readCSVSlice(s fileSlice, cols []string, rawOpts json.RawMessage) (arrow.Record, error) {
-	var o csvOpts
-	if err := json.Unmarshal(rawOpts, &o); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opReadCSV, err)
-	}
-	o.Opts.Columns = cols
-	return csv.ReadBlock(s.block(), o.Schema, o.Opts)
+	return readFormat("ReadCSV", "csv", pattern, copts, readOptions{size: block})
 }
 
 // FromArrow makes a frame of records, one partition each; they must have the

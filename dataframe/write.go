@@ -20,7 +20,7 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/csv"
-	"github.com/duskdata/dusk/io/jsonl"
+	"github.com/duskdata/dusk/io/files"
 	"github.com/duskdata/dusk/io/storage"
 )
 
@@ -237,12 +237,12 @@ type CSVWriteOptions struct {
 }
 
 type writeTextArgs struct {
-	Path   string           `json:"path"`
-	Part   int              `json:"part"`
-	Format string           `json:"format"` // csv or json
-	CSV    csv.WriteOptions `json:"csv"`
-	Single bool             `json:"single,omitempty"`
-	Over   bool             `json:"over,omitempty"`
+	Path   string          `json:"path"`
+	Part   int             `json:"part"`
+	Format string          `json:"format"` // csv or json
+	Opts   json.RawMessage `json:"opts,omitempty"`
+	Single bool            `json:"single,omitempty"`
+	Over   bool            `json:"over,omitempty"`
 }
 
 // ToCSV writes the frame as CSV: one file per partition, named by path with
@@ -261,7 +261,7 @@ func (f *Frame) ToCSV(ctx context.Context, path string, opts ...CSVWriteOptions)
 
 // writeText writes CSV or JSON lines, a file per partition or, with
 // single, parts that a last task joins into one file.
-func (f *Frame) writeText(ctx context.Context, what, path, format string, copts csv.WriteOptions, single, overwrite bool) ([]string, error) {
+func (f *Frame) writeText(ctx context.Context, what, path, format string, opts any, single, overwrite bool) ([]string, error) {
 	path = storage.Abs(path) // as the caller means it, not the worker that writes
 	if single {
 		if _, err := storage.Stat(path); err == nil && !overwrite {
@@ -269,7 +269,7 @@ func (f *Frame) writeText(ctx context.Context, what, path, format string, copts 
 		}
 	}
 	paths, err := f.write(ctx, what, opWriteText, func(i int) any {
-		return writeTextArgs{Path: path, Part: i, Format: format, CSV: copts, Single: single, Over: overwrite}
+		return writeTextArgs{Path: path, Part: i, Format: format, Opts: mustJSON(opts), Single: single, Over: overwrite}
 	})
 	if err != nil || !single {
 		if overwrite && !strings.Contains(path, "*") {
@@ -307,6 +307,10 @@ func writeTextOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: %w", opWriteText, err)
 	}
+	format, err := files.Named(a.Format)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opWriteText, err)
+	}
 	rec := inputs[0].(arrow.Record)
 	dir, name := partPath(a.Path, a.Part, a.Format)
 	over := a.Over
@@ -315,17 +319,10 @@ func writeTextOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 		// members and zstd frames may follow one another.
 		dir, name = singlePart(a.Path, a.Part)
 		over = true
-		if a.Part > 0 {
-			a.CSV.NoHeader = true
-		}
 	}
+	continued := a.Single && a.Part > 0 // no second header
 	encode := func(w io.Writer, r arrow.Record) error {
-		return encodeFile(w, name, func(z io.Writer) error {
-			if a.Format == "json" {
-				return jsonl.Write(z, r)
-			}
-			return csv.Write(z, r, a.CSV)
-		})
+		return encodeFile(w, name, func(z io.Writer) error { return format.Write(z, r, a.Opts, continued) })
 	}
 	return writeSplit(rec, dir, name, nil, over, encode)
 }

@@ -3,6 +3,9 @@
 //
 //	io/storage  paths and object-store URLs: listing, glob datums, line
 //	            blocks, atomic writes, compressed streams
+//	io/files    the one interface every format implements (describe a
+//	            set of files, read a slice with projected columns and
+//	            filters, write a record), and the formats by name
 //	io/csv      parsing CSV straight into Arrow columns, and writing it
 //	io/jsonl    JSON lines to and from Arrow records
 //	io/parquet  Parquet (parquet-go) to and from Arrow records
@@ -11,8 +14,11 @@
 //	            dictionary tables for strings, typed column building
 //	io/internal/iotest  test records and readers for the format tests
 //
-// Readers produce Arrow records of bounded size; they know nothing of tasks
-// or graphs. They build columns with the pure kernels of internal/kernel.
+// Each format package implements files.Format and registers itself, so
+// that the collections hold no per-format glue: adding a format is one
+// package and its registration (an import where the collections import
+// the others, dataframe/formats.go). Readers produce Arrow records of
+// bounded size; they know nothing of tasks or graphs. They build columns with the pure kernels of internal/kernel.
 //
 // Must never import: scheduler, worker, internal/cluster, or the collections
 // (collections, dataframe, bag, array).

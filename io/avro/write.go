@@ -34,7 +34,7 @@ type WriteOptions struct {
 	Name string
 	// Schema is the columns written; nil takes the first record's. It is
 	// needed only when recs is empty.
-	Schema *arrow.Schema
+	Schema *arrow.Schema `json:"-"`
 }
 
 // DefaultBlockSize is the block size when WriteOptions leave it out.

@@ -101,7 +101,7 @@ func newColWriter(name string, a arrow.Array) (colWriter, error) {
 			return cw, fmt.Errorf("jsonl: column %s: cannot write type %s: %w", name, a.DataType(), err)
 		}
 		k, _ := kernel.KindOf(a.DataType())
-		cw.kind, cw.text, cw.quoted = textKind, text, k == kernel.KindDate || k == kernel.KindTimestamp || k == kernel.KindDuration
+		cw.kind, cw.text, cw.quoted = textKind, text, !k.Logical().Numeric // a date, a timestamp, a duration: a string
 	}
 	return cw, nil
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/duskdata/dusk/internal/memcheck"
 	"github.com/duskdata/dusk/io/internal/iotest"
+
+	"github.com/duskdata/dusk/io/files"
 )
 
 // FuzzRead inspects and reads any bytes as Parquet, every row group alone
@@ -18,8 +20,8 @@ import (
 // columns disagree in length is not. Seeded with the foreign files of
 // testdata and files this package writes with each codec.
 func FuzzRead(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.parquet")
-	for _, p := range files {
+	foreign, _ := filepath.Glob("testdata/*.parquet")
+	for _, p := range foreign {
 		if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {
 			f.Add(b)
 		}
@@ -62,7 +64,7 @@ func FuzzRead(f *testing.F) {
 				if !arrow.IsInteger(fld.Type.ID()) {
 					continue
 				}
-				nonNegative := Filter{Column: fld.Name,
+				nonNegative := files.Filter{Column: fld.Name,
 					Pass: func(a arrow.Array) ([]uint8, error) {
 						out := make([]uint8, a.Len())
 						for i, v := range valuesOf(a) {
@@ -72,8 +74,8 @@ func FuzzRead(f *testing.F) {
 						}
 						return out, nil
 					},
-					Stats: func(st ColumnStats) bool { return !st.HasMinMax || st.MaxInt >= 0 }}
-				if rec, err := ReadWhere(rd, rd.Size(), "fuzz.parquet", nil, nil, []Filter{nonNegative}); err == nil {
+					Stats: func(st files.ColumnStats) bool { return !st.HasMinMax || st.MaxInt >= 0 }}
+				if rec, err := ReadWhere(rd, rd.Size(), "fuzz.parquet", nil, nil, []files.Filter{nonNegative}); err == nil {
 					result += memcheck.RecordBytes(rec)
 					rec.Release()
 				}

@@ -44,6 +44,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/io/files"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
@@ -59,26 +60,8 @@ type FileInfo struct {
 // RowGroup is one row group of a file.
 type RowGroup struct {
 	Rows    int64
-	Bytes   int64         // uncompressed size of the group's column data
-	Columns []ColumnStats // in schema order
-}
-
-// ColumnStats are a column chunk's statistics as the file records them.
-// Nulls is 0 where the file records no null count.
-type ColumnStats struct {
-	Nulls     int64
-	HasMinMax bool // false when the file has no statistics for it
-	// Paged: the chunk has a page index (bounds of each page), by which a
-	// filter on the column skips pages (see Filter.Stats).
-	Paged bool
-	// Compressed is the chunk's bytes in the file: what a scan of it reads.
-	Compressed int64
-	// The fields of the column's type hold the bounds: Int for int64
-	// columns, Float for float64, String for strings, Bool for bool.
-	MinInt, MaxInt       int64
-	MinFloat, MaxFloat   float64
-	MinString, MaxString string
-	MinBool, MaxBool     bool
+	Bytes   int64               // uncompressed size of the group's column data
+	Columns []files.ColumnStats // in schema order
 }
 
 // Inspect reads a file's footer: its Arrow schema (Dusk types) and its row
@@ -101,7 +84,7 @@ func Inspect(r io.ReaderAt, size int64, path string) (*FileInfo, error) {
 	info.RowGroups = make([]RowGroup, len(meta.RowGroups))
 	for g := range meta.RowGroups {
 		rg := &meta.RowGroups[g]
-		stats := make([]ColumnStats, len(f.cols))
+		stats := make([]files.ColumnStats, len(f.cols))
 		for i := range f.cols {
 			cc := &rg.Columns[f.cols[i].leaf]
 			stats[i] = f.cols[i].stats(&cc.MetaData.Statistics, floats)
@@ -435,8 +418,8 @@ func floatBoundsRight(meta *format.FileMetaData) bool {
 
 // stats reads a column chunk's statistics; floats: whether the file's
 // float bounds can be trusted.
-func (c *column) stats(st *format.Statistics, floats bool) ColumnStats {
-	s := ColumnStats{Nulls: st.NullCount}
+func (c *column) stats(st *format.Statistics, floats bool) files.ColumnStats {
+	s := files.ColumnStats{Nulls: st.NullCount}
 	lo, hi := st.MinValue, st.MaxValue
 	if (lo == nil || hi == nil) && c.kind != parquet.ByteArray && !c.unsigned {
 		// The deprecated fields are in signed order: right for these.

@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/parquettest"
+	"github.com/duskdata/dusk/io/files"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
 	"github.com/parquet-go/parquet-go/format"
@@ -205,7 +206,7 @@ func readFile(t *testing.T, path string, groups []int, names []string) arrow.Rec
 }
 
 // readWhere reads path with ReadWhere.
-func readWhere(t *testing.T, path string, groups []int, names []string, filters []Filter) arrow.Record {
+func readWhere(t *testing.T, path string, groups []int, names []string, filters []files.Filter) arrow.Record {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -412,7 +413,7 @@ func TestStats(t *testing.T) {
 			t.Errorf("group %d: %d rows and %d bytes, want %d rows", g, rg.Rows, rg.Bytes, hi-lo)
 		}
 		for i, c := range cols {
-			want := ColumnStats{Paged: true} // Dusk's writer writes page indexes
+			want := files.ColumnStats{Paged: true} // Dusk's writer writes page indexes
 			for _, v := range c.vals[lo:hi] {
 				if v == nil {
 					want.Nulls++

@@ -17,6 +17,7 @@ import (
 	"github.com/duskdata/dusk/internal/alloc"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/procmem"
+	"github.com/duskdata/dusk/io/files"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
 )
@@ -28,25 +29,6 @@ func Read(r io.ReaderAt, size int64, path string, groups []int, cols []string) (
 	return ReadWhere(r, size, path, groups, cols, nil)
 }
 
-// A Filter keeps the rows whose value in Column passes: Pass returns, for
-// an array of the column's values, 1 for each value whose rows are kept
-// and 0 for the others, len(values) in all.
-type Filter struct {
-	Column string
-	Pass   func(values arrow.Array) ([]uint8, error)
-	// Stats, when set, reports whether some value of a page whose
-	// statistics are st may pass: where the file has a page index, the
-	// rows of the pages it rules out at either end of a row group are not
-	// decoded in any column (see reading.narrow).
-	Stats func(st ColumnStats) bool
-	// Sift, when set, tests the values of a plain page or of a column
-	// built whole in place of Pass: it clears keep[i] for the rows it
-	// fails among those keep still holds, so that a filter that costs by
-	// the value (a join's filter of its keys) asks only of the rows the
-	// filters before it passed. Pass still tests a dictionary's values.
-	Sift func(values arrow.Array, keep []uint8) error
-}
-
 // ReadWhere reads as Read does, but only the rows that every filter
 // passes. A filter's column is tested as it is decoded, page by page, and
 // is not built unless cols names it: where its pages are
@@ -56,7 +38,7 @@ type Filter struct {
 // array of its own, in the cache; a column cols names that has plain
 // pages is built whole once and tested whole. The columns read are built
 // with the passing rows only (see keeper).
-func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []string, filters []Filter) (arrow.Record, error) {
+func ReadWhere(r io.ReaderAt, size int64, path string, groups []int, cols []string, filters []files.Filter) (arrow.Record, error) {
 	f, err := open(r, size, path)
 	if err != nil {
 		return nil, err
@@ -195,7 +177,7 @@ func (rd *reading) dictionaryEncoded(c *column) bool {
 // and the row groups' rows (checkChunk), and the memory the columns'
 // rows need against what this process may use (a row group claiming
 // 2^31-1 rows of decimals had 32 GiB allocated, and the process died).
-func (rd *reading) checkClaims(sel []*column, filters []Filter) error {
+func (rd *reading) checkClaims(sel []*column, filters []files.Filter) error {
 	cols := slices.Clone(sel)
 	for _, flt := range filters {
 		if c, err := rd.selectColumns([]string{flt.Column}); err == nil && !slices.Contains(cols, c[0]) {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/duskdata/dusk/io/files"
 )
 
 // passOf is a filter testing each value (nil for null) with keep.
@@ -87,10 +89,10 @@ func TestReadWhere(t *testing.T) {
 	tested := []string{"few", "code", "many", "flag"}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var filters []Filter
+			var filters []files.Filter
 			for _, name := range tested {
 				if keep, ok := c.filters[name]; ok {
-					filters = append(filters, Filter{Column: name, Pass: passOf(keep)})
+					filters = append(filters, files.Filter{Column: name, Pass: passOf(keep)})
 				}
 			}
 			var rows []int
@@ -122,7 +124,7 @@ func TestReadWhere(t *testing.T) {
 			rows = append(rows, i)
 		}
 	}
-	rec := readWhere(t, path, nil, []string{"many"}, []Filter{{Column: "many", Pass: passOf(odd)}, {Column: "many", Pass: passOf(third)}})
+	rec := readWhere(t, path, nil, []string{"many"}, []files.Filter{{Column: "many", Pass: passOf(odd)}, {Column: "many", Pass: passOf(third)}})
 	defer rec.Release()
 	checkRecord(t, rec, []col{many}, nil, rows)
 }
@@ -141,17 +143,17 @@ func TestReadWhereErrors(t *testing.T) {
 	defer f.Close()
 	st, _ := f.Stat()
 	for _, c := range []struct {
-		filter Filter
+		filter files.Filter
 		read   []string // x read too, or y only
 		want   string
 	}{
-		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return nil, os.ErrInvalid }}, []string{"y"}, "column x: page 0: invalid argument"},
-		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return nil, os.ErrInvalid }}, []string{"x"}, "column x: invalid argument"},
-		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return []uint8{1}, nil }}, []string{"y"}, "outcomes"},
-		{Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return []uint8{1}, nil }}, []string{"x"}, "outcomes"},
-		{Filter{Column: "nope", Pass: passOf(func(any) bool { return true })}, nil, `no column "nope"`},
+		{files.Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return nil, os.ErrInvalid }}, []string{"y"}, "column x: page 0: invalid argument"},
+		{files.Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return nil, os.ErrInvalid }}, []string{"x"}, "column x: invalid argument"},
+		{files.Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return []uint8{1}, nil }}, []string{"y"}, "outcomes"},
+		{files.Filter{Column: "x", Pass: func(arrow.Array) ([]uint8, error) { return []uint8{1}, nil }}, []string{"x"}, "outcomes"},
+		{files.Filter{Column: "nope", Pass: passOf(func(any) bool { return true })}, nil, `no column "nope"`},
 	} {
-		_, err := ReadWhere(f, st.Size(), path, nil, c.read, []Filter{c.filter})
+		_, err := ReadWhere(f, st.Size(), path, nil, c.read, []files.Filter{c.filter})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one with %q", err, c.want)
 		}

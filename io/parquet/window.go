@@ -6,6 +6,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/duskdata/dusk/io/files"
 )
 
 // window is the rows [from, to) of a row group that a read decodes.
@@ -17,7 +19,7 @@ type window struct{ from, to int }
 // lie in are not decoded in any column (a range of a sorted key, a day of
 // events written in time order). A missing or damaged index narrows
 // nothing: it only saves work.
-func (rd *reading) narrow(filters []Filter) {
+func (rd *reading) narrow(filters []files.Filter) {
 	meta := rd.file.file.Metadata()
 	floats := floatBoundsRight(meta)
 	windows := make([]window, len(rd.groups))
@@ -57,7 +59,7 @@ func (rd *reading) narrow(filters []Filter) {
 // pageWindow is the rows of row group g from the first page of c whose
 // statistics may passes to the end of the last, by c's column index and
 // the pages checkChunk walked; false where the file has no usable index.
-func (rd *reading) pageWindow(g int, c *column, floats bool, may func(ColumnStats) bool) (window, bool) {
+func (rd *reading) pageWindow(g int, c *column, floats bool, may func(files.ColumnStats) bool) (window, bool) {
 	cc := &rd.file.file.Metadata().RowGroups[g].Columns[c.leaf]
 	pages := rd.pages[[2]int{g, c.leaf}]
 	var ci format.ColumnIndex
@@ -70,7 +72,7 @@ func (rd *reading) pageWindow(g int, c *column, floats bool, may func(ColumnStat
 	}
 	first, last := -1, -1
 	for p := range n {
-		s := ColumnStats{Nulls: 1} // unknown: may hold nulls
+		s := files.ColumnStats{Nulls: 1} // unknown: may hold nulls
 		if !ci.NullPages[p] {
 			st := format.Statistics{MinValue: ci.MinValues[p], MaxValue: ci.MaxValues[p], NullCount: 1}
 			if len(ci.NullCounts) == n {

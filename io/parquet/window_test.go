@@ -8,6 +8,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/duskdata/dusk/io/files"
 )
 
 // sortedFile writes n rows of a sorted key k (a null every 97 rows), a
@@ -28,8 +30,8 @@ func sortedFile(t *testing.T, n, groupRows int) (string, []byte) {
 
 // between is a filter on k of lo <= k <= hi that counts the values its
 // test is given, with the page test when paged.
-func between(lo, hi int64, paged bool, tested *int) Filter {
-	f := Filter{Column: "k", Pass: func(a arrow.Array) ([]uint8, error) {
+func between(lo, hi int64, paged bool, tested *int) files.Filter {
+	f := files.Filter{Column: "k", Pass: func(a arrow.Array) ([]uint8, error) {
 		*tested += a.Len()
 		out := make([]uint8, a.Len())
 		for i, v := range valuesOf(a) {
@@ -40,7 +42,7 @@ func between(lo, hi int64, paged bool, tested *int) Filter {
 		return out, nil
 	}}
 	if paged {
-		f.Stats = func(st ColumnStats) bool { return !st.HasMinMax || st.MaxInt >= lo && st.MinInt <= hi }
+		f.Stats = func(st files.ColumnStats) bool { return !st.HasMinMax || st.MaxInt >= lo && st.MinInt <= hi }
 	}
 	return f
 }
@@ -60,8 +62,8 @@ func TestReadWhereSkipsPages(t *testing.T) {
 	}
 	for _, rg := range ranges {
 		var whole, paged int
-		want := readWhere(t, path, nil, []string{"k", "v", "s"}, []Filter{between(rg[0], rg[1], false, &whole)})
-		got := readWhere(t, path, nil, []string{"k", "v", "s"}, []Filter{between(rg[0], rg[1], true, &paged)})
+		want := readWhere(t, path, nil, []string{"k", "v", "s"}, []files.Filter{between(rg[0], rg[1], false, &whole)})
+		got := readWhere(t, path, nil, []string{"k", "v", "s"}, []files.Filter{between(rg[0], rg[1], true, &paged)})
 		for c := range 3 {
 			if !reflect.DeepEqual(valuesOf(got.Column(c)), valuesOf(want.Column(c))) {
 				t.Fatalf("range %v: column %s differs with the page test (%d rows, want %d)", rg, got.ColumnName(c), got.NumRows(), want.NumRows())
@@ -82,7 +84,7 @@ func TestReadWhereSkipsPages(t *testing.T) {
 func TestDamagedPageIndex(t *testing.T) {
 	path, file := sortedFile(t, 200_000, 200_000)
 	var tested int
-	want := readWhere(t, path, nil, []string{"k", "v"}, []Filter{between(100_000, 130_000, false, &tested)})
+	want := readWhere(t, path, nil, []string{"k", "v"}, []files.Filter{between(100_000, 130_000, false, &tested)})
 	defer want.Release()
 	f, err := parquet.OpenFile(bytes.NewReader(file), int64(len(file)))
 	if err != nil {
@@ -106,7 +108,7 @@ func TestDamagedPageIndex(t *testing.T) {
 			at := region.off + r.Int64N(region.n)
 			damaged[at] ^= byte(1 + r.IntN(255))
 			p := path + ".damaged"
-			rec, err := ReadWhere(bytes.NewReader(damaged), int64(len(damaged)), p, nil, []string{"k", "v"}, []Filter{between(100_000, 130_000, true, &tested)})
+			rec, err := ReadWhere(bytes.NewReader(damaged), int64(len(damaged)), p, nil, []string{"k", "v"}, []files.Filter{between(100_000, 130_000, true, &tested)})
 			if err != nil {
 				continue // named, not a panic
 			}

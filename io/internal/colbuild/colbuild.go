@@ -74,6 +74,23 @@ func (t Type) Logical() (arrow.DataType, bool) {
 	return typ, true
 }
 
+// Arrow is the column type a reader builds for t: a logical type plain
+// (dictionary strings as strings), a scanned type its own.
+func (t Type) Arrow() arrow.DataType {
+	if logical, ok := t.Logical(); ok {
+		return kernel.PlainType(logical)
+	}
+	switch t {
+	case Int64:
+		return kernel.Int64
+	case Float64:
+		return kernel.Float64
+	case Bool:
+		return kernel.Bool
+	}
+	return kernel.String
+}
+
 // Column is a named, typed column.
 type Column struct {
 	Name string `json:"name"`
@@ -88,6 +105,15 @@ type Column struct {
 
 // Schema is a file's columns, in order.
 type Schema []Column
+
+// Arrow is the schema a reader builds records of (every field nullable).
+func (s Schema) Arrow() *arrow.Schema {
+	fields := make([]arrow.Field, len(s))
+	for i, c := range s {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Type.Arrow(), Nullable: true}
+	}
+	return arrow.NewSchema(fields, nil)
+}
 
 // Names lists the column names.
 func (s Schema) Names() []string {
