@@ -17,15 +17,15 @@ import (
 	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
-	"github.com/duskdata/dusk/internal/cache"
-	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/progress"
 	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/internal/security"
 	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/internal/transport/grpcnet"
+	"github.com/duskdata/dusk/io/cache"
 	"github.com/duskdata/dusk/scheduler"
+	"github.com/duskdata/dusk/scheduler/server"
 	"github.com/duskdata/dusk/worker"
 )
 
@@ -210,7 +210,7 @@ type Client struct {
 	id     protocol.ClientID
 	net    transport.Network
 	stream transport.Stream
-	local  *cluster.Local
+	local  *localCluster
 	log    *slog.Logger
 
 	sendMu     sync.Mutex // orders what goes to the scheduler
@@ -276,7 +276,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 	schedAddr := o.address
 	if o.schedulerFile != "" && schedAddr == "" {
 		fctx, cancel := context.WithTimeout(ctx, o.connectTimeout)
-		addr, err := cluster.ReadSchedulerFile(fctx, o.schedulerFile)
+		addr, err := server.ReadSchedulerFile(fctx, o.schedulerFile)
 		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("dusk: %w", err)
@@ -297,7 +297,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		if o.gpu && o.resources["GPU"] == 0 && gpu.Available() {
 			o.resources = oneGPU(o.resources)
 		}
-		local, err := cluster.StartLocal(ctx, cluster.LocalConfig{
+		local, err := startLocal(ctx, localConfig{
 			Workers: o.workers, Threads: o.threads, Resources: o.resources, Scheduler: o.sched, Log: o.log,
 			MemoryLimit: o.memoryLimit, Fractions: o.fractions, LocalDirectory: o.localDir, Dashboard: o.dashboard,
 		})
@@ -315,7 +315,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 	defer cancel()
 	var err error
 	var welcome *protocol.Welcome
-	c.stream, welcome, err = cluster.Connect(cctx, c.net, schedAddr, &protocol.HelloClient{Version: protocol.Version, ID: c.id})
+	c.stream, welcome, err = transport.Connect(cctx, c.net, schedAddr, &protocol.HelloClient{Version: protocol.Version, ID: c.id})
 	if err != nil {
 		if c.local != nil {
 			c.local.Close()

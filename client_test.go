@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/graph"
-	"github.com/duskdata/dusk/internal/cluster"
 	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/worker/process"
 )
 
 var (
@@ -215,7 +215,7 @@ func TestWorkerLostWhileRunning(t *testing.T) {
 	// worker runs it again.
 	c.local.Workers[0].Close()
 	c.local.Workers[1].Close()
-	if _, err := c.local.AddWorker(ctx, cluster.WorkerConfig{}, c.log); err != nil {
+	if _, err := c.local.AddWorker(ctx, process.WorkerConfig{}, c.log); err != nil {
 		t.Fatal(err)
 	}
 	<-started

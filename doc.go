@@ -16,7 +16,7 @@
 // as futures: Submit, Map and Gather, like Dask's client.submit, client.map
 // and client.gather.
 //
-// Must never import: bench, cmd, examples, internal/dusktest,
-// internal/testcluster or internal/s3test: a program that uses Dusk carries
+// Must never import: bench, cmd/dusk, examples, cmd/dusktest,
+// collections/testcluster or internal/s3test: a program that uses Dusk carries
 // no benchmark or test helper.
 package dusk

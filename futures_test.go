@@ -141,7 +141,7 @@ func TestFuturesAsArguments(t *testing.T) {
 
 // A future given to FireAndForget runs though its client lets it go, and
 // the cluster then forgets it (TestFireAndForgetAcrossProcesses, in
-// internal/daemon, shows it running after its client has gone).
+// cmd/daemon, shows it running after its client has gone).
 func TestFireAndForget(t *testing.T) {
 	c := newTestClient(t, Workers(1))
 	ctx := testCtx(t, c)

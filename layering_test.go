@@ -28,7 +28,7 @@ const module = "github.com/duskdata/dusk"
 const ruleMarker = "Must never import"
 
 // phrases are the items of a rule that are not paths of the module: module
-// paths are written as they are ("internal/cluster"), anything else with a
+// paths are written as they are ("scheduler/server"), anything else with a
 // dot in its first element ("google.golang.org/grpc").
 var phrases = map[string][]string{
 	"transport":        {"internal/transport", "google.golang.org/grpc"},
@@ -96,9 +96,9 @@ func TestLayering(t *testing.T) {
 // testHelpers are the packages that exist for tests: fixtures, simulators
 // and suites. Only test files import them, so that no binary carries them
 // and a reader knows the ground floor from the scaffolding.
-var testHelpers = []string{"internal/dusktest", "internal/testcluster", "internal/transport/transporttest",
+var testHelpers = []string{"cmd/dusktest", "collections/testcluster", "internal/transport/transporttest",
 	"internal/parquettest", "internal/s3test", "internal/browsertest", "io/internal/iotest",
-	"internal/codec/codectest", "internal/kernel/typetest", "internal/memcheck", "internal/gpuemu", "internal/sim", "internal/hosts"}
+	"internal/codec/codectest", "internal/kernel/typetest", "internal/memcheck", "internal/gpuemu", "scheduler/sim", "internal/hosts"}
 
 // TestHelpersForTestsOnly checks that no package's own files import a test
 // helper (helpers may import each other), and that every package named as
@@ -122,6 +122,29 @@ func TestHelpersForTestsOnly(t *testing.T) {
 	for _, h := range testHelpers {
 		if _, ok := pkgs[h]; !ok {
 			t.Errorf("testHelpers names %s, which is no package of the module", h)
+		}
+	}
+}
+
+// TestInternalIsGround checks that internal/ is the ground floor only:
+// none of its packages but the test helpers imports a package of the
+// module outside internal/, graph apart (the task graph is data every
+// floor speaks). Drivers live beside the cores they drive
+// (scheduler/server, worker/process), the daemons under cmd/dusk.
+func TestInternalIsGround(t *testing.T) {
+	pkgs := modulePackages(t)
+	for _, name := range sortedKeys(pkgs) {
+		if !strings.HasPrefix(name, "internal/") || slices.Contains(testHelpers, name) {
+			continue
+		}
+		for _, dep := range pkgs[name].imports {
+			rel, ok := strings.CutPrefix(dep, module+"/")
+			if !ok && dep == module {
+				rel, ok = "the root package", true
+			}
+			if ok && rel != "graph" && !strings.HasPrefix(rel, "internal/") {
+				t.Errorf("%s imports %s: internal/ is the ground floor, which imports nothing above it", name, rel)
+			}
 		}
 	}
 }

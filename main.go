@@ -3,7 +3,7 @@ package dusk
 import (
 	"os"
 
-	"github.com/duskdata/dusk/internal/daemon"
+	"github.com/duskdata/dusk/cmd/daemon"
 
 	// The built-in operations, so that every worker can run them.
 	_ "github.com/duskdata/dusk/array"

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/internal/protocol"
-	"github.com/duskdata/dusk/internal/report"
+	"github.com/duskdata/dusk/worker/report"
 )
 
 // PerformanceReport runs run with ctx, whose client (WithClient) is the

@@ -10,5 +10,5 @@
 // generates and reduces each chunk block by block in one task, so no chunk
 // is ever stored.
 //
-// Must never import: scheduler, worker, internal/cluster or a transport.
+// Must never import: scheduler, worker, scheduler/server, worker/process or a transport.
 package array

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/duskdata/dusk/array"
-	"github.com/duskdata/dusk/internal/testcluster"
+	"github.com/duskdata/dusk/collections/testcluster"
 )
 
 // TestArrayGPUPath runs sums, means and elementwise arithmetic through the

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/duskdata/dusk/array"
-	"github.com/duskdata/dusk/internal/testcluster"
+	"github.com/duskdata/dusk/collections/testcluster"
 )
 
 // newClient starts a local cluster of two workers for t (testcluster.Local).

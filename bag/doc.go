@@ -24,5 +24,5 @@
 // FromDataFrame and ToDataFrame convert to and from a dataframe.Frame of
 // rows as map[string]any, lazily, a partition for a partition.
 //
-// Must never import: scheduler, worker, internal/cluster or a transport.
+// Must never import: scheduler, worker, scheduler/server, worker/process or a transport.
 package bag

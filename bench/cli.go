@@ -53,7 +53,7 @@ type Session struct {
 }
 
 // Connect reaches the cluster the suites run on. bench cannot import the
-// dusk package (it reaches internal/cluster), so the command's caller
+// dusk package (it reaches the drivers), so the command's caller
 // supplies it.
 type Connect func(ctx context.Context, c Cluster) (*Session, error)
 

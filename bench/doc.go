@@ -1,6 +1,6 @@
 // Package bench is Dusk's benchmark suite: deterministic generators for the
 // db-benchmark data layouts and the scenarios users compare engines by.
 //
-// Must never import: scheduler, worker, internal/cluster: it runs through the
+// Must never import: scheduler, worker, scheduler/server, worker/process: it runs through the
 // public API, as a user would.
 package bench

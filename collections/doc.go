@@ -7,5 +7,5 @@
 // default, which is the client most recently started by dusk.NewClient and
 // not yet closed.
 //
-// Must never import: scheduler, worker, internal/cluster, a transport.
+// Must never import: scheduler, worker, scheduler/server, worker/process, a transport.
 package collections

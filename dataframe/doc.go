@@ -12,6 +12,6 @@
 // the frame and returned by Err and by every method that runs it, so calls
 // chain without checks in between.
 //
-// Must never import: scheduler, worker, internal/cluster or a transport: plans
+// Must never import: scheduler, worker, scheduler/server, worker/process or a transport: plans
 // run through collections.Executor, which the Dusk client implements.
 package dataframe

@@ -10,9 +10,9 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/collections/testcluster"
 	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/internal/kernel"
-	"github.com/duskdata/dusk/internal/testcluster"
 )
 
 // gpuRecord makes rows without nulls, as the GPU path takes them: an

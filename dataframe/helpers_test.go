@@ -23,8 +23,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/duskdata/dusk/collections/testcluster"
 	"github.com/duskdata/dusk/dataframe"
-	"github.com/duskdata/dusk/internal/testcluster"
 	"github.com/duskdata/dusk/io/avro"
 	"github.com/duskdata/dusk/io/jsonl"
 	"github.com/duskdata/dusk/io/parquet"

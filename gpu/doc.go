@@ -10,6 +10,6 @@
 // testdata/emulator.cc runs dusk.cu on the CPU behind a stand-in driver, so
 // that the device code is tested on machines without a GPU.
 //
-// Must never import: scheduler, worker, internal/cluster or a transport; the
+// Must never import: scheduler, worker, scheduler/server, worker/process or a transport; the
 // collections reach it through an interface, never the other way round.
 package gpu

@@ -20,6 +20,6 @@
 // the others, dataframe/formats.go). Readers produce Arrow records of
 // bounded size; they know nothing of tasks or graphs. They build columns with the pure kernels of internal/kernel.
 //
-// Must never import: scheduler, worker, internal/cluster, or the collections
+// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections
 // (collections, dataframe, bag, array).
 package io

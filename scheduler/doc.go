@@ -5,7 +5,7 @@
 // keys, tell the client its key is ready or has failed).
 //
 // It has no goroutines, clocks or sockets: the driver around it (see
-// internal/cluster) does the I/O and feeds time in as task durations that the
+// scheduler/server) does the I/O and feeds time in as task durations that the
 // workers measure. Tests replay exact event sequences, failures included, from
 // the scenario files in testdata/.
 //

@@ -6,7 +6,7 @@
 //
 // Like the scheduler, the state machine has no goroutines, clocks, files,
 // locks or sockets (the layering test checks):
-// the driver in internal/cluster runs the threads and the transfers it asks for.
+// the driver in worker/process runs the threads and the transfers it asks for.
 //
 // Must never import: a transport (internal/transport, gRPC), scheduler, or the
 // collections.

@@ -2,7 +2,7 @@
 // (made with the Go port of the official generator, written as Parquet),
 // its 22 queries as Go functions over frames, and its answers.
 //
-// Must never import: scheduler, worker, internal/cluster, a transport: its
+// Must never import: scheduler, worker, scheduler/server, worker/process, a transport: its
 // queries are written as a user writes them.
 package tpch
 

@@ -1,7 +1,7 @@
 // Command dusk runs the processes of a Dusk cluster: a scheduler, and
 // workers that join it; and `dusk bench`, the benchmark suite. See `dusk -h`.
 //
-// Must never import: examples, internal/dusktest, internal/testcluster or
+// Must never import: examples, cmd/dusktest, collections/testcluster or
 // internal/s3test: the command ships no test helper.
 package main
 
@@ -13,8 +13,8 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/bench"
-	"github.com/duskdata/dusk/internal/cluster"
-	"github.com/duskdata/dusk/internal/daemon"
+	"github.com/duskdata/dusk/cmd/daemon"
+	"github.com/duskdata/dusk/internal/gctune"
 	"github.com/duskdata/dusk/internal/progress"
 )
 
@@ -27,7 +27,7 @@ func main() {
 // runBench runs `dusk bench`. Interrupted, the suite stops and its local
 // cluster closes, taking its workers' spill directories with it.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cluster.TuneGC(cluster.DataGC) // the benchmark's process is Dusk's own, as a worker's is
+	gctune.Tune(gctune.DataGC) // the benchmark's process is Dusk's own, as a worker's is
 	return bench.Main(ctx, args, stdout, stderr, connect)
 }
 

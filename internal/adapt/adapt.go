@@ -5,7 +5,7 @@
 // gracefully (each hands the results only it holds to others), down to
 // Min; never more than Max workers (Metaflow's --max-workers).
 //
-// Must never import: scheduler, worker, internal/cluster, or the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections.
 package adapt
 
 import (

@@ -2,7 +2,7 @@
 // between processes (and, later, spilling): Arrow records as LZ4-compressed
 // Arrow IPC streams, and every other type by a codec registered for it.
 //
-// Must never import: scheduler, worker, internal/cluster, a transport, or the
+// Must never import: scheduler, worker, scheduler/server, worker/process, a transport, or the
 // collections.
 package codec
 

@@ -5,7 +5,7 @@
 // a worker's own /metrics. It knows the cluster only through Source and
 // WorkerSource, so that it serves the local cluster and the daemons alike.
 //
-// Must never import: scheduler, worker, internal/cluster, a transport, or
+// Must never import: scheduler, worker, scheduler/server, worker/process, a transport, or
 // the collections.
 package dashboard
 

@@ -5,7 +5,7 @@
 // not checked (workers come and go at any address, as Dask's TLS does not
 // check them either): the CA's signature is what admits a peer.
 //
-// Must never import: scheduler, worker, internal/cluster, or the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections.
 package security
 
 import (

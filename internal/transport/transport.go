@@ -3,7 +3,7 @@
 // gRPC transport implement, so the scheduler and worker drivers do not know
 // which one they run on.
 //
-// Must never import: scheduler, worker, internal/cluster, or the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections.
 package transport
 
 import (

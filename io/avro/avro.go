@@ -39,7 +39,7 @@
 // "dusk.type" naming their Arrow type, which Read honours too (other
 // readers see the long).
 //
-// Must never import: scheduler, worker, internal/cluster, the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, the collections.
 package avro
 
 import (

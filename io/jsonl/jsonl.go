@@ -9,7 +9,7 @@
 // the schema says so), and nested objects and arrays to a string holding
 // their JSON text as it appears in the line.
 //
-// Must never import: scheduler, worker, internal/cluster, the collections
+// Must never import: scheduler, worker, scheduler/server, worker/process, the collections
 // (dataframe, bag, array).
 package jsonl
 

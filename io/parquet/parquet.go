@@ -32,7 +32,7 @@
 // Read decodes on the calling goroutine, one column after another (Dusk runs
 // a task per core); Inspect and Read may run concurrently on one file.
 //
-// Must never import: scheduler, worker, internal/cluster, the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, the collections.
 package parquet
 
 import (

@@ -5,5 +5,5 @@
 // Spill files are compressed blocks, each with its checksum.
 //
 // Must never import: scheduler, a transport (internal/transport, gRPC),
-// internal/cluster, or the collections.
+// scheduler/server, worker/process, or the collections.
 package store

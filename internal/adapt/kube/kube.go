@@ -11,7 +11,7 @@
 // binary, client-go made every worker process start 31 MB larger, and a
 // worker limited to 256 MiB spent four times as long spilling.
 //
-// Must never import: scheduler, worker, internal/cluster, or the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections.
 package kube
 
 import (

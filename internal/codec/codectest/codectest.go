@@ -1,7 +1,7 @@
 // Package codectest holds the test helper that sends a value through its
 // codec as a transfer or a spill does.
 //
-// Must never import: scheduler, worker, internal/cluster, a transport, or the
+// Must never import: scheduler, worker, scheduler/server, worker/process, a transport, or the
 // collections.
 package codectest
 

@@ -6,7 +6,7 @@
 // encoded by internal/codec: Arrow records as Arrow IPC, LZ4-compressed
 // when they leave the machine (see Compression).
 //
-// Must never import: scheduler, worker, internal/cluster, or the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections.
 package grpcnet
 
 import (

@@ -4,7 +4,7 @@
 // one may run on the other. What only one transport does (chunks,
 // compression, references handed over in process) stays in its own tests.
 //
-// Must never import: scheduler, worker, internal/cluster, or the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections.
 package transporttest
 
 import (

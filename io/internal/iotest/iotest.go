@@ -2,7 +2,7 @@
 // a record with a column of each of Dusk's types, and records read back as
 // plain Go values to compare. Only tests import it.
 //
-// Must never import: scheduler, worker, internal/cluster, or the collections.
+// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections.
 package iotest
 
 import (
