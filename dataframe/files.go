@@ -3,9 +3,7 @@ package dataframe
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -58,128 +56,6 @@ func pack(pieces []piece, target int64) []filePart {
 		size += p.bytes
 	}
 	return parts
-}
-
-// hiveColumn is a column that hive-style directories (year=2024/) give.
-type hiveColumn struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"` // int64 or string
-}
-
-var hiveSegment = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
-
-// hiveNull is the directory value that stands for null, as Hive and Spark
-// write it.
-const hiveNull = "__HIVE_DEFAULT_PARTITION__"
-
-// hivePairs returns the key=value directories of a file's path below the
-// dataset's root, in order.
-func hivePairs(path string) [][2]string {
-	body, _, _ := strings.Cut(path, "?")
-	segs := strings.Split(strings.ReplaceAll(body, "\\", "/"), "/")
-	var out [][2]string
-	for _, s := range segs[:len(segs)-1] {
-		if m := hiveSegment.FindStringSubmatch(s); m != nil {
-			v := m[2]
-			if u, err := unescapeHive(v); err == nil {
-				v = u
-			}
-			out = append(out, [2]string{m[1], v})
-		}
-	}
-	return out
-}
-
-// hiveColumns finds the hive columns of files: the key=value directories
-// every file has, in the same order, and their kinds (int64 when every
-// value is an integer). Files that disagree are an error.
-func hiveColumns(list []storage.File) ([]hiveColumn, error) {
-	if len(list) == 0 {
-		return nil, nil
-	}
-	first := hivePairs(list[0].Rel)
-	cols := make([]hiveColumn, len(first))
-	for i, p := range first {
-		cols[i] = hiveColumn{Name: p[0], Kind: "int64"}
-	}
-	for _, f := range list {
-		pairs := hivePairs(f.Rel)
-		same := len(pairs) == len(first)
-		for i := 0; same && i < len(pairs); i++ {
-			same = pairs[i][0] == cols[i].Name
-		}
-		if !same {
-			return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", f.Path, pairs, list[0].Path, first)
-		}
-		for i, p := range pairs {
-			if _, err := strconv.ParseInt(p[1], 10, 64); err != nil && p[1] != hiveNull {
-				cols[i].Kind = "string"
-			}
-		}
-	}
-	return cols, nil
-}
-
-// hiveLiterals are the values of the hive columns in path.
-func hiveLiterals(cols []hiveColumn, path string) []literal {
-	pairs := hivePairs(path)
-	out := make([]literal, len(cols))
-	for i, c := range cols {
-		v := pairs[i][1]
-		switch {
-		case v == hiveNull:
-			out[i] = literal{Kind: "null"}
-		case c.Kind == "int64":
-			n, _ := strconv.ParseInt(v, 10, 64)
-			out[i] = literal{Kind: "int64", I: n}
-		default:
-			out[i] = literal{Kind: "string", S: v}
-		}
-	}
-	return out
-}
-
-func hiveRange(l literal) colRange {
-	if l.Kind == "null" {
-		return colRange{nulls: true, allNull: true}
-	}
-	v := l.value()
-	return colRange{min: v, max: v}
-}
-
-// escapeHive and unescapeHive keep a value's '/', '=' and '%' out of a
-// directory name, as Hive does.
-func escapeHive(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '/' || c == '=' || c == '%' || c == '\\' || c == '?' || c == '*' || c < 0x20 {
-			fmt.Fprintf(&b, "%%%02X", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func unescapeHive(s string) (string, error) {
-	if !strings.Contains(s, "%") {
-		return s, nil
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			n, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return "", err
-			}
-			b.WriteByte(byte(n))
-			i += 2
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String(), nil
 }
 
 // schemaSet gathers the schemas of files for one source: they must agree,
@@ -528,34 +404,6 @@ func blockPieces(list []storage.File, datum []int, hive []hiveColumn, size int64
 	return pieces
 }
 
-// withHive adds the hive columns of files to schema.
-func withHive(schema *arrow.Schema, list []storage.File) (*arrow.Schema, []hiveColumn, error) {
-	hive, err := hiveColumns(list)
-	if err != nil {
-		return nil, nil, err
-	}
-	fields := schema.Fields()
-	for _, h := range hive {
-		if schema.HasField(h.Name) {
-			return nil, nil, fmt.Errorf("column %s is both in the list and a hive directory", h.Name)
-		}
-		fields = append(fields, arrow.Field{Name: h.Name, Type: typeNamed(h.Kind), Nullable: true})
-	}
-	return arrow.NewSchema(fields, nil), hive, nil
-}
-
-// hiveRanges are the ranges of the hive columns of a file.
-func hiveRanges(hive []hiveColumn, path string) map[string]colRange {
-	if len(hive) == 0 {
-		return nil
-	}
-	out := make(map[string]colRange, len(hive))
-	for i, l := range hiveLiterals(hive, path) {
-		out[hive[i].Name] = hiveRange(l)
-	}
-	return out
-}
-
 // readOptions are what every file reader takes besides its format's own
 // options.
 type readOptions struct {
@@ -661,12 +509,4 @@ func datumFiles(pattern string) ([]storage.File, []int, error) {
 		}
 	}
 	return list, datum, nil
-}
-
-func hiveDir(path string) string {
-	var b strings.Builder
-	for _, p := range hivePairs(path) {
-		b.WriteString(p[0] + "=" + p[1] + "/")
-	}
-	return b.String()
 }
