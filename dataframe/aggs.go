@@ -6,13 +6,14 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // Agg is an aggregation of a column within each group; its result column is
 // named like "sum(v1)" unless renamed with As.
 type Agg struct {
-	expr *exprNode // what is aggregated, where not a column: computed first
+	expr *expr.Node // what is aggregated, where not a column: computed first
 	fn   kernel.AggFunc
 	hol  string // a holistic aggregation ("median", "quantile", ...); "" for fn
 	col  string
@@ -182,12 +183,12 @@ func computeAggInputs(f *Frame, aggs []Agg) (*Frame, []Agg) {
 
 // reuseHidden is e reading each of its parts that a hidden column holds
 // from that column.
-func reuseHidden(e *exprNode, hidden map[string]string) *exprNode {
+func reuseHidden(e *expr.Node, hidden map[string]string) *expr.Node {
 	if len(e.Args) == 0 || len(hidden) == 0 {
 		return e
 	}
 	c := *e
-	c.Args = make([]*exprNode, len(e.Args))
+	c.Args = make([]*expr.Node, len(e.Args))
 	for i, a := range e.Args {
 		if col, ok := hidden[string(mustJSON(a))]; ok {
 			c.Args[i] = Col(col).n

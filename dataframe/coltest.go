@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
@@ -15,7 +16,7 @@ import (
 // columns it reads (TPC-H's l_shipdate and l_quantity in q6).
 type columnTest struct {
 	col  string
-	pred *exprNode
+	pred *expr.Node
 	// sift, in place of pred, is a test made as the task runs (the filter
 	// of a broadcast side's join keys, joinScanOp): it clears keep[i] for
 	// the rows it fails among those keep holds, as parquet.Filter's Sift.
@@ -24,12 +25,12 @@ type columnTest struct {
 
 // columnTests splits pred into tests of one column each, the conjuncts
 // of a column joined, and the rest (nil: none).
-func columnTests(pred *exprNode) ([]columnTest, *exprNode) {
-	byCol := map[string]*exprNode{}
+func columnTests(pred *expr.Node) ([]columnTest, *expr.Node) {
+	byCol := map[string]*expr.Node{}
 	var order []string
-	var rest *exprNode
+	var rest *expr.Node
 	for _, c := range conjuncts(pred) {
-		reads := c.columns(setOf{})
+		reads := c.Columns(setOf{})
 		if len(reads) != 1 {
 			rest = and(rest, c)
 			continue
@@ -72,9 +73,9 @@ func (t columnTest) passes(values arrow.Array, want arrow.DataType) ([]uint8, er
 	schema := arrow.NewSchema([]arrow.Field{{Name: t.col, Type: values.DataType(), Nullable: true}}, nil)
 	rec := array.NewRecord(schema, []arrow.Array{values}, int64(values.Len()))
 	defer rec.Release()
-	v, err := t.pred.eval(rec, nil)
+	v, err := t.pred.Eval(rec, nil)
 	if err != nil {
 		return nil, fmt.Errorf("filter %s: %w", t.pred, err)
 	}
-	return v.asMask(values.Len()).Selected(), nil
+	return v.AsMask(values.Len()).Selected(), nil
 }

@@ -27,7 +27,7 @@ func TestColumnTests(t *testing.T) {
 			tests, rest := columnTests(c.pred.n)
 			var got []string
 			for _, ct := range tests {
-				if cols := ct.pred.columns(setOf{}); len(cols) != 1 || !cols[ct.col] {
+				if cols := ct.pred.Columns(setOf{}); len(cols) != 1 || !cols[ct.col] {
 					t.Errorf("test of %s reads %v", ct.col, cols)
 				}
 				got = append(got, ct.pred.String())

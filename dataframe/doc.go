@@ -12,6 +12,14 @@
 // the frame and returned by Err and by every method that runs it, so calls
 // chain without checks in between.
 //
-// Must never import: scheduler, worker, scheduler/server, worker/process or a transport: plans
-// run through collections.Executor, which the Dusk client implements.
+// The pipeline by stage: expressions, their typing and evaluation are
+// package dataframe/expr (one table of operations); this package builds
+// them through Expr (expr.go), plans (plan.go, the nodes of frame, join,
+// groupby, sort, shuffle, files), optimizes (optimize.go, prune.go),
+// lowers each node to tasks (the *ops.go files, registered in ops.go and
+// formats.go) and runs them through the client.
+//
+// Must never import: scheduler, worker, scheduler/server, worker/process
+// or a transport: plans run through collections.Executor, which the Dusk
+// client implements.
 package dataframe

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
@@ -12,16 +13,16 @@ import (
 // Col("num_clicks").Gt(2).And(Col("area").IsIn("north", "south")). Methods
 // that take an operand accept an Expr or a Go value (int, float64, string,
 // bool, nil), which becomes a literal. Every operation an Expr can hold is
-// described once, in the table of functions.go.
-type Expr struct{ n *exprNode }
+// described once, in the table of dataframe/expr/functions.go.
+type Expr struct{ n *expr.Node }
 
 // Date is the date s, written 2006-01-02, as a literal.
 func Date(s string) Expr {
 	days, err := kernel.ParseDate(s)
 	if err != nil {
-		return Expr{&exprNode{Op: "lit", Err: "Date: " + err.Error()}}
+		return Expr{&expr.Node{Op: "lit", Err: "Date: " + err.Error()}}
 	}
-	return Expr{&exprNode{Op: "lit", Lit: &literal{Kind: "date", I: days}}}
+	return Expr{&expr.Node{Op: "lit", Lit: &expr.Literal{Kind: "date", I: days}}}
 }
 
 // Days is a duration of n days, to add to dates and timestamps.
@@ -30,29 +31,29 @@ func Days(n int) Expr { return Lit(time.Duration(n) * 24 * time.Hour) }
 // Months is n calendar months, to add to dates and timestamps (Jan 31 plus
 // one month is the last day of February, as pandas' DateOffset).
 func Months(n int) Expr {
-	return Expr{&exprNode{Op: "lit", Lit: &literal{Kind: "months", I: int64(n)}}}
+	return Expr{&expr.Node{Op: "lit", Lit: &expr.Literal{Kind: "months", I: int64(n)}}}
 }
 
 // Col refers to the column called name.
-func Col(name string) Expr { return Expr{&exprNode{Op: "col", Name: name}} }
+func Col(name string) Expr { return Expr{&expr.Node{Op: "col", Name: name}} }
 
 // Lit is a constant: an int, float64, string, bool or nil (null).
 func Lit(v any) Expr {
 	if e, ok := v.(Expr); ok {
 		return e
 	}
-	l, err := makeLiteral(v)
+	l, err := expr.MakeLiteral(v)
 	if err != nil {
-		return Expr{&exprNode{Op: "lit", Err: err.Error()}}
+		return Expr{&expr.Node{Op: "lit", Err: err.Error()}}
 	}
-	return Expr{&exprNode{Op: "lit", Lit: &l}}
+	return Expr{&expr.Node{Op: "lit", Lit: &l}}
 }
 
 // call builds the expression op(args...) with options.
-func call(op string, args ...*exprNode) *exprNode { return &exprNode{Op: op, Args: args} }
+func call(op string, args ...*expr.Node) *expr.Node { return &expr.Node{Op: op, Args: args} }
 
 func (e Expr) call(op string, operands ...any) Expr {
-	args := []*exprNode{e.n}
+	args := []*expr.Node{e.n}
 	for _, o := range operands {
 		args = append(args, Lit(o).n)
 	}
@@ -113,7 +114,7 @@ func (e Expr) IsIn(values ...any) Expr {
 			n.Values = append(n.Values, *x.n.Lit)
 			continue
 		}
-		l, err := makeLiteral(v)
+		l, err := expr.MakeLiteral(v)
 		if err != nil {
 			n.Err = err.Error()
 			break
@@ -181,8 +182,8 @@ func Coalesce(first any, rest ...any) Expr {
 
 // operands makes each value an expression's node (a literal where it is
 // not an Expr).
-func operands(vals []any) []*exprNode {
-	out := make([]*exprNode, len(vals))
+func operands(vals []any) []*expr.Node {
+	out := make([]*expr.Node, len(vals))
 	for i, v := range vals {
 		out[i] = Lit(v).n
 	}
@@ -215,24 +216,24 @@ func When(cond Expr) WhenClause { return WhenClause{cond: cond.n} }
 
 // WhenClause is a condition waiting for its value.
 type WhenClause struct {
-	args []*exprNode // earlier conditions and values
-	cond *exprNode
+	args []*expr.Node // earlier conditions and values
+	cond *expr.Node
 }
 
 // Then gives the value where the condition holds.
 func (w WhenClause) Then(v any) Conditional {
-	return Conditional{args: append(append(append([]*exprNode(nil), w.args...), w.cond), Lit(v).n)}
+	return Conditional{args: append(append(append([]*expr.Node(nil), w.args...), w.cond), Lit(v).n)}
 }
 
 // Conditional is a chain of conditions and values; finish it with Otherwise.
-type Conditional struct{ args []*exprNode }
+type Conditional struct{ args []*expr.Node }
 
 // When adds a condition, tried where the earlier ones were not true.
 func (c Conditional) When(cond Expr) WhenClause { return WhenClause{args: c.args, cond: cond.n} }
 
 // Otherwise gives the value where no condition holds (nil: null).
 func (c Conditional) Otherwise(v any) Expr {
-	return Expr{call("when", append(append([]*exprNode(nil), c.args...), Lit(v).n)...)}
+	return Expr{call("when", append(append([]*expr.Node(nil), c.args...), Lit(v).n)...)}
 }
 
 // Str gives e's string operations (Polars' .str namespace).
@@ -308,7 +309,7 @@ func (s SplitExpr) Get(i int) Expr {
 // bools are formatted first; a null operand gives null.
 func ConcatStr(parts ...any) Expr {
 	if len(parts) == 0 {
-		return Expr{&exprNode{Op: "concat_str", Err: "ConcatStr: nothing to join"}}
+		return Expr{&expr.Node{Op: "concat_str", Err: "ConcatStr: nothing to join"}}
 	}
 	return Expr{call("concat_str", operands(parts)...)}
 }
@@ -316,7 +317,7 @@ func ConcatStr(parts ...any) Expr {
 // Alias names e where a name is wanted for it (a group key of
 // GroupByExpr); it computes as e does.
 func (e Expr) Alias(name string) Expr {
-	return Expr{&exprNode{Op: "alias", Name: name, Args: []*exprNode{e.n}}}
+	return Expr{&expr.Node{Op: "alias", Name: name, Args: []*expr.Node{e.n}}}
 }
 
 // String renders e, as in ((num_clicks > 2) and (area == "north")).

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/io/files"
 	"github.com/duskdata/dusk/io/storage"
@@ -31,7 +32,7 @@ type piece struct {
 
 // mayMatch reports whether some row of p may satisfy pred, by its
 // statistics (see the package's mayMatch).
-func (p piece) mayMatch(pred *exprNode) bool {
+func (p piece) mayMatch(pred *expr.Node) bool {
 	return mayMatch(pred, func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok })
 }
 
@@ -141,7 +142,7 @@ type fileArgs struct {
 	Slices []files.Slice   `json:"slices"`
 	Schema []colSpec       `json:"schema"` // the source's columns, hive ones last
 	Hive   []hiveColumn    `json:"hive,omitempty"`
-	Values []literal       `json:"values,omitempty"` // this partition's hive values
+	Values []expr.Literal  `json:"values,omitempty"` // this partition's hive values
 	Opts   json.RawMessage `json:"opts,omitempty"`
 }
 
@@ -178,7 +179,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 	}
 	src := newSource(prefix, op, args, schema, "", sz)
 	src.stats, src.allStats = stats, stats
-	src.prune = func(pred *exprNode) ([][]byte, []map[string]colRange) {
+	src.prune = func(pred *expr.Node) ([][]byte, []map[string]colRange) {
 		var out [][]byte
 		var outStats []map[string]colRange
 		for _, part := range parts {
@@ -195,7 +196,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 		}
 		return out, outStats
 	}
-	src.scanned = func(pred *exprNode, span *keySpan) int64 {
+	src.scanned = func(pred *expr.Node, span *keySpan) int64 {
 		var n int64
 		for _, part := range parts {
 			for _, p := range part.pieces {
@@ -230,7 +231,7 @@ func readFiles(name string, raw []byte, f files.Format, extra []columnTest) (arr
 			}
 			schema = arrow.NewSchema(kept, nil)
 		}
-		hive := map[string]literal{}
+		hive := map[string]expr.Literal{}
 		for i, h := range a.Hive {
 			hive[h.Name] = a.Values[i]
 		}
@@ -283,7 +284,7 @@ func readFiles(name string, raw []byte, f files.Format, extra []columnTest) (arr
 // columns that full types: a test of a column the file lacks (null
 // there) or of a hive column is decided here, once for the slice. Nil: no
 // row passes; an empty list: every row does.
-func sliceFilters(s files.Slice, tests []columnTest, full *arrow.Schema, hive map[string]literal) ([]files.Filter, error) {
+func sliceFilters(s files.Slice, tests []columnTest, full *arrow.Schema, hive map[string]expr.Literal) ([]files.Filter, error) {
 	filters := []files.Filter{}
 	for _, t := range tests {
 		want := full.Field(full.FieldIndices(t.col)[0]).Type
@@ -302,7 +303,7 @@ func sliceFilters(s files.Slice, tests []columnTest, full *arrow.Schema, hive ma
 			continue
 		}
 		if !isHive {
-			l = literal{Kind: "null"}
+			l = expr.Literal{Kind: "null"}
 		}
 		c := constColumn(want, l, 1)
 		pass, err := t.passes(c, c.DataType())
@@ -319,7 +320,7 @@ func sliceFilters(s files.Slice, tests []columnTest, full *arrow.Schema, hive ma
 
 // conform returns rec with schema's columns: its own, nulls for those it
 // lacks, and the constant values of hive columns.
-func conform(rec arrow.Record, schema *arrow.Schema, hive map[string]literal) (arrow.Record, error) {
+func conform(rec arrow.Record, schema *arrow.Schema, hive map[string]expr.Literal) (arrow.Record, error) {
 	n := int(rec.NumRows())
 	cols := make([]arrow.Array, schema.NumFields())
 	fields := make([]arrow.Field, schema.NumFields())
@@ -339,7 +340,7 @@ func conform(rec arrow.Record, schema *arrow.Schema, hive map[string]literal) (a
 		}
 		j := rec.Schema().FieldIndices(f.Name)
 		if len(j) == 0 {
-			cols[i] = constColumn(f.Type, literal{Kind: "null"}, n)
+			cols[i] = constColumn(f.Type, expr.Literal{Kind: "null"}, n)
 			fields[i].Type = cols[i].DataType()
 			continue
 		}
@@ -355,7 +356,7 @@ func conform(rec arrow.Record, schema *arrow.Schema, hive map[string]literal) (a
 }
 
 // constColumn is n rows of one value (null for a null literal) of type t.
-func constColumn(t arrow.DataType, l literal, n int) arrow.Array {
+func constColumn(t arrow.DataType, l expr.Literal, n int) arrow.Array {
 	var valid []byte
 	if l.Kind == "null" {
 		valid = make([]byte, (n+7)/8)
@@ -371,7 +372,7 @@ func constColumn(t arrow.DataType, l literal, n int) arrow.Array {
 		return kernel.NewInt64(vals, valid)
 	case arrow.FLOAT64:
 		vals := make([]float64, n)
-		if v, ok := l.value().(float64); ok {
+		if v, ok := l.Value().(float64); ok {
 			for i := range vals {
 				vals[i] = v
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -58,7 +59,7 @@ func (f *Frame) Select(cols ...string) *Frame {
 	fields := make([]arrow.Field, len(cols))
 	seen := map[string]bool{}
 	for i, c := range cols {
-		fl, err := field(in, c)
+		fl, err := expr.Field(in, c)
 		if err != nil {
 			return failed(fmt.Errorf("Select: %w", err))
 		}
@@ -77,14 +78,14 @@ func (f *Frame) Filter(pred Expr) *Frame {
 	if f.err != nil {
 		return f
 	}
-	k, err := pred.n.kindOf(f.plan.schema())
+	k, err := pred.n.KindOf(f.plan.schema())
 	if err != nil {
 		return failed(fmt.Errorf("Filter %s: %w", pred, err))
 	}
 	if k != kernel.KindBool {
 		return failed(fmt.Errorf("Filter %s: the predicate is %s, not bool", pred, k))
 	}
-	return &Frame{plan: newFilter(f.plan, fold(pred.n))}
+	return &Frame{plan: newFilter(f.plan, expr.Fold(pred.n))}
 }
 
 // WithColumn adds the column name computed by e, or replaces the column of
@@ -97,14 +98,14 @@ func (f *Frame) WithColumn(name string, e Expr) *Frame {
 		return failed(fmt.Errorf("WithColumn: the column needs a name"))
 	}
 	in := f.plan.schema()
-	t, err := e.n.typeOf(in)
+	t, err := e.n.TypeOf(in)
 	if err == nil && t.ID() == arrow.INTERVAL_MONTHS {
 		err = fmt.Errorf("months are not a column's type: add them to a date or timestamp")
 	}
 	if err != nil {
 		return failed(fmt.Errorf("WithColumn %s = %s: %w", name, e, err))
 	}
-	return &Frame{plan: newAssign(f.plan, name, fold(e.n))}
+	return &Frame{plan: newAssign(f.plan, name, expr.Fold(e.n))}
 }
 
 // executor finds where to run f.
@@ -356,11 +357,11 @@ func (n *project) lower(l *lowering) []graph.Key {
 // filter keeps the rows where a predicate holds.
 type filter struct {
 	child node
-	pred  *exprNode
+	pred  *expr.Node
 	tok   string
 }
 
-func newFilter(child node, pred *exprNode) *filter {
+func newFilter(child node, pred *expr.Node) *filter {
 	return &filter{child: child, pred: pred, tok: token("filter", exprArgs{Expr: pred}, child)}
 }
 
@@ -379,14 +380,14 @@ func (n *filter) lower(l *lowering) []graph.Key {
 type assign struct {
 	child node
 	col   string
-	expr  *exprNode
+	expr  *expr.Node
 	out   *arrow.Schema
 	tok   string
 }
 
-func newAssign(child node, name string, e *exprNode) *assign {
+func newAssign(child node, name string, e *expr.Node) *assign {
 	in := child.schema()
-	t, _ := e.typeOf(in)
+	t, _ := e.TypeOf(in)
 	if t == nil || t.ID() == arrow.NULL {
 		t = kernel.Float64 // a column of nulls is float, as in pandas
 	}

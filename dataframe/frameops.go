@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
@@ -47,7 +48,7 @@ func (f *Frame) Rename(names map[string]string) *Frame {
 	in := f.plan.schema()
 	fields := slices.Clone(in.Fields())
 	for old, new := range names {
-		i, err := columnIndex(in, old)
+		i, err := expr.ColumnIndex(in, old)
 		if err != nil {
 			return failed(fmt.Errorf("Rename: %w", err))
 		}
@@ -70,7 +71,7 @@ func (f *Frame) Drop(cols ...string) *Frame {
 	}
 	gone := setOf{}
 	for _, c := range cols {
-		if _, err := field(f.plan.schema(), c); err != nil {
+		if _, err := expr.Field(f.plan.schema(), c); err != nil {
 			return failed(fmt.Errorf("Drop: %w", err))
 		}
 		gone[c] = true
@@ -94,7 +95,7 @@ func (f *Frame) FillNull(values map[string]any) *Frame {
 	sort.Strings(cols)
 	for _, c := range cols {
 		if f.err == nil {
-			if _, err := field(f.plan.schema(), c); err != nil {
+			if _, err := expr.Field(f.plan.schema(), c); err != nil {
 				return failed(fmt.Errorf("FillNull: %w", err))
 			}
 		}
@@ -114,7 +115,7 @@ func (f *Frame) DropNulls(subset ...string) *Frame {
 	}
 	var keep Expr
 	for i, c := range subset {
-		if _, err := field(f.plan.schema(), c); err != nil {
+		if _, err := expr.Field(f.plan.schema(), c); err != nil {
 			return failed(fmt.Errorf("DropNulls: %w", err))
 		}
 		if i == 0 {
@@ -181,13 +182,13 @@ func Concat(frames ...*Frame) *Frame {
 			j, ok := at[fl.Name]
 			if !ok {
 				at[fl.Name] = len(fields)
-				fields = append(fields, arrow.Field{Name: fl.Name, Type: plainOf(fl.Type), Nullable: true})
+				fields = append(fields, arrow.Field{Name: fl.Name, Type: kernel.PlainType(fl.Type), Nullable: true})
 				continue
 			}
-			t, ok := commonType(fields[j].Type, fl.Type)
+			t, ok := expr.CommonType(fields[j].Type, fl.Type)
 			if !ok {
 				return failed(fmt.Errorf("Concat: column %s is %s in frame 0 and %s in frame %d, which do not meet",
-					fl.Name, typeName(fields[j].Type), typeName(fl.Type), i))
+					fl.Name, expr.TypeName(fields[j].Type), expr.TypeName(fl.Type), i))
 			}
 			fields[j].Type = t
 		}
@@ -338,7 +339,7 @@ func (n *renaming) childNeed(need setOf) setOf {
 func renameOp(a *renameArgs, rec arrow.Record) (arrow.Record, error) {
 	fields := slices.Clone(rec.Schema().Fields())
 	for _, p := range a.Names {
-		i, err := columnIndex(rec.Schema(), p[0])
+		i, err := expr.ColumnIndex(rec.Schema(), p[0])
 		if err != nil {
 			return nil, err
 		}
@@ -518,7 +519,7 @@ func alignOp(a *concatArgs, rec arrow.Record) (arrow.Record, error) {
 	for i, fl := range out.Fields() {
 		j := rec.Schema().FieldIndices(fl.Name)
 		if len(j) == 0 {
-			cols[i] = retype(kernel.Nulls(physicalKind(fl.Type), n), fl.Type)
+			cols[i] = expr.Retype(kernel.Nulls(expr.PhysicalKind(fl.Type), n), fl.Type)
 			continue
 		}
 		col := rec.Column(j[0])
@@ -527,7 +528,7 @@ func alignOp(a *concatArgs, rec arrow.Record) (arrow.Record, error) {
 			cols[i] = col
 			continue
 		}
-		cast, err := castRule(plainOf(col.DataType()), fl.Type)
+		cast, err := expr.CastRule(kernel.PlainType(col.DataType()), fl.Type)
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", fl.Name, err)
 		}

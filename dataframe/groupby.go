@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -113,7 +114,7 @@ func (g *Grouped) nullGroups(what string, keys bool, op func(*Grouped) *Frame) *
 	schema := f.plan.schema()
 	hidden := make([]string, 0, 2*len(g.keys))
 	for _, k := range g.keys {
-		fl, err := field(schema, k)
+		fl, err := expr.Field(schema, k)
 		if err != nil {
 			return failed(fmt.Errorf("GroupBy(%v).%s: %w", g.keys, what, err))
 		}
@@ -148,7 +149,7 @@ func (g *Grouped) nullGroups(what string, keys bool, op func(*Grouped) *Frame) *
 // zeroOf is a value of type t to fill a key's nulls with: any will do, as
 // a hidden column tells the rows that were null apart.
 func zeroOf(t arrow.DataType) (any, error) {
-	switch kindOfType(t) {
+	switch expr.KindOfType(t) {
 	case kernel.KindInt, kernel.KindDecimal:
 		return int64(0), nil
 	case kernel.KindFloat:
@@ -164,7 +165,7 @@ func zeroOf(t arrow.DataType) (any, error) {
 	case kernel.KindDuration:
 		return time.Duration(0), nil
 	}
-	return nil, fmt.Errorf("null keys of type %s cannot group", typeName(t))
+	return nil, fmt.Errorf("null keys of type %s cannot group", expr.TypeName(t))
 }
 
 // SplitOut spreads the result over n partitions by a hash of the keys, as
@@ -214,10 +215,10 @@ func emptyAnswer(schema *arrow.Schema, aggs []Agg) (arrow.Record, error) {
 		t := schema.Field(i).Type
 		zero := a.hol == "nunique" || a.hol == "" && (a.fn == kernel.Sum || a.fn == kernel.Count || a.fn == kernel.Size)
 		switch {
-		case zero && physicalKind(t) == kernel.KindFloat:
-			cols[i] = retype(kernel.NewFloat64([]float64{0}, nil), t)
+		case zero && expr.PhysicalKind(t) == kernel.KindFloat:
+			cols[i] = expr.Retype(kernel.NewFloat64([]float64{0}, nil), t)
 		case zero:
-			cols[i] = retype(kernel.NewInt64([]int64{0}, nil), t)
+			cols[i] = expr.Retype(kernel.NewInt64([]int64{0}, nil), t)
 		default:
 			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, t, 1)
 		}
@@ -238,7 +239,7 @@ func (g *Grouped) check(what string) ([]arrow.Field, setOf, error) {
 	var fields []arrow.Field
 	names := setOf{}
 	for _, k := range g.keys {
-		fl, err := field(in, k)
+		fl, err := expr.Field(in, k)
 		if err != nil {
 			return nil, nil, fmt.Errorf("GroupBy: %w", err)
 		}
@@ -274,7 +275,7 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 					return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: %w", g.keys, what, a.Name(), err)
 				}
 			}
-			colType := plainOf(in.Field(in.FieldIndices(a.col)[0]).Type)
+			colType := kernel.PlainType(in.Field(in.FieldIndices(a.col)[0]).Type)
 			switch {
 			case a.hol == "":
 				typ = aggResultType(a.fn, colType)
@@ -310,7 +311,7 @@ func aggResultType(fn kernel.AggFunc, t arrow.DataType) arrow.DataType {
 	switch t := t.(type) {
 	case *arrow.Decimal128Type:
 		if fn == kernel.Sum {
-			return &arrow.Decimal128Type{Precision: decimalMaxPrecision, Scale: t.Scale}
+			return &arrow.Decimal128Type{Precision: expr.DecimalMaxPrecision, Scale: t.Scale}
 		}
 		return t
 	case *arrow.Date32Type, *arrow.TimestampType, *arrow.DurationType:
@@ -321,7 +322,7 @@ func aggResultType(fn kernel.AggFunc, t arrow.DataType) arrow.DataType {
 
 // numericOr checks that col exists and suits a, and returns its kind.
 func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, error) {
-	fl, err := field(in, col)
+	fl, err := expr.Field(in, col)
 	if err != nil {
 		return 0, err
 	}
@@ -443,7 +444,7 @@ func (g *Grouped) Apply(name string, out *arrow.Schema) *Frame {
 }
 
 func numericColumn(s *arrow.Schema, col string) error {
-	fl, err := field(s, col)
+	fl, err := expr.Field(s, col)
 	if err != nil {
 		return err
 	}

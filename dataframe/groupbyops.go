@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/alloc"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
@@ -39,7 +40,7 @@ func keyColumns(rec arrow.Record, keys []string) ([]arrow.Array, []arrow.DataTyp
 	cols := make([]arrow.Array, len(keys))
 	types := make([]arrow.DataType, len(keys))
 	for i, k := range keys {
-		j, err := columnIndex(rec.Schema(), k)
+		j, err := expr.ColumnIndex(rec.Schema(), k)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -152,7 +153,7 @@ func rowStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int3
 			states[i] = []arrow.Array{count()}
 			continue
 		}
-		j, err := columnIndex(rec.Schema(), a.Aggs[i].Col)
+		j, err := expr.ColumnIndex(rec.Schema(), a.Aggs[i].Col)
 		if err != nil {
 			return nil, err
 		}
@@ -236,7 +237,7 @@ func partialStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []i
 	for i, fn := range fns {
 		cols := make([]arrow.Array, fn.Inputs())
 		for c, name := range []string{a.Aggs[i].Col, a.Aggs[i].Col2}[:fn.Inputs()] {
-			j, err := columnIndex(rec.Schema(), name)
+			j, err := expr.ColumnIndex(rec.Schema(), name)
 			if err != nil {
 				return nil, err
 			}
@@ -324,7 +325,7 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 		res := kernel.Final(fn, rec.Columns()[col:col+k])
 		defer res.Release()
 		if j := len(a.Keys) + i; j < len(a.Out) {
-			res = retype(res, typeNamed(a.Out[j].Type))
+			res = expr.Retype(res, typeNamed(a.Out[j].Type))
 		}
 		fields = append(fields, arrow.Field{Name: a.Aggs[i].As, Type: res.DataType(), Nullable: true})
 		cols = append(cols, res)
@@ -410,7 +411,7 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 	n := groupCount(gkeys)
 	switch a.Mode {
 	case modeTopN:
-		col, err := columnIndex(rec.Schema(), a.Col)
+		col, err := expr.ColumnIndex(rec.Schema(), a.Col)
 		if err != nil {
 			return nil, err
 		}
@@ -452,7 +453,7 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 	}
 	for i, r := range results {
 		if j := len(a.Keys) + i; j < len(a.Out) {
-			if t := retype(r, typeNamed(a.Out[j].Type)); t != r {
+			if t := expr.Retype(r, typeNamed(a.Out[j].Type)); t != r {
 				r.Release()
 				r, results[i], cols[len(a.Keys)+i] = t, t, t
 			}
@@ -482,7 +483,7 @@ func holisticAggs(a *groupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.A
 	for _, s := range a.Aggs {
 		var col arrow.Array
 		if s.Col != "" {
-			j, err := columnIndex(rec.Schema(), s.Col)
+			j, err := expr.ColumnIndex(rec.Schema(), s.Col)
 			if err != nil {
 				return fail(err)
 			}

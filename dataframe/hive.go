@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/io/storage"
 )
 
@@ -76,29 +77,29 @@ func hiveColumns(list []storage.File) ([]hiveColumn, error) {
 }
 
 // hiveLiterals are the values of the hive columns in path.
-func hiveLiterals(cols []hiveColumn, path string) []literal {
+func hiveLiterals(cols []hiveColumn, path string) []expr.Literal {
 	pairs := hivePairs(path)
-	out := make([]literal, len(cols))
+	out := make([]expr.Literal, len(cols))
 	for i, c := range cols {
 		v := pairs[i][1]
 		switch {
 		case v == hiveNull:
-			out[i] = literal{Kind: "null"}
+			out[i] = expr.Literal{Kind: "null"}
 		case c.Kind == "int64":
 			n, _ := strconv.ParseInt(v, 10, 64)
-			out[i] = literal{Kind: "int64", I: n}
+			out[i] = expr.Literal{Kind: "int64", I: n}
 		default:
-			out[i] = literal{Kind: "string", S: v}
+			out[i] = expr.Literal{Kind: "string", S: v}
 		}
 	}
 	return out
 }
 
-func hiveRange(l literal) colRange {
+func hiveRange(l expr.Literal) colRange {
 	if l.Kind == "null" {
 		return colRange{nulls: true, allNull: true}
 	}
-	v := l.value()
+	v := l.Value()
 	return colRange{min: v, max: v}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -87,11 +88,11 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	ls, rs := f.plan.schema(), right.plan.schema()
 	cast := false
 	for i := range lon {
-		lf, err := field(ls, lon[i])
+		lf, err := expr.Field(ls, lon[i])
 		if err != nil {
 			return failed(fmt.Errorf("Merge: left key: %w", err))
 		}
-		rf, err := field(rs, ron[i])
+		rf, err := expr.Field(rs, ron[i])
 		if err != nil {
 			return failed(fmt.Errorf("Merge: right key: %w", err))
 		}
@@ -101,16 +102,16 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 		// Numbers of different types join by value: both keys become
 		// their common type (an int32 key joins an int64 one as int64, a
 		// decimal(12,2) a decimal(18,2) one as decimal(18,2)).
-		kl, kr := kindOfType(lf.Type), kindOfType(rf.Type)
-		if !isNumberKind(kl) || !isNumberKind(kr) {
+		kl, kr := expr.KindOfType(lf.Type), expr.KindOfType(rf.Type)
+		if !expr.IsNumberKind(kl) || !expr.IsNumberKind(kr) {
 			return failed(fmt.Errorf("Merge: key columns of different types: left %s is %s, right %s is %s",
 				lon[i], kernel.TypeName(lf.Type), ron[i], kernel.TypeName(rf.Type)))
 		}
-		common := numberSupertype(lf.Type, rf.Type)
-		if w, ok := wideChoice([]arrow.DataType{lf.Type, rf.Type}, []int{0, 1}); ok {
+		common := expr.NumberSupertype(lf.Type, rf.Type)
+		if w, ok := expr.WideChoice([]arrow.DataType{lf.Type, rf.Type}, []int{0, 1}); ok {
 			common = w // a decimal wide enough for both, its values exact
 		} else if kl == kernel.KindDecimal || kr == kernel.KindDecimal {
-			common, _ = commonType(lf.Type, rf.Type) // decimal(18, the larger scale), or float64
+			common, _ = expr.CommonType(lf.Type, rf.Type) // decimal(18, the larger scale), or float64
 		}
 		if !arrow.TypeEqual(lf.Type, common) {
 			f = f.WithColumn(lon[i], Col(lon[i]).Cast(common))

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
@@ -359,7 +360,7 @@ func sideTable(op string, on []string, v any) (*builtSide, error) {
 func partsOf(recs []arrow.Record, name string) ([]arrow.Array, error) {
 	out := make([]arrow.Array, len(recs))
 	for i, r := range recs {
-		j, err := columnIndex(r.Schema(), name)
+		j, err := expr.ColumnIndex(r.Schema(), name)
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -142,7 +143,7 @@ func (s *keySpan) share(p piece) int64 {
 // rangeOf is the predicate that keeps the right rows a left partition of
 // keys within r may meet: lo <= col <= hi, or null where the partition may
 // have null keys (null keys meet).
-func rangeOf(col string, r keyRange) *exprNode {
+func rangeOf(col string, r keyRange) *expr.Node {
 	in := Col(col).Between(r.lo, r.hi)
 	if r.nulls {
 		in = in.Or(Col(col).IsNull())

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
@@ -51,8 +52,8 @@ type selectArgs struct {
 }
 
 type exprArgs struct {
-	Name string    `json:"name,omitempty"`
-	Expr *exprNode `json:"expr"`
+	Name string     `json:"name,omitempty"`
+	Expr *expr.Node `json:"expr"`
 }
 
 type headArgs struct {
@@ -120,7 +121,7 @@ func selectOp(a *selectArgs, rec arrow.Record) (arrow.Record, error) {
 	cols := make([]arrow.Array, len(a.Columns))
 	fields := make([]arrow.Field, len(a.Columns))
 	for i, name := range a.Columns {
-		j, err := columnIndex(rec.Schema(), name)
+		j, err := expr.ColumnIndex(rec.Schema(), name)
 		if err != nil {
 			return nil, err
 		}
@@ -130,15 +131,15 @@ func selectOp(a *selectArgs, rec arrow.Record) (arrow.Record, error) {
 }
 
 func filterOp(tc *registry.Context, a *exprArgs, rec arrow.Record) (arrow.Record, error) {
-	v, err := a.Expr.eval(rec, accelerator(tc))
+	v, err := a.Expr.Eval(rec, accelerator(tc))
 	if err != nil {
 		return nil, err
 	}
-	return kernel.Filter(rec, v.asMask(int(rec.NumRows())).Selected()), nil
+	return kernel.Filter(rec, v.AsMask(int(rec.NumRows())).Selected()), nil
 }
 
 func withColumnOp(tc *registry.Context, a *exprArgs, rec arrow.Record) (arrow.Record, error) {
-	col, err := a.Expr.evalColumn(rec, accelerator(tc))
+	col, err := a.Expr.EvalColumn(rec, accelerator(tc))
 	if err != nil {
 		return nil, err
 	}

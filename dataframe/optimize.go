@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
@@ -62,19 +63,19 @@ func rewriteErr(n node, fn func(node) (node, error)) (node, error) {
 }
 
 // and is a ∧ b, either of which may be nil.
-func and(a, b *exprNode) *exprNode {
+func and(a, b *expr.Node) *expr.Node {
 	switch {
 	case a == nil:
 		return b
 	case b == nil:
 		return a
 	}
-	return &exprNode{Op: "and", Args: []*exprNode{a, b}}
+	return &expr.Node{Op: "and", Args: []*expr.Node{a, b}}
 }
 
 // andNew is a ∧ b without b's conjuncts that a has already (a predicate
 // derived again where a filter is pushed a second time).
-func andNew(a, b *exprNode) *exprNode {
+func andNew(a, b *expr.Node) *expr.Node {
 	if a == nil || b == nil {
 		return and(a, b)
 	}
@@ -91,36 +92,36 @@ func andNew(a, b *exprNode) *exprNode {
 }
 
 // or is a ∨ b, a of which may be nil.
-func or(a, b *exprNode) *exprNode {
+func or(a, b *expr.Node) *expr.Node {
 	if a == nil {
 		return b
 	}
-	return &exprNode{Op: "or", Args: []*exprNode{a, b}}
+	return &expr.Node{Op: "or", Args: []*expr.Node{a, b}}
 }
 
 // disjuncts splits a predicate at its top-level ors.
-func disjuncts(e *exprNode) []*exprNode {
+func disjuncts(e *expr.Node) []*expr.Node {
 	if e.Op == "or" {
 		return append(disjuncts(e.Args[0]), disjuncts(e.Args[1])...)
 	}
-	return []*exprNode{e}
+	return []*expr.Node{e}
 }
 
 // conjuncts splits a predicate at its top-level ands.
-func conjuncts(e *exprNode) []*exprNode {
+func conjuncts(e *expr.Node) []*expr.Node {
 	if e.Op == "and" {
 		return append(conjuncts(e.Args[0]), conjuncts(e.Args[1])...)
 	}
-	return []*exprNode{e}
+	return []*expr.Node{e}
 }
 
 // renamed is e reading the columns renames maps to instead.
-func renamed(e *exprNode, renames map[string]string) *exprNode {
+func renamed(e *expr.Node, renames map[string]string) *expr.Node {
 	c := *e
 	if c.Op == "col" {
 		c.Name = renames[c.Name]
 	}
-	c.Args = make([]*exprNode, len(e.Args))
+	c.Args = make([]*expr.Node, len(e.Args))
 	for i, a := range e.Args {
 		c.Args[i] = renamed(a, renames)
 	}
@@ -129,8 +130,8 @@ func renamed(e *exprNode, renames map[string]string) *exprNode {
 
 // pushFilter returns a plan equal to c filtered by pred, with pred as close
 // to the data as it can go.
-func pushFilter(pred *exprNode, c node) node {
-	reads := pred.columns(setOf{})
+func pushFilter(pred *expr.Node, c node) node {
+	reads := pred.Columns(setOf{})
 	switch c := c.(type) {
 	case *source:
 		return c.narrowed(c.cols, andNew(c.pred, pred))
@@ -159,9 +160,9 @@ func pushFilter(pred *exprNode, c node) node {
 		if c.args.Mode == modeApply {
 			break
 		}
-		var below, above *exprNode
+		var below, above *expr.Node
 		for _, e := range conjuncts(pred) {
-			if cols := e.columns(setOf{}); len(cols) > 0 && allIn(cols, c.args.Keys) {
+			if cols := e.Columns(setOf{}); len(cols) > 0 && allIn(cols, c.args.Keys) {
 				below = and(below, e)
 			} else {
 				above = and(above, e)
@@ -195,10 +196,10 @@ func allIn(set setOf, cols []string) bool {
 // conjunct that reads both sides and is a disjunction stays above the
 // join, but what it implies of one side's rows goes to that side too
 // (sideOfOr; as Spark's PushExtraPredicateThroughJoin).
-func pushIntoJoin(pred *exprNode, j *join) node {
+func pushIntoJoin(pred *expr.Node, j *join) node {
 	how := j.spec.How
 	canLeft, canRight := keepsLeft(how), how == kernel.Inner || how == kernel.Right
-	var left, right, rest *exprNode
+	var left, right, rest *expr.Node
 	for _, e := range conjuncts(pred) {
 		toLeft, toRight := j.sides(e)
 		pushed := false
@@ -241,9 +242,9 @@ func pushIntoJoin(pred *exprNode, j *join) node {
 
 // sides returns the renames that make e read the left side's columns and
 // the right side's, each nil where e reads a column the side lacks.
-func (j *join) sides(e *exprNode) (toLeft, toRight map[string]string) {
+func (j *join) sides(e *expr.Node) (toLeft, toRight map[string]string) {
 	toLeft, toRight = map[string]string{}, map[string]string{}
-	for col := range e.columns(setOf{}) {
+	for col := range e.Columns(setOf{}) {
 		i := slices.IndexFunc(j.spec.Cols, func(c joinCol) bool { return c.Name == col })
 		if i < 0 {
 			return nil, nil
@@ -279,13 +280,13 @@ func (j *join) sides(e *exprNode) (toLeft, toRight map[string]string) {
 // containers, sizes and quantities: its parts are read where one of the
 // three holds of the part alone (2,000 of 2 million at SF10) and its lines
 // where a quantity is within one of the three ranges.
-func (j *join) sideOfOr(e *exprNode, side int) *exprNode {
-	var out *exprNode
+func (j *join) sideOfOr(e *expr.Node, side int) *expr.Node {
+	var out *expr.Node
 	for _, d := range disjuncts(e) {
-		var part *exprNode
+		var part *expr.Node
 		for _, c := range conjuncts(d) {
 			toLeft, toRight := j.sides(c)
-			if to := []map[string]string{toLeft, toRight}[side]; to != nil && len(c.columns(setOf{})) > 0 {
+			if to := []map[string]string{toLeft, toRight}[side]; to != nil && len(c.Columns(setOf{})) > 0 {
 				part = and(part, renamed(c, to))
 			}
 		}
@@ -369,14 +370,14 @@ func (p *pruner) prune(n node, need setOf) node {
 		cols = atLeastOne(cols, n.out)
 		return newProject(p.prune(n.child, setOf{}.add(cols...)), cols)
 	case *filter:
-		return newFilter(p.prune(n.child, n.pred.columns(with())), n.pred)
+		return newFilter(p.prune(n.child, n.pred.Columns(with())), n.pred)
 	case *assign:
 		if !need[n.col] {
 			return p.prune(n.child, need)
 		}
 		childNeed := with()
 		delete(childNeed, n.col)
-		return newAssign(p.prune(n.child, n.expr.columns(childNeed)), n.col, n.expr)
+		return newAssign(p.prune(n.child, n.expr.Columns(childNeed)), n.col, n.expr)
 	case *groupAgg:
 		return newGroupAgg(p.prune(n.child, n.needs()), n.args, n.out, n.splitOut)
 	case *join:

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
@@ -264,7 +265,7 @@ func (s *sideRows) copiedColumn(name string) (parts []arrow.Array, ok bool) {
 			}
 			continue
 		}
-		j, err := columnIndex(s.recs[k].Schema(), name)
+		j, err := expr.ColumnIndex(s.recs[k].Schema(), name)
 		if err != nil {
 			return nil, false
 		}

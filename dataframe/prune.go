@@ -1,6 +1,10 @@
 package dataframe
 
-import "cmp"
+import (
+	"cmp"
+
+	"github.com/duskdata/dusk/dataframe/expr"
+)
 
 // colRange is what a reader knows of a column's values in a unit of data
 // (a Parquet row group, a hive directory) before reading it: their least and
@@ -15,7 +19,7 @@ type colRange struct {
 // mayMatch reports whether some row described by ranges may satisfy e: it
 // is false only when the ranges prove that no row does, so that the reader
 // can skip the unit. ranges returns false for a column it knows nothing of.
-func mayMatch(e *exprNode, ranges func(col string) (colRange, bool)) bool {
+func mayMatch(e *expr.Node, ranges func(col string) (colRange, bool)) bool {
 	switch e.Op {
 	case "and":
 		return mayMatch(e.Args[0], ranges) && mayMatch(e.Args[1], ranges)
@@ -37,7 +41,7 @@ func mayMatch(e *exprNode, ranges func(col string) (colRange, bool)) bool {
 			return !ok || !r.allNull
 		}
 		for _, v := range e.Values {
-			if within(v.value(), r) {
+			if within(v.Value(), r) {
 				return true
 			}
 		}
@@ -60,7 +64,7 @@ func mayMatch(e *exprNode, ranges func(col string) (colRange, bool)) bool {
 		if r.min == nil {
 			return true
 		}
-		v := lit.Lit.value()
+		v := lit.Lit.Value()
 		lo, okLo := compare(r.min, v)
 		hi, okHi := compare(r.max, v)
 		if !okLo || !okHi {

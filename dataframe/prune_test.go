@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/io/parquet"
 )
 
@@ -105,8 +106,8 @@ func TestMayMatchNeverSkipsAMatch(t *testing.T) {
 
 // holds evaluates the test predicates on one row, as SQL does: a
 // comparison with null is not true.
-func holds(e *exprNode, a *int64, s string) bool {
-	val := func(n *exprNode) (float64, string, bool) {
+func holds(e *expr.Node, a *int64, s string) bool {
+	val := func(n *expr.Node) (float64, string, bool) {
 		switch {
 		case n.Op == "col" && n.Name == "a":
 			if a == nil {
@@ -116,7 +117,7 @@ func holds(e *exprNode, a *int64, s string) bool {
 		case n.Op == "col":
 			return 0, s, true
 		}
-		switch v := n.Lit.value().(type) {
+		switch v := n.Lit.Value().(type) {
 		case int64:
 			return float64(v), "", true
 		case float64:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
@@ -26,7 +27,7 @@ func (f *Frame) Shuffle(n int, cols ...string) *Frame {
 		return failed(fmt.Errorf("Shuffle: no columns given"))
 	}
 	for _, c := range cols {
-		if _, err := field(f.plan.schema(), c); err != nil {
+		if _, err := expr.Field(f.plan.schema(), c); err != nil {
 			return failed(fmt.Errorf("Shuffle: %w", err))
 		}
 	}
@@ -197,7 +198,7 @@ func (f *Frame) DropDuplicates(subset ...string) *Frame {
 		return f
 	}
 	for _, c := range subset {
-		if _, err := field(f.plan.schema(), c); err != nil {
+		if _, err := expr.Field(f.plan.schema(), c); err != nil {
 			return failed(fmt.Errorf("DropDuplicates: %w", err))
 		}
 	}

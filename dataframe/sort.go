@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/array"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
@@ -41,7 +42,7 @@ func (f *Frame) SortValues(cols []string, ascending ...bool) *Frame {
 		return failed(fmt.Errorf("SortValues: %d columns but %d directions", len(cols), len(ascending)))
 	}
 	for _, c := range cols {
-		if _, err := field(f.plan.schema(), c); err != nil {
+		if _, err := expr.Field(f.plan.schema(), c); err != nil {
 			return failed(fmt.Errorf("SortValues: %w", err))
 		}
 	}
@@ -63,31 +64,31 @@ func (f *Frame) Loc(lo, hi any) *Frame {
 	if idx == "" {
 		return failed(fmt.Errorf("Loc: the frame has no sorted index: call SetIndex first"))
 	}
-	fl, _ := field(f.plan.schema(), idx)
+	fl, _ := expr.Field(f.plan.schema(), idx)
 	kind, _ := kernel.KindOf(fl.Type)
-	bounds := make([]*literal, 2)
+	bounds := make([]*expr.Literal, 2)
 	for i, v := range []any{lo, hi} {
 		if v == nil {
 			continue
 		}
-		var l literal
+		var l expr.Literal
 		if e, ok := v.(Expr); ok && e.n.Op == "lit" && e.n.Lit != nil { // Date("1994-01-01")
 			l = *e.n.Lit
 		} else {
 			var err error
-			if l, err = makeLiteral(v); err != nil {
+			if l, err = expr.MakeLiteral(v); err != nil {
 				return failed(fmt.Errorf("Loc: %w", err))
 			}
 		}
 		numeric := func(k kernel.Kind) bool { return k == kernel.KindInt || k == kernel.KindFloat }
-		if lk := l.kind(); kind == kernel.KindBool || numeric(lk) != numeric(kind) || !numeric(kind) && lk != kind {
-			return failed(fmt.Errorf("Loc: bound %v is %s, the index %s is %s", v, l.kind(), idx, kind))
+		if lk := l.LogicalKind(); kind == kernel.KindBool || numeric(lk) != numeric(kind) || !numeric(kind) && lk != kind {
+			return failed(fmt.Errorf("Loc: bound %v is %s, the index %s is %s", v, l.LogicalKind(), idx, kind))
 		}
 		if ts, ok := fl.Type.(*arrow.TimestampType); ok {
 			// The bound in the index's unit: the first value at or after lo,
 			// the last at or before hi.
 			div := int64(1e9) / kernel.UnitsPerSecond(ts.Unit)
-			l.I = floorDiv(l.I+int64(1-i)*(div-1), div)
+			l.I = expr.FloorDiv(l.I+int64(1-i)*(div-1), div)
 		}
 		bounds[i] = &l
 	}
@@ -161,7 +162,7 @@ func sampleOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := columnIndex(rec.Schema(), a.By[0])
+	j, err := expr.ColumnIndex(rec.Schema(), a.By[0])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opSample, err)
 	}
@@ -232,7 +233,7 @@ func rangeSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := columnIndex(rec.Schema(), a.By[0])
+	j, err := expr.ColumnIndex(rec.Schema(), a.By[0])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opRangeSplit, err)
 	}
@@ -259,9 +260,9 @@ func sortRowsOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 }
 
 type locArgs struct {
-	Col string   `json:"col"`
-	Lo  *literal `json:"lo,omitempty"`
-	Hi  *literal `json:"hi,omitempty"`
+	Col string        `json:"col"`
+	Lo  *expr.Literal `json:"lo,omitempty"`
+	Hi  *expr.Literal `json:"hi,omitempty"`
 }
 
 // loc selects a range of a sorted index.
@@ -282,7 +283,7 @@ func (n *loc) children() []node           { return []node{n.child} }
 func (n *loc) with(c []node) node         { return newLoc(c[0], n.args) }
 func (n *loc) partitioning() partitioning { return n.child.partitioning() }
 func (n *loc) explain() string {
-	b := func(l *literal) string {
+	b := func(l *expr.Literal) string {
 		if l == nil {
 			return "…"
 		}
@@ -303,16 +304,16 @@ func locOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := columnIndex(rec.Schema(), a.Col)
+	j, err := expr.ColumnIndex(rec.Schema(), a.Col)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opLoc, err)
 	}
 	var lo, hi any
 	if a.Lo != nil {
-		lo = a.Lo.value()
+		lo = a.Lo.Value()
 	}
 	if a.Hi != nil {
-		hi = a.Hi.value()
+		hi = a.Hi.Value()
 	}
 	start, end := kernel.SortedRange(rec.Column(j), lo, hi)
 	return rec.NewSlice(int64(start), int64(end)), nil
@@ -337,7 +338,7 @@ func (f *Frame) topN(what string, n int, cols []string, asc bool) *Frame {
 		return failed(fmt.Errorf("%s: no columns given", what))
 	}
 	for _, c := range cols {
-		if _, err := field(f.plan.schema(), c); err != nil {
+		if _, err := expr.Field(f.plan.schema(), c); err != nil {
 			return failed(fmt.Errorf("%s: %w", what, err))
 		}
 	}

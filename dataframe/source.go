@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
@@ -101,23 +102,23 @@ type source struct {
 	op    string
 	args  [][]byte
 	full  *arrow.Schema
-	base  string    // the token of the unnarrowed source
-	cols  []string  // the columns kept, in full's order; nil: all
-	pred  *exprNode // rows kept; nil: all
-	bytes int64     // the input's size, for choosing broadcast joins; -1: unknown
-	rows  int64     // the input's rows (before pred); -1: unknown
+	base  string     // the token of the unnarrowed source
+	cols  []string   // the columns kept, in full's order; nil: all
+	pred  *expr.Node // rows kept; nil: all
+	bytes int64      // the input's size, for choosing broadcast joins; -1: unknown
+	rows  int64      // the input's rows (before pred); -1: unknown
 	out   *arrow.Schema
 	tok   string
 	// all are the partitions' arguments before pruning; prune, when set,
 	// returns those of the partitions that may hold rows where pred holds
 	// (a reader's statistics rule the others out), with their statistics.
 	all   [][]byte
-	prune func(pred *exprNode) ([][]byte, []map[string]colRange)
+	prune func(pred *expr.Node) ([][]byte, []map[string]colRange)
 	// scanned, with prune, is how many bytes a read of the rows where pred
 	// holds decodes: those of the pieces the statistics do not rule out,
 	// and of a piece whose page index bounds span's column, the share of
 	// its values within span (nil: all).
-	scanned func(pred *exprNode, span *keySpan) int64
+	scanned func(pred *expr.Node, span *keySpan) int64
 	// stats, where the reader has them, are what each partition's (args')
 	// statistics say of its columns' values; allStats those of all.
 	stats, allStats []map[string]colRange
@@ -128,7 +129,7 @@ type source struct {
 type sourceArgs struct {
 	Src  json.RawMessage `json:"src"`
 	Cols []string        `json:"cols,omitempty"`
-	Pred *exprNode       `json:"pred,omitempty"`
+	Pred *expr.Node      `json:"pred,omitempty"`
 }
 
 func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string, sz size) *source {
@@ -144,7 +145,7 @@ func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string
 
 // narrowed returns the source reading only cols (nil: all) and keeping the
 // rows where pred holds (nil: all).
-func (n *source) narrowed(cols []string, pred *exprNode) *source {
+func (n *source) narrowed(cols []string, pred *expr.Node) *source {
 	c := *n
 	c.cols, c.pred, c.out, c.args, c.stats = cols, pred, n.full, n.all, n.allStats
 	if pred != nil && n.prune != nil {
@@ -251,7 +252,7 @@ func readWith(name string, raw []byte, tests bool, extra []columnTest, read func
 	}
 	if cols != nil && pred != nil {
 		cols = slices.Clone(cols)
-		for c := range pred.columns(setOf{}) {
+		for c := range pred.Columns(setOf{}) {
 			if !slices.Contains(cols, c) {
 				cols = append(cols, c)
 			}
@@ -513,7 +514,7 @@ func FromRecords[T any](rows []T, npartitions int) *Frame {
 	}
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
-		fields[i] = arrow.Field{Name: c.name, Type: exprType(c.kind), Nullable: true}
+		fields[i] = arrow.Field{Name: c.name, Type: expr.TypeOfKind(c.kind), Nullable: true}
 	}
 	schema := arrow.NewSchema(fields, nil)
 	var recs []arrow.Record

@@ -1,4 +1,4 @@
-package dataframe
+package expr
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ func numberFunctions() []*function {
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 				t, _, err := arithRule(op, in[0], in[1])
 				if err != nil {
-					return nil, fmt.Errorf("cannot compute %s: %s %s %s: %w", c.n, describe(c.n.Args[0], in[0]), op, describe(c.n.Args[1], in[1]), err)
+					return nil, fmt.Errorf("cannot compute %s: %s %s %s: %w", c.n, Describe(c.n.Args[0], in[0]), op, Describe(c.n.Args[1], in[1]), err)
 				}
 				return t, nil
 			},
@@ -46,30 +46,30 @@ func numberFunctions() []*function {
 			}}
 	}
 	out = append(out,
-		binary("mod", kernel.Mod, numberSupertype),
+		binary("mod", kernel.Mod, NumberSupertype),
 		binary("pow", kernel.Pow, func(a, b arrow.DataType) arrow.DataType { return kernel.Float64 }))
 	for op := kernel.Neg; op <= kernel.Ceil; op++ {
 		out = append(out, &function{name: op.String(), arity: 1, format: callFormat,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
-				if kindOfType(in[0]) == kernel.KindDecimal {
+				if KindOfType(in[0]) == kernel.KindDecimal {
 					if op == kernel.Sqrt || op == kernel.Log || op == kernel.Exp {
 						return kernel.Float64, nil
 					}
 					return in[0], nil // exact, at its own scale
 				}
-				k, err := op.ResultKind(kindOfType(in[0]))
+				k, err := op.ResultKind(KindOfType(in[0]))
 				if err != nil {
-					return nil, fmt.Errorf("%s needs a number, but %s is not", op, describe(c.n.Args[0], in[0]))
+					return nil, fmt.Errorf("%s needs a number, but %s is not", op, Describe(c.n.Args[0], in[0]))
 				}
-				if op == kernel.Neg && kindOfType(in[0]) == kernel.KindInt && !isSigned(in[0]) {
+				if op == kernel.Neg && KindOfType(in[0]) == kernel.KindInt && !isSigned(in[0]) {
 					// The negation of an unsigned integer is signed, one width
 					// up (it wrapped in the operand's type: -61 as 65475).
 					return intType(min(2*bitWidth(in[0]), 64), true), nil
 				}
-				if k == kindOfType(in[0]) && op != kernel.Sqrt && op != kernel.Log && op != kernel.Exp {
-					return numberSupertype(in[0], arrow.Null), nil // the operand's own type
+				if k == KindOfType(in[0]) && op != kernel.Sqrt && op != kernel.Log && op != kernel.Exp {
+					return NumberSupertype(in[0], arrow.Null), nil // the operand's own type
 				}
-				return exprType(k), nil
+				return TypeOfKind(k), nil
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
 				x := c.array(in[0])
@@ -92,13 +92,13 @@ func numberFunctions() []*function {
 	}
 	return append(out, &function{name: "round", arity: 1, format: callFormat,
 		typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
-			if kindOfType(in[0]) == kernel.KindDecimal {
+			if KindOfType(in[0]) == kernel.KindDecimal {
 				return in[0], nil
 			}
 			if err := needs(c, in, "a number", isNumeric); err != nil {
 				return nil, err
 			}
-			return numberSupertype(in[0], arrow.Null), nil // the operand's own type
+			return NumberSupertype(in[0], arrow.Null), nil // the operand's own type
 		},
 		eval: func(c *evalCall, in []value) (value, error) {
 			if dt, ok := in[0].typ.(*arrow.Decimal128Type); ok {
@@ -119,19 +119,19 @@ func decimalMath(c *evalCall, v value, t *arrow.Decimal128Type, op kernel.MathOp
 	f := map[kernel.MathOp]func(int64) int64{
 		kernel.Neg:   func(x int64) int64 { return -x },
 		kernel.Abs:   func(x int64) int64 { return max(x, -x) },
-		kernel.Floor: func(x int64) int64 { return floorDiv(x, unit) * unit },
-		kernel.Ceil:  func(x int64) int64 { return -floorDiv(-x, unit) * unit },
+		kernel.Floor: func(x int64) int64 { return FloorDiv(x, unit) * unit },
+		kernel.Ceil:  func(x int64) int64 { return -FloorDiv(-x, unit) * unit },
 	}[op]
-	return retype(c.array(value{datum: mapInts(intsOf(v.asDatum()), f), typ: kernel.Int64}), t)
+	return Retype(c.array(value{datum: mapInts(intsOf(v.asDatum()), f), typ: kernel.Int64}), t)
 }
 
 // decimalRound rounds a decimal to digits after the point, half away from
 // zero, as pandas and DuckDB round decimals, in its own type.
 func decimalRound(c *evalCall, v value, t *arrow.Decimal128Type, digits int32) arrow.Array {
 	if digits >= t.Scale {
-		return retype(c.array(value{datum: intsOf(v.asDatum()), typ: kernel.Int64}), t)
+		return Retype(c.array(value{datum: intsOf(v.asDatum()), typ: kernel.Int64}), t)
 	}
-	m := kernel.Pow10(t.Scale - max(digits, t.Scale-decimalMaxPrecision))
+	m := kernel.Pow10(t.Scale - max(digits, t.Scale-DecimalMaxPrecision))
 	round := func(x int64) int64 {
 		q, r := x/m, x%m
 		if 2*max(r, -r) >= m {
@@ -143,5 +143,5 @@ func decimalRound(c *evalCall, v value, t *arrow.Decimal128Type, digits int32) a
 		}
 		return q * m
 	}
-	return retype(c.array(value{datum: mapInts(intsOf(v.asDatum()), round), typ: kernel.Int64}), t)
+	return Retype(c.array(value{datum: mapInts(intsOf(v.asDatum()), round), typ: kernel.Int64}), t)
 }

@@ -1,4 +1,4 @@
-package dataframe
+package expr
 
 import (
 	"bytes"
@@ -17,11 +17,11 @@ import (
 
 // ---- strings
 
-func isString(t arrow.DataType) bool { return kindOfType(t) == kernel.KindString }
+func isString(t arrow.DataType) bool { return KindOfType(t) == kernel.KindString }
 
 // stringTest is a string predicate whose test is made from the call's
 // options (and checked at plan time by making it).
-func stringTest(name string, make func(n *exprNode) (func([]byte) bool, error)) *function {
+func stringTest(name string, make func(n *Node) (func([]byte) bool, error)) *function {
 	return &function{name: name, arity: 1, format: callFormat,
 		typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 			if err := needs(c, in, "a string", isString); err != nil {
@@ -40,7 +40,7 @@ func stringTest(name string, make func(n *exprNode) (func([]byte) bool, error)) 
 }
 
 // stringMap is a string to string function made from the call's options.
-func stringMap(name string, make func(n *exprNode) (func(dst, s []byte) ([]byte, bool), error)) *function {
+func stringMap(name string, make func(n *Node) (func(dst, s []byte) ([]byte, bool), error)) *function {
 	return &function{name: name, arity: 1, format: callFormat,
 		typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 			if err := needs(c, in, "a string", isString); err != nil {
@@ -58,8 +58,8 @@ func stringMap(name string, make func(n *exprNode) (func(dst, s []byte) ([]byte,
 		}}
 }
 
-func literalTest(test func(s, pat []byte) bool) func(n *exprNode) (func([]byte) bool, error) {
-	return func(n *exprNode) (func([]byte) bool, error) {
+func literalTest(test func(s, pat []byte) bool) func(n *Node) (func([]byte) bool, error) {
+	return func(n *Node) (func([]byte) bool, error) {
 		pat := []byte(n.Str[0])
 		return func(s []byte) bool { return test(s, pat) }, nil
 	}
@@ -74,7 +74,7 @@ func stringFunctions() []*function {
 		contains,
 		stringTest("str.starts_with", literalTest(bytes.HasPrefix)),
 		stringTest("str.ends_with", literalTest(bytes.HasSuffix)),
-		stringTest("str.matches", func(n *exprNode) (func([]byte) bool, error) {
+		stringTest("str.matches", func(n *Node) (func([]byte) bool, error) {
 			re, err := regexp.Compile(n.Str[0])
 			if err != nil {
 				return nil, fmt.Errorf("str.matches: %w", err)
@@ -82,16 +82,16 @@ func stringFunctions() []*function {
 			return re.Match, nil
 		}),
 		stringTest("str.like", likeTest),
-		stringMap("str.lower", func(*exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+		stringMap("str.lower", func(*Node) (func(dst, s []byte) ([]byte, bool), error) {
 			return caseMap(bytes.ToLower, 'A', 'Z'), nil
 		}),
-		stringMap("str.upper", func(*exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+		stringMap("str.upper", func(*Node) (func(dst, s []byte) ([]byte, bool), error) {
 			return caseMap(bytes.ToUpper, 'a', 'z'), nil
 		}),
-		stringMap("str.strip", func(*exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+		stringMap("str.strip", func(*Node) (func(dst, s []byte) ([]byte, bool), error) {
 			return func(dst, s []byte) ([]byte, bool) { return append(dst, bytes.TrimSpace(s)...), true }, nil
 		}),
-		stringMap("str.replace", func(n *exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+		stringMap("str.replace", func(n *Node) (func(dst, s []byte) ([]byte, bool), error) {
 			old, new := []byte(n.Str[0]), []byte(n.Str[1])
 			if len(old) == 0 {
 				return nil, fmt.Errorf("str.replace: the text to replace is empty")
@@ -107,11 +107,11 @@ func stringFunctions() []*function {
 				}
 			}, nil
 		}),
-		stringMap("str.slice", func(n *exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+		stringMap("str.slice", func(n *Node) (func(dst, s []byte) ([]byte, bool), error) {
 			start, length := int(n.Int[0]), int(n.Int[1])
 			return func(dst, s []byte) ([]byte, bool) { return append(dst, sliceRunes(s, start, length)...), true }, nil
 		}),
-		stringMap("str.split_get", func(n *exprNode) (func(dst, s []byte) ([]byte, bool), error) {
+		stringMap("str.split_get", func(n *Node) (func(dst, s []byte) ([]byte, bool), error) {
 			sep, i := []byte(n.Str[0]), int(n.Int[0])
 			if len(sep) == 0 {
 				return nil, fmt.Errorf("str.split_get: the separator is empty")
@@ -244,7 +244,7 @@ func splitGet(s, sep []byte, i int) ([]byte, bool) {
 // searches: its first piece a prefix, its last a suffix, and those between
 // found in order, each leftmost (which is enough where % is the only
 // wildcard); a pattern with _ runs as a regular expression.
-func likeTest(n *exprNode) (func([]byte) bool, error) {
+func likeTest(n *Node) (func([]byte) bool, error) {
 	pat := n.Str[0]
 	if !strings.Contains(pat, "_") {
 		pieces := bytes.Split([]byte(pat), []byte("%"))

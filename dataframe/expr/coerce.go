@@ -1,4 +1,4 @@
-package dataframe
+package expr
 
 import (
 	"fmt"
@@ -17,20 +17,20 @@ import (
 // compared, chosen between or computed on, and the kernels then see each
 // as its physical form: int64 for integers, decimals (unscaled, at the
 // common scale), dates (days), timestamps and durations (in the common
-// unit); float64 for floats; bool; strings. retype turns a kernel's int64
+// unit); float64 for floats; bool; strings. Retype turns a kernel's int64
 // result back into the logical type.
 
-// decimalMaxPrecision is the widest decimal that computes exactly here: its
+// DecimalMaxPrecision is the widest decimal that computes exactly here: its
 // unscaled values fit an int64.
-const decimalMaxPrecision = 18
+const DecimalMaxPrecision = 18
 
-// commonType is the type a and b meet in, or false where they do not: ints
-// the narrowest that holds both (numberSupertype), any float makes float64, decimals take the larger scale
+// CommonType is the type a and b meet in, or false where they do not: ints
+// the narrowest that holds both (NumberSupertype), any float makes float64, decimals take the larger scale
 // (with ints as scale 0), dates meet timestamps as timestamps, timestamps
 // and durations take the finer unit; a string meets a date or timestamp
 // (a literal written as one). Nulls meet anything as the other's type.
-func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
-	ka, kb := kindOfType(a), kindOfType(b)
+func CommonType(a, b arrow.DataType) (arrow.DataType, bool) {
+	ka, kb := KindOfType(a), KindOfType(b)
 	switch {
 	case ka == kernel.KindNull:
 		return plainOf(b), true
@@ -40,15 +40,15 @@ func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
 		return kernel.String, true
 	case ka == kernel.KindBool && kb == kernel.KindBool:
 		return kernel.Bool, true
-	case ka == kernel.KindFloat && isNumberKind(kb), kb == kernel.KindFloat && isNumberKind(ka):
+	case ka == kernel.KindFloat && IsNumberKind(kb), kb == kernel.KindFloat && IsNumberKind(ka):
 		return kernel.Float64, true
 	case ka == kernel.KindInt && kb == kernel.KindInt:
-		return numberSupertype(a, b), true
-	case ka == kernel.KindDecimal && isNumberKind(kb), kb == kernel.KindDecimal && isNumberKind(ka):
-		if physicalKind(a) == kernel.KindFloat || physicalKind(b) == kernel.KindFloat {
+		return NumberSupertype(a, b), true
+	case ka == kernel.KindDecimal && IsNumberKind(kb), kb == kernel.KindDecimal && IsNumberKind(ka):
+		if PhysicalKind(a) == kernel.KindFloat || PhysicalKind(b) == kernel.KindFloat {
 			return kernel.Float64, true // a decimal too wide to compute exactly
 		}
-		return &arrow.Decimal128Type{Precision: decimalMaxPrecision, Scale: max(scaleOf(a), scaleOf(b))}, true
+		return &arrow.Decimal128Type{Precision: DecimalMaxPrecision, Scale: max(scaleOf(a), scaleOf(b))}, true
 	case ka == kernel.KindDate && kb == kernel.KindDate,
 		ka == kernel.KindDate && kb == kernel.KindString, ka == kernel.KindString && kb == kernel.KindDate:
 		return arrow.FixedWidthTypes.Date32, true
@@ -69,7 +69,9 @@ func commonType(a, b arrow.DataType) (arrow.DataType, bool) {
 	return nil, false
 }
 
-func isNumberKind(k kernel.Kind) bool { return k.Logical().Numeric }
+// IsNumberKind reports whether k is a number's kind (the type table's
+// Numeric).
+func IsNumberKind(k kernel.Kind) bool { return k.Logical().Numeric }
 
 // plainOf is t with dictionary strings plain.
 func plainOf(t arrow.DataType) arrow.DataType { return kernel.PlainType(t) }
@@ -137,7 +139,7 @@ func coerce(c *evalCall, v value, to arrow.DataType) (kernel.Datum, error) {
 // between values (when, coalesce) keeps them exact (wideDecimalOf).
 func isWideDecimal(t arrow.DataType) bool {
 	d, ok := t.(*arrow.Decimal128Type)
-	return ok && d.Precision > decimalMaxPrecision
+	return ok && d.Precision > DecimalMaxPrecision
 }
 
 // wideDecimalOf gives v (a decimal, an integer or null) as decimal128
@@ -151,7 +153,7 @@ func wideDecimalOf(v value, to *arrow.Decimal128Type) (kernel.Datum, error) {
 		}
 		y, err := x.Rescale(from, to.Scale)
 		if err != nil || !y.FitsInPrecision(to.Precision) {
-			return y, fmt.Errorf("%s does not fit %s", x.ToString(from), typeName(to))
+			return y, fmt.Errorf("%s does not fit %s", x.ToString(from), TypeName(to))
 		}
 		return y, nil
 	}
@@ -161,7 +163,7 @@ func wideDecimalOf(v value, to *arrow.Decimal128Type) (kernel.Datum, error) {
 	case d.Array == nil:
 		i, ok := d.Scalar.(int64)
 		if !ok {
-			return kernel.Datum{}, fmt.Errorf("%v is not a value of %s", d.Scalar, typeName(to))
+			return kernel.Datum{}, fmt.Errorf("%v is not a value of %s", d.Scalar, TypeName(to))
 		}
 		x, err := rescale(decimal128.FromI64(i))
 		return kernel.Scalar(x), err
@@ -175,7 +177,7 @@ func wideDecimalOf(v value, to *arrow.Decimal128Type) (kernel.Datum, error) {
 			nums[i] = decimal128.FromI64(x)
 		}
 	} else {
-		return kernel.Datum{}, fmt.Errorf("a %s column is not a value of %s", typeName(v.typ), typeName(to))
+		return kernel.Datum{}, fmt.Errorf("a %s column is not a value of %s", TypeName(v.typ), TypeName(to))
 	}
 	for i, x := range nums {
 		if d.Array.IsValid(i) {
@@ -211,10 +213,11 @@ func convertUnit(d kernel.Datum, a, b arrow.TimeUnit) kernel.Datum {
 	case pb > pa:
 		return mapInts(d, func(x int64) int64 { return x * (pb / pa) })
 	}
-	return mapInts(d, func(x int64) int64 { return floorDiv(x, pa/pb) })
+	return mapInts(d, func(x int64) int64 { return FloorDiv(x, pa/pb) })
 }
 
-func floorDiv(a, b int64) int64 {
+// FloorDiv is a / b rounded toward negative infinity.
+func FloorDiv(a, b int64) int64 {
 	q := a / b
 	if a%b != 0 && (a < 0) != (b < 0) {
 		q--
@@ -260,7 +263,7 @@ func scaled(d kernel.Datum, f func(int64) float64, t *arrow.Decimal128Type) kern
 		}
 		return d
 	}
-	if t.Precision > decimalMaxPrecision {
+	if t.Precision > DecimalMaxPrecision {
 		return kernel.Col(kernel.Widen(d.Array)) // float64 already
 	}
 	a := kernel.Widen(d.Array).(*array.Int64)
@@ -272,11 +275,11 @@ func scaled(d kernel.Datum, f func(int64) float64, t *arrow.Decimal128Type) kern
 	return kernel.Col(kernel.NewFixed(kernel.Float64, out, kernel.AlignedValid(a)))
 }
 
-// retype turns a kernel's int64 result into a column of the logical type t
+// Retype turns a kernel's int64 result into a column of the logical type t
 // (a date, timestamp, duration or decimal); other results are as they are.
-func retype(a arrow.Array, t arrow.DataType) arrow.Array {
+func Retype(a arrow.Array, t arrow.DataType) arrow.Array {
 	ints, ok := a.(*array.Int64)
-	if k := kindOfType(t); !ok || k != kernel.KindDate && k != kernel.KindTimestamp && k != kernel.KindDuration && k != kernel.KindDecimal {
+	if k := KindOfType(t); !ok || k != kernel.KindDate && k != kernel.KindTimestamp && k != kernel.KindDuration && k != kernel.KindDecimal {
 		return a
 	}
 	if out, ok := kernel.FromInt64(t, ints.Int64Values(), kernel.AlignedValid(ints)); ok {
@@ -285,16 +288,16 @@ func retype(a arrow.Array, t arrow.DataType) arrow.Array {
 	return a
 }
 
-// physicalKind is the kind kernels compute a type's physical form as.
-func physicalKind(t arrow.DataType) kernel.Kind {
-	switch kindOfType(t) {
+// PhysicalKind is the kind kernels compute a type's physical form as.
+func PhysicalKind(t arrow.DataType) kernel.Kind {
+	switch KindOfType(t) {
 	case kernel.KindDate, kernel.KindTimestamp, kernel.KindDuration:
 		return kernel.KindInt
 	case kernel.KindDecimal:
-		if t.(*arrow.Decimal128Type).Precision > decimalMaxPrecision {
+		if t.(*arrow.Decimal128Type).Precision > DecimalMaxPrecision {
 			return kernel.KindFloat
 		}
 		return kernel.KindInt
 	}
-	return kindOfType(t)
+	return KindOfType(t)
 }

@@ -1,6 +1,6 @@
-package dataframe
+package expr
 
-// An expression as plans and tasks hold it (exprNode, serialized as JSON
+// An expression as plans and tasks hold it (Node, serialized as JSON
 // in a task's arguments), its literals, and its typing against a schema;
 // expr.go is the public API that builds them, functions.go the table of
 // what each operation does.
@@ -20,22 +20,22 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
-// exprNode is the serialized form of an expression: tasks carry it as data.
-type exprNode struct {
-	Op     string      `json:"op"`             // a name in functions
-	Name   string      `json:"name,omitempty"` // col: the column
-	Lit    *literal    `json:"lit,omitempty"`
-	Args   []*exprNode `json:"args,omitempty"`
-	Values []literal   `json:"values,omitempty"` // isin: the set
-	Str    []string    `json:"str,omitempty"`    // text options: a pattern, a separator, a type
-	Int    []int64     `json:"int,omitempty"`    // whole-number options: digits, start and length, an index
-	Err    string      `json:"err,omitempty"`    // what could not be built
+// Node is the serialized form of an expression: tasks carry it as data.
+type Node struct {
+	Op     string    `json:"op"`             // a name in functions
+	Name   string    `json:"name,omitempty"` // col: the column
+	Lit    *Literal  `json:"lit,omitempty"`
+	Args   []*Node   `json:"args,omitempty"`
+	Values []Literal `json:"values,omitempty"` // isin: the set
+	Str    []string  `json:"str,omitempty"`    // text options: a pattern, a separator, a type
+	Int    []int64   `json:"int,omitempty"`    // whole-number options: digits, start and length, an index
+	Err    string    `json:"err,omitempty"`    // what could not be built
 }
 
-// literal is a typed constant; floats travel as text so NaN and ±Inf survive.
+// Literal is a typed constant; floats travel as text so NaN and ±Inf survive.
 // Dates are days since 1970-01-01, timestamps and durations nanoseconds
 // (a timestamp's zone in S), months a count of calendar months.
-type literal struct {
+type Literal struct {
 	Kind string `json:"kind"` // int64 float64 string bool null date timestamp duration months
 	I    int64  `json:"i,omitempty"`
 	F    string `json:"f,omitempty"`
@@ -43,7 +43,8 @@ type literal struct {
 	B    bool   `json:"b,omitempty"`
 }
 
-func (l literal) value() any {
+// Value is the literal as a Go value: int64, float64, string, bool or nil.
+func (l Literal) Value() any {
 	switch l.Kind {
 	case "int64", "date", "timestamp", "duration", "months":
 		return l.I
@@ -58,25 +59,26 @@ func (l literal) value() any {
 	return nil
 }
 
-// kind is the literal's kind, named as kernel's table names it (months,
+// LogicalKind is the literal's kind, named as kernel's table names it (months,
 // which no column holds, are KindNull).
-func (l literal) kind() kernel.Kind {
+func (l Literal) LogicalKind() kernel.Kind {
 	k, _ := kernel.KindNamed(l.Kind)
 	return k
 }
 
-// typ is the literal's type: its kind's, with a timestamp's zone.
-func (l literal) typ() arrow.DataType {
+// Type is the literal's type: its kind's, with a timestamp's zone.
+func (l Literal) Type() arrow.DataType {
 	switch l.Kind {
 	case "timestamp":
 		return &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: l.S}
 	case "months":
 		return arrow.FixedWidthTypes.MonthInterval
 	}
-	return exprType(l.kind())
+	return TypeOfKind(l.LogicalKind())
 }
 
-func (l literal) String() string {
+// String writes the literal as expressions print it.
+func (l Literal) String() string {
 	switch l.Kind {
 	case "date":
 		return "date " + string(kernel.AppendDate(nil, l.I))
@@ -88,7 +90,7 @@ func (l literal) String() string {
 	case "months":
 		return fmt.Sprintf("%d months", l.I)
 	}
-	switch v := l.value().(type) {
+	switch v := l.Value().(type) {
 	case string:
 		return strconv.Quote(v)
 	case nil:
@@ -98,34 +100,35 @@ func (l literal) String() string {
 	}
 }
 
-func makeLiteral(v any) (literal, error) {
+// MakeLiteral makes a Go value a literal, or says which values can be one.
+func MakeLiteral(v any) (Literal, error) {
 	switch v := v.(type) {
 	case nil:
-		return literal{Kind: "null"}, nil
+		return Literal{Kind: "null"}, nil
 	case int:
-		return literal{Kind: "int64", I: int64(v)}, nil
+		return Literal{Kind: "int64", I: int64(v)}, nil
 	case int8:
-		return literal{Kind: "int64", I: int64(v)}, nil
+		return Literal{Kind: "int64", I: int64(v)}, nil
 	case int16:
-		return literal{Kind: "int64", I: int64(v)}, nil
+		return Literal{Kind: "int64", I: int64(v)}, nil
 	case int32:
-		return literal{Kind: "int64", I: int64(v)}, nil
+		return Literal{Kind: "int64", I: int64(v)}, nil
 	case int64:
-		return literal{Kind: "int64", I: v}, nil
+		return Literal{Kind: "int64", I: v}, nil
 	case uint8:
-		return literal{Kind: "int64", I: int64(v)}, nil
+		return Literal{Kind: "int64", I: int64(v)}, nil
 	case uint16:
-		return literal{Kind: "int64", I: int64(v)}, nil
+		return Literal{Kind: "int64", I: int64(v)}, nil
 	case uint32:
-		return literal{Kind: "int64", I: int64(v)}, nil
+		return Literal{Kind: "int64", I: int64(v)}, nil
 	case float32:
-		return literal{Kind: "float64", F: strconv.FormatFloat(float64(v), 'g', -1, 64)}, nil
+		return Literal{Kind: "float64", F: strconv.FormatFloat(float64(v), 'g', -1, 64)}, nil
 	case float64:
-		return literal{Kind: "float64", F: strconv.FormatFloat(v, 'g', -1, 64)}, nil
+		return Literal{Kind: "float64", F: strconv.FormatFloat(v, 'g', -1, 64)}, nil
 	case string:
-		return literal{Kind: "string", S: v}, nil
+		return Literal{Kind: "string", S: v}, nil
 	case bool:
-		return literal{Kind: "bool", B: v}, nil
+		return Literal{Kind: "bool", B: v}, nil
 	case time.Time:
 		tz := ""
 		if v.Location() != time.Local || time.Local == time.UTC {
@@ -134,14 +137,15 @@ func makeLiteral(v any) (literal, error) {
 		if _, err := kernel.Location(tz); err != nil || tz == "Local" {
 			tz = "UTC"
 		}
-		return literal{Kind: "timestamp", I: v.UnixNano(), S: tz}, nil
+		return Literal{Kind: "timestamp", I: v.UnixNano(), S: tz}, nil
 	case time.Duration:
-		return literal{Kind: "duration", I: int64(v)}, nil
+		return Literal{Kind: "duration", I: int64(v)}, nil
 	}
-	return literal{}, fmt.Errorf("%v (%T) cannot be a literal: use an int, float64, string, bool, time.Time, time.Duration or nil", v, v)
+	return Literal{}, fmt.Errorf("%v (%T) cannot be a literal: use an int, float64, string, bool, time.Time, time.Duration or nil", v, v)
 }
 
-func (n *exprNode) String() string {
+// String renders n, as in ((num_clicks > 2) and (area == "north")).
+func (n *Node) String() string {
 	f, ok := functions[n.Op]
 	if !ok {
 		return n.Op
@@ -153,21 +157,21 @@ func (n *exprNode) String() string {
 	return f.format(n, args)
 }
 
-// describe names an operand and its type for error messages.
-func describe(n *exprNode, t arrow.DataType) string {
-	return fmt.Sprintf("%s (%s)", n, typeName(t))
+// Describe names an operand and its type for error messages.
+func Describe(n *Node, t arrow.DataType) string {
+	return fmt.Sprintf("%s (%s)", n, TypeName(t))
 }
 
-// typeName names an expression's type for users.
-func typeName(t arrow.DataType) string {
+// TypeName names an expression's type for users.
+func TypeName(t arrow.DataType) string {
 	if t.ID() == arrow.NULL {
 		return "null"
 	}
 	return kernel.TypeName(t)
 }
 
-// typeOf type-checks n against schema and returns the type of its values.
-func (n *exprNode) typeOf(schema *arrow.Schema) (arrow.DataType, error) {
+// TypeOf type-checks n against schema and returns the type of its values.
+func (n *Node) TypeOf(schema *arrow.Schema) (arrow.DataType, error) {
 	if n.Err != "" {
 		return nil, fmt.Errorf("%s", n.Err)
 	}
@@ -180,7 +184,7 @@ func (n *exprNode) typeOf(schema *arrow.Schema) (arrow.DataType, error) {
 	}
 	in := make([]arrow.DataType, len(n.Args))
 	for i, a := range n.Args {
-		t, err := a.typeOf(schema)
+		t, err := a.TypeOf(schema)
 		if err != nil {
 			return nil, err
 		}
@@ -189,9 +193,9 @@ func (n *exprNode) typeOf(schema *arrow.Schema) (arrow.DataType, error) {
 	return f.typeOf(&typeCall{n: n, schema: schema}, in)
 }
 
-// kindOf is the kernels' kind of n's values.
-func (n *exprNode) kindOf(schema *arrow.Schema) (kernel.Kind, error) {
-	t, err := n.typeOf(schema)
+// KindOf is the kernels' kind of n's values.
+func (n *Node) KindOf(schema *arrow.Schema) (kernel.Kind, error) {
+	t, err := n.TypeOf(schema)
 	if err != nil {
 		return 0, err
 	}
@@ -207,7 +211,8 @@ type value struct {
 	typ    arrow.DataType
 }
 
-func (v value) asMask(n int) kernel.Mask {
+// AsMask is a boolean value as a mask of n rows.
+func (v value) AsMask(n int) kernel.Mask {
 	if v.isMask {
 		return v.mask
 	}
@@ -222,9 +227,9 @@ func (v value) asDatum() kernel.Datum {
 	return v.datum
 }
 
-// eval evaluates n over rec's rows; with k, the comparisons and arithmetic
+// Eval evaluates n over rec's rows; with k, the comparisons and arithmetic
 // that k has kernels for run on it (a GPU).
-func (n *exprNode) eval(rec arrow.Record, k gpu.Kernels) (value, error) {
+func (n *Node) Eval(rec arrow.Record, k gpu.Kernels) (value, error) {
 	f, ok := functions[n.Op]
 	if !ok {
 		return value{}, fmt.Errorf("unknown expression %q", n.Op)
@@ -232,7 +237,7 @@ func (n *exprNode) eval(rec arrow.Record, k gpu.Kernels) (value, error) {
 	in := make([]value, len(n.Args))
 	types := make([]arrow.DataType, len(n.Args))
 	for i, a := range n.Args {
-		v, err := a.eval(rec, k)
+		v, err := a.Eval(rec, k)
 		if err != nil {
 			return value{}, err
 		}
@@ -247,9 +252,9 @@ func (n *exprNode) eval(rec arrow.Record, k gpu.Kernels) (value, error) {
 	return v, err
 }
 
-// evalColumn evaluates n as a column of rec's length (with k as eval).
-func (n *exprNode) evalColumn(rec arrow.Record, k gpu.Kernels) (arrow.Array, error) {
-	v, err := n.eval(rec, k)
+// EvalColumn evaluates n as a column of rec's length (with k as eval).
+func (n *Node) EvalColumn(rec arrow.Record, k gpu.Kernels) (arrow.Array, error) {
+	v, err := n.Eval(rec, k)
 	if err != nil {
 		return nil, err
 	}
@@ -258,13 +263,13 @@ func (n *exprNode) evalColumn(rec arrow.Record, k gpu.Kernels) (arrow.Array, err
 	case v.isMask:
 		return v.mask.Array(), nil
 	case v.datum.Array != nil:
-		if col := retype(v.datum.Array, v.typ); col != v.datum.Array {
+		if col := Retype(v.datum.Array, v.typ); col != v.datum.Array {
 			return col, nil
 		}
 		v.datum.Array.Retain()
 		return v.datum.Array, nil
 	}
-	return retype(broadcast(v.datum.Scalar, rows), v.typ), nil
+	return Retype(broadcast(v.datum.Scalar, rows), v.typ), nil
 }
 
 // broadcast makes a column of rows copies of a scalar.
@@ -305,16 +310,18 @@ func broadcast(s any, rows int) arrow.Array {
 	return kernel.Nulls(kernel.KindFloat, rows)
 }
 
-// field finds a column by name, or says which columns there are.
-func field(schema *arrow.Schema, name string) (arrow.Field, error) {
-	i, err := columnIndex(schema, name)
+// Field finds a column by name, or says which columns there are.
+func Field(schema *arrow.Schema, name string) (arrow.Field, error) {
+	i, err := ColumnIndex(schema, name)
 	if err != nil {
 		return arrow.Field{}, err
 	}
 	return schema.Field(i), nil
 }
 
-func columnIndex(schema *arrow.Schema, name string) (int, error) {
+// ColumnIndex is the index of the column named name, or says which
+// columns there are.
+func ColumnIndex(schema *arrow.Schema, name string) (int, error) {
 	if idx := schema.FieldIndices(name); len(idx) > 0 {
 		return idx[0], nil
 	}
@@ -325,29 +332,29 @@ func columnIndex(schema *arrow.Schema, name string) (int, error) {
 	return 0, fmt.Errorf("column %q not found; the columns are %s", name, strings.Join(names, ", "))
 }
 
-// columns adds the columns n reads to set and returns it.
-func (n *exprNode) columns(set setOf) setOf {
+// Columns adds the columns n reads to set and returns it.
+func (n *Node) Columns(set map[string]bool) map[string]bool {
 	if n.Op == "col" {
 		set[n.Name] = true
 	}
 	for _, a := range n.Args {
-		a.columns(set)
+		a.Columns(set)
 	}
 	return set
 }
 
-// fold evaluates once, at plan time, every part of n whose operands are all
+// Fold evaluates once, at plan time, every part of n whose operands are all
 // literals, such as Date("1998-12-01").Sub(Days(90)): the tasks then compare
 // columns with a constant, and a comparison with one can be pushed into a
 // file reader. A part that fails to evaluate is kept, to fail as before.
-func fold(n *exprNode) *exprNode {
+func Fold(n *Node) *Node {
 	if n == nil || n.Op == "lit" || n.Op == "col" || n.Err != "" || len(n.Args) == 0 {
 		return n
 	}
-	args := make([]*exprNode, len(n.Args))
+	args := make([]*Node, len(n.Args))
 	changed, constant := false, true
 	for i, a := range n.Args {
-		args[i] = fold(a)
+		args[i] = Fold(a)
 		changed = changed || args[i] != a
 		constant = constant && args[i].Op == "lit" && args[i].Err == "" && args[i].Lit != nil
 	}
@@ -361,26 +368,26 @@ func fold(n *exprNode) *exprNode {
 	}
 	rec := array.NewRecord(arrow.NewSchema(nil, nil), nil, 1)
 	defer rec.Release()
-	v, err := n.eval(rec, nil)
+	v, err := n.Eval(rec, nil)
 	if err != nil {
 		return n
 	}
 	if l, ok := literalOf(v); ok {
-		return &exprNode{Op: "lit", Lit: &l}
+		return &Node{Op: "lit", Lit: &l}
 	}
 	return n
 }
 
 // literalOf reads a value of one row back as a literal, for the types
 // literals have; ok is false for others.
-func literalOf(v value) (literal, bool) {
+func literalOf(v value) (Literal, bool) {
 	if v.isMask {
-		return literal{}, false
+		return Literal{}, false
 	}
 	s := v.datum.Scalar
 	if a := v.datum.Array; a != nil {
 		if a.Len() != 1 || a.IsNull(0) {
-			return literal{}, false
+			return Literal{}, false
 		}
 		switch a := a.(type) {
 		case *array.Int64:
@@ -394,32 +401,32 @@ func literalOf(v value) (literal, bool) {
 		case *array.Boolean:
 			s = a.Value(0)
 		default:
-			return literal{}, false
+			return Literal{}, false
 		}
 	}
 	switch s := s.(type) {
 	case nil:
-		return literal{}, false
+		return Literal{}, false
 	case int64:
 		switch v.typ.ID() {
 		case arrow.INT64:
-			return literal{Kind: "int64", I: s}, true
+			return Literal{Kind: "int64", I: s}, true
 		case arrow.DATE32:
-			return literal{Kind: "date", I: s}, true
+			return Literal{Kind: "date", I: s}, true
 		}
 	case float64:
 		if v.typ.ID() == arrow.FLOAT64 {
-			l, err := makeLiteral(s)
+			l, err := MakeLiteral(s)
 			return l, err == nil
 		}
 	case string:
 		if v.typ.ID() == arrow.STRING {
-			return literal{Kind: "string", S: s}, true
+			return Literal{Kind: "string", S: s}, true
 		}
 	case bool:
 		if v.typ.ID() == arrow.BOOL {
-			return literal{Kind: "bool", B: s}, true
+			return Literal{Kind: "bool", B: s}, true
 		}
 	}
-	return literal{}, false
+	return Literal{}, false
 }

@@ -1,4 +1,4 @@
-package dataframe
+package expr
 
 import (
 	"fmt"
@@ -25,19 +25,19 @@ type function struct {
 	variadic bool // takes arity or more operands
 	typeOf   func(c *typeCall, in []arrow.DataType) (arrow.DataType, error)
 	eval     func(c *evalCall, in []value) (value, error)
-	format   func(n *exprNode, args []string) string
+	format   func(n *Node, args []string) string
 }
 
 // typeCall is what a type rule sees of its call.
 type typeCall struct {
-	n      *exprNode
+	n      *Node
 	schema *arrow.Schema
 }
 
 // evalCall is what an evaluation sees of its call: the node, the partition
 // and, on a task that holds one, the GPU's kernels.
 type evalCall struct {
-	n    *exprNode
+	n    *Node
 	rec  arrow.Record
 	rows int
 	gpu  gpu.Kernels
@@ -65,12 +65,12 @@ func init() {
 
 // ---- formats
 
-func infix(n *exprNode, args []string) string {
+func infix(n *Node, args []string) string {
 	return "(" + args[0] + " " + n.Op + " " + args[1] + ")"
 }
 
 // callFormat prints op(args, options).
-func callFormat(n *exprNode, args []string) string {
+func callFormat(n *Node, args []string) string {
 	for _, s := range n.Str {
 		args = append(args, strconv.Quote(s))
 	}
@@ -86,8 +86,8 @@ func callFormat(n *exprNode, args []string) string {
 // timestamps: no column holds it.
 const kindMonths kernel.Kind = 255
 
-// kindOfType is the kernels' kind of an expression type.
-func kindOfType(t arrow.DataType) kernel.Kind {
+// KindOfType is the kernels' kind of an expression type.
+func KindOfType(t arrow.DataType) kernel.Kind {
 	if t.ID() == arrow.INTERVAL_MONTHS {
 		return kindMonths
 	}
@@ -98,11 +98,11 @@ func kindOfType(t arrow.DataType) kernel.Kind {
 	return k
 }
 
-// exprType is the type an expression of kind k has.
-func exprType(k kernel.Kind) arrow.DataType { return k.Logical().Default }
+// TypeOfKind is the type an expression of kind k has.
+func TypeOfKind(k kernel.Kind) arrow.DataType { return k.Logical().Default }
 
 func isNumeric(t arrow.DataType) bool {
-	k := kindOfType(t)
+	k := KindOfType(t)
 	return k == kernel.KindInt || k == kernel.KindFloat || k == kernel.KindNull
 }
 
@@ -111,7 +111,7 @@ func isNumeric(t arrow.DataType) bool {
 func needs(c *typeCall, in []arrow.DataType, what string, test func(arrow.DataType) bool) error {
 	for i, t := range in {
 		if !test(t) && t.ID() != arrow.NULL {
-			return fmt.Errorf("%s needs %s, but %s is not", c.n.Op, what, describe(c.n.Args[i], t))
+			return fmt.Errorf("%s needs %s, but %s is not", c.n.Op, what, Describe(c.n.Args[i], t))
 		}
 	}
 	return nil
@@ -121,19 +121,19 @@ func fixed(t arrow.DataType) func(*typeCall, []arrow.DataType) (arrow.DataType, 
 	return func(*typeCall, []arrow.DataType) (arrow.DataType, error) { return t, nil }
 }
 
-// unify types operands idx of a call with their common type (commonType,
+// unify types operands idx of a call with their common type (CommonType,
 // folded left to right).
 func unify(c *typeCall, in []arrow.DataType, idx []int) (arrow.DataType, error) {
-	if t, ok := wideChoice(in, idx); ok {
+	if t, ok := WideChoice(in, idx); ok {
 		return t, nil
 	}
 	t := arrow.DataType(arrow.Null)
 	for _, i := range idx {
-		next, ok := commonType(t, in[i])
+		next, ok := CommonType(t, in[i])
 		if !ok {
 			parts := make([]string, len(idx))
 			for j, k := range idx {
-				parts[j] = describe(c.n.Args[k], in[k])
+				parts[j] = Describe(c.n.Args[k], in[k])
 			}
 			return nil, fmt.Errorf("%s: %s have no common type", c.n.Op, strings.Join(parts, ", "))
 		}
@@ -142,12 +142,12 @@ func unify(c *typeCall, in []arrow.DataType, idx []int) (arrow.DataType, error) 
 	return t, nil
 }
 
-// wideChoice is the type a choice between decimals (and integers) meets
+// WideChoice is the type a choice between decimals (and integers) meets
 // in where one has more than 18 digits: a decimal wide enough for each, at
 // the largest scale, so that choosing keeps the values exact (arithmetic
 // meets in float64 instead). ok is false where no operand is so wide or
 // one is no decimal, integer or null.
-func wideChoice(in []arrow.DataType, idx []int) (arrow.DataType, bool) {
+func WideChoice(in []arrow.DataType, idx []int) (arrow.DataType, bool) {
 	wide := false
 	var digits, scale int32 // digits before the point, and after
 	for _, i := range idx {
@@ -157,7 +157,7 @@ func wideChoice(in []arrow.DataType, idx []int) (arrow.DataType, bool) {
 			digits, scale = max(digits, t.Precision-t.Scale), max(scale, t.Scale)
 		case *arrow.NullType:
 		default:
-			if kindOfType(t) != kernel.KindInt {
+			if KindOfType(t) != kernel.KindInt {
 				return nil, false
 			}
 			digits = max(digits, 19)
@@ -191,24 +191,24 @@ func (c *evalCall) choose(cond kernel.Mask, a, b value) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	col, err := kernel.Choose(cond, x, y, physicalKind(c.out), c.rows)
+	col, err := kernel.Choose(cond, x, y, PhysicalKind(c.out), c.rows)
 	if err != nil {
 		return value{}, err
 	}
-	return value{datum: kernel.Col(narrowTo(retype(col, c.out), c.out)), typ: c.out}, nil // a narrow int or float32 as declared
+	return value{datum: kernel.Col(narrowTo(Retype(col, c.out), c.out)), typ: c.out}, nil // a narrow int or float32 as declared
 }
 
 // isinValues types IsIn as comparisons are typed: the column and every
-// value meet in one type (commonType), each value given in that type's
+// value meet in one type (CommonType), each value given in that type's
 // physical form; a null value matches nothing. It fails naming the value
 // that meets no type with the column's, or a string that does not parse as
 // the date or timestamp it is compared with.
-func isinValues(c *evalCall, n *exprNode, col arrow.DataType) (arrow.DataType, []any, error) {
+func isinValues(c *evalCall, n *Node, col arrow.DataType) (arrow.DataType, []any, error) {
 	t := col
 	for _, v := range n.Values {
-		u, ok := commonType(t, v.typ())
+		u, ok := CommonType(t, v.Type())
 		if !ok {
-			return nil, nil, fmt.Errorf("isin: %s is compared with %s (%s)", describe(n.Args[0], col), v, typeName(v.typ()))
+			return nil, nil, fmt.Errorf("isin: %s is compared with %s (%s)", Describe(n.Args[0], col), v, TypeName(v.Type()))
 		}
 		t = u
 	}
@@ -217,9 +217,9 @@ func isinValues(c *evalCall, n *exprNode, col arrow.DataType) (arrow.DataType, [
 		if v.Kind == "null" {
 			continue
 		}
-		d, err := coerce(c, value{datum: kernel.Scalar(v.value()), typ: v.typ()}, t)
+		d, err := coerce(c, value{datum: kernel.Scalar(v.Value()), typ: v.Type()}, t)
 		if err != nil {
-			return nil, nil, fmt.Errorf("isin: %s: %w", describe(n.Args[0], col), err)
+			return nil, nil, fmt.Errorf("isin: %s: %w", Describe(n.Args[0], col), err)
 		}
 		vals = append(vals, d.Scalar)
 	}
@@ -229,20 +229,20 @@ func isinValues(c *evalCall, n *exprNode, col arrow.DataType) (arrow.DataType, [
 // checkTextLiterals parses, at plan time, a string compared with a date or
 // timestamp: it must be a literal in ISO 8601 form.
 func checkTextLiterals(c *typeCall, in []arrow.DataType, t arrow.DataType) error {
-	k := kindOfType(t)
+	k := KindOfType(t)
 	if k != kernel.KindDate && k != kernel.KindTimestamp {
 		return nil
 	}
 	for i, a := range c.n.Args {
-		if kindOfType(in[i]) != kernel.KindString {
+		if KindOfType(in[i]) != kernel.KindString {
 			continue
 		}
 		if a.Op != "lit" {
-			return fmt.Errorf("cannot compare %s with a %s: cast it first", describe(a, in[i]), typeName(t))
+			return fmt.Errorf("cannot compare %s with a %s: cast it first", Describe(a, in[i]), TypeName(t))
 		}
 		s := a.Lit.S
 		if _, ok := kernel.ParseTime(s, ""); !ok || k == kernel.KindDate && len(s) != 10 {
-			return fmt.Errorf("%s is not a %s in ISO 8601 form (2006-01-02%s)", a, typeName(t), map[bool]string{true: " or 2006-01-02T15:04:05"}[k == kernel.KindTimestamp])
+			return fmt.Errorf("%s is not a %s in ISO 8601 form (2006-01-02%s)", a, TypeName(t), map[bool]string{true: " or 2006-01-02T15:04:05"}[k == kernel.KindTimestamp])
 		}
 	}
 	return nil
@@ -270,7 +270,7 @@ func leafFunctions() []*function {
 	return []*function{
 		{name: "col",
 			typeOf: func(c *typeCall, _ []arrow.DataType) (arrow.DataType, error) {
-				f, err := field(c.schema, c.n.Name)
+				f, err := Field(c.schema, c.n.Name)
 				if err != nil {
 					return nil, err
 				}
@@ -280,28 +280,28 @@ func leafFunctions() []*function {
 				return plainOf(f.Type), nil
 			},
 			eval: func(c *evalCall, _ []value) (value, error) {
-				i, err := columnIndex(c.rec.Schema(), c.n.Name)
+				i, err := ColumnIndex(c.rec.Schema(), c.n.Name)
 				if err != nil {
 					return value{}, err
 				}
 				return c.column(c.rec.Column(i)), nil
 			},
-			format: func(n *exprNode, _ []string) string { return n.Name }},
+			format: func(n *Node, _ []string) string { return n.Name }},
 		{name: "alias", arity: 1,
 			typeOf: func(_ *typeCall, in []arrow.DataType) (arrow.DataType, error) { return in[0], nil },
 			eval:   func(_ *evalCall, in []value) (value, error) { return in[0], nil },
-			format: func(n *exprNode, args []string) string { return args[0] + " as " + strconv.Quote(n.Name) }},
+			format: func(n *Node, args []string) string { return args[0] + " as " + strconv.Quote(n.Name) }},
 		{name: "lit",
 			typeOf: func(c *typeCall, _ []arrow.DataType) (arrow.DataType, error) {
 				if c.n.Lit == nil {
 					return nil, fmt.Errorf("a literal without a value")
 				}
-				return c.n.Lit.typ(), nil
+				return c.n.Lit.Type(), nil
 			},
 			eval: func(c *evalCall, _ []value) (value, error) {
-				return value{datum: kernel.Scalar(c.n.Lit.value())}, nil
+				return value{datum: kernel.Scalar(c.n.Lit.Value())}, nil
 			},
-			format: func(n *exprNode, _ []string) string {
+			format: func(n *Node, _ []string) string {
 				if n.Lit == nil {
 					return "<bad literal>"
 				}

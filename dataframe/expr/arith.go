@@ -1,4 +1,4 @@
-package dataframe
+package expr
 
 import (
 	"fmt"
@@ -32,34 +32,34 @@ const (
 // timestamp is a duration; durations add, multiply by integers, and divide
 // by durations into a float64 ratio.
 func arithRule(op kernel.ArithOp, a, b arrow.DataType) (arrow.DataType, arithForm, error) {
-	ka, kb := kindOfType(a), kindOfType(b)
+	ka, kb := KindOfType(a), KindOfType(b)
 	months := func(t arrow.DataType) bool { return t.ID() == arrow.INTERVAL_MONTHS }
 	addSub := op == kernel.Add || op == kernel.Sub
 	switch {
-	case isNumberKind(ka) && isNumberKind(kb) || ka == kernel.KindNull && isNumberKind(kb) || kb == kernel.KindNull && isNumberKind(ka):
+	case IsNumberKind(ka) && IsNumberKind(kb) || ka == kernel.KindNull && IsNumberKind(kb) || kb == kernel.KindNull && IsNumberKind(ka):
 		if ka != kernel.KindDecimal && kb != kernel.KindDecimal {
-			k, err := op.ResultKind(physicalKind(a), physicalKind(b))
+			k, err := op.ResultKind(PhysicalKind(a), PhysicalKind(b))
 			if err != nil {
 				return nil, 0, err
 			}
 			if k == kernel.KindFloat && op == kernel.Div && (ka != kernel.KindFloat || kb != kernel.KindFloat) {
 				return kernel.Float64, arithNumbers, nil // true division of ints
 			}
-			return numberSupertype(a, b), arithNumbers, nil
+			return NumberSupertype(a, b), arithNumbers, nil
 		}
-		if op == kernel.Div || ka == kernel.KindFloat || kb == kernel.KindFloat || physicalKind(a) == kernel.KindFloat || physicalKind(b) == kernel.KindFloat {
+		if op == kernel.Div || ka == kernel.KindFloat || kb == kernel.KindFloat || PhysicalKind(a) == kernel.KindFloat || PhysicalKind(b) == kernel.KindFloat {
 			return kernel.Float64, arithFloat, nil
 		}
 		pa, sa := decimalShape(a)
 		pb, sb := decimalShape(b)
 		if op == kernel.Mul {
-			if sa+sb > decimalMaxPrecision {
-				return nil, 0, fmt.Errorf("the product's scale %d is over %d: cast to float64", sa+sb, decimalMaxPrecision)
+			if sa+sb > DecimalMaxPrecision {
+				return nil, 0, fmt.Errorf("the product's scale %d is over %d: cast to float64", sa+sb, DecimalMaxPrecision)
 			}
-			return &arrow.Decimal128Type{Precision: min(decimalMaxPrecision, pa+pb), Scale: sa + sb}, arithDecimal, nil
+			return &arrow.Decimal128Type{Precision: min(DecimalMaxPrecision, pa+pb), Scale: sa + sb}, arithDecimal, nil
 		}
 		s := max(sa, sb)
-		return &arrow.Decimal128Type{Precision: min(decimalMaxPrecision, max(pa-sa, pb-sb)+s+1), Scale: s}, arithDecimal, nil
+		return &arrow.Decimal128Type{Precision: min(DecimalMaxPrecision, max(pa-sa, pb-sb)+s+1), Scale: s}, arithDecimal, nil
 	case ka == kernel.KindDate && months(b) && addSub, months(a) && kb == kernel.KindDate && op == kernel.Add:
 		return arrow.FixedWidthTypes.Date32, arithMonths, nil
 	case ka == kernel.KindTimestamp && months(b) && addSub:
@@ -75,10 +75,10 @@ func arithRule(op kernel.ArithOp, a, b arrow.DataType) (arrow.DataType, arithFor
 	case ka == kernel.KindDuration && kb == kernel.KindTimestamp && op == kernel.Add:
 		return b, arithTimes, nil
 	case ka == kernel.KindTimestamp && kb == kernel.KindTimestamp && op == kernel.Sub:
-		t, _ := commonType(a, b)
+		t, _ := CommonType(a, b)
 		return &arrow.DurationType{Unit: t.(*arrow.TimestampType).Unit}, arithTimes, nil
 	case ka == kernel.KindDuration && kb == kernel.KindDuration && addSub:
-		t, _ := commonType(a, b)
+		t, _ := CommonType(a, b)
 		return t, arithTimes, nil
 	case ka == kernel.KindDuration && kb == kernel.KindDuration && op == kernel.Div:
 		return kernel.Float64, arithRatio, nil // a trip's length / time.Minute: its minutes
@@ -87,16 +87,16 @@ func arithRule(op kernel.ArithOp, a, b arrow.DataType) (arrow.DataType, arithFor
 	case ka == kernel.KindInt && kb == kernel.KindDuration && op == kernel.Mul:
 		return b, arithTimes, nil
 	}
-	return nil, 0, fmt.Errorf("%s does not apply to %s and %s", op, typeName(a), typeName(b))
+	return nil, 0, fmt.Errorf("%s does not apply to %s and %s", op, TypeName(a), TypeName(b))
 }
 
-// numberSupertype is the type two numbers compute in, as Polars' supertype:
+// NumberSupertype is the type two numbers compute in, as Polars' supertype:
 // two ints the wider (an unsigned one meeting a signed one of its width or
 // narrower, the next wider signed type; uint64 with a signed type, int64),
 // float32 with float32 or an int of 16 bits or fewer float32, any other
 // float float64; null fits anything.
-func numberSupertype(a, b arrow.DataType) arrow.DataType {
-	ka, kb := kindOfType(a), kindOfType(b)
+func NumberSupertype(a, b arrow.DataType) arrow.DataType {
+	ka, kb := KindOfType(a), KindOfType(b)
 	switch {
 	case ka == kernel.KindNull:
 		return plainOf(widenNull(b))
@@ -183,7 +183,7 @@ func decimalShape(t arrow.DataType) (int32, int32) {
 	if d, ok := t.(*arrow.Decimal128Type); ok {
 		return d.Precision, d.Scale
 	}
-	return decimalMaxPrecision, 0
+	return DecimalMaxPrecision, 0
 }
 
 // evalArith computes a op b by the form arithRule gives.
@@ -219,7 +219,7 @@ func evalArith(c *evalCall, op kernel.ArithOp, a, b value) (arrow.Array, error) 
 		}
 	case arithMonths:
 		date, n := a, y
-		if kindOfType(a.typ) != kernel.KindDate && kindOfType(a.typ) != kernel.KindTimestamp {
+		if KindOfType(a.typ) != kernel.KindDate && KindOfType(a.typ) != kernel.KindTimestamp {
 			date, n = b, x
 		}
 		months, _ := n.Scalar.(int64)
@@ -229,13 +229,13 @@ func evalArith(c *evalCall, op kernel.ArithOp, a, b value) (arrow.Array, error) 
 		return addMonths(c, date, months)
 	case arithDateDays:
 		days, dur := a, b
-		if kindOfType(a.typ) == kernel.KindDuration {
+		if KindOfType(a.typ) == kernel.KindDuration {
 			days, dur = b, a
 		}
 		d, _ := coerce(c, dur, arrow.FixedWidthTypes.Duration_s)
-		d = mapInts(d, func(s int64) int64 { return floorDiv(s, 86400) })
+		d = mapInts(d, func(s int64) int64 { return FloorDiv(s, 86400) })
 		x, y = intsOf(days.asDatum()), d
-		if kindOfType(a.typ) == kernel.KindDuration {
+		if KindOfType(a.typ) == kernel.KindDuration {
 			x, y = y, x
 		}
 	case arithDateDiff:
@@ -244,9 +244,9 @@ func evalArith(c *evalCall, op kernel.ArithOp, a, b value) (arrow.Array, error) 
 		if err != nil {
 			return nil, err
 		}
-		return retype(mapInts(kernel.Col(col), func(d int64) int64 { return d * 86400e3 }).Array, t), nil
+		return Retype(mapInts(kernel.Col(col), func(d int64) int64 { return d * 86400e3 }).Array, t), nil
 	case arithRatio:
-		common, _ := commonType(a.typ, b.typ)
+		common, _ := CommonType(a.typ, b.typ)
 		if x, err = coerce(c, a, common); err == nil {
 			y, err = coerce(c, b, common)
 		}
@@ -272,15 +272,15 @@ func evalArith(c *evalCall, op kernel.ArithOp, a, b value) (arrow.Array, error) 
 			if err := kernel.ArithExact(x, y, op, ints, maxDecimal); err != nil {
 				col.Release()
 				return nil, fmt.Errorf("%s of decimals gives more than %d digits (%s): %w; cast an operand to float64",
-					op, decimalMaxPrecision, t, err)
+					op, DecimalMaxPrecision, t, err)
 			}
 		}
 	}
-	return retype(col, t), nil
+	return Retype(col, t), nil
 }
 
 // maxDecimal is the largest unscaled value of a decimal of precision
-// decimalMaxPrecision: 18 nines.
+// DecimalMaxPrecision: 18 nines.
 const maxDecimal = 999_999_999_999_999_999
 
 // arithColumns runs the kernel (on the GPU where the task has one).
@@ -334,7 +334,7 @@ func addMonths(c *evalCall, v value, months int64) (arrow.Array, error) {
 		}
 		out = kernel.AddMonthsTimes(x, t.Unit, loc, months)
 	default:
-		return nil, fmt.Errorf("cannot add months to %s", typeName(v.typ))
+		return nil, fmt.Errorf("cannot add months to %s", TypeName(v.typ))
 	}
-	return retype(kernel.NewInt64(out, kernel.AlignedValid(vals)), v.typ), nil
+	return Retype(kernel.NewInt64(out, kernel.AlignedValid(vals)), v.typ), nil
 }

@@ -1,4 +1,4 @@
-package dataframe
+package expr
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func compareOperands(c *evalCall, x, y value) (kernel.Datum, kernel.Datum, error
 			return a, b, nil
 		}
 	}
-	if w, ok := wideChoice([]arrow.DataType{x.typ, y.typ}, []int{0, 1}); ok && (x.asDatum().Array != nil || y.asDatum().Array != nil) {
+	if w, ok := WideChoice([]arrow.DataType{x.typ, y.typ}, []int{0, 1}); ok && (x.asDatum().Array != nil || y.asDatum().Array != nil) {
 		// A decimal of more than 18 digits against a decimal or an integer:
 		// exactly, as decimal128 values at one scale, not as floats.
 		a, err := wideDecimalOf(x, w.(*arrow.Decimal128Type))
@@ -42,7 +42,7 @@ func compareOperands(c *evalCall, x, y value) (kernel.Datum, kernel.Datum, error
 		b, err := wideDecimalOf(y, w.(*arrow.Decimal128Type))
 		return a, b, err
 	}
-	t, _ := commonType(x.typ, y.typ)
+	t, _ := CommonType(x.typ, y.typ)
 	a, err := coerce(c, x, t)
 	if err != nil {
 		return a, kernel.Datum{}, err
@@ -56,9 +56,9 @@ func logicFunctions() []*function {
 	for op := kernel.Eq; op <= kernel.Ge; op++ {
 		out = append(out, &function{name: op.String(), arity: 2, format: infix,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
-				t, ok := commonType(in[0], in[1])
+				t, ok := CommonType(in[0], in[1])
 				if !ok {
-					return nil, fmt.Errorf("cannot compare %s with %s", describe(c.n.Args[0], in[0]), describe(c.n.Args[1], in[1]))
+					return nil, fmt.Errorf("cannot compare %s with %s", Describe(c.n.Args[0], in[0]), Describe(c.n.Args[1], in[1]))
 				}
 				return kernel.Bool, checkTextLiterals(c, in, t)
 			},
@@ -79,8 +79,8 @@ func logicFunctions() []*function {
 	}
 	boolRule := func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 		for i, t := range in {
-			if k := kindOfType(t); k != kernel.KindBool && k != kernel.KindNull {
-				return nil, fmt.Errorf("%s needs bool operands, but %s is not", c.n.Op, describe(c.n.Args[i], t))
+			if k := KindOfType(t); k != kernel.KindBool && k != kernel.KindNull {
+				return nil, fmt.Errorf("%s needs bool operands, but %s is not", c.n.Op, Describe(c.n.Args[i], t))
 			}
 		}
 		return kernel.Bool, nil
@@ -88,16 +88,16 @@ func logicFunctions() []*function {
 	return append(out,
 		&function{name: "and", arity: 2, typeOf: boolRule, format: infix,
 			eval: func(c *evalCall, in []value) (value, error) {
-				return c.mask(kernel.And(in[0].asMask(c.rows), in[1].asMask(c.rows))), nil
+				return c.mask(kernel.And(in[0].AsMask(c.rows), in[1].AsMask(c.rows))), nil
 			}},
 		&function{name: "or", arity: 2, typeOf: boolRule, format: infix,
 			eval: func(c *evalCall, in []value) (value, error) {
-				return c.mask(kernel.Or(in[0].asMask(c.rows), in[1].asMask(c.rows))), nil
+				return c.mask(kernel.Or(in[0].AsMask(c.rows), in[1].AsMask(c.rows))), nil
 			}},
 		&function{name: "not", arity: 1, typeOf: boolRule,
-			format: func(_ *exprNode, args []string) string { return "not " + args[0] },
+			format: func(_ *Node, args []string) string { return "not " + args[0] },
 			eval: func(c *evalCall, in []value) (value, error) {
-				return c.mask(kernel.Not(in[0].asMask(c.rows))), nil
+				return c.mask(kernel.Not(in[0].AsMask(c.rows))), nil
 			}},
 		&function{name: "isin", arity: 1,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
@@ -116,7 +116,7 @@ func logicFunctions() []*function {
 				m, err := kernel.IsIn(col, vals, c.rows)
 				return c.mask(m), err
 			},
-			format: func(n *exprNode, args []string) string {
+			format: func(n *Node, args []string) string {
 				vals := make([]string, len(n.Values))
 				for i, v := range n.Values {
 					vals[i] = v.String()
@@ -161,7 +161,7 @@ func nullFunctions() []*function {
 				return res, nil
 			}},
 		{name: "when", arity: 3, variadic: true,
-			format: func(_ *exprNode, args []string) string {
+			format: func(_ *Node, args []string) string {
 				var b strings.Builder
 				b.WriteString("when(")
 				for i := 0; i+1 < len(args); i += 2 {
@@ -176,8 +176,8 @@ func nullFunctions() []*function {
 				}
 				var vals []int
 				for i := 0; i+1 < len(in); i += 2 {
-					if k := kindOfType(in[i]); k != kernel.KindBool && k != kernel.KindNull {
-						return nil, fmt.Errorf("when needs a bool condition, but %s is not", describe(c.n.Args[i], in[i]))
+					if k := KindOfType(in[i]); k != kernel.KindBool && k != kernel.KindNull {
+						return nil, fmt.Errorf("when needs a bool condition, but %s is not", Describe(c.n.Args[i], in[i]))
 					}
 					vals = append(vals, i+1)
 				}
@@ -187,7 +187,7 @@ func nullFunctions() []*function {
 				res := in[len(in)-1]
 				for i := len(in) - 3; i >= 0; i -= 2 {
 					var err error
-					if res, err = c.choose(in[i].asMask(c.rows), in[i+1], res); err != nil {
+					if res, err = c.choose(in[i].AsMask(c.rows), in[i+1], res); err != nil {
 						return value{}, err
 					}
 				}

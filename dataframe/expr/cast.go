@@ -1,4 +1,4 @@
-package dataframe
+package expr
 
 import (
 	"bytes"
@@ -15,33 +15,11 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
-// The types an expression can be cast to, besides arrow types given
-// directly.
-var (
-	Int64   arrow.DataType = kernel.Int64
-	Float64 arrow.DataType = kernel.Float64
-	String  arrow.DataType = kernel.String
-	Bool    arrow.DataType = kernel.Bool
-	Date32  arrow.DataType = arrow.FixedWidthTypes.Date32
-)
-
-// Timestamp is the type of timestamps in unit (arrow.Second ...
-// arrow.Nanosecond), in the time zone tz ("" for naive wall-clock times).
-func Timestamp(unit arrow.TimeUnit, tz string) arrow.DataType {
-	return &arrow.TimestampType{Unit: unit, TimeZone: tz}
-}
-
-// Decimal is the type of decimals of precision digits, scale of them after
-// the point.
-func Decimal(precision, scale int32) arrow.DataType {
-	return &arrow.Decimal128Type{Precision: precision, Scale: scale}
-}
-
-// caster converts a column to a cast's target; strict, a value that does
+// Caster converts a column to a cast's target; strict, a value that does
 // not convert is an error, else null.
-type caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error)
+type Caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error)
 
-// castRule says how a column of type from casts to type to, or why not:
+// CastRule says how a column of type from casts to type to, or why not:
 // numbers, bools and strings among int64, float64, utf8 and bool (the
 // kernel's Cast); decimals to float64, int64 (truncated) and other
 // decimals; ints and floats to decimals (rounded half away from zero);
@@ -51,15 +29,15 @@ type caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 // units since the epoch, units), as Polars and Arrow; strings to any
 // number type, to decimals, to durations (1m30s) and in ISO 8601 to dates
 // and timestamps (kernel.ParseText).
-func castRule(from, to arrow.DataType) (caster, error) {
-	kf, kt := kindOfType(from), kindOfType(to)
+func CastRule(from, to arrow.DataType) (Caster, error) {
+	kf, kt := KindOfType(from), KindOfType(to)
 	basic := func(k kernel.Kind) bool {
 		return k == kernel.KindInt || k == kernel.KindFloat || k == kernel.KindString || k == kernel.KindBool || k == kernel.KindNull
 	}
 	switch {
 	case kf == kernel.KindNull:
 		return func(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) {
-			return retype(kernel.Nulls(physicalKind(to), col.Len()), to), nil
+			return Retype(kernel.Nulls(PhysicalKind(to), col.Len()), to), nil
 		}, nil
 	case basic(kf) && basic(kt) && isKernelType(to):
 		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
@@ -84,7 +62,7 @@ func castRule(from, to arrow.DataType) (caster, error) {
 			return kernel.ParseText(col, to, "", strict)
 		}, nil
 	}
-	return nil, fmt.Errorf("cannot cast %s to %s", typeName(from), typeName(to))
+	return nil, fmt.Errorf("cannot cast %s to %s", TypeName(from), TypeName(to))
 }
 
 // castCount casts a date, timestamp or duration to a number: the count of
@@ -93,7 +71,7 @@ func castCount(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, er
 	counts := kernel.Widen(col)
 	defer counts.Release()
 	if isKernelType(to) {
-		return kernel.Cast(counts, kindOfType(to), strict)
+		return kernel.Cast(counts, KindOfType(to), strict)
 	}
 	return castNarrow(counts, to, strict)
 }
@@ -173,17 +151,17 @@ func castFunctions() []*function {
 				if err != nil {
 					return nil, fmt.Errorf("%s: cannot cast to %s: %w", c.n, c.n.Str[0], err)
 				}
-				if _, err := castRule(in[0], to); err != nil {
-					return nil, fmt.Errorf("%s: %s: %w", c.n, describe(c.n.Args[0], in[0]), err)
+				if _, err := CastRule(in[0], to); err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", c.n, Describe(c.n.Args[0], in[0]), err)
 				}
 				return plainOf(to), nil
 			},
 			eval: func(c *evalCall, in []value) (value, error) {
-				cast, err := castRule(in[0].typ, c.out)
+				cast, err := CastRule(in[0].typ, c.out)
 				if err != nil {
 					return value{}, err
 				}
-				col, err := cast(retype(c.array(in[0]), in[0].typ), c.out, strict)
+				col, err := cast(Retype(c.array(in[0]), in[0].typ), c.out, strict)
 				if err != nil {
 					return value{}, fmt.Errorf("%s: %w", c.n, err)
 				}
@@ -238,7 +216,7 @@ func castWideDecimal(col arrow.Array, td *arrow.Decimal128Type, strict bool) (ar
 		case *array.Int64:
 			conv = func(i int) (decimal128.Num, error) { return decimal128.FromI64(w.Value(i)).Rescale(0, td.Scale) }
 		default:
-			return nil, fmt.Errorf("cannot cast %s to %s", typeName(col.DataType()), typeName(td))
+			return nil, fmt.Errorf("cannot cast %s to %s", TypeName(col.DataType()), TypeName(td))
 		}
 	}
 	n := col.Len()
@@ -271,7 +249,7 @@ func castDecimal(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 		return castWideDecimal(col, td, strict)
 	}
 	if !toDec {
-		if fd.Precision > decimalMaxPrecision || to.ID() == arrow.FLOAT64 {
+		if fd.Precision > DecimalMaxPrecision || to.ID() == arrow.FLOAT64 {
 			x := make([]float64, col.Len())
 			for i := range x {
 				x[i] = col.(*array.Decimal128).Value(i).ToFloat64(fd.Scale)
@@ -288,10 +266,10 @@ func castDecimal(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 	n := col.Len()
 	out := make([]int64, n)
 	valid := kernel.AlignedValid(col)
-	limit := kernel.Pow10(min(td.Precision, decimalMaxPrecision))
+	limit := kernel.Pow10(min(td.Precision, DecimalMaxPrecision))
 	var f func(i int) (int64, bool)
 	switch {
-	case fromDec && fd.Precision <= decimalMaxPrecision:
+	case fromDec && fd.Precision <= DecimalMaxPrecision:
 		x := kernel.Widen(col).(*array.Int64).Int64Values()
 		f = func(i int) (int64, bool) { return rescale(x[i], fd.Scale, td.Scale) }
 	default:
@@ -323,7 +301,7 @@ func castDecimal(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, 
 		}
 		out[i] = v
 	}
-	return retype(kernel.NewInt64(out, valid), to), nil
+	return Retype(kernel.NewInt64(out, valid), to), nil
 }
 
 // rescale moves an unscaled value from scale a to scale b, rounding half
@@ -372,7 +350,7 @@ func valueText(col arrow.Array, i int) string {
 // coarser (as a timestamp's unit converts).
 func castDurations(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) {
 	d := convertUnit(intsOf(kernel.Col(col)), col.DataType().(*arrow.DurationType).Unit, to.(*arrow.DurationType).Unit)
-	return retype(d.Array, to), nil
+	return Retype(d.Array, to), nil
 }
 
 // castTimes converts between dates and timestamps: a date is midnight (in
@@ -406,11 +384,11 @@ func castTimes(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) 
 			for i, v := range vals {
 				w := kernel.ToTime(v, from.Unit).In(loc)
 				_, off := w.Zone()
-				out[i] = floorDiv(v+int64(off)*kernel.UnitsPerSecond(from.Unit), perDay)
+				out[i] = FloorDiv(v+int64(off)*kernel.UnitsPerSecond(from.Unit), perDay)
 			}
 		case *arrow.TimestampType:
-			return retype(convertUnit(kernel.Col(kernel.NewInt64(vals, kernel.AlignedValid(col))), from.Unit, t.Unit).Array, to), nil
+			return Retype(convertUnit(kernel.Col(kernel.NewInt64(vals, kernel.AlignedValid(col))), from.Unit, t.Unit).Array, to), nil
 		}
 	}
-	return retype(kernel.NewInt64(out, kernel.AlignedValid(col)), to), nil
+	return Retype(kernel.NewInt64(out, kernel.AlignedValid(col)), to), nil
 }
