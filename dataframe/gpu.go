@@ -48,9 +48,11 @@ func gpuPartial(k gpu.Kernels, a *groupArgs, fns []kernel.AggFunc, rec arrow.Rec
 	byName := map[string]int{}
 	for i, fn := range fns {
 		colOf[i] = -1
-		switch fn {
-		case kernel.Size, kernel.Count:
-			if fn == kernel.Count {
+		if !fn.OnGPU() {
+			return nil, false, nil
+		}
+		if fn.OneRow() == kernel.OneRowCount { // a count or a size: nothing on the GPU
+			if fn.Inputs() > 0 {
 				j, err := expr.ColumnIndex(rec.Schema(), a.Aggs[i].Col)
 				if err != nil {
 					return nil, false, err
@@ -60,9 +62,6 @@ func gpuPartial(k gpu.Kernels, a *groupArgs, fns []kernel.AggFunc, rec arrow.Rec
 				}
 			}
 			continue
-		case kernel.Sum, kernel.Mean, kernel.Min, kernel.Max:
-		default:
-			return nil, false, nil
 		}
 		name := a.Aggs[i].Col
 		c, ok := byName[name]

@@ -278,7 +278,7 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 			colType := kernel.PlainType(in.Field(in.FieldIndices(a.col)[0]).Type)
 			switch {
 			case a.hol == "":
-				typ = aggResultType(a.fn, colType)
+				typ = a.fn.LogicalResultType(colType)
 			case a.hol == "quantile" && !(a.q >= 0 && a.q <= 1):
 				return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: the fraction %g is not in [0, 1]", g.keys, what, a.Name(), a.q)
 			default:
@@ -299,27 +299,6 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 	return fields, specs, nil
 }
 
-// aggResultType is the logical type of fn over a column of type t: the
-// kernel's, but a minimum or maximum keeps a date's, timestamp's,
-// duration's or decimal's type, and a sum of decimals or durations is one
-// (a decimal of precision 18).
-func aggResultType(fn kernel.AggFunc, t arrow.DataType) arrow.DataType {
-	out := fn.ResultType(t)
-	if out.ID() != arrow.INT64 || fn != kernel.Sum && fn != kernel.Min && fn != kernel.Max {
-		return out
-	}
-	switch t := t.(type) {
-	case *arrow.Decimal128Type:
-		if fn == kernel.Sum {
-			return &arrow.Decimal128Type{Precision: expr.DecimalMaxPrecision, Scale: t.Scale}
-		}
-		return t
-	case *arrow.Date32Type, *arrow.TimestampType, *arrow.DurationType:
-		return t
-	}
-	return out
-}
-
 // numericOr checks that col exists and suits a, and returns its kind.
 func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, error) {
 	fl, err := expr.Field(in, col)
@@ -335,7 +314,7 @@ func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, e
 		if err := a.fn.CheckInput(kind); err != nil {
 			return 0, fmt.Errorf("column %s: %w", col, err)
 		}
-	case holistics[a.hol].numeric && kind != kernel.KindInt && kind != kernel.KindFloat && kind != kernel.KindDecimal:
+	case holistics[a.hol].numeric && !kind.Logical().Numeric:
 		return 0, fmt.Errorf("column %s: %s needs a numeric column, not %s", col, a.hol, kind)
 	}
 	return kind, nil

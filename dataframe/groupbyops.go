@@ -139,17 +139,18 @@ func releaseStates(states [][]arrow.Array) {
 	}
 }
 
-// rowStates are the partial states of rows that are each their own group.
-// A sum, minimum or maximum of a column without nulls is the column itself
-// and a count is one a row (kernel.OneEach, no buffer to fill, move or
-// read), with nothing computed; the other aggregations take partialStates
-// with every row its own group (ids in buf).
+// rowStates are the partial states of rows that are each their own group,
+// as the aggregation table says (AggFunc.OneRow): a sum, minimum or maximum
+// of a column without nulls is the column itself and a count is one a row
+// (kernel.OneEach, no buffer to fill, move or read), with nothing
+// computed; the other aggregations take partialStates with every row its
+// own group (ids in buf).
 func rowStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int32) ([][]arrow.Array, error) {
 	n := int(rec.NumRows())
 	states := make([][]arrow.Array, len(fns))
 	count := func() arrow.Array { return kernel.OneEach(n) }
 	for i, fn := range fns {
-		if fn == kernel.Size {
+		if fn.Inputs() == 0 { // a size
 			states[i] = []arrow.Array{count()}
 			continue
 		}
@@ -163,15 +164,17 @@ func rowStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int3
 		if col.NullN() > 0 || !isInt && !isFloat {
 			continue
 		}
-		switch {
-		case fn == kernel.Count:
+		switch fn.OneRow() {
+		case kernel.OneRowCount:
 			states[i] = []arrow.Array{count()}
-		case fn == kernel.Sum || fn == kernel.Min || fn == kernel.Max:
+		case kernel.OneRowValue:
 			col.Retain()
 			states[i] = []arrow.Array{col}
-		case fn == kernel.Mean && isFloat:
-			col.Retain()
-			states[i] = []arrow.Array{col, count()}
+		case kernel.OneRowFloatMean:
+			if isFloat {
+				col.Retain()
+				states[i] = []arrow.Array{col, count()}
+			}
 		}
 	}
 	for i, st := range states {

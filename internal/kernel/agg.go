@@ -42,7 +42,10 @@ type aggDesc struct {
 	floats  bool                                     // reads its input as floats (decimals scaled)
 	int32s  bool                                     // reads an int32 input as it is, not widened
 	result  func(wide arrow.DataType) arrow.DataType // the answer's type, of the widened input's
+	keeps   bool                                     // an integer-like input's answer keeps its logical type
 	states  []arrow.DataType                         // the state's types; nil: the answer's alone
+	oneRow  OneRow                                   // a group of one row's state, uncomputed
+	gpu     bool                                     // the GPU has a partial for it (int64 and float64 without nulls)
 	partial func(cols []arrow.Array, ids []int32, n int) []arrow.Array
 	merge   func(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array
 	final   func(state []arrow.Array) arrow.Array
@@ -70,16 +73,16 @@ var (
 
 // aggs describes every AggFunc, indexed by it.
 var aggs = [...]aggDesc{
-	Sum: {name: "sum", inputs: 1, accepts: summable, wants: "a numeric or duration column", result: keepWide, int32s: true,
+	Sum: {name: "sum", inputs: 1, accepts: summable, wants: "a numeric or duration column", result: keepWide, int32s: true, keeps: true, oneRow: OneRowValue, gpu: true,
 		partial: partialSum, merge: mergeSums, final: finalState},
-	Mean: {name: "mean", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
+	Mean: {name: "mean", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64, oneRow: OneRowFloatMean, gpu: true,
 		states: []arrow.DataType{Float64, Int64}, partial: partialMean, merge: mergeMeans, final: finalMean},
-	Count: {name: "count", inputs: 1, result: alwaysInt, partial: partialCount, merge: mergeSums, final: finalState},
-	Size:  {name: "size", result: alwaysInt, partial: partialSize, merge: mergeSums, final: finalState},
+	Count: {name: "count", inputs: 1, result: alwaysInt, oneRow: OneRowCount, gpu: true, partial: partialCount, merge: mergeSums, final: finalState},
+	Size:  {name: "size", result: alwaysInt, oneRow: OneRowCount, gpu: true, partial: partialSize, merge: mergeSums, final: finalState},
 	Min: {name: "min", inputs: 1, accepts: orderable, wants: "an ordered column (a number, date, timestamp, duration, string or bool)", result: extremeType,
-		partial: partialExtreme(true), merge: mergeExtremes(true), final: finalState},
+		keeps: true, oneRow: OneRowValue, gpu: true, partial: partialExtreme(true), merge: mergeExtremes(true), final: finalState},
 	Max: {name: "max", inputs: 1, accepts: orderable, wants: "an ordered column (a number, date, timestamp, duration, string or bool)", result: extremeType,
-		partial: partialExtreme(false), merge: mergeExtremes(false), final: finalState},
+		keeps: true, oneRow: OneRowValue, gpu: true, partial: partialExtreme(false), merge: mergeExtremes(false), final: finalState},
 	Var: {name: "var", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
 		states: moments, partial: partialMoments, merge: mergeMoments, final: finalSpread(false)},
 	Std: {name: "std", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
@@ -132,6 +135,46 @@ func (f AggFunc) ResultType(t arrow.DataType) arrow.DataType {
 	}
 	return aggs[f].result(w)
 }
+
+// LogicalResultType is the logical type of f's answer over a column of
+// type t: ResultType's, but where f keeps its input's type (a sum, a
+// minimum, a maximum) an integer-like input's answer is of its logical
+// type, a date's a date, a decimal's a decimal (a sum one of 18 digits).
+func (f AggFunc) LogicalResultType(t arrow.DataType) arrow.DataType {
+	out := f.ResultType(t)
+	if out.ID() != arrow.INT64 || !aggs[f].keeps {
+		return out
+	}
+	switch t := t.(type) {
+	case *arrow.Decimal128Type:
+		if f == Sum {
+			return &arrow.Decimal128Type{Precision: 18, Scale: t.Scale}
+		}
+		return t
+	case *arrow.Date32Type, *arrow.TimestampType, *arrow.DurationType:
+		return t
+	}
+	return out
+}
+
+// OneRow is what the partial state of a group of one row is, without
+// computing it, for the aggregations that know (rows that are each their
+// own group: a grouping by a unique key).
+type OneRow uint8
+
+const (
+	OneRowComputed  OneRow = iota // computed as any group's
+	OneRowValue                   // the row's value (a sum, a minimum, a maximum of a column without nulls)
+	OneRowCount                   // one (a count of a column without nulls, a size)
+	OneRowFloatMean               // a float's value and one (a mean's sum and count)
+)
+
+// OneRow is what f's state of a one-row group is.
+func (f AggFunc) OneRow() OneRow { return aggs[f].oneRow }
+
+// OnGPU reports whether the GPU computes f's partial (of int64 and float64
+// columns without nulls).
+func (f AggFunc) OnGPU() bool { return aggs[f].gpu }
 
 // StateTypes are the types of f's partial state columns over type t.
 func (f AggFunc) StateTypes(t arrow.DataType) []arrow.DataType {

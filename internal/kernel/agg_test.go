@@ -900,3 +900,31 @@ func TestSumOfOneGroupOfZeros(t *testing.T) {
 		t.Errorf("a sum past int64: %v, want ErrOverflow", err)
 	}
 }
+
+// TestLogicalResultType: a sum, minimum or maximum keeps an integer-like
+// input's logical type (a sum of decimals is one of 18 digits); the rest
+// answer as the kernels compute.
+func TestLogicalResultType(t *testing.T) {
+	dec := &arrow.Decimal128Type{Precision: 9, Scale: 2}
+	ts := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	for _, c := range []struct {
+		f    AggFunc
+		in   arrow.DataType
+		want string
+	}{
+		{Sum, dec, "decimal(18, 2)"},
+		{Min, dec, "decimal(9, 2)"},
+		{Mean, dec, "float64"},
+		{Sum, arrow.PrimitiveTypes.Int8, "int64"},
+		{Max, arrow.FixedWidthTypes.Date32, "date32"},
+		{Min, ts, ts.String()},
+		{Sum, arrow.FixedWidthTypes.Duration_ms, "duration[ms]"},
+		{Count, ts, "int64"},
+		{Max, Bool, "bool"},
+		{Max, String, "utf8"},
+	} {
+		if got := c.f.LogicalResultType(c.in).String(); got != c.want {
+			t.Errorf("%s of %s: %s, want %s", c.f, c.in, got, c.want)
+		}
+	}
+}
