@@ -15,56 +15,6 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
-// Caster converts a column to a cast's target; strict, a value that does
-// not convert is an error, else null.
-type Caster func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error)
-
-// CastRule says how a column of type from casts to type to, or why not:
-// numbers, bools and strings among int64, float64, utf8 and bool (the
-// kernel's Cast); decimals to float64, int64 (truncated) and other
-// decimals; ints and floats to decimals (rounded half away from zero);
-// dates and timestamps to each other and to strings; durations to other
-// units (floored where coarser, as timestamps); dates, timestamps and
-// durations to numbers, as the count they hold (days since 1970-01-01,
-// units since the epoch, units), as Polars and Arrow; strings to any
-// number type, to decimals, to durations (1m30s) and in ISO 8601 to dates
-// and timestamps (kernel.ParseText).
-func CastRule(from, to arrow.DataType) (Caster, error) {
-	kf, kt := KindOfType(from), KindOfType(to)
-	basic := func(k kernel.Kind) bool {
-		return k == kernel.KindInt || k == kernel.KindFloat || k == kernel.KindString || k == kernel.KindBool || k == kernel.KindNull
-	}
-	switch {
-	case kf == kernel.KindNull:
-		return func(col arrow.Array, to arrow.DataType, _ bool) (arrow.Array, error) {
-			return Retype(kernel.Nulls(PhysicalKind(to), col.Len()), to), nil
-		}, nil
-	case basic(kf) && basic(kt) && isKernelType(to):
-		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
-			return kernel.Cast(col, kt, strict)
-		}, nil
-	case basic(kf) && (kt == kernel.KindInt || kt == kernel.KindFloat):
-		return castNarrow, nil
-	case kt == kernel.KindString && (kf == kernel.KindDate || kf == kernel.KindTimestamp || kf == kernel.KindDuration || kf == kernel.KindDecimal):
-		return castToText, nil
-	case kf == kernel.KindDecimal && (kt == kernel.KindFloat || kt == kernel.KindInt || kt == kernel.KindDecimal) && isKernelType(to) || kf == kernel.KindDecimal && kt == kernel.KindDecimal:
-		return castDecimal, nil
-	case (kf == kernel.KindInt || kf == kernel.KindFloat) && kt == kernel.KindDecimal:
-		return castDecimal, nil
-	case (kf == kernel.KindDate || kf == kernel.KindTimestamp) && (kt == kernel.KindDate || kt == kernel.KindTimestamp):
-		return castTimes, nil
-	case (kf == kernel.KindDate || kf == kernel.KindTimestamp || kf == kernel.KindDuration) && (kt == kernel.KindInt || kt == kernel.KindFloat):
-		return castCount, nil
-	case kf == kernel.KindDuration && kt == kernel.KindDuration:
-		return castDurations, nil
-	case kf == kernel.KindString && kt != kernel.KindNull:
-		return func(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {
-			return kernel.ParseText(col, to, "", strict)
-		}, nil
-	}
-	return nil, fmt.Errorf("cannot cast %s to %s", TypeName(from), TypeName(to))
-}
-
 // castCount casts a date, timestamp or duration to a number: the count of
 // days or units it holds.
 func castCount(col arrow.Array, to arrow.DataType, strict bool) (arrow.Array, error) {

@@ -24,58 +24,6 @@ import (
 // unscaled values fit an int64.
 const DecimalMaxPrecision = 18
 
-// CommonType is the type a and b meet in, or false where they do not: ints
-// the narrowest that holds both (NumberSupertype), any float makes float64, decimals take the larger scale
-// (with ints as scale 0), dates meet timestamps as timestamps, timestamps
-// and durations take the finer unit; a string meets a date or timestamp
-// (a literal written as one). Nulls meet anything as the other's type.
-func CommonType(a, b arrow.DataType) (arrow.DataType, bool) {
-	ka, kb := KindOfType(a), KindOfType(b)
-	switch {
-	case ka == kernel.KindNull:
-		return plainOf(b), true
-	case kb == kernel.KindNull:
-		return plainOf(a), true
-	case ka == kernel.KindString && kb == kernel.KindString:
-		return kernel.String, true
-	case ka == kernel.KindBool && kb == kernel.KindBool:
-		return kernel.Bool, true
-	case ka == kernel.KindFloat && IsNumberKind(kb), kb == kernel.KindFloat && IsNumberKind(ka):
-		return kernel.Float64, true
-	case ka == kernel.KindInt && kb == kernel.KindInt:
-		return NumberSupertype(a, b), true
-	case ka == kernel.KindDecimal && IsNumberKind(kb), kb == kernel.KindDecimal && IsNumberKind(ka):
-		if PhysicalKind(a) == kernel.KindFloat || PhysicalKind(b) == kernel.KindFloat {
-			return kernel.Float64, true // a decimal too wide to compute exactly
-		}
-		return &arrow.Decimal128Type{Precision: DecimalMaxPrecision, Scale: max(scaleOf(a), scaleOf(b))}, true
-	case ka == kernel.KindDate && kb == kernel.KindDate,
-		ka == kernel.KindDate && kb == kernel.KindString, ka == kernel.KindString && kb == kernel.KindDate:
-		return arrow.FixedWidthTypes.Date32, true
-	case ka == kernel.KindTimestamp || kb == kernel.KindTimestamp:
-		ta, oka := a.(*arrow.TimestampType)
-		tb, okb := b.(*arrow.TimestampType)
-		switch {
-		case oka && okb:
-			return &arrow.TimestampType{Unit: max(ta.Unit, tb.Unit), TimeZone: ta.TimeZone}, true
-		case oka && (kb == kernel.KindDate || kb == kernel.KindString):
-			return ta, true
-		case okb && (ka == kernel.KindDate || ka == kernel.KindString):
-			return tb, true
-		}
-	case ka == kernel.KindDuration && kb == kernel.KindDuration:
-		return &arrow.DurationType{Unit: max(a.(*arrow.DurationType).Unit, b.(*arrow.DurationType).Unit)}, true
-	}
-	return nil, false
-}
-
-// IsNumberKind reports whether k is a number's kind (the type table's
-// Numeric).
-func IsNumberKind(k kernel.Kind) bool { return k.Logical().Numeric }
-
-// plainOf is t with dictionary strings plain.
-func plainOf(t arrow.DataType) arrow.DataType { return kernel.PlainType(t) }
-
 func scaleOf(t arrow.DataType) int32 {
 	if d, ok := t.(*arrow.Decimal128Type); ok {
 		return d.Scale
@@ -286,18 +234,4 @@ func Retype(a arrow.Array, t arrow.DataType) arrow.Array {
 		return out
 	}
 	return a
-}
-
-// PhysicalKind is the kind kernels compute a type's physical form as.
-func PhysicalKind(t arrow.DataType) kernel.Kind {
-	switch KindOfType(t) {
-	case kernel.KindDate, kernel.KindTimestamp, kernel.KindDuration:
-		return kernel.KindInt
-	case kernel.KindDecimal:
-		if t.(*arrow.Decimal128Type).Precision > DecimalMaxPrecision {
-			return kernel.KindFloat
-		}
-		return kernel.KindInt
-	}
-	return KindOfType(t)
 }

@@ -47,31 +47,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/hamba/avro/v2"
-
-	"github.com/duskdata/dusk/internal/kernel"
 )
-
-// DictProp is the field property that marks a string field as a dictionary
-// column.
-const DictProp = "dusk.dictionary"
-
-// TypeProp is the field property that names, as Arrow does, the type of a
-// long field holding values of a type Avro has no logical type for
-// (durations, nanosecond timestamps, uint64 as its bits, a timestamp's
-// zone), which Read honours; other readers see the long.
-const TypeProp = "dusk.type"
-
-// keptAsLong reports whether Write keeps a column of type t as a long
-// named by TypeProp.
-func keptAsLong(t arrow.DataType) bool {
-	switch t := t.(type) {
-	case *arrow.DurationType, *arrow.Uint64Type:
-		return true
-	case *arrow.TimestampType:
-		return t.Unit == arrow.Nanosecond || t.Unit != arrow.Second && t.TimeZone != "" && t.TimeZone != "UTC"
-	}
-	return false
-}
 
 // kind is how a field's values are encoded.
 type kind uint8
@@ -136,93 +112,6 @@ func describe(s avro.Schema) string {
 	return name
 }
 
-func mapField(f *avro.Field) field {
-	fd := field{name: f.Name(), schema: f.Type(), nullIdx: -1}
-	t := deref(f.Type())
-	unsupported := func(what string) field {
-		fd.err = fmt.Errorf("field %s: Avro type %s is not supported (Dusk reads long, int, double, float, boolean, string, bytes and enum, and their unions with null)", f.Name(), what)
-		return fd
-	}
-	if u, ok := t.(*avro.UnionSchema); ok {
-		types := u.Types()
-		fd.union = true
-		switch {
-		case len(types) == 1:
-			fd.valIdx = 0
-		case len(types) == 2 && types[0].Type() == avro.Null && types[1].Type() != avro.Null:
-			fd.nullIdx, fd.valIdx = 0, 1
-		case len(types) == 2 && types[1].Type() == avro.Null && types[0].Type() != avro.Null:
-			fd.nullIdx, fd.valIdx = 1, 0
-		default:
-			return unsupported("union " + u.String())
-		}
-		t = deref(types[fd.valIdx])
-	}
-	var logical avro.LogicalType
-	if l, ok := t.(avro.LogicalTypeSchema); ok && l.Logical() != nil {
-		logical = l.Logical().Type()
-	}
-	switch t.Type() {
-	case avro.Long:
-		fd.kind, fd.typ = kLong, kernel.Int64
-	case avro.Int:
-		fd.kind, fd.typ = kInt, kernel.Int64
-	case avro.Double:
-		fd.kind, fd.typ = kDouble, kernel.Float64
-	case avro.Float:
-		fd.kind, fd.typ = kFloat, kernel.Float64
-	case avro.Boolean:
-		fd.kind, fd.typ = kBool, kernel.Bool
-	case avro.String:
-		fd.kind, fd.typ = kString, kernel.String
-		if v, ok := f.Prop(DictProp).(bool); ok && v {
-			fd.typ = kernel.Dict
-		}
-	case avro.Bytes:
-		fd.kind, fd.typ = kBytes, kernel.String
-		if logical == avro.Decimal {
-			d := t.(avro.LogicalTypeSchema).Logical().(*avro.DecimalLogicalSchema)
-			if d.Precision() < 1 || d.Precision() > 38 || d.Scale() < 0 || d.Scale() > d.Precision() {
-				return unsupported(describe(t))
-			}
-			fd.typ = &arrow.Decimal128Type{Precision: int32(d.Precision()), Scale: int32(d.Scale())}
-			return fd
-		}
-	case avro.Null:
-		fd.kind, fd.typ = kNull, arrow.Null
-	case avro.Enum:
-		fd.kind, fd.typ = kEnum, kernel.Dict
-		fd.symbols = t.(*avro.EnumSchema).Symbols()
-	default:
-		return unsupported(describe(t))
-	}
-	switch logical {
-	case "", avro.TimeMillis, avro.TimeMicros, avro.UUID:
-	case avro.Date:
-		fd.typ = arrow.FixedWidthTypes.Date32
-	case avro.TimestampMillis, avro.TimestampMicros, avro.LocalTimestampMillis, avro.LocalTimestampMicros:
-		unit, tz := arrow.Millisecond, "UTC"
-		if logical == avro.TimestampMicros || logical == avro.LocalTimestampMicros {
-			unit = arrow.Microsecond
-		}
-		if logical == avro.LocalTimestampMillis || logical == avro.LocalTimestampMicros {
-			tz = ""
-		}
-		fd.typ = &arrow.TimestampType{Unit: unit, TimeZone: tz}
-	default:
-		return unsupported(describe(t))
-	}
-	if logical != "" && t.Type() != avro.Int && t.Type() != avro.Long && logical != avro.UUID {
-		return unsupported(describe(t))
-	}
-	if name, ok := f.Prop(TypeProp).(string); ok && fd.kind == kLong {
-		if typ, err := kernel.ParseType(name); err == nil && keptAsLong(typ) {
-			fd.typ = typ
-		}
-	}
-	return fd
-}
-
 // ArrowSchema maps an Avro record schema to an Arrow schema of Dusk's
 // types, every field nullable (see the package comment for the mapping).
 // A field of a type Dusk cannot hold is an error naming it.
@@ -253,57 +142,17 @@ func AvroSchema(name string, s *arrow.Schema) (avro.Schema, error) {
 			return nil, fmt.Errorf("avro: two columns named %s", f.Name)
 		}
 		seen[f.Name] = true
-		var t avro.Type
-		var logical avro.LogicalSchema
-		var opts []avro.SchemaOption
-		switch {
-		case f.Type.ID() == arrow.INT64:
-			t = avro.Long
-		case f.Type.ID() == arrow.FLOAT64:
-			t = avro.Double
-		case f.Type.ID() == arrow.BOOL:
-			t = avro.Boolean
-		case f.Type.ID() == arrow.STRING:
-			t = avro.String
-		case arrow.TypeEqual(f.Type, kernel.Dict):
-			t = avro.String
-			opts = append(opts, avro.WithProps(map[string]any{DictProp: true}))
-		case f.Type.ID() == arrow.INT8 || f.Type.ID() == arrow.INT16 || f.Type.ID() == arrow.INT32 ||
-			f.Type.ID() == arrow.UINT8 || f.Type.ID() == arrow.UINT16:
-			t = avro.Int
-		case f.Type.ID() == arrow.UINT32:
-			t = avro.Long
-		case f.Type.ID() == arrow.FLOAT32:
-			t = avro.Double
-		case f.Type.ID() == arrow.DATE32:
-			t, logical = avro.Int, avro.NewPrimitiveLogicalSchema(avro.Date)
-		case keptAsLong(f.Type):
-			t = avro.Long
-			opts = append(opts, avro.WithProps(map[string]any{TypeProp: f.Type.String()}))
-		case f.Type.ID() == arrow.TIMESTAMP:
-			ts := f.Type.(*arrow.TimestampType)
-			l := map[bool]avro.LogicalType{false: avro.TimestampMillis, true: avro.TimestampMicros}[ts.Unit == arrow.Microsecond]
-			if ts.TimeZone == "" {
-				l = map[bool]avro.LogicalType{false: avro.LocalTimestampMillis, true: avro.LocalTimestampMicros}[ts.Unit == arrow.Microsecond]
-			}
-			t, logical = avro.Long, avro.NewPrimitiveLogicalSchema(l)
-		case f.Type.ID() == arrow.DECIMAL128:
-			d := f.Type.(*arrow.Decimal128Type)
-			t, logical = avro.Bytes, avro.NewDecimalLogicalSchema(int(d.Precision), int(d.Scale))
-		case f.Type.ID() == arrow.NULL:
-			t = avro.Null
-		default:
-			return nil, fmt.Errorf("avro: column %s: type %s cannot be written", f.Name, f.Type)
+		t, logical, opts, err := avroTypeOf(f)
+		if err != nil {
+			return nil, err
 		}
 		var u avro.Schema = avro.NewNullSchema()
 		if t != avro.Null {
-			var err error
 			if u, err = avro.NewUnionSchema([]avro.Schema{avro.NewNullSchema(), avro.NewPrimitiveSchema(t, logical)}); err != nil {
 				return nil, fmt.Errorf("avro: column %s: %w", f.Name, err)
 			}
 		}
 		opts = append(opts, avro.WithDefault(nil))
-		var err error
 		if fields[i], err = avro.NewField(f.Name, u, opts...); err != nil {
 			return nil, fmt.Errorf("avro: column %q is not a valid Avro field name (letters, digits and _, not starting with a digit): %w", f.Name, err)
 		}

@@ -147,43 +147,6 @@ type colEncoder struct {
 	decimals []decimal128.Num
 }
 
-func newColEncoder(a arrow.Array) colEncoder {
-	e := colEncoder{}
-	e.valid, e.off = kernel.Validity(a)
-	switch a := a.(type) {
-	case *array.Int64:
-		e.kind, e.ints = kLong, a.Int64Values()
-	case *array.Float64:
-		e.kind, e.floats = kDouble, a.Float64Values()
-	case *array.Boolean:
-		e.kind, e.bools = kBool, a
-	case *array.Date32, *array.Int8, *array.Int16, *array.Int32, *array.Uint8, *array.Uint16, *array.Uint32:
-		// an Avro int is encoded as a long is
-		e.kind, e.ints = kLong, kernel.Widen(a).(*array.Int64).Int64Values()
-	case *array.Float32:
-		e.kind, e.floats = kDouble, kernel.Widen(a).(*array.Float64).Float64Values()
-	case *array.Null:
-		e.kind = kNull
-	case *array.Uint64, *array.Duration:
-		e.kind, e.ints = kLong, kernel.FixedValues[int64](a) // uint64 as its bits
-	case *array.Decimal128:
-		e.kind, e.decimals = kBytes, a.Values()
-	case *array.Timestamp:
-		e.kind, e.ints = kLong, kernel.FixedValues[int64](a)
-		if a.DataType().(*arrow.TimestampType).Unit == arrow.Second {
-			ms := make([]int64, len(e.ints))
-			for i, v := range e.ints {
-				ms[i] = v * 1000
-			}
-			e.ints = ms
-		}
-	default: // strings, plain or dictionary (sameColumns checked)
-		s := kernel.StringsOf(a)
-		e.kind, e.strs = kString, &s
-	}
-	return e
-}
-
 func (e *colEncoder) append(b []byte, i int) []byte {
 	if e.kind == kNull {
 		return b // the null type takes no bytes

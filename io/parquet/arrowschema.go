@@ -54,29 +54,3 @@ func arrowSchemaOf(meta *format.FileMetaData) (s *arrow.Schema) {
 	}
 	return nil
 }
-
-// refineTypes gives each column the type the file's Arrow schema names
-// for it where the Parquet type stands for that one: an INT64 as a
-// duration, a UTC-adjusted timestamp as one of the same unit in its zone.
-func refineTypes(cols []column, s *arrow.Schema) {
-	if s == nil {
-		return
-	}
-	for i := range cols {
-		c := &cols[i]
-		fs, ok := s.FieldsByName(c.name)
-		if !ok || len(fs) != 1 || c.typ == nil {
-			continue
-		}
-		switch t := fs[0].Type.(type) {
-		case *arrow.DurationType:
-			if c.typ.ID() == arrow.INT64 {
-				c.typ = t
-			}
-		case *arrow.TimestampType:
-			if have, ok := c.typ.(*arrow.TimestampType); ok && have.TimeZone == "UTC" && t.TimeZone != "" && have.Unit == t.Unit {
-				c.typ = t
-			}
-		}
-	}
-}

@@ -43,11 +43,12 @@ import (
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/duskdata/dusk/internal/kernel"
-	"github.com/duskdata/dusk/io/files"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/io/files"
 )
 
 // FileInfo is what a file's footer says about it.
@@ -208,134 +209,6 @@ func skipGroup(elems []format.SchemaElement, i int) (next, leaves int, err error
 		leaves += n
 	}
 	return next, leaves, nil
-}
-
-// columnOf maps a leaf element at the top level.
-func columnOf(e *format.SchemaElement, leaf int) column {
-	c := column{name: e.Name, leaf: leaf, kind: parquet.Kind(e.Type.V)}
-	c.optional = e.RepetitionType.Valid && e.RepetitionType.V == format.Optional
-	unsupported := func() column {
-		c.err = fmt.Errorf("column %s: parquet type %s is not supported (Dusk reads numbers, bool, strings, DATE, TIMESTAMP, INT96 and DECIMAL up to 38 digits)", e.Name, typeName(e))
-		return c
-	}
-	if e.RepetitionType.Valid && e.RepetitionType.V == format.Repeated {
-		return unsupported()
-	}
-	logical := e.LogicalType.Value
-	conv, hasConv := e.ConvertedType.V, e.ConvertedType.Valid
-	if !hasConv {
-		conv = -1
-	}
-	decimal := func(p, s int32) column {
-		if p < 1 || p > 38 || s < 0 || s > p {
-			return unsupported()
-		}
-		c.typ = &arrow.Decimal128Type{Precision: p, Scale: s}
-		return c
-	}
-	if l, ok := logical.(*format.DecimalType); ok {
-		if e.Type.V == format.ByteArray || e.Type.V == format.FixedLenByteArray && e.TypeLength.V > 16 {
-			return unsupported()
-		}
-		return decimal(l.Precision, l.Scale)
-	}
-	if logical == nil && conv == deprecated.Decimal {
-		if e.Type.V == format.ByteArray || e.Type.V == format.FixedLenByteArray && e.TypeLength.V > 16 {
-			return unsupported()
-		}
-		return decimal(e.Precision.V, e.Scale.V)
-	}
-	switch e.Type.V {
-	case format.Boolean:
-		c.typ = kernel.Bool
-	case format.Float:
-		c.typ = arrow.PrimitiveTypes.Float32
-	case format.Double:
-		c.typ = kernel.Float64
-	case format.Int96:
-		c.typ = &arrow.TimestampType{Unit: arrow.Nanosecond} // as Spark and Impala write it: naive, as pandas reads it
-	case format.Int32, format.Int64:
-		wide := e.Type.V == format.Int64
-		bits, signed := 32, true
-		if wide {
-			bits = 64
-		}
-		switch l := logical.(type) {
-		case nil:
-			switch conv {
-			case -1, deprecated.Int32, deprecated.Int64:
-			case deprecated.Int8, deprecated.Int16:
-				bits = 8 * (1 + int(conv-deprecated.Int8))
-			case deprecated.Uint8, deprecated.Uint16, deprecated.Uint32, deprecated.Uint64:
-				bits, signed = 8<<int(conv-deprecated.Uint8), false
-			case deprecated.Date:
-				c.typ = arrow.FixedWidthTypes.Date32
-			case deprecated.TimestampMillis, deprecated.TimestampMicros:
-				c.typ = &arrow.TimestampType{Unit: arrow.Millisecond + arrow.TimeUnit(conv-deprecated.TimestampMillis), TimeZone: "UTC"}
-			case deprecated.TimeMillis, deprecated.TimeMicros:
-				c.typ = kernel.Int64 // raw, in the column's unit
-			default:
-				return unsupported()
-			}
-		case *format.IntType:
-			bits, signed = int(l.BitWidth), l.IsSigned
-			if bits != 8 && bits != 16 && bits != 32 && bits != 64 {
-				return unsupported()
-			}
-		case *format.DateType:
-			c.typ = arrow.FixedWidthTypes.Date32
-		case *format.TimestampType:
-			tz := ""
-			if l.IsAdjustedToUTC {
-				tz = "UTC"
-			}
-			unit := arrow.Millisecond
-			switch l.Unit.Value.(type) {
-			case *format.MicroSeconds:
-				unit = arrow.Microsecond
-			case *format.NanoSeconds:
-				unit = arrow.Nanosecond
-			}
-			c.typ = &arrow.TimestampType{Unit: unit, TimeZone: tz}
-		case *format.TimeType, *format.NullType:
-			c.typ = kernel.Int64 // raw, in the column's unit; NULL as int64 nulls
-		default:
-			return unsupported()
-		}
-		if c.typ == nil {
-			c.typ, c.unsigned = intTypes[intType{bits, signed}], !signed
-		}
-		if c.typ == arrow.FixedWidthTypes.Date32 && wide || c.typ.ID() == arrow.TIMESTAMP && !wide {
-			return unsupported()
-		}
-	case format.ByteArray:
-		switch logical.(type) {
-		case nil:
-			if hasConv && conv != deprecated.UTF8 && conv != deprecated.Enum && conv != deprecated.Json {
-				return unsupported()
-			}
-		case *format.StringType, *format.EnumType, *format.JsonType:
-		default:
-			return unsupported()
-		}
-		c.typ = kernel.String // or Dict: open decides from the row groups
-	default:
-		return unsupported()
-	}
-	return c
-}
-
-type intType struct {
-	bits   int
-	signed bool
-}
-
-// intTypes are the Arrow types of Parquet's integer logical types.
-var intTypes = map[intType]arrow.DataType{
-	{8, true}: arrow.PrimitiveTypes.Int8, {16, true}: arrow.PrimitiveTypes.Int16,
-	{32, true}: arrow.PrimitiveTypes.Int32, {64, true}: arrow.PrimitiveTypes.Int64,
-	{8, false}: arrow.PrimitiveTypes.Uint8, {16, false}: arrow.PrimitiveTypes.Uint16,
-	{32, false}: arrow.PrimitiveTypes.Uint32, {64, false}: arrow.PrimitiveTypes.Uint64,
 }
 
 // typeName describes an element's type for errors: "INT32 DECIMAL(9,2)".

@@ -1,7 +1,6 @@
 package parquet
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/decimal128"
-	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/compress/gzip"
@@ -19,6 +16,8 @@ import (
 	"github.com/parquet-go/parquet-go/compress/uncompressed"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/encoding"
+
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // WriteOptions say how to write a file. The zero value writes zstd row
@@ -356,92 +355,4 @@ func (f field) Value(reflect.Value) reflect.Value { return reflect.Value{} }
 type field struct {
 	parquet.Node
 	name string
-}
-
-// leafOf is the Parquet type of a column type beyond int64, float64, bool
-// and strings (which Write maps itself), as pyarrow writes them: narrow
-// ints with their INT logical type, DATE, TIMESTAMP adjusted to UTC where
-// the column has a time zone (seconds written as milliseconds), DECIMAL in
-// INT32, INT64 or a 16-byte FIXED_LEN_BYTE_ARRAY by precision, durations
-// as plain INT64 (the Arrow schema says what they are), an all-null column
-// as the NULL logical type; nil for a type it cannot write.
-func leafOf(t arrow.DataType) parquet.Node {
-	switch t := t.(type) {
-	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type:
-		return parquet.Int(t.(arrow.FixedWidthDataType).BitWidth())
-	case *arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type:
-		return parquet.Uint(t.(arrow.FixedWidthDataType).BitWidth())
-	case *arrow.Float32Type:
-		return parquet.Leaf(parquet.FloatType)
-	case *arrow.Date32Type:
-		return parquet.Date()
-	case *arrow.TimestampType:
-		unit := [...]parquet.TimeUnit{parquet.Millisecond, parquet.Millisecond, parquet.Microsecond, parquet.Nanosecond}[t.Unit]
-		return parquet.TimestampAdjusted(unit, t.TimeZone != "")
-	case *arrow.DurationType:
-		return parquet.Leaf(parquet.Int64Type)
-	case *arrow.NullType:
-		return parquet.Leaf(parquet.NullType) // every value null, as pyarrow writes it
-	case *arrow.Decimal128Type:
-		switch {
-		case t.Precision <= 9:
-			return parquet.Decimal(int(t.Scale), int(t.Precision), parquet.Int32Type)
-		case t.Precision <= 18:
-			return parquet.Decimal(int(t.Scale), int(t.Precision), parquet.Int64Type)
-		}
-		return parquet.Decimal(int(t.Scale), int(t.Precision), parquet.FixedLenByteArrayType(16))
-	}
-	return nil
-}
-
-// parquetValues returns the Parquet value of each row of a column of a type
-// leafOf maps.
-func parquetValues(a arrow.Array) func(i int) parquet.Value {
-	switch t := a.DataType().(type) {
-	case *arrow.Int8Type:
-		v := kernel.FixedValues[int8](a)
-		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
-	case *arrow.Int16Type:
-		v := kernel.FixedValues[int16](a)
-		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
-	case *arrow.Int32Type, *arrow.Date32Type:
-		v := kernel.FixedValues[int32](a)
-		return func(i int) parquet.Value { return parquet.Int32Value(v[i]) }
-	case *arrow.Uint8Type:
-		v := kernel.FixedValues[uint8](a)
-		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
-	case *arrow.Uint16Type:
-		v := kernel.FixedValues[uint16](a)
-		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
-	case *arrow.Uint32Type:
-		v := kernel.FixedValues[uint32](a)
-		return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i])) }
-	case *arrow.Float32Type:
-		v := kernel.FixedValues[float32](a)
-		return func(i int) parquet.Value { return parquet.FloatValue(v[i]) }
-	case *arrow.TimestampType:
-		v := kernel.FixedValues[int64](a)
-		if t.Unit == arrow.Second {
-			return func(i int) parquet.Value { return parquet.Int64Value(v[i] * 1000) }
-		}
-		return func(i int) parquet.Value { return parquet.Int64Value(v[i]) }
-	case *arrow.Uint64Type, *arrow.DurationType:
-		v := kernel.FixedValues[int64](a)
-		return func(i int) parquet.Value { return parquet.Int64Value(v[i]) }
-	case *arrow.Decimal128Type:
-		v := kernel.FixedValues[decimal128.Num](a)
-		switch {
-		case t.Precision <= 9:
-			return func(i int) parquet.Value { return parquet.Int32Value(int32(v[i].LowBits())) }
-		case t.Precision <= 18:
-			return func(i int) parquet.Value { return parquet.Int64Value(int64(v[i].LowBits())) }
-		}
-		return func(i int) parquet.Value {
-			var b [16]byte
-			binary.BigEndian.PutUint64(b[:8], uint64(v[i].HighBits()))
-			binary.BigEndian.PutUint64(b[8:], v[i].LowBits())
-			return parquet.FixedLenByteArrayValue(b[:])
-		}
-	}
-	panic(fmt.Sprintf("parquet: no values for %s", a.DataType()))
 }
