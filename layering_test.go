@@ -130,7 +130,7 @@ func TestHelpersForTestsOnly(t *testing.T) {
 // none of its packages but the test helpers imports a package of the
 // module outside internal/, graph apart (the task graph is data every
 // floor speaks). Drivers live beside the cores they drive
-// (scheduler/server, worker/process), the daemons under cmd/dusk.
+// (scheduler/server, worker/process), the daemons in cmd/daemon.
 func TestInternalIsGround(t *testing.T) {
 	pkgs := modulePackages(t)
 	for _, name := range sortedKeys(pkgs) {

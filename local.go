@@ -248,8 +248,6 @@ func (l *localCluster) cpuShare() time.Duration {
 	return process.ProcessCPU() / time.Duration(max(n, 1))
 }
 
-// Stopped says why the cluster stopped when a signal stopped it, nil
-// otherwise: a client reports it in place of its broken connection.
 // SpillTotals sum the workers' SpillTotals.
 func (l *localCluster) SpillTotals() (out, in int64) {
 	l.mu.Lock()
@@ -261,6 +259,8 @@ func (l *localCluster) SpillTotals() (out, in int64) {
 	return out, in
 }
 
+// Stopped says why the cluster stopped when a signal stopped it, nil
+// otherwise: a client reports it in place of its broken connection.
 func (l *localCluster) Stopped() error {
 	if sig, ok := l.signalled.Load().(os.Signal); ok {
 		return fmt.Errorf("the local cluster stopped on the signal %q", sig)

@@ -202,6 +202,9 @@ func decodeArgs(name string, raw []byte) (*reduceArgs, error) {
 	if err := json.Unmarshal(raw, a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
 	}
+	if _, ok := reductions[a.Kind]; !ok {
+		return nil, fmt.Errorf("%s: unknown reduction %q", name, a.Kind)
+	}
 	return a, nil
 }
 
@@ -337,11 +340,7 @@ func reduceCombineOp(_ *registry.Context, raw []byte, inputs []any) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	r, ok := reductions[a.Kind]
-	if !ok {
-		return nil, fmt.Errorf("%s: unknown reduction %q", opReduceCombine, a.Kind)
-	}
-	return combineInputs(opReduceCombine, r, inputs)
+	return combineInputs(opReduceCombine, reductions[a.Kind], inputs)
 }
 
 func reduceFinalOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
@@ -349,10 +348,7 @@ func reduceFinalOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, ok := reductions[a.Kind]
-	if !ok {
-		return nil, fmt.Errorf("%s: unknown reduction %q", opReduceFinal, a.Kind)
-	}
+	r := reductions[a.Kind] // decodeArgs checked it is one
 	p, err := combineInputs(opReduceFinal, r, inputs)
 	if err != nil {
 		return nil, err

@@ -432,6 +432,10 @@ func readFormat(what, name, pattern string, opts any, o readOptions) *Frame {
 	if err != nil {
 		return fail(err)
 	}
+	var readOpts any // none: the tasks' arguments carry no options
+	if len(layout.ReadOpts) > 0 {
+		readOpts = layout.ReadOpts
+	}
 	var total, rows int64
 	for _, fl := range list {
 		total += fl.Size
@@ -442,7 +446,7 @@ func readFormat(what, name, pattern string, opts any, o readOptions) *Frame {
 			return fail(err)
 		}
 		parts := pack(blockPieces(list, datum, hive, o.size), o.size)
-		return fileSource("read-"+name, readOp(name), parts, schema, hive, layout.ReadOpts, size{total, -1})
+		return fileSource("read-"+name, readOp(name), parts, schema, hive, readOpts, size{total, -1})
 	}
 	var set schemaSet
 	for i, fl := range layout.Files {
@@ -492,7 +496,7 @@ func readFormat(what, name, pattern string, opts any, o readOptions) *Frame {
 			}
 		}
 	}
-	return fileSource("read-"+name, readOp(name), pack(pieces, o.size), schema, hive, layout.ReadOpts, size{total, rows})
+	return fileSource("read-"+name, readOp(name), pack(pieces, o.size), schema, hive, readOpts, size{total, rows})
 }
 
 // datumFiles lists the files of pattern's datums with their datum's index.

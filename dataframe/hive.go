@@ -147,7 +147,7 @@ func withHive(schema *arrow.Schema, list []storage.File) (*arrow.Schema, []hiveC
 	fields := schema.Fields()
 	for _, h := range hive {
 		if schema.HasField(h.Name) {
-			return nil, nil, fmt.Errorf("column %s is both in the list and a hive directory", h.Name)
+			return nil, nil, fmt.Errorf("column %s is both in the files and a hive directory", h.Name)
 		}
 		fields = append(fields, arrow.Field{Name: h.Name, Type: typeNamed(h.Kind), Nullable: true})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/dataframe"
 )
@@ -508,4 +509,40 @@ func TestLocOnDatesAndTimes(t *testing.T) {
 	}
 	_, err := base.SetIndex("d").Loc(lo, hi).Compute(ctx)
 	wantErr(t, "a timestamp bound on a date index", err, "Loc", "timestamp", "is date")
+}
+
+// TestIsInDatesWithTextAndInstants: on a date column, IsIn reads a string
+// as a date, as Eq does, whatever the other values are: beside a zoned
+// instant (which makes the comparison one of instants in that zone) the
+// string still names the column's day, not midnight in the instant's zone.
+func TestIsInDatesWithTextAndInstants(t *testing.T) {
+	ctx := newClient(t)
+	b := array.NewDate32Builder(memory.DefaultAllocator)
+	for _, s := range []string{"2020-01-01", "2020-01-02", "2020-01-03"} {
+		d, _ := time.Parse("2006-01-02", s)
+		b.Append(arrow.Date32FromTime(d))
+	}
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "d", Type: arrow.FixedWidthTypes.Date32}}, nil), []arrow.Array{col}, 3)
+	defer rec.Release()
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no time zone database")
+	}
+	third := time.Date(2020, 1, 3, 0, 0, 0, 0, time.UTC).In(ny) // the instant of the third's midnight in UTC
+	for _, c := range []struct {
+		values []any
+		want   int
+	}{
+		{[]any{"2020-01-01"}, 1},
+		{[]any{"2020-01-01", third}, 2},
+		{[]any{third, "2020-01-02"}, 2},
+		{[]any{time.Date(2020, 1, 2, 0, 0, 0, 0, ny)}, 0}, // midnight in New York is no date's midnight in UTC
+	} {
+		tb := compute(t, ctx, dataframe.FromArrow(rec).Filter(dataframe.Col("d").IsIn(c.values...)))
+		if tb.NumRows() != c.want {
+			t.Errorf("IsIn(%v): %d rows, want %d", c.values, tb.NumRows(), c.want)
+		}
+	}
 }

@@ -341,6 +341,14 @@ var walkLayers = []struct {
 						t.Fatalf("row %d read back as %s (%s), want %s", i, got, tb.Column("v").DataType(), want)
 					}
 				}
+				if w.l.Kind == kernel.KindNull && f.name == "parquet" && tb.Column("v").DataType().ID() != arrow.NULL {
+					t.Fatalf("read back as %s, want null", tb.Column("v").DataType())
+				}
+				if ts, ok := w.typ.(*arrow.TimestampType); ok { // the zone survives, not the instant alone
+					if got, ok := tb.Column("v").DataType().(*arrow.TimestampType); !ok || got.TimeZone != ts.TimeZone {
+						t.Fatalf("read back as %s, want the zone of %s", tb.Column("v").DataType(), ts)
+					}
+				}
 			})
 		}
 	}},

@@ -10,6 +10,9 @@
 //	io/jsonl    JSON lines to and from Arrow records
 //	io/parquet  Parquet (parquet-go) to and from Arrow records
 //	io/avro     Avro object container files (hamba/avro) to and from Arrow
+//	io/cache    the incremental cache: a graph rewrite that recomputes
+//	            only the datums whose files changed, and its load and
+//	            store tasks
 //	io/internal/strdict, io/internal/colbuild  what the parsers share:
 //	            dictionary tables for strings, typed column building
 //	io/internal/iotest  test records and readers for the format tests
@@ -18,8 +21,10 @@
 // that the collections hold no per-format glue: adding a format is one
 // package and its registration (an import where the collections import
 // the others, dataframe/formats.go). Readers produce Arrow records of
-// bounded size; they know nothing of tasks or graphs. They build columns with the pure kernels of internal/kernel.
+// bounded size; they know nothing of tasks or graphs (io/cache apart,
+// which rewrites graphs). They build columns with the pure kernels of
+// internal/kernel.
 //
-// Must never import: scheduler, worker, scheduler/server, worker/process, or the collections
-// (collections, dataframe, bag, array).
+// Must never import: scheduler, worker, scheduler/server, worker/process,
+// or the collections (collections, dataframe, bag, array).
 package io

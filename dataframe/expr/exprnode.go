@@ -2,8 +2,8 @@ package expr
 
 // An expression as plans and tasks hold it (Node, serialized as JSON
 // in a task's arguments), its literals, and its typing against a schema;
-// expr.go is the public API that builds them, functions.go the table of
-// what each operation does.
+// dataframe/expr.go is the public API that builds them, functions.go the
+// table of what each operation does.
 
 import (
 	"fmt"

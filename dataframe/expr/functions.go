@@ -204,20 +204,35 @@ func (c *evalCall) choose(cond kernel.Mask, a, b value) (value, error) {
 // that meets no type with the column's, or a string that does not parse as
 // the date or timestamp it is compared with.
 func isinValues(c *evalCall, n *Node, col arrow.DataType) (arrow.DataType, []any, error) {
+	// Each value first meets the column alone, as in col == v: a string
+	// compared with a date or timestamp is read in the column's own type
+	// (and zone), whatever the other values are.
+	typed := make([]value, 0, len(n.Values))
 	t := col
-	for _, v := range n.Values {
-		u, ok := CommonType(t, v.Type())
-		if !ok {
-			return nil, nil, fmt.Errorf("isin: %s is compared with %s (%s)", Describe(n.Args[0], col), v, TypeName(v.Type()))
-		}
-		t = u
-	}
-	vals := make([]any, 0, len(n.Values))
 	for _, v := range n.Values {
 		if v.Kind == "null" {
 			continue
 		}
-		d, err := coerce(c, value{datum: kernel.Scalar(v.Value()), typ: v.Type()}, t)
+		u, ok := CommonType(col, v.Type())
+		if !ok {
+			return nil, nil, fmt.Errorf("isin: %s is compared with %s (%s)", Describe(n.Args[0], col), v, TypeName(v.Type()))
+		}
+		x := value{datum: kernel.Scalar(v.Value()), typ: v.Type()}
+		if KindOfType(v.Type()) == kernel.KindString && KindOfType(u) != kernel.KindString {
+			d, err := coerce(c, x, u)
+			if err != nil {
+				return nil, nil, fmt.Errorf("isin: %s: %w", Describe(n.Args[0], col), err)
+			}
+			x = value{datum: d, typ: u}
+		}
+		if t, ok = CommonType(t, x.typ); !ok {
+			return nil, nil, fmt.Errorf("isin: %s is compared with %s (%s)", Describe(n.Args[0], col), v, TypeName(v.Type()))
+		}
+		typed = append(typed, x)
+	}
+	vals := make([]any, 0, len(typed))
+	for _, x := range typed {
+		d, err := coerce(c, x, t)
 		if err != nil {
 			return nil, nil, fmt.Errorf("isin: %s: %w", Describe(n.Args[0], col), err)
 		}

@@ -3,7 +3,7 @@
 // concatenation and sorting. Each works on whole columns, never one boxed
 // value at a time, and is tested against a plain Go reference.
 //
-// Column types (types.go, one table): every integer width signed and
+// Column types (logical.go, one table: kernel.Logical per kind): every integer width signed and
 // unsigned, float32 and float64, bool, strings either plain (utf8) or
 // dictionary-encoded (dictionary<int32, utf8>, as the CSV reader makes
 // them), date32, timestamps, durations and decimal128. Kernels that compute

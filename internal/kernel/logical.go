@@ -56,8 +56,8 @@ var logicals = [...]Logical{
 		IDs: []arrow.Type{arrow.DATE32}, Examples: []arrow.DataType{arrow.FixedWidthTypes.Date32}},
 	KindTimestamp: {Name: "timestamp", Default: &arrow.TimestampType{Unit: arrow.Nanosecond}, Ordered: true, Calendar: true,
 		IDs: []arrow.Type{arrow.TIMESTAMP},
-		Examples: []arrow.DataType{&arrow.TimestampType{Unit: arrow.Second}, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"},
-			&arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "America/New_York"}}},
+		Examples: []arrow.DataType{&arrow.TimestampType{Unit: arrow.Second}, &arrow.TimestampType{Unit: arrow.Second, TimeZone: "Asia/Kolkata"},
+			&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "America/New_York"}}},
 	KindDuration: {Name: "duration", Default: arrow.FixedWidthTypes.Duration_ns, Additive: true, Ordered: true,
 		IDs:      []arrow.Type{arrow.DURATION},
 		Examples: []arrow.DataType{arrow.FixedWidthTypes.Duration_ms, arrow.FixedWidthTypes.Duration_ns}},
@@ -82,7 +82,7 @@ func init() {
 func Logicals() []Logical { return logicals[:] }
 
 // Logical is k's entry in the table; a kind outside it (an expression's
-// own, as dataframe's calendar months) has an empty entry of that kind.
+// own, as dataframe/expr's calendar months) has an empty entry of that kind.
 func (k Kind) Logical() Logical {
 	if int(k) < len(logicals) {
 		return logicals[k]

@@ -146,7 +146,7 @@ func textParser(to arrow.DataType, layout string, loc *time.Location) func([]byt
 		per := int64(time.Second) / UnitsPerSecond(t.Unit)
 		return func(b []byte) (uint64, bool) {
 			if v, ok := parseInt(b); ok {
-				return uint64(v), true // a count of the unit, as JSON lines hold it
+				return uint64(v), true // a count of the unit, as other writers hold it
 			}
 			d, err := time.ParseDuration(view(b)) // as TextOf writes it: 1m30s
 			return uint64(int64(d) / per), err == nil && int64(d)%per == 0

@@ -16,9 +16,8 @@ import (
 	"github.com/duskdata/dusk/internal/alloc"
 )
 
-// The column types kernels take are described here once: what kind of
-// value each holds (how expressions, keys and aggregations see it), and
-// how it is stored. Kernels that compute (hash, group, join, sort,
+// How the column types kernels take (described once in logical.go) are
+// stored and read. Kernels that compute (hash, group, join, sort,
 // aggregate, compare) read a column through Widen, which gives every
 // integer-like type as int64 and every float as float64; kernels that move
 // rows (take, concatenate) copy any fixed-width type by its byte width, so

@@ -34,7 +34,7 @@
 // all-null column to null. A dictionary string column is written as string
 // with the field property "dusk.dictionary": true, which Read honours, so
 // that a round trip keeps the column's type; durations, nanosecond
-// timestamps, uint64 (its bits) and millisecond or microsecond timestamps
+// timestamps, uint64 (its bits) and timestamps
 // in a zone other than UTC are written as long with the field property
 // "dusk.type" naming their Arrow type, which Read honours too (other
 // readers see the long).

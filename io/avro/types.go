@@ -25,14 +25,16 @@ const DictProp = "dusk.dictionary"
 // zone), which Read honours; other readers see the long.
 const TypeProp = "dusk.type"
 
-// keptAsLong reports whether Write keeps a column of type t as a long
-// named by TypeProp.
+// keptAsLong reports whether Write keeps a column of type t as a long in
+// its own unit named by TypeProp: durations, uint64, nanosecond
+// timestamps, and timestamps in a zone other than UTC (the logical types
+// would keep the instant but not the zone).
 func keptAsLong(t arrow.DataType) bool {
 	switch t := t.(type) {
 	case *arrow.DurationType, *arrow.Uint64Type:
 		return true
 	case *arrow.TimestampType:
-		return t.Unit == arrow.Nanosecond || t.Unit != arrow.Second && t.TimeZone != "" && t.TimeZone != "UTC"
+		return t.Unit == arrow.Nanosecond || t.TimeZone != "" && t.TimeZone != "UTC"
 	}
 	return false
 }
@@ -192,7 +194,7 @@ func newColEncoder(a arrow.Array) colEncoder {
 		e.kind, e.decimals = kBytes, a.Values()
 	case *array.Timestamp:
 		e.kind, e.ints = kLong, kernel.FixedValues[int64](a)
-		if a.DataType().(*arrow.TimestampType).Unit == arrow.Second {
+		if a.DataType().(*arrow.TimestampType).Unit == arrow.Second && !keptAsLong(a.DataType()) { // as timestamp-millis
 			ms := make([]int64, len(e.ints))
 			for i, v := range e.ints {
 				ms[i] = v * 1000

@@ -169,7 +169,7 @@ func valuesOf(a arrow.Array) []any {
 	defer a.Release()
 	out := make([]any, a.Len())
 	for i := range out {
-		if a.IsNull(i) {
+		if a.IsNull(i) || a.DataType().ID() == arrow.NULL { // Arrow's null type has no bitmap
 			continue
 		}
 		switch a := a.(type) {

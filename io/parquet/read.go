@@ -363,6 +363,16 @@ type pager interface {
 	page(p parquet.Page, row, end int) (int, error)
 }
 
+// nullBuilder is a builder of a column of Arrow's null type: its pages
+// decoded as any column's, then only their count kept.
+type nullBuilder struct{ builder }
+
+func (b nullBuilder) finish() arrow.Array {
+	a := b.builder.finish()
+	defer a.Release()
+	return array.NewNull(a.Len())
+}
+
 // builder decodes a column's pages into Go slices that become its array.
 type builder interface {
 	pager
@@ -371,6 +381,11 @@ type builder interface {
 }
 
 func newBuilder(c *column, rows, bytesHint int) builder {
+	if c.typ.ID() == arrow.NULL { // decoded as the int64 nulls it holds, given as Arrow's null type
+		raw := *c
+		raw.typ = kernel.Int64
+		return nullBuilder{newBuilder(&raw, rows, bytesHint)}
+	}
 	v := validity{optional: c.optional, rows: rows}
 	typ := c.typ
 	switch c.kind {

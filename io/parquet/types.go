@@ -149,7 +149,7 @@ var intTypes = map[intType]arrow.DataType{
 
 // refineTypes gives each column the type the file's Arrow schema names
 // for it where the Parquet type stands for that one: an INT64 as a
-// duration, a UTC-adjusted timestamp as one of the same unit in its zone.
+// duration, a UTC-adjusted timestamp in its zone.
 func refineTypes(cols []column, s *arrow.Schema) {
 	if s == nil {
 		return
@@ -165,9 +165,15 @@ func refineTypes(cols []column, s *arrow.Schema) {
 			if c.typ.ID() == arrow.INT64 {
 				c.typ = t
 			}
+		case *arrow.NullType: // a column of nulls (Parquet's NULL logical type reads as int64 nulls)
+			if c.typ.ID() == arrow.INT64 {
+				c.typ = arrow.Null
+			}
 		case *arrow.TimestampType:
-			if have, ok := c.typ.(*arrow.TimestampType); ok && have.TimeZone == "UTC" && t.TimeZone != "" && have.Unit == t.Unit {
-				c.typ = t
+			// The zone, in the unit stored (seconds are written as
+			// milliseconds: they read back so, in their zone).
+			if have, ok := c.typ.(*arrow.TimestampType); ok && have.TimeZone == "UTC" && t.TimeZone != "" {
+				c.typ = &arrow.TimestampType{Unit: have.Unit, TimeZone: t.TimeZone}
 			}
 		}
 	}

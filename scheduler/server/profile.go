@@ -1,8 +1,8 @@
 package server
 
 // Profiles for performance reports: the scheduler relays a client's start
-// and stop to every worker and gathers their profiles; a worker profiles
-// its process with Go's CPU profiler.
+// and stop to every worker and gathers their profiles (the worker's side
+// is worker/process/profile.go).
 
 import (
 	"os"

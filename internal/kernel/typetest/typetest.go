@@ -153,7 +153,11 @@ func Text(a arrow.Array, i int) string {
 		return fmt.Sprint(int64(a.Value(i)) * int64(a.DataType().(*arrow.DurationType).Unit.Multiplier()))
 	case *array.Decimal128:
 		r := new(big.Rat).SetFrac(a.Value(i).BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(a.DataType().(*arrow.Decimal128Type).Scale)), nil))
-		return strings.TrimSuffix(strings.TrimRight(r.FloatString(int(a.DataType().(*arrow.Decimal128Type).Scale)), "0"), ".")
+		scale := int(a.DataType().(*arrow.Decimal128Type).Scale)
+		if scale == 0 {
+			return r.FloatString(0)
+		}
+		return strings.TrimSuffix(strings.TrimRight(r.FloatString(scale), "0"), ".")
 	case *array.Float32:
 		return strconv.FormatFloat(float64(a.Value(i)), 'f', -1, 32)
 	case *array.Float64:
