@@ -15,7 +15,7 @@
 // The pipeline by stage: expressions, their typing and evaluation are
 // package dataframe/expr (one table of operations); this package builds
 // them through Expr (expr.go), plans (plan.go, the nodes of frame, join,
-// groupby, sort, shuffle, files), optimizes (optimize.go, prune.go),
+// groupby, sort, shuffle, files), optimizes (optimize.go; pruning by the function table, expr.MayMatch),
 // lowers each node to tasks (the *ops.go files, registered in ops.go and
 // formats.go) and runs them through the client.
 //

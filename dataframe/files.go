@@ -27,13 +27,13 @@ type piece struct {
 	hive   string
 	slice  files.Slice
 	bytes  int64
-	ranges map[string]colRange // statistics, for skipping; nil: none
+	ranges map[string]expr.Range // statistics, for skipping; nil: none
 }
 
 // mayMatch reports whether some row of p may satisfy pred, by its
-// statistics (see the package's mayMatch).
+// statistics (expr.MayMatch).
 func (p piece) mayMatch(pred *expr.Node) bool {
-	return mayMatch(pred, func(col string) (colRange, bool) { r, ok := p.ranges[col]; return r, ok })
+	return expr.MayMatch(pred, func(col string) (expr.Range, bool) { r, ok := p.ranges[col]; return r, ok })
 }
 
 // filePart is a partition of a file source: pieces of one datum.
@@ -165,7 +165,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 		}
 		return mustJSON(a)
 	}
-	statsOf := func(pieces []piece) map[string]colRange {
+	statsOf := func(pieces []piece) map[string]expr.Range {
 		st := pieces[0].ranges
 		for _, p := range pieces[1:] {
 			st = unionRanges(st, p.ranges)
@@ -173,15 +173,15 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 		return st
 	}
 	args := make([][]byte, len(parts))
-	stats := make([]map[string]colRange, len(parts))
+	stats := make([]map[string]expr.Range, len(parts))
 	for i, p := range parts {
 		args[i], stats[i] = argsOf(p.pieces), statsOf(p.pieces)
 	}
 	src := newSource(prefix, op, args, schema, "", sz)
 	src.stats, src.allStats = stats, stats
-	src.prune = func(pred *expr.Node) ([][]byte, []map[string]colRange) {
+	src.prune = func(pred *expr.Node) ([][]byte, []map[string]expr.Range) {
 		var out [][]byte
-		var outStats []map[string]colRange
+		var outStats []map[string]expr.Range
 		for _, part := range parts {
 			var kept []piece
 			for _, p := range part.pieces {
@@ -293,7 +293,7 @@ func sliceFilters(s files.Slice, tests []columnTest, full *arrow.Schema, hive ma
 			f := files.Filter{Column: t.col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) }}
 			if t.pred != nil {
 				f.Stats = func(st files.ColumnStats) bool {
-					return mayMatch(t.pred, func(string) (colRange, bool) { return statsRange(want, st), true })
+					return expr.MayMatch(t.pred, func(string) (expr.Range, bool) { return statsRange(want, st), true })
 				}
 			}
 			if t.sift != nil {
@@ -484,7 +484,7 @@ func readFormat(what, name, pattern string, opts any, o readOptions) *Frame {
 		for u, unit := range fl.Units {
 			p := pieceOf(unit.Bytes, []int{u})
 			if p.ranges == nil {
-				p.ranges = make(map[string]colRange, len(unit.Stats))
+				p.ranges = make(map[string]expr.Range, len(unit.Stats))
 			}
 			for c, st := range unit.Stats {
 				p.ranges[fl.Schema.Field(c).Name] = statsRange(fl.Schema.Field(c).Type, st)

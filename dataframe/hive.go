@@ -95,12 +95,12 @@ func hiveLiterals(cols []hiveColumn, path string) []expr.Literal {
 	return out
 }
 
-func hiveRange(l expr.Literal) colRange {
+func hiveRange(l expr.Literal) expr.Range {
 	if l.Kind == "null" {
-		return colRange{nulls: true, allNull: true}
+		return expr.Range{Nulls: true, AllNull: true}
 	}
 	v := l.Value()
-	return colRange{min: v, max: v}
+	return expr.Range{Min: v, Max: v}
 }
 
 // escapeHive and unescapeHive keep a value's '/', '=' and '%' out of a
@@ -155,11 +155,11 @@ func withHive(schema *arrow.Schema, list []storage.File) (*arrow.Schema, []hiveC
 }
 
 // hiveRanges are the ranges of the hive columns of a file.
-func hiveRanges(hive []hiveColumn, path string) map[string]colRange {
+func hiveRanges(hive []hiveColumn, path string) map[string]expr.Range {
 	if len(hive) == 0 {
 		return nil
 	}
-	out := make(map[string]colRange, len(hive))
+	out := make(map[string]expr.Range, len(hive))
 	for i, l := range hiveLiterals(hive, path) {
 		out[hive[i].Name] = hiveRange(l)
 	}

@@ -131,9 +131,9 @@ func (s *keySpan) share(p piece) int64 {
 		return p.bytes
 	}
 	r := p.ranges[s.col]
-	lo, ok1 := r.min.(int64)
-	hi, ok2 := r.max.(int64)
-	if !r.paged || !ok1 || !ok2 || hi <= lo {
+	lo, ok1 := r.Min.(int64)
+	hi, ok2 := r.Max.(int64)
+	if !r.Paged || !ok1 || !ok2 || hi <= lo {
 		return p.bytes
 	}
 	in := float64(min(hi, s.hi)) - float64(max(lo, s.lo)) + 1

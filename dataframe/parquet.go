@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/io/files"
 	"github.com/duskdata/dusk/io/parquet"
@@ -62,26 +63,26 @@ func mergeSlices(in []files.Slice) []files.Slice {
 }
 
 // unionRanges is what is known of the values of two units together.
-func unionRanges(a, b map[string]colRange) map[string]colRange {
-	out := make(map[string]colRange, len(a))
+func unionRanges(a, b map[string]expr.Range) map[string]expr.Range {
+	out := make(map[string]expr.Range, len(a))
 	for col, ra := range a {
 		rb, ok := b[col]
 		if !ok {
 			continue
 		}
-		r := colRange{nulls: ra.nulls || rb.nulls, allNull: ra.allNull && rb.allNull, paged: ra.paged && rb.paged}
+		r := expr.Range{Nulls: ra.Nulls || rb.Nulls, AllNull: ra.AllNull && rb.AllNull, Paged: ra.Paged && rb.Paged}
 		switch {
-		case ra.allNull:
-			r.min, r.max = rb.min, rb.max
-		case rb.allNull:
-			r.min, r.max = ra.min, ra.max
-		case ra.min != nil && rb.min != nil:
-			r.min, r.max = ra.min, ra.max
-			if c, ok := compare(rb.min, ra.min); ok && c < 0 {
-				r.min = rb.min
+		case ra.AllNull:
+			r.Min, r.Max = rb.Min, rb.Max
+		case rb.AllNull:
+			r.Min, r.Max = ra.Min, ra.Max
+		case ra.Min != nil && rb.Min != nil:
+			r.Min, r.Max = ra.Min, ra.Max
+			if c, ok := expr.Compare(rb.Min, ra.Min); ok && c < 0 {
+				r.Min = rb.Min
 			}
-			if c, ok := compare(rb.max, ra.max); ok && c > 0 {
-				r.max = rb.max
+			if c, ok := expr.Compare(rb.Max, ra.Max); ok && c > 0 {
+				r.Max = rb.Max
 			}
 		}
 		out[col] = r
@@ -90,21 +91,21 @@ func unionRanges(a, b map[string]colRange) map[string]colRange {
 }
 
 // statsRange turns a row group's column statistics into a range.
-func statsRange(t arrow.DataType, st files.ColumnStats) colRange {
-	r := colRange{nulls: st.Nulls > 0, paged: st.Paged}
+func statsRange(t arrow.DataType, st files.ColumnStats) expr.Range {
+	r := expr.Range{Nulls: st.Nulls > 0, Paged: st.Paged}
 	if !st.HasMinMax {
-		r.nulls = true // unknown
+		r.Nulls = true // unknown
 		return r
 	}
 	switch kernel.PlainType(t).ID() {
 	case arrow.INT64, arrow.INT32, arrow.INT16, arrow.INT8, arrow.UINT32, arrow.UINT16, arrow.UINT8:
-		r.min, r.max = st.MinInt, st.MaxInt
+		r.Min, r.Max = st.MinInt, st.MaxInt
 	case arrow.FLOAT64, arrow.FLOAT32:
-		r.min, r.max = st.MinFloat, st.MaxFloat
+		r.Min, r.Max = st.MinFloat, st.MaxFloat
 	case arrow.STRING:
-		r.min, r.max = st.MinString, st.MaxString
+		r.Min, r.Max = st.MinString, st.MaxString
 	case arrow.BOOL:
-		r.min, r.max = st.MinBool, st.MaxBool
+		r.Min, r.Max = st.MinBool, st.MaxBool
 	}
 	return r
 }

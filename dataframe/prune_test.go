@@ -54,25 +54,25 @@ func TestMayMatchNeverSkipsAMatch(t *testing.T) {
 			}
 			ss[i] = string(rune('a' + r.IntN(26)))
 		}
-		rng := colRange{}
+		rng := expr.Range{}
 		for _, a := range as {
 			if a == nil {
-				rng.nulls = true
+				rng.Nulls = true
 				continue
 			}
-			if rng.min == nil || *a < rng.min.(int64) {
-				rng.min = *a
+			if rng.Min == nil || *a < rng.Min.(int64) {
+				rng.Min = *a
 			}
-			if rng.max == nil || *a > rng.max.(int64) {
-				rng.max = *a
+			if rng.Max == nil || *a > rng.Max.(int64) {
+				rng.Max = *a
 			}
 		}
-		rng.allNull = rng.min == nil
-		srng := colRange{min: ss[0], max: ss[0]}
+		rng.AllNull = rng.Min == nil
+		srng := expr.Range{Min: ss[0], Max: ss[0]}
 		for _, s := range ss {
-			srng.min, srng.max = min(srng.min.(string), s), max(srng.max.(string), s)
+			srng.Min, srng.Max = min(srng.Min.(string), s), max(srng.Max.(string), s)
 		}
-		ranges := func(c string) (colRange, bool) {
+		ranges := func(c string) (expr.Range, bool) {
 			if c == "a" {
 				return rng, true
 			}
@@ -85,11 +85,11 @@ func TestMayMatchNeverSkipsAMatch(t *testing.T) {
 				any = true
 			}
 		}
-		if any && !mayMatch(p.n, ranges) {
+		if any && !expr.MayMatch(p.n, ranges) {
 			t.Fatalf("%s skipped a unit with a matching row: a=%v s=%v", p, deref(as), ss)
 		}
 	}
-	lo := func(c string) (colRange, bool) { return colRange{min: int64(10), max: int64(20)}, c == "a" }
+	lo := func(c string) (expr.Range, bool) { return expr.Range{Min: int64(10), Max: int64(20)}, c == "a" }
 	for _, c := range []struct {
 		p    Expr
 		want bool
@@ -98,7 +98,7 @@ func TestMayMatchNeverSkipsAMatch(t *testing.T) {
 		{Col("a").IsIn(1, 2, 30), false}, {Col("a").IsNull(), false}, {Col("b").Eq(1), true},
 		{Col("a").Gt(30).Or(Col("b").Eq(1)), true}, {Col("a").Add(1).Gt(100), true}, {Col("a").Eq(nil), false},
 	} {
-		if got := mayMatch(c.p.n, lo); got != c.want {
+		if got := expr.MayMatch(c.p.n, lo); got != c.want {
 			t.Errorf("%s on a in [10, 20]: mayMatch = %v, want %v", c.p, got, c.want)
 		}
 	}

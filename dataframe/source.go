@@ -113,7 +113,7 @@ type source struct {
 	// returns those of the partitions that may hold rows where pred holds
 	// (a reader's statistics rule the others out), with their statistics.
 	all   [][]byte
-	prune func(pred *expr.Node) ([][]byte, []map[string]colRange)
+	prune func(pred *expr.Node) ([][]byte, []map[string]expr.Range)
 	// scanned, with prune, is how many bytes a read of the rows where pred
 	// holds decodes: those of the pieces the statistics do not rule out,
 	// and of a piece whose page index bounds span's column, the share of
@@ -121,7 +121,7 @@ type source struct {
 	scanned func(pred *expr.Node, span *keySpan) int64
 	// stats, where the reader has them, are what each partition's (args')
 	// statistics say of its columns' values; allStats those of all.
-	stats, allStats []map[string]colRange
+	stats, allStats []map[string]expr.Range
 }
 
 // sourceArgs wrap a source's own arguments with what the optimizer pushed
@@ -188,13 +188,13 @@ func (n *source) partitioning() partitioning {
 		}
 		rs := make([]keyRange, len(n.stats))
 		for i, st := range n.stats {
-			lo, ok1 := st[f.Name].min.(int64)
-			hi, ok2 := st[f.Name].max.(int64)
+			lo, ok1 := st[f.Name].Min.(int64)
+			hi, ok2 := st[f.Name].Max.(int64)
 			if !ok1 || !ok2 {
 				rs = nil
 				break
 			}
-			rs[i] = keyRange{lo, hi, st[f.Name].nulls}
+			rs[i] = keyRange{lo, hi, st[f.Name].Nulls}
 		}
 		if rs != nil {
 			if p.bounds == nil {

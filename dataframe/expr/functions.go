@@ -26,6 +26,10 @@ type function struct {
 	typeOf   func(c *typeCall, in []arrow.DataType) (arrow.DataType, error)
 	eval     func(c *evalCall, in []value) (value, error)
 	format   func(n *Node, args []string) string
+	// mayMatch, for a predicate that can rule out a unit of data by its
+	// columns' ranges (a row group's statistics, a hive directory), is
+	// MayMatch's rule; nil: any unit may match.
+	mayMatch func(e *Node, ranges Ranges) bool
 }
 
 // typeCall is what a type rule sees of its call.

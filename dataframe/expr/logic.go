@@ -54,7 +54,7 @@ func compareOperands(c *evalCall, x, y value) (kernel.Datum, kernel.Datum, error
 func logicFunctions() []*function {
 	var out []*function
 	for op := kernel.Eq; op <= kernel.Ge; op++ {
-		out = append(out, &function{name: op.String(), arity: 2, format: infix,
+		out = append(out, &function{name: op.String(), arity: 2, format: infix, mayMatch: compareMayMatch,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 				t, ok := CommonType(in[0], in[1])
 				if !ok {
@@ -87,10 +87,12 @@ func logicFunctions() []*function {
 	}
 	return append(out,
 		&function{name: "and", arity: 2, typeOf: boolRule, format: infix,
+			mayMatch: func(e *Node, r Ranges) bool { return MayMatch(e.Args[0], r) && MayMatch(e.Args[1], r) },
 			eval: func(c *evalCall, in []value) (value, error) {
 				return c.mask(kernel.And(in[0].AsMask(c.rows), in[1].AsMask(c.rows))), nil
 			}},
 		&function{name: "or", arity: 2, typeOf: boolRule, format: infix,
+			mayMatch: func(e *Node, r Ranges) bool { return MayMatch(e.Args[0], r) || MayMatch(e.Args[1], r) },
 			eval: func(c *evalCall, in []value) (value, error) {
 				return c.mask(kernel.Or(in[0].AsMask(c.rows), in[1].AsMask(c.rows))), nil
 			}},
@@ -99,7 +101,7 @@ func logicFunctions() []*function {
 			eval: func(c *evalCall, in []value) (value, error) {
 				return c.mask(kernel.Not(in[0].AsMask(c.rows))), nil
 			}},
-		&function{name: "isin", arity: 1,
+		&function{name: "isin", arity: 1, mayMatch: isinMayMatch,
 			typeOf: func(c *typeCall, in []arrow.DataType) (arrow.DataType, error) {
 				_, _, err := isinValues(nil, c.n, in[0])
 				return kernel.Bool, err
@@ -130,7 +132,7 @@ func logicFunctions() []*function {
 
 func nullFunctions() []*function {
 	return []*function{
-		{name: "isnull", arity: 1, typeOf: fixed(kernel.Bool), format: callFormat,
+		{name: "isnull", arity: 1, typeOf: fixed(kernel.Bool), format: callFormat, mayMatch: nullMayMatch,
 			eval: func(c *evalCall, in []value) (value, error) {
 				return c.mask(kernel.IsNull(in[0].asDatum(), c.rows)), nil
 			}},
