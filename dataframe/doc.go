@@ -13,7 +13,7 @@
 // chain without checks in between.
 //
 // The pipeline by stage: expressions, their typing and evaluation are
-// package dataframe/expr (one table of operations); this package builds
+// package dataframe/internal/expr (one table of operations); this package builds
 // them through Expr (expr.go), plans (plan.go, the nodes of frame, join,
 // groupby, sort, shuffle, files), optimizes (optimize.go; pruning by the function table, expr.MayMatch),
 // lowers each node to tasks (the *ops.go files, registered in ops.go and

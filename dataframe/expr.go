@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/dataframe/expr"
+	"github.com/duskdata/dusk/dataframe/internal/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
@@ -13,7 +13,7 @@ import (
 // Col("num_clicks").Gt(2).And(Col("area").IsIn("north", "south")). Methods
 // that take an operand accept an Expr or a Go value (int, float64, string,
 // bool, nil), which becomes a literal. Every operation an Expr can hold is
-// described once, in the table of dataframe/expr/functions.go.
+// described once, in the table of dataframe/internal/expr/functions.go.
 type Expr struct{ n *expr.Node }
 
 // Date is the date s, written 2006-01-02, as a literal.

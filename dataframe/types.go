@@ -3,7 +3,7 @@ package dataframe
 import (
 	"github.com/apache/arrow/go/v15/arrow"
 
-	"github.com/duskdata/dusk/dataframe/expr"
+	"github.com/duskdata/dusk/dataframe/internal/expr"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 

@@ -82,7 +82,7 @@ func init() {
 func Logicals() []Logical { return logicals[:] }
 
 // Logical is k's entry in the table; a kind outside it (an expression's
-// own, as dataframe/expr's calendar months) has an empty entry of that kind.
+// own, as dataframe/internal/expr's calendar months) has an empty entry of that kind.
 func (k Kind) Logical() Logical {
 	if int(k) < len(logicals) {
 		return logicals[k]

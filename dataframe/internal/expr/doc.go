@@ -5,7 +5,8 @@
 // evaluation over a record (Eval), every operation described once in the
 // table of functions.go, with its kernels from internal/kernel and its
 // GPU shortcuts. The dataframe package builds Nodes through its public
-// Expr API and plans and runs them.
+// Expr API and plans and runs them; the package is internal to it, so
+// that users build expressions through that API alone.
 //
 // Must never import: dataframe, scheduler, worker, a transport, io.
 package expr
