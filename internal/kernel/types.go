@@ -17,63 +17,11 @@ import (
 )
 
 // How the column types kernels take (described once in logical.go) are
-// stored and read. Kernels that compute (hash, group, join, sort,
-// aggregate, compare) read a column through Widen, which gives every
+// stored and built. Kernels that compute (hash, group, join, sort,
+// aggregate, compare) read a column through Widen (logical.go), which gives every
 // integer-like type as int64 and every float as float64; kernels that move
 // rows (take, concatenate) copy any fixed-width type by its byte width, so
 // a column keeps the type it was read with.
-
-// Widen returns a as one of the types the computing kernels switch on:
-// int64 (every integer, date32 as days, timestamps and durations in their
-// unit, decimals of precision up to 18 as their unscaled value), float64
-// (float32, and wider decimals as their nearest value), bool or string. The
-// caller releases the result; a column already of such a type is returned
-// retained, and timestamps and durations are views of a's buffers.
-func Widen(a arrow.Array) arrow.Array {
-	t := a.DataType()
-	switch t.ID() {
-	case arrow.INT64, arrow.FLOAT64, arrow.BOOL, arrow.STRING, arrow.DICTIONARY, arrow.NULL:
-		a.Retain()
-		return a
-	case arrow.TIMESTAMP, arrow.DURATION:
-		d := a.Data()
-		view := array.NewData(Int64, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset())
-		defer view.Release()
-		return array.NewInt64Data(view)
-	case arrow.INT8:
-		return NewInt64(widenTo[int8, int64](a), AlignedValid(a))
-	case arrow.INT16:
-		return NewInt64(widenTo[int16, int64](a), AlignedValid(a))
-	case arrow.INT32, arrow.DATE32:
-		return NewInt64(widenTo[int32, int64](a), AlignedValid(a))
-	case arrow.UINT8:
-		return NewInt64(widenTo[uint8, int64](a), AlignedValid(a))
-	case arrow.UINT16:
-		return NewInt64(widenTo[uint16, int64](a), AlignedValid(a))
-	case arrow.UINT32:
-		return NewInt64(widenTo[uint32, int64](a), AlignedValid(a))
-	case arrow.UINT64:
-		return widenUnsigned(a)
-	case arrow.FLOAT32:
-		return NewFloat64(widenTo[float32, float64](a), AlignedValid(a))
-	case arrow.DECIMAL128:
-		vals := FixedValues[decimal128.Num](a)
-		if t.(*arrow.Decimal128Type).Precision <= 18 {
-			out := make([]int64, len(vals))
-			for i, v := range vals {
-				out[i] = int64(v.LowBits())
-			}
-			return NewInt64(out, AlignedValid(a))
-		}
-		scale := t.(*arrow.Decimal128Type).Scale
-		out := make([]float64, len(vals))
-		for i, v := range vals {
-			out[i] = v.ToFloat64(scale)
-		}
-		return NewFloat64(out, AlignedValid(a))
-	}
-	panic(fmt.Sprintf("kernel: cannot widen %s", t))
-}
 
 // RangeError is a uint64 value above int64's range met by a kernel that
 // computes: kernels compute integers as int64, where the value would turn
