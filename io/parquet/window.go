@@ -61,6 +61,12 @@ func (rd *reading) narrow(filters []files.Filter) {
 // the pages checkChunk walked; false where the file has no usable index.
 func (rd *reading) pageWindow(g int, c *column, floats bool, may func(files.ColumnStats) bool) (window, bool) {
 	cc := &rd.file.file.Metadata().RowGroups[g].Columns[c.leaf]
+	if (c.kind == parquet.Float || c.kind == parquet.Double) && !c.stats(&cc.MetaData.Statistics, floats).HasMinMax {
+		// A float chunk without bounds (Write leaves them out where a NaN
+		// is among the values) has a column index all the same, whose
+		// pages' bounds parquet-go fills with zeros: not to be trusted.
+		return window{}, false
+	}
 	pages := rd.pages[[2]int{g, c.leaf}]
 	var ci format.ColumnIndex
 	if len(pages) == 0 || !readIndex(rd.r, rd.size, cc.ColumnIndexOffset, cc.ColumnIndexLength, &ci) {
