@@ -54,11 +54,9 @@ func (Format) Read(s files.Slice, cols []string, _ []files.Filter, _ json.RawMes
 // Write writes rec as one file with WriteOptions given as JSON (its
 // schema rec's).
 func (Format) Write(w io.Writer, rec arrow.Record, opts json.RawMessage, _ bool) error {
-	var o WriteOptions
-	if len(opts) > 0 {
-		if err := json.Unmarshal(opts, &o); err != nil {
-			return fmt.Errorf("write avro: options: %w", err)
-		}
+	o, err := files.Options[WriteOptions]("write avro", opts)
+	if err != nil {
+		return err
 	}
 	o.Schema = rec.Schema()
 	return Write(w, []arrow.Record{rec}, o)

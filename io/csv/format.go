@@ -2,7 +2,6 @@ package csv
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -29,11 +28,9 @@ type readOpts struct {
 // Describe infers the schema from the start of the first file, with
 // Options given as JSON (Types fix the columns they name).
 func (Format) Describe(list []storage.File, opts json.RawMessage) (*files.Layout, error) {
-	var o Options
-	if len(opts) > 0 {
-		if err := json.Unmarshal(opts, &o); err != nil {
-			return nil, fmt.Errorf("csv: options: %w", err)
-		}
+	o, err := files.Options[Options]("csv", opts)
+	if err != nil {
+		return nil, err
 	}
 	for k, v := range o.Types {
 		o.Types[k] = v.Normal()
@@ -51,9 +48,9 @@ func (Format) Filters() bool { return false }
 
 // Read parses a slice's block of lines.
 func (Format) Read(s files.Slice, cols []string, _ []files.Filter, opts json.RawMessage) (arrow.Record, error) {
-	var o readOpts
-	if err := json.Unmarshal(opts, &o); err != nil {
-		return nil, fmt.Errorf("read %s: options: %w", s.Path, err)
+	o, err := files.Options[readOpts]("read "+s.Path, opts)
+	if err != nil {
+		return nil, err
 	}
 	o.Opts.Columns = cols
 	return ReadBlock(s.Block(), o.Schema, o.Opts)
@@ -62,11 +59,9 @@ func (Format) Read(s files.Slice, cols []string, _ []files.Filter, opts json.Raw
 // Write writes rec with WriteOptions given as JSON; a record that
 // continues a file has no header.
 func (Format) Write(w io.Writer, rec arrow.Record, opts json.RawMessage, continued bool) error {
-	var o WriteOptions
-	if len(opts) > 0 {
-		if err := json.Unmarshal(opts, &o); err != nil {
-			return fmt.Errorf("write csv: options: %w", err)
-		}
+	o, err := files.Options[WriteOptions]("write csv", opts)
+	if err != nil {
+		return err
 	}
 	o.NoHeader = o.NoHeader || continued
 	return Write(w, rec, o)

@@ -146,6 +146,18 @@ func (s Slice) CheckStamp() error {
 	return nil
 }
 
+// Options decodes a format's options, given as JSON (none, or null: the
+// zero value), naming what they are for in the error.
+func Options[T any](what string, raw json.RawMessage) (T, error) {
+	var o T
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &o); err != nil {
+			return o, fmt.Errorf("%s: options: %w", what, err)
+		}
+	}
+	return o, nil
+}
+
 // EachFile describes each file with describe, eight at a time (on an
 // object store every footer or header is a round trip), and returns the
 // first error in file order.

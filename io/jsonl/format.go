@@ -39,11 +39,9 @@ type readOpts struct {
 // Describe infers the keys and their types from the start of the first
 // file with something in it, with ReadOptions given as JSON.
 func (Format) Describe(list []storage.File, opts json.RawMessage) (*files.Layout, error) {
-	var o ReadOptions
-	if len(opts) > 0 {
-		if err := json.Unmarshal(opts, &o); err != nil {
-			return nil, fmt.Errorf("jsonl: options: %w", err)
-		}
+	o, err := files.Options[ReadOptions]("jsonl", opts)
+	if err != nil {
+		return nil, err
 	}
 	first := list[0]
 	for _, f := range list {
@@ -100,12 +98,12 @@ func (Format) Filters() bool { return false }
 // Read parses a slice's block of lines: with no columns projected, a key
 // the schema lacks fails the read (Strict).
 func (Format) Read(s files.Slice, cols []string, _ []files.Filter, opts json.RawMessage) (arrow.Record, error) {
-	var o readOpts
-	if err := json.Unmarshal(opts, &o); err != nil {
-		return nil, fmt.Errorf("read %s: options: %w", s.Path, err)
+	o, err := files.Options[readOpts]("read "+s.Path, opts)
+	if err != nil {
+		return nil, err
 	}
 	var rec arrow.Record
-	err := storage.ReadLines(s.Block(), storage.Newline, func(data []byte, skipped int) error {
+	err = storage.ReadLines(s.Block(), storage.Newline, func(data []byte, skipped int) error {
 		var err error
 		if cols == nil { // nothing projected: no key may go unread
 			rec, err = Strict(data, o.Schema)

@@ -61,11 +61,9 @@ func (Format) Read(s files.Slice, cols []string, where []files.Filter, _ json.Ra
 
 // Write writes rec as one file with WriteOptions given as JSON.
 func (Format) Write(w io.Writer, rec arrow.Record, opts json.RawMessage, _ bool) error {
-	var o WriteOptions
-	if len(opts) > 0 {
-		if err := json.Unmarshal(opts, &o); err != nil {
-			return fmt.Errorf("write parquet: options: %w", err)
-		}
+	o, err := files.Options[WriteOptions]("write parquet", opts)
+	if err != nil {
+		return err
 	}
 	return Write(w, rec.Schema(), []arrow.Record{rec}, o)
 }
