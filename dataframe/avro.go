@@ -34,7 +34,7 @@ func ReadAvro(pattern string, opts ...AvroOptions) *Frame {
 	if o.PartitionSize <= 0 {
 		o.PartitionSize = sizedByMemory(DefaultPartitionSize, 8)
 	}
-	return readFormat("ReadAvro", "avro", pattern, nil, readOptions{union: o.Union, size: o.PartitionSize})
+	return frameOf(readFormat("ReadAvro", "avro", pattern, nil, readOptions{union: o.Union, size: o.PartitionSize}))
 }
 
 // AvroWriteOptions say how ToAvro writes.

@@ -35,29 +35,22 @@ func Months(n int) Expr {
 }
 
 // Col refers to the column called name.
-func Col(name string) Expr { return Expr{&expr.Node{Op: "col", Name: name}} }
+func Col(name string) Expr { return Expr{expr.Col(name)} }
 
 // Lit is a constant: an int, float64, string, bool or nil (null).
 func Lit(v any) Expr {
 	if e, ok := v.(Expr); ok {
 		return e
 	}
-	l, err := expr.MakeLiteral(v)
-	if err != nil {
-		return Expr{&expr.Node{Op: "lit", Err: err.Error()}}
-	}
-	return Expr{&expr.Node{Op: "lit", Lit: &l}}
+	return Expr{expr.Lit(v)}
 }
-
-// call builds the expression op(args...) with options.
-func call(op string, args ...*expr.Node) *expr.Node { return &expr.Node{Op: op, Args: args} }
 
 func (e Expr) call(op string, operands ...any) Expr {
 	args := []*expr.Node{e.n}
 	for _, o := range operands {
 		args = append(args, Lit(o).n)
 	}
-	return Expr{call(op, args...)}
+	return Expr{expr.Call(op, args...)}
 }
 
 // Eq is e == v.
@@ -104,7 +97,7 @@ func (e Expr) IsNaN() Expr { return e.call("isnan") }
 // date or timestamp column, values may be ISO 8601 strings, time.Time and
 // Date(...), as comparisons take them.
 func (e Expr) IsIn(values ...any) Expr {
-	n := call("isin", e.n)
+	n := expr.Call("isin", e.n)
 	for _, v := range values {
 		if x, ok := v.(Expr); ok && x.n.Op == "lit" { // Date("1994-01-01"), Days(n)
 			if x.n.Err != "" {
@@ -177,7 +170,7 @@ func (e Expr) FillNull(v any) Expr { return Coalesce(e, v) }
 
 // Coalesce is, row by row, the first of its operands that is not null.
 func Coalesce(first any, rest ...any) Expr {
-	return Expr{call("coalesce", operands(append([]any{first}, rest...))...)}
+	return Expr{expr.Call("coalesce", operands(append([]any{first}, rest...))...)}
 }
 
 // operands makes each value an expression's node (a literal where it is
@@ -233,7 +226,7 @@ func (c Conditional) When(cond Expr) WhenClause { return WhenClause{args: c.args
 
 // Otherwise gives the value where no condition holds (nil: null).
 func (c Conditional) Otherwise(v any) Expr {
-	return Expr{call("when", append(append([]*expr.Node(nil), c.args...), Lit(v).n)...)}
+	return Expr{expr.Call("when", append(append([]*expr.Node(nil), c.args...), Lit(v).n)...)}
 }
 
 // Str gives e's string operations (Polars' .str namespace).
@@ -311,7 +304,7 @@ func ConcatStr(parts ...any) Expr {
 	if len(parts) == 0 {
 		return Expr{&expr.Node{Op: "concat_str", Err: "ConcatStr: nothing to join"}}
 	}
-	return Expr{call("concat_str", operands(parts)...)}
+	return Expr{expr.Call("concat_str", operands(parts)...)}
 }
 
 // Alias names e where a name is wanted for it (a group key of

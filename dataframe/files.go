@@ -148,7 +148,7 @@ type fileArgs struct {
 
 // fileSource makes a source of parts; pieces keep their statistics so that
 // a pushed-down filter can skip them.
-func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive []hiveColumn, opts any, sz size) *Frame {
+func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive []hiveColumn, opts any, sz size) node {
 	var optRaw json.RawMessage
 	if opts != nil {
 		optRaw = mustJSON(opts)
@@ -208,7 +208,7 @@ func fileSource(prefix, op string, parts []filePart, schema *arrow.Schema, hive 
 		}
 		return n
 	}
-	return &Frame{plan: src}
+	return src
 }
 
 // readFiles reads a file source's partition: each slice with read (given
@@ -412,14 +412,14 @@ type readOptions struct {
 	size  int64 // the most bytes of pieces in a partition
 }
 
-// readFormat makes a frame of pattern's files read in the named format
+// readFormat makes a plan reading pattern's files read in the named format
 // with its options (as JSON): the files listed by datum, described by the
 // format, their schemas resolved (a self-describing format's files must
 // agree unless o.union), hive directories made columns, and the pieces
 // (units of self-describing files with their statistics, blocks of whole
 // lines of the others) packed into partitions of o.size bytes.
-func readFormat(what, name, pattern string, opts any, o readOptions) *Frame {
-	fail := func(err error) *Frame { return failed(fmt.Errorf("%s %s: %w", what, pattern, err)) }
+func readFormat(what, name, pattern string, opts any, o readOptions) (node, error) {
+	fail := func(err error) (node, error) { return nil, fmt.Errorf("%s %s: %w", what, pattern, err) }
 	f, err := files.Named(name)
 	if err != nil {
 		return fail(err)
@@ -446,7 +446,7 @@ func readFormat(what, name, pattern string, opts any, o readOptions) *Frame {
 			return fail(err)
 		}
 		parts := pack(blockPieces(list, datum, hive, o.size), o.size)
-		return fileSource("read-"+name, readOp(name), parts, schema, hive, readOpts, size{total, -1})
+		return fileSource("read-"+name, readOp(name), parts, schema, hive, readOpts, size{total, -1}), nil
 	}
 	var set schemaSet
 	for i, fl := range layout.Files {
@@ -496,7 +496,7 @@ func readFormat(what, name, pattern string, opts any, o readOptions) *Frame {
 			}
 		}
 	}
-	return fileSource("read-"+name, readOp(name), pack(pieces, o.size), schema, hive, readOpts, size{total, rows})
+	return fileSource("read-"+name, readOp(name), pack(pieces, o.size), schema, hive, readOpts, size{total, rows}), nil
 }
 
 // datumFiles lists the files of pattern's datums with their datum's index.

@@ -25,6 +25,14 @@ type Frame struct {
 
 func failed(err error) *Frame { return &Frame{err: err} }
 
+// frameOf is the frame of a plan, or of the error making it.
+func frameOf(plan node, err error) *Frame {
+	if err != nil {
+		return failed(err)
+	}
+	return &Frame{plan: plan}
+}
+
 // Err returns the first error made in building the frame, or nil.
 func (f *Frame) Err() error { return f.err }
 

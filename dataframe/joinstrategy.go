@@ -144,11 +144,12 @@ func (s *keySpan) share(p piece) int64 {
 // keys within r may meet: lo <= col <= hi, or null where the partition may
 // have null keys (null keys meet).
 func rangeOf(col string, r keyRange) *expr.Node {
-	in := Col(col).Between(r.lo, r.hi)
+	c := expr.Col(col)
+	in := and(expr.Call(">=", c, expr.Lit(r.lo)), expr.Call("<=", c, expr.Lit(r.hi)))
 	if r.nulls {
-		in = in.Or(Col(col).IsNull())
+		in = or(in, expr.Call("isnull", c))
 	}
-	return in.n
+	return in
 }
 
 // minRangeJoin is the least right side joined by key ranges: a smaller one

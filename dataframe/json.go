@@ -44,7 +44,7 @@ func ReadJSON(pattern string, opts ...JSONOptions) *Frame {
 	if block <= 0 {
 		block = autoBlockSize()
 	}
-	return readFormat("ReadJSON", "json", pattern, ro, readOptions{size: block})
+	return frameOf(readFormat("ReadJSON", "json", pattern, ro, readOptions{size: block}))
 }
 
 // JSONWriteOptions say how ToJSON writes.

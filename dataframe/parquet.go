@@ -44,7 +44,7 @@ func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
 	if o.PartitionSize <= 0 {
 		o.PartitionSize = sizedByMemory(DefaultPartitionSize, 4)
 	}
-	return readFormat("ReadParquet", "parquet", pattern, nil, readOptions{union: o.Union, size: o.PartitionSize})
+	return frameOf(readFormat("ReadParquet", "parquet", pattern, nil, readOptions{union: o.Union, size: o.PartitionSize}))
 }
 
 // mergeSlices joins consecutive slices of row groups of one file into one

@@ -304,7 +304,7 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	if block <= 0 {
 		block = autoBlockSize()
 	}
-	return readFormat("ReadCSV", "csv", pattern, copts, readOptions{size: block})
+	return frameOf(readFormat("ReadCSV", "csv", pattern, copts, readOptions{size: block}))
 }
 
 // FromArrow makes a frame of records, one partition each; they must have the

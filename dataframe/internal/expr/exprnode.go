@@ -144,6 +144,22 @@ func MakeLiteral(v any) (Literal, error) {
 	return Literal{}, fmt.Errorf("%v (%T) cannot be a literal: use an int, float64, string, bool, time.Time, time.Duration or nil", v, v)
 }
 
+// Col is a reference to the named column.
+func Col(name string) *Node { return &Node{Op: "col", Name: name} }
+
+// Call is the operation op over args.
+func Call(op string, args ...*Node) *Node { return &Node{Op: op, Args: args} }
+
+// Lit is the literal of a Go value; a value that cannot be one makes a
+// node holding the error, which typing reports.
+func Lit(v any) *Node {
+	l, err := MakeLiteral(v)
+	if err != nil {
+		return &Node{Op: "lit", Err: err.Error()}
+	}
+	return &Node{Op: "lit", Lit: &l}
+}
+
 // String renders n, as in ((num_clicks > 2) and (area == "north")).
 func (n *Node) String() string {
 	f, ok := functions[n.Op]
