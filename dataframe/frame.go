@@ -131,13 +131,13 @@ func (f *Frame) Compute(ctx context.Context) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	run, release, err := adapt(ctx, ex, optimize(f.plan))
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	l := newLowering()
-	keys := l.keys(plan)
+	keys := l.keys(run)
 	values, err := ex.Compute(ctx, l.g, keys)
 	runtime.KeepAlive(f) // a persisted frame's pin holds its keys until here
 	if err != nil {
@@ -175,18 +175,18 @@ func (f *Frame) Persist(ctx context.Context) (*Frame, error) {
 	if p, ok := f.plan.(*persisted); ok {
 		return &Frame{plan: p}, nil
 	}
-	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	run, release, err := adapt(ctx, ex, optimize(f.plan))
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	p, err := persist(ctx, ex, plan, f.plan.schema(), f.plan.name())
+	p, err := persist(ctx, ex, run, f.plan.schema(), f.plan.name())
 	runtime.KeepAlive(f)
 	if err != nil {
 		return nil, err
 	}
-	if !mayShrink(plan) { // the rows read are the rows held
-		p.rows = estimate(plan).rows
+	if !mayShrink(run) { // the rows read are the rows held
+		p.rows = estimate(run).rows
 	}
 	return &Frame{plan: p}, nil
 }
@@ -226,12 +226,12 @@ func (f *Frame) Len(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	plan, release, err := adapt(ctx, ex, optimize(pruneTo(f.plan, nil)))
+	run, release, err := adapt(ctx, ex, optimize(pruneTo(f.plan, nil)))
 	if err != nil {
 		return 0, err
 	}
 	defer release()
-	n, err := countRows(ctx, ex, plan)
+	n, err := countRows(ctx, ex, run)
 	runtime.KeepAlive(f)
 	return n, err
 }
@@ -283,15 +283,15 @@ func (f *Frame) Head(ctx context.Context, n int) (*Table, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("Head(%d): the number of rows cannot be negative", n)
 	}
-	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	run, release, err := adapt(ctx, ex, optimize(f.plan))
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	l := newLowering()
-	parts := l.keys(plan)
+	parts := l.keys(run)
 	args, _ := json.Marshal(headArgs{N: n})
-	name := graph.Name("head", opHead, args, plan.name())
+	name := graph.Name("head", opHead, args, run.name())
 	var got []any
 	rows := 0
 	for next, batch := 0, 1; next < len(parts) && rows < n; batch *= 2 {

@@ -251,12 +251,12 @@ func (f *Frame) ExplainAdapted(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	run, release, err := adapt(ctx, ex, optimize(f.plan))
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	return explainPlan(plan), nil
+	return explainPlan(run), nil
 }
 
 func explainPlan(plan node) string {

@@ -318,13 +318,13 @@ func (f *Frame) RepartitionBySize(ctx context.Context, size int64) (*Frame, erro
 	if size <= 0 {
 		return nil, fmt.Errorf("RepartitionBySize(%d): the size must be positive", size)
 	}
-	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	optimized, release, err := adapt(ctx, ex, optimize(f.plan))
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	l := newLowering()
-	sizes := l.mapParts(graph.Name("nbytes", opNbytes, nil, plan.name()), opNbytes, nil, l.keys(plan))
+	sizes := l.mapParts(graph.Name("nbytes", opNbytes, nil, optimized.name()), opNbytes, nil, l.keys(optimized))
 	values, err := ex.Compute(ctx, l.g, sizes)
 	runtime.KeepAlive(f)
 	if err != nil {

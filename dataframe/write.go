@@ -41,17 +41,17 @@ func (f *Frame) write(ctx context.Context, what, op string, argsOf func(i int) a
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	plan, release, err := adapt(ctx, ex, optimize(f.plan))
+	run, release, err := adapt(ctx, ex, optimize(f.plan))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer release()
 	l := newLowering()
-	parts := l.keys(plan)
+	parts := l.keys(run)
 	keys := make([]graph.Key, len(parts))
 	for i, in := range parts {
 		args := mustJSON(argsOf(i))
-		keys[i] = graph.Part(graph.Name("write", op, args, plan.name()), i)
+		keys[i] = graph.Part(graph.Name("write", op, args, run.name()), i)
 		l.g.Add(&graph.Task{Key: keys[i], Op: op, Args: args, Inputs: []graph.Key{in}})
 	}
 	values, err := ex.Compute(ctx, l.g, keys)
