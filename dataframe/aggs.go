@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/duskdata/dusk/dataframe/internal/expr"
 	"github.com/duskdata/dusk/internal/kernel"
@@ -50,37 +50,6 @@ func Var(col string) Agg { return Agg{fn: kernel.Var, col: col} }
 // Corr is the Pearson correlation of two numeric columns over the rows
 // where both have values.
 func Corr(x, y string) Agg { return Agg{fn: kernel.Corr, col: x, col2: y} }
-
-// holisticAgg describes an aggregation that needs all of a group's rows
-// together (the rows are shuffled by the keys first), once: whether it
-// takes numbers only, its answer's type from its column's, and its kernel.
-type holisticAgg struct {
-	numeric bool
-	result  func(col arrow.DataType) arrow.DataType
-	compute func(col arrow.Array, ids []int32, n int, q float64) (arrow.Array, error)
-}
-
-// holistics are the holistic aggregations, by name.
-var holistics = map[string]holisticAgg{
-	"median": {numeric: true, result: func(arrow.DataType) arrow.DataType { return kernel.Float64 },
-		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
-			return kernel.GroupMedian(c, ids, n)
-		}},
-	"quantile": {numeric: true, result: func(arrow.DataType) arrow.DataType { return kernel.Float64 },
-		compute: kernel.GroupQuantile},
-	"first": {result: func(t arrow.DataType) arrow.DataType { return t },
-		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
-			return kernel.GroupFirst(c, ids, n), nil
-		}},
-	"last": {result: func(t arrow.DataType) arrow.DataType { return t },
-		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
-			return kernel.GroupLast(c, ids, n), nil
-		}},
-	"nunique": {result: func(arrow.DataType) arrow.DataType { return kernel.Int64 },
-		compute: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
-			return kernel.GroupNunique(c, ids, n), nil
-		}},
-}
 
 // Median is the median of the non-null values (holistic: the groups'
 // rows are shuffled together first).
@@ -169,7 +138,7 @@ func computeAggInputs(f *Frame, aggs []Agg) (*Frame, []Agg) {
 		}
 		out[i].as = a.Name()
 		out[i].expr = nil
-		key := string(mustJSON(a.expr))
+		key := string(ops.MustJSON(a.expr))
 		if col, ok := hidden[key]; ok {
 			out[i].col = col
 			continue
@@ -190,7 +159,7 @@ func reuseHidden(e *expr.Node, hidden map[string]string) *expr.Node {
 	c := *e
 	c.Args = make([]*expr.Node, len(e.Args))
 	for i, a := range e.Args {
-		if col, ok := hidden[string(mustJSON(a))]; ok {
+		if col, ok := hidden[string(ops.MustJSON(a))]; ok {
 			c.Args[i] = Col(col).n
 			continue
 		}

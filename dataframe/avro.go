@@ -3,6 +3,9 @@ package dataframe
 import (
 	"context"
 
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
+
 	"github.com/duskdata/dusk/io/avro"
 	"github.com/duskdata/dusk/io/storage"
 )
@@ -34,7 +37,7 @@ func ReadAvro(pattern string, opts ...AvroOptions) *Frame {
 	if o.PartitionSize <= 0 {
 		o.PartitionSize = sizedByMemory(DefaultPartitionSize, 8)
 	}
-	return frameOf(readFormat("ReadAvro", "avro", pattern, nil, readOptions{union: o.Union, size: o.PartitionSize}))
+	return frameOf(plan.ReadFormat("ReadAvro", "avro", pattern, nil, plan.ReadOptions{Union: o.Union, Size: o.PartitionSize}))
 }
 
 // AvroWriteOptions say how ToAvro writes.
@@ -57,8 +60,8 @@ func (f *Frame) ToAvro(ctx context.Context, dir string, opts ...AvroWriteOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	paths, err := f.write(ctx, "ToAvro", writeOp("avro"), func(i int) any {
-		return writeFileArgs{Dir: dir, Part: i, Overwrite: o.Overwrite, Opts: mustJSON(avro.WriteOptions{Compression: o.Compression})}
+	paths, err := f.write(ctx, "ToAvro", ops.WriteOp("avro"), func(i int) any {
+		return ops.WriteFileArgs{Dir: dir, Part: i, Overwrite: o.Overwrite, Opts: ops.MustJSON(avro.WriteOptions{Compression: o.Compression})}
 	})
 	if o.Overwrite {
 		return replaced("ToAvro", dir, "avro", paths, err)

@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
+
 	"github.com/duskdata/dusk/collections"
 )
 
 // frameDesc is what a published frame's dataset says besides its keys.
 type frameDesc struct {
-	Schema []colSpec `json:"schema"`
-	Tok    string    `json:"tok"`
+	Schema []ops.ColSpec `json:"schema"`
+	Tok    string        `json:"tok"`
 }
 
 func init() {
@@ -21,7 +24,7 @@ func init() {
 			release()
 			return nil, fmt.Errorf("dataframe: dataset: %w", err)
 		}
-		p := &persisted{out: schemaOf(desc.Schema), keys: d.Keys, tok: desc.Tok, pin: collections.NewPin(release), bytes: -1, rows: -1}
+		p := &plan.Persisted{Out: ops.SchemaOf(desc.Schema), Keys: d.Keys, Tok: desc.Tok, Pin: collections.NewPin(release), Bytes: -1, Rows: -1}
 		return &Frame{plan: p}, nil
 	})
 }
@@ -32,11 +35,11 @@ func (f *Frame) Publication() (collections.Dataset, error) {
 	if f.err != nil {
 		return collections.Dataset{}, f.err
 	}
-	p, ok := f.plan.(*persisted)
+	p, ok := f.plan.(*plan.Persisted)
 	if !ok {
 		return collections.Dataset{}, fmt.Errorf("dataframe: only a persisted frame can be published: Persist it first")
 	}
-	return collections.Dataset{Kind: "dataframe", Keys: p.keys, Desc: mustJSON(frameDesc{Schema: specOf(p.out), Tok: p.tok})}, nil
+	return collections.Dataset{Kind: "dataframe", Keys: p.Keys, Desc: ops.MustJSON(frameDesc{Schema: ops.SpecOf(p.Out), Tok: p.Tok})}, nil
 }
 
 // FromDataset is the frame published under name on the cluster of the

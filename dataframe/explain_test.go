@@ -3,6 +3,8 @@ package dataframe
 import (
 	"testing"
 
+	"github.com/duskdata/dusk/dataframe/internal/plan"
+
 	"github.com/cockroachdb/datadriven"
 )
 
@@ -68,7 +70,7 @@ func TestExplain(t *testing.T) {
 			t.Fatal(f.Err())
 		}
 	}
-	big.plan.(*source).bytes = 1 << 40
+	big.plan.(*plan.Source).Bytes = 1 << 40
 	datadriven.RunTest(t, "testdata/explain.txt", func(t *testing.T, d *datadriven.TestData) string {
 		if d.Cmd != "explain" || len(d.CmdArgs) != 1 {
 			d.Fatalf(t, "want: explain <case>")

@@ -2,7 +2,9 @@ package dataframe
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -22,9 +24,9 @@ func (f *Frame) Graph() (*graph.Graph, []graph.Key, error) {
 	if f.err != nil {
 		return nil, nil, f.err
 	}
-	l := newLowering()
-	keys := l.keys(optimize(f.plan))
-	return l.g, keys, nil
+	l := plan.NewLowering()
+	keys := l.Keys(plan.Optimize(f.plan))
+	return l.G, keys, nil
 }
 
 // FromGraph makes a frame whose partitions are the values of keys in g, in
@@ -49,30 +51,10 @@ func FromGraph(g *graph.Graph, keys []graph.Key, schema *arrow.Schema) *Frame {
 		ks[i] = string(k)
 	}
 	out := kernel.PlainSchema(schema)
-	return &Frame{plan: &fromGraph{g: g, keys: keys, out: out,
-		tok: graph.Name("from-graph", "from-graph", mustJSON(specOf(out)), ks...)}}
+	return &Frame{plan: &plan.FromGraph{G: g, Keys: keys, Out: out,
+		Tok: graph.Name("from-graph", "from-graph", ops.MustJSON(ops.SpecOf(out)), ks...)}}
 }
 
 // Failed is a frame that holds err, which its methods return: for a
 // collection that fails before it has a graph to hand FromGraph.
 func Failed(err error) *Frame { return failed(err) }
-
-// fromGraph is a plan's leaf over another collection's tasks.
-type fromGraph struct {
-	g    *graph.Graph
-	keys []graph.Key
-	out  *arrow.Schema
-	tok  string
-}
-
-func (n *fromGraph) schema() *arrow.Schema      { return n.out }
-func (n *fromGraph) npartitions() int           { return len(n.keys) }
-func (n *fromGraph) name() string               { return n.tok }
-func (n *fromGraph) children() []node           { return nil }
-func (n *fromGraph) with([]node) node           { return n }
-func (n *fromGraph) partitioning() partitioning { return partitioning{} }
-func (n *fromGraph) explain() string            { return "from graph " + strings.Join(names(n.out), ", ") }
-func (n *fromGraph) lower(l *lowering) []graph.Key {
-	l.g.Merge(n.g)
-	return n.keys
-}

@@ -3,15 +3,17 @@ package dataframe
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/duskdata/dusk/dataframe/internal/agg"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/duskdata/dusk/dataframe/internal/expr"
-	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
@@ -33,53 +35,6 @@ func (f *Frame) GroupByExpr(keys ...Expr) *Grouped {
 		f = f.WithColumn(names[i], k)
 	}
 	return f.GroupBy(names...)
-}
-
-type aggSpec struct {
-	Fn   string  `json:"fn,omitempty"`
-	Hol  string  `json:"hol,omitempty"`
-	Col  string  `json:"col,omitempty"`
-	Col2 string  `json:"col2,omitempty"`
-	Q    float64 `json:"q,omitempty"`
-	As   string  `json:"as"`
-}
-
-// The ways a grouped step treats its groups once they are together.
-const (
-	modeAgg       = "agg"       // a row per group of aggregates
-	modeTransform = "transform" // each row with its group's aggregates
-	modeTopN      = "topn"      // each group's best k rows
-	modeApply     = "apply"     // a registered function of each group's rows
-)
-
-type groupArgs struct {
-	Keys []string  `json:"keys"`
-	Aggs []aggSpec `json:"aggs,omitempty"`
-	Mode string    `json:"mode,omitempty"`
-	// topn: the column ranked, how many rows and which end.
-	Col     string `json:"col,omitempty"`
-	K       int    `json:"k,omitempty"`
-	Largest bool   `json:"largest,omitempty"`
-	// apply: the registered function.
-	Func string `json:"func,omitempty"`
-	// Out is the step's output, for partitions that get no rows.
-	Out []colSpec `json:"out"`
-	// Sort orders an aggregation's groups by their keys.
-	Sort bool `json:"sort,omitempty"`
-}
-
-// holistic reports whether a's groups need all their rows together, which
-// takes a shuffle rather than a tree reduction.
-func (a *groupArgs) holistic() bool {
-	if a.Mode != "" && a.Mode != modeAgg {
-		return true
-	}
-	for _, s := range a.Aggs {
-		if s.Hol != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // Grouped is a frame grouped by key columns, waiting for its aggregations.
@@ -111,7 +66,7 @@ func (g *Grouped) KeepNullKeys() *Grouped {
 // it has the keys (keys), they are rebuilt from them, null again.
 func (g *Grouped) nullGroups(what string, keys bool, op func(*Grouped) *Frame) *Frame {
 	f := g.f
-	schema := f.plan.schema()
+	schema := f.plan.Schema()
 	hidden := make([]string, 0, 2*len(g.keys))
 	for _, k := range g.keys {
 		fl, err := expr.Field(schema, k)
@@ -177,9 +132,6 @@ func (g *Grouped) SplitOut(n int) *Grouped {
 	return &c
 }
 
-// allRows is the hidden key Frame.Agg groups every row under.
-const allRows = "__all_rows"
-
 // Agg aggregates the whole frame into one row, as Polars'
 // df.select(pl.col("v").sum()) or SQL's aggregate without GROUP BY, such as
 // f.Agg(Col("price").Mul(Col("qty")).Sum().As("revenue")). A frame of no
@@ -188,17 +140,17 @@ func (f *Frame) Agg(aggs ...Agg) *Frame {
 	if f.err != nil {
 		return f
 	}
-	if slices.Contains(f.Columns(), allRows) {
-		return failed(fmt.Errorf("Agg: the frame has a column named %s, which Agg uses itself", allRows))
+	if slices.Contains(f.Columns(), agg.AllRows) {
+		return failed(fmt.Errorf("Agg: the frame has a column named %s, which Agg uses itself", agg.AllRows))
 	}
-	out := f.WithColumn(allRows, Lit(int64(0))).GroupBy(allRows).Agg(aggs...)
+	out := f.WithColumn(agg.AllRows, Lit(int64(0))).GroupBy(agg.AllRows).Agg(aggs...)
 	if out.err != nil {
 		return failed(fmt.Errorf("Agg: %w", out.err))
 	}
-	out = out.Drop(allRows)
+	out = out.Drop(agg.AllRows)
 	// Of no rows, the answer is one row, as SQL's and pandas': the row of
 	// an empty input follows the answer, and the first row is kept.
-	empty, err := emptyAnswer(out.plan.schema(), aggs)
+	empty, err := emptyAnswer(out.plan.Schema(), aggs)
 	if err != nil {
 		return failed(fmt.Errorf("Agg: %w", err))
 	}
@@ -231,13 +183,13 @@ func emptyAnswer(schema *arrow.Schema, aggs []Agg) (arrow.Record, error) {
 }
 
 // check validates the keys and returns their fields.
-func (g *Grouped) check(what string) ([]arrow.Field, setOf, error) {
-	in := g.f.plan.schema()
+func (g *Grouped) check(what string) ([]arrow.Field, ops.SetOf, error) {
+	in := g.f.plan.Schema()
 	if len(g.keys) == 0 {
 		return nil, nil, fmt.Errorf("GroupBy: no key columns given")
 	}
 	var fields []arrow.Field
-	names := setOf{}
+	names := ops.SetOf{}
 	for _, k := range g.keys {
 		fl, err := expr.Field(in, k)
 		if err != nil {
@@ -256,13 +208,13 @@ func (g *Grouped) check(what string) ([]arrow.Field, setOf, error) {
 }
 
 // aggFields checks aggs against the frame and returns their result fields.
-func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field, []aggSpec, error) {
-	in := g.f.plan.schema()
+func (g *Grouped) aggFields(what string, aggs []Agg, names ops.SetOf) ([]arrow.Field, []agg.AggSpec, error) {
+	in := g.f.plan.Schema()
 	if len(aggs) == 0 && what != "Agg" { // Agg() alone gives the distinct keys, as Polars' agg()
 		return nil, nil, fmt.Errorf("GroupBy(%v).%s: no aggregations given", g.keys, what)
 	}
 	var fields []arrow.Field
-	var specs []aggSpec
+	var specs []agg.AggSpec
 	for _, a := range aggs {
 		typ := arrow.DataType(kernel.Int64)
 		if a.fn != kernel.Size || a.hol != "" {
@@ -282,7 +234,7 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 			case a.hol == "quantile" && !(a.q >= 0 && a.q <= 1):
 				return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: the fraction %g is not in [0, 1]", g.keys, what, a.Name(), a.q)
 			default:
-				typ = holistics[a.hol].result(colType)
+				typ = agg.Holistics[a.hol].Result(colType)
 			}
 		}
 		if names[a.Name()] {
@@ -290,7 +242,7 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names setOf) ([]arrow.Field
 		}
 		names[a.Name()] = true
 		fields = append(fields, arrow.Field{Name: a.Name(), Type: typ, Nullable: true})
-		spec := aggSpec{Hol: a.hol, Col: a.col, Col2: a.col2, Q: a.q, As: a.Name()}
+		spec := agg.AggSpec{Hol: a.hol, Col: a.col, Col2: a.col2, Q: a.q, As: a.Name()}
 		if a.hol == "" {
 			spec.Fn = a.fn.String()
 		}
@@ -314,7 +266,7 @@ func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, e
 		if err := a.fn.CheckInput(kind); err != nil {
 			return 0, fmt.Errorf("column %s: %w", col, err)
 		}
-	case holistics[a.hol].numeric && !kind.Logical().Numeric:
+	case agg.Holistics[a.hol].Numeric && !kind.Logical().Numeric:
 		return 0, fmt.Errorf("column %s: %s needs a numeric column, not %s", col, a.hol, kind)
 	}
 	return kind, nil
@@ -348,7 +300,7 @@ func (g *Grouped) Agg(aggs ...Agg) *Frame {
 	if err != nil {
 		return failed(err)
 	}
-	return &Frame{plan: newGroupAgg(g.f.plan, groupArgs{Keys: g.keys, Aggs: specs, Mode: modeAgg},
+	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Aggs: specs, Mode: agg.ModeAgg},
 		arrow.NewSchema(append(keyFields, fields...), nil), g.splitOut)}
 }
 
@@ -365,13 +317,13 @@ func (g *Grouped) Transform(aggs ...Agg) *Frame {
 	if err != nil {
 		return failed(err)
 	}
-	names.add(g.f.Columns()...)
+	names.Add(g.f.Columns()...)
 	fields, specs, err := g.aggFields("Transform", aggs, names)
 	if err != nil {
 		return failed(err)
 	}
-	out := arrow.NewSchema(append(slices.Clone(g.f.plan.schema().Fields()), fields...), nil)
-	return &Frame{plan: newGroupAgg(g.f.plan, groupArgs{Keys: g.keys, Aggs: specs, Mode: modeTransform}, out, g.splitOut)}
+	out := arrow.NewSchema(append(slices.Clone(g.f.plan.Schema().Fields()), fields...), nil)
+	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Aggs: specs, Mode: agg.ModeTransform}, out, g.splitOut)}
 }
 
 // NLargest keeps each group's n rows with the largest values of col, best
@@ -395,11 +347,11 @@ func (g *Grouped) topN(n int, col string, largest bool) *Frame {
 	if n < 0 {
 		return failed(fmt.Errorf("GroupBy(%v).%s(%d): the number of rows cannot be negative", g.keys, what, n))
 	}
-	if err := numericColumn(g.f.plan.schema(), col); err != nil {
+	if err := numericColumn(g.f.plan.Schema(), col); err != nil {
 		return failed(fmt.Errorf("GroupBy(%v).%s: %w", g.keys, what, err))
 	}
-	return &Frame{plan: newGroupAgg(g.f.plan, groupArgs{Keys: g.keys, Mode: modeTopN, Col: col, K: n, Largest: largest},
-		g.f.plan.schema(), g.splitOut)}
+	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Mode: agg.ModeTopN, Col: col, K: n, Largest: largest},
+		g.f.plan.Schema(), g.splitOut)}
 }
 
 // Apply runs the function registered under name (RegisterFunc) on each
@@ -418,7 +370,7 @@ func (g *Grouped) Apply(name string, out *arrow.Schema) *Frame {
 	if err := checkFunc(name, out); err != nil {
 		return failed(fmt.Errorf("GroupBy(%v).Apply: %w", g.keys, err))
 	}
-	return &Frame{plan: newGroupAgg(g.f.plan, groupArgs{Keys: g.keys, Mode: modeApply, Func: name, Out: specOf(out)},
+	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Mode: agg.ModeApply, Func: name, Out: ops.SpecOf(out)},
 		kernel.PlainSchema(out), g.splitOut)}
 }
 
@@ -431,136 +383,4 @@ func numericColumn(s *arrow.Schema, col string) error {
 		return fmt.Errorf("column %s is %s, not numeric", col, kernel.TypeName(fl.Type))
 	}
 	return nil
-}
-
-// groupAgg is a grouped step: aggregation, transform, top rows or apply.
-type groupAgg struct {
-	child    node
-	args     groupArgs
-	out      *arrow.Schema
-	splitOut int
-	tok      string
-}
-
-func newGroupAgg(child node, args groupArgs, out *arrow.Schema, splitOut int) *groupAgg {
-	args.Out = specOf(out)
-	args.Sort = args.Mode == modeAgg && (splitOut <= 1 && !args.holistic() || child.npartitions() == 1 && splitOut <= 1)
-	return &groupAgg{child: child, args: args, out: out, splitOut: splitOut,
-		tok: token("groupby-"+args.Mode, struct {
-			A groupArgs
-			S int
-		}{args, splitOut}, child)}
-}
-
-// outputs is how many partitions the step makes.
-func (n *groupAgg) outputs() int {
-	switch {
-	case n.splitOut > 1:
-		return n.splitOut
-	case n.args.holistic() || n.inPlace():
-		return n.child.npartitions()
-	}
-	return 1
-}
-
-// inPlace reports whether a mergeable aggregation runs whole in each
-// partition, as its input's rows are hashed by some of its keys (after a
-// shuffle join on them): every group lies in one partition, so no partial
-// results need combining.
-func (n *groupAgg) inPlace() bool {
-	return !n.args.holistic() && n.splitOut <= 1 && n.child.npartitions() > 1 && n.child.partitioning().hashedWithin(n.args.Keys)
-}
-
-func (n *groupAgg) schema() *arrow.Schema { return n.out }
-func (n *groupAgg) npartitions() int      { return n.outputs() }
-func (n *groupAgg) name() string          { return n.tok }
-func (n *groupAgg) children() []node      { return []node{n.child} }
-func (n *groupAgg) with(c []node) node    { return newGroupAgg(c[0], n.args, n.out, n.splitOut) }
-func (n *groupAgg) partitioning() partitioning {
-	if n.inPlace() {
-		return n.child.partitioning().keptBy(n.out)
-	}
-	return partitioning{hash: n.args.Keys, n: n.outputs()}
-}
-
-func (n *groupAgg) explain() string {
-	s := fmt.Sprintf("groupby %s %s", strings.Join(n.args.Keys, ", "), n.args.Mode)
-	switch n.args.Mode {
-	case modeTopN:
-		s += fmt.Sprintf(" %d of %s", n.args.K, n.args.Col)
-	case modeApply:
-		s += " " + n.args.Func
-	default:
-		s += " " + strings.Join(aggNames(n.args), ", ")
-	}
-	switch {
-	case n.args.holistic() && n.child.partitioning().hashedWithin(n.args.Keys):
-		return s + " (already partitioned by the keys: no shuffle)"
-	case n.inPlace():
-		return s + " (already partitioned by the keys: in each partition)"
-	case n.args.holistic():
-		return s + " (shuffle rows by the keys)"
-	case n.splitOut > 1:
-		return s + " (partial, shuffle by the keys, combine)"
-	}
-	return s + " (tree reduction)"
-}
-
-// needs lists the input columns the step reads.
-func (n *groupAgg) needs() setOf {
-	need := setOf{}.add(n.args.Keys...)
-	switch n.args.Mode {
-	case modeTransform, modeApply, modeTopN:
-		return need.add(names(n.child.schema())...)
-	}
-	for _, a := range n.args.Aggs {
-		if a.Col != "" {
-			need.add(a.Col)
-		}
-		if a.Col2 != "" {
-			need.add(a.Col2)
-		}
-	}
-	return need
-}
-
-func (n *groupAgg) lower(l *lowering) []graph.Key {
-	args := mustJSON(n.args)
-	parts := l.keys(n.child)
-	out := n.outputs()
-	if n.args.holistic() {
-		if n.child.partitioning().hashedWithin(n.args.Keys) {
-			return l.mapParts(n.tok, opGroupRows, args, parts)
-		}
-		return l.shuffle(n.tok, out, []shuffleSide{copiedHashSide(parts, n.args.Keys, out)}, opGroupRows, args)
-	}
-	partials := l.keys(newPartials(n.child, n.args))
-	if n.inPlace() {
-		// A partial of nearly distinct keys is left ungrouped (each row its
-		// own group): the combine of each partition alone groups it.
-		combined := l.mapParts(graph.Name("groupby-combine", opAggCombine, args, n.child.name()), opAggCombine, args, partials)
-		return l.mapParts(n.tok, opAggFinal, args, combined)
-	}
-	if out > 1 {
-		return shuffleCombine(l, n.tok, out, n.args.Keys, args, partials)
-	}
-	return treeCombine(l, n.tok, args, partials)
-}
-
-// treeCombine combines partial results in a tree into one partition, tok's.
-func treeCombine(l *lowering, tok string, args []byte, partials []graph.Key) []graph.Key {
-	root := treeReduce(l.g, "groupby-combine", opAggCombine, args, partials)
-	final := graph.Part(tok, 0)
-	l.g.Add(&graph.Task{Key: final, Op: opAggFinal, Args: args, Inputs: []graph.Key{root}})
-	return []graph.Key{final}
-}
-
-// shuffleCombine shuffles partial results by a hash of keys into n
-// outputs, each combined as its pieces arrive and finished: with many
-// groups an output holds its groups' states once, not once a partition
-// (db-benchmark's q3 at 1e8 rows held 2.3 GB of pieces before).
-func shuffleCombine(l *lowering, name string, n int, keys []string, args []byte, partials []graph.Key) []graph.Key {
-	side := copiedHashSide(partials, keys, n)
-	side.merge, side.mergeArgs = opAggCombine, args
-	return l.shuffle(name, n, []shuffleSide{side}, opAggUnpack, args)
 }

@@ -3,12 +3,14 @@ package dataframe
 import (
 	"fmt"
 	"slices"
-	"sync"
+
+	"github.com/duskdata/dusk/dataframe/internal/exchange"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/dataframe/internal/expr"
-	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
@@ -85,7 +87,7 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	if len(lon) == 0 {
 		return failed(fmt.Errorf("Merge: no key columns: give On, or LeftOn and RightOn"))
 	}
-	ls, rs := f.plan.schema(), right.plan.schema()
+	ls, rs := f.plan.Schema(), right.plan.Schema()
 	cast := false
 	for i := range lon {
 		lf, err := expr.Field(ls, lon[i])
@@ -128,11 +130,11 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	if sfx == [2]string{} {
 		sfx = [2]string{"_x", "_y"}
 	}
-	var outs []joinCol
+	var outs []exchange.JoinCol
 	both := func(name string) bool { return ls.HasField(name) && rs.HasField(name) }
-	taken := setOf{}
+	taken := ops.SetOf{}
 	for _, fl := range ls.Fields() {
-		c := joinCol{Side: 0, Src: fl.Name, Name: fl.Name, Key: -1}
+		c := exchange.JoinCol{Side: 0, Src: fl.Name, Name: fl.Name, Key: -1}
 		if k := slices.Index(lon, fl.Name); merged && k >= 0 {
 			c.Key = k
 		} else if both(fl.Name) && how != kernel.Semi && how != kernel.Anti {
@@ -144,7 +146,7 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 		if merged && slices.Contains(ron, fl.Name) || how == kernel.Semi || how == kernel.Anti {
 			continue
 		}
-		c := joinCol{Side: 1, Src: fl.Name, Name: fl.Name, Key: -1}
+		c := exchange.JoinCol{Side: 1, Src: fl.Name, Name: fl.Name, Key: -1}
 		if both(fl.Name) {
 			c.Name += sfx[1]
 		}
@@ -160,7 +162,7 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	if limit == 0 {
 		limit = DefaultBroadcastBytes
 	}
-	return &Frame{plan: newJoin(f.plan, right.plan, joinSpec{How: how, LeftOn: lon, RightOn: ron, Cols: outs, Broadcast: limit})}
+	return &Frame{plan: plan.NewJoin(f.plan, right.plan, exchange.JoinSpec{How: how, LeftOn: lon, RightOn: ron, Cols: outs, Broadcast: limit})}
 }
 
 func parseHow(h How) (kernel.JoinType, error) {
@@ -173,154 +175,4 @@ func parseHow(h How) (kernel.JoinType, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown join %q: use Inner, Left, Right, Outer, Semi or Anti", string(h))
-}
-
-// keepsLeft reports whether a join keeps each left row's columns as they
-// are, every row or a selection of them: what a filter on them commutes
-// with, and what a broadcast of the right side serves.
-func keepsLeft(how kernel.JoinType) bool {
-	return how == kernel.Inner || how == kernel.Left || how == kernel.Semi || how == kernel.Anti
-}
-
-// joinCol is a result column: a side's column, or a key both sides share.
-type joinCol struct {
-	Side int    `json:"side"`
-	Src  string `json:"src"`
-	Name string `json:"name"`
-	Key  int    `json:"key"` // for a shared key, its position in On; else -1
-}
-
-type joinSpec struct {
-	How       kernel.JoinType `json:"how"`
-	LeftOn    []string        `json:"left_on"`
-	RightOn   []string        `json:"right_on"`
-	Cols      []joinCol       `json:"cols"`
-	Broadcast int64           `json:"-"`
-}
-
-type join struct {
-	left, right node
-	spec        joinSpec
-	out         *arrow.Schema
-	tok         string
-	ranges      func() rangeJoin // byRanges, worked out once
-}
-
-// rangeJoin is how a join by key ranges reads its right side: ok when it
-// can (see join.byRanges).
-type rangeJoin struct {
-	right  *source
-	bounds []keyRange // each left partition's range of the key
-	ok     bool
-}
-
-func newJoin(left, right node, spec joinSpec) *join {
-	fields := make([]arrow.Field, len(spec.Cols))
-	for i, c := range spec.Cols {
-		s := left.schema()
-		if c.Side == 1 {
-			s = right.schema()
-		}
-		fields[i] = arrow.Field{Name: c.Name, Type: s.Field(s.FieldIndices(c.Src)[0]).Type, Nullable: true}
-	}
-	j := &join{left: left, right: right, spec: spec, out: arrow.NewSchema(fields, nil),
-		tok: token("join", struct {
-			S joinSpec
-			B int64
-		}{spec, spec.Broadcast}, left, right)}
-	j.ranges = sync.OnceValue(j.byRanges)
-	return j
-}
-
-func (j *join) schema() *arrow.Schema { return j.out }
-func (j *join) name() string          { return j.tok }
-func (j *join) children() []node      { return []node{j.left, j.right} }
-func (j *join) with(c []node) node    { return newJoin(c[0], c[1], j.spec) }
-
-type joinArgs struct {
-	joinSpec
-	Left      []colSpec `json:"left"`
-	Right     []colSpec `json:"right"`
-	LeftParts int       `json:"left_parts"` // partitions of the left side
-}
-
-func (j *join) lower(l *lowering) []graph.Key {
-	scan, probeLeft := j.scan()
-	if scan != nil && l.done[scan.name()] != nil {
-		scan = nil // read already for another step: its partitions serve both
-	}
-	var lk, rk []graph.Key
-	if scan == nil || !probeLeft {
-		lk = l.keys(j.left)
-	}
-	if j.strategy() != joinRanges && (scan == nil || probeLeft) {
-		rk = l.keys(j.right)
-	}
-	args := mustJSON(joinArgs{joinSpec: j.spec, Left: specOf(j.left.schema()), Right: specOf(j.right.schema()), LeftParts: j.left.npartitions()})
-	// A broadcast side is gathered into one record, whose hash table the
-	// first join task that needs it builds for every partition of the
-	// other side that probes it.
-	built := func(side node, keys []graph.Key, on []string) graph.Key {
-		bargs := mustJSON(joinBuildArgs{Keys: on, Out: specOf(side.schema())})
-		k := graph.Part(graph.Name("broadcast", opJoinBuild, bargs, side.name()), 0)
-		l.g.Add(&graph.Task{Key: k, Op: opJoinBuild, Args: bargs, Inputs: keys})
-		return k
-	}
-	out := make([]graph.Key, 0, j.npartitions())
-	switch j.strategy() {
-	case joinPartitioned:
-		for i := range lk {
-			k := graph.Part(j.tok, i)
-			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lk[i], rk[i]}})
-			out = append(out, k)
-		}
-	case joinBroadcastRight:
-		r := built(j.right, rk, j.spec.RightOn)
-		if scan != nil {
-			return j.scanTasks(l, scan, r, args, true)
-		}
-		for i := range lk {
-			k := graph.Part(j.tok, i)
-			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lk[i], r}})
-			out = append(out, k)
-		}
-	case joinRanges:
-		// The right side's tasks are not lowered: each join task reads
-		// the right rows of its range itself.
-		rj := j.ranges()
-		r := rj.right
-		for i := range lk {
-			in := r.narrowed(r.cols, and(r.pred, rangeOf(j.spec.RightOn[0], rj.bounds[i])))
-			k := graph.Part(j.tok, i)
-			ra := mustJSON(joinReadArgs{Join: args, Read: r.op, Parts: in.taskArgs()})
-			l.g.Add(&graph.Task{Key: k, Op: opJoinRead, Args: ra, Inputs: []graph.Key{lk[i]}})
-			out = append(out, k)
-		}
-		return out
-	case joinBroadcastLeft:
-		lw := built(j.left, lk, j.spec.LeftOn)
-		if scan != nil {
-			return j.scanTasks(l, scan, lw, args, false)
-		}
-		for i := range rk {
-			k := graph.Part(j.tok, i)
-			l.g.Add(&graph.Task{Key: k, Op: opJoin, Args: args, Inputs: []graph.Key{lw, rk[i]}})
-			out = append(out, k)
-		}
-	case joinMarkLeft:
-		// Each right partition marks the left rows its keys match; the
-		// left rows marked by any (semi) or by none (anti) are the result.
-		lw := built(j.left, lk, j.spec.LeftOn)
-		marks := l.mapParts(graph.Name("join-marks", opJoinMarks, args, j.tok), opJoinMarks, args, rk, lw)
-		k := graph.Part(j.tok, 0)
-		l.g.Add(&graph.Task{Key: k, Op: opJoinMarked, Args: args, Inputs: append([]graph.Key{lw}, marks...)})
-		out = append(out, k)
-	default:
-		n := j.npartitions()
-		out = l.shuffle(j.tok, n, []shuffleSide{
-			{parts: lk, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: j.spec.LeftOn, N: n, CopyKeys: true})},
-			{parts: rk, op: opHashSplit, args: mustJSON(hashSplitArgs{Keys: j.spec.RightOn, N: n, CopyKeys: true})},
-		}, opJoin, args)
-	}
-	return out
 }

@@ -3,6 +3,8 @@ package dataframe
 import (
 	"context"
 
+	"github.com/duskdata/dusk/dataframe/internal/plan"
+
 	"github.com/duskdata/dusk/io/jsonl"
 )
 
@@ -44,7 +46,7 @@ func ReadJSON(pattern string, opts ...JSONOptions) *Frame {
 	if block <= 0 {
 		block = autoBlockSize()
 	}
-	return frameOf(readFormat("ReadJSON", "json", pattern, ro, readOptions{size: block}))
+	return frameOf(plan.ReadFormat("ReadJSON", "json", pattern, ro, plan.ReadOptions{Size: block}))
 }
 
 // JSONWriteOptions say how ToJSON writes.

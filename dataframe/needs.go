@@ -1,9 +1,7 @@
 package dataframe
 
 import (
-	"fmt"
-
-	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
 
 	"github.com/duskdata/dusk/graph"
 )
@@ -20,30 +18,5 @@ func (f *Frame) WithNeeds(n graph.Needs) *Frame {
 	if len(r) == 0 {
 		return f
 	}
-	return &Frame{plan: newNeeds(f.plan, r)}
-}
-
-// needing is a step whose partitions' tasks ask for resources; the rows
-// are its child's.
-type needing struct {
-	child node
-	res   graph.Resources
-	tok   string
-}
-
-func newNeeds(child node, r graph.Resources) *needing {
-	return &needing{child: child, res: r, tok: token("needs", r, child)}
-}
-
-func (n *needing) schema() *arrow.Schema      { return n.child.schema() }
-func (n *needing) npartitions() int           { return n.child.npartitions() }
-func (n *needing) name() string               { return n.tok }
-func (n *needing) children() []node           { return []node{n.child} }
-func (n *needing) with(c []node) node         { return newNeeds(c[0], n.res) }
-func (n *needing) partitioning() partitioning { return n.child.partitioning() }
-func (n *needing) explain() string            { return fmt.Sprintf("needs %s", n.res) }
-func (n *needing) lower(l *lowering) []graph.Key {
-	ks := l.keys(n.child)
-	l.g.Require(ks, n.res)
-	return ks
+	return &Frame{plan: plan.NewNeeds(f.plan, r)}
 }

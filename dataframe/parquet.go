@@ -3,13 +3,10 @@ package dataframe
 import (
 	"context"
 	"fmt"
-	"slices"
 
-	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
 
-	"github.com/duskdata/dusk/dataframe/internal/expr"
-	"github.com/duskdata/dusk/internal/kernel"
-	"github.com/duskdata/dusk/io/files"
 	"github.com/duskdata/dusk/io/parquet"
 	"github.com/duskdata/dusk/io/storage"
 )
@@ -44,70 +41,7 @@ func ReadParquet(pattern string, opts ...ParquetOptions) *Frame {
 	if o.PartitionSize <= 0 {
 		o.PartitionSize = sizedByMemory(DefaultPartitionSize, 4)
 	}
-	return frameOf(readFormat("ReadParquet", "parquet", pattern, nil, readOptions{union: o.Union, size: o.PartitionSize}))
-}
-
-// mergeSlices joins consecutive slices of row groups of one file into one
-// slice of several row groups, read as one. A partition's pieces stay a row
-// group each, so that a filter skips the row groups it rules out.
-func mergeSlices(in []files.Slice) []files.Slice {
-	var out []files.Slice
-	for _, s := range in {
-		if n := len(out); n > 0 && s.Units != nil && out[n-1].Units != nil && out[n-1].Path == s.Path {
-			out[n-1].Units = append(slices.Clip(out[n-1].Units), s.Units...)
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// unionRanges is what is known of the values of two units together.
-func unionRanges(a, b map[string]expr.Range) map[string]expr.Range {
-	out := make(map[string]expr.Range, len(a))
-	for col, ra := range a {
-		rb, ok := b[col]
-		if !ok {
-			continue
-		}
-		r := expr.Range{Nulls: ra.Nulls || rb.Nulls, AllNull: ra.AllNull && rb.AllNull, Paged: ra.Paged && rb.Paged}
-		switch {
-		case ra.AllNull:
-			r.Min, r.Max = rb.Min, rb.Max
-		case rb.AllNull:
-			r.Min, r.Max = ra.Min, ra.Max
-		case ra.Min != nil && rb.Min != nil:
-			r.Min, r.Max = ra.Min, ra.Max
-			if c, ok := expr.Compare(rb.Min, ra.Min); ok && c < 0 {
-				r.Min = rb.Min
-			}
-			if c, ok := expr.Compare(rb.Max, ra.Max); ok && c > 0 {
-				r.Max = rb.Max
-			}
-		}
-		out[col] = r
-	}
-	return out
-}
-
-// statsRange turns a row group's column statistics into a range.
-func statsRange(t arrow.DataType, st files.ColumnStats) expr.Range {
-	r := expr.Range{Nulls: st.Nulls > 0, Paged: st.Paged}
-	if !st.HasMinMax {
-		r.Nulls = true // unknown
-		return r
-	}
-	switch kernel.PlainType(t).ID() {
-	case arrow.INT64, arrow.INT32, arrow.INT16, arrow.INT8, arrow.UINT32, arrow.UINT16, arrow.UINT8:
-		r.Min, r.Max = st.MinInt, st.MaxInt
-	case arrow.FLOAT64, arrow.FLOAT32:
-		r.Min, r.Max = st.MinFloat, st.MaxFloat
-	case arrow.STRING:
-		r.Min, r.Max = st.MinString, st.MaxString
-	case arrow.BOOL:
-		r.Min, r.Max = st.MinBool, st.MaxBool
-	}
-	return r
+	return frameOf(plan.ReadFormat("ReadParquet", "parquet", pattern, nil, plan.ReadOptions{Union: o.Union, Size: o.PartitionSize}))
 }
 
 // ParquetWriteOptions say how ToParquet writes.
@@ -136,13 +70,13 @@ func (f *Frame) ToParquet(ctx context.Context, dir string, opts ...ParquetWriteO
 		o = opts[0]
 	}
 	for _, c := range o.PartitionBy {
-		if f.err == nil && !f.plan.schema().HasField(c) {
-			return nil, fmt.Errorf("ToParquet: no column %q to partition by (the frame has %v)", c, names(f.plan.schema()))
+		if f.err == nil && !f.plan.Schema().HasField(c) {
+			return nil, fmt.Errorf("ToParquet: no column %q to partition by (the frame has %v)", c, plan.Names(f.plan.Schema()))
 		}
 	}
 	wo := parquet.WriteOptions{Compression: o.Compression, RowGroupRows: o.RowGroupRows}
-	paths, err := f.write(ctx, "ToParquet", writeOp("parquet"), func(i int) any {
-		return writeFileArgs{Dir: dir, Part: i, PartitionBy: o.PartitionBy, Overwrite: o.Overwrite, Opts: mustJSON(wo)}
+	paths, err := f.write(ctx, "ToParquet", ops.WriteOp("parquet"), func(i int) any {
+		return ops.WriteFileArgs{Dir: dir, Part: i, PartitionBy: o.PartitionBy, Overwrite: o.Overwrite, Opts: ops.MustJSON(wo)}
 	})
 	if o.Overwrite {
 		return replaced("ToParquet", dir, "parquet", paths, err)

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
+
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -214,12 +217,12 @@ func TestFilterSkipsRowGroupsInAPartition(t *testing.T) {
 	}
 	out.Close()
 	f := ReadParquet(path, ParquetOptions{PartitionSize: 1 << 30}).Filter(Col("k").Ge(250).And(Col("k").Lt(420)))
-	src, ok := optimize(f.plan).(*source)
-	if !ok || len(src.args) != 1 {
-		t.Fatalf("want one partition read with the filter pushed in, got %T", optimize(f.plan))
+	src, ok := plan.Optimize(f.plan).(*plan.Source)
+	if !ok || len(src.Args) != 1 {
+		t.Fatalf("want one partition read with the filter pushed in, got %T", plan.Optimize(f.plan))
 	}
-	var a fileArgs
-	if err := json.Unmarshal(src.args[0], &a); err != nil {
+	var a ops.FileArgs
+	if err := json.Unmarshal(src.Args[0], &a); err != nil {
 		t.Fatal(err)
 	}
 	if len(a.Slices) != 1 || !slices.Equal(a.Slices[0].Units, []int{2, 3, 4}) {

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/duskdata/dusk/dataframe/internal/plan"
+
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
@@ -127,7 +129,7 @@ func (t *Table) readerLocked(col string) (*reader, error) {
 	}
 	a := t.Column(col)
 	if a == nil {
-		return nil, fmt.Errorf("dataframe: no column %q (columns: %s)", col, strings.Join(names(t.Schema()), ", "))
+		return nil, fmt.Errorf("dataframe: no column %q (columns: %s)", col, strings.Join(plan.Names(t.Schema()), ", "))
 	}
 	rd, err := newReader(col, a)
 	if err != nil {
@@ -198,7 +200,7 @@ func newScanPlan(t *Table, st reflect.Type) (*scanPlan, error) {
 		ci := columnFor(schema, name)
 		if ci < 0 {
 			return nil, fmt.Errorf("dataframe: Scan into %s: field %s: no column named %q (columns: %s)",
-				st, f.Name, name, strings.Join(names(schema), ", "))
+				st, f.Name, name, strings.Join(plan.Names(schema), ", "))
 		}
 		col := schema.Field(ci)
 		rd, err := t.readerLocked(col.Name)

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
-	"slices"
-	"strings"
 	"time"
+
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/dataframe/internal/plan"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -18,9 +19,7 @@ import (
 
 	"github.com/duskdata/dusk/collections"
 	"github.com/duskdata/dusk/dataframe/internal/expr"
-	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
-	"github.com/duskdata/dusk/internal/registry"
 	"github.com/duskdata/dusk/io/csv"
 )
 
@@ -94,190 +93,6 @@ func sizedByMemory(def, share int64) int64 {
 // than their work.
 const minBlockSize = 4 << 20
 
-// source is a step with no inputs: one task per partition, each with its
-// own arguments. The optimizer narrows it to the columns used (readers that
-// can skip columns never parse the others) and hands it the filters that
-// apply to its rows, which run before the partition leaves the reader.
-type source struct {
-	op    string
-	args  [][]byte
-	full  *arrow.Schema
-	base  string     // the token of the unnarrowed source
-	cols  []string   // the columns kept, in full's order; nil: all
-	pred  *expr.Node // rows kept; nil: all
-	bytes int64      // the input's size, for choosing broadcast joins; -1: unknown
-	rows  int64      // the input's rows (before pred); -1: unknown
-	out   *arrow.Schema
-	tok   string
-	// all are the partitions' arguments before pruning; prune, when set,
-	// returns those of the partitions that may hold rows where pred holds
-	// (a reader's statistics rule the others out), with their statistics.
-	all   [][]byte
-	prune func(pred *expr.Node) ([][]byte, []map[string]expr.Range)
-	// scanned, with prune, is how many bytes a read of the rows where pred
-	// holds decodes: those of the pieces the statistics do not rule out,
-	// and of a piece whose page index bounds span's column, the share of
-	// its values within span (nil: all).
-	scanned func(pred *expr.Node, span *keySpan) int64
-	// stats, where the reader has them, are what each partition's (args')
-	// statistics say of its columns' values; allStats those of all.
-	stats, allStats []map[string]expr.Range
-}
-
-// sourceArgs wrap a source's own arguments with what the optimizer pushed
-// into it.
-type sourceArgs struct {
-	Src  json.RawMessage `json:"src"`
-	Cols []string        `json:"cols,omitempty"`
-	Pred *expr.Node      `json:"pred,omitempty"`
-}
-
-func newSource(prefix, op string, args [][]byte, full *arrow.Schema, base string, sz size) *source {
-	if base == "" {
-		parts := make([]string, len(args))
-		for i, a := range args {
-			parts[i] = string(a)
-		}
-		base = graph.Name(prefix, op, nil, parts...)
-	}
-	return (&source{op: op, args: args, all: args, full: full, base: base, bytes: sz.bytes, rows: sz.rows}).narrowed(nil, nil)
-}
-
-// narrowed returns the source reading only cols (nil: all) and keeping the
-// rows where pred holds (nil: all).
-func (n *source) narrowed(cols []string, pred *expr.Node) *source {
-	c := *n
-	c.cols, c.pred, c.out, c.args, c.stats = cols, pred, n.full, n.all, n.allStats
-	if pred != nil && n.prune != nil {
-		if kept, stats := n.prune(pred); len(kept) > 0 {
-			c.args, c.stats = kept, stats
-		} else {
-			c.args, c.stats = n.all[:1], nil // no rows: one partition, filtered to none
-		}
-	}
-	if cols != nil {
-		fields := make([]arrow.Field, len(cols))
-		for i, name := range cols {
-			fields[i] = n.full.Field(n.full.FieldIndices(name)[0])
-		}
-		c.out = arrow.NewSchema(fields, nil)
-	}
-	c.tok = n.base
-	if cols != nil || pred != nil {
-		c.tok = graph.Name(graph.Key(n.base).Prefix(), n.op, mustJSON(sourceArgs{Cols: cols, Pred: pred}), n.base)
-	}
-	return &c
-}
-
-func (n *source) schema() *arrow.Schema { return n.out }
-func (n *source) npartitions() int      { return len(n.args) }
-func (n *source) name() string          { return n.tok }
-func (n *source) children() []node      { return nil }
-func (n *source) with([]node) node      { return n }
-
-// partitioning gives the bounds the statistics know of each integer column
-// in every partition.
-func (n *source) partitioning() partitioning {
-	var p partitioning
-	if len(n.stats) != len(n.args) {
-		return p
-	}
-	for _, f := range n.out.Fields() {
-		if !arrow.IsInteger(kernel.PlainType(f.Type).ID()) {
-			continue
-		}
-		rs := make([]keyRange, len(n.stats))
-		for i, st := range n.stats {
-			lo, ok1 := st[f.Name].Min.(int64)
-			hi, ok2 := st[f.Name].Max.(int64)
-			if !ok1 || !ok2 {
-				rs = nil
-				break
-			}
-			rs[i] = keyRange{lo, hi, st[f.Name].Nulls}
-		}
-		if rs != nil {
-			if p.bounds == nil {
-				p.bounds = map[string][]keyRange{}
-			}
-			p.bounds[f.Name] = rs
-		}
-	}
-	return p
-}
-
-func (n *source) explain() string {
-	s := fmt.Sprintf("%s %s", graph.Key(n.base).Prefix(), strings.Join(names(n.out), ", "))
-	if n.pred != nil {
-		s += " where " + n.pred.String()
-	}
-	return s
-}
-
-func (n *source) lower(l *lowering) []graph.Key {
-	keys := make([]graph.Key, len(n.args))
-	for i, a := range n.taskArgs() {
-		keys[i] = graph.Part(n.tok, i)
-		l.g.Add(&graph.Task{Key: keys[i], Op: n.op, Args: a})
-	}
-	return keys
-}
-
-// taskArgs are the arguments of the tasks that read the partitions.
-func (n *source) taskArgs() [][]byte {
-	out := make([][]byte, len(n.args))
-	for i, a := range n.args {
-		out[i] = mustJSON(sourceArgs{Src: a, Cols: n.cols, Pred: n.pred})
-	}
-	return out
-}
-
-// readWith reads a source's partition with read, given the columns to
-// read (nil: all), then applies what was pushed into the source. Where
-// the reader tests filters as it decodes (tests), it is given the
-// predicate's tests of one column each (columnTests) and the extra tests,
-// which may keep rows they fail (a join's filter, whose join drops them).
-func readWith(name string, raw []byte, tests bool, extra []columnTest, read func(src []byte, cols []string, where []columnTest) (arrow.Record, error)) (arrow.Record, error) {
-	var a sourceArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
-	}
-	cols, pred := a.Cols, a.Pred
-	var where []columnTest
-	if tests && cols != nil && pred != nil {
-		where, pred = columnTests(pred)
-	}
-	if tests {
-		where = append(where, extra...)
-	}
-	if cols != nil && pred != nil {
-		cols = slices.Clone(cols)
-		for c := range pred.Columns(setOf{}) {
-			if !slices.Contains(cols, c) {
-				cols = append(cols, c)
-			}
-		}
-	}
-	rec, err := read(a.Src, cols, where)
-	if err != nil {
-		return nil, err
-	}
-	if pred != nil {
-		kept, err := filterOp(nil, &exprArgs{Expr: pred}, rec)
-		rec.Release()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		rec = kept
-	}
-	if a.Cols != nil && int(rec.NumCols()) != len(a.Cols) {
-		out, err := selectOp(&selectArgs{Columns: a.Cols}, rec)
-		rec.Release()
-		return out, err
-	}
-	return rec, nil
-}
-
 // ReadCSV reads the CSV files that pattern names (a file, a directory, a
 // glob such as "data/2014-*.csv", or their URLs; see storage.Datums for how
 // the glob makes datums). A partition holds whole files or blocks of one
@@ -304,7 +119,7 @@ func ReadCSV(pattern string, opts ...CSVOptions) *Frame {
 	if block <= 0 {
 		block = autoBlockSize()
 	}
-	return frameOf(readFormat("ReadCSV", "csv", pattern, copts, readOptions{size: block}))
+	return frameOf(plan.ReadFormat("ReadCSV", "csv", pattern, copts, plan.ReadOptions{Size: block}))
 }
 
 // FromArrow makes a frame of records, one partition each; they must have the
@@ -341,7 +156,7 @@ func FromArrow(recs ...arrow.Record) *Frame {
 			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
 		}
 	}
-	return &Frame{plan: newSource("from-arrow", opFromIPC, args, schema, "", size{total, rows})}
+	return &Frame{plan: plan.NewSource("from-arrow", ops.OpFromIPC, args, schema, "", plan.Size{Bytes: total, Rows: rows})}
 }
 
 // normalize converts rec's columns to the types kernels handle.
@@ -427,26 +242,6 @@ func encodeIPC(rec arrow.Record) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readWith(opFromIPC, raw, false, nil, func(src []byte, _ []string, _ []columnTest) (arrow.Record, error) {
-		var data []byte
-		if err := json.Unmarshal(src, &data); err != nil {
-			return nil, fmt.Errorf("%s: decode arguments: %w", opFromIPC, err)
-		}
-		r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithAllocator(memory.DefaultAllocator))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", opFromIPC, err)
-		}
-		defer r.Release()
-		if !r.Next() {
-			return nil, fmt.Errorf("%s: no record: %v", opFromIPC, r.Err())
-		}
-		rec := r.Record()
-		rec.Retain()
-		return rec, nil
-	})
 }
 
 // columnFields yields the fields of struct type t that are columns, each

@@ -1,4 +1,4 @@
-package dataframe
+package agg
 
 import (
 	"errors"
@@ -11,20 +11,14 @@ import (
 	"github.com/duskdata/dusk/dataframe/internal/expr"
 	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/internal/kernel"
-	"github.com/duskdata/dusk/internal/registry"
 )
-
-// accelerator returns the GPU kernels of a task that holds a GPU, or nil
-// where the task does not or this process has no GPU: the caller then runs
-// its CPU path.
-func accelerator(tc *registry.Context) gpu.Kernels { return gpu.ForTask(tc != nil && tc.GPU) }
 
 // gpuPartial computes a partial aggregation's state record with k, and
 // reports false where k has no kernel for it, so that the CPU computes it:
 // the GPU takes one key column, int64 or dictionary-encoded, and sums,
 // means, counts, minima and maxima of int64 and float64 columns, none of
 // them with nulls.
-func gpuPartial(k gpu.Kernels, a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, keys []arrow.Array) (arrow.Record, bool, error) {
+func gpuPartial(k gpu.Kernels, a *GroupArgs, fns []kernel.AggFunc, rec arrow.Record, keys []arrow.Array) (arrow.Record, bool, error) {
 	if len(keys) != 1 || keys[0].NullN() > 0 {
 		return nil, false, nil
 	}

@@ -1,4 +1,4 @@
-package dataframe
+package agg
 
 // The grouping's tasks: partial states of a partition's groups, their
 // combination in a tree or after a shuffle, the final values, and the
@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sync"
+
+	"github.com/duskdata/dusk/dataframe/internal/exchange"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -22,7 +24,15 @@ import (
 // A partial or combined state record holds the key columns, then each
 // aggregation's state columns, named "<result>#<i>".
 
-func (a *groupArgs) funcs() ([]kernel.AggFunc, error) {
+func init() {
+	registry.RegisterGPU(OpAggPartial, ops.ContextRecordOp(OpAggPartial, AggPartialOp))
+	registry.Register(OpAggCombine, AggCombineOp)
+	registry.Register(OpAggFinal, ops.RecordOp(OpAggFinal, AggFinalOp))
+	registry.Register(OpAggUnpack, AggUnpackOp)
+	registry.Register(OpGroupRows, GroupRowsOp)
+}
+
+func (a *GroupArgs) funcs() ([]kernel.AggFunc, error) {
 	fns := make([]kernel.AggFunc, len(a.Aggs))
 	for i, s := range a.Aggs {
 		fn, err := kernel.ParseAggFunc(s.Fn)
@@ -36,21 +46,8 @@ func (a *groupArgs) funcs() ([]kernel.AggFunc, error) {
 
 func numStates(fn kernel.AggFunc) int { return len(fn.StateTypes(kernel.Float64)) }
 
-func keyColumns(rec arrow.Record, keys []string) ([]arrow.Array, []arrow.DataType, error) {
-	cols := make([]arrow.Array, len(keys))
-	types := make([]arrow.DataType, len(keys))
-	for i, k := range keys {
-		j, err := expr.ColumnIndex(rec.Schema(), k)
-		if err != nil {
-			return nil, nil, err
-		}
-		cols[i], types[i] = rec.Column(j), rec.Column(j).DataType()
-	}
-	return cols, types, nil
-}
-
 // stateRecord assembles keys and state columns, releasing them.
-func stateRecord(a *groupArgs, fns []kernel.AggFunc, keys []arrow.Array, states [][]arrow.Array) arrow.Record {
+func stateRecord(a *GroupArgs, fns []kernel.AggFunc, keys []arrow.Array, states [][]arrow.Array) arrow.Record {
 	var fields []arrow.Field
 	var cols []arrow.Array
 	for i, k := range keys {
@@ -74,28 +71,23 @@ func stateRecord(a *groupArgs, fns []kernel.AggFunc, keys []arrow.Array, states 
 	return rec
 }
 
-// idBuffers recycles buffers of one int32 a row that a task drops as it
-// ends: the group ids of partial aggregations, garbage once the partial
-// states are made, and the outputs of a split's rows, once scattered.
-var idBuffers = sync.Pool{New: func() any { return new([]int32) }}
-
-func aggPartialOp(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Record, error) {
+func AggPartialOp(tc *registry.Context, a *GroupArgs, rec arrow.Record) (arrow.Record, error) {
 	fns, err := a.funcs()
 	if err != nil {
 		return nil, err
 	}
-	keys, _, err := keyColumns(rec, a.Keys)
+	keys, _, err := exchange.KeyColumns(rec, a.Keys)
 	if err != nil {
 		return nil, err
 	}
-	if k := accelerator(tc); k != nil {
+	if k := ops.Accelerator(tc); k != nil {
 		if out, ok, err := gpuPartial(k, a, fns, rec, keys); ok || err != nil {
 			return out, err
 		}
 	}
-	buf := idBuffers.Get().(*[]int32)
-	defer idBuffers.Put(buf)
-	if slices.Equal(a.Keys, []string{allRows}) {
+	buf := exchange.IdBuffers.Get().(*[]int32)
+	defer exchange.IdBuffers.Put(buf)
+	if slices.Equal(a.Keys, []string{AllRows}) {
 		// Frame.Agg's one group of every row: its key, a constant, is not
 		// looked at (grouping 60M rows by it cost more than a sum of them).
 		n := int(rec.NumRows())
@@ -145,7 +137,7 @@ func releaseStates(states [][]arrow.Array) {
 // (kernel.OneEach, no buffer to fill, move or read), with nothing
 // computed; the other aggregations take partialStates with every row its
 // own group (ids in buf).
-func rowStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int32) ([][]arrow.Array, error) {
+func rowStates(a *GroupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int32) ([][]arrow.Array, error) {
 	n := int(rec.NumRows())
 	states := make([][]arrow.Array, len(fns))
 	count := func() arrow.Array { return kernel.OneEach(n) }
@@ -182,7 +174,7 @@ func rowStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, buf *[]int3
 			continue
 		}
 		*buf = identity(*buf, n)
-		rest, err := partialStates(&groupArgs{Aggs: a.Aggs[i : i+1]}, fns[i:i+1], rec, *buf, n)
+		rest, err := partialStates(&GroupArgs{Aggs: a.Aggs[i : i+1]}, fns[i:i+1], rec, *buf, n)
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +227,7 @@ func identity(buf []int32, n int) []int32 {
 
 // partialStates computes each aggregation's state columns over rec's rows
 // grouped by ids into n groups.
-func partialStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []int32, n int) ([][]arrow.Array, error) {
+func partialStates(a *GroupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []int32, n int) ([][]arrow.Array, error) {
 	states := make([][]arrow.Array, len(fns))
 	for i, fn := range fns {
 		cols := make([]arrow.Array, fn.Inputs())
@@ -256,22 +248,22 @@ func partialStates(a *groupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []i
 	return states, nil
 }
 
-func aggCombineOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a groupArgs
+func AggCombineOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a GroupArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opAggCombine, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpAggCombine, err)
 	}
 	return combineStates(&a, inputs)
 }
 
 // combineStates merges partial state records into one.
-func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
+func combineStates(a *GroupArgs, inputs []any) (arrow.Record, error) {
 	fns, err := a.funcs()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opAggCombine, err)
+		return nil, fmt.Errorf("%s: %w", OpAggCombine, err)
 	}
 	if len(inputs) == 0 {
-		return nil, fmt.Errorf("%s: no partial aggregates", opAggCombine)
+		return nil, fmt.Errorf("%s: no partial aggregates", OpAggCombine)
 	}
 	// The inputs' keys are grouped as one (kernel.GroupPieces), each
 	// input's states merged by its rows' groups.
@@ -280,11 +272,11 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 	for r, in := range inputs {
 		rec, ok := in.(arrow.Record)
 		if !ok {
-			return nil, fmt.Errorf("%s: input is a %T, not a partial aggregate", opAggCombine, in)
+			return nil, fmt.Errorf("%s: input is a %T, not a partial aggregate", OpAggCombine, in)
 		}
-		keys, _, err := keyColumns(rec, a.Keys)
+		keys, _, err := exchange.KeyColumns(rec, a.Keys)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", opAggCombine, err)
+			return nil, fmt.Errorf("%s: %w", OpAggCombine, err)
 		}
 		keyParts[r] = keys
 		col := len(a.Keys)
@@ -296,7 +288,7 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 	}
 	ids, gkeys, err := kernel.GroupPieces(keyParts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: keys %v: %w", opAggCombine, a.Keys, err)
+		return nil, fmt.Errorf("%s: keys %v: %w", OpAggCombine, a.Keys, err)
 	}
 	n := groupCount(gkeys)
 	states := make([][]arrow.Array, len(fns))
@@ -304,14 +296,14 @@ func combineStates(a *groupArgs, inputs []any) (arrow.Record, error) {
 		st, err := kernel.Merge(fn, perAgg[i], ids, n)
 		if err != nil {
 			releaseStates(append(states[:i], gkeys))
-			return nil, fmt.Errorf("%s: %s of column %s: %w", opAggCombine, fn, a.Aggs[i].Col, err)
+			return nil, fmt.Errorf("%s: %s of column %s: %w", OpAggCombine, fn, a.Aggs[i].Col, err)
 		}
 		states[i] = st
 	}
 	return stateRecord(a, fns, gkeys, states), nil
 }
 
-func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
+func AggFinalOp(a *GroupArgs, rec arrow.Record) (arrow.Record, error) {
 	fns, err := a.funcs()
 	if err != nil {
 		return nil, err
@@ -328,7 +320,7 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 		res := kernel.Final(fn, rec.Columns()[col:col+k])
 		defer res.Release()
 		if j := len(a.Keys) + i; j < len(a.Out) {
-			res = expr.Retype(res, typeNamed(a.Out[j].Type))
+			res = expr.Retype(res, ops.TypeNamed(a.Out[j].Type))
 		}
 		fields = append(fields, arrow.Field{Name: a.Aggs[i].As, Type: res.DataType(), Nullable: true})
 		cols = append(cols, res)
@@ -341,27 +333,27 @@ func aggFinalOp(a *groupArgs, rec arrow.Record) (arrow.Record, error) {
 // sortedByKeys sorts a result by its keys when it is the whole result (one
 // partition), as pandas; a split result is not, as Dask's split_out. It
 // takes over rec.
-func sortedByKeys(a *groupArgs, rec arrow.Record) arrow.Record {
+func sortedByKeys(a *GroupArgs, rec arrow.Record) arrow.Record {
 	if !a.Sort {
 		return rec
 	}
 	defer rec.Release()
-	return kernel.TakeRecord(rec, kernel.SortIndices(rec.Columns()[:len(a.Keys)], trues(len(a.Keys))))
+	return kernel.TakeRecord(rec, kernel.SortIndices(rec.Columns()[:len(a.Keys)], Trues(len(a.Keys))))
 }
 
-// aggUnpackOp combines the partial aggregates shuffled to one output of a
+// AggUnpackOp combines the partial aggregates shuffled to one output of a
 // SplitOut aggregation and finishes them.
-func aggUnpackOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a groupArgs
+func AggUnpackOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a GroupArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opAggUnpack, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpAggUnpack, err)
 	}
 	if tc != nil && tc.Pieces != nil && len(tc.Pieces[0]) == 0 {
-		return emptyRecord(a.Out), nil
+		return exchange.EmptyRecord(a.Out), nil
 	}
 	// The pieces are combined as they are: the states need no
 	// concatenating first, only the keys do.
-	states, release, err := pieceRecords(opAggUnpack, tc, inputs)
+	states, release, err := exchange.PieceRecords(OpAggUnpack, tc, inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -371,37 +363,37 @@ func aggUnpackOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		return nil, err
 	}
 	defer combined.Release()
-	out, err := aggFinalOp(&a, combined)
+	out, err := AggFinalOp(&a, combined)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opAggUnpack, err)
+		return nil, fmt.Errorf("%s: %w", OpAggUnpack, err)
 	}
 	return out, nil
 }
 
-// groupRowsOp runs a grouped step on rows that a shuffle has brought
+// GroupRowsOp runs a grouped step on rows that a shuffle has brought
 // together by their keys.
-func groupRowsOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a groupArgs
+func GroupRowsOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a GroupArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opGroupRows, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpGroupRows, err)
 	}
-	rec, err := gathered(opGroupRows, tc, inputs, 0, nil)
+	rec, err := exchange.Gathered(OpGroupRows, tc, inputs, 0, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Release()
 	out, err := groupRows(tc, &a, rec)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opGroupRows, err)
+		return nil, fmt.Errorf("%s: %w", OpGroupRows, err)
 	}
 	return out, nil
 }
 
-func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Record, error) {
+func groupRows(tc *registry.Context, a *GroupArgs, rec arrow.Record) (arrow.Record, error) {
 	if rec.NumRows() == 0 {
-		return emptyRecord(a.Out), nil
+		return exchange.EmptyRecord(a.Out), nil
 	}
-	keys, _, err := keyColumns(rec, a.Keys)
+	keys, _, err := exchange.KeyColumns(rec, a.Keys)
 	if err != nil {
 		return nil, err
 	}
@@ -413,14 +405,14 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 	}()
 	n := groupCount(gkeys)
 	switch a.Mode {
-	case modeTopN:
+	case ModeTopN:
 		col, err := expr.ColumnIndex(rec.Schema(), a.Col)
 		if err != nil {
 			return nil, err
 		}
 		rows := kernel.GroupTopN(rec.Column(col), ids, n, a.K, a.Largest)
 		return kernel.TakeRecord(rec, rows), nil
-	case modeApply:
+	case ModeApply:
 		return applyGroups(tc, a, rec, ids, n)
 	}
 	results, err := holisticAggs(a, rec, ids, n)
@@ -432,7 +424,7 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 			r.Release()
 		}
 	}()
-	if a.Mode == modeTransform {
+	if a.Mode == ModeTransform {
 		fields := slices.Clone(rec.Schema().Fields())
 		cols := slices.Clone(rec.Columns())
 		var owned []arrow.Array
@@ -456,7 +448,7 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 	}
 	for i, r := range results {
 		if j := len(a.Keys) + i; j < len(a.Out) {
-			if t := expr.Retype(r, typeNamed(a.Out[j].Type)); t != r {
+			if t := expr.Retype(r, ops.TypeNamed(a.Out[j].Type)); t != r {
 				r.Release()
 				r, results[i], cols[len(a.Keys)+i] = t, t, t
 			}
@@ -466,7 +458,7 @@ func groupRows(tc *registry.Context, a *groupArgs, rec arrow.Record) (arrow.Reco
 	return sortedByKeys(a, array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n))), nil
 }
 
-func trues(n int) []bool {
+func Trues(n int) []bool {
 	out := make([]bool, n)
 	for i := range out {
 		out[i] = true
@@ -475,7 +467,7 @@ func trues(n int) []bool {
 }
 
 // holisticAggs computes each aggregation of a over all its groups' rows.
-func holisticAggs(a *groupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.Array, error) {
+func holisticAggs(a *GroupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.Array, error) {
 	out := make([]arrow.Array, 0, len(a.Aggs))
 	fail := func(err error) ([]arrow.Array, error) {
 		for _, r := range out {
@@ -494,15 +486,15 @@ func holisticAggs(a *groupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.A
 		}
 		var r arrow.Array
 		var err error
-		if h, ok := holistics[s.Hol]; ok {
-			if h.numeric {
+		if h, ok := Holistics[s.Hol]; ok {
+			if h.Numeric {
 				// Integers of every width, and decimals at their value.
 				col = kernel.WidenFloat(col)
 				defer col.Release()
 			}
 			r, err = h.compute(col, ids, n, s.Q)
 		} else {
-			one := groupArgs{Aggs: []aggSpec{s}}
+			one := GroupArgs{Aggs: []AggSpec{s}}
 			fns, ferr := one.funcs()
 			if ferr != nil {
 				return fail(ferr)

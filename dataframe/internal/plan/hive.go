@@ -1,4 +1,4 @@
-package dataframe
+package plan
 
 // Hive-style directories (year=2024/month=01/) as columns of a file
 // source: found in the files' paths, typed, escaped as Hive escapes them,
@@ -10,23 +10,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/dataframe/internal/expr"
 	"github.com/duskdata/dusk/io/storage"
 )
 
-// hiveColumn is a column that hive-style directories (year=2024/) give.
-type hiveColumn struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"` // int64 or string
-}
-
 var hiveSegment = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
-
-// hiveNull is the directory value that stands for null, as Hive and Spark
-// write it.
-const hiveNull = "__HIVE_DEFAULT_PARTITION__"
 
 // hivePairs returns the key=value directories of a file's path below the
 // dataset's root, in order.
@@ -49,14 +41,14 @@ func hivePairs(path string) [][2]string {
 // hiveColumns finds the hive columns of files: the key=value directories
 // every file has, in the same order, and their kinds (int64 when every
 // value is an integer). Files that disagree are an error.
-func hiveColumns(list []storage.File) ([]hiveColumn, error) {
+func hiveColumns(list []storage.File) ([]ops.HiveColumn, error) {
 	if len(list) == 0 {
 		return nil, nil
 	}
 	first := hivePairs(list[0].Rel)
-	cols := make([]hiveColumn, len(first))
+	cols := make([]ops.HiveColumn, len(first))
 	for i, p := range first {
-		cols[i] = hiveColumn{Name: p[0], Kind: "int64"}
+		cols[i] = ops.HiveColumn{Name: p[0], Kind: "int64"}
 	}
 	for _, f := range list {
 		pairs := hivePairs(f.Rel)
@@ -68,7 +60,7 @@ func hiveColumns(list []storage.File) ([]hiveColumn, error) {
 			return nil, fmt.Errorf("the hive directories of %s (%v) differ from those of %s (%v)", f.Path, pairs, list[0].Path, first)
 		}
 		for i, p := range pairs {
-			if _, err := strconv.ParseInt(p[1], 10, 64); err != nil && p[1] != hiveNull {
+			if _, err := strconv.ParseInt(p[1], 10, 64); err != nil && p[1] != ops.HiveNull {
 				cols[i].Kind = "string"
 			}
 		}
@@ -77,13 +69,13 @@ func hiveColumns(list []storage.File) ([]hiveColumn, error) {
 }
 
 // hiveLiterals are the values of the hive columns in path.
-func hiveLiterals(cols []hiveColumn, path string) []expr.Literal {
+func hiveLiterals(cols []ops.HiveColumn, path string) []expr.Literal {
 	pairs := hivePairs(path)
 	out := make([]expr.Literal, len(cols))
 	for i, c := range cols {
 		v := pairs[i][1]
 		switch {
-		case v == hiveNull:
+		case v == ops.HiveNull:
 			out[i] = expr.Literal{Kind: "null"}
 		case c.Kind == "int64":
 			n, _ := strconv.ParseInt(v, 10, 64)
@@ -101,21 +93,6 @@ func hiveRange(l expr.Literal) expr.Range {
 	}
 	v := l.Value()
 	return expr.Range{Min: v, Max: v}
-}
-
-// escapeHive and unescapeHive keep a value's '/', '=' and '%' out of a
-// directory name, as Hive does.
-func escapeHive(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '/' || c == '=' || c == '%' || c == '\\' || c == '?' || c == '*' || c < 0x20 {
-			fmt.Fprintf(&b, "%%%02X", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 func unescapeHive(s string) (string, error) {
@@ -139,7 +116,7 @@ func unescapeHive(s string) (string, error) {
 }
 
 // withHive adds the hive columns of files to schema.
-func withHive(schema *arrow.Schema, list []storage.File) (*arrow.Schema, []hiveColumn, error) {
+func withHive(schema *arrow.Schema, list []storage.File) (*arrow.Schema, []ops.HiveColumn, error) {
 	hive, err := hiveColumns(list)
 	if err != nil {
 		return nil, nil, err
@@ -149,13 +126,13 @@ func withHive(schema *arrow.Schema, list []storage.File) (*arrow.Schema, []hiveC
 		if schema.HasField(h.Name) {
 			return nil, nil, fmt.Errorf("column %s is both in the files and a hive directory", h.Name)
 		}
-		fields = append(fields, arrow.Field{Name: h.Name, Type: typeNamed(h.Kind), Nullable: true})
+		fields = append(fields, arrow.Field{Name: h.Name, Type: ops.TypeNamed(h.Kind), Nullable: true})
 	}
 	return arrow.NewSchema(fields, nil), hive, nil
 }
 
 // hiveRanges are the ranges of the hive columns of a file.
-func hiveRanges(hive []hiveColumn, path string) map[string]expr.Range {
+func hiveRanges(hive []ops.HiveColumn, path string) map[string]expr.Range {
 	if len(hive) == 0 {
 		return nil
 	}

@@ -1,10 +1,14 @@
-package dataframe
+package plan
 
 import (
 	"context"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/duskdata/dusk/dataframe/internal/agg"
+	"github.com/duskdata/dusk/dataframe/internal/exchange"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -13,7 +17,7 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
-// manyGroupsBytes is the size of the partial results that one combine at
+// ManyGroupsBytes is the size of the partial results that one combine at
 // the top of a tree reduction would read (splitEvery partitions' worth)
 // above which they are combined by a shuffle over every thread instead:
 // the tree's last combines, and the sort by the keys, run on one thread.
@@ -21,7 +25,7 @@ import (
 // there are. (With all the partial results held to 32 MiB, db-benchmark's
 // q5 and q7 at 1e7 rows, 100,000 groups, took 0.09 and 0.24–0.27 s
 // against 0.05 and 0.13–0.20 shuffled.)
-var manyGroupsBytes int64 = 4 << 20
+var ManyGroupsBytes int64 = 4 << 20
 
 // shuffleBytes is about how much of the partial results one output of a
 // shuffle combines: at most a few hundred thousand groups, so that
@@ -36,18 +40,18 @@ const shuffleBytes = 32 << 20
 // also reads (but held data): computed apart, that step would be computed
 // twice. Nor one whose partitioning a later join relies on (see reliedOn).
 func (n *groupAgg) undecided(shared, relied map[string]bool) bool {
-	return n.args.Mode == modeAgg && !n.args.holistic() && n.splitOut <= 1 && !n.inPlace() &&
-		n.child.npartitions() > 1 && !slices.Equal(n.args.Keys, []string{allRows}) &&
-		!readsShared(n.child, shared) && !relied[n.name()]
+	return n.args.Mode == agg.ModeAgg && !n.args.Holistic() && n.splitOut <= 1 && !n.inPlace() &&
+		n.child.Npartitions() > 1 && !slices.Equal(n.args.Keys, []string{agg.AllRows}) &&
+		!readsShared(n.child, shared) && !relied[n.Name()]
 }
 
 // readsShared reports whether n is, or reads, a step that shared names,
 // other than data already held.
-func readsShared(n node, shared map[string]bool) bool {
-	if _, held := n.(*persisted); held {
+func readsShared(n Node, shared map[string]bool) bool {
+	if _, held := n.(*Persisted); held {
 		return false
 	}
-	if shared[n.name()] {
+	if shared[n.Name()] {
 		return true
 	}
 	for _, c := range n.children() {
@@ -59,11 +63,11 @@ func readsShared(n node, shared map[string]bool) bool {
 }
 
 // sharedSteps names the steps of a plan that more than one step reads.
-func sharedSteps(plan node) map[string]bool {
+func sharedSteps(plan Node) map[string]bool {
 	readers := map[string]int{}
-	eachStep(plan, func(n node) {
+	eachStep(plan, func(n Node) {
 		for _, c := range n.children() {
-			readers[c.name()]++
+			readers[c.Name()]++
 		}
 	})
 	shared := map[string]bool{}
@@ -87,9 +91,9 @@ func sharedSteps(plan node) map[string]bool {
 // the end doubled what a shuffle of many groups holds at once
 // (db-benchmark's q3 at 1e8 rows grew RSS by 4.5 GiB, which this VM faults
 // in at about 4 s a GiB).
-func (a *adapter) settle(n *groupAgg) (node, error) {
+func (a *adapter) settle(n *groupAgg) (Node, error) {
 	parts := newPartials(n.child, n.args)
-	k := parts.npartitions()
+	k := parts.Npartitions()
 	if k >= sampleFrom {
 		k = sampleParts
 	}
@@ -99,10 +103,10 @@ func (a *adapter) settle(n *groupAgg) (node, error) {
 	}
 	parts.held = sample
 	outputs, total := 1, int64(-1)
-	if sample.bytes >= 0 {
-		total = sample.bytes / int64(len(sample.keys)) * int64(parts.npartitions())
+	if sample.Bytes >= 0 {
+		total = sample.Bytes / int64(len(sample.Keys)) * int64(parts.Npartitions())
 	}
-	if per := int64(parts.npartitions()); total/per*min(per, splitEvery) > manyGroupsBytes {
+	if per := int64(parts.Npartitions()); total/per*min(per, splitEvery) > ManyGroupsBytes {
 		threads, err := clusterThreads(a.ctx, a.ex)
 		if err != nil {
 			return nil, err
@@ -125,14 +129,14 @@ const (
 // holdFirst computes and holds the first k partitions of n (all, if it has
 // no more), under n's own keys, so that a plan that reads n finds them
 // held and computes the others.
-func (a *adapter) holdFirst(n node, k int) (*persisted, error) {
-	name := fmt.Sprintf("%s[:%d]", n.name(), k)
+func (a *adapter) holdFirst(n Node, k int) (*Persisted, error) {
+	name := fmt.Sprintf("%s[:%d]", n.Name(), k)
 	if p, ok := a.held[name]; ok {
 		return p, nil
 	}
-	l := newLowering()
-	keys := l.keys(n)
-	p, err := persistKeys(a.ctx, a.ex, l.g, keys[:min(k, len(keys))], n.schema(), name, partitioning{})
+	l := NewLowering()
+	keys := l.Keys(n)
+	p, err := persistKeys(a.ctx, a.ex, l.G, keys[:min(k, len(keys))], n.Schema(), name, partitioning{})
 	if err != nil {
 		return nil, err
 	}
@@ -158,15 +162,15 @@ func clusterThreads(ctx context.Context, ex collections.Executor) (int, error) {
 // keys, then each aggregation's state columns. The static plan reads them
 // as the held one does, under the same name.
 type partials struct {
-	child node
-	args  groupArgs
+	child Node
+	args  agg.GroupArgs
 	out   *arrow.Schema
 	tok   string
-	held  *persisted // the first partitions', computed already (settle); nil: none
+	held  *Persisted // the first partitions', computed already (settle); nil: none
 }
 
-func newPartials(child node, args groupArgs) *partials {
-	in := child.schema()
+func newPartials(child Node, args agg.GroupArgs) *partials {
+	in := child.Schema()
 	var fields []arrow.Field
 	for _, k := range args.Keys {
 		fields = append(fields, in.Field(in.FieldIndices(k)[0]))
@@ -182,30 +186,30 @@ func newPartials(child node, args groupArgs) *partials {
 		}
 	}
 	return &partials{child: child, args: args, out: arrow.NewSchema(fields, nil),
-		tok: graph.Name("groupby-partial", opAggPartial, mustJSON(args), child.name())}
+		tok: graph.Name("groupby-partial", agg.OpAggPartial, ops.MustJSON(args), child.Name())}
 }
 
-func (n *partials) schema() *arrow.Schema      { return n.out }
-func (n *partials) npartitions() int           { return n.child.npartitions() }
-func (n *partials) name() string               { return n.tok }
-func (n *partials) children() []node           { return []node{n.child} }
-func (n *partials) with(c []node) node         { return newPartials(c[0], n.args) }
-func (n *partials) partitioning() partitioning { return partitioning{} }
+func (n *partials) Schema() *arrow.Schema      { return n.out }
+func (n *partials) Npartitions() int           { return n.child.Npartitions() }
+func (n *partials) Name() string               { return n.tok }
+func (n *partials) children() []Node           { return []Node{n.child} }
+func (n *partials) with(c []Node) Node         { return newPartials(c[0], n.args) }
+func (n *partials) Partitioning() partitioning { return partitioning{} }
 func (n *partials) explain() string {
 	return fmt.Sprintf("groupby %s partial %s", strings.Join(n.args.Keys, ", "), strings.Join(aggNames(n.args), ", "))
 }
 
 func (n *partials) lower(l *lowering) []graph.Key {
-	in := l.keys(n.child)
+	in := l.Keys(n.child)
 	if n.held == nil {
-		return l.mapParts(n.tok, opAggPartial, mustJSON(n.args), in)
+		return l.MapParts(n.tok, agg.OpAggPartial, ops.MustJSON(n.args), in)
 	}
-	args := mustJSON(n.args)
+	args := ops.MustJSON(n.args)
 	out := make([]graph.Key, len(in))
 	for i, k := range in {
 		out[i] = graph.Part(n.tok, i)
-		if i >= len(n.held.keys) { // the held ones are read where they are
-			l.g.Add(&graph.Task{Key: out[i], Op: opAggPartial, Args: args, Inputs: []graph.Key{k}})
+		if i >= len(n.held.Keys) { // the held ones are read where they are
+			l.G.Add(&graph.Task{Key: out[i], Op: agg.OpAggPartial, Args: args, Inputs: []graph.Key{k}})
 		}
 	}
 	return out
@@ -216,36 +220,36 @@ func (n *partials) lower(l *lowering) []graph.Key {
 // tree reduction into one partition (outputs 1), or by a shuffle on a hash
 // of the keys into outputs partitions.
 type combined struct {
-	partials node      // the first few held (settle)
-	bytes    int64     // the partial results', estimated from those; -1: unknown
-	args     groupArgs // Sort: the result is one partition, sorted
+	partials Node          // the first few held (settle)
+	bytes    int64         // the partial results', estimated from those; -1: unknown
+	args     agg.GroupArgs // Sort: the result is one partition, sorted
 	out      *arrow.Schema
 	outputs  int
 	tok      string
 }
 
-func newCombined(p node, bytes int64, n *groupAgg, outputs int) *combined {
+func newCombined(p Node, bytes int64, n *groupAgg, outputs int) *combined {
 	args := n.args
 	args.Sort = outputs == 1 || n.splitOut == 1
 	return &combined{partials: p, bytes: bytes, args: args, out: n.out, outputs: outputs,
 		tok: token("groupby-combined", struct {
-			A groupArgs
+			A agg.GroupArgs
 			N int
 		}{args, outputs}, p)}
 }
 
-func (n *combined) schema() *arrow.Schema { return n.out }
-func (n *combined) npartitions() int {
+func (n *combined) Schema() *arrow.Schema { return n.out }
+func (n *combined) Npartitions() int {
 	if n.args.Sort {
 		return 1
 	}
 	return n.outputs
 }
-func (n *combined) name() string     { return n.tok }
-func (n *combined) children() []node { return []node{n.partials} }
-func (n *combined) with([]node) node { return n }
-func (n *combined) partitioning() partitioning {
-	return partitioning{hash: n.args.Keys, n: n.npartitions()}
+func (n *combined) Name() string     { return n.tok }
+func (n *combined) children() []Node { return []Node{n.partials} }
+func (n *combined) with([]Node) Node { return n }
+func (n *combined) Partitioning() partitioning {
+	return partitioning{hash: n.args.Keys, n: n.Npartitions()}
 }
 
 func (n *combined) explain() string {
@@ -260,8 +264,8 @@ func (n *combined) explain() string {
 }
 
 func (n *combined) lower(l *lowering) []graph.Key {
-	args := mustJSON(n.args)
-	parts := l.keys(n.partials)
+	args := ops.MustJSON(n.args)
+	parts := l.Keys(n.partials)
 	if n.outputs == 1 {
 		return treeCombine(l, n.tok, args, parts)
 	}
@@ -270,15 +274,15 @@ func (n *combined) lower(l *lowering) []graph.Key {
 	}
 	unsorted := n.args
 	unsorted.Sort = false
-	outs := shuffleCombine(l, graph.Name("groupby-split", opAggUnpack, args, n.tok), n.outputs, n.args.Keys, mustJSON(unsorted), parts)
-	one := graph.Name("groupby-concat", opConcat, nil, n.tok)
-	l.g.Add(&graph.Task{Key: graph.Part(one, 0), Op: opConcat, Args: mustJSON(concatArgs{Out: specOf(n.out)}), Inputs: outs})
-	sargs := sortArgs{By: n.args.Keys, Asc: trues(len(n.args.Keys)), Out: specOf(n.out)}
-	return l.mapParts(n.tok, opSortRows, mustJSON(sargs), []graph.Key{graph.Part(one, 0)})
+	outs := shuffleCombine(l, graph.Name("groupby-split", agg.OpAggUnpack, args, n.tok), n.outputs, n.args.Keys, ops.MustJSON(unsorted), parts)
+	one := graph.Name("groupby-concat", exchange.OpConcat, nil, n.tok)
+	l.G.Add(&graph.Task{Key: graph.Part(one, 0), Op: exchange.OpConcat, Args: ops.MustJSON(ops.ConcatArgs{Out: ops.SpecOf(n.out)}), Inputs: outs})
+	sargs := exchange.SortArgs{By: n.args.Keys, Asc: agg.Trues(len(n.args.Keys)), Out: ops.SpecOf(n.out)}
+	return l.MapParts(n.tok, exchange.OpSortRows, ops.MustJSON(sargs), []graph.Key{graph.Part(one, 0)})
 }
 
 // aggNames lists an aggregation's result names.
-func aggNames(a groupArgs) []string {
+func aggNames(a agg.GroupArgs) []string {
 	var out []string
 	for _, s := range a.Aggs {
 		out = append(out, s.As)

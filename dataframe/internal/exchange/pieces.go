@@ -1,7 +1,9 @@
-package dataframe
+package exchange
 
 import (
 	"fmt"
+
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -117,10 +119,10 @@ func splitOf(rec arrow.Record, parts []int32, n int, names []string, cols []arro
 	return split
 }
 
-// pieceRecords returns the records of a task's first side: the pieces a
+// PieceRecords returns the records of a task's first side: the pieces a
 // shuffle brought, those not yet copied out copied now, or its first
 // input. release lets the copies go.
-func pieceRecords(op string, tc *registry.Context, inputs []any) (recs []any, release func(), err error) {
+func PieceRecords(op string, tc *registry.Context, inputs []any) (recs []any, release func(), err error) {
 	vs := inputs[:1]
 	if tc != nil && tc.Pieces != nil {
 		vs = tc.Pieces[0]
@@ -161,7 +163,7 @@ type sideRows struct {
 
 // sideOf reads side s of a task's inputs; out gives its columns where it
 // has no pieces. The caller releases it.
-func sideOf(op string, tc *registry.Context, inputs []any, s int, out []colSpec) (*sideRows, error) {
+func sideOf(op string, tc *registry.Context, inputs []any, s int, out []ops.ColSpec) (*sideRows, error) {
 	var vs []any
 	if tc != nil && tc.Pieces != nil {
 		vs = tc.Pieces[s]
@@ -190,7 +192,7 @@ func sideOf(op string, tc *registry.Context, inputs []any, s int, out []colSpec)
 		}
 	}
 	if len(vs) == 0 {
-		side.own = emptyRecord(out)
+		side.own = EmptyRecord(out)
 		side.recs = []arrow.Record{side.own}
 	}
 	if !lazy {

@@ -1,4 +1,4 @@
-package dataframe
+package ops
 
 import (
 	"encoding/json"
@@ -24,37 +24,30 @@ import (
 func init() {
 	for _, name := range files.Names() {
 		f, _ := files.Named(name)
-		registry.Register(readOp(name), func(_ *registry.Context, raw []byte, _ []any) (any, error) {
-			return readFiles(readOp(name), raw, f, nil)
+		registry.Register(ReadOp(name), func(_ *registry.Context, raw []byte, _ []any) (any, error) {
+			return ReadFiles(ReadOp(name), raw, f, nil)
 		})
-		registry.RegisterEffect(writeOp(name), writeFileOp(f))
+		registry.RegisterEffect(WriteOp(name), writeFileOp(f))
 	}
 }
 
-// readOp and writeOp name a format's read and write steps.
-func readOp(format string) string  { return "df-read-" + format }
-func writeOp(format string) string { return "df-write-" + format }
+// ReadOp and writeOp name a format's read and write steps.
+func ReadOp(format string) string  { return "df-read-" + format }
+func WriteOp(format string) string { return "df-write-" + format }
 
-// formatOf is the format a read step reads.
-func formatOf(op string) (files.Format, error) {
+// FormatOf is the format a read step reads.
+func FormatOf(op string) (files.Format, error) {
 	for _, name := range files.Names() {
-		if readOp(name) == op {
+		if ReadOp(name) == op {
 			return files.Named(name)
 		}
 	}
 	return nil, fmt.Errorf("no file format reads %q", op)
 }
 
-// filtersRead reports whether the read step op tests filters as it
-// decodes (its format's Filters).
-func filtersRead(op string) bool {
-	f, err := formatOf(op)
-	return err == nil && f.Filters()
-}
-
-// writeFileArgs are a write step's arguments: the directory, the part's
+// WriteFileArgs are a write step's arguments: the directory, the part's
 // number, the hive columns, and the format's own options.
-type writeFileArgs struct {
+type WriteFileArgs struct {
 	Dir         string          `json:"dir"`
 	Part        int             `json:"part"`
 	PartitionBy []string        `json:"partition_by,omitempty"`
@@ -66,9 +59,9 @@ type writeFileArgs struct {
 // part.N.ext in the directory, or in its hive directories.
 func writeFileOp(f files.Format) registry.Op {
 	return func(_ *registry.Context, raw []byte, inputs []any) (any, error) {
-		var a writeFileArgs
+		var a WriteFileArgs
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, fmt.Errorf("%s: %w", writeOp(f.Name()), err)
+			return nil, fmt.Errorf("%s: %w", WriteOp(f.Name()), err)
 		}
 		rec := inputs[0].(arrow.Record)
 		name := fmt.Sprintf("part.%d.%s", a.Part, f.Name())

@@ -1,10 +1,12 @@
-package dataframe
+package exchange
 
 import (
 	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -85,7 +87,7 @@ func testSplitPieces(t *testing.T, copied []string) {
 				p[i] = 2 // one partition sends all its rows to one output
 			}
 		}
-		cols, _, err := keyColumns(rec, copied)
+		cols, _, err := KeyColumns(rec, copied)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +122,7 @@ func testSplitPieces(t *testing.T, copied []string) {
 			t.Fatal(err)
 		}
 		tc := &registry.Context{Pieces: [][]any{pieces}}
-		got, err := gathered("test", tc, nil, 0, specOf(recs[0].Schema()))
+		got, err := Gathered("test", tc, nil, 0, ops.SpecOf(recs[0].Schema()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +134,7 @@ func testSplitPieces(t *testing.T, copied []string) {
 		}
 		got.Release()
 		// A join reads its keys, copied out or not, as the same columns.
-		side, err := sideOf("test", tc, nil, 0, specOf(recs[0].Schema()))
+		side, err := sideOf("test", tc, nil, 0, ops.SpecOf(recs[0].Schema()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +203,7 @@ func TestPiecesOfDifferentKinds(t *testing.T) {
 	defer ints.Release()
 	defer floats.Release()
 	pieces := []any{&rowsPiece{src: ints, rows: []int32{0, 2}}, floats}
-	_, err := gathered("test", &registry.Context{Pieces: [][]any{pieces}}, nil, 0, nil)
+	_, err := Gathered("test", &registry.Context{Pieces: [][]any{pieces}}, nil, 0, nil)
 	if err == nil || !strings.Contains(err.Error(), "column x is int64 in one piece and float64 in another") {
 		t.Errorf("got %v", err)
 	}

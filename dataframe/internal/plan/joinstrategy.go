@@ -1,4 +1,4 @@
-package dataframe
+package plan
 
 // How a join's rows meet (its strategy: co-partitioned, broadcast, by key
 // ranges, shuffled) and the sizes that choose it; join.go is the plan node
@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/duskdata/dusk/dataframe/internal/exchange"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -27,20 +30,20 @@ const (
 )
 
 func (j *join) strategy() string {
-	ln, rn := j.left.npartitions(), j.right.npartitions()
-	if ln == rn && j.left.partitioning().hashedBy(j.spec.LeftOn, ln) && j.right.partitioning().hashedBy(j.spec.RightOn, rn) {
+	ln, rn := j.left.Npartitions(), j.right.Npartitions()
+	if ln == rn && j.left.Partitioning().hashedBy(j.spec.LeftOn, ln) && j.right.Partitioning().hashedBy(j.spec.RightOn, rn) {
 		return joinPartitioned
 	}
 	if j.ranges().ok {
 		return joinRanges
 	}
-	ls, rs := estimate(j.left), estimate(j.right)
-	lb, rb := ls.bytes, rs.bytes
-	small := func(n node, s, other size) bool {
+	ls, rs := Estimate(j.left), Estimate(j.right)
+	lb, rb := ls.Bytes, rs.Bytes
+	small := func(n Node, s, other Size) bool {
 		if j.spec.Broadcast < 0 {
-			return n.npartitions() == 1
+			return n.Npartitions() == 1
 		}
-		return n.npartitions() == 1 || s.bytes >= 0 && (s.bytes < j.spec.Broadcast || broadcastable(s, other))
+		return n.Npartitions() == 1 || s.Bytes >= 0 && (s.Bytes < j.spec.Broadcast || broadcastable(s, other))
 	}
 	how := j.spec.How
 	semi := how == kernel.Semi || how == kernel.Anti
@@ -71,14 +74,14 @@ func (j *join) strategy() string {
 // since building and probing cost by the row: TPC-H q7's 1.4M lines of
 // French and German suppliers (56 MB) are broadcast beside 15M orders
 // whose two key columns the estimate puts at 258 MB.
-func broadcastable(s, other size) bool {
+func broadcastable(s, other Size) bool {
 	switch {
-	case s.bytes < 0 || other.bytes < 0 || s.bytes > maxBroadcast:
+	case s.Bytes < 0 || other.Bytes < 0 || s.Bytes > maxBroadcast:
 		return false
-	case s.rows >= 0 && other.rows >= 0:
-		return s.rows <= other.rows/8
+	case s.Rows >= 0 && other.Rows >= 0:
+		return s.Rows <= other.Rows/8
 	}
-	return s.bytes <= other.bytes/8
+	return s.Bytes <= other.Bytes/8
 }
 
 // byRanges says whether the join can meet each left partition with the
@@ -94,22 +97,22 @@ func broadcastable(s, other size) bool {
 // its range overlaps, where a broadcast sends the whole side to every
 // worker.
 func (j *join) byRanges() rangeJoin {
-	r, ok := j.right.(*source)
+	r, ok := j.right.(*Source)
 	if !ok || r.scanned == nil || len(j.spec.LeftOn) != 1 || !keepsLeft(j.spec.How) {
 		return rangeJoin{}
 	}
-	lb := j.left.partitioning().bounds[j.spec.LeftOn[0]]
-	rb := r.partitioning().bounds[j.spec.RightOn[0]]
-	if len(lb) != j.left.npartitions() || !ordered(lb) || len(rb) == 0 || len(rb) > 1 && !ordered(rb) || len(rb) > len(lb) {
+	lb := j.left.Partitioning().bounds[j.spec.LeftOn[0]]
+	rb := r.Partitioning().bounds[j.spec.RightOn[0]]
+	if len(lb) != j.left.Npartitions() || !ordered(lb) || len(rb) == 0 || len(rb) > 1 && !ordered(rb) || len(rb) > len(lb) {
 		return rangeJoin{}
 	}
-	if b := estimate(r).bytes; b >= 0 && b < minRangeJoin {
+	if b := Estimate(r).Bytes; b >= 0 && b < MinRangeJoin {
 		return rangeJoin{}
 	}
 	key := j.spec.RightOn[0]
 	whole, read := r.scanned(r.pred, nil), int64(0)
 	for _, b := range lb {
-		read += r.scanned(and(r.pred, rangeOf(key, b)), &keySpan{key, b})
+		read += r.scanned(ops.And(r.pred, rangeOf(key, b)), &keySpan{key, b})
 	}
 	if read > 2*whole {
 		return rangeJoin{}
@@ -145,31 +148,31 @@ func (s *keySpan) share(p piece) int64 {
 // have null keys (null keys meet).
 func rangeOf(col string, r keyRange) *expr.Node {
 	c := expr.Col(col)
-	in := and(expr.Call(">=", c, expr.Lit(r.lo)), expr.Call("<=", c, expr.Lit(r.hi)))
+	in := ops.And(expr.Call(">=", c, expr.Lit(r.lo)), expr.Call("<=", c, expr.Lit(r.hi)))
 	if r.nulls {
 		in = or(in, expr.Call("isnull", c))
 	}
 	return in
 }
 
-// minRangeJoin is the least right side joined by key ranges: a smaller one
+// MinRangeJoin is the least right side joined by key ranges: a smaller one
 // is broadcast, read once. A variable for tests.
-var minRangeJoin int64 = 8 << 20
+var MinRangeJoin int64 = 8 << 20
 
 // maxBroadcast is the largest side broadcast for being small beside the
 // other (BroadcastBytes may choose larger).
 const maxBroadcast = 256 << 20
 
-func (j *join) npartitions() int {
+func (j *join) Npartitions() int {
 	switch j.strategy() {
 	case joinBroadcastRight, joinPartitioned, joinRanges:
-		return j.left.npartitions()
+		return j.left.Npartitions()
 	case joinBroadcastLeft:
-		return j.right.npartitions()
+		return j.right.Npartitions()
 	case joinMarkLeft:
 		return 1
 	}
-	return max(j.left.npartitions(), j.right.npartitions())
+	return max(j.left.Npartitions(), j.right.Npartitions())
 }
 
 // rightKeyNames are the output names of the right side's own key columns
@@ -189,7 +192,7 @@ func (j *join) rightKeyNames() []string {
 	return names
 }
 
-func (j *join) partitioning() partitioning {
+func (j *join) Partitioning() partitioning {
 	switch j.strategy() {
 	case joinShuffle, joinPartitioned:
 		// Rows sit where their keys hash: the result is partitioned by the
@@ -217,14 +220,14 @@ func (j *join) partitioning() partitioning {
 		}
 		switch {
 		case !slices.Contains(keys, ""):
-			return partitioning{hash: keys, same: same, n: j.npartitions()}
+			return partitioning{hash: keys, same: same, n: j.Npartitions()}
 		case same != nil:
-			return partitioning{hash: same, n: j.npartitions()}
+			return partitioning{hash: same, n: j.Npartitions()}
 		}
 	case joinBroadcastRight, joinRanges:
-		return j.left.partitioning().keptBy(j.out)
+		return j.left.Partitioning().keptBy(j.out)
 	case joinBroadcastLeft:
-		return j.right.partitioning().keptBy(j.out)
+		return j.right.Partitioning().keptBy(j.out)
 	}
 	return partitioning{}
 }
@@ -263,7 +266,7 @@ func (j *join) explain() string {
 // and q8 and q9 by 5-10%, where q2, waiting for its European suppliers
 // (a join of three reads), took 0.08 s more, and q20 and q21, whose lines
 // are filtered by date, 7-13%.
-func (j *join) scan() (*source, bool) {
+func (j *join) scan() (*Source, bool) {
 	if len(j.spec.LeftOn) != 1 {
 		return nil, false
 	}
@@ -284,14 +287,14 @@ func (j *join) scan() (*source, bool) {
 	if p, ok := build.(*project); ok {
 		build = p.child
 	}
-	if _, ok := build.(*source); !ok {
+	if _, ok := build.(*Source); !ok {
 		return nil, false
 	}
-	s, ok := probe.(*source)
-	if !ok || s.pred != nil || !filtersRead(s.op) || s.npartitions() <= flipParts {
+	s, ok := probe.(*Source)
+	if !ok || s.pred != nil || !filtersRead(s.op) || s.Npartitions() <= exchange.FlipParts {
 		return nil, false
 	}
-	if ps, bs := estimate(s), estimate(build); ps.bytes < 0 || bs.bytes < 0 || ps.bytes < minScanRatio*bs.bytes {
+	if ps, bs := Estimate(s), Estimate(build); ps.Bytes < 0 || bs.Bytes < 0 || ps.Bytes < minScanRatio*bs.Bytes {
 		return nil, false
 	}
 	if f, ok := s.out.FieldsByName(key); !ok || len(f) != 1 || !arrow.IsInteger(f[0].Type.ID()) {
@@ -306,56 +309,56 @@ const minScanRatio = 8
 
 // scanTasks are the join's tasks that each read a partition of the probe
 // side s themselves, with the broadcast side built (see scan).
-func (j *join) scanTasks(l *lowering, s *source, built graph.Key, args []byte, probeLeft bool) []graph.Key {
+func (j *join) scanTasks(l *lowering, s *Source, built graph.Key, args []byte, probeLeft bool) []graph.Key {
 	key := j.spec.RightOn[0]
 	if probeLeft {
 		key = j.spec.LeftOn[0]
 	}
-	out := make([]graph.Key, 0, s.npartitions())
+	out := make([]graph.Key, 0, s.Npartitions())
 	for i, part := range s.taskArgs() {
 		k := graph.Part(j.tok, i)
-		a := mustJSON(joinScanArgs{Join: args, Read: s.op, Part: part, Key: key, ProbeLeft: probeLeft})
-		l.g.Add(&graph.Task{Key: k, Op: opJoinScan, Args: a, Inputs: []graph.Key{built}})
+		a := ops.MustJSON(exchange.JoinScanArgs{Join: args, Read: s.op, Part: part, Key: key, ProbeLeft: probeLeft})
+		l.G.Add(&graph.Task{Key: k, Op: exchange.OpJoinScan, Args: a, Inputs: []graph.Key{built}})
 		out = append(out, k)
 	}
 	return out
 }
 
-// size is what a step is expected to hold: its bytes (the files read, or
+// Size is what a step is expected to hold: its bytes (the files read, or
 // the memory of persisted partitions) and its rows, each -1 where unknown.
-type size struct{ bytes, rows int64 }
+type Size struct{ Bytes, Rows int64 }
 
 // unknownSize is the size of a step nothing is known of.
-var unknownSize = size{-1, -1}
+var unknownSize = Size{-1, -1}
 
-// estimate guesses a step's size from what it reads. Filters are taken to
+// Estimate guesses a step's size from what it reads. Filters are taken to
 // keep every row; a join to hold both sides' bytes and the larger side's
 // rows (each row of the larger meeting one of the smaller, as a fact meets
 // its dimension).
-func estimate(n node) size {
+func Estimate(n Node) Size {
 	switch n := n.(type) {
-	case *source:
-		return size{share(n.bytes, n.out, n.full), n.rows}
-	case *persisted:
-		return size{n.bytes, n.rows}
+	case *Source:
+		return Size{share(n.Bytes, n.out, n.full), n.rows}
+	case *Persisted:
+		return Size{n.Bytes, n.Rows}
 	case *combined:
-		return size{n.bytes, -1} // the groups' states: at least their results
+		return Size{n.bytes, -1} // the groups' states: at least their results
 	case *project:
-		s := estimate(n.child)
-		return size{share(s.bytes, n.out, n.child.schema()), s.rows}
+		s := Estimate(n.child)
+		return Size{share(s.Bytes, n.out, n.child.Schema()), s.Rows}
 	case *join:
-		l, r := estimate(n.left), estimate(n.right)
+		l, r := Estimate(n.left), Estimate(n.right)
 		switch {
 		case n.spec.How == kernel.Semi || n.spec.How == kernel.Anti:
 			return l
-		case l.bytes < 0 || r.bytes < 0:
+		case l.Bytes < 0 || r.Bytes < 0:
 			return unknownSize
-		case l.rows < 0 || r.rows < 0:
-			return size{l.bytes + r.bytes, -1}
+		case l.Rows < 0 || r.Rows < 0:
+			return Size{l.Bytes + r.Bytes, -1}
 		}
-		return size{l.bytes + r.bytes, max(l.rows, r.rows)}
+		return Size{l.Bytes + r.Bytes, max(l.Rows, r.Rows)}
 	case *filter, *assign, *dedup, *hashShuffle, *repartition:
-		return estimate(n.children()[0])
+		return Estimate(n.children()[0])
 	}
 	return unknownSize
 }

@@ -1,4 +1,4 @@
-package dataframe
+package exchange
 
 // The join's tasks: a partition's rows meeting a broadcast side's table or
 // the other side's rows, the broadcast side's build, the marks of semi and
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
@@ -19,53 +21,53 @@ import (
 	"github.com/duskdata/dusk/internal/registry"
 )
 
-// joinOp joins the left and right rows that met in one partition. Each
+// JoinOp joins the left and right rows that met in one partition. Each
 // side's key columns are concatenated for the hash table and its probes;
 // the other columns are gathered from the pieces where their rows lie.
-func joinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a joinArgs
+func JoinOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a JoinArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opJoin, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoin, err)
 	}
-	left, err := sideOf(opJoin, tc, inputs, 0, a.Left)
+	left, err := sideOf(OpJoin, tc, inputs, 0, a.Left)
 	if err != nil {
 		return nil, err
 	}
 	defer left.release()
-	right, err := sideOf(opJoin, tc, inputs, 1, a.Right)
+	right, err := sideOf(OpJoin, tc, inputs, 1, a.Right)
 	if err != nil {
 		return nil, err
 	}
 	defer right.release()
 	out, err := joinRecords(&a, left, right)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opJoin, err)
+		return nil, fmt.Errorf("%s: %w", OpJoin, err)
 	}
 	return out, nil
 }
 
-// joinReadArgs are a join task's that reads its right rows itself: the
+// JoinReadArgs are a join task's that reads its right rows itself: the
 // reader's operation and its tasks' arguments, one a piece of the range.
-type joinReadArgs struct {
+type JoinReadArgs struct {
 	Join  json.RawMessage `json:"join"`
 	Read  string          `json:"read"`
 	Parts [][]byte        `json:"parts"`
 }
 
-// joinReadOp reads the right rows of a left partition's key range and
+// JoinReadOp reads the right rows of a left partition's key range and
 // joins them with it (see join.byRanges).
-func joinReadOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a joinReadArgs
+func JoinReadOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a JoinReadArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinRead, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinRead, err)
 	}
-	var ja joinArgs
+	var ja JoinArgs
 	if err := json.Unmarshal(a.Join, &ja); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinRead, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinRead, err)
 	}
 	read, err := registry.Lookup(a.Read)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opJoinRead, err)
+		return nil, fmt.Errorf("%s: %w", OpJoinRead, err)
 	}
 	parts := make([]any, 0, len(a.Parts))
 	defer func() {
@@ -80,18 +82,18 @@ func joinReadOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 		}
 		parts = append(parts, p)
 	}
-	right, err := concatRecords(opJoinRead, ja.Right, parts)
+	right, err := concatRecords(OpJoinRead, ja.Right, parts)
 	if err != nil {
 		return nil, err
 	}
 	defer right.Release()
-	return joinOp(tc, a.Join, []any{inputs[0], right})
+	return JoinOp(tc, a.Join, []any{inputs[0], right})
 }
 
-// joinScanArgs are a broadcast join task's that reads its partition of the
+// JoinScanArgs are a broadcast join task's that reads its partition of the
 // other (probe) side itself: the reader's operation, the partition's read
 // arguments, and the probe side's key.
-type joinScanArgs struct {
+type JoinScanArgs struct {
 	Join      json.RawMessage `json:"join"`
 	Read      string          `json:"read"`
 	Part      json.RawMessage `json:"part"`
@@ -99,47 +101,47 @@ type joinScanArgs struct {
 	ProbeLeft bool            `json:"probe_left"`
 }
 
-// joinScanOp reads a probe side's partition with the broadcast side's
+// JoinScanOp reads a probe side's partition with the broadcast side's
 // filter of its keys as one of the reader's filters, so that the rows no
 // build key can match are dropped before the reader builds their other
 // columns (TPC-H's q17 keeps the lines of 1 part in 1,000), and joins it
 // with the broadcast side (inputs[0]); see join.scan.
-func joinScanOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a joinScanArgs
+func JoinScanOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a JoinScanArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinScan, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinScan, err)
 	}
-	var ja joinArgs
+	var ja JoinArgs
 	if err := json.Unmarshal(a.Join, &ja); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinScan, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinScan, err)
 	}
-	f, err := formatOf(a.Read)
+	f, err := ops.FormatOf(a.Read)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opJoinScan, err)
+		return nil, fmt.Errorf("%s: %w", OpJoinScan, err)
 	}
 	on := ja.RightOn
 	if !a.ProbeLeft {
 		on = ja.LeftOn
 	}
-	built, err := sideTable(opJoinScan, on, inputs[0])
+	built, err := sideTable(OpJoinScan, on, inputs[0])
 	if err != nil {
 		return nil, err
 	}
 	defer built.Release()
-	probe, err := readFiles(a.Read, a.Part, f, built.scanTests(a.Key))
+	probe, err := ops.ReadFiles(a.Read, a.Part, f, built.scanTests(a.Key))
 	if err != nil {
 		return nil, err
 	}
 	defer probe.Release()
 	if a.ProbeLeft {
-		return joinOp(tc, a.Join, []any{probe, built})
+		return JoinOp(tc, a.Join, []any{probe, built})
 	}
-	return joinOp(tc, a.Join, []any{built, probe})
+	return JoinOp(tc, a.Join, []any{built, probe})
 }
 
-type joinBuildArgs struct {
-	Keys []string  `json:"keys"`
-	Out  []colSpec `json:"out"`
+type JoinBuildArgs struct {
+	Keys []string      `json:"keys"`
+	Out  []ops.ColSpec `json:"out"`
 }
 
 // builtSide is a join's broadcast side, one record, with its hash table on
@@ -177,7 +179,7 @@ func (b *builtSide) joinTable() (*kernel.JoinTable, error) {
 // table keeps a filter, and no task's first page of minSiftedPage rows or
 // more found it to pass more than half of the rows the filters before it
 // kept (the join's probe would find as much as fast).
-func (b *builtSide) scanTests(col string) []columnTest {
+func (b *builtSide) scanTests(col string) []ops.ColumnTest {
 	if b.unsifted.Load() || !b.built.Load() && !b.building.CompareAndSwap(false, true) {
 		return nil
 	}
@@ -186,7 +188,7 @@ func (b *builtSide) scanTests(col string) []columnTest {
 		return nil // the join reports the error
 	}
 	var judged atomic.Bool
-	return []columnTest{{col: col, sift: func(v arrow.Array, keep []uint8) error {
+	return []ops.ColumnTest{{Col: col, Sift: func(v arrow.Array, keep []uint8) error {
 		if len(keep) < minSiftedPage || !judged.CompareAndSwap(false, true) {
 			return table.SiftKept(v, keep)
 		}
@@ -231,24 +233,24 @@ func (b *builtSide) SizeBytes() int64 {
 	return n + kernel.JoinTableBytes(int(b.rec.NumRows()))
 }
 
-// joinBuildOp gathers a broadcast side's partitions into one record, its
+// JoinBuildOp gathers a broadcast side's partitions into one record, its
 // hash table to be built by the first join task that needs it.
-func joinBuildOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a joinBuildArgs
+func JoinBuildOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a JoinBuildArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinBuild, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinBuild, err)
 	}
-	rec, err := concatRecords(opJoinBuild, a.Out, inputs)
+	rec, err := concatRecords(OpJoinBuild, a.Out, inputs)
 	if err != nil {
 		return nil, err
 	}
-	return buildSide(opJoinBuild, rec, a.Keys)
+	return buildSide(OpJoinBuild, rec, a.Keys)
 }
 
 // buildSide makes the built side of rec, keyed by its columns on; it takes
 // over the caller's reference to rec, released on failure.
 func buildSide(op string, rec arrow.Record, on []string) (*builtSide, error) {
-	keys, _, err := keyColumns(rec, on)
+	keys, _, err := KeyColumns(rec, on)
 	if err != nil {
 		rec.Release()
 		return nil, fmt.Errorf("%s: %w", op, err)
@@ -258,34 +260,34 @@ func buildSide(op string, rec arrow.Record, on []string) (*builtSide, error) {
 	return b, nil
 }
 
-// joinMarksOp marks the rows of a broadcast left side (inputs[1]) that
+// JoinMarksOp marks the rows of a broadcast left side (inputs[1]) that
 // keys of a right partition (inputs[0]) match, as a record of one boolean
 // column, a row per left row.
-func joinMarksOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a joinArgs
+func JoinMarksOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a JoinArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinMarks, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinMarks, err)
 	}
-	right, err := recordIn(opJoinMarks, inputs[0])
+	right, err := ops.RecordIn(OpJoinMarks, inputs[0])
 	if err != nil {
 		return nil, err
 	}
-	left, err := sideTable(opJoinMarks, a.LeftOn, inputs[1])
+	left, err := sideTable(OpJoinMarks, a.LeftOn, inputs[1])
 	if err != nil {
 		return nil, err
 	}
 	defer left.Release()
-	keys, _, err := keyColumns(right, a.RightOn)
+	keys, _, err := KeyColumns(right, a.RightOn)
 	if err != nil {
-		return nil, fmt.Errorf("%s: right: %w", opJoinMarks, err)
+		return nil, fmt.Errorf("%s: right: %w", OpJoinMarks, err)
 	}
 	table, err := left.joinTable()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opJoinMarks, err)
+		return nil, fmt.Errorf("%s: %w", OpJoinMarks, err)
 	}
 	matched := make([]bool, left.rec.NumRows())
 	if err := table.Mark(keys, matched); err != nil {
-		return nil, fmt.Errorf("%s: %w", opJoinMarks, err)
+		return nil, fmt.Errorf("%s: %w", OpJoinMarks, err)
 	}
 	marks := make([]uint8, len(matched))
 	for r, ok := range matched {
@@ -299,14 +301,14 @@ func joinMarksOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	return array.NewRecord(schema, []arrow.Array{col}, int64(len(marks))), nil
 }
 
-// joinMarkedOp keeps the rows of a broadcast left side (inputs[0]) that
+// JoinMarkedOp keeps the rows of a broadcast left side (inputs[0]) that
 // some right partition marked (a semi join), or that none did (anti).
-func joinMarkedOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
-	var a joinArgs
+func JoinMarkedOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a JoinArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", opJoinMarked, err)
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinMarked, err)
 	}
-	left, err := sideTable(opJoinMarked, a.LeftOn, inputs[0])
+	left, err := sideTable(OpJoinMarked, a.LeftOn, inputs[0])
 	if err != nil {
 		return nil, err
 	}
@@ -314,13 +316,13 @@ func joinMarkedOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	n := int(left.rec.NumRows())
 	matched := make([]bool, n)
 	for _, v := range inputs[1:] {
-		rec, err := recordIn(opJoinMarked, v)
+		rec, err := ops.RecordIn(OpJoinMarked, v)
 		if err != nil {
 			return nil, err
 		}
 		marks, ok := rec.Column(0).(*array.Boolean)
 		if !ok || marks.Len() != n {
-			return nil, fmt.Errorf("%s: marks of %d rows for %d left rows", opJoinMarked, rec.NumRows(), n)
+			return nil, fmt.Errorf("%s: marks of %d rows for %d left rows", OpJoinMarked, rec.NumRows(), n)
 		}
 		for r := range matched {
 			matched[r] = matched[r] || marks.Value(r)
@@ -344,7 +346,7 @@ func sideTable(op string, on []string, v any) (*builtSide, error) {
 		b.Retain()
 		return b, nil
 	}
-	rec, err := recordIn(op, v)
+	rec, err := ops.RecordIn(op, v)
 	if err != nil {
 		return nil, err
 	}
@@ -417,7 +419,7 @@ func sideTaker(side *sideRows, idx []int32, ordered bool) func([]arrow.Array) (a
 }
 
 // joinRecords joins the left side with the right.
-func joinRecords(a *joinArgs, left, right *sideRows) (arrow.Record, error) {
+func joinRecords(a *JoinArgs, left, right *sideRows) (arrow.Record, error) {
 	lkeys, err := joinKeys(left, a.LeftOn)
 	if err != nil {
 		return nil, fmt.Errorf("left: %w", err)
@@ -502,13 +504,13 @@ func joinRecords(a *joinArgs, left, right *sideRows) (arrow.Record, error) {
 // q2 joins its one partition of 800 parts with the 800,000 part
 // suppliers in 43 ms instead of 64-119, while q7, q9 and q12, whose six
 // lineitem partitions would take longer, build the orders' table.
-func buildsLeft(a *joinArgs, left int, right *builtSide) bool {
-	return !right.built.Load() && a.LeftParts <= flipParts && int64(left)*16 <= right.rec.NumRows()
+func buildsLeft(a *JoinArgs, left int, right *builtSide) bool {
+	return !right.built.Load() && a.LeftParts <= FlipParts && int64(left)*16 <= right.rec.NumRows()
 }
 
-// flipParts is the most left partitions that join a broadcast side on
+// FlipParts is the most left partitions that join a broadcast side on
 // tables of their own.
-const flipParts = 3
+const FlipParts = 3
 
 func release(arrays []arrow.Array) {
 	for _, a := range arrays {

@@ -1,4 +1,4 @@
-package dataframe
+package plan
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
-// adapt settles, before a plan runs, the steps whose way depends on sizes
+// Adapt settles, before a plan runs, the steps whose way depends on sizes
 // that only running can tell. An aggregation computes its partial results
 // first and combines them by their size (settle). A join that would shuffle both sides, where
 // one side may have been made small by a filter, a join or an aggregation
@@ -20,11 +20,11 @@ import (
 // join into a broadcast one once a side's size is known. The side is
 // computed once either way: a join that still shuffles reads it from where
 // it is held. release lets the held sides go, once the plan has run.
-func adapt(ctx context.Context, ex collections.Executor, plan node) (out node, release func(), err error) {
-	a := &adapter{ctx: ctx, ex: ex, held: map[string]*persisted{}, relied: reliedOn(plan), shared: sharedSteps(plan)}
+func Adapt(ctx context.Context, ex collections.Executor, plan Node) (out Node, release func(), err error) {
+	a := &adapter{ctx: ctx, ex: ex, held: map[string]*Persisted{}, relied: reliedOn(plan), shared: sharedSteps(plan)}
 	release = func() {
 		for _, p := range a.held {
-			p.pin.Release()
+			p.Pin.Release()
 		}
 	}
 	out, err = rewriteErr(plan, a.visit)
@@ -38,14 +38,14 @@ func adapt(ctx context.Context, ex collections.Executor, plan node) (out node, r
 type adapter struct {
 	ctx    context.Context
 	ex     collections.Executor
-	held   map[string]*persisted // by the name of the step computed
+	held   map[string]*Persisted // by the name of the step computed
 	relied map[string]bool       // the steps whose partitioning a later step uses
 	shared map[string]bool       // the steps more than one step reads
 }
 
 // visit settles a join whose way depends on a side's real size (plans
 // are visited inputs first, by rewriteErr).
-func (a *adapter) visit(n node) (node, error) {
+func (a *adapter) visit(n Node) (Node, error) {
 	if g, ok := n.(*groupAgg); ok && g.undecided(a.shared, a.relied) {
 		return a.settle(g)
 	}
@@ -72,20 +72,20 @@ func (a *adapter) visit(n node) (node, error) {
 }
 
 // hold computes a step and holds its partitions, once per plan.
-func (a *adapter) hold(n node) (*persisted, error) {
-	if p, ok := a.held[n.name()]; ok {
+func (a *adapter) hold(n Node) (*Persisted, error) {
+	if p, ok := a.held[n.Name()]; ok {
 		return p, nil
 	}
-	p, err := persist(a.ctx, a.ex, n, n.schema(), n.name())
+	p, err := Persist(a.ctx, a.ex, n, n.Schema(), n.Name())
 	if err != nil {
 		return nil, err
 	}
 	// Its rows, with its bytes, decide whether it is broadcast.
-	if p.rows, err = countRows(a.ctx, a.ex, p); err != nil {
-		p.pin.Release()
+	if p.Rows, err = CountRows(a.ctx, a.ex, p); err != nil {
+		p.Pin.Release()
 		return nil, err
 	}
-	a.held[n.name()] = p
+	a.held[n.Name()] = p
 	return p, nil
 }
 
@@ -94,11 +94,11 @@ func (a *adapter) hold(n node) (*persisted, error) {
 // (filters, projections, groupbys in place): a join among them stays a
 // shuffle, as a broadcast would leave its rows where the other side's lie
 // and the later join would shuffle them again.
-func reliedOn(plan node) map[string]bool {
+func reliedOn(plan Node) map[string]bool {
 	relied := map[string]bool{}
-	var mark func(n node)
-	mark = func(n node) {
-		relied[n.name()] = true
+	var mark func(n Node)
+	mark = func(n Node) {
+		relied[n.Name()] = true
 		switch n := n.(type) {
 		case *filter, *project, *assign, *renaming:
 			mark(n.children()[0])
@@ -108,7 +108,7 @@ func reliedOn(plan node) map[string]bool {
 			}
 		}
 	}
-	eachStep(plan, func(n node) {
+	eachStep(plan, func(n Node) {
 		if j, ok := n.(*join); ok && j.strategy() == joinPartitioned {
 			mark(j.left)
 			mark(j.right)
@@ -119,14 +119,14 @@ func reliedOn(plan node) map[string]bool {
 
 // eachStep calls visit on each step of a plan once, a step read by several
 // steps included.
-func eachStep(plan node, visit func(n node)) {
+func eachStep(plan Node, visit func(n Node)) {
 	seen := map[string]bool{}
-	var walk func(n node)
-	walk = func(n node) {
-		if seen[n.name()] {
+	var walk func(n Node)
+	walk = func(n Node) {
+		if seen[n.Name()] {
 			return
 		}
-		seen[n.name()] = true
+		seen[n.Name()] = true
 		visit(n)
 		for _, c := range n.children() {
 			walk(c)
@@ -141,14 +141,14 @@ func eachStep(plan node, visit func(n node)) {
 // one estimated smaller where both qualify. (An estimate cannot tell a
 // filter that keeps one row in a hundred from one that keeps most.)
 func (j *join) undecidedSide(relied map[string]bool) int {
-	if j.spec.Broadcast < 0 || relied[j.name()] || j.strategy() != joinShuffle {
+	if j.spec.Broadcast < 0 || relied[j.Name()] || j.strategy() != joinShuffle {
 		return -1
 	}
-	sizes := [2]int64{estimate(j.left).bytes, estimate(j.right).bytes}
+	sizes := [2]int64{Estimate(j.left).Bytes, Estimate(j.right).Bytes}
 	side := -1
-	for s, n := range []node{j.left, j.right} {
+	for s, n := range []Node{j.left, j.right} {
 		may := s == 1 && keepsLeft(j.spec.How) || s == 0 && j.spec.How != kernel.Left && j.spec.How != kernel.Outer
-		if !may || sizes[1-s] < 0 || !mayShrink(n) {
+		if !may || sizes[1-s] < 0 || !MayShrink(n) {
 			continue
 		}
 		if side < 0 || sizes[s] >= 0 && (sizes[side] < 0 || sizes[s] < sizes[side]) {
@@ -158,14 +158,14 @@ func (j *join) undecidedSide(relied map[string]bool) int {
 	return side
 }
 
-// mayShrink reports whether a step may hold fewer rows than the data it
+// MayShrink reports whether a step may hold fewer rows than the data it
 // reads: whether a filter, a join that drops rows or an aggregation is
 // below it, down to the data read or held.
-func mayShrink(n node) bool {
+func MayShrink(n Node) bool {
 	switch n := n.(type) {
-	case *source:
+	case *Source:
 		return n.pred != nil
-	case *persisted:
+	case *Persisted:
 		return false
 	case *filter, *groupAgg, *dedup, *limited:
 		return true
@@ -175,31 +175,31 @@ func mayShrink(n node) bool {
 		}
 	}
 	for _, c := range n.children() {
-		if mayShrink(c) {
+		if MayShrink(c) {
 			return true
 		}
 	}
 	return false
 }
 
-// persist computes a plan, holds its partitions in the workers' memory and
+// Persist computes a plan, holds its partitions in the workers' memory and
 // measures them; out is the frame's schema and tok its name.
-func persist(ctx context.Context, ex collections.Executor, plan node, out *arrow.Schema, tok string) (*persisted, error) {
-	l := newLowering()
-	return persistKeys(ctx, ex, l.g, l.keys(plan), out, tok, plan.partitioning())
+func Persist(ctx context.Context, ex collections.Executor, plan Node, out *arrow.Schema, tok string) (*Persisted, error) {
+	l := NewLowering()
+	return persistKeys(ctx, ex, l.G, l.Keys(plan), out, tok, plan.Partitioning())
 }
 
 // persistKeys runs what keys need in g and holds them, as persist does.
-func persistKeys(ctx context.Context, ex collections.Executor, g *graph.Graph, keys []graph.Key, out *arrow.Schema, tok string, parts partitioning) (*persisted, error) {
+func persistKeys(ctx context.Context, ex collections.Executor, g *graph.Graph, keys []graph.Key, out *arrow.Schema, tok string, parts partitioning) (*Persisted, error) {
 	release, err := ex.Persist(ctx, g, keys)
 	if err != nil {
 		return nil, err
 	}
-	p := &persisted{out: out, keys: keys, tok: tok, parts: parts, pin: collections.NewPin(release), bytes: -1, rows: -1}
+	p := &Persisted{Out: out, Keys: keys, Tok: tok, parts: parts, Pin: collections.NewPin(release), Bytes: -1, Rows: -1}
 	// The partitions' sizes choose the joins that broadcast the frame.
 	if m, ok := ex.(collections.Measurer); ok {
 		if n, ok := m.Nbytes(keys); ok {
-			p.bytes = n
+			p.Bytes = n
 		}
 	}
 	return p, nil

@@ -1,8 +1,12 @@
-package dataframe
+package plan
 
 import (
 	"maps"
 	"slices"
+
+	"github.com/duskdata/dusk/dataframe/internal/agg"
+	"github.com/duskdata/dusk/dataframe/internal/exchange"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
 
@@ -10,44 +14,44 @@ import (
 	"github.com/duskdata/dusk/internal/kernel"
 )
 
-// optimize rewrites a plan into one that computes the same frame with less
+// Optimize rewrites a plan into one that computes the same frame with less
 // work: filters move toward the data (below projections, computed columns
 // they do not read, shuffles, sorts and joins, and into readers), columns
 // no later step uses are never read or moved, and shuffles of data already
 // partitioned as needed are dropped. Partition-wise chains left between
 // shuffles are fused later, when the graph is built (graph.Fuse).
-func optimize(n node) node {
-	out := rewrite(n, func(n node) node {
+func Optimize(n Node) Node {
+	out := rewrite(n, func(n Node) Node {
 		if f, ok := n.(*filter); ok {
 			return pushFilter(f.pred, f.child)
 		}
 		return n
 	})
-	out = pruneTo(out, setOf{}.add(names(n.schema())...))
-	out = rewrite(out, func(n node) node {
-		if s, ok := n.(*hashShuffle); ok && s.child.partitioning().hashedBy(s.cols, s.n) {
+	out = PruneTo(out, ops.SetOf{}.Add(Names(n.Schema())...))
+	out = rewrite(out, func(n Node) Node {
+		if s, ok := n.(*hashShuffle); ok && s.child.Partitioning().hashedBy(s.cols, s.n) {
 			return s.child
 		}
 		return n
 	})
-	if !out.schema().Equal(n.schema()) {
-		out = newProject(out, names(n.schema()))
+	if !out.Schema().Equal(n.Schema()) {
+		out = NewProject(out, Names(n.Schema()))
 	}
 	return out
 }
 
 // rewrite applies fn to every node of a plan, inputs first.
-func rewrite(n node, fn func(node) node) node {
-	out, _ := rewriteErr(n, func(n node) (node, error) { return fn(n), nil })
+func rewrite(n Node, fn func(Node) Node) Node {
+	out, _ := rewriteErr(n, func(n Node) (Node, error) { return fn(n), nil })
 	return out
 }
 
 // rewriteErr is rewrite with a step that may fail, which stops it.
-func rewriteErr(n node, fn func(node) (node, error)) (node, error) {
+func rewriteErr(n Node, fn func(Node) (Node, error)) (Node, error) {
 	kids := n.children()
 	if len(kids) > 0 {
 		changed := false
-		next := make([]node, len(kids))
+		next := make([]Node, len(kids))
 		for i, c := range kids {
 			var err error
 			if next[i], err = rewriteErr(c, fn); err != nil {
@@ -62,30 +66,19 @@ func rewriteErr(n node, fn func(node) (node, error)) (node, error) {
 	return fn(n)
 }
 
-// and is a ∧ b, either of which may be nil.
-func and(a, b *expr.Node) *expr.Node {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return &expr.Node{Op: "and", Args: []*expr.Node{a, b}}
-}
-
 // andNew is a ∧ b without b's conjuncts that a has already (a predicate
 // derived again where a filter is pushed a second time).
 func andNew(a, b *expr.Node) *expr.Node {
 	if a == nil || b == nil {
-		return and(a, b)
+		return ops.And(a, b)
 	}
 	have := map[string]bool{}
-	for _, c := range conjuncts(a) {
+	for _, c := range ops.Conjuncts(a) {
 		have[c.String()] = true
 	}
-	for _, c := range conjuncts(b) {
+	for _, c := range ops.Conjuncts(b) {
 		if !have[c.String()] {
-			a = and(a, c)
+			a = ops.And(a, c)
 		}
 	}
 	return a
@@ -107,14 +100,6 @@ func disjuncts(e *expr.Node) []*expr.Node {
 	return []*expr.Node{e}
 }
 
-// conjuncts splits a predicate at its top-level ands.
-func conjuncts(e *expr.Node) []*expr.Node {
-	if e.Op == "and" {
-		return append(conjuncts(e.Args[0]), conjuncts(e.Args[1])...)
-	}
-	return []*expr.Node{e}
-}
-
 // renamed is e reading the columns renames maps to instead.
 func renamed(e *expr.Node, renames map[string]string) *expr.Node {
 	c := *e
@@ -130,58 +115,58 @@ func renamed(e *expr.Node, renames map[string]string) *expr.Node {
 
 // pushFilter returns a plan equal to c filtered by pred, with pred as close
 // to the data as it can go.
-func pushFilter(pred *expr.Node, c node) node {
-	reads := pred.Columns(setOf{})
+func pushFilter(pred *expr.Node, c Node) Node {
+	reads := pred.Columns(ops.SetOf{})
 	switch c := c.(type) {
-	case *source:
+	case *Source:
 		return c.narrowed(c.cols, andNew(c.pred, pred))
 	case *filter:
-		return pushFilter(and(c.pred, pred), c.child)
+		return pushFilter(ops.And(c.pred, pred), c.child)
 	case *project:
-		return newProject(pushFilter(pred, c.child), c.cols)
+		return NewProject(pushFilter(pred, c.child), c.cols)
 	case *assign:
 		if !reads[c.col] {
-			return newAssign(pushFilter(pred, c.child), c.col, c.expr)
+			return NewAssign(pushFilter(pred, c.child), c.col, c.expr)
 		}
 	case *hashShuffle:
-		return newHashShuffle(pushFilter(pred, c.child), c.cols, c.n)
-	case *sorted:
-		return newSort(pushFilter(pred, c.child), c.args)
+		return NewHashShuffle(pushFilter(pred, c.child), c.cols, c.n)
+	case *Sorted:
+		return NewSort(pushFilter(pred, c.Child), c.Args)
 	case *repartition:
-		return newRepartition(pushFilter(pred, c.child), c.outs)
+		return NewRepartition(pushFilter(pred, c.child), c.outs)
 	case *loc:
-		return newLoc(pushFilter(pred, c.child), c.args)
+		return NewLoc(pushFilter(pred, c.child), c.args)
 	case *dedup:
 		if c.subset == nil {
-			return newDedup(pushFilter(pred, c.child), nil)
+			return NewDedup(pushFilter(pred, c.child), nil)
 		}
 	case *groupAgg:
 		// A filter on the keys drops whole groups: it can run first.
-		if c.args.Mode == modeApply {
+		if c.args.Mode == agg.ModeApply {
 			break
 		}
 		var below, above *expr.Node
-		for _, e := range conjuncts(pred) {
-			if cols := e.Columns(setOf{}); len(cols) > 0 && allIn(cols, c.args.Keys) {
-				below = and(below, e)
+		for _, e := range ops.Conjuncts(pred) {
+			if cols := e.Columns(ops.SetOf{}); len(cols) > 0 && allIn(cols, c.args.Keys) {
+				below = ops.And(below, e)
 			} else {
-				above = and(above, e)
+				above = ops.And(above, e)
 			}
 		}
 		if below != nil {
-			var out node = newGroupAgg(pushFilter(below, c.child), c.args, c.out, c.splitOut)
+			var out Node = NewGroupAgg(pushFilter(below, c.child), c.args, c.out, c.splitOut)
 			if above != nil {
-				out = newFilter(out, above)
+				out = NewFilter(out, above)
 			}
 			return out
 		}
 	case *join:
 		return pushIntoJoin(pred, c)
 	}
-	return newFilter(c, pred)
+	return NewFilter(c, pred)
 }
 
-func allIn(set setOf, cols []string) bool {
+func allIn(set ops.SetOf, cols []string) bool {
 	for c := range set {
 		if !slices.Contains(cols, c) {
 			return false
@@ -196,31 +181,31 @@ func allIn(set setOf, cols []string) bool {
 // conjunct that reads both sides and is a disjunction stays above the
 // join, but what it implies of one side's rows goes to that side too
 // (sideOfOr; as Spark's PushExtraPredicateThroughJoin).
-func pushIntoJoin(pred *expr.Node, j *join) node {
+func pushIntoJoin(pred *expr.Node, j *join) Node {
 	how := j.spec.How
 	canLeft, canRight := keepsLeft(how), how == kernel.Inner || how == kernel.Right
 	var left, right, rest *expr.Node
-	for _, e := range conjuncts(pred) {
+	for _, e := range ops.Conjuncts(pred) {
 		toLeft, toRight := j.sides(e)
 		pushed := false
 		if toLeft != nil && canLeft {
-			left, pushed = and(left, renamed(e, toLeft)), true
+			left, pushed = ops.And(left, renamed(e, toLeft)), true
 		}
 		if toRight != nil && canRight {
-			right, pushed = and(right, renamed(e, toRight)), true
+			right, pushed = ops.And(right, renamed(e, toRight)), true
 		}
 		if pushed {
 			continue
 		}
-		rest = and(rest, e)
+		rest = ops.And(rest, e)
 		if e.Op != "or" {
 			continue
 		}
 		if d := j.sideOfOr(e, 0); d != nil && canLeft {
-			left = and(left, d)
+			left = ops.And(left, d)
 		}
 		if d := j.sideOfOr(e, 1); d != nil && canRight {
-			right = and(right, d)
+			right = ops.And(right, d)
 		}
 	}
 	l, r := j.left, j.right
@@ -230,12 +215,12 @@ func pushIntoJoin(pred *expr.Node, j *join) node {
 	if right != nil {
 		r = pushFilter(right, r)
 	}
-	var out node = j
+	var out Node = j
 	if l != j.left || r != j.right {
-		out = newJoin(l, r, j.spec)
+		out = NewJoin(l, r, j.spec)
 	}
 	if rest != nil {
-		out = newFilter(out, rest)
+		out = NewFilter(out, rest)
 	}
 	return out
 }
@@ -244,8 +229,8 @@ func pushIntoJoin(pred *expr.Node, j *join) node {
 // the right side's, each nil where e reads a column the side lacks.
 func (j *join) sides(e *expr.Node) (toLeft, toRight map[string]string) {
 	toLeft, toRight = map[string]string{}, map[string]string{}
-	for col := range e.Columns(setOf{}) {
-		i := slices.IndexFunc(j.spec.Cols, func(c joinCol) bool { return c.Name == col })
+	for col := range e.Columns(ops.SetOf{}) {
+		i := slices.IndexFunc(j.spec.Cols, func(c exchange.JoinCol) bool { return c.Name == col })
 		if i < 0 {
 			return nil, nil
 		}
@@ -284,10 +269,10 @@ func (j *join) sideOfOr(e *expr.Node, side int) *expr.Node {
 	var out *expr.Node
 	for _, d := range disjuncts(e) {
 		var part *expr.Node
-		for _, c := range conjuncts(d) {
+		for _, c := range ops.Conjuncts(d) {
 			toLeft, toRight := j.sides(c)
-			if to := []map[string]string{toLeft, toRight}[side]; to != nil && len(c.Columns(setOf{})) > 0 {
-				part = and(part, renamed(c, to))
+			if to := []map[string]string{toLeft, toRight}[side]; to != nil && len(c.Columns(ops.SetOf{})) > 0 {
+				part = ops.And(part, renamed(c, to))
 			}
 		}
 		if part == nil {
@@ -298,14 +283,14 @@ func (j *join) sideOfOr(e *expr.Node, side int) *expr.Node {
 	return out
 }
 
-// pruneTo returns n narrowed to compute at least the columns in need,
+// PruneTo returns n narrowed to compute at least the columns in need,
 // leaving out work for the others: readers skip them, computed ones are not
 // computed, and joins and shuffles do not move them. A step the plan holds
 // more than once (a frame used twice, as a query's subquery on lineitem
 // and its main scan) is narrowed to what all its uses need together, so
 // that it stays one step, computed once.
-func pruneTo(n node, need setOf) node {
-	p := pruner{wants: map[string]setOf{}}
+func PruneTo(n Node, need ops.SetOf) Node {
+	p := pruner{wants: map[string]ops.SetOf{}}
 	for {
 		p.grew = false
 		out := p.prune(n, need)
@@ -318,26 +303,26 @@ func pruneTo(n node, need setOf) node {
 // pruner narrows a plan, gathering what each step is asked for, by its
 // name, over every use: passes repeat until no step is asked for more.
 type pruner struct {
-	wants map[string]setOf
+	wants map[string]ops.SetOf
 	grew  bool
 }
 
 // want adds need to what n is asked for, and returns all of that.
-func (p *pruner) want(n node, need setOf) setOf {
-	w := p.wants[n.name()]
+func (p *pruner) want(n Node, need ops.SetOf) ops.SetOf {
+	w := p.wants[n.Name()]
 	if w == nil {
-		w = setOf{}
-		p.wants[n.name()] = w
+		w = ops.SetOf{}
+		p.wants[n.Name()] = w
 	}
 	for c := range need {
 		if !w[c] {
 			w[c], p.grew = true, true
 		}
 	}
-	return setOf{}.add(slices.Collect(maps.Keys(w))...)
+	return ops.SetOf{}.Add(slices.Collect(maps.Keys(w))...)
 }
 
-func (p *pruner) prune(n node, need setOf) node {
+func (p *pruner) prune(n Node, need ops.SetOf) Node {
 	need = p.want(n, need)
 	atLeastOne := func(cols []string, s *arrow.Schema) []string {
 		if len(cols) == 0 && s.NumFields() > 0 {
@@ -345,17 +330,17 @@ func (p *pruner) prune(n node, need setOf) node {
 		}
 		return cols
 	}
-	with := func(cols ...string) setOf {
-		s := setOf{}
+	with := func(cols ...string) ops.SetOf {
+		s := ops.SetOf{}
 		for c := range need {
 			s[c] = true
 		}
-		return s.add(cols...)
+		return s.Add(cols...)
 	}
-	all := func(c node) node { return p.prune(c, setOf{}.add(names(c.schema())...)) }
+	all := func(c Node) Node { return p.prune(c, ops.SetOf{}.Add(Names(c.Schema())...)) }
 	switch n := n.(type) {
-	case *source:
-		cols := atLeastOne(need.in(n.full), n.full)
+	case *Source:
+		cols := atLeastOne(need.In(n.full), n.full)
 		if len(cols) == n.full.NumFields() {
 			cols = nil
 		}
@@ -368,86 +353,86 @@ func (p *pruner) prune(n node, need setOf) node {
 			}
 		}
 		cols = atLeastOne(cols, n.out)
-		return newProject(p.prune(n.child, setOf{}.add(cols...)), cols)
+		return NewProject(p.prune(n.child, ops.SetOf{}.Add(cols...)), cols)
 	case *filter:
-		return newFilter(p.prune(n.child, n.pred.Columns(with())), n.pred)
+		return NewFilter(p.prune(n.child, n.pred.Columns(with())), n.pred)
 	case *assign:
 		if !need[n.col] {
 			return p.prune(n.child, need)
 		}
 		childNeed := with()
 		delete(childNeed, n.col)
-		return newAssign(p.prune(n.child, n.expr.Columns(childNeed)), n.col, n.expr)
+		return NewAssign(p.prune(n.child, n.expr.Columns(childNeed)), n.col, n.expr)
 	case *groupAgg:
-		return newGroupAgg(p.prune(n.child, n.needs()), n.args, n.out, n.splitOut)
+		return NewGroupAgg(p.prune(n.child, n.needs()), n.args, n.out, n.splitOut)
 	case *join:
 		spec := n.spec
 		spec.Cols = nil
-		ln, rn := setOf{}.add(spec.LeftOn...), setOf{}.add(spec.RightOn...)
+		ln, rn := ops.SetOf{}.Add(spec.LeftOn...), ops.SetOf{}.Add(spec.RightOn...)
 		for _, c := range n.spec.Cols {
 			if !need[c.Name] {
 				continue
 			}
 			spec.Cols = append(spec.Cols, c)
 			if c.Side == 0 {
-				ln.add(c.Src)
+				ln.Add(c.Src)
 			} else {
-				rn.add(c.Src)
+				rn.Add(c.Src)
 			}
 		}
 		if len(spec.Cols) == 0 { // nothing above reads a column: keep one, read too
 			c := n.spec.Cols[0]
-			spec.Cols = []joinCol{c}
+			spec.Cols = []exchange.JoinCol{c}
 			if c.Side == 0 {
-				ln.add(c.Src)
+				ln.Add(c.Src)
 			} else {
-				rn.add(c.Src)
+				rn.Add(c.Src)
 			}
 		}
-		return newJoin(p.prune(n.left, ln), p.prune(n.right, rn), spec)
+		return NewJoin(p.prune(n.left, ln), p.prune(n.right, rn), spec)
 	case *hashShuffle:
-		return newHashShuffle(p.prune(n.child, with(n.cols...)), n.cols, n.n)
-	case *sorted:
-		return newSort(p.prune(n.child, with(n.args.By...)), n.args)
+		return NewHashShuffle(p.prune(n.child, with(n.cols...)), n.cols, n.n)
+	case *Sorted:
+		return NewSort(p.prune(n.Child, with(n.Args.By...)), n.Args)
 	case *top:
-		return newTop(p.prune(n.child, with(n.args.By...)), n.args)
+		return NewTop(p.prune(n.child, with(n.args.By...)), n.args)
 	case *loc:
-		return newLoc(p.prune(n.child, with(n.args.Col)), n.args)
+		return NewLoc(p.prune(n.child, with(n.args.Col)), n.args)
 	case *repartition:
-		return newRepartition(p.prune(n.child, need), n.outs)
+		return NewRepartition(p.prune(n.child, need), n.outs)
 	case *dedup:
 		if n.subset == nil {
-			return newDedup(all(n.child), nil)
+			return NewDedup(all(n.child), nil)
 		}
-		return newDedup(p.prune(n.child, with(n.subset...)), n.subset)
+		return NewDedup(p.prune(n.child, with(n.subset...)), n.subset)
 	case *mapPartitions:
-		return newMapPartitions(all(n.child), n.fn, n.out)
+		return NewMapPartitions(all(n.child), n.fn, n.out)
 	case *renaming:
-		return newRename(p.prune(n.child, n.childNeed(need)), n.names)
+		return NewRename(p.prune(n.child, n.childNeed(need)), n.names)
 	case *mapNode:
-		if n.op == opSampleN { // keeps whole rows: any columns do
+		if n.op == ops.OpSampleN { // keeps whole rows: any columns do
 			c := p.prune(n.child, need)
-			return newMapNode(c, n.prefix, n.op, n.args, c.schema(), n.about)
+			return NewMapNode(c, n.prefix, n.op, n.args, c.Schema(), n.about)
 		}
 	case *limited:
-		return newLimit(p.prune(n.child, need), n.args.N, n.args.Last)
+		return NewLimit(p.prune(n.child, need), n.args.N, n.args.Last)
 	case *needing:
-		return newNeeds(p.prune(n.child, need), n.res)
+		return NewNeeds(p.prune(n.child, need), n.res)
 	case *stacked:
 		var fields []arrow.Field
-		for _, c := range atLeastOne(need.in(n.out), n.out) {
+		for _, c := range atLeastOne(need.In(n.out), n.out) {
 			fields = append(fields, n.out.Field(n.out.FieldIndices(c)[0]))
 		}
-		parts := make([]node, len(n.parts))
+		parts := make([]Node, len(n.parts))
 		for i, c := range n.parts {
-			parts[i] = p.prune(c, setOf{}.add(atLeastOne(need.in(c.schema()), c.schema())...))
+			parts[i] = p.prune(c, ops.SetOf{}.Add(atLeastOne(need.In(c.Schema()), c.Schema())...))
 		}
-		return newConcat(parts, arrow.NewSchema(fields, nil))
-	case *persisted:
+		return NewConcat(parts, arrow.NewSchema(fields, nil))
+	case *Persisted:
 		// Partitions held in memory cost nothing to narrow, and a shuffle
 		// or join above them then moves only the columns it needs.
-		if cols := atLeastOne(need.in(n.out), n.out); len(cols) < n.out.NumFields() {
-			return newProject(n, cols)
+		if cols := atLeastOne(need.In(n.Out), n.Out); len(cols) < n.Out.NumFields() {
+			return NewProject(n, cols)
 		}
 	}
 	return n

@@ -1,0 +1,55 @@
+package agg
+
+import (
+	"github.com/duskdata/dusk/dataframe/internal/ops"
+)
+
+type AggSpec struct {
+	Fn   string  `json:"fn,omitempty"`
+	Hol  string  `json:"hol,omitempty"`
+	Col  string  `json:"col,omitempty"`
+	Col2 string  `json:"col2,omitempty"`
+	Q    float64 `json:"q,omitempty"`
+	As   string  `json:"as"`
+}
+
+// The ways a grouped step treats its groups once they are together.
+const (
+	ModeAgg       = "agg"       // a row per group of aggregates
+	ModeTransform = "transform" // each row with its group's aggregates
+	ModeTopN      = "topn"      // each group's best k rows
+	ModeApply     = "apply"     // a registered function of each group's rows
+)
+
+type GroupArgs struct {
+	Keys []string  `json:"keys"`
+	Aggs []AggSpec `json:"aggs,omitempty"`
+	Mode string    `json:"mode,omitempty"`
+	// topn: the column ranked, how many rows and which end.
+	Col     string `json:"col,omitempty"`
+	K       int    `json:"k,omitempty"`
+	Largest bool   `json:"largest,omitempty"`
+	// apply: the registered function.
+	Func string `json:"func,omitempty"`
+	// Out is the step's output, for partitions that get no rows.
+	Out []ops.ColSpec `json:"out"`
+	// Sort orders an aggregation's groups by their keys.
+	Sort bool `json:"sort,omitempty"`
+}
+
+// Holistic reports whether a's groups need all their rows together, which
+// takes a shuffle rather than a tree reduction.
+func (a *GroupArgs) Holistic() bool {
+	if a.Mode != "" && a.Mode != ModeAgg {
+		return true
+	}
+	for _, s := range a.Aggs {
+		if s.Hol != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// AllRows is the hidden key Frame.Agg groups every row under.
+const AllRows = "__all_rows"

@@ -1,0 +1,204 @@
+package ops
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+
+	"github.com/duskdata/dusk/dataframe/internal/expr"
+	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/io/files"
+)
+
+// FileArgs are the arguments of a file source's read task.
+type FileArgs struct {
+	Slices []files.Slice   `json:"slices"`
+	Schema []ColSpec       `json:"schema"` // the source's columns, hive ones last
+	Hive   []HiveColumn    `json:"hive,omitempty"`
+	Values []expr.Literal  `json:"values,omitempty"` // this partition's hive values
+	Opts   json.RawMessage `json:"opts,omitempty"`
+}
+
+// ReadFiles reads a file source's partition: each slice with read (given
+// the files' columns to read; nil: all, as no projection was pushed down), conformed to the source's columns
+// (nulls for those a file lacks, the hive columns' values), concatenated.
+func ReadFiles(name string, raw []byte, f files.Format, extra []ColumnTest) (arrow.Record, error) {
+	return readWith(name, raw, f.Filters(), extra, func(src []byte, cols []string, where []ColumnTest) (arrow.Record, error) {
+		var a FileArgs
+		if err := json.Unmarshal(src, &a); err != nil {
+			return nil, fmt.Errorf("%s: decode arguments: %w", name, err)
+		}
+		full := SchemaOf(a.Schema)
+		schema := full
+		if cols != nil { // the source's own order
+			var kept []arrow.Field
+			for _, f := range schema.Fields() {
+				if slices.Contains(cols, f.Name) {
+					kept = append(kept, f)
+				}
+			}
+			schema = arrow.NewSchema(kept, nil)
+		}
+		hive := map[string]expr.Literal{}
+		for i, h := range a.Hive {
+			hive[h.Name] = a.Values[i]
+		}
+		var fileCols []string // nil: every column of the files
+		if cols != nil {
+			fileCols = []string{}
+			for _, f := range schema.Fields() {
+				if _, ok := hive[f.Name]; !ok {
+					fileCols = append(fileCols, f.Name)
+				}
+			}
+		}
+		recs := make([]arrow.Record, 0, len(a.Slices))
+		defer func() {
+			for _, r := range recs {
+				r.Release()
+			}
+		}()
+		for _, s := range a.Slices {
+			var rec arrow.Record
+			var err error
+			var filters []files.Filter
+			if where != nil {
+				if filters, err = sliceFilters(s, where, full, hive); err == nil && filters == nil {
+					continue // no row of the slice passes
+				}
+			}
+			if err == nil {
+				rec, err = f.Read(s, fileCols, filters, a.Opts)
+			}
+			if err != nil {
+				return nil, err
+			}
+			conformed, err := conform(rec, schema, hive)
+			rec.Release()
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", s.Path, err)
+			}
+			recs = append(recs, conformed)
+		}
+		if len(recs) == 1 {
+			recs[0].Retain()
+			return recs[0], nil
+		}
+		return kernel.ConcatRecordsDict(schema, recs)
+	})
+}
+
+// sliceFilters are the reader's filters of a slice for the tests, on the
+// columns that full types: a test of a column the file lacks (null
+// there) or of a hive column is decided here, once for the slice. Nil: no
+// row passes; an empty list: every row does.
+func sliceFilters(s files.Slice, tests []ColumnTest, full *arrow.Schema, hive map[string]expr.Literal) ([]files.Filter, error) {
+	filters := []files.Filter{}
+	for _, t := range tests {
+		want := full.Field(full.FieldIndices(t.Col)[0]).Type
+		l, isHive := hive[t.Col]
+		if !isHive && len(s.Own([]string{t.Col})) == 1 {
+			f := files.Filter{Column: t.Col, Pass: func(v arrow.Array) ([]uint8, error) { return t.passes(v, want) }}
+			if t.pred != nil {
+				f.Stats = func(st files.ColumnStats) bool {
+					return expr.MayMatch(t.pred, func(string) (expr.Range, bool) { return StatsRange(want, st), true })
+				}
+			}
+			if t.Sift != nil {
+				f.Sift = func(v arrow.Array, keep []uint8) error { return t.sifts(v, want, keep) }
+			}
+			filters = append(filters, f)
+			continue
+		}
+		if !isHive {
+			l = expr.Literal{Kind: "null"}
+		}
+		c := constColumn(want, l, 1)
+		pass, err := t.passes(c, c.DataType())
+		c.Release()
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", s.Path, err)
+		}
+		if pass[0] == 0 {
+			return nil, nil
+		}
+	}
+	return filters, nil
+}
+
+// conform returns rec with schema's columns: its own, nulls for those it
+// lacks, and the constant values of hive columns.
+func conform(rec arrow.Record, schema *arrow.Schema, hive map[string]expr.Literal) (arrow.Record, error) {
+	n := int(rec.NumRows())
+	cols := make([]arrow.Array, schema.NumFields())
+	fields := make([]arrow.Field, schema.NumFields())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, f := range schema.Fields() {
+		fields[i] = f
+		if l, ok := hive[f.Name]; ok {
+			cols[i] = constColumn(f.Type, l, n)
+			fields[i].Type = cols[i].DataType()
+			continue
+		}
+		j := rec.Schema().FieldIndices(f.Name)
+		if len(j) == 0 {
+			cols[i] = constColumn(f.Type, expr.Literal{Kind: "null"}, n)
+			fields[i].Type = cols[i].DataType()
+			continue
+		}
+		c := rec.Column(j[0])
+		if !kernel.SameType(c.DataType(), f.Type) {
+			return nil, fmt.Errorf("column %s is %s, not %s as in the other files", f.Name, kernel.TypeName(c.DataType()), kernel.TypeName(f.Type))
+		}
+		c.Retain()
+		cols[i] = c
+		fields[i].Type = c.DataType()
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(n)), nil
+}
+
+// constColumn is n rows of one value (null for a null literal) of type t.
+func constColumn(t arrow.DataType, l expr.Literal, n int) arrow.Array {
+	var valid []byte
+	if l.Kind == "null" {
+		valid = make([]byte, (n+7)/8)
+	}
+	switch kernel.PlainType(t).ID() {
+	case arrow.INT64:
+		vals := make([]int64, n)
+		if l.Kind == "int64" {
+			for i := range vals {
+				vals[i] = l.I
+			}
+		}
+		return kernel.NewInt64(vals, valid)
+	case arrow.FLOAT64:
+		vals := make([]float64, n)
+		if v, ok := l.Value().(float64); ok {
+			for i := range vals {
+				vals[i] = v
+			}
+		}
+		return kernel.NewFloat64(vals, valid)
+	case arrow.BOOL:
+		vals := make([]uint8, n)
+		if l.Kind == "bool" && l.B {
+			for i := range vals {
+				vals[i] = 1
+			}
+		}
+		return kernel.NewBool(vals, valid)
+	}
+	dict := kernel.NewString([]int32{0, int32(len(l.S))}, []byte(l.S), nil)
+	defer dict.Release()
+	return kernel.NewDict(make([]int32, n), dict, valid)
+}
