@@ -12,12 +12,16 @@
 // the frame and returned by Err and by every method that runs it, so calls
 // chain without checks in between.
 //
-// The pipeline by stage: expressions, their typing and evaluation are
-// package dataframe/internal/expr (one table of operations); this package builds
-// them through Expr (expr.go), plans (plan.go, the nodes of frame, join,
-// groupby, sort, shuffle, files), optimizes (optimize.go; pruning by the function table, expr.MayMatch),
-// lowers each node to tasks (the *ops.go files, registered in ops.go and
-// formats.go) and runs them through the client.
+// The pipeline by stage, each an internal package that imports only
+// those before it: expr (expressions, their typing and evaluation, one
+// table of operations), ops (the operations a task runs on one partition:
+// select, filter, columns, reading and writing files, user functions),
+// exchange (shuffles, sorts and joins), agg (groupings: partial states,
+// their combination, holistic and GPU paths), plan (a Node per step, the
+// optimizer, Explain, the steps settled by sizes, lowering to a graph).
+// This package is the public API on top: Frame, Expr, Agg, Grouped,
+// Table and the readers and writers build plan nodes, check what users
+// give them, and run plans through the client.
 //
 // Must never import: scheduler, worker, scheduler/server, worker/process
 // or a transport: plans run through collections.Executor, which the Dusk

@@ -208,13 +208,13 @@ func (g *Grouped) check(what string) ([]arrow.Field, ops.SetOf, error) {
 }
 
 // aggFields checks aggs against the frame and returns their result fields.
-func (g *Grouped) aggFields(what string, aggs []Agg, names ops.SetOf) ([]arrow.Field, []agg.AggSpec, error) {
+func (g *Grouped) aggFields(what string, aggs []Agg, names ops.SetOf) ([]arrow.Field, []agg.Spec, error) {
 	in := g.f.plan.Schema()
 	if len(aggs) == 0 && what != "Agg" { // Agg() alone gives the distinct keys, as Polars' agg()
 		return nil, nil, fmt.Errorf("GroupBy(%v).%s: no aggregations given", g.keys, what)
 	}
 	var fields []arrow.Field
-	var specs []agg.AggSpec
+	var specs []agg.Spec
 	for _, a := range aggs {
 		typ := arrow.DataType(kernel.Int64)
 		if a.fn != kernel.Size || a.hol != "" {
@@ -242,7 +242,7 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names ops.SetOf) ([]arrow.F
 		}
 		names[a.Name()] = true
 		fields = append(fields, arrow.Field{Name: a.Name(), Type: typ, Nullable: true})
-		spec := agg.AggSpec{Hol: a.hol, Col: a.col, Col2: a.col2, Q: a.q, As: a.Name()}
+		spec := agg.Spec{Hol: a.hol, Col: a.col, Col2: a.col2, Q: a.q, As: a.Name()}
 		if a.hol == "" {
 			spec.Fn = a.fn.String()
 		}

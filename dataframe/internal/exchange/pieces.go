@@ -2,13 +2,13 @@ package exchange
 
 import (
 	"fmt"
-
-	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"sync"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
 	"github.com/duskdata/dusk/dataframe/internal/expr"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
@@ -337,3 +337,21 @@ func (s *sideRows) record(schema *arrow.Schema) (arrow.Record, error) {
 	}
 	return array.NewRecord(arrow.NewSchema(fields, nil), cols, rows), nil
 }
+
+func KeyColumns(rec arrow.Record, keys []string) ([]arrow.Array, []arrow.DataType, error) {
+	cols := make([]arrow.Array, len(keys))
+	types := make([]arrow.DataType, len(keys))
+	for i, k := range keys {
+		j, err := expr.ColumnIndex(rec.Schema(), k)
+		if err != nil {
+			return nil, nil, err
+		}
+		cols[i], types[i] = rec.Column(j), rec.Column(j).DataType()
+	}
+	return cols, types, nil
+}
+
+// IDBuffers recycles buffers of one int32 a row that a task drops as it
+// ends: the group ids of partial aggregations, garbage once the partial
+// states are made, and the outputs of a split's rows, once scattered.
+var IDBuffers = sync.Pool{New: func() any { return new([]int32) }}

@@ -56,9 +56,9 @@ func HashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", OpHashSplit, err)
 	}
-	hbuf, pbuf := hashBuffers.Get().(*[]uint64), IdBuffers.Get().(*[]int32)
+	hbuf, pbuf := hashBuffers.Get().(*[]uint64), IDBuffers.Get().(*[]int32)
 	defer hashBuffers.Put(hbuf)
-	defer IdBuffers.Put(pbuf)
+	defer IDBuffers.Put(pbuf)
 	*hbuf = kernel.HashRows(keys, *hbuf)
 	*pbuf = kernel.PartitionOf(*hbuf, a.N, *pbuf)
 	parts := *pbuf

@@ -197,3 +197,22 @@ func nullFunctions() []*function {
 			}},
 	}
 }
+
+// And is a ∧ b, either of which may be nil.
+func And(a, b *Node) *Node {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return &Node{Op: "and", Args: []*Node{a, b}}
+}
+
+// Conjuncts splits a predicate at its top-level ands.
+func Conjuncts(e *Node) []*Node {
+	if e.Op == "and" {
+		return append(Conjuncts(e.Args[0]), Conjuncts(e.Args[1])...)
+	}
+	return []*Node{e}
+}

@@ -29,17 +29,17 @@ func columnTests(pred *expr.Node) ([]ColumnTest, *expr.Node) {
 	byCol := map[string]*expr.Node{}
 	var order []string
 	var rest *expr.Node
-	for _, c := range Conjuncts(pred) {
+	for _, c := range expr.Conjuncts(pred) {
 		reads := c.Columns(SetOf{})
 		if len(reads) != 1 {
-			rest = And(rest, c)
+			rest = expr.And(rest, c)
 			continue
 		}
 		for col := range reads {
 			if byCol[col] == nil {
 				order = append(order, col)
 			}
-			byCol[col] = And(byCol[col], c)
+			byCol[col] = expr.And(byCol[col], c)
 		}
 	}
 	tests := make([]ColumnTest, len(order))

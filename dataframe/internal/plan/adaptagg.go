@@ -186,7 +186,7 @@ func newPartials(child Node, args agg.GroupArgs) *partials {
 		}
 	}
 	return &partials{child: child, args: args, out: arrow.NewSchema(fields, nil),
-		tok: graph.Name("groupby-partial", agg.OpAggPartial, ops.MustJSON(args), child.Name())}
+		tok: graph.Name("groupby-partial", agg.OpPartial, ops.MustJSON(args), child.Name())}
 }
 
 func (n *partials) Schema() *arrow.Schema      { return n.out }
@@ -199,17 +199,17 @@ func (n *partials) explain() string {
 	return fmt.Sprintf("groupby %s partial %s", strings.Join(n.args.Keys, ", "), strings.Join(aggNames(n.args), ", "))
 }
 
-func (n *partials) lower(l *lowering) []graph.Key {
+func (n *partials) lower(l *Lowering) []graph.Key {
 	in := l.Keys(n.child)
 	if n.held == nil {
-		return l.MapParts(n.tok, agg.OpAggPartial, ops.MustJSON(n.args), in)
+		return l.MapParts(n.tok, agg.OpPartial, ops.MustJSON(n.args), in)
 	}
 	args := ops.MustJSON(n.args)
 	out := make([]graph.Key, len(in))
 	for i, k := range in {
 		out[i] = graph.Part(n.tok, i)
 		if i >= len(n.held.Keys) { // the held ones are read where they are
-			l.G.Add(&graph.Task{Key: out[i], Op: agg.OpAggPartial, Args: args, Inputs: []graph.Key{k}})
+			l.G.Add(&graph.Task{Key: out[i], Op: agg.OpPartial, Args: args, Inputs: []graph.Key{k}})
 		}
 	}
 	return out
@@ -263,7 +263,7 @@ func (n *combined) explain() string {
 	return s + fmt.Sprintf(" (many groups: shuffle by the keys into %d)", n.outputs)
 }
 
-func (n *combined) lower(l *lowering) []graph.Key {
+func (n *combined) lower(l *Lowering) []graph.Key {
 	args := ops.MustJSON(n.args)
 	parts := l.Keys(n.partials)
 	if n.outputs == 1 {
@@ -274,7 +274,7 @@ func (n *combined) lower(l *lowering) []graph.Key {
 	}
 	unsorted := n.args
 	unsorted.Sort = false
-	outs := shuffleCombine(l, graph.Name("groupby-split", agg.OpAggUnpack, args, n.tok), n.outputs, n.args.Keys, ops.MustJSON(unsorted), parts)
+	outs := shuffleCombine(l, graph.Name("groupby-split", agg.OpUnpack, args, n.tok), n.outputs, n.args.Keys, ops.MustJSON(unsorted), parts)
 	one := graph.Name("groupby-concat", exchange.OpConcat, nil, n.tok)
 	l.G.Add(&graph.Task{Key: graph.Part(one, 0), Op: exchange.OpConcat, Args: ops.MustJSON(ops.ConcatArgs{Out: ops.SpecOf(n.out)}), Inputs: outs})
 	sargs := exchange.SortArgs{By: n.args.Keys, Asc: agg.Trues(len(n.args.Keys)), Out: ops.SpecOf(n.out)}

@@ -34,7 +34,7 @@ func (n *Persisted) children() []Node            { return nil }
 func (n *Persisted) with([]Node) Node            { return n }
 func (n *Persisted) Partitioning() partitioning  { return n.parts }
 func (n *Persisted) explain() string             { return "persisted " + strings.Join(Names(n.Out), ", ") }
-func (n *Persisted) lower(*lowering) []graph.Key { return n.Keys }
+func (n *Persisted) lower(*Lowering) []graph.Key { return n.Keys }
 
 // CountRows computes a plan's rows.
 func CountRows(ctx context.Context, ex collections.Executor, plan Node) (int64, error) {
@@ -97,7 +97,7 @@ func (n *project) children() []Node           { return []Node{n.child} }
 func (n *project) with(c []Node) Node         { return NewProject(c[0], n.cols) }
 func (n *project) Partitioning() partitioning { return n.child.Partitioning().keptBy(n.out) }
 func (n *project) explain() string            { return "select " + strings.Join(n.cols, ", ") }
-func (n *project) lower(l *lowering) []graph.Key {
+func (n *project) lower(l *Lowering) []graph.Key {
 	return l.MapParts(n.tok, ops.OpSelect, ops.MustJSON(ops.SelectArgs{Columns: n.cols}), l.Keys(n.child))
 }
 
@@ -119,7 +119,7 @@ func (n *filter) children() []Node           { return []Node{n.child} }
 func (n *filter) with(c []Node) Node         { return NewFilter(c[0], n.pred) }
 func (n *filter) Partitioning() partitioning { return n.child.Partitioning() }
 func (n *filter) explain() string            { return "filter " + n.pred.String() }
-func (n *filter) lower(l *lowering) []graph.Key {
+func (n *filter) lower(l *Lowering) []graph.Key {
 	return l.MapParts(n.tok, ops.OpFilter, ops.MustJSON(ops.ExprArgs{Expr: n.pred}), l.Keys(n.child))
 }
 
@@ -162,6 +162,6 @@ func (n *assign) Partitioning() partitioning {
 	return p.without(n.col)
 }
 func (n *assign) explain() string { return fmt.Sprintf("assign %s = %s", n.col, n.expr) }
-func (n *assign) lower(l *lowering) []graph.Key {
+func (n *assign) lower(l *Lowering) []graph.Key {
 	return l.MapParts(n.tok, ops.OpWithColumn, ops.MustJSON(ops.ExprArgs{Name: n.col, Expr: n.expr}), l.Keys(n.child))
 }

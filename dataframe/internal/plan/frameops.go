@@ -5,11 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/duskdata/dusk/dataframe/internal/exchange"
-	"github.com/duskdata/dusk/dataframe/internal/ops"
-
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/dataframe/internal/exchange"
+	"github.com/duskdata/dusk/dataframe/internal/ops"
 	"github.com/duskdata/dusk/graph"
 )
 
@@ -58,7 +57,7 @@ func (n *renaming) explain() string {
 	}
 	return "rename " + strings.Join(parts, ", ")
 }
-func (n *renaming) lower(l *lowering) []graph.Key {
+func (n *renaming) lower(l *Lowering) []graph.Key {
 	return l.MapParts(n.tok, ops.OpRename, ops.MustJSON(n.args()), l.Keys(n.child))
 }
 
@@ -104,7 +103,7 @@ func (n *mapNode) with(c []Node) Node {
 }
 func (n *mapNode) Partitioning() partitioning { return n.child.Partitioning() }
 func (n *mapNode) explain() string            { return n.about }
-func (n *mapNode) lower(l *lowering) []graph.Key {
+func (n *mapNode) lower(l *Lowering) []graph.Key {
 	return l.MapParts(n.tok, n.op, ops.MustJSON(n.args), l.Keys(n.child))
 }
 
@@ -129,7 +128,7 @@ func (n *limited) Partitioning() partitioning { return partitioning{} }
 func (n *limited) explain() string {
 	return fmt.Sprintf("%s %d rows", map[bool]string{false: "first", true: "last"}[n.args.Last], n.args.N)
 }
-func (n *limited) lower(l *lowering) []graph.Key {
+func (n *limited) lower(l *Lowering) []graph.Key {
 	per := ops.OpHead
 	if n.args.Last {
 		per = ops.OpTail
@@ -164,11 +163,79 @@ func (n *stacked) children() []Node           { return n.parts }
 func (n *stacked) with(c []Node) Node         { return NewConcat(c, n.out) }
 func (n *stacked) Partitioning() partitioning { return partitioning{} }
 func (n *stacked) explain() string            { return fmt.Sprintf("concat %d frames", len(n.parts)) }
-func (n *stacked) lower(l *lowering) []graph.Key {
+func (n *stacked) lower(l *Lowering) []graph.Key {
 	var keys []graph.Key
 	args := ops.MustJSON(ops.ConcatArgs{Out: ops.SpecOf(n.out)})
 	for _, c := range n.parts {
 		keys = append(keys, l.MapParts(graph.Name("align", ops.OpAlign, args, c.Name()), ops.OpAlign, args, l.Keys(c))...)
 	}
 	return keys
+}
+
+// FromGraph is a plan's leaf over another collection's tasks.
+type FromGraph struct {
+	G    *graph.Graph
+	Keys []graph.Key
+	Out  *arrow.Schema
+	Tok  string
+}
+
+func (n *FromGraph) Schema() *arrow.Schema      { return n.Out }
+func (n *FromGraph) Npartitions() int           { return len(n.Keys) }
+func (n *FromGraph) Name() string               { return n.Tok }
+func (n *FromGraph) children() []Node           { return nil }
+func (n *FromGraph) with([]Node) Node           { return n }
+func (n *FromGraph) Partitioning() partitioning { return partitioning{} }
+func (n *FromGraph) explain() string            { return "from graph " + strings.Join(Names(n.Out), ", ") }
+func (n *FromGraph) lower(l *Lowering) []graph.Key {
+	l.G.Merge(n.G)
+	return n.Keys
+}
+
+// needing is a step whose partitions' tasks ask for resources; the rows
+// are its child's.
+type needing struct {
+	child Node
+	res   graph.Resources
+	tok   string
+}
+
+func NewNeeds(child Node, r graph.Resources) *needing {
+	return &needing{child: child, res: r, tok: token("needs", r, child)}
+}
+
+func (n *needing) Schema() *arrow.Schema      { return n.child.Schema() }
+func (n *needing) Npartitions() int           { return n.child.Npartitions() }
+func (n *needing) Name() string               { return n.tok }
+func (n *needing) children() []Node           { return []Node{n.child} }
+func (n *needing) with(c []Node) Node         { return NewNeeds(c[0], n.res) }
+func (n *needing) Partitioning() partitioning { return n.child.Partitioning() }
+func (n *needing) explain() string            { return fmt.Sprintf("needs %s", n.res) }
+func (n *needing) lower(l *Lowering) []graph.Key {
+	ks := l.Keys(n.child)
+	l.G.Require(ks, n.res)
+	return ks
+}
+
+type mapPartitions struct {
+	child Node
+	fn    string
+	out   *arrow.Schema
+	tok   string
+}
+
+func NewMapPartitions(child Node, fn string, out *arrow.Schema) *mapPartitions {
+	return &mapPartitions{child: child, fn: fn, out: out,
+		tok: token("map-partitions", ops.FuncArgs{Func: fn, Out: ops.SpecOf(out)}, child)}
+}
+
+func (m *mapPartitions) Schema() *arrow.Schema      { return m.out }
+func (m *mapPartitions) Npartitions() int           { return m.child.Npartitions() }
+func (m *mapPartitions) Name() string               { return m.tok }
+func (m *mapPartitions) children() []Node           { return []Node{m.child} }
+func (m *mapPartitions) with(c []Node) Node         { return NewMapPartitions(c[0], m.fn, m.out) }
+func (m *mapPartitions) Partitioning() partitioning { return partitioning{} }
+func (m *mapPartitions) explain() string            { return "map partitions " + m.fn }
+func (m *mapPartitions) lower(l *Lowering) []graph.Key {
+	return l.MapParts(m.tok, ops.OpMapPartitions, ops.MustJSON(ops.FuncArgs{Func: m.fn, Out: ops.SpecOf(m.out)}), l.Keys(m.child))
 }

@@ -103,7 +103,7 @@ func (n *groupAgg) needs() ops.SetOf {
 	return need
 }
 
-func (n *groupAgg) lower(l *lowering) []graph.Key {
+func (n *groupAgg) lower(l *Lowering) []graph.Key {
 	args := ops.MustJSON(n.args)
 	parts := l.Keys(n.child)
 	out := n.outputs()
@@ -117,8 +117,8 @@ func (n *groupAgg) lower(l *lowering) []graph.Key {
 	if n.inPlace() {
 		// A partial of nearly distinct keys is left ungrouped (each row its
 		// own group): the combine of each partition alone groups it.
-		combined := l.MapParts(graph.Name("groupby-combine", agg.OpAggCombine, args, n.child.Name()), agg.OpAggCombine, args, partials)
-		return l.MapParts(n.tok, agg.OpAggFinal, args, combined)
+		combined := l.MapParts(graph.Name("groupby-combine", agg.OpCombine, args, n.child.Name()), agg.OpCombine, args, partials)
+		return l.MapParts(n.tok, agg.OpFinal, args, combined)
 	}
 	if out > 1 {
 		return shuffleCombine(l, n.tok, out, n.args.Keys, args, partials)
@@ -127,10 +127,10 @@ func (n *groupAgg) lower(l *lowering) []graph.Key {
 }
 
 // treeCombine combines partial results in a tree into one partition, tok's.
-func treeCombine(l *lowering, tok string, args []byte, partials []graph.Key) []graph.Key {
-	root := treeReduce(l.G, "groupby-combine", agg.OpAggCombine, args, partials)
+func treeCombine(l *Lowering, tok string, args []byte, partials []graph.Key) []graph.Key {
+	root := treeReduce(l.G, "groupby-combine", agg.OpCombine, args, partials)
 	final := graph.Part(tok, 0)
-	l.G.Add(&graph.Task{Key: final, Op: agg.OpAggFinal, Args: args, Inputs: []graph.Key{root}})
+	l.G.Add(&graph.Task{Key: final, Op: agg.OpFinal, Args: args, Inputs: []graph.Key{root}})
 	return []graph.Key{final}
 }
 
@@ -138,8 +138,8 @@ func treeCombine(l *lowering, tok string, args []byte, partials []graph.Key) []g
 // outputs, each combined as its pieces arrive and finished: with many
 // groups an output holds its groups' states once, not once a partition
 // (db-benchmark's q3 at 1e8 rows held 2.3 GB of pieces before).
-func shuffleCombine(l *lowering, name string, n int, keys []string, args []byte, partials []graph.Key) []graph.Key {
+func shuffleCombine(l *Lowering, name string, n int, keys []string, args []byte, partials []graph.Key) []graph.Key {
 	side := copiedHashSide(partials, keys, n)
-	side.merge, side.mergeArgs = agg.OpAggCombine, args
-	return l.shuffle(name, n, []shuffleSide{side}, agg.OpAggUnpack, args)
+	side.merge, side.mergeArgs = agg.OpCombine, args
+	return l.shuffle(name, n, []shuffleSide{side}, agg.OpUnpack, args)
 }

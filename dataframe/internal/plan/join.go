@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/duskdata/dusk/dataframe/internal/exchange"
+	"github.com/duskdata/dusk/dataframe/internal/expr"
 	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -58,7 +59,7 @@ func (j *join) Name() string          { return j.tok }
 func (j *join) children() []Node      { return []Node{j.left, j.right} }
 func (j *join) with(c []Node) Node    { return NewJoin(c[0], c[1], j.spec) }
 
-func (j *join) lower(l *lowering) []graph.Key {
+func (j *join) lower(l *Lowering) []graph.Key {
 	scan, probeLeft := j.scan()
 	if scan != nil && l.done[scan.Name()] != nil {
 		scan = nil // read already for another step: its partitions serve both
@@ -104,7 +105,7 @@ func (j *join) lower(l *lowering) []graph.Key {
 		rj := j.ranges()
 		r := rj.right
 		for i := range lk {
-			in := r.narrowed(r.cols, ops.And(r.pred, rangeOf(j.spec.RightOn[0], rj.bounds[i])))
+			in := r.narrowed(r.cols, expr.And(r.pred, rangeOf(j.spec.RightOn[0], rj.bounds[i])))
 			k := graph.Part(j.tok, i)
 			ra := ops.MustJSON(exchange.JoinReadArgs{Join: args, Read: r.op, Parts: in.taskArgs()})
 			l.G.Add(&graph.Task{Key: k, Op: exchange.OpJoinRead, Args: ra, Inputs: []graph.Key{lk[i]}})

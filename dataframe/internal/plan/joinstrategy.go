@@ -112,7 +112,7 @@ func (j *join) byRanges() rangeJoin {
 	key := j.spec.RightOn[0]
 	whole, read := r.scanned(r.pred, nil), int64(0)
 	for _, b := range lb {
-		read += r.scanned(ops.And(r.pred, rangeOf(key, b)), &keySpan{key, b})
+		read += r.scanned(expr.And(r.pred, rangeOf(key, b)), &keySpan{key, b})
 	}
 	if read > 2*whole {
 		return rangeJoin{}
@@ -148,7 +148,7 @@ func (s *keySpan) share(p piece) int64 {
 // have null keys (null keys meet).
 func rangeOf(col string, r keyRange) *expr.Node {
 	c := expr.Col(col)
-	in := ops.And(expr.Call(">=", c, expr.Lit(r.lo)), expr.Call("<=", c, expr.Lit(r.hi)))
+	in := expr.And(expr.Call(">=", c, expr.Lit(r.lo)), expr.Call("<=", c, expr.Lit(r.hi)))
 	if r.nulls {
 		in = or(in, expr.Call("isnull", c))
 	}
@@ -309,7 +309,7 @@ const minScanRatio = 8
 
 // scanTasks are the join's tasks that each read a partition of the probe
 // side s themselves, with the broadcast side built (see scan).
-func (j *join) scanTasks(l *lowering, s *Source, built graph.Key, args []byte, probeLeft bool) []graph.Key {
+func (j *join) scanTasks(l *Lowering, s *Source, built graph.Key, args []byte, probeLeft bool) []graph.Key {
 	key := j.spec.RightOn[0]
 	if probeLeft {
 		key = j.spec.LeftOn[0]

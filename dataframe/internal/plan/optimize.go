@@ -70,15 +70,15 @@ func rewriteErr(n Node, fn func(Node) (Node, error)) (Node, error) {
 // derived again where a filter is pushed a second time).
 func andNew(a, b *expr.Node) *expr.Node {
 	if a == nil || b == nil {
-		return ops.And(a, b)
+		return expr.And(a, b)
 	}
 	have := map[string]bool{}
-	for _, c := range ops.Conjuncts(a) {
+	for _, c := range expr.Conjuncts(a) {
 		have[c.String()] = true
 	}
-	for _, c := range ops.Conjuncts(b) {
+	for _, c := range expr.Conjuncts(b) {
 		if !have[c.String()] {
-			a = ops.And(a, c)
+			a = expr.And(a, c)
 		}
 	}
 	return a
@@ -121,7 +121,7 @@ func pushFilter(pred *expr.Node, c Node) Node {
 	case *Source:
 		return c.narrowed(c.cols, andNew(c.pred, pred))
 	case *filter:
-		return pushFilter(ops.And(c.pred, pred), c.child)
+		return pushFilter(expr.And(c.pred, pred), c.child)
 	case *project:
 		return NewProject(pushFilter(pred, c.child), c.cols)
 	case *assign:
@@ -146,11 +146,11 @@ func pushFilter(pred *expr.Node, c Node) Node {
 			break
 		}
 		var below, above *expr.Node
-		for _, e := range ops.Conjuncts(pred) {
+		for _, e := range expr.Conjuncts(pred) {
 			if cols := e.Columns(ops.SetOf{}); len(cols) > 0 && allIn(cols, c.args.Keys) {
-				below = ops.And(below, e)
+				below = expr.And(below, e)
 			} else {
-				above = ops.And(above, e)
+				above = expr.And(above, e)
 			}
 		}
 		if below != nil {
@@ -185,27 +185,27 @@ func pushIntoJoin(pred *expr.Node, j *join) Node {
 	how := j.spec.How
 	canLeft, canRight := keepsLeft(how), how == kernel.Inner || how == kernel.Right
 	var left, right, rest *expr.Node
-	for _, e := range ops.Conjuncts(pred) {
+	for _, e := range expr.Conjuncts(pred) {
 		toLeft, toRight := j.sides(e)
 		pushed := false
 		if toLeft != nil && canLeft {
-			left, pushed = ops.And(left, renamed(e, toLeft)), true
+			left, pushed = expr.And(left, renamed(e, toLeft)), true
 		}
 		if toRight != nil && canRight {
-			right, pushed = ops.And(right, renamed(e, toRight)), true
+			right, pushed = expr.And(right, renamed(e, toRight)), true
 		}
 		if pushed {
 			continue
 		}
-		rest = ops.And(rest, e)
+		rest = expr.And(rest, e)
 		if e.Op != "or" {
 			continue
 		}
 		if d := j.sideOfOr(e, 0); d != nil && canLeft {
-			left = ops.And(left, d)
+			left = expr.And(left, d)
 		}
 		if d := j.sideOfOr(e, 1); d != nil && canRight {
-			right = ops.And(right, d)
+			right = expr.And(right, d)
 		}
 	}
 	l, r := j.left, j.right
@@ -269,10 +269,10 @@ func (j *join) sideOfOr(e *expr.Node, side int) *expr.Node {
 	var out *expr.Node
 	for _, d := range disjuncts(e) {
 		var part *expr.Node
-		for _, c := range ops.Conjuncts(d) {
+		for _, c := range expr.Conjuncts(d) {
 			toLeft, toRight := j.sides(c)
 			if to := []map[string]string{toLeft, toRight}[side]; to != nil && len(c.Columns(ops.SetOf{})) > 0 {
-				part = ops.And(part, renamed(c, to))
+				part = expr.And(part, renamed(c, to))
 			}
 		}
 		if part == nil {

@@ -32,7 +32,7 @@ type Node interface {
 	// explain describes the step in a line, for Explain.
 	explain() string
 	// lower adds the step's tasks and returns its partitions' keys.
-	lower(l *lowering) []graph.Key
+	lower(l *Lowering) []graph.Key
 }
 
 // partitioning is how a frame's rows are spread over its partitions: by a
@@ -137,15 +137,15 @@ func (p partitioning) keptBy(s *arrow.Schema) partitioning {
 	return p
 }
 
-// lowering turns a plan into a graph, each step once.
-type lowering struct {
+// Lowering turns a plan into a graph, each step once.
+type Lowering struct {
 	G    *graph.Graph
 	done map[string][]graph.Key // by node name
 }
 
-func NewLowering() *lowering { return &lowering{G: graph.New(), done: make(map[string][]graph.Key)} }
+func NewLowering() *Lowering { return &Lowering{G: graph.New(), done: make(map[string][]graph.Key)} }
 
-func (l *lowering) Keys(n Node) []graph.Key {
+func (l *Lowering) Keys(n Node) []graph.Key {
 	if ks, ok := l.done[n.Name()]; ok {
 		return ks
 	}
@@ -156,7 +156,7 @@ func (l *lowering) Keys(n Node) []graph.Key {
 
 // MapParts adds a task per partition of in: op over that partition and the
 // extra inputs every task reads.
-func (l *lowering) MapParts(name, op string, args []byte, in []graph.Key, extra ...graph.Key) []graph.Key {
+func (l *Lowering) MapParts(name, op string, args []byte, in []graph.Key, extra ...graph.Key) []graph.Key {
 	out := make([]graph.Key, len(in))
 	for i, k := range in {
 		out[i] = graph.Part(name, i)
@@ -182,7 +182,7 @@ type shuffleSide struct {
 // shuffle adds a peer-to-peer shuffle (DESIGN §7) of one or two sides into
 // n outputs, each assembled by unpackOp from its pieces of every side, and
 // returns the outputs' keys. Tasks grow as inputs + outputs.
-func (l *lowering) shuffle(name string, n int, sides []shuffleSide, unpackOp string, unpackArgs []byte) []graph.Key {
+func (l *Lowering) shuffle(name string, n int, sides []shuffleSide, unpackOp string, unpackArgs []byte) []graph.Key {
 	id := graph.Name("shuffle", unpackOp, unpackArgs, name)
 	sources := make([]int, len(sides))
 	var transfers []graph.Key
@@ -219,7 +219,7 @@ func token(prefix string, args any, inputs ...Node) string {
 	return graph.Name(prefix, prefix, ops.MustJSON(args), names...)
 }
 
-func ExplainPlan(plan Node) string {
+func Explain(plan Node) string {
 	var b strings.Builder
 	relied, shared := reliedOn(plan), sharedSteps(plan)
 	var walk func(n Node, depth int)

@@ -34,14 +34,14 @@ func (s *hashShuffle) explain() string {
 	return fmt.Sprintf("shuffle hash(%s)", strings.Join(s.cols, ", "))
 }
 
-func (s *hashShuffle) lower(l *lowering) []graph.Key {
+func (s *hashShuffle) lower(l *Lowering) []graph.Key {
 	return hashShuffled(l, s.tok, s.child, s.cols, s.n, exchange.OpConcat, ops.MustJSON(ops.ConcatArgs{Out: ops.SpecOf(s.Schema())}))
 }
 
 // hashShuffled shuffles child's partitions by a hash of cols into n, each
 // assembled by unpackOp; none when child is partitioned so already, where
 // unpackOp runs on each partition as it is.
-func hashShuffled(l *lowering, name string, child Node, cols []string, n int, unpackOp string, unpackArgs []byte) []graph.Key {
+func hashShuffled(l *Lowering, name string, child Node, cols []string, n int, unpackOp string, unpackArgs []byte) []graph.Key {
 	parts := l.Keys(child)
 	if child.Partitioning().hashedBy(cols, n) {
 		return l.MapParts(name, unpackOp, unpackArgs, parts)
@@ -83,7 +83,7 @@ func (d *dedup) explain() string {
 	return "drop duplicates of " + strings.Join(d.cols(), ", ")
 }
 
-func (d *dedup) lower(l *lowering) []graph.Key {
+func (d *dedup) lower(l *Lowering) []graph.Key {
 	args := ops.MustJSON(exchange.DedupArgs{Cols: d.cols(), Out: ops.SpecOf(d.Schema())})
 	if d.Npartitions() == 1 || d.child.Partitioning().hashedBy(d.cols(), d.Npartitions()) {
 		return l.MapParts(d.tok, exchange.OpDedup, args, l.Keys(d.child))
@@ -114,7 +114,7 @@ func (r *repartition) with(c []Node) Node         { return NewRepartition(c[0], 
 func (r *repartition) Partitioning() partitioning { return partitioning{} }
 func (r *repartition) explain() string            { return "repartition" }
 
-func (r *repartition) lower(l *lowering) []graph.Key {
+func (r *repartition) lower(l *Lowering) []graph.Key {
 	in := l.Keys(r.child)
 	out := make([]graph.Key, len(r.outs))
 	for j, o := range r.outs {

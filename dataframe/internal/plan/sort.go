@@ -45,7 +45,7 @@ func (s *Sorted) explain() string {
 	return "sort by " + strings.Join(by, ", ") + " (range shuffle on sampled boundaries)"
 }
 
-func (s *Sorted) lower(l *lowering) []graph.Key {
+func (s *Sorted) lower(l *Lowering) []graph.Key {
 	parts := l.Keys(s.Child)
 	a := s.Args
 	a.N = len(parts)
@@ -86,7 +86,7 @@ func (n *loc) explain() string {
 	}
 	return fmt.Sprintf("loc %s in [%s, %s]", n.args.Col, b(n.args.Lo), b(n.args.Hi))
 }
-func (n *loc) lower(l *lowering) []graph.Key {
+func (n *loc) lower(l *Lowering) []graph.Key {
 	return l.MapParts(n.tok, exchange.OpLoc, ops.MustJSON(n.args), l.Keys(n.child))
 }
 
@@ -112,7 +112,7 @@ func (t *top) explain() string {
 	end := map[bool]string{true: "smallest", false: "largest"}[t.args.Asc[0]]
 	return fmt.Sprintf("%d %s by %s (per partition, then combined)", t.args.K, end, strings.Join(t.args.By, ", "))
 }
-func (t *top) lower(l *lowering) []graph.Key {
+func (t *top) lower(l *Lowering) []graph.Key {
 	args := ops.MustJSON(t.args)
 	local := l.MapParts(graph.Name("top-local", exchange.OpTop, args, t.child.Name()), exchange.OpTop, args, l.Keys(t.child))
 	return []graph.Key{treeReduce(l.G, "top", exchange.OpTop, args, local)}

@@ -125,7 +125,7 @@ func (n *Source) explain() string {
 	return s
 }
 
-func (n *Source) lower(l *lowering) []graph.Key {
+func (n *Source) lower(l *Lowering) []graph.Key {
 	keys := make([]graph.Key, len(n.Args))
 	for i, a := range n.taskArgs() {
 		keys[i] = graph.Part(n.tok, i)

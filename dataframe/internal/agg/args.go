@@ -4,7 +4,15 @@ import (
 	"github.com/duskdata/dusk/dataframe/internal/ops"
 )
 
-type AggSpec struct {
+const (
+	OpPartial   = "df-agg-partial"
+	OpCombine   = "df-agg-combine"
+	OpFinal     = "df-agg-final"
+	OpUnpack    = "df-agg-unpack"
+	OpGroupRows = "df-group-rows"
+)
+
+type Spec struct {
 	Fn   string  `json:"fn,omitempty"`
 	Hol  string  `json:"hol,omitempty"`
 	Col  string  `json:"col,omitempty"`
@@ -22,9 +30,9 @@ const (
 )
 
 type GroupArgs struct {
-	Keys []string  `json:"keys"`
-	Aggs []AggSpec `json:"aggs,omitempty"`
-	Mode string    `json:"mode,omitempty"`
+	Keys []string `json:"keys"`
+	Aggs []Spec   `json:"aggs,omitempty"`
+	Mode string   `json:"mode,omitempty"`
 	// topn: the column ranked, how many rows and which end.
 	Col     string `json:"col,omitempty"`
 	K       int    `json:"k,omitempty"`

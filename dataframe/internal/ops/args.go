@@ -6,7 +6,9 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 
+	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/internal/kernel"
+	"github.com/duskdata/dusk/internal/registry"
 )
 
 // MustJSON encodes an operation's arguments, which are plain data.
@@ -69,3 +71,21 @@ func (s SetOf) In(schema *arrow.Schema) []string {
 	}
 	return out
 }
+
+func RecordIn(op string, v any) (arrow.Record, error) {
+	rec, ok := v.(arrow.Record)
+	if !ok {
+		return nil, fmt.Errorf("%s: input is a %T, not a dataframe partition", op, v)
+	}
+	return rec, nil
+}
+
+// ConcatArgs carry the output's columns, for when there are no pieces.
+type ConcatArgs struct {
+	Out []ColSpec `json:"out"`
+}
+
+// Accelerator returns the GPU kernels of a task that holds a GPU, or nil
+// where the task does not or this process has no GPU: the caller then runs
+// its CPU path.
+func Accelerator(tc *registry.Context) gpu.Kernels { return gpu.ForTask(tc != nil && tc.GPU) }

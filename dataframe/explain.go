@@ -14,7 +14,7 @@ func (f *Frame) Explain() string {
 	if f.err != nil {
 		return "error: " + f.err.Error()
 	}
-	return plan.ExplainPlan(plan.Optimize(f.plan))
+	return plan.Explain(plan.Optimize(f.plan))
 }
 
 // ExplainAdapted returns the plan as Compute runs it on the cluster ctx
@@ -33,5 +33,5 @@ func (f *Frame) ExplainAdapted(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer release()
-	return plan.ExplainPlan(run), nil
+	return plan.Explain(run), nil
 }
