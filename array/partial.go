@@ -7,6 +7,8 @@ package array
 import (
 	"fmt"
 	"io"
+
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 // partial is a reduction's result for part of the array: per output
@@ -174,7 +176,7 @@ func (c *acc[T]) feed(vals []T, g int64) {
 			d := float64(v) - mb
 			m2 += d * d
 		}
-		c.mean, c.m2 = chan3(float64(c.n), c.mean, c.m2, nb, mb, m2)
+		c.mean, c.m2 = kernel.MergeMoments(float64(c.n), c.mean, c.m2, nb, mb, m2)
 	case extremes:
 		less := c.r.less
 		start := 0
@@ -221,16 +223,6 @@ func (c *acc[T]) partial() *partial {
 	return p
 }
 
-// chan3 merges two (count, mean, M2) summaries.
-func chan3(na, ma, m2a, nb, mb, m2b float64) (mean, m2 float64) {
-	if na == 0 {
-		return mb, m2b
-	}
-	n := na + nb
-	d := mb - ma
-	return ma + d*nb/n, m2a + m2b + d*d*na*nb/n
-}
-
 // sum4 adds with four accumulators, which the CPU runs in parallel.
 func sum4[T float64 | int64](v []T) float64 {
 	var a0, a1, a2, a3 float64
@@ -266,7 +258,7 @@ func merge(r reduction, dst, src *partial) {
 		}
 	case moments:
 		for i := range dst.F {
-			dst.F[i], dst.M[i] = chan3(float64(dst.N), dst.F[i], dst.M[i], float64(src.N), src.F[i], src.M[i])
+			dst.F[i], dst.M[i] = kernel.MergeMoments(float64(dst.N), dst.F[i], dst.M[i], float64(src.N), src.F[i], src.M[i])
 		}
 	case extremes:
 		less := r.less

@@ -13,9 +13,8 @@ import (
 // Agg is an aggregation of a column within each group; its result column is
 // named like "sum(v1)" unless renamed with As.
 type Agg struct {
-	expr *expr.Node // what is aggregated, where not a column: computed first
-	fn   kernel.AggFunc
-	hol  string // a holistic aggregation ("median", "quantile", ...); "" for fn
+	expr *expr.Node     // what is aggregated, where not a column: computed first
+	fn   kernel.AggFunc // tree-reduced or holistic, as the kernel's table says
 	col  string
 	col2 string  // Corr's second column
 	q    float64 // Quantile's fraction
@@ -53,21 +52,21 @@ func Corr(x, y string) Agg { return Agg{fn: kernel.Corr, col: x, col2: y} }
 
 // Median is the median of the non-null values (holistic: the groups'
 // rows are shuffled together first).
-func Median(col string) Agg { return Agg{hol: "median", col: col} }
+func Median(col string) Agg { return Agg{fn: kernel.Median, col: col} }
 
 // Quantile is the q-quantile of the non-null values, interpolated linearly
 // as pandas does (holistic).
-func Quantile(col string, q float64) Agg { return Agg{hol: "quantile", col: col, q: q} }
+func Quantile(col string, q float64) Agg { return Agg{fn: kernel.Quantile, col: col, q: q} }
 
 // First is the group's first non-null value in the frame's order, as
 // pandas' first (holistic).
-func First(col string) Agg { return Agg{hol: "first", col: col} }
+func First(col string) Agg { return Agg{fn: kernel.First, col: col} }
 
 // Last is the group's last non-null value in the frame's order (holistic).
-func Last(col string) Agg { return Agg{hol: "last", col: col} }
+func Last(col string) Agg { return Agg{fn: kernel.Last, col: col} }
 
 // Nunique counts the distinct non-null values (holistic).
-func Nunique(col string) Agg { return Agg{hol: "nunique", col: col} }
+func Nunique(col string) Agg { return Agg{fn: kernel.Nunique, col: col} }
 
 // As names the result column.
 func (a Agg) As(name string) Agg { a.as = name; return a }
@@ -173,10 +172,8 @@ func (a Agg) Name() string {
 	switch {
 	case a.as != "":
 		return a.as
-	case a.hol == "quantile":
+	case a.fn == kernel.Quantile:
 		return fmt.Sprintf("quantile(%s,%g)", a.col, a.q)
-	case a.hol != "":
-		return fmt.Sprintf("%s(%s)", a.hol, a.col)
 	case a.fn == kernel.Size:
 		return "size"
 	case a.fn == kernel.Corr:

@@ -165,8 +165,7 @@ func emptyAnswer(schema *arrow.Schema, aggs []Agg) (arrow.Record, error) {
 	cols := make([]arrow.Array, len(aggs))
 	for i, a := range aggs {
 		t := schema.Field(i).Type
-		zero := a.hol == "nunique" || a.hol == "" && (a.fn == kernel.Sum || a.fn == kernel.Count || a.fn == kernel.Size)
-		switch {
+		switch zero := a.fn.ZeroOverNothing(); {
 		case zero && expr.PhysicalKind(t) == kernel.KindFloat:
 			cols[i] = expr.Retype(kernel.NewFloat64([]float64{0}, nil), t)
 		case zero:
@@ -217,7 +216,7 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names ops.SetOf) ([]arrow.F
 	var specs []agg.Spec
 	for _, a := range aggs {
 		typ := arrow.DataType(kernel.Int64)
-		if a.fn != kernel.Size || a.hol != "" {
+		if a.fn != kernel.Size {
 			_, err := g.numericOr(in, a, a.col)
 			if err != nil {
 				return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: %w", g.keys, what, a.Name(), err)
@@ -228,25 +227,17 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names ops.SetOf) ([]arrow.F
 				}
 			}
 			colType := kernel.PlainType(in.Field(in.FieldIndices(a.col)[0]).Type)
-			switch {
-			case a.hol == "":
-				typ = a.fn.LogicalResultType(colType)
-			case a.hol == "quantile" && !(a.q >= 0 && a.q <= 1):
+			if a.fn == kernel.Quantile && !(a.q >= 0 && a.q <= 1) {
 				return nil, nil, fmt.Errorf("GroupBy(%v).%s %s: the fraction %g is not in [0, 1]", g.keys, what, a.Name(), a.q)
-			default:
-				typ = agg.Holistics[a.hol].Result(colType)
 			}
+			typ = a.fn.LogicalResultType(colType)
 		}
 		if names[a.Name()] {
 			return nil, nil, fmt.Errorf("GroupBy(%v).%s: two result columns are named %q; rename one with As", g.keys, what, a.Name())
 		}
 		names[a.Name()] = true
 		fields = append(fields, arrow.Field{Name: a.Name(), Type: typ, Nullable: true})
-		spec := agg.Spec{Hol: a.hol, Col: a.col, Col2: a.col2, Q: a.q, As: a.Name()}
-		if a.hol == "" {
-			spec.Fn = a.fn.String()
-		}
-		specs = append(specs, spec)
+		specs = append(specs, agg.Spec{Fn: a.fn.String(), Col: a.col, Col2: a.col2, Q: a.q, As: a.Name()})
 	}
 	return fields, specs, nil
 }
@@ -261,13 +252,8 @@ func (g *Grouped) numericOr(in *arrow.Schema, a Agg, col string) (kernel.Kind, e
 	if err != nil {
 		return 0, err
 	}
-	switch {
-	case a.hol == "":
-		if err := a.fn.CheckInput(kind); err != nil {
-			return 0, fmt.Errorf("column %s: %w", col, err)
-		}
-	case agg.Holistics[a.hol].Numeric && !kind.Logical().Numeric:
-		return 0, fmt.Errorf("column %s: %s needs a numeric column, not %s", col, a.hol, kind)
+	if err := a.fn.CheckInput(kind); err != nil {
+		return 0, fmt.Errorf("column %s: %w", col, err)
 	}
 	return kind, nil
 }

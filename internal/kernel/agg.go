@@ -27,11 +27,20 @@ const (
 	Var                  // sample variance (ddof=1, as pandas); null for fewer than 2 values
 	Std                  // sample standard deviation (ddof=1)
 	Corr                 // Pearson correlation of two columns over rows where both have values; null for fewer than 2 or no variance
+
+	// Holistic ones need a group's rows together (gathered by a shuffle):
+	// no partial state merges.
+	Median   // of the non-null values, as float64; null for none
+	Quantile // the q-quantile, interpolated linearly as pandas; as float64
+	First    // the group's first non-null value in the rows' order
+	Last     // the group's last non-null value
+	Nunique  // distinct non-null values
 )
 
-// aggDesc describes one aggregation that reduces as a tree, once: its
-// name, the columns it reads, the kinds it takes, its state and answer
-// types, and its three steps. Partial reads its columns widened (Widen;
+// aggDesc describes one aggregation, once: its name, the columns it
+// reads, the kinds it takes, its state and answer types, and either its
+// three steps as a tree reduction (partial, merge, final) or, for a
+// holistic one, its kernel over a group's rows (whole). Partial reads its columns widened (Widen;
 // WidenFloat where floats say averages and spreads), so an entry's steps
 // see int64, float64 or, for Count, any column.
 type aggDesc struct {
@@ -46,6 +55,12 @@ type aggDesc struct {
 	states  []arrow.DataType                         // the state's types; nil: the answer's alone
 	oneRow  OneRow                                   // a group of one row's state, uncomputed
 	gpu     bool                                     // the GPU has a partial for it (int64 and float64 without nulls)
+	same    bool                                     // the answer has the input's own type (First, Last)
+	zero    bool                                     // its answer over no rows is 0, not null
+	// whole is a holistic aggregation's kernel: each group's answer from
+	// the rows grouped by ids (-1: dropped) into n groups; q is Quantile's
+	// fraction.
+	whole   func(col arrow.Array, ids []int32, n int, q float64) (arrow.Array, error)
 	partial func(cols []arrow.Array, ids []int32, n int) []arrow.Array
 	merge   func(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array
 	final   func(state []arrow.Array) arrow.Array
@@ -73,12 +88,12 @@ var (
 
 // aggs describes every AggFunc, indexed by it.
 var aggs = [...]aggDesc{
-	Sum: {name: "sum", inputs: 1, accepts: summable, wants: "a numeric or duration column", result: keepWide, int32s: true, keeps: true, oneRow: OneRowValue, gpu: true,
+	Sum: {name: "sum", inputs: 1, zero: true, accepts: summable, wants: "a numeric or duration column", result: keepWide, int32s: true, keeps: true, oneRow: OneRowValue, gpu: true,
 		partial: partialSum, merge: mergeSums, final: finalState},
 	Mean: {name: "mean", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64, oneRow: OneRowFloatMean, gpu: true,
 		states: []arrow.DataType{Float64, Int64}, partial: partialMean, merge: mergeMeans, final: finalMean},
-	Count: {name: "count", inputs: 1, result: alwaysInt, oneRow: OneRowCount, gpu: true, partial: partialCount, merge: mergeSums, final: finalState},
-	Size:  {name: "size", result: alwaysInt, oneRow: OneRowCount, gpu: true, partial: partialSize, merge: mergeSums, final: finalState},
+	Count: {name: "count", inputs: 1, zero: true, result: alwaysInt, oneRow: OneRowCount, gpu: true, partial: partialCount, merge: mergeSums, final: finalState},
+	Size:  {name: "size", zero: true, result: alwaysInt, oneRow: OneRowCount, gpu: true, partial: partialSize, merge: mergeSums, final: finalState},
 	Min: {name: "min", inputs: 1, accepts: orderable, wants: "an ordered column (a number, date, timestamp, duration, string or bool)", result: extremeType,
 		keeps: true, oneRow: OneRowValue, gpu: true, partial: partialExtreme(true), merge: mergeExtremes(true), final: finalState},
 	Max: {name: "max", inputs: 1, accepts: orderable, wants: "an ordered column (a number, date, timestamp, duration, string or bool)", result: extremeType,
@@ -90,6 +105,21 @@ var aggs = [...]aggDesc{
 	Corr: {name: "corr", inputs: 2, accepts: numeric, wants: "numeric columns", floats: true, result: alwaysF64,
 		states:  []arrow.DataType{Int64, Float64, Float64, Float64, Float64, Float64}, // count, mean x, mean y, m2 x, m2 y, co-moment
 		partial: partialCorr, merge: mergeCorr, final: finalCorr},
+	Median: {name: "median", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64,
+		whole: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) { return GroupMedian(c, ids, n) }},
+	Quantile: {name: "quantile", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64, whole: GroupQuantile},
+	First: {name: "first", inputs: 1, same: true,
+		whole: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return GroupFirst(c, ids, n), nil
+		}},
+	Last: {name: "last", inputs: 1, same: true,
+		whole: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return GroupLast(c, ids, n), nil
+		}},
+	Nunique: {name: "nunique", inputs: 1, zero: true, result: alwaysInt,
+		whole: func(c arrow.Array, ids []int32, n int, _ float64) (arrow.Array, error) {
+			return GroupNunique(c, ids, n), nil
+		}},
 }
 
 func (f AggFunc) String() string { return aggs[f].name }
@@ -122,6 +152,9 @@ func (f AggFunc) CheckInput(k Kind) error {
 // logical type; of strings and bools their own type; the rest float64
 // (counts int64).
 func (f AggFunc) ResultType(t arrow.DataType) arrow.DataType {
+	if aggs[f].same {
+		return t
+	}
 	w := arrow.DataType(Float64)
 	if t != nil {
 		switch k, _ := KindOf(t); {
@@ -168,6 +201,29 @@ const (
 	OneRowCount                   // one (a count of a column without nulls, a size)
 	OneRowFloatMean               // a float's value and one (a mean's sum and count)
 )
+
+// ZeroOverNothing reports whether f's answer over no rows is 0 (a sum,
+// count, size or distinct count), not null.
+func (f AggFunc) ZeroOverNothing() bool { return aggs[f].zero }
+
+// Holistic reports whether f needs a group's rows together (Whole
+// computes it) rather than reducing as a tree (Partial, Merge, Final).
+func (f AggFunc) Holistic() bool { return aggs[f].whole != nil }
+
+// Whole computes a holistic f over col for rows grouped by ids (-1:
+// dropped) into n groups; q is Quantile's fraction. A numeric one reads
+// integers of every width and decimals at their value, as float64.
+func Whole(f AggFunc, col arrow.Array, ids []int32, n int, q float64) (arrow.Array, error) {
+	d := aggs[f]
+	if d.whole == nil {
+		panic(fmt.Sprintf("kernel: %s is not holistic", f))
+	}
+	if d.floats {
+		col = WidenFloat(col)
+		defer col.Release()
+	}
+	return d.whole(col, ids, n, q)
+}
 
 // OneRow is what f's state of a one-row group is.
 func (f AggFunc) OneRow() OneRow { return aggs[f].oneRow }
@@ -761,14 +817,24 @@ func mergeMoments(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
 				counts[g], means[g], m2[g] = nb, mu[i], sq[i]
 				continue
 			}
-			tot := float64(na + nb)
-			delta := mu[i] - means[g]
-			means[g] += delta * float64(nb) / tot
-			m2[g] += sq[i] + delta*delta*float64(na)*float64(nb)/tot
+			means[g], m2[g] = MergeMoments(float64(na), means[g], m2[g], float64(nb), mu[i], sq[i])
 			counts[g] = na + nb
 		}
 	}
 	return []arrow.Array{NewInt64(counts, nil), NewFloat64(means, nil), NewFloat64(m2, nil)}
+}
+
+// MergeMoments merges two summaries of values, each its count, mean and
+// sum of squared deviations from the mean (M2), by Chan et al.'s parallel
+// formula: the variance's merge, of groupings here and of arrays' chunks
+// (array's var and std).
+func MergeMoments(na, ma, m2a, nb, mb, m2b float64) (mean, m2 float64) {
+	if na == 0 {
+		return mb, m2b
+	}
+	n := na + nb
+	d := mb - ma
+	return ma + d*nb/n, m2a + m2b + d*d*na*nb/n
 }
 
 // mergeCorr merges (count, mean x, mean y, m2 x, m2 y, co-moment) states

@@ -105,17 +105,21 @@ func checkFloats(t *testing.T, what string, got, want col) {
 	checkCol(t, what, got, want)
 }
 
+// holisticChecked are the holistic aggregations checked against a
+// reference here, through Whole (TestEveryAggregationHasAReference).
+var holisticChecked = []AggFunc{Median, Quantile, First, Last, Nunique}
+
 func TestGroupQuantileMatchesReference(t *testing.T) {
 	forGroups(t, []colType{tInt, tFloat}, func(t *testing.T, c col, ids []int32, n int) {
 		for _, q := range []float64{0, 0.1, 0.25, 0.5, 0.9, 1} {
-			got, err := GroupQuantile(c.arr, ids, n, q)
+			got, err := Whole(Quantile, c.arr, ids, n, q)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkFloats(t, fmt.Sprintf("quantile %v", q), readCol(t, got), refQuantile(c, ids, n, q))
 			got.Release()
 		}
-		med, err := GroupMedian(c.arr, ids, n)
+		med, err := Whole(Median, c.arr, ids, n, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +179,10 @@ func TestGroupNuniqueMatchesReference(t *testing.T) {
 			}
 			want.ints[g] = int64(len(seen))
 		}
-		got := GroupNunique(c.arr, ids, n)
+		got, err := Whole(Nunique, c.arr, ids, n, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer got.Release()
 		checkCol(t, "nunique", readCol(t, got), want)
 	})
@@ -192,10 +199,16 @@ func TestGroupFirstLastMatchesReference(t *testing.T) {
 		}
 		for _, tt := range []struct {
 			name string
-			f    func(arrow.Array, []int32, int) arrow.Array
+			f    AggFunc
 			rows []int
-		}{{"first", GroupFirst, first}, {"last", GroupLast, last}} {
-			got := tt.f(c.arr, ids, n)
+		}{{"first", First, first}, {"last", Last, last}} {
+			got, err := Whole(tt.f, c.arr, ids, n, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rt := tt.f.ResultType(c.arr.DataType()); !SameType(rt, got.DataType()) {
+				t.Errorf("%s of %s: ResultType says %s, Whole gives %s", tt.name, c.arr.DataType(), rt, got.DataType())
+			}
 			if !SameType(got.DataType(), c.arr.DataType()) {
 				t.Errorf("%s of %s is %s", tt.name, c.arr.DataType(), got.DataType())
 			}

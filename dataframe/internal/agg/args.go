@@ -2,6 +2,7 @@ package agg
 
 import (
 	"github.com/duskdata/dusk/dataframe/internal/ops"
+	"github.com/duskdata/dusk/internal/kernel"
 )
 
 const (
@@ -14,7 +15,6 @@ const (
 
 type Spec struct {
 	Fn   string  `json:"fn,omitempty"`
-	Hol  string  `json:"hol,omitempty"`
 	Col  string  `json:"col,omitempty"`
 	Col2 string  `json:"col2,omitempty"`
 	Q    float64 `json:"q,omitempty"`
@@ -52,7 +52,7 @@ func (a *GroupArgs) Holistic() bool {
 		return true
 	}
 	for _, s := range a.Aggs {
-		if s.Hol != "" {
+		if fn, err := kernel.ParseAggFunc(s.Fn); err == nil && fn.Holistic() {
 			return true
 		}
 	}

@@ -484,21 +484,15 @@ func holisticAggs(a *GroupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.A
 			}
 			col = rec.Column(j)
 		}
+		one := GroupArgs{Aggs: []Spec{s}}
+		fns, err := one.funcs()
+		if err != nil {
+			return fail(err)
+		}
 		var r arrow.Array
-		var err error
-		if h, ok := Holistics[s.Hol]; ok {
-			if h.Numeric {
-				// Integers of every width, and decimals at their value.
-				col = kernel.WidenFloat(col)
-				defer col.Release()
-			}
-			r, err = h.compute(col, ids, n, s.Q)
+		if fns[0].Holistic() {
+			r, err = kernel.Whole(fns[0], col, ids, n, s.Q)
 		} else {
-			one := GroupArgs{Aggs: []Spec{s}}
-			fns, ferr := one.funcs()
-			if ferr != nil {
-				return fail(ferr)
-			}
 			states, serr := partialStates(&one, fns, rec, ids, n)
 			if serr != nil {
 				return fail(serr)
