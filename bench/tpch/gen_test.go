@@ -79,3 +79,31 @@ func TestSmallScales(t *testing.T) {
 		f.Close()
 	}
 }
+
+// TestGenerateTwiceInOneProcess generates the same scale twice in one
+// process, after another scale between, and wants the same files: the
+// generator keeps its state in globals, and a second initialization once
+// appended its distributions to the first's, so that SF1 generated after a
+// small scale (as one test process does) had other values.
+func TestGenerateTwiceInOneProcess(t *testing.T) {
+	first, second := t.TempDir(), t.TempDir()
+	if err := Generate(first, 0.01, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := Generate(t.TempDir(), 0.02, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := Generate(second, 0.01, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"part.parquet", "supplier.parquet", "customer.parquet", "orders.parquet", "lineitem.parquet"} {
+		a, errA := os.ReadFile(filepath.Join(first, name))
+		b, errB := os.ReadFile(filepath.Join(second, name))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v, %v", name, errA, errB)
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s differs between two generations of SF0.01 in one process", name)
+		}
+	}
+}

@@ -42,6 +42,7 @@ type distribution struct {
 
 func readDist(name string, d *distribution) {
 	dist := dist.Maps[name]
+	*d = distribution{} // a second initialization starts afresh, not appended to the first
 	d.count = len(dist)
 	for _, item := range dist {
 		d.max += item.Weight
