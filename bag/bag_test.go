@@ -117,7 +117,8 @@ func TestAggregates(t *testing.T) {
 		hi, errHi := bag.Max(b).Compute(ctx)
 		mean, errMean := bag.Mean(b).Compute(ctx)
 		if len(items) == 0 {
-			for _, err := range []error{errLo, errHi, errMean} {
+			_, errVar := bag.Var(b, 0).Compute(ctx)
+			for _, err := range []error{errLo, errHi, errMean, errVar} {
 				if !errors.Is(err, bag.ErrEmpty) {
 					t.Fatalf("empty bag: error %v, want ErrEmpty", err)
 				}
@@ -129,8 +130,30 @@ func TestAggregates(t *testing.T) {
 			if lo != slices.Min(items) || hi != slices.Max(items) {
 				t.Fatalf("min, max = %d, %d; want %d, %d", lo, hi, slices.Min(items), slices.Max(items))
 			}
-			if want := float64(sum) / float64(len(items)); math.Abs(mean-want) > 1e-9 {
+			want := float64(sum) / float64(len(items))
+			if math.Abs(mean-want) > 1e-9 {
 				t.Fatalf("mean = %v, want %v", mean, want)
+			}
+			var m2 float64 // the sequential reference: squared deviations from the mean
+			for _, x := range items {
+				m2 += (float64(x) - want) * (float64(x) - want)
+			}
+			for ddof := range 2 {
+				v, errV := bag.Var(b, ddof).Compute(ctx)
+				sd, errS := bag.Std(b, ddof).Compute(ctx)
+				if errV != nil || errS != nil {
+					t.Fatal(errV, errS)
+				}
+				if len(items) <= ddof {
+					if !math.IsNaN(v) || !math.IsNaN(sd) {
+						t.Fatalf("var, std (ddof %d) of %d items = %v, %v; want NaN", ddof, len(items), v, sd)
+					}
+					continue
+				}
+				wantV := m2 / float64(len(items)-ddof)
+				if math.Abs(v-wantV) > 1e-9*max(1, wantV) || math.Abs(sd-math.Sqrt(wantV)) > 1e-9*max(1, math.Sqrt(wantV)) {
+					t.Fatalf("var, std (ddof %d) = %v, %v; want %v, %v", ddof, v, sd, wantV, math.Sqrt(wantV))
+				}
 			}
 		}
 		red, err := bag.Reduction(b, sumPart, sumAgg).Compute(ctx)

@@ -6,7 +6,7 @@
 // A Bag[T] is a graph whose partitions are []T. Sources: FromSequence,
 // FromPartitions, ReadText, ReadJSON. Item-wise: Map, Filter, FlatMap,
 // Pluck, with functions registered by name (Register; DESIGN §3).
-// Reductions are trees of SplitEvery inputs: Count, Sum, Min, Max, Mean,
+// Reductions are trees of SplitEvery inputs: Count, Sum, Min, Max, Mean, Var, Std,
 // Frequencies, Distinct, TopK, FoldBy (RegisterFold) and Reduction;
 // GroupBy is a peer-to-peer hash shuffle. Take computes as many leading
 // partitions as it needs (Dask's take looks only at the first). ToText and

@@ -11,6 +11,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/kernel"
 	"github.com/duskdata/dusk/internal/registry"
 )
 
@@ -225,6 +226,71 @@ func Mean[T Number](b *Bag[T]) *Scalar[float64] {
 		}
 		return m.Sum / float64(m.N), nil
 	})
+}
+
+// MomentsAcc is a partial variance: the count, mean and sum of squared
+// deviations from the mean (M2) of the items folded in.
+type MomentsAcc struct {
+	N        int64
+	Mean, M2 float64
+}
+
+// moments is the reducer of Var and Std: each partition's moments in two
+// passes, merged by Chan et al.'s formula, kernel.MergeMoments, the one
+// the kernel's aggregation table merges Var and Std with.
+func moments[T Number]() reducer[T, MomentsAcc] {
+	return reducer[T, MomentsAcc]{kind: "moments",
+		partial: func(_ []byte, in []T) (MomentsAcc, error) {
+			m := MomentsAcc{N: int64(len(in))}
+			if m.N == 0 {
+				return m, nil
+			}
+			for _, x := range in {
+				m.Mean += float64(x)
+			}
+			m.Mean /= float64(m.N)
+			for _, x := range in {
+				d := float64(x) - m.Mean
+				m.M2 += d * d
+			}
+			return m, nil
+		},
+		combine: func(_ []byte, ps []MomentsAcc) (MomentsAcc, error) {
+			var m MomentsAcc
+			for _, p := range ps {
+				if p.N == 0 {
+					continue
+				}
+				m.Mean, m.M2 = kernel.MergeMoments(float64(m.N), m.Mean, m.M2, float64(p.N), p.Mean, p.M2)
+				m.N += p.N
+			}
+			return m, nil
+		}}
+}
+
+// Var is the items' variance with ddof degrees of freedom taken off the
+// count, as Dask's Bag.var: 0 the population's, 1 the sample's; ErrEmpty
+// for an empty bag, NaN where the items are no more than ddof.
+func Var[T Number](b *Bag[T], ddof int) *Scalar[float64] {
+	return scalar(b, moments[T](), nil, func(m MomentsAcc) (float64, error) { return variance("var", m, ddof) })
+}
+
+// Std is the square root of Var.
+func Std[T Number](b *Bag[T], ddof int) *Scalar[float64] {
+	return scalar(b, moments[T](), nil, func(m MomentsAcc) (float64, error) {
+		v, err := variance("std", m, ddof)
+		return math.Sqrt(v), err
+	})
+}
+
+func variance(what string, m MomentsAcc, ddof int) (float64, error) {
+	switch {
+	case m.N == 0:
+		return math.NaN(), fmt.Errorf("bag: %s: %w", what, ErrEmpty)
+	case m.N <= int64(ddof):
+		return math.NaN(), nil
+	}
+	return m.M2 / float64(m.N-int64(ddof)), nil
 }
 
 // Frequencies counts each distinct item, as a bag of one partition of
