@@ -307,6 +307,15 @@ func ConcatStr(parts ...any) Expr {
 	return Expr{expr.Call("concat_str", operands(parts)...)}
 }
 
+// ColumnName reports whether e is a plain reference to a column (Col),
+// and which.
+func (e Expr) ColumnName() (string, bool) {
+	if e.n != nil && e.n.Op == "col" {
+		return e.n.Name, true
+	}
+	return "", false
+}
+
 // Alias names e where a name is wanted for it (a group key of
 // GroupByExpr); it computes as e does.
 func (e Expr) Alias(name string) Expr {

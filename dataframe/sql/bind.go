@@ -1,0 +1,150 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// binder binds one query's syntax tree onto frames.
+type binder struct {
+	ctx   *Context
+	query string
+	args  []any
+	n     int // hidden columns made so far, for their names
+}
+
+// hidden is a name for a column the binder adds and drops again.
+func (b *binder) hidden(what string) string {
+	b.n++
+	return fmt.Sprintf("__sql_%s%d", what, b.n)
+}
+
+// column is one column a relation shows to SQL: the table (or alias) it
+// came from, its SQL name, and its name in the frame (which differs where
+// two joined tables have a column of the same name).
+type column struct {
+	table, name, field string
+}
+
+// relation is a bound FROM item, or a query's result.
+type relation struct {
+	frame *dataframe.Frame
+	cols  []column
+}
+
+// tableRelation is a frame's columns as table's.
+func tableRelation(table string, f *dataframe.Frame) *relation {
+	r := &relation{frame: f}
+	for _, c := range f.Columns() {
+		r.cols = append(r.cols, column{table: table, name: strings.ToLower(c), field: c})
+	}
+	return r
+}
+
+// resolve finds the column a reference names: [name] or [table, name].
+func (r *relation) resolve(parts []string) (column, error) {
+	var table, name string
+	switch len(parts) {
+	case 1:
+		name = parts[0]
+	case 2:
+		table, name = parts[0], parts[1]
+	default:
+		return column{}, fmt.Errorf("column reference %s has too many parts", strings.Join(parts, "."))
+	}
+	var found []column
+	for _, c := range r.cols {
+		if c.name == name && (table == "" || c.table == table) {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		if table != "" && !r.hasTable(table) {
+			return column{}, fmt.Errorf("no table %q in FROM", table)
+		}
+		return column{}, fmt.Errorf("no column %q%s", strings.Join(parts, "."), closeNames(name, r.names()))
+	}
+	return column{}, fmt.Errorf("column %q is ambiguous: tables %s have it; qualify it", name, tablesOf(found))
+}
+
+func (r *relation) hasTable(t string) bool {
+	for _, c := range r.cols {
+		if c.table == t {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *relation) names() []string {
+	out := make([]string, len(r.cols))
+	for i, c := range r.cols {
+		out[i] = c.name
+	}
+	return out
+}
+
+func tablesOf(cs []column) string {
+	var ts []string
+	for _, c := range cs {
+		ts = append(ts, c.table)
+	}
+	return strings.Join(ts, " and ")
+}
+
+// closeNames lists the names like name, for an error: ": did you mean ...?".
+func closeNames(name string, names []string) string {
+	var close []string
+	for _, n := range names {
+		if editDistance(name, n) <= max(1, len(name)/3) || strings.Contains(n, name) || strings.Contains(name, n) {
+			close = append(close, n)
+		}
+	}
+	if len(close) == 0 {
+		return ""
+	}
+	if len(close) > 5 {
+		close = close[:5]
+	}
+	return "; did you mean " + strings.Join(close, ", ") + "?"
+}
+
+// editDistance is Levenshtein's distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// names of a list of String nodes, lower-cased as SQL folds unquoted names
+// (the parser already folded them; quoted ones keep their case).
+func strs(nodes []*pg.Node) []string {
+	out := make([]string, 0, len(nodes))
+	for _, n := range nodes {
+		if s := n.GetString_(); s != nil {
+			out = append(out, s.Sval)
+		}
+	}
+	return out
+}

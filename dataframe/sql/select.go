@@ -1,0 +1,464 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// selectStmt binds a SELECT: FROM and its joins, WHERE, the grouping and
+// its aggregates, HAVING, the select list, DISTINCT, ORDER BY, LIMIT.
+func (b *binder) selectStmt(s *pg.SelectStmt) (*relation, error) {
+	switch {
+	case s.Op != pg.SetOperation_SETOP_NONE:
+		return nil, b.errorf(s.Larg, "UNION, INTERSECT and EXCEPT are not supported yet")
+	case s.WithClause != nil:
+		return nil, errorAt(b.query, int(s.WithClause.Location), "WITH is not supported yet")
+	case len(s.ValuesLists) > 0:
+		return nil, b.errorf(s.ValuesLists[0], "VALUES is not supported yet")
+	case len(s.WindowClause) > 0:
+		return nil, b.errorf(s.WindowClause[0], "window functions are not supported yet")
+	case s.LimitOffset != nil:
+		return nil, b.errorf(s.LimitOffset, "OFFSET is not supported yet")
+	}
+	var conjuncts []*pg.Node
+	if s.WhereClause != nil {
+		conjuncts = splitAnd(s.WhereClause)
+	}
+	from, conjuncts, err := b.from(s.FromClause, conjuncts)
+	if err != nil {
+		return nil, err
+	}
+	rows := &rowScope{b: b, rel: from}
+	f := from.frame
+	for _, c := range conjuncts {
+		pred, err := b.expr(c, rows)
+		if err != nil {
+			return nil, err
+		}
+		f = f.Filter(pred)
+	}
+	from = &relation{frame: f, cols: from.cols}
+	rows.rel = from
+
+	var sc scope = rows
+	if len(s.GroupClause) > 0 || s.HavingClause != nil || hasAggregate(s) {
+		g, err := b.group(s, from)
+		if err != nil {
+			return nil, err
+		}
+		sc = g
+	}
+	return b.project(s, sc)
+}
+
+// project computes the select list in sc (a row or a group scope), then
+// HAVING's filter, DISTINCT, ORDER BY and LIMIT, and keeps the list's
+// columns alone, named as SQL names them.
+func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
+	f := sc.frame()
+	var out []column
+	taken := map[string]bool{}
+	addOut := func(name, field string) error {
+		if taken[name] {
+			return fmt.Errorf("two result columns are named %q; name one with AS", name)
+		}
+		taken[name] = true
+		out = append(out, column{name: name, field: field})
+		return nil
+	}
+	outExprs := map[string]*pg.Node{}
+	for _, t := range s.TargetList {
+		rt := t.GetResTarget()
+		if ref := rt.Val.GetColumnRef(); ref != nil {
+			if _, ok := ref.Fields[len(ref.Fields)-1].Node.(*pg.Node_AStar); ok {
+				if len(ref.Fields) > 1 || rt.Name != "" {
+					return nil, b.errorf(rt, "only a bare * is supported yet")
+				}
+				for _, c := range sc.all() {
+					if err := addOut(c.name, c.field); err != nil {
+						return nil, b.errorf(rt, "%v", err)
+					}
+				}
+				continue
+			}
+		}
+		name := outputName(rt)
+		outExprs[name] = rt.Val
+		e, err := b.expr(rt.Val, sc)
+		if err != nil {
+			return nil, err
+		}
+		field := b.hidden("out")
+		if col, ok := plainColumn(e); ok && rt.Name == "" {
+			field = col
+		} else {
+			f = f.WithColumn(field, e)
+		}
+		if err := addOut(name, field); err != nil {
+			return nil, b.errorf(rt, "%v", err)
+		}
+	}
+	if s.HavingClause != nil {
+		pred, err := b.expr(s.HavingClause, sc.withFrame(f))
+		if err != nil {
+			return nil, err
+		}
+		f = f.Filter(pred)
+	}
+	if len(s.DistinctClause) > 0 {
+		if s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil {
+			return nil, b.errorf(s.DistinctClause[0], "DISTINCT ON is not supported yet")
+		}
+		fields := make([]string, len(out))
+		for i, c := range out {
+			fields[i] = c.field
+		}
+		f = f.Select(fields...).DropDuplicates()
+	}
+	if len(s.SortClause) > 0 {
+		var by []string
+		var asc []bool
+		for _, n := range s.SortClause {
+			sb := n.GetSortBy()
+			if sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST {
+				return nil, b.errorf(sb, "NULLS FIRST is not supported yet (nulls sort last, as DuckDB's default)")
+			}
+			field, err := b.sortKey(sb.Node, out, outExprs, sc.withFrame(f), &f, len(s.DistinctClause) > 0)
+			if err != nil {
+				return nil, err
+			}
+			by = append(by, field)
+			asc = append(asc, sb.SortbyDir != pg.SortByDir_SORTBY_DESC)
+		}
+		f = f.SortValues(by, asc...)
+	}
+	fields := make([]string, len(out))
+	renames := map[string]string{}
+	for i, c := range out {
+		fields[i] = c.field
+		if c.field != c.name {
+			renames[c.field] = c.name
+		}
+	}
+	f = f.Select(fields...)
+	if len(renames) > 0 {
+		f = f.Rename(renames)
+	}
+	if s.LimitCount != nil {
+		n, err := b.intConst(s.LimitCount, "LIMIT")
+		if err != nil {
+			return nil, err
+		}
+		f = f.Limit(n)
+	}
+	rel := &relation{frame: f}
+	for _, c := range out {
+		rel.cols = append(rel.cols, column{name: c.name, field: c.name})
+	}
+	return rel, nil
+}
+
+// sortKey is the column ORDER BY item n sorts by: a result column named by
+// it or by its ordinal, or the value of an expression computed as a hidden
+// column of *f.
+func (b *binder) sortKey(n *pg.Node, out []column, outExprs map[string]*pg.Node, sc scope, f **dataframe.Frame, distinct bool) (string, error) {
+	if c := n.GetAConst(); c != nil {
+		if iv, ok := c.Val.(*pg.A_Const_Ival); ok {
+			i := int(iv.Ival.Ival)
+			if i < 1 || i > len(out) {
+				return "", b.errorf(n, "ORDER BY %d: the select list has %d columns", i, len(out))
+			}
+			return out[i-1].field, nil
+		}
+	}
+	if ref := n.GetColumnRef(); ref != nil && len(ref.Fields) == 1 {
+		name := strs(ref.Fields)[0]
+		for _, c := range out {
+			if c.name == name {
+				return c.field, nil
+			}
+		}
+	}
+	if distinct {
+		return "", b.errorf(n, "with SELECT DISTINCT, ORDER BY takes the select list's columns")
+	}
+	e, err := b.expr(n, sc)
+	if err != nil {
+		return "", err
+	}
+	if col, ok := plainColumn(e); ok {
+		return col, nil
+	}
+	field := b.hidden("sort")
+	*f = (*f).WithColumn(field, e)
+	return field, nil
+}
+
+// intConst reads a non-negative integer constant (LIMIT's).
+func (b *binder) intConst(n *pg.Node, what string) (int, error) {
+	if c := n.GetAConst(); c != nil {
+		if iv, ok := c.Val.(*pg.A_Const_Ival); ok && iv.Ival.Ival >= 0 {
+			return int(iv.Ival.Ival), nil
+		}
+	}
+	if p := n.GetParamRef(); p != nil {
+		if v, err := b.param(p); err == nil {
+			switch v := v.(type) {
+			case int:
+				return v, nil
+			case int64:
+				return int(v), nil
+			}
+		}
+	}
+	return 0, b.errorf(n, "%s takes a non-negative integer", what)
+}
+
+// outputName is a result column's name: its alias, a column's own name,
+// a function's name, else ?column?, as PostgreSQL names them.
+func outputName(rt *pg.ResTarget) string {
+	if rt.Name != "" {
+		return rt.Name
+	}
+	switch v := rt.Val.Node.(type) {
+	case *pg.Node_ColumnRef:
+		if s := strs(v.ColumnRef.Fields); len(s) > 0 {
+			return s[len(s)-1]
+		}
+	case *pg.Node_FuncCall:
+		if s := strs(v.FuncCall.Funcname); len(s) > 0 {
+			return s[len(s)-1]
+		}
+	case *pg.Node_TypeCast:
+		return outputName(&pg.ResTarget{Val: v.TypeCast.Arg})
+	}
+	return "?column?"
+}
+
+// splitAnd splits a predicate at its top-level ANDs.
+func splitAnd(n *pg.Node) []*pg.Node {
+	if be := n.GetBoolExpr(); be != nil && be.Boolop == pg.BoolExprType_AND_EXPR {
+		var out []*pg.Node
+		for _, a := range be.Args {
+			out = append(out, splitAnd(a)...)
+		}
+		return out
+	}
+	return []*pg.Node{n}
+}
+
+// from binds the FROM list; tables listed apart are joined by the
+// equalities between them among WHERE's conjuncts, which are taken out;
+// the rest are returned.
+func (b *binder) from(items []*pg.Node, conjuncts []*pg.Node) (*relation, []*pg.Node, error) {
+	if len(items) == 0 {
+		return nil, nil, fmt.Errorf("sql: a query without FROM is not supported yet")
+	}
+	var rels []*relation
+	for _, it := range items {
+		r, err := b.fromItem(it)
+		if err != nil {
+			return nil, nil, err
+		}
+		rels = append(rels, r)
+	}
+	acc := rels[0]
+	rest := rels[1:]
+	for len(rest) > 0 {
+		joined := false
+		for i, r := range rest {
+			var lk, rk []string
+			var left []*pg.Node
+			for _, c := range conjuncts {
+				if l, rr, ok := b.equiKeys(c, acc, r); ok {
+					lk, rk = append(lk, l), append(rk, rr)
+				} else {
+					left = append(left, c)
+				}
+			}
+			if len(lk) == 0 {
+				continue
+			}
+			var err error
+			if acc, err = b.join(acc, r, lk, rk, dataframe.Inner); err != nil {
+				return nil, nil, err
+			}
+			conjuncts = left
+			rest = append(rest[:i:i], rest[i+1:]...)
+			joined = true
+			break
+		}
+		if !joined {
+			return nil, nil, b.errorf(items[len(items)-len(rest)], "no equality in WHERE joins this table to the ones before it; cross joins are not supported yet")
+		}
+	}
+	return acc, conjuncts, nil
+}
+
+// equiKeys reports whether c is a = b between a column of left and one of
+// right, and their fields.
+func (b *binder) equiKeys(c *pg.Node, left, right *relation) (string, string, bool) {
+	ae := c.GetAExpr()
+	if ae == nil || ae.Kind != pg.A_Expr_Kind_AEXPR_OP || len(ae.Name) != 1 || strs(ae.Name)[0] != "=" {
+		return "", "", false
+	}
+	lref, rref := ae.Lexpr.GetColumnRef(), ae.Rexpr.GetColumnRef()
+	if lref == nil || rref == nil {
+		return "", "", false
+	}
+	lc1, err1 := left.resolve(strs(lref.Fields))
+	rc1, err2 := right.resolve(strs(rref.Fields))
+	if err1 == nil && err2 == nil {
+		return lc1.field, rc1.field, true
+	}
+	lc2, err1 := left.resolve(strs(rref.Fields))
+	rc2, err2 := right.resolve(strs(lref.Fields))
+	if err1 == nil && err2 == nil {
+		return lc2.field, rc2.field, true
+	}
+	return "", "", false
+}
+
+// join merges two relations on key fields; the right side's columns whose
+// fields the left has too are renamed table.name first.
+func (b *binder) join(left, right *relation, lk, rk []string, how dataframe.How) (*relation, error) {
+	have := map[string]bool{}
+	for _, c := range left.cols {
+		have[c.field] = true
+	}
+	renames := map[string]string{}
+	out := &relation{cols: append([]column(nil), left.cols...)}
+	for _, c := range right.cols {
+		if have[c.field] {
+			renames[c.field] = c.table + "." + c.name
+			c.field = renames[c.field]
+		}
+		out.cols = append(out.cols, c)
+	}
+	rf := right.frame
+	if len(renames) > 0 {
+		rf = rf.Rename(renames)
+		for i, k := range rk {
+			if r, ok := renames[k]; ok {
+				rk[i] = r
+			}
+		}
+	}
+	out.frame = left.frame.Merge(rf, dataframe.MergeOptions{How: how, LeftOn: lk, RightOn: rk})
+	return out, nil
+}
+
+// fromItem binds a table, a subquery in FROM or a JOIN.
+func (b *binder) fromItem(n *pg.Node) (*relation, error) {
+	switch v := n.Node.(type) {
+	case *pg.Node_RangeVar:
+		rv := v.RangeVar
+		f, ok := b.ctx.table(rv.Relname)
+		if !ok {
+			return nil, b.errorf(rv, "no table %q%s", rv.Relname, closeNames(rv.Relname, b.ctx.Tables()))
+		}
+		name := rv.Relname
+		if rv.Alias != nil {
+			name = rv.Alias.Aliasname
+		}
+		return tableRelation(name, f), nil
+	case *pg.Node_RangeSubselect:
+		rs := v.RangeSubselect
+		sub, err := b.selectStmt(rs.Subquery.GetSelectStmt())
+		if err != nil {
+			return nil, err
+		}
+		name := ""
+		if rs.Alias != nil {
+			name = rs.Alias.Aliasname
+			if cn := strs(rs.Alias.Colnames); len(cn) > 0 {
+				if len(cn) > len(sub.cols) {
+					return nil, b.errorf(n, "%d column names for a subquery of %d columns", len(cn), len(sub.cols))
+				}
+				renames := map[string]string{}
+				for i, c := range cn {
+					if sub.cols[i].field != c {
+						renames[sub.cols[i].field] = c
+					}
+					sub.cols[i].name, sub.cols[i].field = c, c
+				}
+				if len(renames) > 0 {
+					sub.frame = sub.frame.Rename(renames)
+				}
+			}
+		}
+		for i := range sub.cols {
+			sub.cols[i].table = name
+		}
+		return sub, nil
+	case *pg.Node_JoinExpr:
+		return b.joinExpr(v.JoinExpr)
+	}
+	return nil, b.errorf(n, "this kind of FROM item is not supported yet")
+}
+
+// joinExpr binds left JOIN right ON ... or USING (...).
+func (b *binder) joinExpr(j *pg.JoinExpr) (*relation, error) {
+	how, ok := map[pg.JoinType]dataframe.How{
+		pg.JoinType_JOIN_INNER: dataframe.Inner, pg.JoinType_JOIN_LEFT: dataframe.Left,
+		pg.JoinType_JOIN_RIGHT: dataframe.Right, pg.JoinType_JOIN_FULL: dataframe.Outer,
+	}[j.Jointype]
+	if !ok || j.IsNatural {
+		return nil, b.errorf(j.Larg, "this kind of join is not supported yet")
+	}
+	left, err := b.fromItem(j.Larg)
+	if err != nil {
+		return nil, err
+	}
+	right, err := b.fromItem(j.Rarg)
+	if err != nil {
+		return nil, err
+	}
+	var lk, rk []string
+	var rest []*pg.Node
+	if len(j.UsingClause) > 0 {
+		for _, name := range strs(j.UsingClause) {
+			l, err1 := left.resolve([]string{name})
+			r, err2 := right.resolve([]string{name})
+			if err1 != nil || err2 != nil {
+				return nil, b.errorf(j.Rarg, "USING (%s): both sides need the column", name)
+			}
+			lk, rk = append(lk, l.field), append(rk, r.field)
+		}
+	} else if j.Quals != nil {
+		for _, c := range splitAnd(j.Quals) {
+			if l, r, ok := b.equiKeys(c, left, right); ok {
+				lk, rk = append(lk, l), append(rk, r)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+	}
+	if len(lk) == 0 {
+		return nil, b.errorf(j.Quals, "a join needs an equality between its sides; cross joins are not supported yet")
+	}
+	if len(rest) > 0 {
+		if how != dataframe.Inner && how != dataframe.Left {
+			return nil, b.errorf(rest[0], "a %s join's condition may hold only equalities yet", strings.ToLower(string(how)))
+		}
+		// Conditions on the right side alone filter it first (for a left
+		// join, rows of the right that fail them find no match, as SQL's).
+		rs := &rowScope{b: b, rel: right}
+		for _, c := range rest {
+			pred, err := b.expr(c, rs)
+			if err != nil {
+				if how == dataframe.Inner {
+					return nil, b.errorf(c, "a join condition must be equalities or read the right side alone yet: %v", err)
+				}
+				return nil, err
+			}
+			right = &relation{frame: right.frame.Filter(pred), cols: right.cols}
+			rs.rel = right
+		}
+	}
+	return b.join(left, right, lk, rk, how)
+}
