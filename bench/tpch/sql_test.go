@@ -33,7 +33,7 @@ func sqlTexts(t *testing.T) map[string]string {
 }
 
 // sqlQueries are the texts the SQL front end binds so far.
-var sqlQueries = []string{"q1", "q3", "q5", "q6", "q7", "q8", "q9", "q10", "q12", "q13", "q14"}
+var sqlQueries = []string{"q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "q14", "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22"}
 
 // TestSQLAnswersSF1 runs TPC-H's own texts through the SQL front end on
 // the official SF1 data and checks every answer against TPC-H's.

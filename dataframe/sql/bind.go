@@ -15,6 +15,7 @@ type binder struct {
 	query string
 	args  []any
 	n     int // hidden columns made so far, for their names
+	ctes  map[string]*cte
 }
 
 // hidden is a name for a column the binder adds and drops again.

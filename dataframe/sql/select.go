@@ -2,7 +2,12 @@ package sql
 
 import (
 	"fmt"
+	"slices"
+
 	"strings"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
@@ -15,14 +20,19 @@ func (b *binder) selectStmt(s *pg.SelectStmt) (*relation, error) {
 	switch {
 	case s.Op != pg.SetOperation_SETOP_NONE:
 		return nil, b.errorf(s.Larg, "UNION, INTERSECT and EXCEPT are not supported yet")
-	case s.WithClause != nil:
-		return nil, errorAt(b.query, int(s.WithClause.Location), "WITH is not supported yet")
 	case len(s.ValuesLists) > 0:
 		return nil, b.errorf(s.ValuesLists[0], "VALUES is not supported yet")
 	case len(s.WindowClause) > 0:
 		return nil, b.errorf(s.WindowClause[0], "window functions are not supported yet")
 	case s.LimitOffset != nil:
 		return nil, b.errorf(s.LimitOffset, "OFFSET is not supported yet")
+	}
+	if s.WithClause != nil {
+		restore, err := b.with(s.WithClause)
+		if err != nil {
+			return nil, err
+		}
+		defer restore()
 	}
 	var conjuncts []*pg.Node
 	if s.WhereClause != nil {
@@ -33,16 +43,25 @@ func (b *binder) selectStmt(s *pg.SelectStmt) (*relation, error) {
 		return nil, err
 	}
 	rows := &rowScope{b: b, rel: from}
-	f := from.frame
+	var subs []*pg.Node
 	for _, c := range conjuncts {
+		if hasSubLink(c) {
+			subs = append(subs, c) // after the plain filters, which shrink what they join
+			continue
+		}
 		pred, err := b.expr(c, rows)
 		if err != nil {
 			return nil, err
 		}
-		f = f.Filter(pred)
+		from = &relation{frame: from.frame.Filter(pred), cols: from.cols}
+		rows.rel = from
 	}
-	from = &relation{frame: f, cols: from.cols}
-	rows.rel = from
+	for _, c := range subs {
+		if from, err = b.subqueryFilter(c, from, rows); err != nil {
+			return nil, err
+		}
+		rows.rel = from
+	}
 
 	var sc scope = rows
 	if len(s.GroupClause) > 0 || s.HavingClause != nil || hasAggregate(s) {
@@ -103,11 +122,21 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 		}
 	}
 	if s.HavingClause != nil {
-		pred, err := b.expr(s.HavingClause, sc.withFrame(f))
-		if err != nil {
-			return nil, err
+		for _, c := range splitAnd(s.HavingClause) {
+			if hasSubLink(c) {
+				rel, err := b.subqueryFilter(c, &relation{frame: f}, sc.withFrame(f))
+				if err != nil {
+					return nil, err
+				}
+				f = rel.frame
+				continue
+			}
+			pred, err := b.expr(c, sc.withFrame(f))
+			if err != nil {
+				return nil, err
+			}
+			f = f.Filter(pred)
 		}
-		f = f.Filter(pred)
 	}
 	if len(s.DistinctClause) > 0 {
 		if s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil {
@@ -239,16 +268,91 @@ func outputName(rt *pg.ResTarget) string {
 	return "?column?"
 }
 
-// splitAnd splits a predicate at its top-level ANDs.
+// splitAnd splits a predicate at its top-level ANDs; an OR whose every
+// branch holds the same conjunct has it taken out, as (a AND b) OR (a AND
+// c) is a AND (b OR c): TPC-H q19's join key, repeated in each branch,
+// then joins its tables.
 func splitAnd(n *pg.Node) []*pg.Node {
-	if be := n.GetBoolExpr(); be != nil && be.Boolop == pg.BoolExprType_AND_EXPR {
+	be := n.GetBoolExpr()
+	if be != nil && be.Boolop == pg.BoolExprType_AND_EXPR {
 		var out []*pg.Node
 		for _, a := range be.Args {
 			out = append(out, splitAnd(a)...)
 		}
 		return out
 	}
+	if be != nil && be.Boolop == pg.BoolExprType_OR_EXPR {
+		return factorOr(be)
+	}
 	return []*pg.Node{n}
+}
+
+// factorOr takes the conjuncts every branch of an OR shares out of it.
+func factorOr(be *pg.BoolExpr) []*pg.Node {
+	branches := make([][]*pg.Node, len(be.Args))
+	for i, a := range be.Args {
+		branches[i] = splitAnd(a)
+	}
+	var shared []*pg.Node
+	for _, c := range branches[0] {
+		key := canon(c)
+		inAll := true
+		for _, br := range branches[1:] {
+			if !slices.ContainsFunc(br, func(d *pg.Node) bool { return canon(d) == key }) {
+				inAll = false
+				break
+			}
+		}
+		if inAll {
+			shared = append(shared, c)
+		}
+	}
+	if len(shared) == 0 {
+		return []*pg.Node{{Node: &pg.Node_BoolExpr{BoolExpr: be}}}
+	}
+	keys := map[string]bool{}
+	for _, c := range shared {
+		keys[canon(c)] = true
+	}
+	var rest []*pg.Node
+	for _, br := range branches {
+		var kept []*pg.Node
+		for _, c := range br {
+			if !keys[canon(c)] {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) == 0 { // a branch that is the shared conjuncts alone: the OR holds
+			return shared
+		}
+		rest = append(rest, andOf(kept))
+	}
+	return append(shared, &pg.Node{Node: &pg.Node_BoolExpr{BoolExpr: &pg.BoolExpr{Boolop: pg.BoolExprType_OR_EXPR, Args: rest, Location: be.Location}}})
+}
+
+// canon is a node as text without its locations, to compare expressions.
+func canon(n *pg.Node) string {
+	c := proto.Clone(n)
+	clearLocations(c.ProtoReflect())
+	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(c)
+	return string(b)
+}
+
+func clearLocations(m protoreflect.Message) {
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Name() == "location":
+			m.Clear(fd)
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				clearLocations(l.Get(i).Message())
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			clearLocations(v.Message())
+		}
+		return true
+	})
 }
 
 // from binds the FROM list; tables listed apart are joined by the
@@ -357,13 +461,16 @@ func (b *binder) fromItem(n *pg.Node) (*relation, error) {
 	switch v := n.Node.(type) {
 	case *pg.Node_RangeVar:
 		rv := v.RangeVar
-		f, ok := b.ctx.table(rv.Relname)
-		if !ok {
-			return nil, b.errorf(rv, "no table %q%s", rv.Relname, closeNames(rv.Relname, b.ctx.Tables()))
-		}
 		name := rv.Relname
 		if rv.Alias != nil {
 			name = rv.Alias.Aliasname
+		}
+		if cte, ok := b.ctes[strings.ToLower(rv.Relname)]; ok {
+			return b.cteRelation(cte, name)
+		}
+		f, ok := b.ctx.table(rv.Relname)
+		if !ok {
+			return nil, b.errorf(rv, "no table %q%s", rv.Relname, closeNames(rv.Relname, b.ctx.Tables()))
 		}
 		return tableRelation(name, f), nil
 	case *pg.Node_RangeSubselect:
@@ -373,28 +480,11 @@ func (b *binder) fromItem(n *pg.Node) (*relation, error) {
 			return nil, err
 		}
 		name := ""
+		var colnames []string
 		if rs.Alias != nil {
-			name = rs.Alias.Aliasname
-			if cn := strs(rs.Alias.Colnames); len(cn) > 0 {
-				if len(cn) > len(sub.cols) {
-					return nil, b.errorf(n, "%d column names for a subquery of %d columns", len(cn), len(sub.cols))
-				}
-				renames := map[string]string{}
-				for i, c := range cn {
-					if sub.cols[i].field != c {
-						renames[sub.cols[i].field] = c
-					}
-					sub.cols[i].name, sub.cols[i].field = c, c
-				}
-				if len(renames) > 0 {
-					sub.frame = sub.frame.Rename(renames)
-				}
-			}
+			name, colnames = rs.Alias.Aliasname, strs(rs.Alias.Colnames)
 		}
-		for i := range sub.cols {
-			sub.cols[i].table = name
-		}
-		return sub, nil
+		return b.named(n, sub, name, colnames)
 	case *pg.Node_JoinExpr:
 		return b.joinExpr(v.JoinExpr)
 	}
@@ -461,4 +551,65 @@ func (b *binder) joinExpr(j *pg.JoinExpr) (*relation, error) {
 		}
 	}
 	return b.join(left, right, lk, rk, how)
+}
+
+// named is a subquery's result as a table of FROM: its columns take the
+// table's name, and the names given (a prefix of them may be renamed).
+func (b *binder) named(n any, sub *relation, table string, colnames []string) (*relation, error) {
+	if len(colnames) > len(sub.cols) {
+		return nil, b.errorf(n, "%d column names for a subquery of %d columns", len(colnames), len(sub.cols))
+	}
+	renames := map[string]string{}
+	for i, c := range colnames {
+		if sub.cols[i].field != c {
+			renames[sub.cols[i].field] = c
+		}
+		sub.cols[i].name, sub.cols[i].field = c, c
+	}
+	if len(renames) > 0 {
+		sub.frame = sub.frame.Rename(renames)
+	}
+	for i := range sub.cols {
+		sub.cols[i].table = table
+	}
+	return sub, nil
+}
+
+// cte is a common table expression of WITH.
+type cte struct {
+	def      *pg.CommonTableExpr
+	colnames []string
+}
+
+// with makes WITH's tables visible to the query, and returns a function
+// that hides them again (a nested WITH shadows an outer one of its name).
+func (b *binder) with(w *pg.WithClause) (restore func(), err error) {
+	if w.Recursive {
+		return nil, errorAt(b.query, int(w.Location), "WITH RECURSIVE is not supported yet")
+	}
+	saved := b.ctes
+	b.ctes = make(map[string]*cte, len(saved)+len(w.Ctes))
+	for k, v := range saved {
+		b.ctes[k] = v
+	}
+	for _, n := range w.Ctes {
+		c := n.GetCommonTableExpr()
+		if c.Ctequery.GetSelectStmt() == nil {
+			b.ctes = saved
+			return nil, b.errorf(c, "WITH %s: only a SELECT may define it", c.Ctename)
+		}
+		b.ctes[strings.ToLower(c.Ctename)] = &cte{def: c, colnames: strs(c.Aliascolnames)}
+	}
+	return func() { b.ctes = saved }, nil
+}
+
+// cteRelation binds a WITH table where FROM names it: each use binds its
+// query again, to the same plan (equal steps have equal keys, so the
+// cluster computes it once per query).
+func (b *binder) cteRelation(c *cte, name string) (*relation, error) {
+	sub, err := b.selectStmt(c.def.Ctequery.GetSelectStmt())
+	if err != nil {
+		return nil, err
+	}
+	return b.named(c.def, sub, name, c.colnames)
 }

@@ -1,0 +1,263 @@
+package sql
+
+import (
+	"fmt"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// Subqueries become joins, as DuckDB and Spark decorrelate them: EXISTS
+// and IN a semi join, NOT EXISTS and NOT IN an anti join, a comparison
+// with a scalar subquery a join with the subquery's value (grouped by the
+// columns it is correlated on, where it is) and a filter. A correlated
+// subquery may tie its rows to the outer ones by equalities only.
+
+// hasSubLink reports whether n holds a subquery (outside nested ones).
+func hasSubLink(n *pg.Node) bool {
+	if n == nil || n.Node == nil {
+		return false
+	}
+	if n.GetSubLink() != nil {
+		return true
+	}
+	for _, c := range children(n) {
+		if hasSubLink(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// subqueryFilter applies a WHERE or HAVING conjunct that holds a subquery
+// to the relation rel, bound in scope sc (rel's rows, or its groups).
+func (b *binder) subqueryFilter(c *pg.Node, rel *relation, sc scope) (*relation, error) {
+	negated := false
+	inner := c
+	if be := c.GetBoolExpr(); be != nil && be.Boolop == pg.BoolExprType_NOT_EXPR {
+		negated, inner = true, be.Args[0]
+	}
+	if sl := inner.GetSubLink(); sl != nil {
+		sub := sl.Subselect.GetSelectStmt()
+		switch sl.SubLinkType {
+		case pg.SubLinkType_EXISTS_SUBLINK:
+			return b.exists(inner, sub, rel, negated)
+		case pg.SubLinkType_ANY_SUBLINK:
+			if op := strs(sl.OperName); len(op) > 0 && op[0] != "=" {
+				break
+			}
+			return b.in(inner, sl, sub, rel, sc, negated)
+		}
+	}
+	if ae := c.GetAExpr(); ae != nil && ae.Kind == pg.A_Expr_Kind_AEXPR_OP {
+		if sl := ae.Rexpr.GetSubLink(); sl != nil && sl.SubLinkType == pg.SubLinkType_EXPR_SUBLINK {
+			return b.compareScalar(c, ae, sl.Subselect.GetSelectStmt(), rel, sc)
+		}
+	}
+	return nil, b.errorf(c, "this use of a subquery is not supported yet (EXISTS, IN and comparisons with a scalar subquery are)")
+}
+
+// correlation is a subquery's tie to the outer rows: pairs of an outer
+// column's field and an inner column, equal.
+type correlation struct {
+	outer []string
+	inner []column
+}
+
+// correlate binds a subquery's FROM and takes the equalities between its
+// columns and outer ones out of its WHERE; the rest must read its own
+// columns alone. It returns the subquery with those equalities removed.
+func (b *binder) correlate(sub *pg.SelectStmt, outer *relation) (*pg.SelectStmt, correlation, error) {
+	var corr correlation
+	if sub.WhereClause == nil {
+		return sub, corr, nil
+	}
+	conjuncts := splitAnd(sub.WhereClause)
+	innerFrom, _, err := b.from(sub.FromClause, conjuncts) // to resolve names; joined again when bound
+	if err != nil {
+		return nil, corr, err
+	}
+	var rest []*pg.Node
+	for _, c := range conjuncts {
+		if o, i, ok := b.correlationKey(c, outer, innerFrom); ok {
+			corr.outer, corr.inner = append(corr.outer, o), append(corr.inner, i)
+			continue
+		}
+		rest = append(rest, c)
+	}
+	out := proto.Clone(sub).(*pg.SelectStmt)
+	out.WhereClause = andOf(rest)
+	return out, corr, nil
+}
+
+// correlationKey reports whether c is inner = outer, a column that
+// resolves within the subquery against one that resolves outside it only
+// (names resolve in the innermost scope first).
+func (b *binder) correlationKey(c *pg.Node, outer, inner *relation) (string, column, bool) {
+	ae := c.GetAExpr()
+	if ae == nil || ae.Kind != pg.A_Expr_Kind_AEXPR_OP || len(strs(ae.Name)) != 1 || strs(ae.Name)[0] != "=" {
+		return "", column{}, false
+	}
+	l, r := ae.Lexpr.GetColumnRef(), ae.Rexpr.GetColumnRef()
+	if l == nil || r == nil {
+		return "", column{}, false
+	}
+	try := func(in, out *pg.ColumnRef) (string, column, bool) {
+		ic, err := inner.resolve(strs(in.Fields))
+		if err != nil {
+			return "", column{}, false
+		}
+		if _, err := inner.resolve(strs(out.Fields)); err == nil {
+			return "", column{}, false // both inner: not a correlation
+		}
+		oc, err := outer.resolve(strs(out.Fields))
+		if err != nil {
+			return "", column{}, false
+		}
+		return oc.field, ic, true
+	}
+	if o, i, ok := try(l, r); ok {
+		return o, i, true
+	}
+	return try(r, l)
+}
+
+func andOf(ns []*pg.Node) *pg.Node {
+	switch len(ns) {
+	case 0:
+		return nil
+	case 1:
+		return ns[0]
+	}
+	return &pg.Node{Node: &pg.Node_BoolExpr{BoolExpr: &pg.BoolExpr{Boolop: pg.BoolExprType_AND_EXPR, Args: ns, Location: -1}}}
+}
+
+// ref is a column reference node to c.
+func ref(c column) *pg.Node {
+	fields := []*pg.Node{pg.MakeStrNode(c.name)}
+	if c.table != "" {
+		fields = append([]*pg.Node{pg.MakeStrNode(c.table)}, fields...)
+	}
+	return &pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: &pg.ColumnRef{Fields: fields, Location: -1}}}
+}
+
+// keyed is sub with the correlated inner columns first in its select list
+// (named __sql_corr0...), grouped by them where group is set.
+func (b *binder) keyed(sub *pg.SelectStmt, corr correlation, group bool) (*pg.SelectStmt, []string) {
+	out := proto.Clone(sub).(*pg.SelectStmt)
+	var targets, groups []*pg.Node
+	names := make([]string, len(corr.inner))
+	for i, c := range corr.inner {
+		names[i] = fmt.Sprintf("__sql_corr%d", i)
+		targets = append(targets, &pg.Node{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{Name: names[i], Val: ref(c), Location: -1}}})
+		groups = append(groups, ref(c))
+	}
+	out.TargetList = append(targets, sub.TargetList...)
+	if group {
+		out.GroupClause = append(groups, sub.GroupClause...)
+	}
+	return out, names
+}
+
+// exists is [NOT] EXISTS (subquery): a semi (anti) join on the
+// correlation's equalities.
+func (b *binder) exists(n *pg.Node, sub *pg.SelectStmt, rel *relation, negated bool) (*relation, error) {
+	sub, corr, err := b.correlate(sub, rel)
+	if err != nil {
+		return nil, err
+	}
+	if len(corr.outer) == 0 {
+		return nil, b.errorf(n, "EXISTS over a subquery not tied to the outer rows by an equality is not supported yet")
+	}
+	k, names := b.keyed(sub, corr, false)
+	k.TargetList = k.TargetList[:len(names)] // the keys alone
+	inner, err := b.selectStmt(k)
+	if err != nil {
+		return nil, err
+	}
+	how := dataframe.Semi
+	if negated {
+		how = dataframe.Anti
+	}
+	return &relation{frame: rel.frame.Merge(inner.frame, dataframe.MergeOptions{How: how, LeftOn: corr.outer, RightOn: names}), cols: rel.cols}, nil
+}
+
+// in is x [NOT] IN (subquery) of one column: a semi (anti) join. NOT IN
+// over a subquery with a null gives no rows in SQL; here the null is
+// ignored (the anti join keeps rows whose x matches nothing).
+func (b *binder) in(n *pg.Node, sl *pg.SubLink, sub *pg.SelectStmt, rel *relation, sc scope, negated bool) (*relation, error) {
+	sub, corr, err := b.correlate(sub, rel)
+	if err != nil {
+		return nil, err
+	}
+	k, names := b.keyed(sub, corr, false)
+	inner, err := b.selectStmt(k)
+	if err != nil {
+		return nil, err
+	}
+	if len(inner.cols) != len(names)+1 {
+		return nil, b.errorf(n, "an IN subquery must give one column, not %d", len(inner.cols)-len(names))
+	}
+	x, err := b.expr(sl.Testexpr, sc)
+	if err != nil {
+		return nil, err
+	}
+	f := rel.frame
+	field, ok := plainColumn(x)
+	if !ok {
+		field = b.hidden("in")
+		f = f.WithColumn(field, x)
+	}
+	how := dataframe.Semi
+	if negated {
+		how = dataframe.Anti
+	}
+	out := f.Merge(inner.frame, dataframe.MergeOptions{How: how,
+		LeftOn: append(append([]string(nil), corr.outer...), field), RightOn: append(names, inner.cols[len(names)].field)})
+	if !ok {
+		out = out.Drop(field)
+	}
+	return &relation{frame: out, cols: rel.cols}, nil
+}
+
+// compareScalar is lhs op (scalar subquery): the subquery's value joined
+// to each row (by the correlation's columns, the subquery grouped by
+// them; by a constant where it is not correlated), compared, dropped.
+func (b *binder) compareScalar(n *pg.Node, ae *pg.A_Expr, sub *pg.SelectStmt, rel *relation, sc scope) (*relation, error) {
+	sub, corr, err := b.correlate(sub, rel)
+	if err != nil {
+		return nil, err
+	}
+	if len(sub.TargetList) != 1 {
+		return nil, b.errorf(n, "a scalar subquery must give one column, not %d", len(sub.TargetList))
+	}
+	k, names := b.keyed(sub, corr, true)
+	inner, err := b.selectStmt(k)
+	if err != nil {
+		return nil, err
+	}
+	value := inner.cols[len(names)].field
+	renamed := b.hidden("scalar")
+	right := inner.frame.Rename(map[string]string{value: renamed})
+	left := rel.frame
+	lk, rk := corr.outer, names
+	if len(names) == 0 { // one value for every row: joined on a constant
+		one := b.hidden("one")
+		left, right = left.WithColumn(one, dataframe.Lit(int64(1))), right.WithColumn(one, dataframe.Lit(int64(1)))
+		lk, rk = []string{one}, []string{one}
+	}
+	joined := left.Merge(right, dataframe.MergeOptions{LeftOn: lk, RightOn: rk})
+	op := strs(ae.Name)[0]
+	fn, ok := binaryOps[op]
+	if !ok {
+		return nil, b.errorf(n, "operator %s is not supported yet", op)
+	}
+	lhs, err := b.expr(ae.Lexpr, sc.withFrame(joined))
+	if err != nil {
+		return nil, err
+	}
+	keep := joined.Filter(fn(lhs, dataframe.Col(renamed))).Select(rel.frame.Columns()...)
+	return &relation{frame: keep, cols: rel.cols}, nil
+}
