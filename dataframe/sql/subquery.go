@@ -64,6 +64,17 @@ func (b *binder) subqueryFilter(c *pg.Node, rel *relation, sc scope) (*relation,
 type correlation struct {
 	outer []string
 	inner []column
+	// residual are conditions inner op outer other than equality, which
+	// EXISTS takes (one of them) by the inner column's extremes per key.
+	residual []residual
+}
+
+// residual is inner op outer, op one of <>, <, <=, >, >=.
+type residual struct {
+	n     *pg.Node
+	inner column
+	op    string
+	outer string // field
 }
 
 // correlate binds a subquery's FROM and takes the equalities between its
@@ -81,8 +92,12 @@ func (b *binder) correlate(sub *pg.SelectStmt, outer *relation) (*pg.SelectStmt,
 	}
 	var rest []*pg.Node
 	for _, c := range conjuncts {
-		if o, i, ok := b.correlationKey(c, outer, innerFrom); ok {
-			corr.outer, corr.inner = append(corr.outer, o), append(corr.inner, i)
+		if o, i, op, ok := b.correlationKey(c, outer, innerFrom); ok {
+			if op == "=" {
+				corr.outer, corr.inner = append(corr.outer, o), append(corr.inner, i)
+			} else {
+				corr.residual = append(corr.residual, residual{n: c, inner: i, op: op, outer: o})
+			}
 			continue
 		}
 		rest = append(rest, c)
@@ -92,17 +107,25 @@ func (b *binder) correlate(sub *pg.SelectStmt, outer *relation) (*pg.SelectStmt,
 	return out, corr, nil
 }
 
-// correlationKey reports whether c is inner = outer, a column that
-// resolves within the subquery against one that resolves outside it only
-// (names resolve in the innermost scope first).
-func (b *binder) correlationKey(c *pg.Node, outer, inner *relation) (string, column, bool) {
+// flipped is the operator with its operands swapped.
+var flipped = map[string]string{"=": "=", "<>": "<>", "!=": "<>", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+// correlationKey reports whether c compares an inner column with an outer
+// one: a column that resolves within the subquery against one that
+// resolves outside it only (names resolve in the innermost scope first),
+// and the operator as inner op outer.
+func (b *binder) correlationKey(c *pg.Node, outer, inner *relation) (string, column, string, bool) {
 	ae := c.GetAExpr()
-	if ae == nil || ae.Kind != pg.A_Expr_Kind_AEXPR_OP || len(strs(ae.Name)) != 1 || strs(ae.Name)[0] != "=" {
-		return "", column{}, false
+	if ae == nil || ae.Kind != pg.A_Expr_Kind_AEXPR_OP || len(strs(ae.Name)) != 1 {
+		return "", column{}, "", false
+	}
+	op := strs(ae.Name)[0]
+	if _, ok := flipped[op]; !ok {
+		return "", column{}, "", false
 	}
 	l, r := ae.Lexpr.GetColumnRef(), ae.Rexpr.GetColumnRef()
 	if l == nil || r == nil {
-		return "", column{}, false
+		return "", column{}, "", false
 	}
 	try := func(in, out *pg.ColumnRef) (string, column, bool) {
 		ic, err := inner.resolve(strs(in.Fields))
@@ -119,9 +142,10 @@ func (b *binder) correlationKey(c *pg.Node, outer, inner *relation) (string, col
 		return oc.field, ic, true
 	}
 	if o, i, ok := try(l, r); ok {
-		return o, i, true
+		return o, i, flipped[flipped[op]], true
 	}
-	return try(r, l)
+	o, i, ok := try(r, l)
+	return o, i, flipped[op], ok
 }
 
 func andOf(ns []*pg.Node) *pg.Node {
@@ -171,6 +195,13 @@ func (b *binder) exists(n *pg.Node, sub *pg.SelectStmt, rel *relation, negated b
 	if len(corr.outer) == 0 {
 		return nil, b.errorf(n, "EXISTS over a subquery not tied to the outer rows by an equality is not supported yet")
 	}
+	switch len(corr.residual) {
+	case 0:
+	case 1:
+		return b.existsBeyond(sub, corr, rel, negated)
+	default:
+		return nil, b.errorf(corr.residual[1].n, "EXISTS tied to the outer rows by more than one inequality is not supported yet")
+	}
 	k, names := b.keyed(sub, corr, false)
 	k.TargetList = k.TargetList[:len(names)] // the keys alone
 	inner, err := b.selectStmt(k)
@@ -191,6 +222,9 @@ func (b *binder) in(n *pg.Node, sl *pg.SubLink, sub *pg.SelectStmt, rel *relatio
 	sub, corr, err := b.correlate(sub, rel)
 	if err != nil {
 		return nil, err
+	}
+	if len(corr.residual) > 0 {
+		return nil, b.errorf(corr.residual[0].n, "an IN subquery tied to the outer rows by an inequality is not supported yet")
 	}
 	k, names := b.keyed(sub, corr, false)
 	inner, err := b.selectStmt(k)
@@ -230,6 +264,9 @@ func (b *binder) compareScalar(n *pg.Node, ae *pg.A_Expr, sub *pg.SelectStmt, re
 	if err != nil {
 		return nil, err
 	}
+	if len(corr.residual) > 0 {
+		return nil, b.errorf(corr.residual[0].n, "a scalar subquery tied to the outer rows by an inequality is not supported yet")
+	}
 	if len(sub.TargetList) != 1 {
 		return nil, b.errorf(n, "a scalar subquery must give one column, not %d", len(sub.TargetList))
 	}
@@ -260,4 +297,46 @@ func (b *binder) compareScalar(n *pg.Node, ae *pg.A_Expr, sub *pg.SelectStmt, re
 	}
 	keep := joined.Filter(fn(lhs, dataframe.Col(renamed))).Select(rel.frame.Columns()...)
 	return &relation{frame: keep, cols: rel.cols}, nil
+}
+
+// existsBeyond is [NOT] EXISTS over rows tied by equalities and one
+// inequality, inner op outer: such a row exists where the inner column's
+// least or greatest value among the rows of the keys satisfies it (for <>,
+// where either differs from the outer value), so the subquery becomes
+// those extremes grouped by the keys, joined (left, for NOT EXISTS) and
+// tested. TPC-H q21's "another supplier of the same order".
+func (b *binder) existsBeyond(sub *pg.SelectStmt, corr correlation, rel *relation, negated bool) (*relation, error) {
+	r := corr.residual[0]
+	k, names := b.keyed(sub, corr, true)
+	lo, hi := b.hidden("min"), b.hidden("max")
+	extreme := func(fn, name string) *pg.Node {
+		call := pg.MakeFuncCallNode([]*pg.Node{pg.MakeStrNode(fn)}, []*pg.Node{ref(r.inner)}, -1)
+		return pg.MakeResTargetNodeWithNameAndVal(name, call, -1)
+	}
+	k.TargetList = append(k.TargetList[:len(names):len(names)], extreme("min", lo), extreme("max", hi))
+	inner, err := b.selectStmt(k)
+	if err != nil {
+		return nil, err
+	}
+	v := dataframe.Col(r.outer)
+	minV, maxV := dataframe.Col(lo), dataframe.Col(hi)
+	var holds dataframe.Expr
+	switch r.op {
+	case "<>":
+		holds = minV.Ne(v).Or(maxV.Ne(v))
+	case "<":
+		holds = minV.Lt(v)
+	case "<=":
+		holds = minV.Le(v)
+	case ">":
+		holds = maxV.Gt(v)
+	case ">=":
+		holds = maxV.Ge(v)
+	}
+	how := dataframe.Inner
+	if negated {
+		how, holds = dataframe.Left, dataframe.Coalesce(holds, false).Not()
+	}
+	joined := rel.frame.Merge(inner.frame, dataframe.MergeOptions{How: how, LeftOn: corr.outer, RightOn: names})
+	return &relation{frame: joined.Filter(holds).Select(rel.frame.Columns()...), cols: rel.cols}, nil
 }
