@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/dataframe/sql"
 	"github.com/duskdata/dusk/gpu"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/progress"
@@ -232,7 +233,9 @@ type Client struct {
 	streamNext uint64    // the task record TaskStream returns next
 	progress   io.Writer // Progress: where waits draw their progress
 	maxTasks   int       // MaxTasks; 0: no limit
-	maxWorkers int       // MaxWorkers; 0: no limit
+	sqlOnce    sync.Once
+	sql        *sql.Context // the tables SQL queries name (Register)
+	maxWorkers int          // MaxWorkers; 0: no limit
 }
 
 // keyState is what the client knows of a key it wants.

@@ -15,11 +15,12 @@ import (
 
 	"github.com/duskdata/dusk/bench/tpch"
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/dataframe/sql"
 	"github.com/duskdata/dusk/io/storage"
 )
 
 const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
-       dusk bench tpch --data DIR [--queries q1,q5] [--persist] [--json FILE] [--answers OUTDIR]
+       dusk bench tpch --data DIR [--queries q1,q5] [--persist] [--sql] [--json FILE] [--answers OUTDIR]
        dusk bench tpch --scan --data DIR
 
   gen tpch  the eight TPC-H tables at scale factor N (1, 10, ..., or below 1
@@ -30,6 +31,8 @@ const tpchUsage = `usage: dusk bench gen tpch --sf N --data DIR
             DIR's files (either layout; money DOUBLE or DECIMAL); with
             --persist the tables are read into the workers' memory first,
             timed as "load". --answers writes each answer as OUTDIR/qNN.csv
+  --sql     the queries as TPC-H's own texts (bench/tpch/duckdb/queries.sql)
+            through the SQL front end, in place of their dataframe versions
   --scan    instead of the queries, each of seven kinds of lineitem column
             read alone and summed (a date's or string's maximum), twice:
             the rate is the column's compressed bytes in the files a second
@@ -47,7 +50,7 @@ func addGenTPCHFlags(fs *flag.FlagSet) (sf, dir *string) {
 // tpchFlags are the flags of `dusk bench tpch` beside the run flags.
 type tpchFlags struct {
 	dir, queries, answers *string
-	persist, scan         *bool
+	persist, scan, sql    *bool
 }
 
 func addTPCHFlags(fs *flag.FlagSet) tpchFlags {
@@ -57,6 +60,7 @@ func addTPCHFlags(fs *flag.FlagSet) tpchFlags {
 		persist: fs.Bool("persist", false, "read the tables into the workers' memory first"),
 		answers: fs.String("answers", "", "directory to write each query's answer to, as qNN.csv"),
 		scan:    fs.Bool("scan", false, "time a scan of each kind of lineitem column instead of the queries"),
+		sql:     fs.Bool("sql", false, "run TPC-H's own query texts through the SQL front end"),
 	}
 }
 
@@ -137,9 +141,13 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 		r.report(Result{Question: "load", Run: 1, Seconds: secs, Rows: rows, PeakRSSBytes: peakRSS(), CPU: use})
 		tables = loaded
 	}
+	var sc *sql.Context // nil: the dataframe versions
+	if *tf.sql {
+		sc = tables.SQL()
+	}
 	var totals [2]float64
 	for _, id := range ids {
-		secs, err := r.tpchQuery(tpch.QueryNamed(id), tables, *answers)
+		secs, err := r.tpchQuery(tpch.QueryNamed(id), tables, sc, *answers)
 		if err != nil {
 			return errors.Join(err, r.err)
 		}
@@ -157,14 +165,14 @@ func runTPCH(ctx context.Context, args []string, stdout, stderr io.Writer, conne
 // (a scalar subquery is computed then) to its answer in this process.
 // The first run's answer is written to answers, when given. It returns the
 // two runs' seconds.
-func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, answers string) ([2]float64, error) {
+func (r *runner) tpchQuery(q *tpch.Query, t *tpch.Tables, sc *sql.Context, answers string) ([2]float64, error) {
 	var seconds [2]float64
 	for run := 1; run <= 2; run++ {
 		r.step(q.ID, run)
 		resetPeakRSS()
 		cpu := startCPU(r.cores)
 		start := time.Now()
-		tab, err := r.tpchRun(q, t)
+		tab, err := r.tpchRun(q, t, sc)
 		use := cpu.finish()
 		if err != nil {
 			return seconds, fmt.Errorf("tpch %s run %d: %w", q.ID, run, err)
@@ -210,11 +218,21 @@ func (r *runner) tpchScans(t *tpch.Tables, dir string) error {
 	return r.err
 }
 
-// tpchRun builds q's frames over t and computes its answer.
-func (r *runner) tpchRun(q *tpch.Query, t *tpch.Tables) (*dataframe.Table, error) {
-	f, err := q.Build(r.ctx, t)
-	if err != nil {
-		return nil, err
+// tpchRun builds q's frames over t, from its SQL text where sc is given
+// (parsing and binding timed with the run), and computes its answer.
+func (r *runner) tpchRun(q *tpch.Query, t *tpch.Tables, sc *sql.Context) (*dataframe.Table, error) {
+	var f *dataframe.Frame
+	if sc != nil {
+		text, err := tpch.SQLText(q.ID)
+		if err != nil {
+			return nil, err
+		}
+		f = sc.Query(text)
+	} else {
+		var err error
+		if f, err = q.Build(r.ctx, t); err != nil {
+			return nil, err
+		}
 	}
 	return f.Compute(r.ctx)
 }

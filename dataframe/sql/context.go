@@ -77,6 +77,20 @@ func (c *Context) bind(query string, args []any) (*dataframe.Frame, error) {
 	}
 	b := &binder{ctx: c, query: query, args: args}
 	stmt := tree.Stmts[0].Stmt
+	if ex := stmt.GetExplainStmt(); ex != nil {
+		if len(ex.Options) > 0 {
+			return nil, b.errorf(ex.Options[0], "EXPLAIN takes no options yet")
+		}
+		sel := ex.Query.GetSelectStmt()
+		if sel == nil {
+			return nil, b.errorf(ex.Query, "only SELECT queries can be explained yet")
+		}
+		out, err := b.selectStmt(sel)
+		if err != nil {
+			return nil, err
+		}
+		return explained(out.frame), nil
+	}
 	sel := stmt.GetSelectStmt()
 	if sel == nil {
 		return nil, b.errorf(stmt, "only SELECT queries are supported yet")
@@ -86,4 +100,17 @@ func (c *Context) bind(query string, args []any) (*dataframe.Frame, error) {
 		return nil, err
 	}
 	return out.frame, nil
+}
+
+// explained is a frame of one column, explain, holding f's plan (as
+// Explain writes it) a line a row.
+func explained(f *dataframe.Frame) *dataframe.Frame {
+	type line struct {
+		Explain string `dusk:"explain"`
+	}
+	var rows []line
+	for _, l := range strings.Split(strings.TrimRight(f.Explain(), "\n"), "\n") {
+		rows = append(rows, line{l})
+	}
+	return dataframe.FromRecords(rows, 1)
 }

@@ -487,6 +487,8 @@ func (b *binder) fromItem(n *pg.Node) (*relation, error) {
 		return b.named(n, sub, name, colnames)
 	case *pg.Node_JoinExpr:
 		return b.joinExpr(v.JoinExpr)
+	case *pg.Node_RangeFunction:
+		return b.tableFunction(n, v.RangeFunction)
 	}
 	return nil, b.errorf(n, "this kind of FROM item is not supported yet")
 }
@@ -612,4 +614,52 @@ func (b *binder) cteRelation(c *cte, name string) (*relation, error) {
 		return nil, err
 	}
 	return b.named(c.def, sub, name, c.colnames)
+}
+
+// tableFunctions read files as tables in FROM, as DuckDB's: the pattern
+// takes the readers' globs, object stores and hive directories.
+var tableFunctions = map[string]func(pattern string) *dataframe.Frame{
+	"read_parquet":  func(p string) *dataframe.Frame { return dataframe.ReadParquet(p) },
+	"read_csv":      func(p string) *dataframe.Frame { return dataframe.ReadCSV(p) },
+	"read_csv_auto": func(p string) *dataframe.Frame { return dataframe.ReadCSV(p) },
+	"read_json":     func(p string) *dataframe.Frame { return dataframe.ReadJSON(p) },
+	"read_avro":     func(p string) *dataframe.Frame { return dataframe.ReadAvro(p) },
+}
+
+// tableFunction binds read_parquet('path') and its kin in FROM.
+func (b *binder) tableFunction(n *pg.Node, rf *pg.RangeFunction) (*relation, error) {
+	if len(rf.Functions) != 1 || rf.Lateral || rf.Ordinality {
+		return nil, b.errorf(n, "this kind of table function is not supported yet")
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) == 0 || items[0].GetFuncCall() == nil {
+		return nil, b.errorf(n, "this kind of table function is not supported yet")
+	}
+	fc := items[0].GetFuncCall()
+	name := funcName(fc)
+	read, ok := tableFunctions[name]
+	if !ok {
+		var names []string
+		for k := range tableFunctions {
+			names = append(names, k)
+		}
+		return nil, b.errorf(items[0], "no table function %s%s", name, closeNames(name, names))
+	}
+	if len(fc.Args) != 1 {
+		return nil, b.errorf(items[0], "%s takes one argument, the files' path or pattern", name)
+	}
+	pattern, ok := b.stringConst(fc.Args[0])
+	if !ok {
+		return nil, b.errorf(fc.Args[0], "%s takes a string", name)
+	}
+	f := read(pattern)
+	if err := f.Err(); err != nil {
+		return nil, b.errorf(items[0], "%v", err)
+	}
+	table := name
+	var colnames []string
+	if rf.Alias != nil {
+		table, colnames = rf.Alias.Aliasname, strs(rf.Alias.Colnames)
+	}
+	return b.named(n, tableRelation(table, f), table, colnames)
 }
