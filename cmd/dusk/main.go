@@ -1,5 +1,6 @@
 // Command dusk runs the processes of a Dusk cluster: a scheduler, and
-// workers that join it; and `dusk bench`, the benchmark suite. See `dusk -h`.
+// workers that join it; `dusk sql`, a SQL shell; and `dusk bench`, the
+// benchmark suite. See `dusk -h`.
 //
 // Must never import: examples, cmd/dusktest, collections/testcluster or
 // internal/s3test: the command ships no test helper.
@@ -21,6 +22,8 @@ import (
 func main() {
 	daemon.AddCommand(daemon.Command{Name: "bench", Synopsis: "SUITE [--rows 1e7] [--data DIR] ...",
 		About: "the benchmarks: " + strings.Join(bench.Suites(), ", ") + " (dusk bench -h)", Run: runBench})
+	daemon.AddCommand(daemon.Command{Name: "sql", Synopsis: "[--table NAME=PATH] [-c QUERY | -f FILE] [--format table|csv|json|parquet]",
+		About: "run SQL on the local cluster or the scheduler's: a shell, or the statements given", Run: runSQL})
 	dusk.Main()
 }
 
