@@ -49,3 +49,26 @@ func TestSQLAnswersSF1(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSQLPlan times parsing and binding each of TPC-H's texts over
+// the SF1 tables (the plan's nodes made; nothing runs).
+func BenchmarkSQLPlan(b *testing.B) {
+	tables, err := tpch.Open(sf1(&testing.T{}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := tables.SQL()
+	for _, q := range tpch.Queries {
+		text, err := tpch.SQLText(q.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(q.ID, func(b *testing.B) {
+			for b.Loop() {
+				if err := sc.Query(text).Err(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

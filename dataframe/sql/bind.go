@@ -70,9 +70,21 @@ func (r *relation) resolve(parts []string) (column, error) {
 		if table != "" && !r.hasTable(table) {
 			return column{}, fmt.Errorf("no table %q in FROM", table)
 		}
-		return column{}, fmt.Errorf("no column %q%s", strings.Join(parts, "."), closeNames(name, r.names()))
+		return column{}, &unknownColumn{ref: strings.Join(parts, "."), name: name, rel: r}
 	}
 	return column{}, fmt.Errorf("column %q is ambiguous: tables %s have it; qualify it", name, tablesOf(found))
+}
+
+// unknownColumn is the error of a name no column has; the close names it
+// lists are looked for only when it is printed, as binding probes names
+// (which side of a join a column is on) far more often than it reports.
+type unknownColumn struct {
+	ref, name string
+	rel       *relation
+}
+
+func (e *unknownColumn) Error() string {
+	return fmt.Sprintf("no column %q%s", e.ref, closeNames(e.name, e.rel.names()))
 }
 
 func (r *relation) hasTable(t string) bool {

@@ -293,12 +293,21 @@ func factorOr(be *pg.BoolExpr) []*pg.Node {
 	for i, a := range be.Args {
 		branches[i] = splitAnd(a)
 	}
+	keyOf := map[*pg.Node]string{}
+	canonOf := func(n *pg.Node) string {
+		k, ok := keyOf[n]
+		if !ok {
+			k = canon(n)
+			keyOf[n] = k
+		}
+		return k
+	}
 	var shared []*pg.Node
 	for _, c := range branches[0] {
-		key := canon(c)
+		key := canonOf(c)
 		inAll := true
 		for _, br := range branches[1:] {
-			if !slices.ContainsFunc(br, func(d *pg.Node) bool { return canon(d) == key }) {
+			if !slices.ContainsFunc(br, func(d *pg.Node) bool { return canonOf(d) == key }) {
 				inAll = false
 				break
 			}
@@ -312,13 +321,13 @@ func factorOr(be *pg.BoolExpr) []*pg.Node {
 	}
 	keys := map[string]bool{}
 	for _, c := range shared {
-		keys[canon(c)] = true
+		keys[canonOf(c)] = true
 	}
 	var rest []*pg.Node
 	for _, br := range branches {
 		var kept []*pg.Node
 		for _, c := range br {
-			if !keys[canon(c)] {
+			if !keys[canonOf(c)] {
 				kept = append(kept, c)
 			}
 		}
