@@ -111,10 +111,11 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 		if err != nil {
 			return nil, err
 		}
-		field := b.hidden("out")
-		if col, ok := plainColumn(e); ok && rt.Name == "" {
-			field = col
+		var field string
+		if col, ok := plainColumn(e); ok && !usedField(out, col) {
+			field = col // renamed at the end where aliased
 		} else {
+			field = b.hidden("out")
 			f = f.WithColumn(field, e)
 		}
 		if err := addOut(name, field); err != nil {
@@ -165,6 +166,13 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 		}
 		f = f.SortValues(by, asc...)
 	}
+	if s.LimitCount != nil { // on the sort itself, which makes the two a top-n
+		n, err := b.intConst(s.LimitCount, "LIMIT")
+		if err != nil {
+			return nil, err
+		}
+		f = f.Limit(n)
+	}
 	fields := make([]string, len(out))
 	renames := map[string]string{}
 	for i, c := range out {
@@ -177,18 +185,20 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 	if len(renames) > 0 {
 		f = f.Rename(renames)
 	}
-	if s.LimitCount != nil {
-		n, err := b.intConst(s.LimitCount, "LIMIT")
-		if err != nil {
-			return nil, err
-		}
-		f = f.Limit(n)
-	}
 	rel := &relation{frame: f}
 	for _, c := range out {
 		rel.cols = append(rel.cols, column{name: c.name, field: c.name})
 	}
 	return rel, nil
+}
+
+func usedField(out []column, field string) bool {
+	for _, c := range out {
+		if c.field == field {
+			return true
+		}
+	}
+	return false
 }
 
 // sortKey is the column ORDER BY item n sorts by: a result column named by
