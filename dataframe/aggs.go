@@ -113,6 +113,36 @@ func (e Expr) Last() Agg { return exprAgg(e, Last) }
 func (e Expr) Nunique() Agg { return exprAgg(e, Nunique) }
 
 // exprAgg is the aggregation of e made by the column form of, named by e.
+// Aggregate is the aggregation of e's values that the table of
+// aggregations names name ("sum", "mean", "median", "nunique"...; see
+// Aggregations), as a query language reaches them by name. Those that read
+// more than one value (corr) or take a parameter (quantile) are built by
+// their own functions.
+func (e Expr) Aggregate(name string) (Agg, error) {
+	fn, err := kernel.ParseAggFunc(name)
+	switch {
+	case err != nil:
+		return Agg{}, err
+	case fn == kernel.Size:
+		return Size(), nil
+	case fn.Inputs() != 1 || fn == kernel.Quantile:
+		return Agg{}, fmt.Errorf("%s takes more than a column; use its own function", name)
+	}
+	return exprAgg(e, func(col string) Agg { return Agg{fn: fn, col: col} }), nil
+}
+
+// Aggregations lists the names of the table of aggregations that
+// Aggregate takes, in the table's order.
+func Aggregations() []string {
+	var out []string
+	for _, fn := range kernel.AggFuncs() {
+		if fn.Inputs() == 1 && fn != kernel.Quantile || fn == kernel.Size {
+			out = append(out, fn.String())
+		}
+	}
+	return out
+}
+
 func exprAgg(e Expr, of func(col string) Agg) Agg {
 	if e.n.Op == "col" {
 		return of(e.n.Name)

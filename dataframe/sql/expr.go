@@ -61,7 +61,7 @@ func (b *binder) expr(n *pg.Node, sc scope) (dataframe.Expr, error) {
 		}
 		return dataframe.Coalesce(args[0], rest...), nil
 	case *pg.Node_FuncCall:
-		if aggregates[funcName(v.FuncCall)] != nil && v.FuncCall.Over == nil {
+		if isAggregate(funcName(v.FuncCall)) && v.FuncCall.Over == nil {
 			return sc.aggregate(n, v.FuncCall)
 		}
 		return b.function(n, v.FuncCall, sc)
@@ -666,9 +666,10 @@ func funcNames() []string {
 	for n := range scalarFuncs {
 		out = append(out, n)
 	}
-	for n := range aggregates {
+	for n := range aggregateSynonyms {
 		out = append(out, n)
 	}
+	out = append(out, dataframe.Aggregations()...)
 	return append(out, "extract", "substring", "coalesce", "nullif")
 }
 

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -122,13 +123,21 @@ func hasAggregate(s *pg.SelectStmt) bool {
 	return found
 }
 
-// aggregates are SQL's aggregate functions by name, as the dataframe's.
-var aggregates = map[string]func(e dataframe.Expr) dataframe.Agg{
-	"sum": dataframe.Expr.Sum, "avg": dataframe.Expr.Mean, "mean": dataframe.Expr.Mean,
-	"min": dataframe.Expr.Min, "max": dataframe.Expr.Max, "count": dataframe.Expr.Count,
-	"stddev": dataframe.Expr.Std, "stddev_samp": dataframe.Expr.Std,
-	"variance": dataframe.Expr.Var, "var_samp": dataframe.Expr.Var,
-	"median": dataframe.Expr.Median,
+// aggregateSynonyms are SQL's names of the dataframe's aggregations
+// where they differ; every other name of the table of aggregations
+// (dataframe.Aggregations: sum, mean, min, max, count, std, var, median,
+// first, last, nunique...) is SQL's too, so a new aggregation needs no
+// entry here.
+var aggregateSynonyms = map[string]string{
+	"avg": "mean", "stddev": "std", "stddev_samp": "std", "variance": "var", "var_samp": "var",
+}
+
+// isAggregate reports whether a function of that name aggregates.
+func isAggregate(name string) bool {
+	if _, ok := aggregateSynonyms[name]; ok {
+		return true
+	}
+	return name != "size" && slices.Contains(dataframe.Aggregations(), name)
 }
 
 // walkAggregates calls visit for each aggregate call in n, not looking
@@ -138,7 +147,7 @@ func walkAggregates(n *pg.Node, visit func(*pg.Node, *pg.FuncCall)) {
 		return
 	}
 	if fc := n.GetFuncCall(); fc != nil {
-		if name := funcName(fc); aggregates[name] != nil && fc.Over == nil {
+		if isAggregate(funcName(fc)) && fc.Over == nil {
 			visit(n, fc)
 			return
 		}
@@ -291,7 +300,14 @@ func (b *binder) aggregateOf(n *pg.Node, fc *pg.FuncCall, rows *rowScope) (dataf
 		}
 		return arg.Nunique(), nil
 	}
-	return aggregates[name](arg), nil
+	if syn, ok := aggregateSynonyms[name]; ok {
+		name = syn
+	}
+	a, err := arg.Aggregate(name)
+	if err != nil {
+		return dataframe.Agg{}, b.errorf(n, "%v", err)
+	}
+	return a, nil
 }
 
 // funcName is a function call's name, without a pg_catalog qualifier.

@@ -124,6 +124,15 @@ var aggs = [...]aggDesc{
 
 func (f AggFunc) String() string { return aggs[f].name }
 
+// AggFuncs lists every aggregation of the table, in its order.
+func AggFuncs() []AggFunc {
+	out := make([]AggFunc, len(aggs))
+	for f := range aggs {
+		out[f] = AggFunc(f)
+	}
+	return out
+}
+
 // ParseAggFunc maps a name such as "sum" to its AggFunc.
 func ParseAggFunc(name string) (AggFunc, error) {
 	for f := range aggs {
