@@ -16,6 +16,8 @@ type binder struct {
 	args  []any
 	n     int // hidden columns made so far, for their names
 	ctes  map[string]*cte
+	// restrict is a semi join for the next SELECT bound (reduced).
+	restrict *restriction
 }
 
 // hidden is a name for a column the binder adds and drops again.

@@ -185,6 +185,40 @@ func (b *binder) keyed(sub *pg.SelectStmt, corr correlation, group bool) (*pg.Se
 	return out, names
 }
 
+// reduced binds a subquery keyed by its correlation (keyed) with its rows
+// first cut to those whose keys the outer rows have: a semi join with the
+// outer rows' distinct keys before it groups, as DuckDB's and Spark's
+// decorrelations do, so that its grouping covers the outer rows' keys, not
+// the whole table (TPC-H q17's average quantity of the few parts chosen,
+// not of every part). The outer rows are the same plan steps the query
+// reads again (equal steps have equal keys: computed once).
+func (b *binder) reduced(k *pg.SelectStmt, corr correlation, outer *relation) (*relation, error) {
+	b.restrict = &restriction{keys: outer.frame.Select(corr.outer...).DropDuplicates(), keyCols: corr.outer, inner: corr.inner}
+	defer func() { b.restrict = nil }()
+	return b.selectStmt(k)
+}
+
+// restriction is a semi join the next SELECT bound applies to its rows
+// once filtered, before it groups them: its inner columns against keys'.
+type restriction struct {
+	keys    *dataframe.Frame
+	keyCols []string
+	inner   []column
+}
+
+// apply semi-joins rel to the restriction's keys.
+func (r *restriction) apply(b *binder, rel *relation) (*relation, error) {
+	fields := make([]string, len(r.inner))
+	for i, c := range r.inner {
+		col, err := rel.resolve([]string{c.table, c.name})
+		if err != nil {
+			return nil, fmt.Errorf("sql: correlated column %s.%s: %w", c.table, c.name, err)
+		}
+		fields[i] = col.field
+	}
+	return &relation{frame: rel.frame.Merge(r.keys, dataframe.MergeOptions{How: dataframe.Semi, LeftOn: fields, RightOn: r.keyCols}), cols: rel.cols}, nil
+}
+
 // exists is [NOT] EXISTS (subquery): a semi (anti) join on the
 // correlation's equalities.
 func (b *binder) exists(n *pg.Node, sub *pg.SelectStmt, rel *relation, negated bool) (*relation, error) {
@@ -271,7 +305,12 @@ func (b *binder) compareScalar(n *pg.Node, ae *pg.A_Expr, sub *pg.SelectStmt, re
 		return nil, b.errorf(n, "a scalar subquery must give one column, not %d", len(sub.TargetList))
 	}
 	k, names := b.keyed(sub, corr, true)
-	inner, err := b.selectStmt(k)
+	var inner *relation
+	if len(names) > 0 {
+		inner, err = b.reduced(k, corr, rel)
+	} else {
+		inner, err = b.selectStmt(k)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +353,7 @@ func (b *binder) existsBeyond(sub *pg.SelectStmt, corr correlation, rel *relatio
 		return pg.MakeResTargetNodeWithNameAndVal(name, call, -1)
 	}
 	k.TargetList = append(k.TargetList[:len(names):len(names)], extreme("min", lo), extreme("max", hi))
-	inner, err := b.selectStmt(k)
+	inner, err := b.reduced(k, corr, rel)
 	if err != nil {
 		return nil, err
 	}
