@@ -15,5 +15,11 @@
 // BETWEEN, IN lists, IS [NOT] NULL, COALESCE and NULLIF. Anything else is
 // refused with an error that names it and where it is in the query.
 //
+// The binder by stage: context.go (tables, Query, EXPLAIN), select.go (a
+// SELECT's list, HAVING, DISTINCT, ORDER BY, LIMIT), from.go (FROM, joins,
+// WITH, table functions), predicate.go (splitting and factoring WHERE),
+// group.go (scopes, GROUP BY and aggregates), subquery.go (subqueries as
+// joins), expr.go and functions.go (expressions), errors.go (positions).
+//
 // Must never import: scheduler, worker, a transport.
 package sql

@@ -1,0 +1,381 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/duskdata/dusk/dataframe"
+)
+
+// from binds the FROM list; tables listed apart are joined by the
+// equalities between them among WHERE's conjuncts, which are taken out;
+// the rest are returned.
+func (b *binder) from(items []*pg.Node, conjuncts []*pg.Node) (*relation, []*pg.Node, error) {
+	if len(items) == 0 {
+		return nil, nil, fmt.Errorf("sql: a query without FROM is not supported yet")
+	}
+	var rels []*relation
+	for _, it := range items {
+		r, err := b.fromItem(it)
+		if err != nil {
+			return nil, nil, err
+		}
+		rels = append(rels, r)
+	}
+	if len(rels) > 1 {
+		conjuncts = b.pushIn(rels, conjuncts)
+	}
+	acc := rels[0]
+	rest := rels[1:]
+	for len(rest) > 0 {
+		joined := false
+		for i, r := range rest {
+			var lk, rk []string
+			var left []*pg.Node
+			for _, c := range conjuncts {
+				if l, rr, ok := b.equiKeys(c, acc, r); ok {
+					lk, rk = append(lk, l), append(rk, rr)
+				} else {
+					left = append(left, c)
+				}
+			}
+			if len(lk) == 0 {
+				continue
+			}
+			var err error
+			if acc, err = b.join(acc, r, lk, rk, dataframe.Inner); err != nil {
+				return nil, nil, err
+			}
+			conjuncts = left
+			rest = append(rest[:i:i], rest[i+1:]...)
+			joined = true
+			break
+		}
+		if !joined {
+			return nil, nil, b.errorf(items[len(items)-len(rest)], "no equality in WHERE joins this table to the ones before it; cross joins are not supported yet")
+		}
+	}
+	return acc, conjuncts, nil
+}
+
+// pushIn applies each x [NOT] IN (subquery) of WHERE whose x reads one
+// table of FROM and whose subquery stands alone to that table before the
+// joins (TPC-H q18's orders with a large quantity: 57 orders, not the
+// 6 million lines the joins make of them), and returns the conjuncts left.
+func (b *binder) pushIn(rels []*relation, conjuncts []*pg.Node) []*pg.Node {
+	var left []*pg.Node
+	for _, c := range conjuncts {
+		inner := c
+		if be := c.GetBoolExpr(); be != nil && be.Boolop == pg.BoolExprType_NOT_EXPR {
+			inner = be.Args[0]
+		}
+		sl := inner.GetSubLink()
+		if sl == nil || sl.SubLinkType != pg.SubLinkType_ANY_SUBLINK || sl.Testexpr == nil {
+			left = append(left, c)
+			continue
+		}
+		pushed := false
+		for i, r := range rels {
+			if !readsOnly(sl.Testexpr, r) {
+				continue
+			}
+			if out, err := b.subqueryFilter(c, r, &rowScope{b: b, rel: r}); err == nil {
+				rels[i], pushed = out, true
+			}
+			break
+		}
+		if !pushed {
+			left = append(left, c)
+		}
+	}
+	return left
+}
+
+// readsOnly reports whether every column n reads resolves in r.
+func readsOnly(n *pg.Node, r *relation) bool {
+	ok := true
+	var walk func(*pg.Node)
+	walk = func(n *pg.Node) {
+		if n == nil || n.Node == nil || !ok {
+			return
+		}
+		if ref := n.GetColumnRef(); ref != nil {
+			if _, err := r.resolve(strs(ref.Fields)); err != nil {
+				ok = false
+			}
+			return
+		}
+		if n.GetSubLink() != nil {
+			ok = false
+			return
+		}
+		for _, c := range children(n) {
+			walk(c)
+		}
+	}
+	walk(n)
+	return ok
+}
+
+// equiKeys reports whether c is a = b between a column of left and one of
+// right, and their fields.
+func (b *binder) equiKeys(c *pg.Node, left, right *relation) (string, string, bool) {
+	ae := c.GetAExpr()
+	if ae == nil || ae.Kind != pg.A_Expr_Kind_AEXPR_OP || len(ae.Name) != 1 || strs(ae.Name)[0] != "=" {
+		return "", "", false
+	}
+	lref, rref := ae.Lexpr.GetColumnRef(), ae.Rexpr.GetColumnRef()
+	if lref == nil || rref == nil {
+		return "", "", false
+	}
+	lc1, err1 := left.resolve(strs(lref.Fields))
+	rc1, err2 := right.resolve(strs(rref.Fields))
+	if err1 == nil && err2 == nil {
+		return lc1.field, rc1.field, true
+	}
+	lc2, err1 := left.resolve(strs(rref.Fields))
+	rc2, err2 := right.resolve(strs(lref.Fields))
+	if err1 == nil && err2 == nil {
+		return lc2.field, rc2.field, true
+	}
+	return "", "", false
+}
+
+// join merges two relations on key fields; the right side's columns whose
+// fields the left has too are renamed table.name first.
+func (b *binder) join(left, right *relation, lk, rk []string, how dataframe.How) (*relation, error) {
+	have := map[string]bool{}
+	for _, c := range left.cols {
+		have[c.field] = true
+	}
+	renames := map[string]string{}
+	out := &relation{cols: append([]column(nil), left.cols...)}
+	for _, c := range right.cols {
+		if have[c.field] {
+			renames[c.field] = c.table + "." + c.name
+			c.field = renames[c.field]
+		}
+		out.cols = append(out.cols, c)
+	}
+	rf := right.frame
+	if len(renames) > 0 {
+		rf = rf.Rename(renames)
+		for i, k := range rk {
+			if r, ok := renames[k]; ok {
+				rk[i] = r
+			}
+		}
+	}
+	out.frame = left.frame.Merge(rf, dataframe.MergeOptions{How: how, LeftOn: lk, RightOn: rk})
+	return out, nil
+}
+
+// fromItem binds a table, a subquery in FROM or a JOIN.
+func (b *binder) fromItem(n *pg.Node) (*relation, error) {
+	switch v := n.Node.(type) {
+	case *pg.Node_RangeVar:
+		rv := v.RangeVar
+		name := rv.Relname
+		if rv.Alias != nil {
+			name = rv.Alias.Aliasname
+		}
+		if cte, ok := b.ctes[strings.ToLower(rv.Relname)]; ok {
+			return b.cteRelation(cte, name)
+		}
+		f, ok := b.ctx.table(rv.Relname)
+		if !ok {
+			return nil, b.errorf(rv, "no table %q%s", rv.Relname, closeNames(rv.Relname, b.ctx.Tables()))
+		}
+		return tableRelation(name, f), nil
+	case *pg.Node_RangeSubselect:
+		rs := v.RangeSubselect
+		sub, err := b.selectStmt(rs.Subquery.GetSelectStmt())
+		if err != nil {
+			return nil, err
+		}
+		name := ""
+		var colnames []string
+		if rs.Alias != nil {
+			name, colnames = rs.Alias.Aliasname, strs(rs.Alias.Colnames)
+		}
+		return b.named(n, sub, name, colnames)
+	case *pg.Node_JoinExpr:
+		return b.joinExpr(v.JoinExpr)
+	case *pg.Node_RangeFunction:
+		return b.tableFunction(n, v.RangeFunction)
+	}
+	return nil, b.errorf(n, "this kind of FROM item is not supported yet")
+}
+
+// joinExpr binds left JOIN right ON ... or USING (...).
+func (b *binder) joinExpr(j *pg.JoinExpr) (*relation, error) {
+	how, ok := map[pg.JoinType]dataframe.How{
+		pg.JoinType_JOIN_INNER: dataframe.Inner, pg.JoinType_JOIN_LEFT: dataframe.Left,
+		pg.JoinType_JOIN_RIGHT: dataframe.Right, pg.JoinType_JOIN_FULL: dataframe.Outer,
+	}[j.Jointype]
+	if !ok || j.IsNatural {
+		return nil, b.errorf(j.Larg, "this kind of join is not supported yet")
+	}
+	left, err := b.fromItem(j.Larg)
+	if err != nil {
+		return nil, err
+	}
+	right, err := b.fromItem(j.Rarg)
+	if err != nil {
+		return nil, err
+	}
+	var lk, rk []string
+	var rest []*pg.Node
+	if len(j.UsingClause) > 0 {
+		for _, name := range strs(j.UsingClause) {
+			l, err1 := left.resolve([]string{name})
+			r, err2 := right.resolve([]string{name})
+			if err1 != nil || err2 != nil {
+				return nil, b.errorf(j.Rarg, "USING (%s): both sides need the column", name)
+			}
+			lk, rk = append(lk, l.field), append(rk, r.field)
+		}
+	} else if j.Quals != nil {
+		for _, c := range splitAnd(j.Quals) {
+			if l, r, ok := b.equiKeys(c, left, right); ok {
+				lk, rk = append(lk, l), append(rk, r)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+	}
+	if len(lk) == 0 {
+		return nil, b.errorf(j.Quals, "a join needs an equality between its sides; cross joins are not supported yet")
+	}
+	if len(rest) > 0 {
+		if how != dataframe.Inner && how != dataframe.Left {
+			return nil, b.errorf(rest[0], "a %s join's condition may hold only equalities yet", strings.ToLower(string(how)))
+		}
+		// Conditions on the right side alone filter it first (for a left
+		// join, rows of the right that fail them find no match, as SQL's).
+		rs := &rowScope{b: b, rel: right}
+		for _, c := range rest {
+			pred, err := b.expr(c, rs)
+			if err != nil {
+				if how == dataframe.Inner {
+					return nil, b.errorf(c, "a join condition must be equalities or read the right side alone yet: %v", err)
+				}
+				return nil, err
+			}
+			right = &relation{frame: right.frame.Filter(pred), cols: right.cols}
+			rs.rel = right
+		}
+	}
+	return b.join(left, right, lk, rk, how)
+}
+
+// named is a subquery's result as a table of FROM: its columns take the
+// table's name, and the names given (a prefix of them may be renamed).
+func (b *binder) named(n any, sub *relation, table string, colnames []string) (*relation, error) {
+	if len(colnames) > len(sub.cols) {
+		return nil, b.errorf(n, "%d column names for a subquery of %d columns", len(colnames), len(sub.cols))
+	}
+	renames := map[string]string{}
+	for i, c := range colnames {
+		if sub.cols[i].field != c {
+			renames[sub.cols[i].field] = c
+		}
+		sub.cols[i].name, sub.cols[i].field = c, c
+	}
+	if len(renames) > 0 {
+		sub.frame = sub.frame.Rename(renames)
+	}
+	for i := range sub.cols {
+		sub.cols[i].table = table
+	}
+	return sub, nil
+}
+
+// cte is a common table expression of WITH.
+type cte struct {
+	def      *pg.CommonTableExpr
+	colnames []string
+}
+
+// with makes WITH's tables visible to the query, and returns a function
+// that hides them again (a nested WITH shadows an outer one of its name).
+func (b *binder) with(w *pg.WithClause) (restore func(), err error) {
+	if w.Recursive {
+		return nil, errorAt(b.query, int(w.Location), "WITH RECURSIVE is not supported yet")
+	}
+	saved := b.ctes
+	b.ctes = make(map[string]*cte, len(saved)+len(w.Ctes))
+	for k, v := range saved {
+		b.ctes[k] = v
+	}
+	for _, n := range w.Ctes {
+		c := n.GetCommonTableExpr()
+		if c.Ctequery.GetSelectStmt() == nil {
+			b.ctes = saved
+			return nil, b.errorf(c, "WITH %s: only a SELECT may define it", c.Ctename)
+		}
+		b.ctes[strings.ToLower(c.Ctename)] = &cte{def: c, colnames: strs(c.Aliascolnames)}
+	}
+	return func() { b.ctes = saved }, nil
+}
+
+// cteRelation binds a WITH table where FROM names it: each use binds its
+// query again, to the same plan (equal steps have equal keys, so the
+// cluster computes it once per query).
+func (b *binder) cteRelation(c *cte, name string) (*relation, error) {
+	sub, err := b.selectStmt(c.def.Ctequery.GetSelectStmt())
+	if err != nil {
+		return nil, err
+	}
+	return b.named(c.def, sub, name, c.colnames)
+}
+
+// tableFunctions read files as tables in FROM, as DuckDB's: the pattern
+// takes the readers' globs, object stores and hive directories.
+var tableFunctions = map[string]func(pattern string) *dataframe.Frame{
+	"read_parquet":  func(p string) *dataframe.Frame { return dataframe.ReadParquet(p) },
+	"read_csv":      func(p string) *dataframe.Frame { return dataframe.ReadCSV(p) },
+	"read_csv_auto": func(p string) *dataframe.Frame { return dataframe.ReadCSV(p) },
+	"read_json":     func(p string) *dataframe.Frame { return dataframe.ReadJSON(p) },
+	"read_avro":     func(p string) *dataframe.Frame { return dataframe.ReadAvro(p) },
+}
+
+// tableFunction binds read_parquet('path') and its kin in FROM.
+func (b *binder) tableFunction(n *pg.Node, rf *pg.RangeFunction) (*relation, error) {
+	if len(rf.Functions) != 1 || rf.Lateral || rf.Ordinality {
+		return nil, b.errorf(n, "this kind of table function is not supported yet")
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) == 0 || items[0].GetFuncCall() == nil {
+		return nil, b.errorf(n, "this kind of table function is not supported yet")
+	}
+	fc := items[0].GetFuncCall()
+	name := funcName(fc)
+	read, ok := tableFunctions[name]
+	if !ok {
+		var names []string
+		for k := range tableFunctions {
+			names = append(names, k)
+		}
+		return nil, b.errorf(items[0], "no table function %s%s", name, closeNames(name, names))
+	}
+	if len(fc.Args) != 1 {
+		return nil, b.errorf(items[0], "%s takes one argument, the files' path or pattern", name)
+	}
+	pattern, ok := b.stringConst(fc.Args[0])
+	if !ok {
+		return nil, b.errorf(fc.Args[0], "%s takes a string", name)
+	}
+	f := read(pattern)
+	if err := f.Err(); err != nil {
+		return nil, b.errorf(items[0], "%v", err)
+	}
+	table := name
+	var colnames []string
+	if rf.Alias != nil {
+		table, colnames = rf.Alias.Aliasname, strs(rf.Alias.Colnames)
+	}
+	return b.named(n, tableRelation(table, f), table, colnames)
+}
