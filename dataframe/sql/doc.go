@@ -9,7 +9,8 @@
 // inner joins (JOIN ... ON or USING, or tables listed in FROM joined by
 // equalities in WHERE), WHERE, GROUP BY (columns, select aliases,
 // ordinals), aggregates (sum, avg, count, count(*), count(DISTINCT x),
-// min, max, stddev, variance, median), HAVING, ORDER BY (ASC/DESC, by
+// min, max, stddev, variance, median), HAVING, UNION [ALL], INTERSECT,
+// EXCEPT, ORDER BY (ASC/DESC, by
 // alias, ordinal or expression), LIMIT, $n parameters, CASE, CAST and ::,
 // EXTRACT, date and interval literals and date arithmetic, LIKE,
 // BETWEEN, IN lists, IS [NOT] NULL, COALESCE and NULLIF. Anything else is

@@ -15,7 +15,7 @@ func (b *binder) selectStmt(s *pg.SelectStmt) (*relation, error) {
 	b.restrict = nil
 	switch {
 	case s.Op != pg.SetOperation_SETOP_NONE:
-		return nil, b.errorf(s.Larg, "UNION, INTERSECT and EXCEPT are not supported yet")
+		return b.setOperation(s)
 	case len(s.ValuesLists) > 0:
 		return nil, b.errorf(s.ValuesLists[0], "VALUES is not supported yet")
 	case len(s.WindowClause) > 0:
@@ -278,4 +278,93 @@ func outputName(rt *pg.ResTarget) string {
 		return outputName(&pg.ResTarget{Val: v.TypeCast.Arg})
 	}
 	return "?column?"
+}
+
+// setOperation binds UNION [ALL], INTERSECT and EXCEPT: the right side's
+// columns take the left's names, by position; UNION is the two
+// concatenated (its duplicates dropped without ALL), INTERSECT and EXCEPT
+// the left's distinct rows with (without) an equal row on the right, nulls
+// equal as SQL's set operations take them. ORDER BY and LIMIT apply to the
+// result, by its column names or ordinals.
+func (b *binder) setOperation(s *pg.SelectStmt) (*relation, error) {
+	if s.WithClause != nil {
+		restore, err := b.with(s.WithClause)
+		if err != nil {
+			return nil, err
+		}
+		defer restore()
+	}
+	left, err := b.selectStmt(s.Larg)
+	if err != nil {
+		return nil, err
+	}
+	right, err := b.selectStmt(s.Rarg)
+	if err != nil {
+		return nil, err
+	}
+	if len(left.cols) != len(right.cols) {
+		return nil, b.errorf(s.Rarg.TargetList[0], "each side of a set operation must have as many columns: %d and %d", len(left.cols), len(right.cols))
+	}
+	names := make([]string, len(left.cols))
+	renames := map[string]string{}
+	for i, c := range left.cols {
+		names[i] = c.field
+		if rf := right.cols[i].field; rf != c.field {
+			renames[rf] = c.field
+		}
+	}
+	rf := right.frame.Select(fieldsOf(right.cols)...)
+	if len(renames) > 0 {
+		rf = rf.Rename(renames)
+	}
+	lf := left.frame.Select(names...)
+	var f *dataframe.Frame
+	switch {
+	case s.Op == pg.SetOperation_SETOP_UNION:
+		f = dataframe.Concat(lf, rf)
+		if !s.All {
+			f = f.DropDuplicates()
+		}
+	case s.All:
+		return nil, b.errorf(s.Larg.TargetList[0], "INTERSECT ALL and EXCEPT ALL are not supported yet")
+	case s.Op == pg.SetOperation_SETOP_INTERSECT:
+		f = lf.DropDuplicates().Merge(rf, dataframe.MergeOptions{How: dataframe.Semi, On: names})
+	default:
+		f = lf.DropDuplicates().Merge(rf, dataframe.MergeOptions{How: dataframe.Anti, On: names})
+	}
+	out := &relation{frame: f, cols: left.cols}
+	if len(s.SortClause) > 0 {
+		var by []string
+		var asc []bool
+		for _, n := range s.SortClause {
+			sb := n.GetSortBy()
+			if sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST {
+				return nil, b.errorf(sb, "NULLS FIRST is not supported yet (nulls sort last, as DuckDB's default)")
+			}
+			field, err := b.sortKey(sb.Node, out.cols, nil, &rowScope{b: b, rel: out}, &f, true)
+			if err != nil {
+				return nil, err
+			}
+			by = append(by, field)
+			asc = append(asc, sb.SortbyDir != pg.SortByDir_SORTBY_DESC)
+		}
+		f = f.SortValues(by, asc...)
+	}
+	if s.LimitCount != nil {
+		n, err := b.intConst(s.LimitCount, "LIMIT")
+		if err != nil {
+			return nil, err
+		}
+		f = f.Limit(n)
+	}
+	out.frame = f
+	return out, nil
+}
+
+func fieldsOf(cols []column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.field
+	}
+	return out
 }

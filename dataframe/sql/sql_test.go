@@ -165,6 +165,44 @@ func TestQueriesMatchReference(t *testing.T) {
 				}
 				return out
 			}, false},
+		{"union, intersect and except", "select cust from sales where qty > 17 union select cust from customers where cust < 3 order by 1",
+			nil, func() []string {
+				set := map[int64]bool{}
+				for _, s := range sales {
+					if s.Qty > 17 {
+						set[s.Cust] = true
+					}
+				}
+				for _, c := range custs {
+					if c.Cust < 3 {
+						set[c.Cust] = true
+					}
+				}
+				var keys []int64
+				for k := range set {
+					keys = append(keys, k)
+				}
+				slices.Sort(keys)
+				var out []string
+				for _, k := range keys {
+					out = append(out, fmt.Sprint(k))
+				}
+				return out
+			}, true},
+		{"except", "select cust from customers except select cust from sales where qty = 19",
+			nil, func() []string {
+				var out []string
+				for _, c := range custs {
+					found := false
+					for _, s := range sales {
+						found = found || s.Cust == c.Cust && s.Qty == 19
+					}
+					if !found {
+						out = append(out, fmt.Sprint(c.Cust))
+					}
+				}
+				return out
+			}, false},
 		{"case, in and between", "select id, case when region in ('north', 'south') then 'ns' else 'ew' end as side from sales where qty between 3 and 4 and id < 100",
 			nil, func() []string {
 				var out []string
