@@ -3,24 +3,17 @@
 // is not; DESIGN says why) and bound onto the dataframe API, so that a
 // query's plan is the plan its dataframe calls would make, optimized,
 // pushed into the readers and explained the same way. Tables are frames
-// registered by name in a Context; Query returns a lazy frame.
-//
-// What binds today: SELECT with expressions and aliases over one table or
-// inner joins (JOIN ... ON or USING, or tables listed in FROM joined by
-// equalities in WHERE), WHERE, GROUP BY (columns, select aliases,
-// ordinals), aggregates (sum, avg, count, count(*), count(DISTINCT x),
-// min, max, stddev, variance, median), HAVING, UNION [ALL], INTERSECT,
-// EXCEPT, ORDER BY (ASC/DESC, by
-// alias, ordinal or expression), LIMIT, $n parameters, CASE, CAST and ::,
-// EXTRACT, date and interval literals and date arithmetic, LIKE,
-// BETWEEN, IN lists, IS [NOT] NULL, COALESCE and NULLIF. Anything else is
-// refused with an error that names it and where it is in the query.
+// registered by name in a Context, or files table functions read
+// (read_parquet); Query returns a lazy frame. Subqueries become joins.
+// The README's SQL section lists what binds; anything else is refused
+// with an error that names it and where it is in the query.
 //
 // The binder by stage: context.go (tables, Query, EXPLAIN), select.go (a
-// SELECT's list, HAVING, DISTINCT, ORDER BY, LIMIT), from.go (FROM, joins,
-// WITH, table functions), predicate.go (splitting and factoring WHERE),
-// group.go (scopes, GROUP BY and aggregates), subquery.go (subqueries as
-// joins), expr.go and functions.go (expressions), errors.go (positions).
+// SELECT's list, HAVING, DISTINCT, ORDER BY, LIMIT, set operations),
+// from.go (FROM, joins and their order, WITH, table functions),
+// predicate.go (splitting and factoring WHERE), group.go (scopes, GROUP BY
+// and aggregates), subquery.go (subqueries as joins), expr.go and
+// functions.go (expressions), errors.go (positions).
 //
 // Must never import: scheduler, worker, a transport.
 package sql
