@@ -1,6 +1,8 @@
 package dusk
 
 import (
+	"context"
+
 	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/dataframe/sql"
 )
@@ -14,6 +16,13 @@ import (
 // query it is at.
 func (c *Client) SQL(query string, args ...any) *dataframe.Frame {
 	return c.sqlContext().Query(query, args...)
+}
+
+// Exec runs a statement that makes or writes rather than answers, on the
+// client's cluster: CREATE VIEW, CREATE TABLE ... AS (persisted in the
+// workers' memory), COPY (query) TO 'path' (FORMAT parquet|csv|json).
+func (c *Client) Exec(ctx context.Context, statement string, args ...any) error {
+	return c.sqlContext().Exec(WithClient(ctx, c), statement, args...)
 }
 
 // Register names a frame for the client's SQL queries, replacing a frame

@@ -16,6 +16,7 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
+	"github.com/duskdata/dusk/dataframe/sql"
 	"github.com/duskdata/dusk/internal/progress"
 )
 
@@ -149,6 +150,15 @@ func (sh *shell) run(text string) error {
 
 func (sh *shell) statement(stmt string) error {
 	start := time.Now()
+	if !sql.IsQuery(stmt) {
+		if err := sh.client.Exec(sh.ctx, stmt); err != nil {
+			return err
+		}
+		if sh.timer {
+			fmt.Fprintf(sh.stdout, "Run Time: %.3fs\n", time.Since(start).Seconds())
+		}
+		return nil
+	}
 	f := sh.client.SQL(stmt)
 	if err := f.Err(); err != nil {
 		return err

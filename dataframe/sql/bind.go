@@ -18,6 +18,7 @@ type binder struct {
 	ctes  map[string]*cte
 	// restrict is a semi join for the next SELECT bound (reduced).
 	restrict *restriction
+	inView   map[string]bool // the views being bound, to refuse one that reads itself
 }
 
 // hidden is a name for a column the binder adds and drops again.

@@ -16,6 +16,7 @@ import (
 type Context struct {
 	mu     sync.RWMutex
 	tables map[string]*dataframe.Frame
+	views  map[string]*cte // CREATE VIEW's, bound again where read
 }
 
 // NewContext returns a context with the tables given (nil: none).
@@ -33,14 +34,25 @@ func (c *Context) Register(name string, f *dataframe.Frame) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.tables[strings.ToLower(name)] = f
+	delete(c.views, strings.ToLower(name))
 }
 
-// Tables lists the registered names, sorted.
+func (c *Context) view(name string) (*cte, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	v, ok := c.views[strings.ToLower(name)]
+	return v, ok
+}
+
+// Tables lists the registered names and views, sorted.
 func (c *Context) Tables() []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	names := make([]string, 0, len(c.tables))
+	names := make([]string, 0, len(c.tables)+len(c.views))
 	for n := range c.tables {
+		names = append(names, n)
+	}
+	for n := range c.views {
 		names = append(names, n)
 	}
 	sort.Strings(names)

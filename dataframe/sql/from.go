@@ -202,6 +202,18 @@ func (b *binder) fromItem(n *pg.Node) (*relation, error) {
 		if cte, ok := b.ctes[strings.ToLower(rv.Relname)]; ok {
 			return b.cteRelation(cte, name)
 		}
+		if view, ok := b.ctx.view(rv.Relname); ok {
+			key := strings.ToLower(rv.Relname)
+			if b.inView[key] {
+				return nil, b.errorf(rv, "view %q reads itself", rv.Relname)
+			}
+			if b.inView == nil {
+				b.inView = map[string]bool{}
+			}
+			b.inView[key] = true
+			defer delete(b.inView, key)
+			return b.cteRelation(view, name)
+		}
 		f, ok := b.ctx.table(rv.Relname)
 		if !ok {
 			return nil, b.errorf(rv, "no table %q%s", rv.Relname, closeNames(rv.Relname, b.ctx.Tables()))

@@ -291,3 +291,66 @@ func unwrap(err error) error {
 	}
 	return u.Unwrap()
 }
+
+// TestExec makes a view, a table persisted from a query and a copy to
+// Parquet files, and reads each back through queries.
+func TestExec(t *testing.T) {
+	ctx := testcluster.Local(t)
+	sales, custs := fixture(3)
+	sc := sql.NewContext(map[string]*dataframe.Frame{
+		"sales": dataframe.FromRecords(sales, 3), "customers": dataframe.FromRecords(custs, 1),
+	})
+	var want int64
+	for _, s := range sales {
+		if s.Qty > 10 {
+			want++
+		}
+	}
+	count := func(query string) int64 {
+		t.Helper()
+		tab, err := sc.Query(query).Compute(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tab.Release()
+		v, err := firstRow(tab).Value("n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(int64)
+	}
+	if err := sc.Exec(ctx, "create view big as select * from sales where qty > 10"); err != nil {
+		t.Fatal(err)
+	}
+	if got := count("select count(*) as n from big"); got != want {
+		t.Errorf("view: %d rows, want %d", got, want)
+	}
+	if err := sc.Exec(ctx, "create table kept as select id, qty from big"); err != nil {
+		t.Fatal(err)
+	}
+	if got := count("select count(*) as n from kept"); got != want {
+		t.Errorf("table: %d rows, want %d", got, want)
+	}
+	dir := t.TempDir() + "/out"
+	if err := sc.Exec(ctx, "copy (select id from kept) to '"+dir+"' (format parquet)"); err != nil {
+		t.Fatal(err)
+	}
+	if got := count("select count(*) as n from read_parquet('" + dir + "/*.parquet')"); got != want {
+		t.Errorf("copy: %d rows read back, want %d", got, want)
+	}
+	if err := sc.Exec(ctx, "create or replace view sales as select * from sales"); err == nil {
+		if err := sc.Query("select * from sales").Err(); err == nil || !strings.Contains(err.Error(), "reads itself") {
+			t.Errorf("a view reading itself: %v", err)
+		}
+	}
+	if err := sc.Exec(ctx, "select 1"); err == nil {
+		t.Error("Exec took a query")
+	}
+}
+
+func firstRow(tab *dataframe.Table) dataframe.Row {
+	for r := range tab.Rows() {
+		return r
+	}
+	panic("no rows")
+}
