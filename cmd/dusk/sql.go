@@ -14,10 +14,11 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
 	"github.com/duskdata/dusk/dataframe/sql"
-	"github.com/duskdata/dusk/internal/progress"
 )
 
 const sqlUsage = `usage: dusk sql [--scheduler ADDR | --workers N] [--table NAME=PATH ...]
@@ -29,8 +30,9 @@ CSV, JSON lines or Avro by their extension; a folder or a glob of Parquet
 files) and any file a query reads with read_parquet('...'), read_csv,
 read_json or read_avro. With -c or -f the statements given run and their
 answers are written in --format (parquet writes the folder -o names);
-without either, statements are read from standard input, each ended by ;,
-with these commands:
+without either, statements are read from standard input, each ended by ;
+(from a terminal with line editing, and a history kept in ~/.dusk_history
+that the arrow keys recall), with these commands:
 
   .tables          the tables named
   .schema [NAME]   a table's columns and types (every table's without NAME)
@@ -238,26 +240,29 @@ func write(w io.Writer, format string, tab *dataframe.Table) error {
 	return err
 }
 
-// interact reads statements from in, each ended by ;, and dot commands;
-// an error is printed and the shell goes on.
+// interact reads statements, each ended by ;, and dot commands: from a
+// terminal with line editing and a history kept in ~/.dusk_history (the
+// arrow keys recall earlier lines), else line by line from in. An error is
+// printed and the shell goes on.
 func (sh *shell) interact(in io.Reader, stderr io.Writer) error {
-	tty := progress.IsTerminal(os.Stdin)
-	prompt := func(more bool) {
-		if !tty {
-			return
+	next := lineReader(in)
+	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		restore, read, err := terminalReader(f, sh.stdout)
+		if err != nil {
+			return err
 		}
-		if more {
-			fmt.Fprint(sh.stdout, "   ...> ")
-		} else {
-			fmt.Fprint(sh.stdout, "dusk> ")
-		}
+		defer restore()
+		next, stderr = read, sh.stdout // the terminal's writer puts \r\n
 	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	var pending strings.Builder
-	prompt(false)
-	for sc.Scan() {
-		line := sc.Text()
+	for {
+		line, err := next(strings.TrimSpace(pending.String()) != "")
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
 		if strings.TrimSpace(pending.String()) == "" && strings.HasPrefix(strings.TrimSpace(line), ".") {
 			quit, err := sh.dot(strings.Fields(strings.TrimSpace(line)))
 			if err != nil {
@@ -266,7 +271,6 @@ func (sh *shell) interact(in io.Reader, stderr io.Writer) error {
 			if quit {
 				return nil
 			}
-			prompt(false)
 			continue
 		}
 		pending.WriteString(line)
@@ -279,14 +283,87 @@ func (sh *shell) interact(in io.Reader, stderr io.Writer) error {
 		}
 		pending.Reset()
 		pending.WriteString(rest)
-		prompt(strings.TrimSpace(rest) != "")
 	}
 	if s := strings.TrimSpace(pending.String()); s != "" {
 		if err := sh.statement(s); err != nil {
 			fmt.Fprintln(stderr, err)
 		}
 	}
-	return sc.Err()
+	return nil
+}
+
+// lineReader reads lines from in; more says a statement continues.
+func lineReader(in io.Reader) func(more bool) (string, error) {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	return func(bool) (string, error) {
+		if sc.Scan() {
+			return sc.Text(), nil
+		}
+		if err := sc.Err(); err != nil {
+			return "", err
+		}
+		return "", io.EOF
+	}
+}
+
+// terminalReader puts the terminal f in raw mode and reads edited lines
+// from it, with a prompt, recording them in the history file; restore
+// puts the terminal back.
+func terminalReader(f *os.File, out io.Writer) (restore func(), read func(more bool) (string, error), err error) {
+	state, err := term.MakeRaw(int(f.Fd()))
+	if err != nil {
+		return nil, nil, err
+	}
+	t := term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{f, out}, "dusk> ")
+	hist := openHistory()
+	t.History = hist
+	return func() { term.Restore(int(f.Fd()), state); hist.close() }, func(more bool) (string, error) {
+		t.SetPrompt(map[bool]string{false: "dusk> ", true: "   ...> "}[more])
+		return t.ReadLine()
+	}, nil
+}
+
+// history is the shell's history: the lines of ~/.dusk_history, the last
+// 1,000, with each new line appended to the file.
+type history struct {
+	lines []string // oldest first
+	file  *os.File
+}
+
+func openHistory() *history {
+	h := &history{}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return h
+	}
+	path := filepath.Join(home, ".dusk_history")
+	if b, err := os.ReadFile(path); err == nil {
+		h.lines = strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		h.lines = h.lines[max(0, len(h.lines)-1000):]
+	}
+	h.file, _ = os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	return h
+}
+
+func (h *history) Add(line string) {
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	h.lines = append(h.lines, line)
+	if h.file != nil {
+		fmt.Fprintln(h.file, line)
+	}
+}
+func (h *history) Len() int        { return len(h.lines) }
+func (h *history) At(i int) string { return h.lines[len(h.lines)-1-i] }
+func (h *history) close() {
+	if h.file != nil {
+		h.file.Close()
+	}
 }
 
 // dot runs a dot command; quit reports .quit.

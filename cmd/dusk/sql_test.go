@@ -76,3 +76,19 @@ func TestStatements(t *testing.T) {
 		t.Errorf("statements = %q, want %q", got, want)
 	}
 }
+
+// TestHistoryIsKept: lines added are in the next shell's history, newest
+// first.
+func TestHistoryIsKept(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	h := openHistory()
+	h.Add("select 1;")
+	h.Add("  ")
+	h.Add("select 2;")
+	h.close()
+	h = openHistory()
+	defer h.close()
+	if h.Len() != 2 || h.At(0) != "select 2;" || h.At(1) != "select 1;" {
+		t.Errorf("history %q", h.lines)
+	}
+}
