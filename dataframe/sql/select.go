@@ -91,7 +91,6 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 		out = append(out, column{name: name, field: field})
 		return nil
 	}
-	outExprs := map[string]*pg.Node{}
 	for _, t := range s.TargetList {
 		rt := t.GetResTarget()
 		if ref := rt.Val.GetColumnRef(); ref != nil {
@@ -108,7 +107,6 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 			}
 		}
 		name := outputName(rt)
-		outExprs[name] = rt.Val
 		e, err := b.expr(rt.Val, sc)
 		if err != nil {
 			return nil, err
@@ -145,45 +143,20 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 		if s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil {
 			return nil, b.errorf(s.DistinctClause[0], "DISTINCT ON is not supported yet")
 		}
-		fields := make([]string, len(out))
-		for i, c := range out {
-			fields[i] = c.field
-		}
-		f = f.Select(fields...).DropDuplicates()
+		f = f.Select(fieldsOf(out)...).DropDuplicates()
 	}
-	if len(s.SortClause) > 0 {
-		var by []string
-		var asc []bool
-		for _, n := range s.SortClause {
-			sb := n.GetSortBy()
-			if sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST {
-				return nil, b.errorf(sb, "NULLS FIRST is not supported yet (nulls sort last, as DuckDB's default)")
-			}
-			field, err := b.sortKey(sb.Node, out, outExprs, sc.withFrame(f), &f, len(s.DistinctClause) > 0)
-			if err != nil {
-				return nil, err
-			}
-			by = append(by, field)
-			asc = append(asc, sb.SortbyDir != pg.SortByDir_SORTBY_DESC)
-		}
-		f = f.SortValues(by, asc...)
+	// LIMIT on the sort itself, which makes the two a top-n.
+	f, err := b.orderAndLimit(s, out, sc, f, len(s.DistinctClause) > 0)
+	if err != nil {
+		return nil, err
 	}
-	if s.LimitCount != nil { // on the sort itself, which makes the two a top-n
-		n, err := b.intConst(s.LimitCount, "LIMIT")
-		if err != nil {
-			return nil, err
-		}
-		f = f.Limit(n)
-	}
-	fields := make([]string, len(out))
 	renames := map[string]string{}
-	for i, c := range out {
-		fields[i] = c.field
+	for _, c := range out {
 		if c.field != c.name {
 			renames[c.field] = c.name
 		}
 	}
-	f = f.Select(fields...)
+	f = f.Select(fieldsOf(out)...)
 	if len(renames) > 0 {
 		f = f.Rename(renames)
 	}
@@ -203,10 +176,40 @@ func usedField(out []column, field string) bool {
 	return false
 }
 
+// orderAndLimit applies s's ORDER BY and LIMIT to f, whose result columns
+// are out, bound in sc (distinct: only the result's columns may sort).
+func (b *binder) orderAndLimit(s *pg.SelectStmt, out []column, sc scope, f *dataframe.Frame, distinct bool) (*dataframe.Frame, error) {
+	if len(s.SortClause) > 0 {
+		var by []string
+		var asc []bool
+		for _, n := range s.SortClause {
+			sb := n.GetSortBy()
+			if sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST {
+				return nil, b.errorf(sb, "NULLS FIRST is not supported yet (nulls sort last, as DuckDB's default)")
+			}
+			field, err := b.sortKey(sb.Node, out, sc.withFrame(f), &f, distinct)
+			if err != nil {
+				return nil, err
+			}
+			by = append(by, field)
+			asc = append(asc, sb.SortbyDir != pg.SortByDir_SORTBY_DESC)
+		}
+		f = f.SortValues(by, asc...)
+	}
+	if s.LimitCount != nil {
+		n, err := b.intConst(s.LimitCount, "LIMIT")
+		if err != nil {
+			return nil, err
+		}
+		f = f.Limit(n)
+	}
+	return f, nil
+}
+
 // sortKey is the column ORDER BY item n sorts by: a result column named by
 // it or by its ordinal, or the value of an expression computed as a hidden
 // column of *f.
-func (b *binder) sortKey(n *pg.Node, out []column, outExprs map[string]*pg.Node, sc scope, f **dataframe.Frame, distinct bool) (string, error) {
+func (b *binder) sortKey(n *pg.Node, out []column, sc scope, f **dataframe.Frame, distinct bool) (string, error) {
 	if c := n.GetAConst(); c != nil {
 		if iv, ok := c.Val.(*pg.A_Const_Ival); ok {
 			i := int(iv.Ival.Ival)
@@ -333,31 +336,9 @@ func (b *binder) setOperation(s *pg.SelectStmt) (*relation, error) {
 		f = lf.DropDuplicates().Merge(rf, dataframe.MergeOptions{How: dataframe.Anti, On: names})
 	}
 	out := &relation{frame: f, cols: left.cols}
-	if len(s.SortClause) > 0 {
-		var by []string
-		var asc []bool
-		for _, n := range s.SortClause {
-			sb := n.GetSortBy()
-			if sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST {
-				return nil, b.errorf(sb, "NULLS FIRST is not supported yet (nulls sort last, as DuckDB's default)")
-			}
-			field, err := b.sortKey(sb.Node, out.cols, nil, &rowScope{b: b, rel: out}, &f, true)
-			if err != nil {
-				return nil, err
-			}
-			by = append(by, field)
-			asc = append(asc, sb.SortbyDir != pg.SortByDir_SORTBY_DESC)
-		}
-		f = f.SortValues(by, asc...)
+	if out.frame, err = b.orderAndLimit(s, out.cols, &rowScope{b: b, rel: out}, f, true); err != nil {
+		return nil, err
 	}
-	if s.LimitCount != nil {
-		n, err := b.intConst(s.LimitCount, "LIMIT")
-		if err != nil {
-			return nil, err
-		}
-		f = f.Limit(n)
-	}
-	out.frame = f
 	return out, nil
 }
 
