@@ -97,6 +97,14 @@ func (f *Frame) Filter(pred Expr) *Frame {
 	return &Frame{plan: plan.NewFilter(f.plan, expr.Fold(pred.n))}
 }
 
+// TypeOf is the type e computes over f's columns, or why it computes none.
+func (f *Frame) TypeOf(e Expr) (arrow.DataType, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	return e.n.TypeOf(f.plan.Schema())
+}
+
 // WithColumn adds the column name computed by e, or replaces the column of
 // that name in place.
 func (f *Frame) WithColumn(name string, e Expr) *Frame {

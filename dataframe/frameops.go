@@ -113,6 +113,27 @@ func (f *Frame) Limit(n int) *Frame { return f.limit("Limit", n, false) }
 // Tail keeps the last n rows, in one partition.
 func (f *Frame) Tail(n int) *Frame { return f.limit("Tail", n, true) }
 
+// Slice keeps length rows from the offset-th on (length < 0: all the rest),
+// as Polars' slice and SQL's LIMIT/OFFSET. With a length it runs as Limit
+// (a top-n after a sort) of offset+length rows; without one the partitions
+// stay where they are, each told how many rows precede it.
+func (f *Frame) Slice(offset, length int) *Frame {
+	if f.err != nil {
+		return f
+	}
+	if offset < 0 {
+		return failed(fmt.Errorf("Slice(%d, %d): the offset cannot be negative", offset, length))
+	}
+	g := f
+	if length >= 0 {
+		g = f.limit("Slice", offset+length, false)
+	}
+	if offset == 0 {
+		return g
+	}
+	return &Frame{plan: plan.NewSkip(g.plan, int64(offset))}
+}
+
 func (f *Frame) limit(what string, n int, last bool) *Frame {
 	if f.err != nil {
 		return f

@@ -88,6 +88,14 @@ func TestFrameOps(t *testing.T) {
 				last := f.Tail(n)
 				checkTable(t, last, compute(t, ctx, last), testColumns, testTypes, all[max(0, len(all)-n):], 0)
 			}
+			for _, s := range [][2]int{{0, 5}, {3, 0}, {7, 50}, {59, 3}, {60, -1}, {61, -1}, {1000, 4}, {0, -1}, {100, -1}} {
+				part := f.Slice(s[0], s[1])
+				end := len(all)
+				if s[1] >= 0 {
+					end = min(s[0]+s[1], end)
+				}
+				checkTable(t, part, compute(t, ctx, part), testColumns, testTypes, all[min(s[0], end):end], 0)
+			}
 
 			sorted := f.SortValues([]string{"F", "ID"}, false, true)
 			top := sorted.Limit(9)
@@ -96,6 +104,10 @@ func TestFrameOps(t *testing.T) {
 			}
 			full := tableRows(t, compute(t, ctx, sorted))
 			checkTable(t, top, compute(t, ctx, top), testColumns, testTypes, full[:9], 0)
+			page := sorted.Slice(4, 9)
+			checkTable(t, page, compute(t, ctx, page), testColumns, testTypes, full[4:13], 0)
+			rest := sorted.Slice(20, -1)
+			checkTable(t, rest, compute(t, ctx, rest), testColumns, testTypes, full[20:], 0)
 
 			s1 := tableRows(t, compute(t, ctx, f.Sample(0.3, 42)))
 			s2 := tableRows(t, compute(t, ctx, f.Sample(0.3, 42)))

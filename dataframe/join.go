@@ -20,7 +20,8 @@ type How string
 // The joins: Inner keeps matched rows, Left every left row, Right every
 // right row, Outer every row of either; Semi keeps each left row that has
 // a match, once, and Anti each that has none, with the left's columns
-// alone (SQL's EXISTS and NOT EXISTS).
+// alone (SQL's EXISTS and NOT EXISTS); Cross pairs every left row with
+// every right row and takes no keys.
 const (
 	Inner How = "inner"
 	Left  How = "left"
@@ -28,6 +29,7 @@ const (
 	Outer How = "outer"
 	Semi  How = "semi"
 	Anti  How = "anti"
+	Cross How = "cross"
 )
 
 // MergeOptions say how Merge joins two frames.
@@ -69,6 +71,9 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	}
 	if right.err != nil {
 		return right
+	}
+	if o.How == Cross {
+		return f.cross(right, o)
 	}
 	how, err := parseHow(o.How)
 	if err != nil {
@@ -165,6 +170,23 @@ func (f *Frame) Merge(right *Frame, o MergeOptions) *Frame {
 	return &Frame{plan: plan.NewJoin(f.plan, right.plan, exchange.JoinSpec{How: how, LeftOn: lon, RightOn: ron, Cols: outs, Broadcast: limit})}
 }
 
+// crossKey is the constant key a cross join matches every row by.
+const crossKey = "__dusk_cross"
+
+// cross is Merge's cross join: an inner join on a constant key, with the
+// right side in one partition, which is sent whole to every left one.
+func (f *Frame) cross(right *Frame, o MergeOptions) *Frame {
+	if o.On != nil || o.LeftOn != nil || o.RightOn != nil {
+		return failed(fmt.Errorf("Merge: a cross join takes no key columns"))
+	}
+	o.How, o.On, o.BroadcastBytes = Inner, []string{crossKey}, -1
+	j := f.WithColumn(crossKey, Lit(int64(0))).Merge(right.Repartition(1).WithColumn(crossKey, Lit(int64(0))), o)
+	if j.err != nil {
+		return j
+	}
+	return j.Drop(crossKey)
+}
+
 func parseHow(h How) (kernel.JoinType, error) {
 	if h == "" {
 		return kernel.Inner, nil
@@ -174,5 +196,5 @@ func parseHow(h How) (kernel.JoinType, error) {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown join %q: use Inner, Left, Right, Outer, Semi or Anti", string(h))
+	return 0, fmt.Errorf("unknown join %q: use Inner, Left, Right, Outer, Semi, Anti or Cross", string(h))
 }

@@ -155,6 +155,24 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+// A cross join pairs every left row with every right row, whatever the
+// partitions; the right side, in one partition, is broadcast.
+func TestMergeCross(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(23, 50)
+	right := dataframe.FromRecords(rightRows(7), 3)
+	for _, tf := range eachFrame(t, rows) {
+		t.Run(tf.name, func(t *testing.T) {
+			f := tf.frame.Merge(right, dataframe.MergeOptions{How: dataframe.Cross})
+			if plan := f.Explain(); !strings.Contains(plan, "broadcast right") {
+				t.Fatalf("plan:\n%s", plan)
+			}
+			checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(refMerge(tf.rows, rightRows(7), dataframe.Inner, nil)), 0)
+		})
+	}
+	wantErr(t, "Merge", dataframe.FromRecords(rows, 1).Merge(right, dataframe.MergeOptions{How: dataframe.Cross, On: []string{"KI"}}).Err(), "cross join takes no key columns")
+}
+
 // Frames hash-partitioned on the key into as many partitions join where
 // they are, and the answer is the same.
 func TestMergeCoPartitioned(t *testing.T) {

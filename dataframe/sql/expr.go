@@ -228,14 +228,27 @@ func (b *binder) aExpr(n *pg.Node, ae *pg.A_Expr, sc scope) (dataframe.Expr, err
 			return dataframe.Expr{}, b.errorf(n, "IN takes a list of values here")
 		}
 		vals := make([]any, len(list.Items))
+		constant := true
 		for i, it := range list.Items {
 			v, ok := b.literalValue(it)
-			if !ok {
-				return dataframe.Expr{}, b.errorf(it, "IN lists take constants yet")
-			}
+			constant = constant && ok && v != nil
 			vals[i] = v
 		}
-		out := l.IsIn(vals...)
+		var out dataframe.Expr
+		if constant {
+			out = l.IsIn(vals...)
+		} else {
+			// Expressions, or a null (x IN (1, NULL) is null where x is
+			// not 1): x = a OR x = b ..., SQL's definition.
+			items, err := b.exprs(list.Items, sc)
+			if err != nil {
+				return l, err
+			}
+			out = l.Eq(items[0])
+			for _, it := range items[1:] {
+				out = out.Or(l.Eq(it))
+			}
+		}
 		if op == "<>" {
 			out = out.Not()
 		}
@@ -334,10 +347,12 @@ func (b *binder) literalValue(n *pg.Node) (any, bool) {
 		v, err := b.param(p)
 		return v, err == nil
 	}
-	if tc := n.GetTypeCast(); tc != nil && typeName(tc.TypeName) == "date" {
+	if tc := n.GetTypeCast(); tc != nil && (typeName(tc.TypeName) == "date" || typeName(tc.TypeName) == "timestamp") {
 		if s, ok := b.stringConst(tc.Arg); ok {
-			if d, err := time.Parse("2006-01-02", s); err == nil {
-				return d, true
+			for _, layout := range []string{"2006-01-02", "2006-01-02 15:04:05.999999999"} {
+				if d, err := time.Parse(layout, s); err == nil && (layout == "2006-01-02") == (typeName(tc.TypeName) == "date") {
+					return d, true
+				}
 			}
 		}
 		return nil, false

@@ -64,11 +64,12 @@ func (b *binder) from(items []*pg.Node, conjuncts []*pg.Node) (*relation, []*pg.
 			}
 			pick, pickFiltered, pickL, pickR, pickLeft = i, restFiltered[i], lk, rk, left
 		}
-		if pick < 0 {
-			return nil, nil, b.errorf(items[0], "no equality in WHERE joins %s to the tables joined before it; cross joins are not supported yet", tableNames(rest))
+		how := dataframe.Inner
+		if pick < 0 { // no equality ties any: a cross join with the next, filtered first
+			pick, how, pickLeft = max(0, slices.Index(restFiltered, true)), dataframe.Cross, conjuncts
 		}
 		var err error
-		if acc, err = b.join(acc, rest[pick], pickL, pickR, dataframe.Inner); err != nil {
+		if acc, err = b.join(acc, rest[pick], pickL, pickR, how, nil, nil); err != nil {
 			return nil, nil, err
 		}
 		conjuncts = pickLeft
@@ -163,7 +164,7 @@ func (b *binder) equiKeys(c *pg.Node, left, right *relation) (string, string, bo
 
 // join merges two relations on key fields; the right side's columns whose
 // fields the left has too are renamed table.name first.
-func (b *binder) join(left, right *relation, lk, rk []string, how dataframe.How) (*relation, error) {
+func (b *binder) join(left, right *relation, lk, rk []string, how dataframe.How, lCan, rCan *dataframe.Expr) (*relation, error) {
 	have := map[string]bool{}
 	for _, c := range left.cols {
 		have[c.field] = true
@@ -178,6 +179,14 @@ func (b *binder) join(left, right *relation, lk, rk []string, how dataframe.How)
 		out.cols = append(out.cols, c)
 	}
 	rf := right.frame
+	var canField string
+	if rCan != nil && len(renames) > 0 {
+		// The condition reads the right's fields as they were named.
+		canField = b.hidden("can")
+		rf = rf.WithColumn(canField, *rCan)
+		can := dataframe.Col(canField)
+		rCan = &can
+	}
 	if len(renames) > 0 {
 		rf = rf.Rename(renames)
 		for i, k := range rk {
@@ -186,8 +195,61 @@ func (b *binder) join(left, right *relation, lk, rk []string, how dataframe.How)
 			}
 		}
 	}
-	out.frame = left.frame.Merge(rf, dataframe.MergeOptions{How: how, LeftOn: lk, RightOn: rk})
+	out.frame = b.mergeWhere(left.frame, rf, lk, rk, how, lCan, rCan)
+	if canField != "" {
+		out.frame = out.frame.Drop(canField)
+	}
 	return out, nil
+}
+
+// merge joins left and right where lk = rk as SQL does, where a null key
+// equals nothing (Merge matches null keys, as pandas' merge).
+func (b *binder) merge(left, right *dataframe.Frame, lk, rk []string, how dataframe.How) *dataframe.Frame {
+	return b.mergeWhere(left, right, lk, rk, how, nil, nil)
+}
+
+// mergeWhere is merge where a left row matches only if it meets lCan, and
+// a right one rCan (nil: any row), besides its keys being present. A side
+// whose unmatched rows the join drops loses the rows that cannot match
+// first; where a side keeps such rows, a hidden key, 1 on the left and 2
+// on the right for rows that cannot match, 0 for those that can, keeps
+// them from meeting any.
+func (b *binder) mergeWhere(left, right *dataframe.Frame, lk, rk []string, how dataframe.How, lCan, rCan *dataframe.Expr) *dataframe.Frame {
+	if how == dataframe.Cross {
+		return left.Merge(right, dataframe.MergeOptions{How: how})
+	}
+	can := func(keys []string, also *dataframe.Expr) dataframe.Expr {
+		e := dataframe.Col(keys[0]).NotNull()
+		for _, k := range keys[1:] {
+			e = e.And(dataframe.Col(k).NotNull())
+		}
+		if also != nil {
+			e = e.And(*also)
+		}
+		return e
+	}
+	lc, rc := can(lk, lCan), can(rk, rCan)
+	keepL := how == dataframe.Left || how == dataframe.Anti || how == dataframe.Outer
+	keepR := how == dataframe.Right || how == dataframe.Outer
+	if !keepL {
+		left = left.Filter(lc)
+	}
+	if !keepR {
+		right = right.Filter(rc)
+	}
+	// A kept side's null key meets nothing once the other side has none;
+	// other rows that cannot match, or both sides kept, need the marker.
+	if !(keepL && lCan != nil || keepR && rCan != nil || keepL && keepR) {
+		return left.Merge(right, dataframe.MergeOptions{How: how, LeftOn: lk, RightOn: rk})
+	}
+	ml, mr := b.hidden("nomatch"), b.hidden("nomatch")
+	left = left.WithColumn(ml, dataframe.When(lc).Then(int64(0)).Otherwise(int64(1)))
+	right = right.WithColumn(mr, dataframe.When(rc).Then(int64(0)).Otherwise(int64(2)))
+	j := left.Merge(right, dataframe.MergeOptions{How: how, LeftOn: append(slices.Clone(lk), ml), RightOn: append(slices.Clone(rk), mr)})
+	if how == dataframe.Anti {
+		return j.Drop(ml)
+	}
+	return j.Drop(ml, mr)
 }
 
 // fromItem binds a table, a subquery in FROM or a JOIN.
@@ -276,29 +338,54 @@ func (b *binder) joinExpr(j *pg.JoinExpr) (*relation, error) {
 			}
 		}
 	}
-	if len(lk) == 0 {
-		return nil, b.errorf(j.Quals, "a join needs an equality between its sides; cross joins are not supported yet")
-	}
-	if len(rest) > 0 {
-		if how != dataframe.Inner && how != dataframe.Left {
-			return nil, b.errorf(rest[0], "a %s join's condition may hold only equalities yet", strings.ToLower(string(how)))
+	if how == dataframe.Inner {
+		// Any condition: those not equalities filter the pairs (CROSS
+		// JOIN, or an ON of no equality, pairs every row).
+		if len(lk) == 0 {
+			how = dataframe.Cross
 		}
-		// Conditions on the right side alone filter it first (for a left
-		// join, rows of the right that fail them find no match, as SQL's).
-		rs := &rowScope{b: b, rel: right}
+		out, err := b.join(left, right, lk, rk, how, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		rs := &rowScope{b: b, rel: out}
 		for _, c := range rest {
 			pred, err := b.expr(c, rs)
 			if err != nil {
-				if how == dataframe.Inner {
-					return nil, b.errorf(c, "a join condition must be equalities or read the right side alone yet: %v", err)
-				}
 				return nil, err
 			}
-			right = &relation{frame: right.frame.Filter(pred), cols: right.cols}
-			rs.rel = right
+			out = &relation{frame: out.frame.Filter(pred), cols: out.cols}
+			rs.rel = out
 		}
+		return out, nil
 	}
-	return b.join(left, right, lk, rk, how)
+	if len(lk) == 0 {
+		return nil, b.errorf(j.Quals, "an outer join needs an equality between its sides")
+	}
+	// The other conditions of an outer join's ON read one side each: rows
+	// of that side that fail them match nothing (mergeWhere).
+	var lCan, rCan *dataframe.Expr
+	for _, c := range rest {
+		var side **dataframe.Expr
+		var rs *rowScope
+		switch {
+		case readsOnly(c, left):
+			side, rs = &lCan, &rowScope{b: b, rel: left}
+		case readsOnly(c, right):
+			side, rs = &rCan, &rowScope{b: b, rel: right}
+		default:
+			return nil, b.errorf(c, "an outer join's condition must be equalities or read one side alone yet")
+		}
+		pred, err := b.expr(c, rs)
+		if err != nil {
+			return nil, err
+		}
+		if *side != nil {
+			pred = (*side).And(pred)
+		}
+		*side = &pred
+	}
+	return b.join(left, right, lk, rk, how, lCan, rCan)
 }
 
 // named is a subquery's result as a table of FROM: its columns take the
@@ -408,15 +495,4 @@ func (b *binder) tableFunction(n *pg.Node, rf *pg.RangeFunction) (*relation, err
 		table, colnames = rf.Alias.Aliasname, strs(rf.Alias.Colnames)
 	}
 	return b.named(n, tableRelation(table, f), table, colnames)
-}
-
-// tableNames lists the tables of relations, for an error.
-func tableNames(rels []*relation) string {
-	var names []string
-	for _, r := range rels {
-		if len(r.cols) > 0 {
-			names = append(names, r.cols[0].table)
-		}
-	}
-	return strings.Join(names, ", ")
 }

@@ -68,6 +68,13 @@ func (b *binder) cast(n *pg.Node, tc *pg.TypeCast, sc scope) (dataframe.Expr, er
 	if !ok {
 		return dataframe.Expr{}, b.errorf(n, "type %s is not supported yet", name)
 	}
+	if arrow.IsInteger(t.ID()) {
+		// SQL rounds a fraction to the nearest integer, halves away from
+		// zero (the dataframe's Cast truncates, as pandas' astype).
+		if from, err := sc.frame().TypeOf(arg); err == nil && (arrow.IsFloating(from.ID()) || arrow.IsDecimal(from.ID())) {
+			arg = arg.Round(0)
+		}
+	}
 	return arg.Cast(t), nil
 }
 

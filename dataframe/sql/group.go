@@ -53,12 +53,12 @@ func (s *rowScope) withFrame(f *dataframe.Frame) scope {
 // aggregate calls to the columns the grouping computed them into.
 type groupScope struct {
 	b       *binder
-	rows    *rowScope         // the rows grouped, to bind keys' and aggregates' arguments
-	out     *dataframe.Frame  // the grouping's result (and columns added to it since)
-	keys    map[string]string // a group key's column field -> its field in out
-	exprs   map[string]string // a computed key's expression, as it prints -> its field
-	aliases map[string]string // a select alias that is a key -> its field
-	aggs    map[*pg.FuncCall]string
+	rows    *rowScope                       // the rows grouped, to bind keys' and aggregates' arguments
+	out     *dataframe.Frame                // the grouping's result (and columns added to it since)
+	keys    map[string]string               // a group key's column field -> its field in out
+	exprs   map[string]string               // a computed key's expression, as it prints -> its field
+	aliases map[string]string               // a select alias that is a key -> its field
+	aggs    map[*pg.FuncCall]dataframe.Expr // an aggregate call -> its value, from the grouping's columns
 }
 
 func (s *groupScope) column(n *pg.Node, ref *pg.ColumnRef) (dataframe.Expr, error) {
@@ -79,8 +79,8 @@ func (s *groupScope) column(n *pg.Node, ref *pg.ColumnRef) (dataframe.Expr, erro
 }
 
 func (s *groupScope) aggregate(n *pg.Node, fc *pg.FuncCall) (dataframe.Expr, error) {
-	if f, ok := s.aggs[fc]; ok {
-		return dataframe.Col(f), nil
+	if e, ok := s.aggs[fc]; ok {
+		return e, nil
 	}
 	return dataframe.Expr{}, s.b.errorf(n, "an aggregate inside an aggregate is not allowed")
 }
@@ -165,7 +165,7 @@ func walkAggregates(n *pg.Node, visit func(*pg.Node, *pg.FuncCall)) {
 func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 	rows := &rowScope{b: b, rel: from}
 	g := &groupScope{b: b, rows: rows, keys: map[string]string{}, exprs: map[string]string{},
-		aliases: map[string]string{}, aggs: map[*pg.FuncCall]string{}}
+		aliases: map[string]string{}, aggs: map[*pg.FuncCall]dataframe.Expr{}}
 	pre := from.frame
 	var keys []string
 	addKey := func(field string) {
@@ -250,14 +250,19 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 		if firstErr != nil {
 			return
 		}
-		a, err := b.aggregateOf(n, fc, rows)
+		a, none, err := b.aggregateOf(n, fc, rows)
 		if err != nil {
 			firstErr = err
 			return
 		}
 		name := b.hidden("agg")
-		g.aggs[fc] = name
 		aggs = append(aggs, a.As(name))
+		g.aggs[fc] = dataframe.Col(name)
+		if none != nil { // null where it counts no value
+			count := b.hidden("count")
+			aggs = append(aggs, none.As(count))
+			g.aggs[fc] = dataframe.When(dataframe.Col(count).Eq(int64(0))).Then(nil).Otherwise(dataframe.Col(name))
+		}
 	}
 	for _, n := range append(append([]*pg.Node{s.HavingClause}, s.TargetList...), s.SortClause...) {
 		walkAggregates(n, visit)
@@ -268,46 +273,51 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 	if len(keys) == 0 {
 		g.out = pre.Agg(aggs...)
 	} else {
-		g.out = pre.GroupBy(keys...).Agg(aggs...)
+		g.out = pre.GroupBy(keys...).KeepNullKeys().Agg(aggs...) // null keys group, as SQL's
 	}
 	return g, nil
 }
 
 // aggregateOf is the dataframe aggregation of an aggregate call, its
-// argument bound to the rows.
-func (b *binder) aggregateOf(n *pg.Node, fc *pg.FuncCall, rows *rowScope) (dataframe.Agg, error) {
+// argument bound to the rows, and, for SQL's sum, the count of the values
+// it adds: SQL's sum of no values is null, the dataframe's 0 (pandas').
+func (b *binder) aggregateOf(n *pg.Node, fc *pg.FuncCall, rows *rowScope) (dataframe.Agg, *dataframe.Agg, error) {
 	name := funcName(fc)
 	switch {
 	case fc.AggFilter != nil:
-		return dataframe.Agg{}, b.errorf(n, "FILTER on an aggregate is not supported yet")
+		return dataframe.Agg{}, nil, b.errorf(n, "FILTER on an aggregate is not supported yet")
 	case len(fc.AggOrder) > 0:
-		return dataframe.Agg{}, b.errorf(n, "ORDER BY inside an aggregate is not supported yet")
+		return dataframe.Agg{}, nil, b.errorf(n, "ORDER BY inside an aggregate is not supported yet")
 	case fc.AggStar:
 		if name != "count" {
-			return dataframe.Agg{}, b.errorf(n, "%s(*) is not an aggregate; count(*) is", name)
+			return dataframe.Agg{}, nil, b.errorf(n, "%s(*) is not an aggregate; count(*) is", name)
 		}
-		return dataframe.Size(), nil
+		return dataframe.Size(), nil, nil
 	case len(fc.Args) != 1:
-		return dataframe.Agg{}, b.errorf(n, "%s takes one argument, not %d", name, len(fc.Args))
+		return dataframe.Agg{}, nil, b.errorf(n, "%s takes one argument, not %d", name, len(fc.Args))
 	}
 	arg, err := b.expr(fc.Args[0], rows)
 	if err != nil {
-		return dataframe.Agg{}, err
+		return dataframe.Agg{}, nil, err
 	}
 	if fc.AggDistinct {
 		if name != "count" {
-			return dataframe.Agg{}, b.errorf(n, "%s(DISTINCT ...) is not supported yet; count(DISTINCT ...) is", name)
+			return dataframe.Agg{}, nil, b.errorf(n, "%s(DISTINCT ...) is not supported yet; count(DISTINCT ...) is", name)
 		}
-		return arg.Nunique(), nil
+		return arg.Nunique(), nil, nil
 	}
 	if syn, ok := aggregateSynonyms[name]; ok {
 		name = syn
 	}
 	a, err := arg.Aggregate(name)
 	if err != nil {
-		return dataframe.Agg{}, b.errorf(n, "%v", err)
+		return dataframe.Agg{}, nil, b.errorf(n, "%v", err)
 	}
-	return a, nil
+	if name == "sum" {
+		count := arg.Count()
+		return a, &count, nil
+	}
+	return a, nil, nil
 }
 
 // funcName is a function call's name, without a pg_catalog qualifier.

@@ -20,8 +20,6 @@ func (b *binder) selectStmt(s *pg.SelectStmt) (*relation, error) {
 		return nil, b.errorf(s.ValuesLists[0], "VALUES is not supported yet")
 	case len(s.WindowClause) > 0:
 		return nil, b.errorf(s.WindowClause[0], "window functions are not supported yet")
-	case s.LimitOffset != nil:
-		return nil, b.errorf(s.LimitOffset, "OFFSET is not supported yet")
 	}
 	if s.WithClause != nil {
 		restore, err := b.with(s.WithClause)
@@ -83,13 +81,14 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 	f := sc.frame()
 	var out []column
 	taken := map[string]bool{}
-	addOut := func(name, field string) error {
-		if taken[name] {
-			return fmt.Errorf("two result columns are named %q; name one with AS", name)
+	addOut := func(name, field string) {
+		// A frame's columns have names of their own: a second "count"
+		// is "count_1", as DuckDB names a subquery's columns.
+		for i, base := 1, name; taken[name]; i++ {
+			name = fmt.Sprintf("%s_%d", base, i)
 		}
 		taken[name] = true
 		out = append(out, column{name: name, field: field})
-		return nil
 	}
 	for _, t := range s.TargetList {
 		rt := t.GetResTarget()
@@ -99,9 +98,7 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 					return nil, b.errorf(rt, "only a bare * is supported yet")
 				}
 				for _, c := range sc.all() {
-					if err := addOut(c.name, c.field); err != nil {
-						return nil, b.errorf(rt, "%v", err)
-					}
+					addOut(c.name, c.field)
 				}
 				continue
 			}
@@ -118,9 +115,7 @@ func (b *binder) project(s *pg.SelectStmt, sc scope) (*relation, error) {
 			field = b.hidden("out")
 			f = f.WithColumn(field, e)
 		}
-		if err := addOut(name, field); err != nil {
-			return nil, b.errorf(rt, "%v", err)
-		}
+		addOut(name, field)
 	}
 	if s.HavingClause != nil {
 		for _, c := range splitAnd(s.HavingClause) {
@@ -184,24 +179,36 @@ func (b *binder) orderAndLimit(s *pg.SelectStmt, out []column, sc scope, f *data
 		var asc []bool
 		for _, n := range s.SortClause {
 			sb := n.GetSortBy()
-			if sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST {
-				return nil, b.errorf(sb, "NULLS FIRST is not supported yet (nulls sort last, as DuckDB's default)")
-			}
 			field, err := b.sortKey(sb.Node, out, sc.withFrame(f), &f, distinct)
 			if err != nil {
 				return nil, err
+			}
+			if sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST {
+				// Nulls sort last (DuckDB's default); first, a key that is
+				// false for them puts them first.
+				present := b.hidden("nulls")
+				f = f.WithColumn(present, dataframe.Col(field).NotNull())
+				by, asc = append(by, present), append(asc, true)
 			}
 			by = append(by, field)
 			asc = append(asc, sb.SortbyDir != pg.SortByDir_SORTBY_DESC)
 		}
 		f = f.SortValues(by, asc...)
 	}
-	if s.LimitCount != nil {
-		n, err := b.intConst(s.LimitCount, "LIMIT")
-		if err != nil {
+	count, offset := -1, 0
+	var err error
+	if c := s.LimitCount; c != nil && !(c.GetAConst() != nil && c.GetAConst().Isnull) { // LIMIT ALL: no limit
+		if count, err = b.intConst(c, "LIMIT"); err != nil {
 			return nil, err
 		}
-		f = f.Limit(n)
+	}
+	if s.LimitOffset != nil {
+		if offset, err = b.intConst(s.LimitOffset, "OFFSET"); err != nil {
+			return nil, err
+		}
+	}
+	if count >= 0 || offset > 0 {
+		f = f.Slice(offset, count)
 	}
 	return f, nil
 }
@@ -242,7 +249,7 @@ func (b *binder) sortKey(n *pg.Node, out []column, sc scope, f **dataframe.Frame
 	return field, nil
 }
 
-// intConst reads a non-negative integer constant (LIMIT's).
+// intConst reads a non-negative integer constant (LIMIT's, OFFSET's).
 func (b *binder) intConst(n *pg.Node, what string) (int, error) {
 	if c := n.GetAConst(); c != nil {
 		if iv, ok := c.Val.(*pg.A_Const_Ival); ok && iv.Ival.Ival >= 0 {
@@ -339,6 +346,7 @@ func (b *binder) setOperation(s *pg.SelectStmt) (*relation, error) {
 	if out.frame, err = b.orderAndLimit(s, out.cols, &rowScope{b: b, rel: out}, f, true); err != nil {
 		return nil, err
 	}
+	out.frame = out.frame.Select(names...) // without the sort's hidden columns
 	return out, nil
 }
 

@@ -240,6 +240,73 @@ func TestQueriesMatchReference(t *testing.T) {
 
 func head(s []string) []string { return s[:min(len(s), 8)] }
 
+type item struct {
+	K *int64 `dusk:"k"`
+	V *int64 `dusk:"v"`
+}
+
+type other struct {
+	K *int64 `dusk:"k"`
+}
+
+func ptr(v int64) *int64 { return &v }
+
+// TestSQLNulls checks the places where SQL's meaning of null differs from
+// the dataframe API's (pandas'): null keys join nothing and group
+// together, sum of no values is null, NOT IN over a null keeps nothing;
+// and the clauses that order, page and pair rows. The answers are worked
+// out by hand from the rows.
+func TestSQLNulls(t *testing.T) {
+	ctx := testcluster.Local(t)
+	items := []item{{ptr(1), ptr(10)}, {ptr(1), nil}, {nil, ptr(5)}, {ptr(2), nil}, {nil, nil}, {ptr(3), ptr(7)}}
+	others := []other{{ptr(1)}, {nil}, {ptr(4)}}
+	sc := sql.NewContext(map[string]*dataframe.Frame{
+		"items": dataframe.FromRecords(items, 2), "others": dataframe.FromRecords(others, 2),
+	})
+	for _, c := range []struct {
+		query   string
+		want    []string
+		ordered bool
+	}{
+		{"select k, sum(v) as s, count(*) as n from items group by k order by k nulls first",
+			[]string{"<nil>|5|2", "1|10|2", "2|<nil>|1", "3|7|1"}, true},
+		{"select sum(v) as s, count(v) as n from items where k > 5", []string{"<nil>|0"}, true},
+		{"select i.k from items i join others o on i.k = o.k", []string{"1", "1"}, false},
+		{"select i.k, o.k from items i left join others o on i.k = o.k where i.k is null", []string{"<nil>|<nil>", "<nil>|<nil>"}, false},
+		{"select count(*) as n from items i full join others o on i.k = o.k", []string{"8"}, true},
+		{"select count(*) as n from items i full join others o on i.k = o.k and o.k > 1", []string{"9"}, true},
+		{"select v from items where k not in (select k from others)", nil, false},
+		{"select v from items where k not in (select k from others where k is not null)", []string{"<nil>", "7"}, false},
+		{"select v from items where k in (select k from others)", []string{"10", "<nil>"}, false},
+		{"select k from items order by k desc nulls first limit 2 offset 1", []string{"<nil>", "3"}, true},
+		{"select k from items order by k limit all offset 4", []string{"<nil>", "<nil>"}, true},
+		{"select count(*) as n from items cross join others", []string{"18"}, true},
+		{"select count(*) as n from items, others where items.v > 6", []string{"6"}, true},
+		{"select cast(v * 1.5 as integer) as r, cast(-v * 1.5 as bigint) as m from items where k = 3", []string{"11|-11"}, true},
+		{"select k from items where exists (select 1 from others where k = 4) and k = 2", []string{"2"}, true},
+		{"select k from items where not exists (select 1 from others where k > 9) and k = 2", []string{"2"}, true},
+		{"select k, count(*), count(*) from items where k = 3 group by k", []string{"3|1|1"}, true},
+		{"select k from items where k in (1, null)", []string{"1", "1"}, false},
+		{"select k from items where k not in (1, null)", nil, false},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			tab, err := sc.Query(c.query).Compute(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tab.Release()
+			got := rowsOf(t, tab)
+			if !c.ordered {
+				slices.Sort(got)
+				slices.Sort(c.want)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
 // TestErrorsSayWhere checks that a query's errors name what is wrong and
 // point at it: line, column and a caret under the text.
 func TestErrorsSayWhere(t *testing.T) {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
@@ -216,7 +217,7 @@ func (r *restriction) apply(b *binder, rel *relation) (*relation, error) {
 		}
 		fields[i] = col.field
 	}
-	return &relation{frame: rel.frame.Merge(r.keys, dataframe.MergeOptions{How: dataframe.Semi, LeftOn: fields, RightOn: r.keyCols}), cols: rel.cols}, nil
+	return &relation{frame: b.merge(rel.frame, r.keys, fields, r.keyCols, dataframe.Semi), cols: rel.cols}, nil
 }
 
 // exists is [NOT] EXISTS (subquery): a semi (anti) join on the
@@ -226,8 +227,21 @@ func (b *binder) exists(n *pg.Node, sub *pg.SelectStmt, rel *relation, negated b
 	if err != nil {
 		return nil, err
 	}
-	if len(corr.outer) == 0 {
-		return nil, b.errorf(n, "EXISTS over a subquery not tied to the outer rows by an equality is not supported yet")
+	if len(corr.outer) == 0 && len(corr.residual) == 0 {
+		// Not correlated: whether the subquery has a row, once, paired
+		// with every row.
+		inner, err := b.selectStmt(sub)
+		if err != nil {
+			return nil, err
+		}
+		rows := b.hidden("rows")
+		count := inner.frame.Agg(dataframe.Size().As(rows))
+		has := dataframe.Col(rows).Gt(int64(0))
+		if negated {
+			has = has.Not()
+		}
+		joined := rel.frame.Merge(count, dataframe.MergeOptions{How: dataframe.Cross})
+		return &relation{frame: joined.Filter(has).Drop(rows), cols: rel.cols}, nil
 	}
 	switch len(corr.residual) {
 	case 0:
@@ -246,12 +260,11 @@ func (b *binder) exists(n *pg.Node, sub *pg.SelectStmt, rel *relation, negated b
 	if negated {
 		how = dataframe.Anti
 	}
-	return &relation{frame: rel.frame.Merge(inner.frame, dataframe.MergeOptions{How: how, LeftOn: corr.outer, RightOn: names}), cols: rel.cols}, nil
+	return &relation{frame: b.merge(rel.frame, inner.frame, corr.outer, names, how), cols: rel.cols}, nil
 }
 
-// in is x [NOT] IN (subquery) of one column: a semi (anti) join. NOT IN
-// over a subquery with a null gives no rows in SQL; here the null is
-// ignored (the anti join keeps rows whose x matches nothing).
+// in is x [NOT] IN (subquery) of one column: a semi join, or for NOT IN
+// an anti join with SQL's nulls (notIn).
 func (b *binder) in(n *pg.Node, sl *pg.SubLink, sub *pg.SelectStmt, rel *relation, sc scope, negated bool) (*relation, error) {
 	sub, corr, err := b.correlate(sub, rel)
 	if err != nil {
@@ -278,16 +291,37 @@ func (b *binder) in(n *pg.Node, sl *pg.SubLink, sub *pg.SelectStmt, rel *relatio
 		field = b.hidden("in")
 		f = f.WithColumn(field, x)
 	}
-	how := dataframe.Semi
+	lk, rk := append(slices.Clone(corr.outer), field), append(slices.Clone(names), inner.cols[len(names)].field)
+	var out *dataframe.Frame
 	if negated {
-		how = dataframe.Anti
+		out = b.notIn(f, inner.frame, corr.outer, names, field, rk[len(rk)-1])
+	} else {
+		out = b.merge(f, inner.frame, lk, rk, dataframe.Semi)
 	}
-	out := f.Merge(inner.frame, dataframe.MergeOptions{How: how,
-		LeftOn: append(append([]string(nil), corr.outer...), field), RightOn: append(names, inner.cols[len(names)].field)})
 	if !ok {
 		out = out.Drop(field)
 	}
 	return &relation{frame: out, cols: rel.cols}, nil
+}
+
+// notIn keeps the rows of f where x NOT IN the values y of inner (those
+// of the row's correlation keys, outer = names) is true: where there are
+// no such values, or none is null and x is not null and is none of them.
+// The count of the values and of the non-null ones per key tells which
+// rows may pass; an anti join then drops those whose x is among them.
+func (b *binder) notIn(f, inner *dataframe.Frame, outer, names []string, x, y string) *dataframe.Frame {
+	rows, values := b.hidden("rows"), b.hidden("values")
+	counts := []dataframe.Agg{dataframe.Size().As(rows), dataframe.Count(y).As(values)}
+	var with *dataframe.Frame
+	if len(names) == 0 {
+		with = f.Merge(inner.Agg(counts...), dataframe.MergeOptions{How: dataframe.Cross})
+	} else {
+		with = b.merge(f, inner.GroupBy(names...).Agg(counts...), outer, names, dataframe.Left)
+	}
+	none := dataframe.Coalesce(dataframe.Col(rows), int64(0)).Eq(int64(0))
+	may := none.Or(dataframe.Col(values).Eq(dataframe.Col(rows)).And(dataframe.Col(x).NotNull()))
+	kept := with.Filter(may).Drop(rows, values)
+	return b.merge(kept, inner, append(slices.Clone(outer), x), append(slices.Clone(names), y), dataframe.Anti)
 }
 
 // compareScalar is lhs op (scalar subquery): the subquery's value joined
@@ -317,14 +351,12 @@ func (b *binder) compareScalar(n *pg.Node, ae *pg.A_Expr, sub *pg.SelectStmt, re
 	value := inner.cols[len(names)].field
 	renamed := b.hidden("scalar")
 	right := inner.frame.Rename(map[string]string{value: renamed})
-	left := rel.frame
-	lk, rk := corr.outer, names
-	if len(names) == 0 { // one value for every row: joined on a constant
-		one := b.hidden("one")
-		left, right = left.WithColumn(one, dataframe.Lit(int64(1))), right.WithColumn(one, dataframe.Lit(int64(1)))
-		lk, rk = []string{one}, []string{one}
+	var joined *dataframe.Frame
+	if len(names) == 0 { // one value for every row
+		joined = rel.frame.Merge(right, dataframe.MergeOptions{How: dataframe.Cross})
+	} else {
+		joined = b.merge(rel.frame, right, corr.outer, names, dataframe.Inner)
 	}
-	joined := left.Merge(right, dataframe.MergeOptions{LeftOn: lk, RightOn: rk})
 	op := strs(ae.Name)[0]
 	fn, ok := binaryOps[op]
 	if !ok {
@@ -353,7 +385,13 @@ func (b *binder) existsBeyond(sub *pg.SelectStmt, corr correlation, rel *relatio
 		return pg.MakeResTargetNodeWithNameAndVal(name, call, -1)
 	}
 	k.TargetList = append(k.TargetList[:len(names):len(names)], extreme("min", lo), extreme("max", hi))
-	inner, err := b.reduced(k, corr, rel)
+	var inner *relation
+	var err error
+	if len(names) > 0 {
+		inner, err = b.reduced(k, corr, rel)
+	} else {
+		inner, err = b.selectStmt(k)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -376,6 +414,9 @@ func (b *binder) existsBeyond(sub *pg.SelectStmt, corr correlation, rel *relatio
 	if negated {
 		how, holds = dataframe.Left, dataframe.Coalesce(holds, false).Not()
 	}
-	joined := rel.frame.Merge(inner.frame, dataframe.MergeOptions{How: how, LeftOn: corr.outer, RightOn: names})
+	if len(names) == 0 {
+		how = dataframe.Cross // the extremes of the whole subquery: one row
+	}
+	joined := b.merge(rel.frame, inner.frame, corr.outer, names, how)
 	return &relation{frame: joined.Filter(holds).Select(rel.frame.Columns()...), cols: rel.cols}, nil
 }

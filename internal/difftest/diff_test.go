@@ -18,6 +18,7 @@ import (
 
 	"github.com/duskdata/dusk"
 	"github.com/duskdata/dusk/dataframe"
+	duskSQL "github.com/duskdata/dusk/dataframe/sql"
 )
 
 var (
@@ -68,6 +69,7 @@ type theCase struct {
 	Format   string   `json:",omitempty"` // what Dusk reads: formats; "" is parquet
 	Steps    int      `json:",omitempty"` // the pipeline's first steps kept; 0: all
 	Drop     []string `json:",omitempty"` // the tables' columns left out of their files
+	SQL      bool     `json:",omitempty"` // Pipeline numbers a SQL query (newSQLQuery), not a pipeline
 	Note     string   `json:",omitempty"`
 }
 
@@ -121,7 +123,44 @@ func (b *bench) run(t *testing.T, c theCase) (string, *pipeline) {
 			t.Fatal(err)
 		}
 	}
+	if c.SQL {
+		return b.compareSQL(c.query(tt, u), tables), p
+	}
 	return b.compare(p, tables), p
+}
+
+// query is a SQL case's query over t and u, drawn from its seed.
+func (c theCase) query(t, u table) sqlQuery {
+	return newSQLQuery(rand.New(rand.NewPCG(c.Seed, uint64(1000+c.Pipeline))), t, u)
+}
+
+// compareSQL runs one query's text on both engines: DuckDB's views t and
+// u, and Dusk's SQL front end over the same tables.
+func (b *bench) compareSQL(q sqlQuery, tables map[string]*dataframe.Frame) string {
+	rs, duckErr := b.db.QueryContext(b.ctx, q.text)
+	var duck [][]any
+	if duckErr == nil {
+		duck, duckErr = duckRows(rs)
+		rs.Close()
+	}
+	tb, duskErr := duskSQL.NewContext(tables).Query(q.text).Compute(b.ctx)
+	var got [][]any
+	if duskErr == nil {
+		got, duskErr = duskRows(tb.Record())
+		tb.Release()
+	}
+	switch {
+	case duskErr != nil && duckErr != nil:
+		return ""
+	case duskErr != nil:
+		return fmt.Sprintf("Dusk failed where DuckDB answered: %v\nSQL: %s", duskErr, q.text)
+	case duckErr != nil:
+		return fmt.Sprintf("DuckDB failed where Dusk answered: %v\nSQL: %s", duckErr, q.text)
+	}
+	if d := diff(got, duck, q.ordered); d != "" {
+		return d + "\nSQL: " + q.text
+	}
+	return ""
 }
 
 func (b *bench) compare(p *pipeline, tables map[string]*dataframe.Frame) string {
@@ -153,7 +192,7 @@ func (b *bench) compare(p *pipeline, tables map[string]*dataframe.Frame) string 
 // columns it can, then halves the case's rows while it still disagrees.
 func (b *bench) shrink(t *testing.T, c theCase) theCase {
 	_, _, p := c.draw()
-	for n := 1; n < len(p.steps); n++ {
+	for n := 1; n < len(p.steps) && !c.SQL; n++ {
 		fewer := c
 		fewer.Steps = n
 		if d, _ := b.run(t, fewer); d != "" {
@@ -195,17 +234,30 @@ func (b *bench) shrink(t *testing.T, c theCase) theCase {
 // TestDiff runs random pipelines on random tables on Dusk and DuckDB and
 // compares the answers; a disagreement is shrunk and saved under testdata
 // as a case that TestCases replays.
-func TestDiff(t *testing.T) {
+func TestDiff(t *testing.T) { diffSeeds(t, false) }
+
+// TestSQLDiff runs random SQL queries, the same text on DuckDB and on
+// Dusk's SQL front end, over random tables, as TestDiff does pipelines.
+func TestSQLDiff(t *testing.T) { diffSeeds(t, true) }
+
+func diffSeeds(t *testing.T, sql bool) {
 	b := newBench(t)
 	runs := 0
 	for seed := *firstSeed; seed < *firstSeed+uint64(*seeds); seed++ {
 		trows, urows, parts, format := sizes(seed)
 		for i := range pipelinesPerSeed {
-			c := theCase{Seed: seed, Pipeline: i, TRows: trows, URows: urows, Parts: parts, Format: format}
+			c := theCase{Seed: seed, Pipeline: i, TRows: trows, URows: urows, Parts: parts, Format: format, SQL: sql}
 			d, p := b.run(t, c)
 			runs++
+			what := func(c theCase, p *pipeline) string {
+				if c.SQL {
+					tt, u, _ := c.draw()
+					return c.query(tt, u).text
+				}
+				return fmt.Sprintf("%s\nSQL: %s", p, p.query())
+			}
 			if testing.Verbose() {
-				t.Logf("seed %d pipeline %d (%d and %d rows, %d files, Dusk reading %s): %s\nSQL: %s", seed, i, trows, urows, parts, format, p, p.query())
+				t.Logf("seed %d case %d (%d and %d rows, %d files, Dusk reading %s): %s", seed, i, trows, urows, parts, format, what(c, p))
 			}
 			if d == "" {
 				continue
@@ -214,17 +266,21 @@ func TestDiff(t *testing.T) {
 			d, sp := b.run(t, small)
 			// The case replays what this generator draws for its seed; its
 			// note keeps what disagreed, should the generator change.
-			small.Note = fmt.Sprintf("%s\n%s", firstLine(d), sp)
-			path := filepath.Join("testdata", fmt.Sprintf("seed%d-%d.json", seed, i))
+			small.Note = fmt.Sprintf("%s\n%s", firstLine(d), what(small, sp))
+			name := fmt.Sprintf("seed%d-%d.json", seed, i)
+			if sql {
+				name = "sql-" + name
+			}
+			path := filepath.Join("testdata", name)
 			js, _ := json.MarshalIndent(small, "", "  ")
 			if err := os.WriteFile(path, js, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			t.Errorf("seed %d pipeline %d disagrees (saved %s, shrunk to %d steps, %d and %d rows):\n%s\nSQL: %s\n%s",
-				seed, i, path, len(sp.steps), small.TRows, small.URows, sp, sp.query(), d)
+			t.Errorf("seed %d case %d disagrees (saved %s, shrunk to %d and %d rows):\n%s\n%s",
+				seed, i, path, small.TRows, small.URows, what(small, sp), d)
 		}
 	}
-	t.Logf("%d pipelines compared", runs)
+	t.Logf("%d cases compared", runs)
 }
 
 // TestCases replays the cases saved under testdata: each once disagreed,

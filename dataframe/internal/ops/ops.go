@@ -18,6 +18,7 @@ const (
 	OpFilter        = "df-filter"
 	OpWithColumn    = "df-with-column"
 	OpHead          = "df-head"
+	OpSkip          = "df-skip"
 	OpLen           = "df-len"
 	OpSumInts       = "df-sum-ints"
 	OpMapPartitions = "df-map-partitions"
@@ -36,6 +37,12 @@ type HeadArgs struct {
 	N int `json:"n"`
 }
 
+// SkipArgs drops the frame's first N rows; each partition's task also
+// reads how many rows the partitions before it hold.
+type SkipArgs struct {
+	N int64 `json:"n"`
+}
+
 func init() {
 	registry.Register(OpFromIPC, fromIPCOp)
 	registry.Register(OpSelect, RecordOp(OpSelect, selectOp))
@@ -47,6 +54,7 @@ func init() {
 	registry.RegisterGPU(OpFilter, ContextRecordOp(OpFilter, filterOp))
 	registry.RegisterGPU(OpWithColumn, ContextRecordOp(OpWithColumn, withColumnOp))
 	registry.Register(OpHead, RecordOp(OpHead, headOp))
+	registry.Register(OpSkip, skipOp)
 	registry.Register(OpLen, lenOp)
 	registry.Register(OpSumInts, sumIntsOp)
 	registry.Register(OpMapPartitions, mapPartitionsOp)
@@ -126,6 +134,25 @@ func headOp(a *HeadArgs, rec arrow.Record) (arrow.Record, error) {
 		return rec, nil
 	}
 	return rec.NewSlice(0, int64(a.N)), nil
+}
+
+// skipOp drops what remains of the first a.N rows from its partition,
+// given the rows before it (the sum of its int64 inputs after the first).
+func skipOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
+	var a SkipArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", OpSkip, err)
+	}
+	rec, ok := inputs[0].(arrow.Record)
+	if !ok {
+		return nil, fmt.Errorf("%s: input is a %T, not a dataframe partition", OpSkip, inputs[0])
+	}
+	before, err := sumIntsOp(nil, nil, inputs[1:])
+	if err != nil {
+		return nil, err
+	}
+	drop := min(max(a.N-before.(int64), 0), rec.NumRows())
+	return rec.NewSlice(drop, rec.NumRows()), nil
 }
 
 func lenOp(_ *registry.Context, _ []byte, inputs []any) (any, error) {

@@ -138,6 +138,46 @@ func (n *limited) lower(l *Lowering) []graph.Key {
 	return []graph.Key{treeReduce(l.G, "limit", exchange.OpLimit, args, local)}
 }
 
+// skipped is its child without the first n rows. Each partition learns
+// how many rows come before it from a chain of running counts, so the
+// partitions stay where they are.
+type skipped struct {
+	child Node
+	n     int64
+	tok   string
+}
+
+func NewSkip(child Node, n int64) *skipped {
+	return &skipped{child: child, n: n, tok: token("skip", n, child)}
+}
+
+func (n *skipped) Schema() *arrow.Schema      { return n.child.Schema() }
+func (n *skipped) Npartitions() int           { return n.child.Npartitions() }
+func (n *skipped) Name() string               { return n.tok }
+func (n *skipped) children() []Node           { return []Node{n.child} }
+func (n *skipped) with(c []Node) Node         { return NewSkip(c[0], n.n) }
+func (n *skipped) Partitioning() partitioning { return n.child.Partitioning() }
+func (n *skipped) explain() string            { return fmt.Sprintf("skip the first %d rows", n.n) }
+func (n *skipped) lower(l *Lowering) []graph.Key {
+	in := l.Keys(n.child)
+	args := ops.MustJSON(ops.SkipArgs{N: n.n})
+	counts := l.MapParts(graph.Name("skip-len", ops.OpLen, nil, n.child.Name()), ops.OpLen, nil, in)
+	before := graph.Name("skip-before", ops.OpSumInts, nil, n.child.Name())
+	name := graph.Name("skip", ops.OpSkip, args, n.child.Name())
+	out := make([]graph.Key, len(in))
+	var prev []graph.Key // the running count of the rows before partition i
+	for i, k := range in {
+		out[i] = graph.Part(name, i)
+		l.G.Add(&graph.Task{Key: out[i], Op: ops.OpSkip, Args: args, Inputs: append([]graph.Key{k}, prev...)})
+		if i+1 < len(in) {
+			run := graph.Part(before, i)
+			l.G.Add(&graph.Task{Key: run, Op: ops.OpSumInts, Inputs: append(prev, counts[i])})
+			prev = []graph.Key{run}
+		}
+	}
+	return out
+}
+
 // stacked is the partitions of several frames, one after another, each
 // aligned to one schema.
 type stacked struct {

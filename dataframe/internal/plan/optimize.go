@@ -416,6 +416,8 @@ func (p *pruner) prune(n Node, need ops.SetOf) Node {
 		}
 	case *limited:
 		return NewLimit(p.prune(n.child, need), n.args.N, n.args.Last)
+	case *skipped:
+		return NewSkip(p.prune(n.child, need), n.n)
 	case *needing:
 		return NewNeeds(p.prune(n.child, need), n.res)
 	case *stacked:
