@@ -3,7 +3,6 @@ package dataframe
 import (
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/duskdata/dusk/dataframe/internal/agg"
 	"github.com/duskdata/dusk/dataframe/internal/ops"
@@ -57,70 +56,6 @@ func (g *Grouped) KeepNullKeys() *Grouped {
 	c := *g
 	c.keepNulls = true
 	return &c
-}
-
-// nullGroups runs op on a grouping in which null keys form groups: each
-// key k is grouped as two hidden columns, whether k is null and k with its
-// nulls filled by a value of its type (the kernels leave rows with a null
-// key out of every group), and op's result loses the hidden columns; where
-// it has the keys (keys), they are rebuilt from them, null again.
-func (g *Grouped) nullGroups(what string, keys bool, op func(*Grouped) *Frame) *Frame {
-	f := g.f
-	schema := f.plan.Schema()
-	hidden := make([]string, 0, 2*len(g.keys))
-	for _, k := range g.keys {
-		fl, err := expr.Field(schema, k)
-		if err != nil {
-			return failed(fmt.Errorf("GroupBy(%v).%s: %w", g.keys, what, err))
-		}
-		zero, err := zeroOf(fl.Type)
-		if err != nil {
-			return failed(fmt.Errorf("GroupBy(%v).KeepNullKeys: key %s: %w", g.keys, k, err))
-		}
-		isNull, filled := "__dusk_null_"+k, "__dusk_key_"+k
-		f = f.WithColumn(isNull, When(Col(k).IsNull()).Then(1).Otherwise(0)).
-			WithColumn(filled, Col(k).FillNull(Lit(zero).Cast(fl.Type))) // in the key's own type
-		hidden = append(hidden, isNull, filled)
-	}
-	out := op(&Grouped{f: f, keys: hidden, splitOut: g.splitOut})
-	if out.err != nil {
-		return out
-	}
-	var cols []string
-	if keys {
-		for i, k := range g.keys {
-			out = out.WithColumn(k, When(Col(hidden[2*i]).Eq(1)).Then(nil).Otherwise(Col(hidden[2*i+1])))
-			cols = append(cols, k)
-		}
-	}
-	for _, c := range out.Columns() {
-		if !slices.Contains(hidden, c) && !slices.Contains(cols, c) {
-			cols = append(cols, c)
-		}
-	}
-	return out.Select(cols...)
-}
-
-// zeroOf is a value of type t to fill a key's nulls with: any will do, as
-// a hidden column tells the rows that were null apart.
-func zeroOf(t arrow.DataType) (any, error) {
-	switch expr.KindOfType(t) {
-	case kernel.KindInt, kernel.KindDecimal:
-		return int64(0), nil
-	case kernel.KindFloat:
-		return 0.0, nil
-	case kernel.KindString:
-		return "", nil
-	case kernel.KindBool:
-		return false, nil
-	case kernel.KindDate:
-		return Date("1970-01-01"), nil
-	case kernel.KindTimestamp:
-		return time.Unix(0, 0).UTC(), nil
-	case kernel.KindDuration:
-		return time.Duration(0), nil
-	}
-	return nil, fmt.Errorf("null keys of type %s cannot group", expr.TypeName(t))
 }
 
 // SplitOut spreads the result over n partitions by a hash of the keys, as
@@ -269,9 +204,6 @@ func (g *Grouped) Agg(aggs ...Agg) *Frame {
 	if g.f.err != nil {
 		return g.f
 	}
-	if g.keepNulls {
-		return g.nullGroups("Agg", true, func(h *Grouped) *Frame { return h.Agg(aggs...) })
-	}
 	if f, computed := computeAggInputs(g.f, aggs); f != g.f {
 		if f.err != nil {
 			return failed(fmt.Errorf("GroupBy(%v).Agg: %w", g.keys, f.err))
@@ -286,7 +218,7 @@ func (g *Grouped) Agg(aggs ...Agg) *Frame {
 	if err != nil {
 		return failed(err)
 	}
-	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Aggs: specs, Mode: agg.ModeAgg},
+	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Aggs: specs, Mode: agg.ModeAgg, NullKeys: g.keepNulls},
 		arrow.NewSchema(append(keyFields, fields...), nil), g.splitOut)}
 }
 
@@ -295,9 +227,6 @@ func (g *Grouped) Agg(aggs ...Agg) *Frame {
 func (g *Grouped) Transform(aggs ...Agg) *Frame {
 	if g.f.err != nil {
 		return g.f
-	}
-	if g.keepNulls {
-		return g.nullGroups("Transform", false, func(h *Grouped) *Frame { return h.Transform(aggs...) })
 	}
 	_, names, err := g.check("Transform")
 	if err != nil {
@@ -309,7 +238,7 @@ func (g *Grouped) Transform(aggs ...Agg) *Frame {
 		return failed(err)
 	}
 	out := arrow.NewSchema(append(slices.Clone(g.f.plan.Schema().Fields()), fields...), nil)
-	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Aggs: specs, Mode: agg.ModeTransform}, out, g.splitOut)}
+	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Aggs: specs, Mode: agg.ModeTransform, NullKeys: g.keepNulls}, out, g.splitOut)}
 }
 
 // NLargest keeps each group's n rows with the largest values of col, best
@@ -324,9 +253,6 @@ func (g *Grouped) topN(n int, col string, largest bool) *Frame {
 		return g.f
 	}
 	what := map[bool]string{true: "NLargest", false: "NSmallest"}[largest]
-	if g.keepNulls {
-		return g.nullGroups(what, false, func(h *Grouped) *Frame { return h.topN(n, col, largest) })
-	}
 	if _, _, err := g.check(what); err != nil {
 		return failed(err)
 	}
@@ -336,7 +262,7 @@ func (g *Grouped) topN(n int, col string, largest bool) *Frame {
 	if err := numericColumn(g.f.plan.Schema(), col); err != nil {
 		return failed(fmt.Errorf("GroupBy(%v).%s: %w", g.keys, what, err))
 	}
-	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Mode: agg.ModeTopN, Col: col, K: n, Largest: largest},
+	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Mode: agg.ModeTopN, Col: col, K: n, Largest: largest, NullKeys: g.keepNulls},
 		g.f.plan.Schema(), g.splitOut)}
 }
 
@@ -347,16 +273,13 @@ func (g *Grouped) Apply(name string, out *arrow.Schema) *Frame {
 	if g.f.err != nil {
 		return g.f
 	}
-	if g.keepNulls {
-		return failed(fmt.Errorf("GroupBy(%v).Apply: KeepNullKeys is not supported here: fill the keys' nulls first", g.keys))
-	}
 	if _, _, err := g.check("Apply"); err != nil {
 		return failed(err)
 	}
 	if err := checkFunc(name, out); err != nil {
 		return failed(fmt.Errorf("GroupBy(%v).Apply: %w", g.keys, err))
 	}
-	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Mode: agg.ModeApply, Func: name, Out: ops.SpecOf(out)},
+	return &Frame{plan: plan.NewGroupAgg(g.f.plan, agg.GroupArgs{Keys: g.keys, Mode: agg.ModeApply, Func: name, Out: ops.SpecOf(out), NullKeys: g.keepNulls},
 		kernel.PlainSchema(out), g.splitOut)}
 }
 

@@ -887,6 +887,26 @@ func TestKeepNullKeys(t *testing.T) {
 			t.Fatalf("Transform: row %v, want size %+v", row, w)
 		}
 	}
+	// NLargest keeps each group's largest I, the null T's group too.
+	best := map[string]int64{}
+	for _, r := range rows {
+		if r.I == nil {
+			continue
+		}
+		k := fmt.Sprint(deref(r.T))
+		if v, ok := best[k]; !ok || *r.I > v {
+			best[k] = *r.I
+		}
+	}
+	top := tableRows(t, compute(t, ctx, arrowFrame(t, rows, []int{1500, 1500}).GroupBy("T").KeepNullKeys().NLargest(1, "I").Select("T", "I")))
+	if len(top) != len(best) {
+		t.Fatalf("NLargest: %d groups, want %d", len(top), len(best))
+	}
+	for _, row := range top {
+		if w, ok := best[fmt.Sprint(deref(row[0]))]; !ok || row[1] != w {
+			t.Fatalf("NLargest: row %v, want I %d", row, w)
+		}
+	}
 }
 
 // deref is what a nullable cell holds, or "null".

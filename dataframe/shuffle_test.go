@@ -650,6 +650,21 @@ func TestMapPartitionsAndApply(t *testing.T) {
 			}
 			got = tableRows(t, compute(t, ctx, tf.frame.GroupBy("KI").Apply("test-count-sum", countSumSchema)))
 			checkRows(t, canonical(got), canonical(want), 0)
+			// With KeepNullKeys the rows of a null KI are a group too.
+			var nullRows, nullSum int64
+			for _, r := range tf.rows {
+				if r.KI == nil {
+					nullRows++
+					if r.I != nil {
+						nullSum += *r.I
+					}
+				}
+			}
+			if nullRows > 0 {
+				want = append(want, []any{nullRows, nullSum})
+			}
+			got = tableRows(t, compute(t, ctx, tf.frame.GroupBy("KI").KeepNullKeys().Apply("test-count-sum", countSumSchema)))
+			checkRows(t, canonical(got), canonical(want), 0)
 		})
 	}
 	wrong := arrow.NewSchema([]arrow.Field{{Name: "rows", Type: arrow.PrimitiveTypes.Float64}}, nil)

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -38,6 +39,47 @@ type column struct {
 type relation struct {
 	frame *dataframe.Frame
 	cols  []column
+	// origins are the tables of FROM by name, each its rows with WHERE's
+	// conditions on it alone: where a correlated subquery's keys come from
+	// one, its semi-join reduction can read that (reduced).
+	origins map[string]*relation
+}
+
+// with is r's columns over other rows of them.
+func (r *relation) with(f *dataframe.Frame) *relation {
+	return &relation{frame: f, cols: r.cols, origins: r.origins}
+}
+
+// origin is the table of FROM that the fields all come from, with their
+// fields in it, where r joins it with others (else it is r) and it is one
+// partition (a table small enough to be read again cheaply).
+func (r *relation) origin(fields []string) (*relation, []string, bool) {
+	if len(r.origins) < 2 {
+		return nil, nil, false
+	}
+	var o *relation
+	var out []string
+	for _, f := range fields {
+		i := slices.IndexFunc(r.cols, func(c column) bool { return c.field == f })
+		if i < 0 {
+			return nil, nil, false
+		}
+		c := r.cols[i]
+		t := r.origins[c.table]
+		if t == nil || o != nil && t != o {
+			return nil, nil, false
+		}
+		o = t
+		j := slices.IndexFunc(t.cols, func(oc column) bool { return oc.name == c.name })
+		if j < 0 {
+			return nil, nil, false
+		}
+		out = append(out, t.cols[j].field)
+	}
+	if o == nil || o.frame.NumPartitions() != 1 {
+		return nil, nil, false
+	}
+	return o, out, true
 }
 
 // tableRelation is a frame's columns as table's.

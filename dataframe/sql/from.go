@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -27,6 +28,9 @@ func (b *binder) from(items []*pg.Node, conjuncts []*pg.Node) (*relation, []*pg.
 	}
 	if len(rels) > 1 {
 		conjuncts = b.pushIn(rels, conjuncts)
+	}
+	for _, r := range rels {
+		b.originOf(r, conjuncts)
 	}
 	// Join order, without sizes: from a table WHERE filters, each next
 	// table one joined to those before, a filtered one first, so that
@@ -77,6 +81,26 @@ func (b *binder) from(items []*pg.Node, conjuncts []*pg.Node) (*relation, []*pg.
 		restFiltered = slices.Delete(restFiltered, pick, pick+1)
 	}
 	return acc, conjuncts, nil
+}
+
+// originOf records a FROM item of one table as its own origin, with the
+// conditions of conjuncts that read it alone applied.
+func (b *binder) originOf(r *relation, conjuncts []*pg.Node) {
+	if len(r.cols) == 0 || slices.ContainsFunc(r.cols, func(c column) bool { return c.table != r.cols[0].table }) {
+		return
+	}
+	o := &relation{frame: r.frame, cols: r.cols}
+	for _, c := range conjuncts {
+		if hasSubLink(c) || !readsOnly(c, r) {
+			continue
+		}
+		pred, err := b.expr(c, &rowScope{b: b, rel: o})
+		if err != nil {
+			return
+		}
+		o.frame = o.frame.Filter(pred)
+	}
+	r.origins = map[string]*relation{r.cols[0].table: o}
 }
 
 // pushIn applies each x [NOT] IN (subquery) of WHERE whose x reads one
@@ -170,7 +194,9 @@ func (b *binder) join(left, right *relation, lk, rk []string, how dataframe.How,
 		have[c.field] = true
 	}
 	renames := map[string]string{}
-	out := &relation{cols: append([]column(nil), left.cols...)}
+	out := &relation{cols: append([]column(nil), left.cols...), origins: map[string]*relation{}}
+	maps.Copy(out.origins, left.origins)
+	maps.Copy(out.origins, right.origins)
 	for _, c := range right.cols {
 		if have[c.field] {
 			renames[c.field] = c.table + "." + c.name
@@ -354,7 +380,7 @@ func (b *binder) joinExpr(j *pg.JoinExpr) (*relation, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = &relation{frame: out.frame.Filter(pred), cols: out.cols}
+			out = out.with(out.frame.Filter(pred))
 			rs.rel = out
 		}
 		return out, nil
@@ -407,6 +433,7 @@ func (b *binder) named(n any, sub *relation, table string, colnames []string) (*
 	for i := range sub.cols {
 		sub.cols[i].table = table
 	}
+	sub.origins = nil // the subquery's tables, not FROM's
 	return sub, nil
 }
 

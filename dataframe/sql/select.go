@@ -47,7 +47,7 @@ func (b *binder) selectStmt(s *pg.SelectStmt) (*relation, error) {
 		if err != nil {
 			return nil, err
 		}
-		from = &relation{frame: from.frame.Filter(pred), cols: from.cols}
+		from = from.with(from.frame.Filter(pred))
 		rows.rel = from
 	}
 	if restrict != nil {

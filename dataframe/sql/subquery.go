@@ -194,7 +194,17 @@ func (b *binder) keyed(sub *pg.SelectStmt, corr correlation, group bool) (*pg.Se
 // not of every part). The outer rows are the same plan steps the query
 // reads again (equal steps have equal keys: computed once).
 func (b *binder) reduced(k *pg.SelectStmt, corr correlation, outer *relation) (*relation, error) {
-	b.restrict = &restriction{keys: outer.frame.Select(corr.outer...).DropDuplicates(), keyCols: corr.outer, inner: corr.inner}
+	keys := outer.frame.Select(corr.outer...).DropDuplicates()
+	cols := corr.outer
+	if o, fields, ok := outer.origin(corr.outer); ok {
+		// The keys' own table, filtered, holds every key the outer rows
+		// have: read again, it spares the reduction waiting on the joins,
+		// and a semi join needs its keys once each no more than a
+		// dimension's has them (TPC-H q17's parts, whose keys then filter
+		// the lines as they are read).
+		keys, cols = o.frame.Select(fields...), fields
+	}
+	b.restrict = &restriction{keys: keys, keyCols: cols, inner: corr.inner}
 	defer func() { b.restrict = nil }()
 	return b.selectStmt(k)
 }
@@ -217,7 +227,7 @@ func (r *restriction) apply(b *binder, rel *relation) (*relation, error) {
 		}
 		fields[i] = col.field
 	}
-	return &relation{frame: b.merge(rel.frame, r.keys, fields, r.keyCols, dataframe.Semi), cols: rel.cols}, nil
+	return rel.with(b.merge(rel.frame, r.keys, fields, r.keyCols, dataframe.Semi)), nil
 }
 
 // exists is [NOT] EXISTS (subquery): a semi (anti) join on the
@@ -241,7 +251,7 @@ func (b *binder) exists(n *pg.Node, sub *pg.SelectStmt, rel *relation, negated b
 			has = has.Not()
 		}
 		joined := rel.frame.Merge(count, dataframe.MergeOptions{How: dataframe.Cross})
-		return &relation{frame: joined.Filter(has).Drop(rows), cols: rel.cols}, nil
+		return rel.with(joined.Filter(has).Drop(rows)), nil
 	}
 	switch len(corr.residual) {
 	case 0:
@@ -260,7 +270,7 @@ func (b *binder) exists(n *pg.Node, sub *pg.SelectStmt, rel *relation, negated b
 	if negated {
 		how = dataframe.Anti
 	}
-	return &relation{frame: b.merge(rel.frame, inner.frame, corr.outer, names, how), cols: rel.cols}, nil
+	return rel.with(b.merge(rel.frame, inner.frame, corr.outer, names, how)), nil
 }
 
 // in is x [NOT] IN (subquery) of one column: a semi join, or for NOT IN
@@ -301,7 +311,7 @@ func (b *binder) in(n *pg.Node, sl *pg.SubLink, sub *pg.SelectStmt, rel *relatio
 	if !ok {
 		out = out.Drop(field)
 	}
-	return &relation{frame: out, cols: rel.cols}, nil
+	return rel.with(out), nil
 }
 
 // notIn keeps the rows of f where x NOT IN the values y of inner (those
@@ -367,7 +377,7 @@ func (b *binder) compareScalar(n *pg.Node, ae *pg.A_Expr, sub *pg.SelectStmt, re
 		return nil, err
 	}
 	keep := joined.Filter(fn(lhs, dataframe.Col(renamed))).Select(rel.frame.Columns()...)
-	return &relation{frame: keep, cols: rel.cols}, nil
+	return rel.with(keep), nil
 }
 
 // existsBeyond is [NOT] EXISTS over rows tied by equalities and one
@@ -418,5 +428,5 @@ func (b *binder) existsBeyond(sub *pg.SelectStmt, corr correlation, rel *relatio
 		how = dataframe.Cross // the extremes of the whole subquery: one row
 	}
 	joined := b.merge(rel.frame, inner.frame, corr.outer, names, how)
-	return &relation{frame: joined.Filter(holds).Select(rel.frame.Columns()...), cols: rel.cols}, nil
+	return rel.with(joined.Filter(holds).Select(rel.frame.Columns()...)), nil
 }

@@ -43,6 +43,9 @@ type GroupArgs struct {
 	Out []ops.ColSpec `json:"out"`
 	// Sort orders an aggregation's groups by their keys.
 	Sort bool `json:"sort,omitempty"`
+	// NullKeys: a null key groups with its column's other nulls, rather
+	// than leaving its row out (groupKeys).
+	NullKeys bool `json:"null_keys,omitempty"`
 }
 
 // Holistic reports whether a's groups need all their rows together, which

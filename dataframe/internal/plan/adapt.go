@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 
 	"github.com/duskdata/dusk/collections"
+	"github.com/duskdata/dusk/dataframe/internal/expr"
 	"github.com/duskdata/dusk/graph"
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -158,13 +159,28 @@ func (j *join) undecidedSide(relied map[string]bool) int {
 	return side
 }
 
+// selective reports whether a reader's predicate may drop rows for more
+// than their nulls: a test that keys are not null (SQL's joins add them)
+// drops few if any.
+func selective(pred *expr.Node) bool {
+	if pred == nil {
+		return false
+	}
+	for _, c := range expr.Conjuncts(pred) {
+		if !(c.Op == "not" && len(c.Args) == 1 && c.Args[0].Op == "isnull") {
+			return true
+		}
+	}
+	return false
+}
+
 // MayShrink reports whether a step may hold fewer rows than the data it
 // reads: whether a filter, a join that drops rows or an aggregation is
 // below it, down to the data read or held.
 func MayShrink(n Node) bool {
 	switch n := n.(type) {
 	case *Source:
-		return n.pred != nil
+		return selective(n.pred)
 	case *Persisted:
 		return false
 	case *filter, *groupAgg, *dedup, *limited:

@@ -291,7 +291,7 @@ func (j *join) scan() (*Source, bool) {
 		return nil, false
 	}
 	s, ok := probe.(*Source)
-	if !ok || s.pred != nil || !filtersRead(s.op) || s.Npartitions() <= exchange.FlipParts {
+	if !ok || selective(s.pred) || !filtersRead(s.op) || s.Npartitions() <= exchange.FlipParts {
 		return nil, false
 	}
 	if ps, bs := Estimate(s), Estimate(build); ps.Bytes < 0 || bs.Bytes < 0 || ps.Bytes < minScanRatio*bs.Bytes {
