@@ -19,6 +19,8 @@ type Agg struct {
 	col2 string  // Corr's second column
 	q    float64 // Quantile's fraction
 	as   string
+	// orNull: null where the group has no value (OrNull).
+	orNull bool
 }
 
 // Sum adds the column's non-null values; a group without any sums to 0.
@@ -70,6 +72,11 @@ func Nunique(col string) Agg { return Agg{fn: kernel.Nunique, col: col} }
 
 // As names the result column.
 func (a Agg) As(name string) Agg { a.as = name; return a }
+
+// OrNull makes a sum's answer for a group without a value null rather
+// than 0: Sum(c).OrNull() is SQL's sum (pandas' min_count=1), where Sum is
+// pandas'. The other aggregations answer there as they do without it.
+func (a Agg) OrNull() Agg { a.orNull = a.fn == kernel.Sum; return a }
 
 // The aggregations of an expression's values within each group, as Polars
 // writes pl.col("x").sum(): Col("price").Mul(Lit(1).Sub(Col("discount"))).Sum()

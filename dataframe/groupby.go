@@ -100,7 +100,7 @@ func emptyAnswer(schema *arrow.Schema, aggs []Agg) (arrow.Record, error) {
 	cols := make([]arrow.Array, len(aggs))
 	for i, a := range aggs {
 		t := schema.Field(i).Type
-		switch zero := a.fn.ZeroOverNothing(); {
+		switch zero := a.fn.ZeroOverNothing() && !a.orNull; {
 		case zero && expr.PhysicalKind(t) == kernel.KindFloat:
 			cols[i] = expr.Retype(kernel.NewFloat64([]float64{0}, nil), t)
 		case zero:
@@ -172,7 +172,7 @@ func (g *Grouped) aggFields(what string, aggs []Agg, names ops.SetOf) ([]arrow.F
 		}
 		names[a.Name()] = true
 		fields = append(fields, arrow.Field{Name: a.Name(), Type: typ, Nullable: true})
-		specs = append(specs, agg.Spec{Fn: a.fn.String(), Col: a.col, Col2: a.col2, Q: a.q, As: a.Name()})
+		specs = append(specs, agg.Spec{Fn: a.fn.String(), Col: a.col, Col2: a.col2, Q: a.q, As: a.Name(), OrNull: a.orNull})
 	}
 	return fields, specs, nil
 }

@@ -831,6 +831,29 @@ func TestDecimalMath(t *testing.T) {
 	checkRows(t, got, [][]any{{math.Sqrt(1.25)}, {math.Sqrt(1.25)}, {math.Sqrt(2.5)}, {0.1}, {nil}}, 1e-12)
 }
 
+// TestSumOrNull: a sum of a group whose values are all null is 0, and
+// null with OrNull (SQL's), over partitions that split the group, whole
+// frames, and no rows at all.
+func TestSumOrNull(t *testing.T) {
+	ctx := newClient(t)
+	type row struct {
+		K int64  `dusk:"k"`
+		V *int64 `dusk:"v"`
+	}
+	seven := int64(7)
+	rows := []row{{1, nil}, {2, &seven}, {1, nil}, {3, nil}, {2, nil}, {1, nil}}
+	for _, parts := range []int{1, 3} {
+		f := dataframe.FromRecords(rows, parts)
+		got := tableRows(t, compute(t, ctx, f.GroupBy("k").Agg(dataframe.Sum("v"), dataframe.Sum("v").OrNull().As("sql"), dataframe.Count("v").OrNull())))
+		checkRows(t, got, [][]any{{int64(1), int64(0), nil, int64(0)}, {int64(2), int64(7), int64(7), int64(1)}, {int64(3), int64(0), nil, int64(0)}}, 0)
+		none := f.Filter(col("k").Gt(5))
+		for _, g := range []*dataframe.Frame{f.Filter(col("k").Ne(2)), none} {
+			got = tableRows(t, compute(t, ctx, g.Agg(dataframe.Sum("v"), dataframe.Sum("v").OrNull().As("sql"))))
+			checkRows(t, got, [][]any{{int64(0), nil}}, 0)
+		}
+	}
+}
+
 // TestKeepNullKeys groups with null keys kept as groups (T and J, both
 // nullable, and J alone for many partitions' worth of rows): each null
 // combination is a group, aggregations see the keys' own nulls (count(J) of

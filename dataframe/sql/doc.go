@@ -5,12 +5,16 @@
 // pushed into the readers and explained the same way. Tables are frames
 // registered by name in a Context, or files table functions read
 // (read_parquet); Query returns a lazy frame. Subqueries become joins.
-// The README's SQL section lists what binds; anything else is refused
-// with an error that names it and where it is in the query.
+// Where SQL's meaning of null differs from the dataframe API's (pandas'),
+// the plan says SQL's: null join keys match nothing, null group keys group,
+// sum of no values is null, NOT IN over a null keeps no row. The README's
+// SQL section lists what binds; anything else is refused with an error
+// that names it and where it is in the query.
 //
 // The binder by stage: context.go (tables, Query, EXPLAIN), select.go (a
-// SELECT's list, HAVING, DISTINCT, ORDER BY, LIMIT, set operations),
-// from.go (FROM, joins and their order, WITH, table functions),
+// SELECT's list, HAVING, DISTINCT, ORDER BY, LIMIT and OFFSET, set
+// operations), from.go (FROM, joins with SQL's nulls and their order,
+// WITH, table functions),
 // predicate.go (splitting and factoring WHERE), group.go (scopes, GROUP BY
 // and aggregates), subquery.go (subqueries as joins), expr.go and
 // functions.go (expressions), errors.go (positions).

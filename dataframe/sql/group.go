@@ -250,7 +250,7 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 		if firstErr != nil {
 			return
 		}
-		a, none, err := b.aggregateOf(n, fc, rows)
+		a, err := b.aggregateOf(n, fc, rows)
 		if err != nil {
 			firstErr = err
 			return
@@ -258,11 +258,6 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 		name := b.hidden("agg")
 		aggs = append(aggs, a.As(name))
 		g.aggs[fc] = dataframe.Col(name)
-		if none != nil { // null where it counts no value
-			count := b.hidden("count")
-			aggs = append(aggs, none.As(count))
-			g.aggs[fc] = dataframe.When(dataframe.Col(count).Eq(int64(0))).Then(nil).Otherwise(dataframe.Col(name))
-		}
 	}
 	for _, n := range append(append([]*pg.Node{s.HavingClause}, s.TargetList...), s.SortClause...) {
 		walkAggregates(n, visit)
@@ -279,45 +274,44 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 }
 
 // aggregateOf is the dataframe aggregation of an aggregate call, its
-// argument bound to the rows, and, for SQL's sum, the count of the values
-// it adds: SQL's sum of no values is null, the dataframe's 0 (pandas').
-func (b *binder) aggregateOf(n *pg.Node, fc *pg.FuncCall, rows *rowScope) (dataframe.Agg, *dataframe.Agg, error) {
+// argument bound to the rows; null where a group has no value, as SQL's
+// sum is (the dataframe's is 0, as pandas').
+func (b *binder) aggregateOf(n *pg.Node, fc *pg.FuncCall, rows *rowScope) (dataframe.Agg, error) {
 	name := funcName(fc)
 	switch {
 	case fc.AggFilter != nil:
-		return dataframe.Agg{}, nil, b.errorf(n, "FILTER on an aggregate is not supported yet")
+		return dataframe.Agg{}, b.errorf(n, "FILTER on an aggregate is not supported yet")
 	case len(fc.AggOrder) > 0:
-		return dataframe.Agg{}, nil, b.errorf(n, "ORDER BY inside an aggregate is not supported yet")
+		return dataframe.Agg{}, b.errorf(n, "ORDER BY inside an aggregate is not supported yet")
 	case fc.AggStar:
 		if name != "count" {
-			return dataframe.Agg{}, nil, b.errorf(n, "%s(*) is not an aggregate; count(*) is", name)
+			return dataframe.Agg{}, b.errorf(n, "%s(*) is not an aggregate; count(*) is", name)
 		}
-		return dataframe.Size(), nil, nil
+		return dataframe.Size(), nil
 	case len(fc.Args) != 1:
-		return dataframe.Agg{}, nil, b.errorf(n, "%s takes one argument, not %d", name, len(fc.Args))
+		return dataframe.Agg{}, b.errorf(n, "%s takes one argument, not %d", name, len(fc.Args))
 	}
 	arg, err := b.expr(fc.Args[0], rows)
 	if err != nil {
-		return dataframe.Agg{}, nil, err
+		return dataframe.Agg{}, err
 	}
 	if fc.AggDistinct {
 		if name != "count" {
-			return dataframe.Agg{}, nil, b.errorf(n, "%s(DISTINCT ...) is not supported yet; count(DISTINCT ...) is", name)
+			return dataframe.Agg{}, b.errorf(n, "%s(DISTINCT ...) is not supported yet; count(DISTINCT ...) is", name)
 		}
-		return arg.Nunique(), nil, nil
+		return arg.Nunique(), nil
 	}
 	if syn, ok := aggregateSynonyms[name]; ok {
 		name = syn
 	}
 	a, err := arg.Aggregate(name)
 	if err != nil {
-		return dataframe.Agg{}, nil, b.errorf(n, "%v", err)
+		return dataframe.Agg{}, b.errorf(n, "%v", err)
 	}
 	if name == "sum" {
-		count := arg.Count()
-		return a, &count, nil
+		a = a.OrNull()
 	}
-	return a, nil, nil
+	return a, nil
 }
 
 // funcName is a function call's name, without a pg_catalog qualifier.

@@ -89,7 +89,7 @@ var (
 // aggs describes every AggFunc, indexed by it.
 var aggs = [...]aggDesc{
 	Sum: {name: "sum", inputs: 1, zero: true, accepts: summable, wants: "a numeric or duration column", result: keepWide, int32s: true, keeps: true, oneRow: OneRowValue, gpu: true,
-		partial: partialSum, merge: mergeSums, final: finalState},
+		partial: partialSum, merge: mergeSum, final: finalState},
 	Mean: {name: "mean", inputs: 1, accepts: numeric, wants: "a numeric column", floats: true, result: alwaysF64, oneRow: OneRowFloatMean, gpu: true,
 		states: []arrow.DataType{Float64, Int64}, partial: partialMean, merge: mergeMeans, final: finalMean},
 	Count: {name: "count", inputs: 1, zero: true, result: alwaysInt, oneRow: OneRowCount, gpu: true, partial: partialCount, merge: mergeSums, final: finalState},
@@ -348,6 +348,37 @@ func grouped(states [][]arrow.Array, ids [][]int32) ([][]arrow.Array, [][]int32,
 
 // Final turns f's state columns into its answer.
 func Final(f AggFunc, state []arrow.Array) arrow.Array {
+	out := FinalOrNull(f, state)
+	if !aggs[f].zero || out.NullN() == 0 {
+		return out
+	}
+	// A group with no value: 0 (a sum's, pandas' min_count=0).
+	defer out.Release()
+	valid, off := Validity(out)
+	switch a := out.(type) {
+	case *array.Int64:
+		v := slices.Clone(a.Int64Values())
+		for i := range v {
+			if !IsValid(valid, off, i) {
+				v[i] = 0
+			}
+		}
+		return NewInt64(v, nil)
+	case *array.Float64:
+		v := slices.Clone(a.Float64Values())
+		for i := range v {
+			if !IsValid(valid, off, i) {
+				v[i] = 0
+			}
+		}
+		return NewFloat64(v, nil)
+	}
+	panic(fmt.Sprintf("kernel: %s's answer is %s", f, out.DataType()))
+}
+
+// FinalOrNull is Final with a group of no value null for every
+// aggregation: SQL's sum of no values is null.
+func FinalOrNull(f AggFunc, state []arrow.Array) arrow.Array {
 	for i, c := range state {
 		if _, ones := c.(*array.Null); ones {
 			state = slices.Clone(state)
@@ -405,16 +436,28 @@ func countBy(valid []byte, off int, ids []int32, n int) []int64 {
 	return counts
 }
 
+// partialSum adds each group's values; its state is null for a group
+// with no value (only where the column holds nulls: every group of a
+// chunk has a row), which Final makes 0 and FinalOrNull keeps.
 func partialSum(cols []arrow.Array, ids []int32, n int) []arrow.Array {
 	valid, off := Validity(cols[0])
+	var seen []byte
+	if valid != nil {
+		seen = make([]byte, (n+7)/8)
+		for i, g := range ids {
+			if g >= 0 && IsValid(valid, off, i) {
+				seen[g>>3] |= 1 << (g & 7)
+			}
+		}
+	}
 	switch a := cols[0].(type) {
 	case *array.Int64:
-		return []arrow.Array{NewInt64(sumIntsBy(a.Int64Values(), valid, off, ids, n), nil)}
+		return []arrow.Array{NewInt64(sumIntsBy(a.Int64Values(), valid, off, ids, n), seen)}
 	case *array.Int32:
-		return []arrow.Array{NewInt64(sumIntsBy(a.Int32Values(), valid, off, ids, n), nil)}
+		return []arrow.Array{NewInt64(sumIntsBy(a.Int32Values(), valid, off, ids, n), seen)}
 	}
 	x, _ := Col(cols[0]).floats()
-	return []arrow.Array{NewFloat64(sumBy(x, valid, off, ids, n), nil)}
+	return []arrow.Array{NewFloat64(sumBy(x, valid, off, ids, n), seen)}
 }
 
 func partialExtreme(isMin bool) func([]arrow.Array, []int32, int) []arrow.Array {
@@ -725,6 +768,32 @@ func mergeSums(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
 		return []arrow.Array{NewInt64(addIntStates(states, ids, n), nil)}
 	}
 	return []arrow.Array{NewFloat64(addFloatStates(states, ids, n), nil)}
+}
+
+// mergeSum adds sums' states (mergeSums); a group is null where every
+// state of it is (it has no value).
+func mergeSum(states [][]arrow.Array, ids [][]int32, n int) []arrow.Array {
+	var seen []byte
+	for _, st := range states {
+		if st[0].NullN() > 0 {
+			seen = make([]byte, (n+7)/8)
+			break
+		}
+	}
+	if seen != nil {
+		for c, st := range states {
+			valid, off := Validity(st[0])
+			for i, g := range ids[c] {
+				if valid == nil || IsValid(valid, off, i) {
+					seen[g>>3] |= 1 << (g & 7)
+				}
+			}
+		}
+	}
+	if _, ok := states[0][0].(*array.Float64); !ok {
+		return []arrow.Array{NewInt64(addIntStates(states, ids, n), seen)}
+	}
+	return []arrow.Array{NewFloat64(addFloatStates(states, ids, n), seen)}
 }
 
 // addIntStates is addStates of int64 states, which panics with ErrOverflow

@@ -1,6 +1,8 @@
 package agg
 
 import (
+	"github.com/apache/arrow/go/v15/arrow"
+
 	"github.com/duskdata/dusk/dataframe/internal/ops"
 	"github.com/duskdata/dusk/internal/kernel"
 )
@@ -19,6 +21,16 @@ type Spec struct {
 	Col2 string  `json:"col2,omitempty"`
 	Q    float64 `json:"q,omitempty"`
 	As   string  `json:"as"`
+	// OrNull: a group with no value answers null, not 0 (SQL's sum).
+	OrNull bool `json:"or_null,omitempty"`
+}
+
+// final is the answer of s's aggregation fn from its state.
+func (s Spec) final(fn kernel.AggFunc, state []arrow.Array) arrow.Array {
+	if s.OrNull {
+		return kernel.FinalOrNull(fn, state)
+	}
+	return kernel.Final(fn, state)
 }
 
 // The ways a grouped step treats its groups once they are together.

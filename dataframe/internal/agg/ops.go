@@ -317,7 +317,7 @@ func FinalOp(a *GroupArgs, rec arrow.Record) (arrow.Record, error) {
 	col := len(a.Keys)
 	for i, fn := range fns {
 		k := numStates(fn)
-		res := kernel.Final(fn, rec.Columns()[col:col+k])
+		res := a.Aggs[i].final(fn, rec.Columns()[col:col+k])
 		defer res.Release()
 		if j := len(a.Keys) + i; j < len(a.Out) {
 			res = expr.Retype(res, ops.TypeNamed(a.Out[j].Type))
@@ -497,7 +497,7 @@ func holisticAggs(a *GroupArgs, rec arrow.Record, ids []int32, n int) ([]arrow.A
 			if serr != nil {
 				return fail(serr)
 			}
-			r = kernel.Final(fns[0], states[0])
+			r = s.final(fns[0], states[0])
 			for _, c := range states[0] {
 				c.Release()
 			}
