@@ -244,10 +244,31 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 			}
 		}
 	}
-	var aggs []dataframe.Agg
+	var aggs, distinct []dataframe.Agg
+	var distinctOf []string // each DISTINCT aggregate's argument, a column of pre
 	var firstErr error
 	visit := func(n *pg.Node, fc *pg.FuncCall) {
 		if firstErr != nil {
+			return
+		}
+		name := b.hidden("agg")
+		g.aggs[fc] = dataframe.Col(name)
+		if fc.AggDistinct && funcName(fc) != "count" && len(fc.Args) == 1 {
+			// Over the distinct values of its argument in each group:
+			// aggregated apart, then joined to the grouping by the keys.
+			arg, err := b.expr(fc.Args[0], rows)
+			if err != nil {
+				firstErr = err
+				return
+			}
+			field := b.hidden("distinct")
+			pre = pre.WithColumn(field, arg)
+			a, err := b.aggregateNamed(n, funcName(fc), dataframe.Col(field))
+			if err != nil {
+				firstErr = err
+				return
+			}
+			distinct, distinctOf = append(distinct, a.As(name)), append(distinctOf, field)
 			return
 		}
 		a, err := b.aggregateOf(n, fc, rows)
@@ -255,9 +276,7 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 			firstErr = err
 			return
 		}
-		name := b.hidden("agg")
 		aggs = append(aggs, a.As(name))
-		g.aggs[fc] = dataframe.Col(name)
 	}
 	for _, n := range append(append([]*pg.Node{s.HavingClause}, s.TargetList...), s.SortClause...) {
 		walkAggregates(n, visit)
@@ -265,10 +284,24 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if len(keys) == 0 {
-		g.out = pre.Agg(aggs...)
-	} else {
-		g.out = pre.GroupBy(keys...).KeepNullKeys().Agg(aggs...) // null keys group, as SQL's
+	if len(aggs) == 0 {
+		aggs = append(aggs, dataframe.Size().As(b.hidden("rows"))) // a row for each group
+	}
+	// Null keys group, as SQL's.
+	grouped := func(f *dataframe.Frame, aggs ...dataframe.Agg) *dataframe.Frame {
+		if len(keys) == 0 {
+			return f.Agg(aggs...)
+		}
+		return f.GroupBy(keys...).KeepNullKeys().Agg(aggs...)
+	}
+	g.out = grouped(pre, aggs...)
+	for i, a := range distinct {
+		values := grouped(pre.Select(append(slices.Clone(keys), distinctOf[i])...).DropDuplicates(), a)
+		if len(keys) == 0 {
+			g.out = g.out.Merge(values, dataframe.MergeOptions{How: dataframe.Cross})
+		} else { // Merge matches null keys: each null key's group its own
+			g.out = g.out.Merge(values, dataframe.MergeOptions{How: dataframe.Left, On: keys})
+		}
 	}
 	return g, nil
 }
@@ -295,12 +328,14 @@ func (b *binder) aggregateOf(n *pg.Node, fc *pg.FuncCall, rows *rowScope) (dataf
 	if err != nil {
 		return dataframe.Agg{}, err
 	}
-	if fc.AggDistinct {
-		if name != "count" {
-			return dataframe.Agg{}, b.errorf(n, "%s(DISTINCT ...) is not supported yet; count(DISTINCT ...) is", name)
-		}
+	if fc.AggDistinct { // count's; the others group() takes apart
 		return arg.Nunique(), nil
 	}
+	return b.aggregateNamed(n, name, arg)
+}
+
+// aggregateNamed is the aggregation SQL names name of arg.
+func (b *binder) aggregateNamed(n *pg.Node, name string, arg dataframe.Expr) (dataframe.Agg, error) {
 	if syn, ok := aggregateSynonyms[name]; ok {
 		name = syn
 	}

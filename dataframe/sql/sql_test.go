@@ -286,6 +286,9 @@ func TestSQLNulls(t *testing.T) {
 		{"select k from items where exists (select 1 from others where k = 4) and k = 2", []string{"2"}, true},
 		{"select k from items where not exists (select 1 from others where k > 9) and k = 2", []string{"2"}, true},
 		{"select k, count(*), count(*) from items where k = 3 group by k", []string{"3|1|1"}, true},
+		{"select i.k, sum(distinct v), sum(v), count(distinct v) from items i, others o where o.k is not null group by i.k order by 1",
+			[]string{"1|10|20|1", "2|<nil>|<nil>|0", "3|7|14|1", "<nil>|5|10|1"}, true},
+		{"select sum(distinct v) as s, avg(distinct v) as a from items, others", []string{"22|7.3333"}, true},
 		{"select k from items where k in (1, null)", []string{"1", "1"}, false},
 		{"select k from items where k not in (1, null)", nil, false},
 	} {

@@ -8,13 +8,19 @@
 // dictionaries), so that each format's writer and reader are checked
 // against an independent reading.
 // A disagreement is shrunk to fewer steps and rows and saved under
-// testdata, which the ordinary tests replay.
+// testdata, which the ordinary tests replay. TestSQLDiff does the same
+// with random SQL queries (sqlgen.go: projections, groupings with HAVING,
+// every kind of join, EXISTS, IN and scalar subqueries, set operations,
+// CTEs, ORDER BY with NULLS FIRST/LAST, LIMIT and OFFSET), the same text
+// run by DuckDB and by Dusk's SQL front end (dataframe/sql), whose answers
+// must follow SQL's rules for nulls, not the caveats below.
 //
 // It is a module of its own so that DuckDB, a cgo library of some
 // hundred megabytes, is no dependency of Dusk's. Run it from this folder:
 //
 //	go test ./...                              # the saved cases and 30 seeds
 //	go test -run TestDiff -diff.seeds 20000    # as many seeds as asked
+//	go test -run TestSQLDiff -diff.seeds 2000  # SQL queries, as many seeds
 //	go test -run TestDiff -diff.seed 1234 -v   # one seed, its pipeline printed
 //
 // Semantics that differ by design are written into the SQL, not skipped:

@@ -161,8 +161,10 @@ func (g sqlGen) aggregate(cols []sqlCol) (string, bool) {
 		return "sum(" + c.ref + ")", true
 	case k == 3 && num:
 		return fmt.Sprintf("sum(CAST(%s AS BIGINT) * %d + 1)", c.ref, 1+g.r.IntN(3)), true
+	case k == 4 && num && g.r.IntN(3) == 0:
+		return "sum(DISTINCT " + c.ref + ")", true
 	case k == 4 && num:
-		return "avg(" + c.ref + ")", false // a float: no key to sort by
+		return "avg(" + []string{"", "DISTINCT "}[g.r.IntN(2)] + c.ref + ")", false // a float: no key to sort by
 	case k == 5 && family(c.kind) != "bool":
 		return "min(" + c.ref + ")", true
 	case k == 6 && family(c.kind) != "bool":
