@@ -99,6 +99,66 @@ func TestAdaptiveBroadcast(t *testing.T) {
 	}
 }
 
+// A side computed first that reads a step another step reads too (a
+// decorrelated SQL subquery's keys, read from the rows the query goes on
+// with) holds that step, which the other then reads where it is held: the
+// adapted plan reads the left files once, and the answer is the
+// reference's.
+func TestAdaptiveHoldsShared(t *testing.T) {
+	ctx := newClient(t)
+	dir := t.TempDir()
+	rows := genRows(32, 400)
+	if _, err := arrowFrame(t, rows, []int{100, 100, 100, 100}).ToParquet(ctx, filepath.Join(dir, "left"), dataframe.ParquetWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataframe.FromRecords(rightRows(600), 3).ToParquet(ctx, filepath.Join(dir, "right"), dataframe.ParquetWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	one := dataframe.ParquetOptions{PartitionSize: 1}
+	left, right := dataframe.ReadParquet(filepath.Join(dir, "left"), one), dataframe.ReadParquet(filepath.Join(dir, "right"), one)
+	shared := left.Filter(dataframe.Col("ID").Mod(int64(100)).Eq(int64(7))).Select("KI", "ID") // rows of every file
+	// The keys are computed from both columns, as the other reader reads
+	// them, so that both read one step (pruned alike).
+	sideKeys := shared.WithColumn("KI", dataframe.Col("KI").Add(dataframe.Col("ID").Mul(int64(0)))).Select("KI")
+	semi := right.Merge(sideKeys, dataframe.MergeOptions{How: dataframe.Semi, On: []string{"KI"}, BroadcastBytes: 1})
+	f := dataframe.Concat(semi.Select("KI"), shared.Select("KI", "ID")).Select("KI")
+	if plan := f.Explain(); !strings.Contains(plan, "its right side computed first") {
+		t.Fatalf("plan does not settle the semi join on the keys' size:\n%s", plan)
+	}
+	plan, err := f.ExplainAdapted(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(plan, "read-parquet"); n != 1 {
+		t.Fatalf("%d reads, want the right files' alone, the left's held:\n%s", n, plan)
+	}
+	var keys []any
+	have := map[any]bool{} // null keys match, as Merge's
+	for _, r := range rows {
+		if r.ID%100 == 7 {
+			keys = append(keys, kiOf(r.KI))
+			have[kiOf(r.KI)] = true
+		}
+	}
+	var want [][]any
+	for _, r := range rightRows(600) {
+		if have[kiOf(r.KI)] {
+			want = append(want, []any{kiOf(r.KI)})
+		}
+	}
+	for _, k := range keys {
+		want = append(want, []any{k})
+	}
+	checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(want), 0)
+}
+
+func kiOf(k *int64) any {
+	if k == nil {
+		return nil
+	}
+	return *k
+}
+
 // checkBroadcastRight fails unless the adapted plan of f broadcasts a
 // join's right side exactly where want says.
 func checkBroadcastRight(t *testing.T, ctx context.Context, f *dataframe.Frame, want bool) {
