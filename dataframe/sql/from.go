@@ -30,6 +30,9 @@ func (b *binder) from(items []*pg.Node, conjuncts []*pg.Node) (*relation, []*pg.
 	if len(rels) > 1 {
 		conjuncts = b.pushIn(rels, conjuncts)
 	}
+	if len(rels) > 1 {
+		conjuncts = append(conjuncts, b.implied(rels, conjuncts)...)
+	}
 	for _, r := range rels {
 		b.originOf(r, conjuncts)
 	}
