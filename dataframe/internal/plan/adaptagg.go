@@ -46,9 +46,12 @@ func (n *groupAgg) undecided(shared, relied map[string]bool) bool {
 }
 
 // readsShared reports whether n is, or reads, a step that shared names,
-// other than data already held.
+// other than data already held or files read (a read again costs less
+// than many groups combined in one task: SQL's TPC-H q18 groups the lines
+// it joins again).
 func readsShared(n Node, shared map[string]bool) bool {
-	if _, held := n.(*Persisted); held {
+	switch n.(type) {
+	case *Persisted, *Source:
 		return false
 	}
 	if shared[n.Name()] {
