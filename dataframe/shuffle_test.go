@@ -248,6 +248,32 @@ func TestMergeSemiBothSmall(t *testing.T) {
 	}
 }
 
+// A semi join that marks a broadcast left side gives the join's columns,
+// those later steps read, in their order, not the side's whole rows: here
+// a later join builds its table on the semi join's rows, which lack the
+// left's first column, the key.
+func TestMergeMarkedColumns(t *testing.T) {
+	ctx := newClient(t)
+	left, right := dataframe.FromRecords(rightRows(40), 1), dataframe.FromRecords(genRows(27, 3000), 2) // KI first
+	semi := left.Merge(right, dataframe.MergeOptions{How: dataframe.Semi, On: []string{"KI"}})
+	if plan := semi.Explain(); !strings.Contains(plan, "marked by every right partition") {
+		t.Fatalf("plan:\n%s", plan)
+	}
+	top := dataframe.FromRecords(rightRows(10), 1).Select("V").Rename(map[string]string{"V": "W"})
+	f := top.Merge(semi.Select("S", "V"), dataframe.MergeOptions{LeftOn: []string{"W"}, RightOn: []string{"V"}}).Select("W", "S")
+	have := map[any]bool{}
+	for _, r := range genRows(27, 3000) {
+		have[kiOf(r.KI)] = true
+	}
+	var want [][]any
+	for _, r := range rightRows(40) {
+		if have[kiOf(r.KI)] && r.V < 10 {
+			want = append(want, []any{r.V, r.S})
+		}
+	}
+	checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(want), 0)
+}
+
 // Partitions of a few rows beside a large broadcast side join on tables
 // of their own rows, which the side's rows probe (its table unbuilt), and
 // the answer is the same for every join that keeps the left rows.

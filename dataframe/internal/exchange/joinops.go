@@ -333,7 +333,20 @@ func JoinMarkedOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 			keep = append(keep, int32(r))
 		}
 	}
-	return kernel.TakeRecord(left.rec, keep), nil
+	// The join's columns (the left's, those the plan reads), not the
+	// side's whole rows: a later step finds its columns by their place.
+	fields := make([]arrow.Field, len(a.Cols))
+	cols := make([]arrow.Array, len(a.Cols))
+	defer release(cols)
+	for i, c := range a.Cols {
+		j, err := expr.ColumnIndex(left.rec.Schema(), c.Src)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", OpJoinMarked, err)
+		}
+		cols[i] = kernel.Take(left.rec.Column(j), keep)
+		fields[i] = arrow.Field{Name: c.Name, Type: cols[i].DataType(), Nullable: true}
+	}
+	return array.NewRecord(arrow.NewSchema(fields, nil), cols, int64(len(keep))), nil
 }
 
 // sideTable is a broadcast side keyed by its columns on, with its join
