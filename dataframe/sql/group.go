@@ -253,7 +253,7 @@ func (b *binder) group(s *pg.SelectStmt, from *relation) (*groupScope, error) {
 		}
 		name := b.hidden("agg")
 		g.aggs[fc] = dataframe.Col(name)
-		if fc.AggDistinct && funcName(fc) != "count" && len(fc.Args) == 1 {
+		if fc.AggDistinct && funcName(fc) != "count" && len(fc.Args) == 1 && fc.AggFilter == nil && len(fc.AggOrder) == 0 {
 			// Over the distinct values of its argument in each group:
 			// aggregated apart, then joined to the grouping by the keys.
 			arg, err := b.expr(fc.Args[0], rows)

@@ -328,6 +328,7 @@ func TestErrorsSayWhere(t *testing.T) {
 		{"select region, qty from sales group by region", 1, 16, `"qty" must appear in GROUP BY`, ""},
 		{"select id from sales where sum(qty) > 1", 1, 28, "aggregate (sum) is not allowed here", ""},
 		{"select lenght(region) from sales", 1, 8, "no function lenght", "length"},
+		{"select sum(distinct qty) filter (where qty > 1) from sales", 1, 8, "FILTER on an aggregate is not supported yet", ""},
 	} {
 		err := sc.Query(c.query).Err()
 		var se *sql.Error

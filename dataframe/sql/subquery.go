@@ -188,7 +188,8 @@ func (b *binder) keyed(sub *pg.SelectStmt, corr correlation, group bool) (*pg.Se
 
 // reduced binds a subquery keyed by its correlation (keyed) with its rows
 // first cut to those whose keys the outer rows have: a semi join with the
-// outer rows' distinct keys before it groups, as DuckDB's and Spark's
+// outer rows' keys (a semi join needs them no more distinct than they
+// come) before it groups, as DuckDB's and Spark's
 // decorrelations do, so that its grouping covers the outer rows' keys, not
 // the whole table (TPC-H q17's average quantity of the few parts chosen,
 // not of every part). The outer rows are the same plan steps the query
@@ -197,11 +198,10 @@ func (b *binder) reduced(k *pg.SelectStmt, corr correlation, outer *relation) (*
 	keys := outer.frame.Select(corr.outer...)
 	cols := corr.outer
 	if o, fields, ok := outer.origin(corr.outer); ok {
-		// The keys' own table, filtered, holds every key the outer rows
-		// have: read again, it spares the reduction waiting on the joins,
-		// and a semi join needs its keys once each no more than a
-		// dimension's has them (TPC-H q17's parts, whose keys then filter
-		// the lines as they are read).
+		// The keys' own table, small and filtered, holds every key the
+		// outer rows have: read again, it spares the reduction waiting on
+		// the joins (TPC-H q17's parts, whose keys then filter the lines
+		// as they are read).
 		keys, cols = o.frame.Select(fields...), fields
 	}
 	b.restrict = &restriction{keys: keys, keyCols: cols, inner: corr.inner}
