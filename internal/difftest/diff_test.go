@@ -124,9 +124,10 @@ func (b *bench) run(t *testing.T, c theCase) (string, *pipeline) {
 		}
 	}
 	if c.SQL {
-		return b.compareSQL(c.query(tt, u), tables), p
+		q := c.query(tt, u)
+		return b.compare(q.text, duskSQL.NewContext(tables).Query(q.text), q.ordered), p
 	}
-	return b.compare(p, tables), p
+	return b.compare(p.query(), p.frame(tables), p.ordered()), p
 }
 
 // query is a SQL case's query over t and u, drawn from its seed.
@@ -134,44 +135,26 @@ func (c theCase) query(t, u table) sqlQuery {
 	return newSQLQuery(rand.New(rand.NewPCG(c.Seed, uint64(1000+c.Pipeline))), t, u)
 }
 
-// compareSQL runs one query's text on both engines: DuckDB's views t and
-// u, and Dusk's SQL front end over the same tables.
-func (b *bench) compareSQL(q sqlQuery, tables map[string]*dataframe.Frame) string {
-	rs, duckErr := b.db.QueryContext(b.ctx, q.text)
-	var duck [][]any
-	if duckErr == nil {
-		duck, duckErr = duckRows(rs)
-		rs.Close()
+// describe is what a case ran: its SQL query, or its pipeline p and the
+// SQL written beside it.
+func (c theCase) describe(p *pipeline) string {
+	if c.SQL {
+		tt, u, _ := c.draw()
+		return "SQL: " + c.query(tt, u).text
 	}
-	tb, duskErr := duskSQL.NewContext(tables).Query(q.text).Compute(b.ctx)
-	var got [][]any
-	if duskErr == nil {
-		got, duskErr = duskRows(tb.Record())
-		tb.Release()
-	}
-	switch {
-	case duskErr != nil && duckErr != nil:
-		return ""
-	case duskErr != nil:
-		return fmt.Sprintf("Dusk failed where DuckDB answered: %v\nSQL: %s", duskErr, q.text)
-	case duckErr != nil:
-		return fmt.Sprintf("DuckDB failed where Dusk answered: %v\nSQL: %s", duckErr, q.text)
-	}
-	if d := diff(got, duck, q.ordered); d != "" {
-		return d + "\nSQL: " + q.text
-	}
-	return ""
+	return fmt.Sprintf("%s\nSQL: %s", p, p.query())
 }
 
-func (b *bench) compare(p *pipeline, tables map[string]*dataframe.Frame) string {
-	q := p.query()
-	rs, duckErr := b.db.QueryContext(b.ctx, q)
+// compare runs query on DuckDB and f, Dusk's answer to it, and says how
+// they disagree ("" where both answer alike or both refuse).
+func (b *bench) compare(query string, f *dataframe.Frame, ordered bool) string {
+	rs, duckErr := b.db.QueryContext(b.ctx, query)
 	var duck [][]any
 	if duckErr == nil {
 		duck, duckErr = duckRows(rs)
 		rs.Close()
 	}
-	tb, duskErr := p.frame(tables).Compute(b.ctx)
+	tb, duskErr := f.Compute(b.ctx)
 	var got [][]any
 	if duskErr == nil {
 		got, duskErr = duskRows(tb.Record())
@@ -183,9 +166,9 @@ func (b *bench) compare(p *pipeline, tables map[string]*dataframe.Frame) string 
 	case duskErr != nil:
 		return fmt.Sprintf("Dusk failed where DuckDB answered: %v", duskErr)
 	case duckErr != nil:
-		return fmt.Sprintf("DuckDB failed where Dusk answered: %v\nSQL: %s", duckErr, q)
+		return fmt.Sprintf("DuckDB failed where Dusk answered: %v\nSQL: %s", duckErr, query)
 	}
-	return diff(got, duck, p.ordered())
+	return diff(got, duck, ordered)
 }
 
 // shrink keeps the fewest first steps that still disagree, leaves out the
@@ -249,15 +232,8 @@ func diffSeeds(t *testing.T, sql bool) {
 			c := theCase{Seed: seed, Pipeline: i, TRows: trows, URows: urows, Parts: parts, Format: format, SQL: sql}
 			d, p := b.run(t, c)
 			runs++
-			what := func(c theCase, p *pipeline) string {
-				if c.SQL {
-					tt, u, _ := c.draw()
-					return c.query(tt, u).text
-				}
-				return fmt.Sprintf("%s\nSQL: %s", p, p.query())
-			}
 			if testing.Verbose() {
-				t.Logf("seed %d case %d (%d and %d rows, %d files, Dusk reading %s): %s", seed, i, trows, urows, parts, format, what(c, p))
+				t.Logf("seed %d case %d (%d and %d rows, %d files, Dusk reading %s): %s", seed, i, trows, urows, parts, format, c.describe(p))
 			}
 			if d == "" {
 				continue
@@ -266,7 +242,7 @@ func diffSeeds(t *testing.T, sql bool) {
 			d, sp := b.run(t, small)
 			// The case replays what this generator draws for its seed; its
 			// note keeps what disagreed, should the generator change.
-			small.Note = fmt.Sprintf("%s\n%s", firstLine(d), what(small, sp))
+			small.Note = fmt.Sprintf("%s\n%s", firstLine(d), small.describe(sp))
 			name := fmt.Sprintf("seed%d-%d.json", seed, i)
 			if sql {
 				name = "sql-" + name
@@ -277,7 +253,7 @@ func diffSeeds(t *testing.T, sql bool) {
 				t.Fatal(err)
 			}
 			t.Errorf("seed %d case %d disagrees (saved %s, shrunk to %d and %d rows):\n%s\n%s",
-				seed, i, path, small.TRows, small.URows, what(small, sp), d)
+				seed, i, path, small.TRows, small.URows, small.describe(sp), d)
 		}
 	}
 	t.Logf("%d cases compared", runs)
@@ -301,7 +277,7 @@ func TestCases(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		if d, p := b.run(t, c); d != "" {
-			t.Errorf("%s (%s): %s\n%s\nSQL: %s", f, c.Note, d, p, p.query())
+			t.Errorf("%s (%s): %s\n%s", f, c.Note, d, c.describe(p))
 		}
 	}
 }

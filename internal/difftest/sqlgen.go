@@ -48,6 +48,17 @@ func sqlCols(tb table, alias string) []sqlCol {
 	return out
 }
 
+// sameFamily are the columns of cols, c aside, that compare with c.
+func sameFamily(cols []sqlCol, c sqlCol) []sqlCol {
+	var out []sqlCol
+	for _, o := range cols {
+		if family(o.kind) == family(c.kind) && o.ref != c.ref {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // sqlGen draws one query's pieces.
 type sqlGen struct {
 	r *rand.Rand
@@ -132,13 +143,7 @@ func (g sqlGen) predicate(cols []sqlCol, depth int) string {
 	}
 	other := g.literalFor(c.kind)
 	if g.r.IntN(3) == 0 {
-		var same []sqlCol
-		for _, o := range cols {
-			if family(o.kind) == family(c.kind) && o.ref != c.ref {
-				same = append(same, o)
-			}
-		}
-		if len(same) > 0 {
+		if same := sameFamily(cols, c); len(same) > 0 {
 			other = same[g.r.IntN(len(same))].ref
 		}
 	}
@@ -318,12 +323,7 @@ func (g sqlGen) join(tc, uc []sqlCol) (string, []sqlCol) {
 // IN and NOT IN, a comparison with a scalar subquery.
 func (g sqlGen) subquery(tc, uc []sqlCol) sqlQuery {
 	a := tc[g.r.IntN(len(tc))]
-	var same []sqlCol
-	for _, b := range uc {
-		if family(b.kind) == family(a.kind) {
-			same = append(same, b)
-		}
-	}
+	same := sameFamily(uc, a)
 	var cond string
 	switch {
 	case len(same) == 0:
@@ -339,12 +339,7 @@ func (g sqlGen) subquery(tc, uc []sqlCol) sqlQuery {
 			// Tied by an equality and an inequality, as TPC-H q21's
 			// "another supplier of the same order".
 			other := tc[g.r.IntN(len(tc))]
-			var also []sqlCol
-			for _, o := range uc {
-				if family(o.kind) == family(other.kind) && o.ref != b.ref && family(o.kind) != "bool" {
-					also = append(also, o)
-				}
-			}
+			also := slices.DeleteFunc(sameFamily(uc, other), func(o sqlCol) bool { return o.ref == b.ref || family(o.kind) == "bool" })
 			if len(also) == 0 {
 				cond = fmt.Sprintf("EXISTS (SELECT 1 FROM u AS b WHERE %s = %s)", b.ref, a.ref)
 				break
@@ -385,12 +380,7 @@ func (g sqlGen) subquery(tc, uc []sqlCol) sqlQuery {
 // of the same family, each side filtered.
 func (g sqlGen) setOp(tc, uc []sqlCol) sqlQuery {
 	a := tc[g.r.IntN(len(tc))]
-	var same []sqlCol
-	for _, b := range uc {
-		if family(b.kind) == family(a.kind) {
-			same = append(same, b)
-		}
-	}
+	same := sameFamily(uc, a)
 	if len(same) == 0 {
 		return g.project(tc, "t AS a")
 	}

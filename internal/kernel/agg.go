@@ -354,26 +354,25 @@ func Final(f AggFunc, state []arrow.Array) arrow.Array {
 	}
 	// A group with no value: 0 (a sum's, pandas' min_count=0).
 	defer out.Release()
-	valid, off := Validity(out)
 	switch a := out.(type) {
 	case *array.Int64:
-		v := slices.Clone(a.Int64Values())
-		for i := range v {
-			if !IsValid(valid, off, i) {
-				v[i] = 0
-			}
-		}
-		return NewInt64(v, nil)
+		return NewInt64(zeroNulls(a, a.Int64Values()), nil)
 	case *array.Float64:
-		v := slices.Clone(a.Float64Values())
-		for i := range v {
-			if !IsValid(valid, off, i) {
-				v[i] = 0
-			}
-		}
-		return NewFloat64(v, nil)
+		return NewFloat64(zeroNulls(a, a.Float64Values()), nil)
 	}
 	panic(fmt.Sprintf("kernel: %s's answer is %s", f, out.DataType()))
+}
+
+// zeroNulls is a copy of a's values with 0 where a is null.
+func zeroNulls[T int64 | float64](a arrow.Array, vals []T) []T {
+	valid, off := Validity(a)
+	v := slices.Clone(vals)
+	for i := range v {
+		if !IsValid(valid, off, i) {
+			v[i] = 0
+		}
+	}
+	return v
 }
 
 // FinalOrNull is Final with a group of no value null for every

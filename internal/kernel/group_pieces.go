@@ -21,10 +21,21 @@ import (
 // packed, then taken). Other keys, and rows too many for one table, are
 // concatenated and grouped by GroupRows.
 func GroupPieces(pieces [][]arrow.Array) (ids [][]int32, keys []arrow.Array, err error) {
+	return groupPieces(pieces, false)
+}
+
+// GroupPiecesNulls is GroupPieces with a null key a value of its own, as
+// GroupKeysNulls groups; pieces holding a null key are concatenated.
+func GroupPiecesNulls(pieces [][]arrow.Array) (ids [][]int32, keys []arrow.Array, err error) {
+	return groupPieces(pieces, true)
+}
+
+func groupPieces(pieces [][]arrow.Array, nullKeys bool) (ids [][]int32, keys []arrow.Array, err error) {
 	if len(pieces) == 0 {
 		return nil, nil, fmt.Errorf("group pieces: none")
 	}
-	if k, nulls, ok := packPieces(pieces); ok {
+	nullKeys = nullKeys && anyPieceNull(pieces)
+	if k, nulls, ok := packPieces(pieces); ok && !nullKeys {
 		hashes := k.hashes()
 		n := len(hashes)
 		if groups := estimateGroups(hashes); n < radixGroupMin || groups <= radixGroupsMin {
@@ -49,7 +60,12 @@ func GroupPieces(pieces [][]arrow.Array) (ids [][]int32, keys []arrow.Array, err
 			return nil, nil, fmt.Errorf("key %d: %w", c, err)
 		}
 	}
-	all, keys := GroupKeys(cols, nil)
+	var all []int32
+	if nullKeys {
+		all, keys = GroupKeysNulls(cols, nil)
+	} else {
+		all, keys = GroupKeys(cols, nil)
+	}
 	return splitRows(all, pieces), keys, nil
 }
 
@@ -70,6 +86,78 @@ func GroupKeys(cols []arrow.Array, ids []int32) ([]int32, []arrow.Array) {
 		keys[c] = Take(col, firsts)
 	}
 	return ids, keys
+}
+
+// GroupKeysNulls is GroupKeys (which leaves a row with a null key out of
+// every group) with a null key a value of its own that groups with its
+// column's other nulls (KeepNullKeys: SQL's GROUP BY, Polars', pandas'
+// dropna=False). Keys without nulls, the common case, group as GroupKeys
+// groups them; a column holding nulls is grouped as two, whether the row's
+// key is null and the column with those rows given a valid row's value,
+// and the groups' keys are the rows' own, taken at each group's first row.
+func GroupKeysNulls(cols []arrow.Array, ids []int32) ([]int32, []arrow.Array) {
+	if !AnyNull(cols) {
+		return GroupKeys(cols, ids)
+	}
+	var grouping []arrow.Array
+	for _, k := range cols {
+		if k.NullN() == 0 {
+			k.Retain()
+			grouping = append(grouping, k)
+			continue
+		}
+		valid, off := Validity(k)
+		isNull := make([]uint8, k.Len())
+		take := make([]int32, k.Len())
+		first := int32(-1) // a row with a value
+		for i := range take {
+			if !IsValid(valid, off, i) {
+				isNull[i] = 1
+				continue
+			}
+			take[i] = int32(i)
+			if first < 0 {
+				first = int32(i)
+			}
+		}
+		grouping = append(grouping, NewBool(isNull, nil))
+		if first >= 0 { // else every row is null: the first column says so
+			for i := range take {
+				if isNull[i] == 1 {
+					take[i] = first
+				}
+			}
+			grouping = append(grouping, Take(k, take))
+		}
+	}
+	ids, firsts := GroupRows(grouping, ids)
+	for _, g := range grouping {
+		g.Release()
+	}
+	keys := make([]arrow.Array, len(cols))
+	for c, k := range cols {
+		keys[c] = Take(k, firsts)
+	}
+	return ids, keys
+}
+
+// AnyNull reports whether a column holds a null.
+func AnyNull(cols []arrow.Array) bool {
+	for _, c := range cols {
+		if c.NullN() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func anyPieceNull(pieces [][]arrow.Array) bool {
+	for _, p := range pieces {
+		if AnyNull(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitRows cuts the ids of the pieces' rows, in order, into each piece's.

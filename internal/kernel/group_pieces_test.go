@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -122,4 +123,44 @@ func TestGroupPiecesNone(t *testing.T) {
 	if _, _, err := GroupPieces(nil); err == nil {
 		t.Fatal("no pieces: no error")
 	}
+}
+
+// TestGroupKeysNulls: a null key is a group of its own, one for each
+// combination of nulls; its key comes back null. Whole and in pieces
+// (the strings make the pieces take the packed path without nulls).
+func TestGroupKeysNulls(t *testing.T) {
+	ints := NewInt64([]int64{1, 0, 1, 0, 2, 9}, []byte{0b010101})
+	strs := NewString([]int32{0, 1, 1, 2, 3, 3, 4}, []byte("aaab"), []byte{0b101101})
+	cols := []arrow.Array{ints, strs}
+	want := []string{"1|a", "<nil>|<nil>", "1|a", "<nil>|a", "2|<nil>", "<nil>|b"}
+	check := func(what string, ids []int32, keys []arrow.Array) {
+		t.Helper()
+		for i, w := range want {
+			g := ids[i]
+			got := fmt.Sprintf("%v|%v", valueAt(keys[0], int(g)), valueAt(keys[1], int(g)))
+			if got != w {
+				t.Errorf("%s: row %d is in group %d keyed %s, want %s", what, i, g, got, w)
+			}
+			for j := range i {
+				if (ids[j] == g) != (want[j] == w) {
+					t.Errorf("%s: rows %d and %d grouped %v, keys %s and %s", what, j, i, ids[j] == g, want[j], w)
+				}
+			}
+		}
+	}
+	ids, keys := GroupKeysNulls(cols, nil)
+	check("whole", ids, keys)
+	pieces := [][]arrow.Array{{array.NewSlice(ints, 0, 2), array.NewSlice(strs, 0, 2)}, {array.NewSlice(ints, 2, 6), array.NewSlice(strs, 2, 6)}}
+	pids, pkeys, err := GroupPiecesNulls(pieces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("pieces", append(slices.Clone(pids[0]), pids[1]...), pkeys)
+}
+
+func valueAt(a arrow.Array, i int) any {
+	if a.IsNull(i) {
+		return nil
+	}
+	return a.GetOneForMarshal(i)
 }

@@ -56,8 +56,25 @@ type GroupArgs struct {
 	// Sort orders an aggregation's groups by their keys.
 	Sort bool `json:"sort,omitempty"`
 	// NullKeys: a null key groups with its column's other nulls, rather
-	// than leaving its row out (groupKeys).
+	// than leaving its row out (kernel.GroupKeysNulls).
 	NullKeys bool `json:"null_keys,omitempty"`
+}
+
+// groupKeys numbers the groups of a batch's keys (kernel.GroupKeys), with
+// null keys groups of their own where NullKeys says so.
+func (a *GroupArgs) groupKeys(keys []arrow.Array, ids []int32) ([]int32, []arrow.Array) {
+	if a.NullKeys {
+		return kernel.GroupKeysNulls(keys, ids)
+	}
+	return kernel.GroupKeys(keys, ids)
+}
+
+// groupPieces is groupKeys over the keys of several pieces (kernel.GroupPieces).
+func (a *GroupArgs) groupPieces(pieces [][]arrow.Array) ([][]int32, []arrow.Array, error) {
+	if a.NullKeys {
+		return kernel.GroupPiecesNulls(pieces)
+	}
+	return kernel.GroupPieces(pieces)
 }
 
 // Holistic reports whether a's groups need all their rows together, which

@@ -80,7 +80,7 @@ func PartialOp(tc *registry.Context, a *GroupArgs, rec arrow.Record) (arrow.Reco
 	if err != nil {
 		return nil, err
 	}
-	if k := ops.Accelerator(tc); k != nil && !(a.NullKeys && anyNull(keys)) {
+	if k := ops.Accelerator(tc); k != nil && !(a.NullKeys && kernel.AnyNull(keys)) {
 		if out, ok, err := gpuPartial(k, a, fns, rec, keys); ok || err != nil {
 			return out, err
 		}
@@ -112,7 +112,7 @@ func PartialOp(tc *registry.Context, a *GroupArgs, rec arrow.Record) (arrow.Reco
 		}
 		return stateRecord(a, fns, keys, states), nil
 	}
-	ids, gkeys := groupKeys(keys, *buf, a.NullKeys)
+	ids, gkeys := a.groupKeys(keys, *buf)
 	*buf = ids
 	states, err := partialStates(a, fns, rec, ids, groupCount(gkeys))
 	if err != nil {
@@ -286,7 +286,7 @@ func combineStates(a *GroupArgs, inputs []any) (arrow.Record, error) {
 			col += k
 		}
 	}
-	ids, gkeys, err := groupPieces(keyParts, a.NullKeys)
+	ids, gkeys, err := a.groupPieces(keyParts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: keys %v: %w", OpCombine, a.Keys, err)
 	}
@@ -397,7 +397,7 @@ func groupRows(tc *registry.Context, a *GroupArgs, rec arrow.Record) (arrow.Reco
 	if err != nil {
 		return nil, err
 	}
-	ids, gkeys := groupKeys(keys, nil, a.NullKeys)
+	ids, gkeys := a.groupKeys(keys, nil)
 	defer func() {
 		for _, k := range gkeys {
 			k.Release()
