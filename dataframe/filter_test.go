@@ -188,6 +188,8 @@ func filterCases() []filterCase {
 	cases = append(cases,
 		filterCase{"isnull(I > J)", col("I").Gt(col("J")).IsNull(),
 			func(r testRow) tri { return truth(cmp3(r.I, r.J, ">") == triNull) }},
+		filterCase{"not isnull(I) and F > 0", col("I").NotNull().And(col("F").Gt(0)),
+			func(r testRow) tri { return and3(truth(r.I != nil), cmp3(r.F, ptr(0.0), ">")) }},
 		filterCase{"isnull(I) or F > 100", col("I").IsNull().Or(col("F").Gt(100)),
 			func(r testRow) tri { return or3(truth(r.I == nil), cmp3(r.F, ptr(100.0), ">")) }},
 	)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/duskdata/dusk/dataframe/internal/ops"
@@ -227,5 +228,51 @@ func TestFilterSkipsRowGroupsInAPartition(t *testing.T) {
 	}
 	if len(a.Slices) != 1 || !slices.Equal(a.Slices[0].Units, []int{2, 3, 4}) {
 		t.Fatalf("read %+v, want row groups 2, 3 and 4 of the file", a.Slices)
+	}
+}
+
+// TestNullTestsTheStatisticsProve reads two files, one whose column holds
+// nulls: a "not null" filter is dropped from the read of the other, where
+// the statistics prove it, and kept where they do not (TestFilter's
+// "not isnull(I)" checks the rows either way).
+func TestNullTestsTheStatisticsProve(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, vals []*int64) string {
+		b := array.NewInt64Builder(memory.DefaultAllocator)
+		for _, v := range vals {
+			if v == nil {
+				b.AppendNull()
+			} else {
+				b.Append(*v)
+			}
+		}
+		schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+		rec := array.NewRecord(schema, []arrow.Array{b.NewArray()}, int64(len(vals)))
+		defer rec.Release()
+		path := filepath.Join(dir, name)
+		out, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := parquet.Write(out, schema, []arrow.Record{rec}, parquet.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		out.Close()
+		return path
+	}
+	one, two := int64(1), int64(2)
+	full := write("full.parquet", []*int64{&one, &two})
+	holed := write("holed.parquet", []*int64{&one, nil, &two})
+	for _, c := range []struct {
+		path string
+		kept bool
+	}{{full, false}, {holed, true}} {
+		f := ReadParquet(c.path).Filter(Col("k").NotNull().And(Col("k").Gt(0)))
+		if _, ok := plan.Optimize(f.plan).(*plan.Source); !ok {
+			t.Fatalf("%s: want the filter pushed into the read, got %s", c.path, f.Explain())
+		}
+		if got := strings.Contains(f.Explain(), "isnull"); got != c.kept {
+			t.Errorf("%s: read %q, want its null test kept: %v", c.path, f.Explain(), c.kept)
+		}
 	}
 }

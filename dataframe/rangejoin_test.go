@@ -156,4 +156,26 @@ func TestJoinByKeyRanges(t *testing.T) {
 			sameRows(t, tb, want)
 		})
 	}
+	// An inner join whose left side is the one read by ranges is turned
+	// around: the right rows, in one partition, met by the left file's
+	// partitions, with the columns in the order asked.
+	t.Run("inner/turned-around", func(t *testing.T) {
+		right := dataframe.ReadParquet(rightFiles, dataframe.ParquetOptions{PartitionSize: 1 << 30})
+		f := right.Join(left, dataframe.Inner, "k")
+		if plan := f.Explain(); !strings.Contains(plan, "by key ranges") {
+			t.Fatalf("not joined by key ranges:\n%s", plan)
+		}
+		var want []string
+		for i, lk := range lkeys {
+			for _, j := range byKey[keyString(lk)] {
+				want = append(want, fmt.Sprintf("%s %d %d", keyString(lk), j, i))
+			}
+		}
+		tb := compute(t, ctx, f)
+		defer tb.Release()
+		if cols := f.Columns(); !slices.Equal(cols, []string{"k", "w", "v"}) {
+			t.Fatalf("columns %v, want k, w, v", cols)
+		}
+		sameRows(t, tb, want)
+	})
 }

@@ -92,3 +92,44 @@ func TestJoinScansWithKeyFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinScanShared joins a file's rows to a small table's twice, as SQL's
+// TPC-H q17 does (the lines of the chosen parts, and their count per
+// part): the file is read with the keys' filter once, for both.
+func TestJoinScanShared(t *testing.T) {
+	ctx := newClient(t)
+	r := rand.New(rand.NewPCG(13, 14))
+	dir := t.TempDir()
+	bigKeys, smallKeys := randomKeys(r, 12000, 50000, 50), randomKeys(r, 300, 50000, 0)
+	big := dataframe.ReadParquet(keyFiles(t, dir, "big", "v", arrow.PrimitiveTypes.Int32, bigKeys, 2000, 500), dataframe.ParquetOptions{PartitionSize: 1})
+	small := dataframe.ReadParquet(keyFiles(t, dir, "small", "w", arrow.PrimitiveTypes.Int32, smallKeys, 300, 500), dataframe.ParquetOptions{})
+	counts := big.Join(small, dataframe.Semi, "k").GroupBy("k").Agg(dataframe.Size().As("n"))
+	f := small.Join(big, dataframe.Inner, "k").Join(counts, dataframe.Inner, "k")
+	g, _, err := f.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scans := 0
+	for _, task := range g.Tasks() {
+		if task.Op == "df-join-scan" {
+			scans++
+		}
+	}
+	if scans != big.NumPartitions() {
+		t.Fatalf("%d reads of the file's %d partitions with the keys' filter, want one each:\n%s", scans, big.NumPartitions(), f.Explain())
+	}
+	bigByKey := map[string][]int{}
+	for i, k := range bigKeys {
+		bigByKey[keyString(k)] = append(bigByKey[keyString(k)], i)
+	}
+	var want []string
+	for j, k := range smallKeys {
+		rows := bigByKey[keyString(k)]
+		for _, i := range rows {
+			want = append(want, fmt.Sprintf("%s %d %d %d", keyString(k), j, i, len(rows)))
+		}
+	}
+	tb := compute(t, ctx, f)
+	defer tb.Release()
+	sameRows(t, tb, want)
+}

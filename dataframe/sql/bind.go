@@ -43,16 +43,27 @@ type relation struct {
 	// conditions on it alone: where a correlated subquery's keys come from
 	// one, its semi-join reduction can read that (reduced).
 	origins map[string]*relation
+	// reduceBy holds the outer rows whose keys reduce every correlated
+	// subquery of one WHERE: those the first such subquery met, a superset
+	// of the later ones' (which the earlier filtered), so that the
+	// reductions are one plan step, not a chain (TPC-H q21's EXISTS and
+	// NOT EXISTS).
+	reduceBy *reduceKeys
 }
+
+// reduceKeys are the rows a WHERE's correlated subqueries are reduced by,
+// once the first is bound.
+type reduceKeys struct{ rows *dataframe.Frame }
 
 // with is r's columns over other rows of them.
 func (r *relation) with(f *dataframe.Frame) *relation {
-	return &relation{frame: f, cols: r.cols, origins: r.origins}
+	return &relation{frame: f, cols: r.cols, origins: r.origins, reduceBy: r.reduceBy}
 }
 
 // origin is the table of FROM that the fields all come from, with their
-// fields in it, where r joins it with others (else it is r) and it is one
-// partition (a table small enough to be read again cheaply).
+// fields in it, where r joins it with others (else it is r) and its
+// fields are small enough to be read again cheaply (what Merge would
+// broadcast).
 func (r *relation) origin(fields []string) (*relation, []string, bool) {
 	if len(r.origins) < 2 {
 		return nil, nil, false
@@ -76,7 +87,10 @@ func (r *relation) origin(fields []string) (*relation, []string, bool) {
 		}
 		out = append(out, t.cols[j].field)
 	}
-	if o == nil || o.frame.NumPartitions() != 1 {
+	if o == nil {
+		return nil, nil, false
+	}
+	if b := o.frame.Select(out...).EstimatedBytes(); b < 0 || b > dataframe.DefaultBroadcastBytes {
 		return nil, nil, false
 	}
 	return o, out, true

@@ -56,6 +56,10 @@ func (b *binder) selectStmt(s *pg.SelectStmt) (*relation, error) {
 		}
 		rows.rel = from
 	}
+	if len(subs) > 0 {
+		from = from.with(from.frame)
+		from.reduceBy = &reduceKeys{}
+	}
 	for _, c := range subs {
 		if from, err = b.subqueryFilter(c, from, rows); err != nil {
 			return nil, err

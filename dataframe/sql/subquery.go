@@ -195,7 +195,14 @@ func (b *binder) keyed(sub *pg.SelectStmt, corr correlation, group bool) (*pg.Se
 // not of every part). The outer rows are the same plan steps the query
 // reads again (equal steps have equal keys: computed once).
 func (b *binder) reduced(k *pg.SelectStmt, corr correlation, outer *relation) (*relation, error) {
-	keys := outer.frame.Select(corr.outer...)
+	rows := outer.frame
+	if by := outer.reduceBy; by != nil {
+		if by.rows == nil {
+			by.rows = rows
+		}
+		rows = by.rows
+	}
+	keys := rows.Select(corr.outer...)
 	cols := corr.outer
 	if o, fields, ok := outer.origin(corr.outer); ok {
 		// The keys' own table, small and filtered, holds every key the

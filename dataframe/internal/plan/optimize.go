@@ -34,10 +34,119 @@ func Optimize(n Node) Node {
 		}
 		return n
 	})
+	out = rewrite(out, flipForRanges)
+	out = shareScans(out)
 	if !out.Schema().Equal(n.Schema()) {
 		out = NewProject(out, Names(n.Schema()))
 	}
 	return out
+}
+
+// flipForRanges turns an inner join around where its left side is the
+// one read by the key ranges of the other's partitions (see byRanges):
+// SQL's FROM orders, lineitem joins the lines to the orders of their
+// ranges as the dataframe API's lines.Merge(orders) does.
+func flipForRanges(n Node) Node {
+	j, ok := n.(*join)
+	if !ok || j.spec.How != kernel.Inner || j.strategy() == joinRanges || j.strategy() == joinPartitioned {
+		return n
+	}
+	spec := j.spec
+	spec.LeftOn, spec.RightOn = j.spec.RightOn, j.spec.LeftOn
+	spec.Cols = make([]exchange.JoinCol, len(j.spec.Cols))
+	for i, c := range j.spec.Cols {
+		if c.Key >= 0 && !arrow.TypeEqual(j.left.Schema().Field(j.left.Schema().FieldIndices(c.Src)[0]).Type,
+			j.right.Schema().Field(j.right.Schema().FieldIndices(c.Src)[0]).Type) {
+			return n // a shared key takes the left side's type
+		}
+		c.Side = 1 - c.Side
+		spec.Cols[i] = c
+	}
+	if f := NewJoin(j.right, j.left, spec); f.ranges().ok {
+		return f
+	}
+	return n
+}
+
+// shareScans makes an inner join that would read a file filtered by the
+// keys of its broadcast side read instead a semi join of the plan that
+// reads the same file with the keys of the same rows: S ⋈ B is
+// (S ⋉ B) ⋈ B, and the file is read once for both (TPC-H q17 in SQL: the
+// lines of the chosen parts, joined to the parts and averaged per part).
+// The semi join then keeps every column it reads, for both.
+func shareScans(n Node) Node {
+	semis, used := map[string]*join{}, map[string]bool{}
+	eachStep(n, func(n Node) {
+		if j, ok := n.(*join); ok && j.spec.How == kernel.Semi {
+			if k := j.scanned(); k != "" {
+				semis[k] = j
+			}
+		}
+	})
+	eachStep(n, func(n Node) {
+		if j, ok := n.(*join); ok && j.spec.How == kernel.Inner {
+			if semi := semis[j.scanned()]; semi != nil {
+				used[semi.Name()] = true
+			}
+		}
+	})
+	if len(used) == 0 {
+		return n
+	}
+	wide := map[string]Node{}
+	widened := func(semi *join) Node {
+		if w := wide[semi.Name()]; w != nil {
+			return w
+		}
+		spec := semi.spec
+		spec.Cols = slices.Clone(spec.Cols)
+		for _, f := range semi.left.Schema().Fields() {
+			if !slices.ContainsFunc(spec.Cols, func(c exchange.JoinCol) bool { return c.Name == f.Name }) {
+				spec.Cols = append(spec.Cols, exchange.JoinCol{Side: 0, Src: f.Name, Name: f.Name, Key: -1})
+			}
+		}
+		wide[semi.Name()] = NewJoin(semi.left, semi.right, spec)
+		return wide[semi.Name()]
+	}
+	return rewrite(n, func(n Node) Node {
+		j, ok := n.(*join)
+		switch {
+		case !ok:
+			return n
+		case used[j.Name()]:
+			return NewProject(widened(j), Names(j.Schema()))
+		case j.spec.How != kernel.Inner:
+			return n
+		}
+		semi := semis[j.scanned()]
+		switch _, probeLeft := j.scan(); {
+		case semi == nil:
+			return n
+		case probeLeft:
+			return NewJoin(widened(semi), j.right, j.spec)
+		default:
+			return NewJoin(j.left, widened(semi), j.spec)
+		}
+	})
+}
+
+// scanned names what a join that reads a file filtered by the keys of its
+// broadcast side reads: the read, its key, and the broadcast rows' keys;
+// "" for another join.
+func (j *join) scanned() string {
+	s, probeLeft := j.scan()
+	if s == nil {
+		return ""
+	}
+	build, key, buildKey := j.left, j.spec.RightOn[0], j.spec.LeftOn[0]
+	if probeLeft {
+		build, key, buildKey = j.right, j.spec.LeftOn[0], j.spec.RightOn[0]
+	}
+	if p, ok := build.(*project); ok {
+		build = p.child
+	}
+	b := build.(*Source) // scan reads beside a broadcast read only
+	return s.Name() + "\x00" + key + "\x00" + b.narrowed([]string{buildKey}, b.pred).Name()
 }
 
 // rewrite applies fn to every node of a plan, inputs first.

@@ -58,6 +58,7 @@ func NewSource(prefix, op string, args [][]byte, full *arrow.Schema, base string
 // rows where pred holds (nil: all).
 func (n *Source) narrowed(cols []string, pred *expr.Node) *Source {
 	c := *n
+	pred = n.withoutNullTests(pred)
 	c.cols, c.pred, c.out, c.Args, c.stats = cols, pred, n.full, n.all, n.allStats
 	if pred != nil && n.prune != nil {
 		if kept, stats := n.prune(pred); len(kept) > 0 {
@@ -78,6 +79,35 @@ func (n *Source) narrowed(cols []string, pred *expr.Node) *Source {
 		c.tok = graph.Name(graph.Key(n.base).Prefix(), n.op, ops.MustJSON(ops.SourceArgs{Cols: cols, Pred: pred}), n.base)
 	}
 	return &c
+}
+
+// withoutNullTests is pred without its conjuncts "not isnull(c)" that the
+// statistics prove true in every partition: they cost a test a row, and
+// reads that differ only by them (SQL's join keys, which must not be null)
+// are one read.
+func (n *Source) withoutNullTests(pred *expr.Node) *expr.Node {
+	if pred == nil || len(n.allStats) != len(n.all) {
+		return pred
+	}
+	var out *expr.Node
+	for _, c := range expr.Conjuncts(pred) {
+		if c.Op == "not" && c.Args[0].Op == "isnull" && c.Args[0].Args[0].Op == "col" && n.neverNull(c.Args[0].Args[0].Name) {
+			continue
+		}
+		out = expr.And(out, c)
+	}
+	return out
+}
+
+// neverNull reports whether the statistics prove column col holds no null.
+func (n *Source) neverNull(col string) bool {
+	for _, st := range n.allStats {
+		r, ok := st[col]
+		if !ok || r.Nulls || r.AllNull {
+			return false
+		}
+	}
+	return true
 }
 
 func (n *Source) Schema() *arrow.Schema { return n.out }
