@@ -34,6 +34,7 @@ func Optimize(n Node) Node {
 		}
 		return n
 	})
+	out = rewrite(out, eagerAgg)
 	out = rewrite(out, flipForRanges)
 	out = shareScans(out)
 	if !out.Schema().Equal(n.Schema()) {
