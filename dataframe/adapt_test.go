@@ -167,7 +167,7 @@ func checkBroadcastRight(t *testing.T, ctx context.Context, f *dataframe.Frame, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Contains(plan, "(broadcast right)"); got != want {
+	if got := strings.Contains(plan, "(broadcast right"); got != want {
 		t.Fatalf("broadcast %v, want %v:\n%s", got, want, plan)
 	}
 }

@@ -169,4 +169,3 @@ func str[T any](p *T) string {
 	}
 	return fmt.Sprint(*p)
 }
-

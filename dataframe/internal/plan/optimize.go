@@ -146,8 +146,11 @@ func (j *join) scanned() string {
 	if p, ok := build.(*project); ok {
 		build = p.child
 	}
-	b := build.(*Source) // scan reads beside a broadcast read only
-	return s.Name() + "\x00" + key + "\x00" + b.narrowed([]string{buildKey}, b.pred).Name()
+	name := build.Name()
+	if b, ok := build.(*Source); ok {
+		name = b.narrowed([]string{buildKey}, b.pred).Name() // its keys, whatever else it reads
+	}
+	return s.Name() + "\x00" + key + "\x00" + name
 }
 
 // rewrite applies fn to every node of a plan, inputs first.
@@ -246,6 +249,17 @@ func pushFilter(pred *expr.Node, c Node) Node {
 		return NewRepartition(pushFilter(pred, c.child), c.outs)
 	case *loc:
 		return NewLoc(pushFilter(pred, c.child), c.args)
+	case *renaming:
+		back := map[string]string{}
+		for col := range reads {
+			back[col] = col
+		}
+		for old, new := range c.names {
+			if reads[new] {
+				back[new] = old
+			}
+		}
+		return NewRename(pushFilter(renamed(pred, back), c.child), c.names)
 	case *dedup:
 		if c.subset == nil {
 			return NewDedup(pushFilter(pred, c.child), nil)
