@@ -56,15 +56,16 @@ func (f *Frame) NumPartitions() int {
 	return f.plan.Npartitions()
 }
 
-// EstimatedBytes is what the planner expects the frame to hold: the bytes
-// in its files of the columns it reads (filters taken to keep every row),
-// or of its persisted partitions; -1 where it cannot tell. Merge
-// broadcasts a side estimated under its BroadcastBytes.
-func (f *Frame) EstimatedBytes() int64 {
+// Estimated is what the planner expects the frame to hold: the bytes in
+// its files of the columns it reads and their rows (filters taken to keep
+// every row), or its persisted partitions'; -1 where it cannot tell.
+// Merge broadcasts a side estimated under its BroadcastBytes.
+func (f *Frame) Estimated() (bytes, rows int64) {
 	if f.err != nil {
-		return -1
+		return -1, -1
 	}
-	return plan.Estimate(plan.Optimize(f.plan)).Bytes
+	s := plan.Estimate(plan.Optimize(f.plan))
+	return s.Bytes, s.Rows
 }
 
 // Select keeps the named columns, in the order given.

@@ -254,3 +254,30 @@ func TestTableString(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimated checks what the planner expects of frames: a Parquet
+// file's rows from its footer and fewer bytes for fewer columns, the same
+// of its persisted partitions, and nothing known of a frame that failed.
+func TestEstimated(t *testing.T) {
+	ctx := newClient(t)
+	rows := genRows(16, 300)
+	f := parquetFrame(t, rows, []int{100, 200})
+	bytes, n := f.Estimated()
+	if n != int64(len(rows)) || bytes <= 0 {
+		t.Fatalf("estimated %d bytes, %d rows; want some bytes and %d rows", bytes, n, len(rows))
+	}
+	if one, n1 := f.Select("I").Estimated(); one <= 0 || one >= bytes || n1 != n {
+		t.Errorf("one column: %d bytes, %d rows; want fewer than %d bytes, %d rows", one, n1, bytes, n)
+	}
+	p, err := f.Persist(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if pb, pn := p.Estimated(); pb <= 0 || pn != n {
+		t.Errorf("persisted: %d bytes, %d rows; want some bytes, %d rows", pb, pn, n)
+	}
+	if fb, fn := f.Select("no such column").Estimated(); fb != -1 || fn != -1 {
+		t.Errorf("a failed frame: %d bytes, %d rows; want -1, -1", fb, fn)
+	}
+}

@@ -90,7 +90,7 @@ func (r *relation) origin(fields []string) (*relation, []string, bool) {
 	if o == nil {
 		return nil, nil, false
 	}
-	if b := o.frame.Select(out...).EstimatedBytes(); b < 0 || b > dataframe.DefaultBroadcastBytes {
+	if b, _ := o.frame.Select(out...).Estimated(); b < 0 || b > dataframe.DefaultBroadcastBytes {
 		return nil, nil, false
 	}
 	return o, out, true
