@@ -61,9 +61,10 @@ func (r *relation) with(f *dataframe.Frame) *relation {
 }
 
 // origin is the table of FROM that the fields all come from, with their
-// fields in it, where r joins it with others (else it is r) and its
-// fields are small enough to be read again cheaply (what Merge would
-// broadcast).
+// fields in it, where r joins it with others (else it is r) and it is
+// small enough to be read again cheaply: at most originRows rows, its
+// fields what Merge would broadcast (TPC-H q17's parts at SF10, not q21's
+// lines, whose late ones hold most orders).
 func (r *relation) origin(fields []string) (*relation, []string, bool) {
 	if len(r.origins) < 2 {
 		return nil, nil, false
@@ -90,11 +91,17 @@ func (r *relation) origin(fields []string) (*relation, []string, bool) {
 	if o == nil {
 		return nil, nil, false
 	}
+	if _, rows := o.frame.Estimated(); rows < 0 || rows > originRows {
+		return nil, nil, false
+	}
 	if b, _ := o.frame.Select(out...).Estimated(); b < 0 || b > dataframe.DefaultBroadcastBytes {
 		return nil, nil, false
 	}
 	return o, out, true
 }
+
+// originRows is the most rows of a table origin reads again.
+const originRows = 4 << 20
 
 // tableRelation is a frame's columns as table's.
 func tableRelation(table string, f *dataframe.Frame) *relation {
