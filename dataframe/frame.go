@@ -68,6 +68,12 @@ func (f *Frame) Estimated() (bytes, rows int64) {
 	return s.Bytes, s.Rows
 }
 
+// NeverNull reports whether the statistics of the files the frame reads
+// (Parquet's null counts) prove that column col holds no null.
+func (f *Frame) NeverNull(col string) bool {
+	return f.err == nil && plan.NeverNull(f.plan, col)
+}
+
 // Select keeps the named columns, in the order given.
 func (f *Frame) Select(cols ...string) *Frame {
 	if f.err != nil {

@@ -237,32 +237,9 @@ func TestFilterSkipsRowGroupsInAPartition(t *testing.T) {
 // "not isnull(I)" checks the rows either way).
 func TestNullTestsTheStatisticsProve(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, vals []*int64) string {
-		b := array.NewInt64Builder(memory.DefaultAllocator)
-		for _, v := range vals {
-			if v == nil {
-				b.AppendNull()
-			} else {
-				b.Append(*v)
-			}
-		}
-		schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
-		rec := array.NewRecord(schema, []arrow.Array{b.NewArray()}, int64(len(vals)))
-		defer rec.Release()
-		path := filepath.Join(dir, name)
-		out, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := parquet.Write(out, schema, []arrow.Record{rec}, parquet.WriteOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		out.Close()
-		return path
-	}
 	one, two := int64(1), int64(2)
-	full := write("full.parquet", []*int64{&one, &two})
-	holed := write("holed.parquet", []*int64{&one, nil, &two})
+	full := writeKeys(t, dir, "full.parquet", []*int64{&one, &two})
+	holed := writeKeys(t, dir, "holed.parquet", []*int64{&one, nil, &two})
 	for _, c := range []struct {
 		path string
 		kept bool
@@ -273,6 +250,62 @@ func TestNullTestsTheStatisticsProve(t *testing.T) {
 		}
 		if got := strings.Contains(f.Explain(), "isnull"); got != c.kept {
 			t.Errorf("%s: read %q, want its null test kept: %v", c.path, f.Explain(), c.kept)
+		}
+	}
+}
+
+// writeKeys writes vals (nil: null) as a Parquet file's column k.
+func writeKeys(t *testing.T, dir, name string, vals []*int64) string {
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	for _, v := range vals {
+		if v == nil {
+			b.AppendNull()
+		} else {
+			b.Append(*v)
+		}
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+	rec := array.NewRecord(schema, []arrow.Array{b.NewArray()}, int64(len(vals)))
+	defer rec.Release()
+	path := filepath.Join(dir, name)
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.Write(out, schema, []arrow.Record{rec}, parquet.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	return path
+}
+
+// TestNeverNull checks which columns the statistics prove free of nulls:
+// a file's without nulls, through filters, renames and inner joins, but
+// not one with nulls, one computed, a frame's without statistics, or the
+// side an outer join fills.
+func TestNeverNull(t *testing.T) {
+	dir := t.TempDir()
+	one, two := int64(1), int64(2)
+	full := ReadParquet(writeKeys(t, dir, "full.parquet", []*int64{&one, &two}))
+	holed := ReadParquet(writeKeys(t, dir, "holed.parquet", []*int64{&one, nil}))
+	other := full.Rename(map[string]string{"k": "j"})
+	for _, c := range []struct {
+		name string
+		f    *Frame
+		col  string
+		want bool
+	}{
+		{"file", full, "k", true},
+		{"file with nulls", holed, "k", false},
+		{"filtered, renamed", full.Filter(Col("k").Gt(0)).Rename(map[string]string{"k": "x"}), "x", true},
+		{"computed", full.WithColumn("k", Col("k").Add(1)), "k", false},
+		{"inner join", full.Merge(other, MergeOptions{LeftOn: []string{"k"}, RightOn: []string{"j"}}), "j", true},
+		{"left join's right side", full.Merge(other, MergeOptions{How: Left, LeftOn: []string{"k"}, RightOn: []string{"j"}}), "j", false},
+		{"no statistics", FromRecords([]struct{ K int64 }{{1}}, 1), "K", false},
+		{"no such column", full, "z", false},
+	} {
+		if got := c.f.NeverNull(c.col); got != c.want {
+			t.Errorf("%s: NeverNull(%s) = %v, want %v", c.name, c.col, got, c.want)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func (n *Source) narrowed(cols []string, pred *expr.Node) *Source {
 // reads that differ only by them (SQL's join keys, which must not be null)
 // are one read.
 func (n *Source) withoutNullTests(pred *expr.Node) *expr.Node {
-	if pred == nil || len(n.allStats) != len(n.all) {
+	if pred == nil {
 		return pred
 	}
 	var out *expr.Node
@@ -101,6 +101,9 @@ func (n *Source) withoutNullTests(pred *expr.Node) *expr.Node {
 
 // neverNull reports whether the statistics prove column col holds no null.
 func (n *Source) neverNull(col string) bool {
+	if len(n.allStats) == 0 || len(n.allStats) != len(n.all) {
+		return false
+	}
 	for _, st := range n.allStats {
 		r, ok := st[col]
 		if !ok || r.Nulls || r.AllNull {
@@ -108,6 +111,37 @@ func (n *Source) neverNull(col string) bool {
 		}
 	}
 	return true
+}
+
+// NeverNull reports whether the statistics of the files a plan reads prove
+// that its column col holds no null, through the steps that keep a
+// column's values as they are.
+func NeverNull(n Node, col string) bool {
+	switch n := n.(type) {
+	case *Source:
+		return n.neverNull(col)
+	case *filter:
+		return NeverNull(n.child, col)
+	case *project:
+		return NeverNull(n.child, col)
+	case *assign:
+		return n.col != col && NeverNull(n.child, col)
+	case *renaming:
+		for old, new := range n.names {
+			if new == col {
+				return NeverNull(n.child, old)
+			}
+		}
+		_, gone := n.names[col]
+		return !gone && NeverNull(n.child, col)
+	case *join:
+		if h := n.spec.How; h != kernel.Inner && h != kernel.Semi && h != kernel.Anti {
+			return false // an outer join fills the rows it keeps with nulls
+		}
+		side, src, ok := n.source(col)
+		return ok && NeverNull(n.children()[side], src)
+	}
+	return false
 }
 
 func (n *Source) Schema() *arrow.Schema { return n.out }
