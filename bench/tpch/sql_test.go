@@ -51,7 +51,8 @@ func TestSQLAnswersSF1(t *testing.T) {
 }
 
 // BenchmarkSQLPlan times parsing and binding each of TPC-H's texts over
-// the SF1 tables (the plan's nodes made; nothing runs).
+// the SF1 tables (the plan's nodes made; nothing runs), and with
+// /optimized, optimizing the plan as well (and printing it: Explain).
 func BenchmarkSQLPlan(b *testing.B) {
 	tables, err := tpch.Open(sf1(&testing.T{}))
 	if err != nil {
@@ -67,6 +68,13 @@ func BenchmarkSQLPlan(b *testing.B) {
 			for b.Loop() {
 				if err := sc.Query(text).Err(); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(q.ID+"/optimized", func(b *testing.B) {
+			for b.Loop() {
+				if f := sc.Query(text); f.Explain() == "" {
+					b.Fatal(f.Err())
 				}
 			}
 		})

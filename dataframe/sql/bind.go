@@ -91,10 +91,7 @@ func (r *relation) origin(fields []string) (*relation, []string, bool) {
 	if o == nil {
 		return nil, nil, false
 	}
-	if _, rows := o.frame.Estimated(); rows < 0 || rows > originRows {
-		return nil, nil, false
-	}
-	if b, _ := o.frame.Select(out...).Estimated(); b < 0 || b > dataframe.DefaultBroadcastBytes {
+	if b, rows := o.frame.Select(out...).Estimated(); b < 0 || b > dataframe.DefaultBroadcastBytes || rows < 0 || rows > originRows {
 		return nil, nil, false
 	}
 	return o, out, true

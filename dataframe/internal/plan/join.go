@@ -26,6 +26,7 @@ type join struct {
 	out         *arrow.Schema
 	tok         string
 	ranges      func() rangeJoin // byRanges, worked out once
+	strategy    func() string    // how it runs (chooseStrategy), worked out once
 }
 
 // rangeJoin is how a join by key ranges reads its right side: ok when it
@@ -51,6 +52,7 @@ func NewJoin(left, right Node, spec exchange.JoinSpec) *join {
 			B int64
 		}{spec, spec.Broadcast}, left, right)}
 	j.ranges = sync.OnceValue(j.byRanges)
+	j.strategy = sync.OnceValue(j.chooseStrategy)
 	return j
 }
 

@@ -29,7 +29,10 @@ const (
 	joinRanges         = "by key ranges: each left partition reads the right rows of its range"
 )
 
-func (j *join) strategy() string {
+// chooseStrategy is how the join runs: each step asks its inputs'
+// partitions, which for a join is its strategy, so it is worked out once
+// a join (planning q21 asked it of the same joins thousands of times).
+func (j *join) chooseStrategy() string {
 	ln, rn := j.left.Npartitions(), j.right.Npartitions()
 	if ln == rn && j.left.Partitioning().hashedBy(j.spec.LeftOn, ln) && j.right.Partitioning().hashedBy(j.spec.RightOn, rn) {
 		return joinPartitioned

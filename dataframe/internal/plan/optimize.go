@@ -56,8 +56,7 @@ func flipForRanges(n Node) Node {
 	spec.LeftOn, spec.RightOn = j.spec.RightOn, j.spec.LeftOn
 	spec.Cols = make([]exchange.JoinCol, len(j.spec.Cols))
 	for i, c := range j.spec.Cols {
-		if c.Key >= 0 && !arrow.TypeEqual(j.left.Schema().Field(j.left.Schema().FieldIndices(c.Src)[0]).Type,
-			j.right.Schema().Field(j.right.Schema().FieldIndices(c.Src)[0]).Type) {
+		if c.Key >= 0 && !arrow.TypeEqual(typeOf(j.left, j.spec.LeftOn[c.Key]), typeOf(j.right, j.spec.RightOn[c.Key])) {
 			return n // a shared key takes the left side's type
 		}
 		c.Side = 1 - c.Side
@@ -67,6 +66,14 @@ func flipForRanges(n Node) Node {
 		return f
 	}
 	return n
+}
+
+// typeOf is the type of n's column col (nil: none such).
+func typeOf(n Node, col string) arrow.DataType {
+	if i := n.Schema().FieldIndices(col); len(i) > 0 {
+		return n.Schema().Field(i[0]).Type
+	}
+	return nil
 }
 
 // shareScans makes an inner join that would read a file filtered by the
