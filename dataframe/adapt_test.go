@@ -18,16 +18,7 @@ import (
 // shuffled. The answers are the reference's either way.
 func TestAdaptiveBroadcast(t *testing.T) {
 	ctx := newClient(t)
-	dir := t.TempDir()
-	rows := genRows(31, 400)
-	if _, err := arrowFrame(t, rows, []int{100, 100, 100, 100}).ToParquet(ctx, filepath.Join(dir, "left"), dataframe.ParquetWriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dataframe.FromRecords(rightRows(600), 3).ToParquet(ctx, filepath.Join(dir, "right"), dataframe.ParquetWriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	one := dataframe.ParquetOptions{PartitionSize: 1} // a partition a file
-	left, right := dataframe.ReadParquet(filepath.Join(dir, "left"), one), dataframe.ReadParquet(filepath.Join(dir, "right"), one)
+	rows, left, right := adaptFiles(t, ctx, 31)
 	// BroadcastBytes of 1: no side is small by its files alone.
 	opts := dataframe.MergeOptions{How: dataframe.Inner, On: []string{"KI"}, BroadcastBytes: 1}
 	for _, c := range []struct {
@@ -106,16 +97,7 @@ func TestAdaptiveBroadcast(t *testing.T) {
 // reference's.
 func TestAdaptiveHoldsShared(t *testing.T) {
 	ctx := newClient(t)
-	dir := t.TempDir()
-	rows := genRows(32, 400)
-	if _, err := arrowFrame(t, rows, []int{100, 100, 100, 100}).ToParquet(ctx, filepath.Join(dir, "left"), dataframe.ParquetWriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dataframe.FromRecords(rightRows(600), 3).ToParquet(ctx, filepath.Join(dir, "right"), dataframe.ParquetWriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	one := dataframe.ParquetOptions{PartitionSize: 1}
-	left, right := dataframe.ReadParquet(filepath.Join(dir, "left"), one), dataframe.ReadParquet(filepath.Join(dir, "right"), one)
+	rows, left, right := adaptFiles(t, ctx, 32)
 	shared := left.Filter(dataframe.Col("ID").Mod(int64(100)).Eq(int64(7))).Select("KI", "ID") // rows of every file
 	// The keys are computed from both columns, as the other reader reads
 	// them, so that both read one step (pruned alike).
@@ -157,6 +139,22 @@ func kiOf(k *int64) any {
 		return nil
 	}
 	return *k
+}
+
+// adaptFiles writes 400 random rows (of seed) as four Parquet files and
+// rightRows(600) as three, and reads each back a partition a file.
+func adaptFiles(t *testing.T, ctx context.Context, seed int64) (rows []testRow, left, right *dataframe.Frame) {
+	t.Helper()
+	dir := t.TempDir()
+	rows = genRows(seed, 400)
+	if _, err := arrowFrame(t, rows, []int{100, 100, 100, 100}).ToParquet(ctx, filepath.Join(dir, "left"), dataframe.ParquetWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataframe.FromRecords(rightRows(600), 3).ToParquet(ctx, filepath.Join(dir, "right"), dataframe.ParquetWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	one := dataframe.ParquetOptions{PartitionSize: 1}
+	return rows, dataframe.ReadParquet(filepath.Join(dir, "left"), one), dataframe.ReadParquet(filepath.Join(dir, "right"), one)
 }
 
 // checkBroadcastRight fails unless the adapted plan of f broadcasts a

@@ -87,13 +87,13 @@ func eagerAgg(n Node) Node {
 		}
 		side := -1
 		next := map[string]string{}
-		for top, name := range names {
+		for col, name := range names {
 			s, src, ok := j.source(name)
 			if !ok || side >= 0 && s != side {
 				side = -2
 				break
 			}
-			side, next[top] = s, src
+			side, next[col] = s, src
 		}
 		if side < 0 || !keepsRows(j.children()[1-side]) {
 			break
@@ -102,20 +102,16 @@ func eagerAgg(n Node) Node {
 		// the other side, and must not be read by a join below.
 		stay := map[string]string{}
 		covered := 0 // the join's keys the aggregation's keys hold
-		for top, name := range keys {
+		for key, name := range keys {
 			s, src, ok := j.source(name)
 			if !ok {
 				return n
 			}
-			on := j.spec.LeftOn
-			if s == 1 {
-				on = j.spec.RightOn
-			}
-			if slices.Contains(on, src) {
+			if slices.Contains(j.on(s), src) {
 				covered++
 			}
 			if s == side {
-				stay[top] = src
+				stay[key] = src
 			}
 		}
 		path = append(path, pathStep{j, side})
@@ -133,13 +129,12 @@ func eagerAgg(n Node) Node {
 	// own keys, which the early groups keep.
 	low := path[best]
 	kept := map[string]bool{}
-	for _, k := range []([]string){low.j.spec.LeftOn, low.j.spec.RightOn}[low.side] {
+	for _, k := range low.j.on(low.side) {
 		kept[k] = true
 	}
 	for i := range best {
 		s := path[i]
-		on := []([]string){s.j.spec.LeftOn, s.j.spec.RightOn}[s.side]
-		for _, k := range on {
+		for _, k := range s.j.on(s.side) {
 			if !traceDown(path[i+1:], k, kept) {
 				return n
 			}
@@ -158,7 +153,7 @@ func eagerAgg(n Node) Node {
 		below = NewAssign(below, a.col, rename(a.expr))
 		bestReads[a.col] = a.col
 	}
-	on := []([]string){low.j.spec.LeftOn, low.j.spec.RightOn}[low.side]
+	on := low.j.on(low.side)
 	inner := agg.GroupArgs{Keys: on, Mode: agg.ModeAgg, NullKeys: true}
 	outer := g.args
 	outer.Aggs = nil
@@ -182,11 +177,8 @@ func eagerAgg(n Node) Node {
 			}
 		}
 		inner.Aggs = append(inner.Aggs, in)
-		typ := g.out.Field(len(g.args.Keys) + i).Type
-		if s.Fn == "count" || s.Fn == "size" {
-			typ = kernel.Int64
-		}
-		fields = append(fields, arrow.Field{Name: name, Type: typ, Nullable: true})
+		// The early answer's type is the final one's: a sum of sums, a count's int64.
+		fields = append(fields, arrow.Field{Name: name, Type: g.out.Field(len(g.args.Keys) + i).Type, Nullable: true})
 		out := s
 		out.Fn, out.Col = eagerFns[s.Fn], name
 		outer.Aggs = append(outer.Aggs, out)
@@ -226,6 +218,14 @@ type pathStep struct {
 // below a join and one over those groups' results above it: the latter's.
 var eagerFns = map[string]string{"sum": "sum", "count": "sum", "size": "sum", "min": "min", "max": "max"}
 
+// on is the join's key columns on side (0 left, 1 right).
+func (j *join) on(side int) []string {
+	if side == 1 {
+		return j.spec.RightOn
+	}
+	return j.spec.LeftOn
+}
+
 // source is where a join's output column comes from: the side and its
 // name there (a shared key, from the left).
 func (j *join) source(name string) (int, string, bool) {
@@ -243,9 +243,8 @@ func (j *join) source(name string) (int, string, bool) {
 // onlyKeys reports whether the keys that stay on a join's side are its join
 // keys on that side.
 func onlyKeys(stay map[string]string, j *join, side int) bool {
-	on := []([]string){j.spec.LeftOn, j.spec.RightOn}[side]
 	for _, name := range stay {
-		if !slices.Contains(on, name) {
+		if !slices.Contains(j.on(side), name) {
 			return false
 		}
 	}
