@@ -129,8 +129,13 @@ func readHeader(r io.ReaderAt, pos, end int64, buf *[]byte) (*format.PageHeader,
 		if _, err := r.ReadAt(b, pos); err != nil && err != io.EOF {
 			return nil, 0, err
 		}
-		// Walked first, so that no length in it is taken on trust; a walk
-		// that runs out of the window may need a larger one.
+		h := new(format.PageHeader)
+		if hn, ok := format.DecodePageHeader(b, h); ok { // takes no length on trust
+			return h, hn, nil
+		}
+		// Anything else is walked first, so that thrift.Decoder takes no
+		// length in it on trust; a walk that runs out of the window may
+		// need a larger one.
 		w := &thriftWalk{b: b}
 		if err := w.structure(0); err != nil {
 			if n < window {
@@ -138,7 +143,6 @@ func readHeader(r io.ReaderAt, pos, end int64, buf *[]byte) (*format.PageHeader,
 			}
 			continue
 		}
-		h := new(format.PageHeader)
 		if err := thrift.NewDecoder((&thrift.CompactProtocol{}).NewReader(bytes.NewReader(b[:w.pos]))).Decode(h); err != nil {
 			return nil, 0, err
 		}

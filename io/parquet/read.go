@@ -424,10 +424,20 @@ func newBuilder(c *column, rows, bytesHint int) builder {
 func keepRows(keep []uint8, n, most int) []uint8 {
 	old := len(keep)
 	keep = extend(keep, n, most)
-	for i := old; i < n; i++ {
-		keep[i] = 1
-	}
+	fillOnes(keep[old:n])
 	return keep
+}
+
+// fillOnes sets every byte of b to 1 by doubling copies, at memmove's
+// speed, where a loop stores a byte at a time.
+func fillOnes(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	b[0] = 1
+	for n := 1; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
+	}
 }
 
 // trustedBytes is how much a builder allocates on the strength of the rows
@@ -551,7 +561,7 @@ func (v *validity) levels(p parquet.Page, row, end int) (n, k int, levels []byte
 	if n > end-row {
 		return 0, 0, nil, fmt.Errorf("%w: %d rows, past the row group's end", errCorrupt, n)
 	}
-	if !v.optional || v.bits == nil && allSet(levels) {
+	if !v.optional || v.bits == nil && p.NumNulls() == 0 {
 		return n, n, levels, nil
 	}
 	first := v.bits == nil
@@ -562,23 +572,6 @@ func (v *validity) levels(p parquet.Page, row, end int) (n, k int, levels []byte
 	k = setBits(v.bits, row, levels)
 	v.nulls += n - k
 	return n, k, levels, nil
-}
-
-// allSet reports whether no level is zero (no row null).
-func allSet(levels []byte) bool {
-	i := 0
-	for ; i+8 <= len(levels); i += 8 {
-		x := binary.LittleEndian.Uint64(levels[i:])
-		if (x-0x0101010101010101)&^x&0x8080808080808080 != 0 { // a zero byte
-			return false
-		}
-	}
-	for ; i < len(levels); i++ {
-		if levels[i] == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // setOnes sets the first n bits of bm.
@@ -1220,7 +1213,7 @@ func (b *filterBuilder) page(p parquet.Page, row, end int) (int, error) {
 		}
 		b.dict = d
 	}
-	if levels == nil || allSet(levels) {
+	if levels == nil || p.NumNulls() == 0 {
 		idx, err := indices(p, n)
 		if err != nil {
 			return 0, err

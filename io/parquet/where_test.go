@@ -159,3 +159,56 @@ func TestReadWhereErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFillOnes: every byte of the slice is 1 at any length, and nothing
+// past it is written.
+func TestFillOnes(t *testing.T) {
+	for n := range 300 {
+		buf := make([]byte, n+2)
+		fillOnes(buf[1 : n+1])
+		if buf[0] != 0 || buf[n+1] != 0 {
+			t.Fatalf("length %d: wrote outside the slice", n)
+		}
+		for i, b := range buf[1 : n+1] {
+			if b != 1 {
+				t.Fatalf("length %d: byte %d is %d", n, i, b)
+			}
+		}
+	}
+}
+
+// TestKeepRows: a page's kept rows, plain or by dictionary, land in order
+// whatever the share kept, as one row at a time would place them.
+func TestKeepRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	dict := []float64{0.5, 1.5, 2.5, 3.5}
+	for range 500 {
+		n := r.IntN(200)
+		share := r.Float64() * r.Float64()
+		keep, idx, src := make([]byte, n), make([]int32, n), make([]float64, n)
+		var want []float64
+		for i := range n {
+			idx[i] = int32(r.IntN(len(dict)))
+			src[i] = dict[idx[i]]
+			if r.Float64() < share {
+				keep[i] = 1
+				want = append(want, src[i])
+			}
+		}
+		out := make([]float64, n+1)
+		if at := keepPlain(out, 0, keep, nil, src); !slices.Equal(out[:at], want) {
+			t.Fatalf("plain: %v, want %v", out[:at], want)
+		}
+		at, err := keepIndexed(out, 0, keep, nil, dict, idx)
+		if err != nil || !slices.Equal(out[:at], want) {
+			t.Fatalf("indexed: %v %v, want %v", out[:at], err, want)
+		}
+		if n > 0 { // a damaged index in a kept row is an error
+			i := r.IntN(n)
+			keep[i], idx[i] = 1, int32(len(dict))
+			if _, err := keepIndexed(out, 0, keep, nil, dict, idx); err == nil {
+				t.Fatal("an index past the dictionary in a kept row: no error")
+			}
+		}
+	}
+}

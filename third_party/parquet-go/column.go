@@ -759,8 +759,14 @@ func (c *Column) decodeDataPageV1(header DataPageHeaderV1, page *buffer[byte], d
 		defer repetitionLevels.unref()
 	}
 
+	noNulls := false
 	if c.maxDefinitionLevel > 0 {
 		encoding := lookupLevelEncoding(header.DefinitionLevelEncoding(), c.maxDefinitionLevel)
+		if len(pageData) >= 4 {
+			if end := 4 + uint64(binary.LittleEndian.Uint32(pageData)); end <= uint64(len(pageData)) {
+				noNulls = allDefined(header.DefinitionLevelEncoding(), pageData[4:end], numValues, c.maxDefinitionLevel)
+			}
+		}
 		definitionLevels, pageData, err = decodeLevelsV1(encoding, numValues, pageData)
 		if err != nil {
 			return nil, fmt.Errorf("decoding definition levels of data page v1: %w", err)
@@ -769,10 +775,12 @@ func (c *Column) decodeDataPageV1(header DataPageHeaderV1, page *buffer[byte], d
 
 		// Data pages v1 did not embed the number of null values,
 		// so we have to compute it from the definition levels.
-		numValues -= countLevelsNotEqual(definitionLevels.data.Slice(), c.maxDefinitionLevel)
+		if !noNulls {
+			numValues -= countLevelsNotEqual(definitionLevels.data.Slice(), c.maxDefinitionLevel)
+		}
 	}
 
-	return c.decodeDataPage(header, numValues, repetitionLevels, definitionLevels, page, pageData, dict)
+	return c.decodeDataPage(header, numValues, repetitionLevels, definitionLevels, noNulls, page, pageData, dict)
 }
 
 // DecodeDataPageV2 decodes a data page from the header, compressed data, and
@@ -815,11 +823,13 @@ func (c *Column) decodeDataPageV2(header DataPageHeaderV2, page *buffer[byte], d
 		}
 	}
 
+	noNulls := false
 	if length := header.DefinitionLevelsByteLength(); length > 0 {
 		if c.maxDefinitionLevel == 0 {
 			pageData, err = skipLevelsV2(pageData, length)
 		} else {
 			encoding := lookupLevelEncoding(header.DefinitionLevelEncoding(), c.maxDefinitionLevel)
+			noNulls = length <= int64(len(pageData)) && allDefined(header.DefinitionLevelEncoding(), pageData[:length], numValues, c.maxDefinitionLevel)
 			definitionLevels, pageData, err = decodeLevelsV2(encoding, numValues, pageData, length)
 		}
 		if err != nil {
@@ -839,10 +849,33 @@ func (c *Column) decodeDataPageV2(header DataPageHeaderV2, page *buffer[byte], d
 	}
 
 	numValues -= int(header.NumNulls())
-	return c.decodeDataPage(header, numValues, repetitionLevels, definitionLevels, page, pageData, dict)
+	return c.decodeDataPage(header, numValues, repetitionLevels, definitionLevels, noNulls, page, pageData, dict)
 }
 
-func (c *Column) decodeDataPage(header DataPageHeader, numValues int, repetitionLevels, definitionLevels, page *buffer[byte], data []byte, dict Dictionary) (Page, error) {
+// allDefined reports whether levels, a page's definition levels in the
+// encoding enc, open with RLE runs of maxLevel that cover all n of them:
+// no value of the page is null. It reads the runs' headers, not each
+// level: most columns marked optional hold no null, and counting their
+// levels one by one cost more than decoding them. (This package's writer
+// puts such levels in two runs, the second for the last n%8.)
+func allDefined(enc format.Encoding, levels []byte, n int, maxLevel byte) bool {
+	if enc != format.RLE {
+		return false
+	}
+	for covered := uint64(0); covered < uint64(n); {
+		h, k := binary.Uvarint(levels)
+		// An RLE run's header is its length shifted left by one; its value
+		// follows in one byte, as levels are at most 8 bits wide.
+		if k <= 0 || h&1 != 0 || h == 0 || k >= len(levels) || levels[k] != maxLevel {
+			return false
+		}
+		covered += h >> 1
+		levels = levels[k+1:]
+	}
+	return true
+}
+
+func (c *Column) decodeDataPage(header DataPageHeader, numValues int, repetitionLevels, definitionLevels *buffer[byte], noNulls bool, page *buffer[byte], data []byte, dict Dictionary) (Page, error) {
 	pageEncoding := LookupEncoding(header.Encoding())
 	pageType := c.Type()
 	pageKind := pageType.Kind()
@@ -904,11 +937,13 @@ func (c *Column) decodeDataPage(header DataPageHeader, numValues int, repetition
 			definitionLevels.data.Slice(),
 		)
 	case c.maxDefinitionLevel > 0:
-		newPage = newOptionalPage(
+		optional := newOptionalPage(
 			newPage,
 			c.maxDefinitionLevel,
 			definitionLevels.data.Slice(),
 		)
+		optional.noNulls = noNulls
+		newPage = optional
 	}
 
 	return newBufferedPage(newPage, obuf, vbuf, definitionLevels, repetitionLevels), nil

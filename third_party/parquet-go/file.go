@@ -1221,7 +1221,7 @@ func (f *FilePages) ReadPage() (Page, error) {
 			// issues.
 			// https://github.com/parquet-go/parquet-go/issues/70
 			header = new(format.PageHeader)
-			if err = f.decoder.Decode(header); err != nil {
+			if err = decodePageHeader(f.rbuf, &f.decoder, header); err != nil {
 				return nil, err
 			}
 			if err = validatePageHeader(header); err != nil {
@@ -1352,7 +1352,7 @@ func (f *FilePages) readDictionary() error {
 		page.ref()
 	} else {
 		decoder := thrift.NewDecoder(f.protocol.NewReader(rbuf))
-		if err := decoder.Decode(header); err != nil {
+		if err := decodePageHeader(rbuf, decoder, header); err != nil {
 			return err
 		}
 		if err := validatePageHeader(header); err != nil {
@@ -1406,6 +1406,19 @@ func (f *FilePages) readDataPageV2(header *format.PageHeader, page *buffer[byte]
 		}
 	}
 	return f.chunk.column.decodeDataPageV2(DataPageHeaderV2{&header.DataPageHeaderV2.V}, page, f.dictionary, header.UncompressedPageSize)
+}
+
+// decodePageHeader reads a page header from rbuf: from its buffered bytes
+// by format.DecodePageHeader where it can (a page header has no field a
+// reflective decoder needs), else with dec, which reads rbuf's compact
+// protocol.
+func decodePageHeader(rbuf *bufio.Reader, dec *thrift.Decoder, h *format.PageHeader) error {
+	b, _ := rbuf.Peek(min(rbuf.Size(), 1024)) // short at the chunk's end
+	if n, ok := format.DecodePageHeader(b, h); ok {
+		_, err := rbuf.Discard(n)
+		return err
+	}
+	return dec.Decode(h)
 }
 
 // validatePageHeader rejects page headers whose size or count fields decoded to

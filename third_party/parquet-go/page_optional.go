@@ -10,6 +10,9 @@ type optionalPage struct {
 	base               Page
 	maxDefinitionLevel byte
 	definitionLevels   []byte
+	// noNulls is set where the levels are known to be all
+	// maxDefinitionLevel without counting them (see allDefined).
+	noNulls bool
 }
 
 func newOptionalPage(base Page, maxDefinitionLevel byte, definitionLevels []byte) *optionalPage {
@@ -31,6 +34,9 @@ func (page *optionalPage) NumRows() int64 { return int64(len(page.definitionLeve
 func (page *optionalPage) NumValues() int64 { return int64(len(page.definitionLevels)) }
 
 func (page *optionalPage) NumNulls() int64 {
+	if page.noNulls {
+		return 0
+	}
 	return int64(countLevelsNotEqual(page.definitionLevels, page.maxDefinitionLevel))
 }
 
@@ -54,13 +60,18 @@ func (page *optionalPage) Values() ValueReader {
 func (page *optionalPage) Slice(i, j int64) Page {
 	maxDefinitionLevel := page.maxDefinitionLevel
 	definitionLevels := page.definitionLevels
-	numNulls1 := int64(countLevelsNotEqual(definitionLevels[:i], maxDefinitionLevel))
-	numNulls2 := int64(countLevelsNotEqual(definitionLevels[i:j], maxDefinitionLevel))
-	return newOptionalPage(
+	var numNulls1, numNulls2 int64
+	if !page.noNulls {
+		numNulls1 = int64(countLevelsNotEqual(definitionLevels[:i], maxDefinitionLevel))
+		numNulls2 = int64(countLevelsNotEqual(definitionLevels[i:j], maxDefinitionLevel))
+	}
+	slice := newOptionalPage(
 		page.base.Slice(i-numNulls1, j-(numNulls1+numNulls2)),
 		maxDefinitionLevel,
 		definitionLevels[i:j:j],
 	)
+	slice.noNulls = page.noNulls
+	return slice
 }
 
 type optionalPageValues struct {
