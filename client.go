@@ -112,8 +112,15 @@ func TLS(ca, cert, key string) Option {
 // ConnectTimeout bounds connecting to the scheduler. Default 10s.
 func ConnectTimeout(d time.Duration) Option { return func(o *options) { o.connectTimeout = d } }
 
-// Workers sets how many workers the local cluster starts. Default: one per core.
-func Workers(n int) Option { return func(o *options) { o.workers = n } }
+// Workers sets how many workers the local cluster starts. Default (and
+// for n of 0 or less): one per core.
+func Workers(n int) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.workers = n
+		}
+	}
+}
 
 // ThreadsPerWorker sets how many tasks each local worker runs at once. Default 1.
 func ThreadsPerWorker(n int) Option { return func(o *options) { o.threads = n } }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -48,6 +49,21 @@ func testCtx(t *testing.T, c *Client) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return WithClient(ctx, c)
+}
+
+// TestWorkersDefault: Workers(0), as `dusk sql` passes it when no
+// --workers is given, starts one worker per core (it started one).
+func TestWorkersDefault(t *testing.T) {
+	for _, n := range []int{0, -1} {
+		c := newTestClient(t, Workers(n))
+		ws, err := c.Workers(testCtx(t, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ws) != runtime.NumCPU() {
+			t.Errorf("Workers(%d): %d workers on %d cores", n, len(ws), runtime.NumCPU())
+		}
+	}
 }
 
 func TestMapGather(t *testing.T) {
