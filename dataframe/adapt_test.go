@@ -82,11 +82,28 @@ func TestAdaptiveBroadcast(t *testing.T) {
 		})
 	}
 	// A later join of co-partitioned sides reads this join's rows where
-	// the shuffle put them: this join stays a shuffle.
-	f := left.Merge(right.Filter(dataframe.Col("S").IsIn("r7", "r207", "r407")), opts).
-		Merge(right.Select("KI", "V").Rename(map[string]string{"V": "V2"}).Shuffle(4, "KI"), dataframe.MergeOptions{On: []string{"KI"}, BroadcastBytes: -1})
-	if plan := f.Explain(); strings.Contains(plan, "computed first") {
-		t.Fatalf("a join whose partitions a later join reads as they are is settled on sizes:\n%s", plan)
+	// the shuffle puts them. The held side's keys decide: unique (r7, r207
+	// and r407 hold keys 1, 3 and 5), this join has at most the left's
+	// rows, and broadcasting the side costs the later join's shuffle of
+	// them no more than this one's of the left; repeated (r1 and r7 both
+	// hold key 1, r207 key 3: rows of two files), this join stays a shuffle. The answer is the one of the
+	// same joins shuffled.
+	later := right.Select("KI", "V").Rename(map[string]string{"V": "V2"}).Shuffle(4, "KI")
+	laterOpts := dataframe.MergeOptions{On: []string{"KI"}, BroadcastBytes: -1}
+	shuffled := opts
+	shuffled.BroadcastBytes = -1
+	for _, c := range []struct {
+		names     []any
+		broadcast bool
+	}{{[]any{"r7", "r207", "r407"}, true}, {[]any{"r1", "r7", "r207"}, false}} {
+		side := right.Filter(dataframe.Col("S").IsIn(c.names...))
+		f := left.Merge(side, opts).Merge(later, laterOpts)
+		if plan := f.Explain(); !strings.Contains(plan, "broadcast if small and its keys unique") {
+			t.Fatalf("the plan does not say the keys decide:\n%s", plan)
+		}
+		checkBroadcastRight(t, ctx, f, c.broadcast)
+		want := left.Merge(side, shuffled).Merge(later, laterOpts)
+		checkRows(t, canonical(tableRows(t, compute(t, ctx, f))), canonical(tableRows(t, compute(t, ctx, want))), 0)
 	}
 }
 

@@ -19,6 +19,9 @@ var explainCases = map[string]func(x, y, big *Frame) *Frame{
 	"filter-folded": func(x, _, _ *Frame) *Frame {
 		return x.Filter(Col("a").Gt(Lit(10).Add(5)).And(Col("b").Lt(Col("a")))).Select("id")
 	},
+	"count-reads-filter-column": func(x, _, _ *Frame) *Frame {
+		return x.Filter(Col("b").Gt(2)).Agg(Size().As("n"))
+	},
 	"filter-below-assign": func(x, _, _ *Frame) *Frame {
 		return x.WithColumn("z", Col("a").Add(1)).Filter(Col("b").Lt(3).And(Col("z").Gt(2)))
 	},

@@ -67,8 +67,9 @@ func (a *adapter) visit(n Node) (Node, error) {
 	// Where the side held first is not small after all, the other may
 	// be (TPC-H q4 holds lineitem's late lines, estimated the smaller by
 	// their one column, then finds the quarter's orders small).
+	relied := a.relied[j.Name()] // by the plan's name for it, before holding renames it
 	for {
-		side := j.undecidedSide(a.relied)
+		side := j.undecidedSide()
 		if side < 0 {
 			return j, nil
 		}
@@ -78,8 +79,35 @@ func (a *adapter) visit(n Node) (Node, error) {
 			return nil, err
 		}
 		kids[side] = held
-		j = j.with(kids).(*join)
+		keep := relied
+		if keep {
+			// A later join reads this one's rows where its shuffle puts
+			// them. A broadcast leaves them where the other side's lie,
+			// for that join to shuffle: no dearer where the held side's
+			// keys are unique, as then this join has at most the other
+			// side's rows (TPC-H q2 joins its few BRASS parts to 1.6M
+			// European part suppliers, their suppliers' strings and all,
+			// and shuffled the 1.6M).
+			if keep, err = a.repeats(held, j.on(side)); err != nil {
+				return nil, err
+			}
+		}
+		spec := j.spec
+		if keep {
+			spec.Broadcast = -1 // stays a shuffle, of the held side
+		}
+		j = NewJoin(kids[0], kids[1], spec)
+		if keep {
+			return j, nil
+		}
 	}
+}
+
+// repeats reports whether a join's held side holds any of its keys more
+// than once.
+func (a *adapter) repeats(held *Persisted, keys []string) (bool, error) {
+	n, err := CountRows(a.ctx, a.ex, NewDedup(NewProject(held, keys), keys))
+	return n < held.Rows, err
 }
 
 // hold computes a step and holds its partitions, once per plan. A step
@@ -186,12 +214,11 @@ func eachStep(plan Node, visit func(n Node)) {
 }
 
 // undecidedSide is the side (0 left, 1 right) whose real size decides
-// whether the join broadcasts it instead of shuffling both, or -1 (also
-// for a join relied on, as reliedOn names): a side the join may broadcast, that may have shrunk below its estimate, the
+// whether the join broadcasts it instead of shuffling both, or -1: a side the join may broadcast, that may have shrunk below its estimate, the
 // one estimated smaller where both qualify. (An estimate cannot tell a
 // filter that keeps one row in a hundred from one that keeps most.)
-func (j *join) undecidedSide(relied map[string]bool) int {
-	if j.spec.Broadcast < 0 || relied[j.Name()] || j.strategy() != joinShuffle {
+func (j *join) undecidedSide() int {
+	if j.spec.Broadcast < 0 || j.strategy() != joinShuffle {
 		return -1
 	}
 	sizes := [2]int64{Estimate(j.left).Bytes, Estimate(j.right).Bytes}

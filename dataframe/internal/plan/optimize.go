@@ -471,7 +471,15 @@ func (p *pruner) prune(n Node, need ops.SetOf) Node {
 	all := func(c Node) Node { return p.prune(c, ops.SetOf{}.Add(Names(c.Schema())...)) }
 	switch n := n.(type) {
 	case *Source:
-		cols := atLeastOne(need.In(n.full), n.full)
+		cols := need.In(n.full)
+		if len(cols) == 0 && n.pred != nil {
+			// Nothing above reads a column (a count): one the filter
+			// reads anyway, rather than another decoded whole for nothing.
+			if read := ops.SetOf(n.pred.Columns(ops.SetOf{})).In(n.full); len(read) > 0 {
+				cols = read[:1]
+			}
+		}
+		cols = atLeastOne(cols, n.full)
 		if len(cols) == n.full.NumFields() {
 			cols = nil
 		}

@@ -227,8 +227,12 @@ func Explain(plan Node) string {
 		line := n.explain()
 		switch n := n.(type) {
 		case *join:
-			if side := n.undecidedSide(relied); side >= 0 {
-				line += fmt.Sprintf("; its %s side computed first, broadcast if small", [2]string{"left", "right"}[side])
+			if side := n.undecidedSide(); side >= 0 {
+				when := "small"
+				if relied[n.Name()] {
+					when = "small and its keys unique" // see adapter.visit
+				}
+				line += fmt.Sprintf("; its %s side computed first, broadcast if %s", [2]string{"left", "right"}[side], when)
 			}
 		case *groupAgg:
 			if n.undecided(shared, relied) {
