@@ -30,8 +30,9 @@ func randomKeys(r *rand.Rand, n, max, nullEvery int) []*int64 {
 // side with the small side's filter of its keys as one of the reader's
 // filters, and the rows are what a nested loop over them gives, for inner
 // joins with the small side on either hand and semi joins, null keys
-// meeting each other, and a small side that holds most keys (whose filter
-// the tasks stop asking).
+// meeting each other, a small side that holds most keys (whose filter the
+// tasks stop asking), and one that is a join's result, tiny beside the
+// large side.
 func TestJoinScansWithKeyFilter(t *testing.T) {
 	ctx := newClient(t)
 	r := rand.New(rand.NewPCG(11, 12))
@@ -50,15 +51,20 @@ func TestJoinScansWithKeyFilter(t *testing.T) {
 		smallLeft bool
 		small     []*int64
 		dense     bool // the large side's keys are few, most of them in small
+		joined    bool // small is the end of a join of its own, tiny beside the large side
 	}{
-		{"inner", dataframe.Inner, false, randomKeys(r, 300, 50000, 0), false},
-		{"inner/nulls", dataframe.Inner, false, randomKeys(r, 300, 50000, 30), false},
-		{"semi", dataframe.Semi, false, randomKeys(r, 300, 50000, 30), false},
-		{"inner/small-left", dataframe.Inner, true, randomKeys(r, 300, 50000, 30), false},
-		{"inner/most-keys", dataframe.Inner, false, distinct, true},
+		{"inner", dataframe.Inner, false, randomKeys(r, 300, 50000, 0), false, false},
+		{"inner/nulls", dataframe.Inner, false, randomKeys(r, 300, 50000, 30), false, false},
+		{"semi", dataframe.Semi, false, randomKeys(r, 300, 50000, 30), false, false},
+		{"inner/small-left", dataframe.Inner, true, randomKeys(r, 300, 50000, 30), false, false},
+		{"inner/most-keys", dataframe.Inner, false, distinct, true, false},
+		{"inner/small-join", dataframe.Inner, false, randomKeys(r, 120, 50000, 30), false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			small := dataframe.ReadParquet(keyFiles(t, t.TempDir(), "small", "w", arrow.PrimitiveTypes.Int32, c.small, len(c.small), 500), dataframe.ParquetOptions{})
+			if c.joined { // the same rows, as a join's: each key meets itself
+				small = small.Join(small.Select("k"), dataframe.Semi, "k")
+			}
 			big, bigKeys := dataframe.ReadParquet(bigFiles, dataframe.ParquetOptions{PartitionSize: 1}), bigKeys
 			if c.dense {
 				big, bigKeys = dataframe.ReadParquet(denseFiles, dataframe.ParquetOptions{PartitionSize: 1}), denseKeys

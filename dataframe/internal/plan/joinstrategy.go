@@ -266,12 +266,15 @@ func (j *join) explain() string {
 // is held already (nothing to wait for: q3's late lines, sifted by the
 // early orders of the building segment, take 8-10% less CPU), is at least
 // minScanRatio times the broadcast side's bytes, and the broadcast side is
-// a read (whose tasks run beside the first of the probe side's) or held
-// already (adaptive joins' sides, as SQL's q18's large orders), not the
-// end of other joins. At SF10 that takes TPC-H's q17 from 0.66 to 0.52 s
-// and q8 and q9 by 5-10%, where q2, waiting for its European suppliers
-// (a join of three reads), took 0.08 s more, and q20 and q21, whose lines
-// are filtered by date, 7-13%.
+// a read (whose tasks run beside the first of the probe side's), held
+// already (adaptive joins' sides, as SQL's q18's large orders), or the end
+// of other steps at most 1/tinyScanRatio of the probe side (whose wait is
+// short). At SF10 that takes TPC-H's q17 from 0.66 to 0.52 s and q8 and
+// q9 by 5-10%, where q2, waiting for its European suppliers (a join of
+// three reads, then an eighth of its part suppliers), took 0.08 s more,
+// and q20 and q21, whose lines are filtered by date, 7-13%; q11's part
+// suppliers sifted by Germany's suppliers (a 64th of them) take 0.22-0.26
+// s against 0.28-0.35.
 func (j *join) scan() (*Source, bool) {
 	if len(j.spec.LeftOn) != 1 {
 		return nil, false
@@ -293,19 +296,25 @@ func (j *join) scan() (*Source, bool) {
 	if p, ok := build.(*project); ok {
 		build = p.child
 	}
+	s, ok := probe.(*Source)
+	if !ok || !filtersRead(s.op) || s.Npartitions() <= exchange.FlipParts {
+		return nil, false
+	}
+	ps, bs := Estimate(s), Estimate(build)
+	if ps.Bytes < 0 || bs.Bytes < 0 || ps.Bytes < minScanRatio*bs.Bytes {
+		return nil, false
+	}
 	held := false
 	switch build.(type) {
 	case *Source:
 	case *Persisted:
 		held = true
 	default:
-		return nil, false
+		if ps.Bytes < tinyScanRatio*bs.Bytes {
+			return nil, false
+		}
 	}
-	s, ok := probe.(*Source)
-	if !ok || selective(s.pred) && !held || !filtersRead(s.op) || s.Npartitions() <= exchange.FlipParts {
-		return nil, false
-	}
-	if ps, bs := Estimate(s), Estimate(build); ps.Bytes < 0 || bs.Bytes < 0 || ps.Bytes < minScanRatio*bs.Bytes {
+	if selective(s.pred) && !held {
 		return nil, false
 	}
 	if f, ok := s.out.FieldsByName(key); !ok || len(f) != 1 || !arrow.IsInteger(f[0].Type.ID()) {
@@ -317,6 +326,10 @@ func (j *join) scan() (*Source, bool) {
 // minScanRatio is how many times the broadcast side's bytes a probe side
 // read with its filter is at least.
 const minScanRatio = 8
+
+// tinyScanRatio is how many times the bytes of a broadcast side that is the
+// end of other steps a probe side read with its filter is at least.
+const tinyScanRatio = 64
 
 // scanTasks are the join's tasks that each read a partition of the probe
 // side s themselves, with the broadcast side built (see scan).
