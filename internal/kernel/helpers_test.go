@@ -462,6 +462,12 @@ func readCol(t *testing.T, a arrow.Array) col {
 		for i := range c.ints {
 			c.ints[i] = a.Value(i)
 		}
+	case *array.Int32:
+		c.kind = KindInt
+		c.ints = make([]int64, n)
+		for i := range c.ints {
+			c.ints[i] = int64(a.Value(i))
+		}
 	case *array.Float64:
 		c.kind = KindFloat
 		c.flts = make([]float64, n)

@@ -323,8 +323,15 @@ func (t *JoinTable) Probe(probe []arrow.Array, how JoinType) (pi, bi []int32, er
 	return pi, bi, nil
 }
 
-// match finds each probe row's first matching build row.
+// match finds each probe row's first matching build row. A single int32
+// probe key of an integer table is looked up as it is, widened key by key
+// (not as a copy: a probe of lineitem's 60M order keys widened 480 MB).
 func (t *JoinTable) match(probe []arrow.Array) (joinMatches, error) {
+	if k, ok := probe[0].(*array.Int32); ok && len(probe) == 1 && t.packing == nil && t.slots == nil && sameInt(t.types[0]) {
+		m := joinMatches{next: t.next, unique: t.unique}
+		probeInts(t, &m, k, k.Int32Values())
+		return m, nil
+	}
 	probe, release := widenJoin(probe, t.types)
 	defer release()
 	if err := matchKinds(probe, t.keys); err != nil {
@@ -335,9 +342,10 @@ func (t *JoinTable) match(probe []arrow.Array) (joinMatches, error) {
 	case t.packing != nil:
 		packed := t.packing.pack(probe)
 		defer packed.Release()
-		t.probeInt64(&m, packed)
+		probeInts(t, &m, packed, packed.Int64Values())
 	case t.slots == nil:
-		t.probeInt64(&m, probe[0].(*array.Int64))
+		k := probe[0].(*array.Int64)
+		probeInts(t, &m, k, k.Int64Values())
 	default:
 		t.probeHashed(&m, probe)
 	}
@@ -482,22 +490,22 @@ func joinInt64(probe, build *array.Int64) joinMatches {
 	m := joinMatches{next: t.next, head: probeHeads(probe, t.pbits)}
 	t.probeNulls(&m, probe)
 	var part joinTable
-	bk, br := validKeys(build)
+	bk, br := validKeys(build, build.Int64Values())
 	if t.pbits == 0 {
 		part.reset(len(bk), 0, true)
 		t.unique = part.build(t.next, bk, br) && t.unique
-		keys, rows := validKeys(probe)
-		m.probe(&part, keys, rows)
+		keys, rows := validKeys(probe, probe.Int64Values())
+		probePart(&m, &part, keys, rows)
 	} else {
 		t.buildFilter(bk, onceSiftRows)
 		bk, br, bstart := radixSplit(bk, br, t.pbits)
-		pk, pr := validKeys(probe)
-		pk, pr = t.filter.sift(&m, pk, pr)
+		pk, pr := validKeys(probe, probe.Int64Values())
+		pk, pr = sift(&t.filter, &m, pk, pr)
 		pk, pr, pstart := radixSplit(pk, pr, t.pbits)
 		for p := range 1 << t.pbits {
 			part.reset(bstart[p+1]-bstart[p], t.pbits, t.filter.words == nil)
 			t.unique = part.build(t.next, bk[bstart[p]:bstart[p+1]], br[bstart[p]:bstart[p+1]]) && t.unique
-			m.probe(&part, pk[pstart[p]:pstart[p+1]], pr[pstart[p]:pstart[p+1]])
+			probePart(&m, &part, pk[pstart[p]:pstart[p+1]], pr[pstart[p]:pstart[p+1]])
 		}
 	}
 	m.unique = t.unique
@@ -510,7 +518,7 @@ func (t *JoinTable) buildInt64(build *array.Int64, siftLimit int) {
 	t.chainNulls(build)
 	t.pbits = radixBits(build.Len())
 	t.parts = make([]joinTable, 1<<t.pbits)
-	keys, rows := validKeys(build)
+	keys, rows := validKeys(build, build.Int64Values())
 	if t.pbits == 0 {
 		t.parts[0].reset(len(keys), 0, true)
 		t.unique = t.parts[0].build(t.next, keys, rows) && t.unique
@@ -547,20 +555,20 @@ func (t *JoinTable) buildFilter(keys []int64, limit int) {
 	}
 }
 
-// probeInt64 looks up each probe key, split into the table's parts alike.
-func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
+// probeInts looks up each probe key (vals, probe's values), split into
+// the table's parts alike.
+func probeInts[K int32 | int64](t *JoinTable, m *joinMatches, probe arrow.Array, vals []K) {
 	m.head = probeHeads(probe, t.pbits)
 	t.probeNulls(m, probe)
+	keys, rows := validKeys(probe, vals)
 	if t.pbits == 0 {
-		keys, rows := validKeys(probe)
-		m.probe(&t.parts[0], keys, rows)
+		probePart(m, &t.parts[0], keys, rows)
 		return
 	}
-	keys, rows := validKeys(probe)
-	keys, rows = t.filter.sift(m, keys, rows)
-	keys, rows, start := radixSplit(keys, rows, t.pbits)
+	keys, rows = sift(&t.filter, m, keys, rows)
+	wide, rows, start := radixSplit(keys, rows, t.pbits)
 	for p := range t.parts {
-		m.probe(&t.parts[p], keys[start[p]:start[p+1]], rows[start[p]:start[p+1]])
+		probePart(m, &t.parts[p], wide[start[p]:start[p+1]], rows[start[p]:start[p+1]])
 	}
 }
 
@@ -568,7 +576,7 @@ func (t *JoinTable) probeInt64(m *joinMatches, probe *array.Int64) {
 // the probe writes matches only (rows taken by radix part, or some rows
 // left out for their nulls), else left to the probe, which writes each row
 // in order.
-func probeHeads(probe *array.Int64, pbits int) []int32 {
+func probeHeads(probe arrow.Array, pbits int) []int32 {
 	if pbits > 0 || probe.NullN() > 0 {
 		return minusOnes(probe.Len())
 	}
@@ -610,7 +618,7 @@ func (t *JoinTable) chainNulls(build *array.Int64) {
 }
 
 // probeNulls matches the probe rows with a null key to the null build rows.
-func (t *JoinTable) probeNulls(m *joinMatches, probe *array.Int64) {
+func (t *JoinTable) probeNulls(m *joinMatches, probe arrow.Array) {
 	if probe.NullN() == 0 {
 		return
 	}
@@ -637,10 +645,10 @@ func radixBits(rows int) int {
 	return pbits
 }
 
-// validKeys returns a's keys that hold a value and, where some do not,
-// their rows (nil: every row).
-func validKeys(a *array.Int64) (keys []int64, rows []int32) {
-	keys = a.Int64Values()
+// validKeys returns a's keys (vals, its values) that hold a value and,
+// where some do not, their rows (nil: every row).
+func validKeys[K int32 | int64](a arrow.Array, vals []K) (keys []K, rows []int32) {
+	keys = vals
 	if a.NullN() > 0 {
 		rows = validRows(a, len(keys))
 		keys = gatherKeys(keys, rows)
@@ -661,8 +669,8 @@ func validRows(a arrow.Array, n int) []int32 {
 }
 
 // gatherKeys returns the keys of rows.
-func gatherKeys(x []int64, rows []int32) []int64 {
-	out := make([]int64, len(rows))
+func gatherKeys[K int32 | int64](x []K, rows []int32) []K {
+	out := make([]K, len(rows))
 	for j, r := range rows {
 		out[j] = x[r]
 	}
@@ -685,11 +693,11 @@ func joinHash(k int64) uint64 { return uint64(k) * 0x9E3779B97F4A7C15 }
 // radixSplit lays out keys (of rows, nil: the same) by the top pbits of
 // their hashes, stably: part p's keys are keys[start[p]:start[p+1]] and
 // rows[...] their row numbers.
-func radixSplit(x []int64, xrows []int32, pbits int) (keys []int64, rows []int32, start []int) {
+func radixSplit[K int32 | int64](x []K, xrows []int32, pbits int) (keys []int64, rows []int32, start []int) {
 	shift := 64 - pbits
 	start = make([]int, 1<<pbits+1)
 	for _, k := range x {
-		start[joinHash(k)>>shift+1]++
+		start[joinHash(int64(k))>>shift+1]++
 	}
 	for p := 1; p < len(start); p++ {
 		start[p] += start[p-1]
@@ -701,8 +709,8 @@ func radixSplit(x []int64, xrows []int32, pbits int) (keys []int64, rows []int32
 		if xrows != nil {
 			i = xrows[j]
 		}
-		p := joinHash(k) >> shift
-		keys[pos[p]], rows[pos[p]] = k, i
+		p := joinHash(int64(k)) >> shift
+		keys[pos[p]], rows[pos[p]] = int64(k), i
 		pos[p]++
 	}
 	return keys, rows, start
@@ -791,18 +799,19 @@ func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool
 
 // probe finds each key's first build row in t, into m.head of its probe
 // row (rows maps keys' indexes to probe rows; nil: the same).
-func (m *joinMatches) probe(t *joinTable, keys []int64, rows []int32) {
+func probePart[K int32 | int64](m *joinMatches, t *joinTable, keys []K, rows []int32) {
 	var touched int32
 	filter := &t.filter
 	if mostHeld(filter, keys) {
 		filter = &keyFilter{} // asking it would cost more than it saves
 	}
-	for j, k := range keys {
+	for j, key := range keys {
 		if j%probeBatch == 0 {
 			for _, k := range keys[j:min(j+probeBatch, len(keys))] {
-				touched |= t.slots[t.home(k)].head1
+				touched |= t.slots[t.home(int64(k))].head1
 			}
 		}
+		k := int64(key)
 		h := int32(-1)
 		if filter.mayHold(k) {
 			for s := t.home(k); ; s = (s + 1) & t.mask {

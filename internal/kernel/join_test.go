@@ -315,8 +315,8 @@ func TestHashJoinRadixInt64(t *testing.T) {
 
 // A JoinTable built once gives every probe side, probing it from several
 // goroutines at once, the reference's pairs: for a radix-partitioned int64
-// key, a small one and keys of two kinds, with repeats and nulls on both
-// sides.
+// key, a small one, int32 keys against either, and keys of two kinds, with
+// repeats and nulls on both sides.
 func TestJoinTableSharedByProbes(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	gen := func(n, distinct int) arrow.Array { return nullableKeys(rng, n, distinct) }
@@ -326,6 +326,19 @@ func TestJoinTableSharedByProbes(t *testing.T) {
 			keys[i] = int64(lo + rng.Intn(distinct))
 		}
 		return NewInt64(keys, nil)
+	}
+	narrow := func(a arrow.Array) arrow.Array { // the same keys as int32
+		defer a.Release()
+		b := array.NewInt32Builder(memory.DefaultAllocator)
+		defer b.Release()
+		for i := range a.Len() {
+			if a.IsNull(i) {
+				b.AppendNull()
+			} else {
+				b.Append(int32(a.(*array.Int64).Value(i)))
+			}
+		}
+		return b.NewArray()
 	}
 	words := func(n int, pool ...string) arrow.Array {
 		vals := make([]any, n)
@@ -342,6 +355,10 @@ func TestJoinTableSharedByProbes(t *testing.T) {
 		{"radix int64", []arrow.Array{gen(40000, 30000)},
 			[][]arrow.Array{{gen(5000, 40000)}, {gen(7000, 40000)}, {gen(0, 1)}, {gen(3000, 40000)}, {gen(6000, 1000000)}}},
 		{"small int64", []arrow.Array{gen(300, 200)}, [][]arrow.Array{{gen(1000, 300)}, {gen(900, 300)}}},
+		// int32 probe keys are looked up unwidened, sifted where most miss.
+		{"radix int32", []arrow.Array{narrow(gen(20000, 15000))},
+			[][]arrow.Array{{narrow(gen(2000, 20000))}, {gen(2000, 20000)}, {narrow(gen(3000, 1000000))}, {narrow(gen(0, 1))}}},
+		{"small int32", []arrow.Array{gen(300, 200)}, [][]arrow.Array{{narrow(gen(1000, 300))}, {narrow(gen(900, 300))}}},
 		// Packed into one int64 key: the probes' nulls and values outside
 		// the build's ranges match nothing.
 		{"two ints", []arrow.Array{from(3000, -250, 500), from(3000, 3, 7)},

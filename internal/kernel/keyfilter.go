@@ -81,15 +81,15 @@ func (f *keyFilter) mayHold(k int64) bool {
 // mostHeld reports whether f holds three in four of 64 keys spread over
 // keys (not for f empty): a probe that mostly matches finds its answer in
 // the table anyway, and asking the filter first only adds to each probe.
-func mostHeld[K int64 | uint64](f *keyFilter, keys []K) bool {
+func mostHeld[K int32 | int64 | uint64](f *keyFilter, keys []K) bool {
 	held, sampled := heldOf(f, keys, 64)
 	return sampled > 0 && 4*held >= 3*sampled
 }
 
 // heldOf is how many of up to size keys spread evenly over keys f holds,
-// and how many it asked about: none where f is empty. Keys are int64 join
-// keys or the uint64 hashes of rows of several keys.
-func heldOf[K int64 | uint64](f *keyFilter, keys []K, size int) (held, sampled int) {
+// and how many it asked about: none where f is empty. Keys are integer
+// join keys or the uint64 hashes of rows of several keys.
+func heldOf[K int32 | int64 | uint64](f *keyFilter, keys []K, size int) (held, sampled int) {
 	n := len(keys)
 	if f.words == nil || n == 0 {
 		return 0, 0
@@ -112,7 +112,7 @@ const filterSample = 1024
 // keys are the probe keys, rows their probe rows (nil: the same). Where
 // most of a spread sample of the keys pass, it returns them all, as the
 // pass would save little.
-func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, []int32) {
+func sift[K int32 | int64](f *keyFilter, m *joinMatches, keys []K, rows []int32) ([]K, []int32) {
 	passed, sampled := heldOf(f, keys, filterSample)
 	if sampled == 0 || 2*passed > sampled {
 		return keys, rows
@@ -122,12 +122,12 @@ func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, [
 	// blocks for which the outputs have room.
 	n := len(keys)
 	size := 2*passed*n/sampled + siftBlock
-	outKeys, outRows := make([]int64, size), make([]int32, size)
+	outKeys, outRows := make([]K, size), make([]int32, size)
 	words, shift, kept := f.words, f.shift, 0
 	for start := 0; start < n; start += siftBlock {
 		end := min(start+siftBlock, n)
 		if len(outKeys)-kept < end-start {
-			outKeys = append(outKeys[:kept], make([]int64, kept+siftBlock)...)
+			outKeys = append(outKeys[:kept], make([]K, kept+siftBlock)...)
 			outRows = append(outRows[:kept], make([]int32, kept+siftBlock)...)
 		}
 		for j := start; j < end; j++ {
@@ -137,7 +137,7 @@ func (f *keyFilter) sift(m *joinMatches, keys []int64, rows []int32) ([]int64, [
 				i = rows[j]
 			}
 			outKeys[kept], outRows[kept] = k, i
-			h := filterHash(k)
+			h := filterHash(int64(k))
 			m := f.mask(h)
 			if ^words[h>>shift]&m == 0 {
 				kept++
