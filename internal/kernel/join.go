@@ -797,8 +797,8 @@ func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool
 	return unique
 }
 
-// probe finds each key's first build row in t, into m.head of its probe
-// row (rows maps keys' indexes to probe rows; nil: the same).
+// probePart finds each key's first build row in t, into m.head of its
+// probe row (rows maps keys' indexes to probe rows; nil: the same).
 func probePart[K int32 | int64](m *joinMatches, t *joinTable, keys []K, rows []int32) {
 	var touched int32
 	filter := &t.filter

@@ -225,3 +225,40 @@ func BenchmarkSiftKept(b *testing.B) {
 		})
 	}
 }
+
+// sift keeps exactly the keys its filter holds, in order with their rows,
+// however wrong the sample that sized its outputs: here every key but the
+// sampled ones is a build key, so the outputs, sized for none, grow.
+func TestSiftGrows(t *testing.T) {
+	const n = 100_000
+	var f keyFilter
+	f.reset(n)
+	sampled := map[int]bool{}
+	for j := range filterSample {
+		sampled[j*n/filterSample] = true
+	}
+	keys, rows := make([]int32, n), make([]int32, n)
+	for i := range keys {
+		keys[i], rows[i] = int32(3*i), int32(n-i)
+		if !sampled[i] {
+			f.add(int64(keys[i]))
+		}
+	}
+	var m joinMatches
+	gotKeys, gotRows := sift(&f, &m, keys, rows)
+	var wantKeys, wantRows []int32
+	for i, k := range keys {
+		if f.mayHold(int64(k)) {
+			wantKeys, wantRows = append(wantKeys, k), append(wantRows, rows[i])
+		}
+	}
+	if len(wantKeys) < n-filterSample {
+		t.Fatalf("%d keys held of %d added", len(wantKeys), n-filterSample)
+	}
+	if !slices.Equal(gotKeys, wantKeys) || !slices.Equal(gotRows, wantRows) {
+		t.Fatalf("sift kept %d keys, want %d", len(gotKeys), len(wantKeys))
+	}
+	if m.unmatched != n-len(wantKeys) {
+		t.Errorf("%d unmatched, want %d", m.unmatched, n-len(wantKeys))
+	}
+}
