@@ -57,16 +57,16 @@ func (f *keyFilter) reset(n int) {
 	f.shift = 64 - (bits - 6)
 }
 
-// mask is the two bits of its word that a key of filter hash h sets:
-// from bits of h below any the word takes (a filter has at most 2^19
-// words, taken from bits 45 and up), at shifts the compiler knows.
-func (f *keyFilter) mask(h uint64) uint64 {
+// filterBits is the two bits of its word that a key of filter hash h
+// sets: from bits of h below any the word takes (a filter has at most
+// 2^19 words, taken from bits 45 and up), at shifts the compiler knows.
+func filterBits(h uint64) uint64 {
 	return 1<<(h>>32&63) | 1<<(h>>38&63)
 }
 
 func (f *keyFilter) add(k int64) {
 	h := filterHash(k)
-	f.words[h>>f.shift] |= f.mask(h)
+	f.words[h>>f.shift] |= filterBits(h)
 }
 
 // mayHold reports whether k may be a build key: false only if it is not.
@@ -74,9 +74,20 @@ func (f *keyFilter) mayHold(k int64) bool {
 	if f.words == nil {
 		return true
 	}
-	h := filterHash(k)
-	m := f.mask(h)
-	return f.words[h>>f.shift]&m == m
+	return heldBy(f.words, f.shift, filterHash(k)) == 1
+}
+
+// heldBy is 1 where the filter of words (a key's word its hash >> shift)
+// holds a key of filter hash h, else 0: a SETEQ, not a branch, so that
+// the loops that sift by it keep several of its loads in flight. They
+// pass the words and shift as locals, which stores to their outputs do
+// not make the compiler load again.
+func heldBy(words []uint64, shift uint, h uint64) uint8 {
+	held := uint8(0)
+	if ^words[h>>shift]&filterBits(h) == 0 {
+		held = 1
+	}
+	return held
 }
 
 // mostHeld reports whether f holds three in four of 64 keys spread over
@@ -140,10 +151,7 @@ func sift[K int32 | int64](f *keyFilter, m *joinMatches, keys []K, rows []int32)
 				i = rows[j]
 			}
 			outKeys[kept], outRows[kept] = k, i
-			h := filterHash(int64(k))
-			if bits := f.mask(h); ^words[h>>shift]&bits == 0 {
-				kept++
-			}
+			kept += int(heldBy(words, shift, filterHash(int64(k))))
 		}
 	}
 	m.unmatched += n - kept // their heads stay -1
@@ -239,13 +247,7 @@ func siftKept[K int32 | int64](f *keyFilter, keys []K, keep []uint8) {
 		if sparse && keep[i] == 0 {
 			continue
 		}
-		h := filterHash(int64(k))
-		m := f.mask(h)
-		held := uint8(0)
-		if ^words[h>>shift]&m == 0 { // a SETEQ, not a branch
-			held = 1
-		}
-		keep[i] &= held
+		keep[i] &= heldBy(words, shift, filterHash(int64(k)))
 	}
 }
 
