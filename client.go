@@ -397,7 +397,7 @@ func (c *Client) read() {
 		if err != nil {
 			c.mu.Lock()
 			if c.err == nil {
-				c.err = fmt.Errorf("dusk: lost the connection to the scheduler: %w", c.lostCause(err))
+				c.err = fmt.Errorf("dusk: %w", c.lostCause(err))
 			}
 			c.mu.Unlock()
 			c.Close()
@@ -772,18 +772,23 @@ func (c *Client) send(msgs []protocol.Msg) error {
 	c.mu.Lock()
 	pending := c.takeReleases()
 	c.mu.Unlock()
-	return c.lostCause(c.stream.Send(append(pending, msgs...)))
+	if err := c.stream.Send(append(pending, msgs...)); err != nil {
+		return fmt.Errorf("dusk: %w", c.lostCause(err))
+	}
+	return nil
 }
 
-// lostCause is err, a failure to reach the scheduler, or in its place why
-// the local cluster stopped when a signal stopped it.
+// lostCause explains err, a failure of the stream to the scheduler: why the
+// local cluster stopped when a signal stopped it, or else that the
+// connection to the scheduler was lost (the stream's own error says only
+// that it closed).
 func (c *Client) lostCause(err error) error {
-	if err != nil && c.local != nil {
+	if c.local != nil {
 		if cause := c.local.Stopped(); cause != nil {
 			return cause
 		}
 	}
-	return err
+	return fmt.Errorf("lost the connection to the scheduler: %w", err)
 }
 
 // takeReleases returns the pending releases as a message, if any. Called

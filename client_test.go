@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/duskdata/dusk/graph"
+	"github.com/duskdata/dusk/internal/protocol"
 	"github.com/duskdata/dusk/internal/registry"
+	"github.com/duskdata/dusk/internal/transport"
 	"github.com/duskdata/dusk/worker/process"
 )
 
@@ -399,4 +401,30 @@ func (w *firstWrite) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.String()
+}
+
+// deadStream is a stream to a scheduler that has died, as a sender may see
+// it before the reader has: every send fails.
+type deadStream struct{}
+
+func (deadStream) Send([]protocol.Msg) error     { return transport.ErrClosed }
+func (deadStream) Recv() ([]protocol.Msg, error) { select {} }
+func (deadStream) Close() error                  { return nil }
+
+// A submission or a query that finds the stream closed says the connection
+// to the scheduler was lost, not only that a stream closed.
+func TestSendToDeadSchedulerSaysSo(t *testing.T) {
+	c := &Client{stream: deadStream{}, keys: map[graph.Key]*keyState{}, queries: map[uint64]chan protocol.Msg{}}
+	g := graph.New()
+	k := graph.Key("inc-0")
+	g.Add(&graph.Task{Key: k, Op: "inc"})
+	errs := map[string]error{
+		"submit": c.submit(g, []graph.Key{k}, true),
+		"send":   c.send(nil),
+	}
+	for what, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "lost the connection to the scheduler") || !errors.Is(err, transport.ErrClosed) {
+			t.Errorf("%s to a dead scheduler: %v, want it to say the connection to the scheduler was lost", what, err)
+		}
+	}
 }

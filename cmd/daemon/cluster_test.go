@@ -365,10 +365,10 @@ func TestSchedulerRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer first.Close()
 	if _, err := first.WaitForWorkers(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
-	first.Close()
 	// A worker joins the scheduler, then its gossip: it says it serves
 	// once it has done both.
 	for _, w := range workers {
@@ -376,6 +376,18 @@ func TestSchedulerRestart(t *testing.T) {
 	}
 	sched.cmd.Process.Kill()
 	<-sched.exited
+	// A computation asked of a client whose scheduler died fails saying so,
+	// whether its submission or its wait is the first to find the stream
+	// closed.
+	fctx := dusk.WithClient(ctx, first)
+	if futs, err := testInc.Map(fctx, []int{1}); err == nil {
+		_, err = dusk.Gather(fctx, futs)
+		if err == nil || !strings.Contains(err.Error(), "lost the connection to the scheduler") {
+			t.Errorf("gathering with the scheduler dead: %v, want it to say the connection to the scheduler was lost", err)
+		}
+	} else if !strings.Contains(err.Error(), "lost the connection to the scheduler") {
+		t.Errorf("submitting with the scheduler dead: %v, want it to say the connection to the scheduler was lost", err)
+	}
 	for _, w := range workers {
 		w.stderr.waitFor(t, ctx, w, "waiting for the scheduler")
 	}
