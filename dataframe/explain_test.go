@@ -40,6 +40,9 @@ var explainCases = map[string]func(x, y, big *Frame) *Frame{
 	"filter-on-group-keys": func(x, _, _ *Frame) *Frame {
 		return x.GroupBy("s").Agg(Sum("a")).Filter(Col("s").Eq("x").And(Col("sum(a)").Gt(0)))
 	},
+	"filter-keeps": func(x, _, _ *Frame) *Frame {
+		return x.GroupBy("s").Agg(Sum("a"), Sum("b")).Filter(Col("sum(b)").Gt(0)).Select("s", "sum(a)")
+	},
 	"join-columns": func(_, y, big *Frame) *Frame { return big.Join(y, "inner", "id").Select("a", "c") },
 	"broadcast":    func(_, y, big *Frame) *Frame { return big.Join(y, "left", "id") },
 	"shuffle-join": func(_, y, big *Frame) *Frame {

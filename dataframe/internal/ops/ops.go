@@ -33,6 +33,12 @@ type ExprArgs struct {
 	Expr *expr.Node `json:"expr"`
 }
 
+// FilterArgs is a filter's predicate and the columns it keeps (nil: all).
+type FilterArgs struct {
+	Expr *expr.Node `json:"expr"`
+	Keep []string   `json:"keep,omitempty"`
+}
+
 type HeadArgs struct {
 	N int `json:"n"`
 }
@@ -103,10 +109,16 @@ func selectOp(a *SelectArgs, rec arrow.Record) (arrow.Record, error) {
 	return array.NewRecord(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
 }
 
-func filterOp(tc *registry.Context, a *ExprArgs, rec arrow.Record) (arrow.Record, error) {
+func filterOp(tc *registry.Context, a *FilterArgs, rec arrow.Record) (arrow.Record, error) {
 	v, err := a.Expr.Eval(rec, Accelerator(tc))
 	if err != nil {
 		return nil, err
+	}
+	if a.Keep != nil {
+		if rec, err = selectOp(&SelectArgs{Columns: a.Keep}, rec); err != nil {
+			return nil, err
+		}
+		defer rec.Release()
 	}
 	return kernel.Filter(rec, v.AsMask(int(rec.NumRows())).Selected()), nil
 }

@@ -57,7 +57,11 @@ func readWith(name string, raw []byte, tests bool, extra []ColumnTest, read func
 		return nil, err
 	}
 	if pred != nil {
-		kept, err := filterOp(nil, &ExprArgs{Expr: pred}, rec)
+		var keep []string // the columns read for the filter alone are not carried past it
+		if a.Cols != nil && int(rec.NumCols()) != len(a.Cols) {
+			keep = a.Cols
+		}
+		kept, err := filterOp(nil, &FilterArgs{Expr: pred, Keep: keep}, rec)
 		rec.Release()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)

@@ -381,7 +381,10 @@ func Estimate(n Node) Size {
 			return Size{l.Bytes + r.Bytes, -1}
 		}
 		return Size{l.Bytes + r.Bytes, max(l.Rows, r.Rows)}
-	case *filter, *assign, *dedup, *hashShuffle, *repartition:
+	case *filter:
+		s := Estimate(n.child)
+		return Size{share(s.Bytes, n.out, n.child.Schema()), s.Rows}
+	case *assign, *dedup, *hashShuffle, *repartition:
 		return Estimate(n.children()[0])
 	}
 	return unknownSize

@@ -492,9 +492,24 @@ func (p *pruner) prune(n Node, need ops.SetOf) Node {
 			}
 		}
 		cols = atLeastOne(cols, n.out)
-		return NewProject(p.prune(n.child, ops.SetOf{}.Add(cols...)), cols)
+		child := p.prune(n.child, ops.SetOf{}.Add(cols...))
+		if slices.Equal(Names(child.Schema()), cols) {
+			return child // narrowed below already (a filter keeps only these)
+		}
+		return NewProject(child, cols)
 	case *filter:
-		return NewFilter(p.prune(n.child, n.pred.Columns(with())), n.pred)
+		child := p.prune(n.child, n.pred.Columns(with()))
+		var keep []string
+		for _, f := range child.Schema().Fields() {
+			if need[f.Name] {
+				keep = append(keep, f.Name)
+			}
+		}
+		keep = atLeastOne(keep, child.Schema())
+		if len(keep) == child.Schema().NumFields() {
+			keep = nil
+		}
+		return newFilterKeep(child, n.pred, keep)
 	case *assign:
 		if !need[n.col] {
 			return p.prune(n.child, need)
