@@ -334,6 +334,19 @@ func compareStrings(a, b Datum, op CmpOp, out []uint8) {
 // either is null.
 func And(a, b Mask) Mask { return logical(a, b, false) }
 
+// AndInto ands the selection src into dst (each a byte of 0 or 1 a row),
+// eight rows a word.
+func AndInto(dst, src []uint8) {
+	src = src[:len(dst)]
+	words := len(dst) &^ 7
+	for i := 0; i < words; i += 8 {
+		putWord(dst, i, word(dst, i)&word(src, i))
+	}
+	for i := words; i < len(dst); i++ {
+		dst[i] &= src[i]
+	}
+}
+
 // Or is Kleene disjunction: true if either side is true, else null if
 // either is null.
 func Or(a, b Mask) Mask { return logical(a, b, true) }

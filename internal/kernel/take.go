@@ -13,19 +13,25 @@ import (
 // Filter keeps the rows of rec where sel is 1 (each byte 0 or 1). Keeping every row returns
 // rec itself, retained. A column of 4- or 8-byte values without nulls is
 // compressed by the mask in one pass (compressBy); the others are taken
-// by the kept rows' numbers, listed once for all of them.
+// by the kept rows' numbers, listed once for all of them. Where few are
+// kept, every column is taken by the kept rows' numbers: a pass over all
+// of a column's values then costs more than reaching the few (TPC-H q6
+// keeps 2% of the lines).
 func Filter(rec arrow.Record, sel []uint8) arrow.Record {
 	n := CountSelected(sel)
 	if n == len(sel) {
 		rec.Retain()
 		return rec
 	}
+	sparse := n < len(sel)/sparseKept
 	var loc Rows
 	located := false
 	cols := make([]arrow.Array, rec.NumCols())
 	for i, c := range rec.Columns() {
-		if cols[i] = compressBy(c, sel, n); cols[i] != nil {
-			continue
+		if !sparse {
+			if cols[i] = compressBy(c, sel, n); cols[i] != nil {
+				continue
+			}
 		}
 		if !located {
 			idx := SelectedRows(sel, n)
@@ -83,17 +89,43 @@ func CountSelected(sel []uint8) int {
 	return n
 }
 
+// sparseKept: a mask keeping fewer than one row in sparseKept is read a
+// word of eight rows at a time, skipping the words that keep none.
+const sparseKept = 16
+
 // SelectedRows lists the n rows sel keeps (each byte 0 or 1), rising.
 // Every row is written where the next kept one goes, and only a kept one
-// moves it on: no branch to mispredict where about half are kept.
+// moves it on: no branch to mispredict where about half are kept. Where
+// few are kept, the words of eight rows that keep none are skipped.
 func SelectedRows(sel []uint8, n int) []int32 {
 	idx := make([]int32, n+1)
+	if n < len(sel)/sparseKept {
+		return sparseRows(sel, idx)
+	}
 	k := 0
 	for i, v := range sel {
 		idx[k] = int32(i)
 		k += int(v & 1)
 	}
 	return idx[:n]
+}
+
+// sparseRows lists the rows sel keeps into idx, skipping words of eight
+// rows that keep none (in a word of 0 or 1 bytes, row j's is bit 8j).
+func sparseRows(sel []uint8, idx []int32) []int32 {
+	k := 0
+	words := len(sel) &^ 7
+	for i := 0; i < words; i += 8 {
+		for w := word(sel, i) & 0x0101010101010101; w != 0; w &= w - 1 {
+			idx[k] = int32(i + bits.TrailingZeros64(w)>>3)
+			k++
+		}
+	}
+	for i := words; i < len(sel); i++ {
+		idx[k] = int32(i)
+		k += int(sel[i] & 1)
+	}
+	return idx[:k]
 }
 
 // TakeRecord returns the rows of rec at idx, in that order.

@@ -181,11 +181,13 @@ func TestFilterMatchesReference(t *testing.T) {
 	forShapes(t, func(t *testing.T, s shape, rng *rand.Rand) {
 		rec, cols := genRecord(rng, s)
 		defer rec.Release()
-		for _, keep := range []int{0, 1, 2, 3} { // in four: rows kept
+		// Rows kept, in 64: few enough for the sparse paths (under one in
+		// sparseKept), a quarter, half, most.
+		for _, keep := range []int{0, 1, 3, 16, 32, 48} {
 			sel := make([]uint8, s.n)
 			var idx []int
 			for i := range sel {
-				if rng.Intn(4) < keep {
+				if rng.Intn(64) < keep {
 					sel[i] = 1
 					idx = append(idx, i)
 				}
