@@ -99,6 +99,91 @@ func TestJoinScansWithKeyFilter(t *testing.T) {
 	}
 }
 
+// TestJoinFiltersHeldProbe joins a large side held in the workers' memory
+// and filtered with a small one broadcast: each join task filters its
+// partition of the large side itself, asking the small side's filter of
+// its keys of the rows the predicate keeps, and the rows are what a
+// nested loop over the filtered rows gives, for inner joins with the small
+// side on either hand and semi joins, null keys, and a small side that
+// holds most keys (whose filter the tasks stop asking).
+func TestJoinFiltersHeldProbe(t *testing.T) {
+	ctx := newClient(t)
+	r := rand.New(rand.NewPCG(15, 16))
+	dir := t.TempDir()
+	bigKeys, denseKeys := randomKeys(r, 12000, 50000, 50), randomKeys(r, 12000, 1200, 0)
+	hold := func(files string) *dataframe.Frame {
+		f, err := dataframe.ReadParquet(files, dataframe.ParquetOptions{PartitionSize: 1}).Persist(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(f.Release)
+		return f
+	}
+	big := hold(keyFiles(t, dir, "big", "v", arrow.PrimitiveTypes.Int32, bigKeys, 2000, 500))
+	dense := hold(keyFiles(t, dir, "dense", "v", arrow.PrimitiveTypes.Int32, denseKeys, 2000, 500))
+	distinct := make([]*int64, 1000)
+	for i := range distinct {
+		v := int64(i)
+		distinct[i] = &v
+	}
+	kept := func(i int) bool { return i >= 500 && i < 9000 }
+	pred := dataframe.Col("v").Ge(500).And(dataframe.Col("v").Lt(9000))
+	for _, c := range []struct {
+		name      string
+		how       dataframe.How
+		smallLeft bool
+		small     []*int64
+		dense     bool
+	}{
+		{"inner", dataframe.Inner, false, randomKeys(r, 300, 50000, 30), false},
+		{"semi", dataframe.Semi, false, randomKeys(r, 300, 50000, 30), false},
+		{"inner/small-left", dataframe.Inner, true, randomKeys(r, 300, 50000, 30), false},
+		{"inner/most-keys", dataframe.Inner, false, distinct, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			small := dataframe.ReadParquet(keyFiles(t, t.TempDir(), "small", "w", arrow.PrimitiveTypes.Int32, c.small, len(c.small), 500), dataframe.ParquetOptions{})
+			large, largeKeys := big, bigKeys
+			if c.dense {
+				large, largeKeys = dense, denseKeys
+			}
+			large = large.Filter(pred)
+			left, right := large, small
+			if c.smallLeft {
+				left, right = small, large
+			}
+			f := left.Join(right, c.how, "k")
+			if plan := f.Explain(); !strings.Contains(plan, "filtered with a filter of the broadcast keys") {
+				t.Fatalf("no partition filtered with the keys' filter:\n%s", plan)
+			}
+			byKey := map[string][]int{}
+			for j, k := range c.small {
+				byKey[keyString(k)] = append(byKey[keyString(k)], j)
+			}
+			var want []string
+			for i, k := range largeKeys {
+				if !kept(i) {
+					continue
+				}
+				for _, j := range byKey[keyString(k)] {
+					switch {
+					case c.how == dataframe.Semi:
+					case c.smallLeft:
+						want = append(want, fmt.Sprintf("%s %d %d", keyString(k), j, i))
+					default:
+						want = append(want, fmt.Sprintf("%s %d %d", keyString(k), i, j))
+					}
+				}
+				if c.how == dataframe.Semi && len(byKey[keyString(k)]) > 0 {
+					want = append(want, fmt.Sprintf("%s %d", keyString(k), i))
+				}
+			}
+			tb := compute(t, ctx, f)
+			defer tb.Release()
+			sameRows(t, tb, want)
+		})
+	}
+}
+
 // TestJoinScanShared joins a file's rows to a small table's twice, as SQL's
 // TPC-H q17 does (the lines of the chosen parts, and their count per
 // part): the file is read with the keys' filter once, for both.

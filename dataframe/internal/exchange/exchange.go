@@ -10,6 +10,7 @@ const (
 	OpJoinBuild  = "df-join-build"
 	OpJoinRead   = "df-join-read"
 	OpJoinScan   = "df-join-scan"
+	OpJoinFilter = "df-join-filter"
 	OpJoinMarks  = "df-join-marks"
 	OpJoinMarked = "df-join-marked"
 	OpSample     = "df-sort-sample"

@@ -34,7 +34,7 @@ var hashBuffers = sync.Pool{New: func() any { return new([]uint64) }}
 func init() {
 	for name, op := range map[string]registry.Op{
 		OpConcat: ConcatOp, OpHashSplit: HashSplitOp, OpDedup: DedupOp, OpSlices: SlicesOp, OpNbytes: NbytesOp,
-		OpJoin: JoinOp, OpJoinBuild: JoinBuildOp, OpJoinRead: JoinReadOp, OpJoinScan: JoinScanOp,
+		OpJoin: JoinOp, OpJoinBuild: JoinBuildOp, OpJoinRead: JoinReadOp, OpJoinScan: JoinScanOp, OpJoinFilter: JoinFilterOp,
 		OpJoinMarks: JoinMarksOp, OpJoinMarked: JoinMarkedOp, OpLimit: LimitOp,
 		OpSample: SampleOp, OpBounds: BoundsOp, OpRangeSplit: RangeSplitOp, OpSortRows: SortRowsOp, OpLoc: LocOp, OpTop: TopOp,
 	} {

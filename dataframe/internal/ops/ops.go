@@ -111,9 +111,22 @@ func selectOp(a *SelectArgs, rec arrow.Record) (arrow.Record, error) {
 }
 
 func filterOp(tc *registry.Context, a *FilterArgs, rec arrow.Record) (arrow.Record, error) {
+	return FilterSifted(tc, a, rec, nil)
+}
+
+// FilterSifted is a filter's rows of rec where sift, if not nil, clears
+// more of the rows the predicate kept (each a byte of 0 or 1) before they
+// are copied: a broadcast join's filter of its keys, which its probe side
+// asks as it filters (join.filtered).
+func FilterSifted(tc *registry.Context, a *FilterArgs, rec arrow.Record, sift func(rec arrow.Record, sel []uint8) error) (arrow.Record, error) {
 	sel, err := selected(a.Expr, rec, Accelerator(tc))
 	if err != nil {
 		return nil, err
+	}
+	if sift != nil {
+		if err := sift(rec, sel); err != nil {
+			return nil, err
+		}
 	}
 	if a.Keep != nil {
 		if rec, err = selectOp(&SelectArgs{Columns: a.Keep}, rec); err != nil {

@@ -66,11 +66,23 @@ func (j *join) lower(l *Lowering) []graph.Key {
 	if scan != nil && l.done[scan.Name()] != nil {
 		scan = nil // read already for another step: its partitions serve both
 	}
+	var filtered *filter
+	if scan == nil {
+		if filtered, probeLeft = j.filtered(); filtered != nil && l.done[filtered.Name()] != nil {
+			filtered = nil
+		}
+	}
 	var lk, rk []graph.Key
-	if scan == nil || !probeLeft {
+	switch {
+	case filtered != nil && probeLeft:
+		lk = l.Keys(filtered.child) // the join's tasks filter them
+	case scan == nil || !probeLeft:
 		lk = l.Keys(j.left)
 	}
-	if j.strategy() != joinRanges && (scan == nil || probeLeft) {
+	switch {
+	case filtered != nil && !probeLeft:
+		rk = l.Keys(filtered.child)
+	case j.strategy() != joinRanges && (scan == nil || probeLeft):
 		rk = l.Keys(j.right)
 	}
 	args := ops.MustJSON(exchange.JoinArgs{JoinSpec: j.spec, Left: ops.SpecOf(j.left.Schema()), Right: ops.SpecOf(j.right.Schema()), LeftParts: j.left.Npartitions()})
@@ -96,6 +108,9 @@ func (j *join) lower(l *Lowering) []graph.Key {
 		if scan != nil {
 			return j.scanTasks(l, scan, r, args, true)
 		}
+		if filtered != nil {
+			return j.filterTasks(l, filtered, lk, r, args, true)
+		}
 		for i := range lk {
 			k := graph.Part(j.tok, i)
 			l.G.Add(&graph.Task{Key: k, Op: exchange.OpJoin, Args: args, Inputs: []graph.Key{lk[i], r}})
@@ -118,6 +133,9 @@ func (j *join) lower(l *Lowering) []graph.Key {
 		lw := built(j.left, lk, j.spec.LeftOn)
 		if scan != nil {
 			return j.scanTasks(l, scan, lw, args, false)
+		}
+		if filtered != nil {
+			return j.filterTasks(l, filtered, rk, lw, args, false)
 		}
 		for i := range rk {
 			k := graph.Part(j.tok, i)

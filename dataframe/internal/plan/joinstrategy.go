@@ -241,12 +241,16 @@ func (j *join) explain() string {
 		on = append(on, fmt.Sprintf("%s = %s", j.spec.LeftOn[i], j.spec.RightOn[i]))
 	}
 	how := j.strategy()
-	if s, left := j.scan(); s != nil {
-		side := "right"
+	side := func(left bool) string {
 		if left {
-			side = "left"
+			return "left"
 		}
-		how += "; each " + side + " partition read with a filter of the broadcast keys"
+		return "right"
+	}
+	if s, left := j.scan(); s != nil {
+		how += "; each " + side(left) + " partition read with a filter of the broadcast keys"
+	} else if f, left := j.filtered(); f != nil {
+		how += "; each " + side(left) + " partition filtered with a filter of the broadcast keys too"
 	}
 	return fmt.Sprintf("join %s on %s (%s)", j.spec.How, strings.Join(on, ", "), how)
 }
@@ -276,51 +280,93 @@ func (j *join) explain() string {
 // suppliers sifted by Germany's suppliers (a 64th of them) take 0.22-0.26
 // s against 0.28-0.35.
 func (j *join) scan() (*Source, bool) {
-	if len(j.spec.LeftOn) != 1 {
+	probe, build, key, left := j.broadcastProbe()
+	s, ok := probe.(*Source)
+	if !ok || !filtersRead(s.op) {
 		return nil, false
 	}
-	probe, build, key, left := j.right, j.left, j.spec.RightOn[0], false
+	held, ok := j.mayWait(s, build, key)
+	if !ok || selective(s.pred) && !held {
+		return nil, false
+	}
+	return s, left
+}
+
+// filtered returns the probe side of a broadcast join that is a filter
+// whose partitions the join's tasks filter themselves (joinFilterOp), the
+// broadcast side's filter of the probe keys asked of the rows its
+// predicate keeps before they are copied, and whether it is the left
+// side; nil where the filter's own tasks run. As scan, for a filter not
+// read by a reader: of held partitions, as loaded tables are (TPC-H q7's
+// two years of lines, 30% of them, copied before its French and German
+// suppliers kept a twelfth of those).
+func (j *join) filtered() (*filter, bool) {
+	probe, build, key, left := j.broadcastProbe()
+	f, ok := probe.(*filter)
+	if !ok {
+		return nil, false
+	}
+	if _, ok := j.mayWait(f, build, key); !ok {
+		return nil, false
+	}
+	return f, left
+}
+
+// broadcastProbe returns the probe side of a broadcast join that drops the
+// probe rows no build row matches (an inner join, or a semi join probing
+// its left), on one key: the probe side, the broadcast side, the probe's
+// key and whether the probe is the left side; nil where there is none.
+func (j *join) broadcastProbe() (probe, build Node, key string, left bool) {
+	if len(j.spec.LeftOn) != 1 {
+		return nil, nil, "", false
+	}
 	switch how := j.spec.How; j.strategy() {
 	case joinBroadcastRight:
 		if how != kernel.Inner && how != kernel.Semi {
-			return nil, false
+			return nil, nil, "", false
 		}
 		probe, build, key, left = j.left, j.right, j.spec.LeftOn[0], true
 	case joinBroadcastLeft:
 		if how != kernel.Inner {
-			return nil, false
+			return nil, nil, "", false
 		}
+		probe, build, key = j.right, j.left, j.spec.RightOn[0]
 	default:
-		return nil, false
+		return nil, nil, "", false
 	}
 	if p, ok := build.(*project); ok {
 		build = p.child
 	}
-	s, ok := probe.(*Source)
-	if !ok || !filtersRead(s.op) || s.Npartitions() <= exchange.FlipParts {
-		return nil, false
+	return probe, build, key, left
+}
+
+// mayWait reports whether the tasks of probe, an integer key's side, may
+// wait for the broadcast side to test their rows by its keys' filter: in
+// more partitions than join their broadcast side on tables of their own
+// (flipParts), at least minScanRatio times the broadcast side's bytes, and
+// the broadcast side a read, held already (held), or the end of other
+// steps at most 1/tinyScanRatio of the probe side.
+func (j *join) mayWait(probe, build Node, key string) (held, ok bool) {
+	if probe.Npartitions() <= exchange.FlipParts {
+		return false, false
 	}
-	ps, bs := Estimate(s), Estimate(build)
+	ps, bs := Estimate(probe), Estimate(build)
 	if ps.Bytes < 0 || bs.Bytes < 0 || ps.Bytes < minScanRatio*bs.Bytes {
-		return nil, false
+		return false, false
 	}
-	held := false
 	switch build.(type) {
 	case *Source:
 	case *Persisted:
 		held = true
 	default:
 		if ps.Bytes < tinyScanRatio*bs.Bytes {
-			return nil, false
+			return false, false
 		}
 	}
-	if selective(s.pred) && !held {
-		return nil, false
+	if f, ok := probe.Schema().FieldsByName(key); !ok || len(f) != 1 || !arrow.IsInteger(f[0].Type.ID()) {
+		return false, false
 	}
-	if f, ok := s.out.FieldsByName(key); !ok || len(f) != 1 || !arrow.IsInteger(f[0].Type.ID()) {
-		return nil, false
-	}
-	return s, left
+	return held, true
 }
 
 // minScanRatio is how many times the broadcast side's bytes a probe side
@@ -344,6 +390,23 @@ func (j *join) scanTasks(l *Lowering, s *Source, built graph.Key, args []byte, p
 		a := ops.MustJSON(exchange.JoinScanArgs{Join: args, Read: s.op, Part: part, Key: key, ProbeLeft: probeLeft})
 		l.G.Add(&graph.Task{Key: k, Op: exchange.OpJoinScan, Args: a, Inputs: []graph.Key{built}})
 		out = append(out, k)
+	}
+	return out
+}
+
+// filterTasks are the join's tasks that each filter a partition of the
+// probe side f, whose input partitions are parts, with the broadcast side
+// built (see filtered).
+func (j *join) filterTasks(l *Lowering, f *filter, parts []graph.Key, built graph.Key, args []byte, probeLeft bool) []graph.Key {
+	key := j.spec.RightOn[0]
+	if probeLeft {
+		key = j.spec.LeftOn[0]
+	}
+	a := ops.MustJSON(exchange.JoinFilterArgs{Join: args, Filter: ops.FilterArgs{Expr: f.pred, Keep: f.keep}, Key: key, ProbeLeft: probeLeft})
+	out := make([]graph.Key, len(parts))
+	for i, p := range parts {
+		out[i] = graph.Part(j.tok, i)
+		l.G.Add(&graph.Task{Key: out[i], Op: exchange.OpJoinFilter, Args: a, Inputs: []graph.Key{built, p}})
 	}
 	return out
 }
@@ -384,7 +447,7 @@ func Estimate(n Node) Size {
 	case *filter:
 		s := Estimate(n.child)
 		return Size{share(s.Bytes, n.out, n.child.Schema()), s.Rows}
-	case *assign, *dedup, *hashShuffle, *repartition:
+	case *assign, *dedup, *hashShuffle, *repartition, *renaming:
 		return Estimate(n.children()[0])
 	}
 	return unknownSize
