@@ -361,14 +361,14 @@ func TestTakeParts(t *testing.T) {
 	}
 }
 
-// BenchmarkFilter keeps 1%, half and 90% of a 1M-row int64 column.
+// BenchmarkFilter keeps 1%, half, 90% and 98% of a 1M-row int64 column.
 func BenchmarkFilter(b *testing.B) {
 	const n = 1 << 20
 	rng := rand.New(rand.NewSource(1))
 	col := NewInt64(make([]int64, n), nil)
 	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{{Name: "a", Type: col.DataType()}}, nil), []arrow.Array{col}, n)
 	defer rec.Release()
-	for _, pct := range []int{1, 50, 90} {
+	for _, pct := range []int{1, 50, 90, 98} {
 		sel := make([]uint8, n)
 		for i := range sel {
 			if rng.Intn(100) < pct {
