@@ -44,6 +44,9 @@ var joinNames = [...]string{"inner", "left", "right", "outer", "semi", "anti"}
 // have none, each once, in order, and ri nil. The hash table is built on right (on left for Right), so
 // pass the smaller side there when the join allows.
 func HashJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, err error) {
+	if li, ri, ok := intJoin(left, right, how); ok {
+		return li, ri, nil
+	}
 	lt, rt := typesOf(left), typesOf(right)
 	left, releaseLeft := widenJoin(left, rt)
 	defer releaseLeft()
@@ -103,6 +106,57 @@ func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32, error
 	m := joinInt64(p, b)
 	pi, bi := m.emit(how)
 	return pi, bi, nil
+}
+
+// intJoin is HashJoin of a single int32 or int64 key on each side by
+// joinInts, with no side widened first, where the table goes on the right
+// (the left for a right join): ok is false for any other keys or join,
+// which hashJoin takes.
+func intJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, ok bool) {
+	if len(left) != 1 || len(right) != 1 || !sameInt(left[0].DataType()) || !sameInt(right[0].DataType()) {
+		return nil, nil, false
+	}
+	switch how {
+	case Inner, Left, Semi, Anti:
+		if right[0].Len() <= 2*left[0].Len() {
+			li, ri = joinIntKeys(left[0], right[0], how)
+			return li, ri, true
+		}
+	case Right:
+		if left[0].Len() <= 2*right[0].Len() {
+			ri, li = joinIntKeys(right[0], left[0], Left)
+			return li, ri, true
+		}
+	}
+	return nil, nil, false
+}
+
+// joinIntKeys joins probe's int32 or int64 keys with build's.
+func joinIntKeys(p, b arrow.Array, how JoinType) (pi, bi []int32) {
+	var m joinMatches
+	switch {
+	case p.DataType().ID() == arrow.INT32 && b.DataType().ID() == arrow.INT32:
+		m = joinInts(p, FixedValues[int32](p), b, FixedValues[int32](b))
+	case p.DataType().ID() == arrow.INT32:
+		m = joinInts(p, FixedValues[int32](p), b, FixedValues[int64](b))
+	case b.DataType().ID() == arrow.INT32:
+		m = joinInts(p, FixedValues[int64](p), b, FixedValues[int32](b))
+	default:
+		m = joinInts(p, FixedValues[int64](p), b, FixedValues[int64](b))
+	}
+	return m.emit(how)
+}
+
+// widenInts is keys as int64, keys itself where they are.
+func widenInts[K int32 | int64](keys []K) []int64 {
+	if w, ok := any(keys).([]int64); ok {
+		return w
+	}
+	out := alloc.NoZeroOf[int64](len(keys)) // every key is written
+	for i, k := range keys {
+		out[i] = int64(k)
+	}
+	return out
 }
 
 // HashJoinBuildLeft is HashJoin for an Inner, Left, Semi or Anti join
@@ -484,28 +538,37 @@ func joinTableSize(rows int, dense bool) (size int, shift uint) {
 // keys of that part look it up, in one table reused from part to part,
 // which stays in the cache and takes no memory for all parts at once.
 func joinInt64(probe, build *array.Int64) joinMatches {
+	return joinInts(probe, probe.Int64Values(), build, build.Int64Values())
+}
+
+// joinInts is joinInt64 for keys of int32 or int64 on either side (vals,
+// each side's values), looked up as they are: the probe's int32 keys are
+// widened key by key in the sift and the radix split, not copied whole
+// (a shuffled join's 15M order keys, TPC-H's int32, were).
+func joinInts[P, B int32 | int64](probe arrow.Array, pvals []P, build arrow.Array, bvals []B) joinMatches {
 	t := JoinTable{next: minusOnes(build.Len()), nullHead: -1}
 	t.chainNulls(build)
 	t.pbits = radixBits(build.Len())
 	m := joinMatches{next: t.next, head: probeHeads(probe, t.pbits)}
 	t.probeNulls(&m, probe)
 	var part joinTable
-	bk, br := validKeys(build, build.Int64Values())
+	bk, br := validKeys(build, bvals)
 	if t.pbits == 0 {
-		part.reset(len(bk), 0, true)
-		t.unique = part.build(t.next, bk, br) && t.unique
-		keys, rows := validKeys(probe, probe.Int64Values())
+		wide := widenInts(bk)
+		part.reset(len(wide), 0, true)
+		t.unique = part.build(t.next, wide, br) && t.unique
+		keys, rows := validKeys(probe, pvals)
 		probePart(&m, &part, keys, rows)
 	} else {
-		t.buildFilter(bk, onceSiftRows)
 		bk, br, bstart := radixSplit(bk, br, t.pbits)
-		pk, pr := validKeys(probe, probe.Int64Values())
+		t.buildFilter(bk, onceSiftRows)
+		pk, pr := validKeys(probe, pvals)
 		pk, pr = sift(&t.filter, &m, pk, pr)
-		pk, pr, pstart := radixSplit(pk, pr, t.pbits)
+		wide, pr, pstart := radixSplit(pk, pr, t.pbits)
 		for p := range 1 << t.pbits {
 			part.reset(bstart[p+1]-bstart[p], t.pbits, t.filter.words == nil)
 			t.unique = part.build(t.next, bk[bstart[p]:bstart[p+1]], br[bstart[p]:bstart[p+1]]) && t.unique
-			probePart(&m, &part, pk[pstart[p]:pstart[p+1]], pr[pstart[p]:pstart[p+1]])
+			probePart(&m, &part, wide[pstart[p]:pstart[p+1]], pr[pstart[p]:pstart[p+1]])
 		}
 	}
 	m.unique = t.unique
@@ -604,7 +667,7 @@ func minusOnes(n int) []int32 {
 
 // chainNulls chains the build rows with a null key, which match each
 // other as pandas' merge matches NaN keys.
-func (t *JoinTable) chainNulls(build *array.Int64) {
+func (t *JoinTable) chainNulls(build arrow.Array) {
 	if build.NullN() > 0 {
 		valid, off := Validity(build)
 		for r := build.Len() - 1; r >= 0; r-- {

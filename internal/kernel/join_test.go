@@ -278,6 +278,56 @@ func BenchmarkSemiJoinFewKeys(b *testing.B) {
 	b.ReportMetric(rows*float64(b.N)/time.Since(start).Seconds(), "rows/s")
 }
 
+// narrowKeys is int64 keys as int32, releasing a.
+func narrowKeys(a arrow.Array) arrow.Array {
+	defer a.Release()
+	b := array.NewInt32Builder(memory.DefaultAllocator)
+	defer b.Release()
+	for i := range a.Len() {
+		if a.IsNull(i) {
+			b.AppendNull()
+		} else {
+			b.Append(int32(a.(*array.Int64).Value(i)))
+		}
+	}
+	return b.NewArray()
+}
+
+// Single integer keys of int32 or int64 on either side, widened by neither
+// (joinInts), join as the reference does: a build side large enough to be
+// radix-partitioned and a small one, probe keys that mostly match and keys
+// most of which match nothing, repeats and nulls on both sides.
+func TestHashJoinIntKeys(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	gen := func(n, distinct int) arrow.Array { return nullableKeys(rng, n, distinct) }
+	keep := func(a arrow.Array) arrow.Array { return a }
+	for _, w := range []struct {
+		name        string
+		left, right func(arrow.Array) arrow.Array
+	}{{"int32-int32", narrowKeys, narrowKeys}, {"int32-int64", narrowKeys, keep}, {"int64-int32", keep, narrowKeys}} {
+		for _, sz := range []struct{ left, right, distinct int }{{2000, 20000, 8000}, {5000, 20000, 400000}, {3000, 300, 200}, {300, 3000, 200}} {
+			l, r := w.left(gen(sz.left, sz.distinct)), w.right(gen(sz.right, sz.distinct))
+			for _, how := range []JoinType{Inner, Left, Right, Outer, Semi, Anti} {
+				t.Run(fmt.Sprintf("%s/%dx%d/%s", w.name, sz.left, sz.right, how), func(t *testing.T) {
+					li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, how)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if how == Semi || how == Anti {
+						want := refFilter([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
+						checkPairs(t, li, li, want, want)
+						return
+					}
+					wl, wr := refJoin([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
+					checkPairs(t, li, ri, wl, wr)
+				})
+			}
+			l.Release()
+			r.Release()
+		}
+	}
+}
+
 // A build side large enough to be radix-partitioned, with repeated keys
 // and nulls on both sides, joins as the reference does.
 func TestHashJoinRadixInt64(t *testing.T) {
@@ -327,19 +377,7 @@ func TestJoinTableSharedByProbes(t *testing.T) {
 		}
 		return NewInt64(keys, nil)
 	}
-	narrow := func(a arrow.Array) arrow.Array { // the same keys as int32
-		defer a.Release()
-		b := array.NewInt32Builder(memory.DefaultAllocator)
-		defer b.Release()
-		for i := range a.Len() {
-			if a.IsNull(i) {
-				b.AppendNull()
-			} else {
-				b.Append(int32(a.(*array.Int64).Value(i)))
-			}
-		}
-		return b.NewArray()
-	}
+	narrow := narrowKeys
 	words := func(n int, pool ...string) arrow.Array {
 		vals := make([]any, n)
 		for i := range vals {
