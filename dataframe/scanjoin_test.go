@@ -25,6 +25,16 @@ func randomKeys(r *rand.Rand, n, max, nullEvery int) []*int64 {
 	return keys
 }
 
+// keysBelow is the keys 0 to n-1.
+func keysBelow(n int) []*int64 {
+	keys := make([]*int64, n)
+	for i := range keys {
+		v := int64(i)
+		keys[i] = &v
+	}
+	return keys
+}
+
 // TestJoinScansWithKeyFilter joins a large side read from Parquet files
 // with a small one broadcast: each task reads its partition of the large
 // side with the small side's filter of its keys as one of the reader's
@@ -40,11 +50,7 @@ func TestJoinScansWithKeyFilter(t *testing.T) {
 	bigKeys, denseKeys := randomKeys(r, 12000, 50000, 50), randomKeys(r, 12000, 1200, 0)
 	bigFiles := keyFiles(t, dir, "big", "v", arrow.PrimitiveTypes.Int32, bigKeys, 2000, 500)
 	denseFiles := keyFiles(t, dir, "dense", "v", arrow.PrimitiveTypes.Int32, denseKeys, 2000, 500)
-	distinct := make([]*int64, 1000) // most of denseKeys' values
-	for i := range distinct {
-		v := int64(i)
-		distinct[i] = &v
-	}
+	distinct := keysBelow(1000) // most of denseKeys' values
 	for _, c := range []struct {
 		name      string
 		how       dataframe.How
@@ -77,26 +83,46 @@ func TestJoinScansWithKeyFilter(t *testing.T) {
 			if plan := f.Explain(); !strings.Contains(plan, "read with a filter of the broadcast keys") {
 				t.Fatalf("no partition read with a filter:\n%s", plan)
 			}
-			byKey := map[string][]int{}
-			for j, k := range rkeys {
-				byKey[keyString(k)] = append(byKey[keyString(k)], j)
-			}
-			var want []string
-			for i, k := range lkeys {
-				for _, j := range byKey[keyString(k)] {
-					if c.how == dataframe.Inner {
-						want = append(want, fmt.Sprintf("%s %d %d", keyString(k), i, j))
-					}
-				}
-				if c.how == dataframe.Semi && len(byKey[keyString(k)]) > 0 {
-					want = append(want, fmt.Sprintf("%s %d", keyString(k), i))
-				}
-			}
 			tb := compute(t, ctx, f)
 			defer tb.Release()
-			sameRows(t, tb, want)
+			sameRows(t, tb, nestedJoin(c.how, lkeys, rkeys, nil, nil))
 		})
 	}
+}
+
+// nestedJoin is what a nested loop over the left and right keys gives, of
+// the rows keptL and keptR keep (nil: all): "k i j" for each pair of an
+// inner join, "k i" for each left row of a semi join.
+func nestedJoin(how dataframe.How, lkeys, rkeys []*int64, keptL, keptR func(int) bool) []string {
+	all := func(int) bool { return true }
+	if keptL == nil {
+		keptL = all
+	}
+	if keptR == nil {
+		keptR = all
+	}
+	byKey := map[string][]int{}
+	for j, k := range rkeys {
+		if keptR(j) {
+			byKey[keyString(k)] = append(byKey[keyString(k)], j)
+		}
+	}
+	var want []string
+	for i, k := range lkeys {
+		if !keptL(i) {
+			continue
+		}
+		matches := byKey[keyString(k)]
+		switch {
+		case how == dataframe.Inner:
+			for _, j := range matches {
+				want = append(want, fmt.Sprintf("%s %d %d", keyString(k), i, j))
+			}
+		case how == dataframe.Semi && len(matches) > 0:
+			want = append(want, fmt.Sprintf("%s %d", keyString(k), i))
+		}
+	}
+	return want
 }
 
 // TestJoinFiltersHeldProbe joins a large side held in the workers' memory
@@ -121,11 +147,7 @@ func TestJoinFiltersHeldProbe(t *testing.T) {
 	}
 	big := hold(keyFiles(t, dir, "big", "v", arrow.PrimitiveTypes.Int32, bigKeys, 2000, 500))
 	dense := hold(keyFiles(t, dir, "dense", "v", arrow.PrimitiveTypes.Int32, denseKeys, 2000, 500))
-	distinct := make([]*int64, 1000)
-	for i := range distinct {
-		v := int64(i)
-		distinct[i] = &v
-	}
+	distinct := keysBelow(1000)
 	kept := func(i int) bool { return i >= 500 && i < 9000 }
 	pred := dataframe.Col("v").Ge(500).And(dataframe.Col("v").Lt(9000))
 	for _, c := range []struct {
@@ -155,27 +177,9 @@ func TestJoinFiltersHeldProbe(t *testing.T) {
 			if plan := f.Explain(); !strings.Contains(plan, "filtered with a filter of the broadcast keys") {
 				t.Fatalf("no partition filtered with the keys' filter:\n%s", plan)
 			}
-			byKey := map[string][]int{}
-			for j, k := range c.small {
-				byKey[keyString(k)] = append(byKey[keyString(k)], j)
-			}
-			var want []string
-			for i, k := range largeKeys {
-				if !kept(i) {
-					continue
-				}
-				for _, j := range byKey[keyString(k)] {
-					switch {
-					case c.how == dataframe.Semi:
-					case c.smallLeft:
-						want = append(want, fmt.Sprintf("%s %d %d", keyString(k), j, i))
-					default:
-						want = append(want, fmt.Sprintf("%s %d %d", keyString(k), i, j))
-					}
-				}
-				if c.how == dataframe.Semi && len(byKey[keyString(k)]) > 0 {
-					want = append(want, fmt.Sprintf("%s %d", keyString(k), i))
-				}
+			want := nestedJoin(c.how, largeKeys, c.small, kept, nil)
+			if c.smallLeft {
+				want = nestedJoin(c.how, c.small, largeKeys, nil, kept)
 			}
 			tb := compute(t, ctx, f)
 			defer tb.Release()

@@ -44,16 +44,16 @@ var joinNames = [...]string{"inner", "left", "right", "outer", "semi", "anti"}
 // have none, each once, in order, and ri nil. The hash table is built on right (on left for Right), so
 // pass the smaller side there when the join allows.
 func HashJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, err error) {
-	if li, ri, ok := intJoin(left, right, how); ok {
-		return li, ri, nil
-	}
-	lt, rt := typesOf(left), typesOf(right)
-	left, releaseLeft := widenJoin(left, rt)
-	defer releaseLeft()
-	right, releaseRight := widenJoin(right, lt)
-	defer releaseRight()
-	if err := matchKinds(left, right); err != nil {
-		return nil, nil, err
+	if !singleInts(left, right) { // those are joined as they are (joinInts)
+		lt, rt := typesOf(left), typesOf(right)
+		var releaseLeft, releaseRight func()
+		left, releaseLeft = widenJoin(left, rt)
+		defer releaseLeft()
+		right, releaseRight = widenJoin(right, lt)
+		defer releaseRight()
+		if err := matchKinds(left, right); err != nil {
+			return nil, nil, err
+		}
 	}
 	switch how {
 	case Inner, Left, Outer, Semi, Anti:
@@ -84,7 +84,7 @@ func matchKinds(left, right []arrow.Array) error {
 
 // hashJoin builds a table on build and probes it with probe's rows once,
 // returning probe and build indices; the keys are widened and of matching
-// kinds.
+// kinds, or a single int32 or int64 key each (singleInts).
 func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32, error) {
 	if how != Outer && build[0].Len() > 2*probe[0].Len() {
 		// The table goes on the smaller side: one on a side several times
@@ -93,58 +93,37 @@ func hashJoin(probe, build []arrow.Array, how JoinType) ([]int32, []int32, error
 		// 150,000 customers with the 1.5M orders by customer).
 		return HashJoinBuildLeft(probe, build, how)
 	}
-	p, ok := probe[0].(*array.Int64)
-	b, bok := build[0].(*array.Int64)
-	if !ok || !bok || len(probe) != 1 || len(build) != 1 {
-		t, err := buildJoin(build, onceSiftRows)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer t.Release()
-		return t.Probe(probe, how)
+	if singleInts(probe, build) {
+		m := joinIntKeys(probe[0], build[0])
+		pi, bi := m.emit(how)
+		return pi, bi, nil
 	}
-	m := joinInt64(p, b)
-	pi, bi := m.emit(how)
-	return pi, bi, nil
+	t, err := buildJoin(build, onceSiftRows)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer t.Release()
+	return t.Probe(probe, how)
 }
 
-// intJoin is HashJoin of a single int32 or int64 key on each side by
-// joinInts, with no side widened first, where the table goes on the right
-// (the left for a right join): ok is false for any other keys or join,
-// which hashJoin takes.
-func intJoin(left, right []arrow.Array, how JoinType) (li, ri []int32, ok bool) {
-	if len(left) != 1 || len(right) != 1 || !sameInt(left[0].DataType()) || !sameInt(right[0].DataType()) {
-		return nil, nil, false
-	}
-	switch how {
-	case Inner, Left, Semi, Anti:
-		if right[0].Len() <= 2*left[0].Len() {
-			li, ri = joinIntKeys(left[0], right[0], how)
-			return li, ri, true
-		}
-	case Right:
-		if left[0].Len() <= 2*right[0].Len() {
-			ri, li = joinIntKeys(right[0], left[0], Left)
-			return li, ri, true
-		}
-	}
-	return nil, nil, false
+// singleInts reports whether each side is a single int32 or int64 key,
+// which joinInts joins with neither widened first (a shuffled join's 15M
+// int32 order keys, TPC-H's, were copied to int64 whole).
+func singleInts(left, right []arrow.Array) bool {
+	return len(left) == 1 && len(right) == 1 && sameInt(left[0].DataType()) && sameInt(right[0].DataType())
 }
 
-// joinIntKeys joins probe's int32 or int64 keys with build's.
-func joinIntKeys(p, b arrow.Array, how JoinType) (pi, bi []int32) {
-	var m joinMatches
+// joinIntKeys matches probe's int32 or int64 keys with build's.
+func joinIntKeys(p, b arrow.Array) joinMatches {
 	switch {
 	case p.DataType().ID() == arrow.INT32 && b.DataType().ID() == arrow.INT32:
-		m = joinInts(p, FixedValues[int32](p), b, FixedValues[int32](b))
+		return joinInts(p, FixedValues[int32](p), b, FixedValues[int32](b))
 	case p.DataType().ID() == arrow.INT32:
-		m = joinInts(p, FixedValues[int32](p), b, FixedValues[int64](b))
+		return joinInts(p, FixedValues[int32](p), b, FixedValues[int64](b))
 	case b.DataType().ID() == arrow.INT32:
-		m = joinInts(p, FixedValues[int64](p), b, FixedValues[int32](b))
-	default:
-		m = joinInts(p, FixedValues[int64](p), b, FixedValues[int64](b))
+		return joinInts(p, FixedValues[int64](p), b, FixedValues[int32](b))
 	}
-	return m.emit(how)
+	return joinInts(p, FixedValues[int64](p), b, FixedValues[int64](b))
 }
 
 // widenInts is keys as int64, keys itself where they are.
@@ -533,18 +512,12 @@ func joinTableSize(rows int, dense bool) (size int, shift uint) {
 	return size, uint(64 - bits.TrailingZeros(uint(size)))
 }
 
-// joinInt64 builds a table on a single int64 key and probes it, radix
-// part by radix part: each part's table is built just before the probe
-// keys of that part look it up, in one table reused from part to part,
-// which stays in the cache and takes no memory for all parts at once.
-func joinInt64(probe, build *array.Int64) joinMatches {
-	return joinInts(probe, probe.Int64Values(), build, build.Int64Values())
-}
-
-// joinInts is joinInt64 for keys of int32 or int64 on either side (vals,
-// each side's values), looked up as they are: the probe's int32 keys are
-// widened key by key in the sift and the radix split, not copied whole
-// (a shuffled join's 15M order keys, TPC-H's int32, were).
+// joinInts builds a table on a single int32 or int64 key (bvals, build's
+// values) and probes it with probe's (pvals), radix part by radix part:
+// each part's table is built just before the probe keys of that part look
+// it up, in one table reused from part to part, which stays in the cache
+// and takes no memory for all parts at once. int32 keys are widened key by
+// key in the sift and the radix split, not copied whole first.
 func joinInts[P, B int32 | int64](probe arrow.Array, pvals []P, build arrow.Array, bvals []B) joinMatches {
 	t := JoinTable{next: minusOnes(build.Len()), nullHead: -1}
 	t.chainNulls(build)

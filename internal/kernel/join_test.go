@@ -309,17 +309,7 @@ func TestHashJoinIntKeys(t *testing.T) {
 			l, r := w.left(gen(sz.left, sz.distinct)), w.right(gen(sz.right, sz.distinct))
 			for _, how := range []JoinType{Inner, Left, Right, Outer, Semi, Anti} {
 				t.Run(fmt.Sprintf("%s/%dx%d/%s", w.name, sz.left, sz.right, how), func(t *testing.T) {
-					li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, how)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if how == Semi || how == Anti {
-						want := refFilter([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
-						checkPairs(t, li, li, want, want)
-						return
-					}
-					wl, wr := refJoin([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
-					checkPairs(t, li, ri, wl, wr)
+					checkKeyJoin(t, l, r, how)
 				})
 			}
 			l.Release()
@@ -348,19 +338,26 @@ func TestHashJoinRadixInt64(t *testing.T) {
 	for _, l := range []arrow.Array{ints(gen(2000, 9000)...), ints(gen(5000, 400000)...)} {
 		defer l.Release()
 		for _, how := range []JoinType{Inner, Left, Outer, Semi, Anti} {
-			li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, how)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if how == Semi || how == Anti {
-				want := refFilter([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
-				checkPairs(t, li, li, want, want)
-				continue
-			}
-			wl, wr := refJoin([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
-			checkPairs(t, li, ri, wl, wr)
+			checkKeyJoin(t, l, r, how)
 		}
 	}
+}
+
+// checkKeyJoin checks HashJoin of the single keys l and r against the
+// reference: the pairs, or the left rows kept for a semi or anti join.
+func checkKeyJoin(t *testing.T, l, r arrow.Array, how JoinType) {
+	t.Helper()
+	li, ri, err := HashJoin([]arrow.Array{l}, []arrow.Array{r}, how)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if how == Semi || how == Anti {
+		want := refFilter([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
+		checkPairs(t, li, li, want, want)
+		return
+	}
+	wl, wr := refJoin([]col{readCol(t, l)}, []col{readCol(t, r)}, how)
+	checkPairs(t, li, ri, wl, wr)
 }
 
 // A JoinTable built once gives every probe side, probing it from several

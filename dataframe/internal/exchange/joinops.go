@@ -110,32 +110,13 @@ func JoinScanOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinScan, err)
 	}
-	var ja JoinArgs
-	if err := json.Unmarshal(a.Join, &ja); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinScan, err)
-	}
 	f, err := ops.FormatOf(a.Read)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", OpJoinScan, err)
 	}
-	on := ja.RightOn
-	if !a.ProbeLeft {
-		on = ja.LeftOn
-	}
-	built, err := sideTable(OpJoinScan, on, inputs[0])
-	if err != nil {
-		return nil, err
-	}
-	defer built.Release()
-	probe, err := ops.ReadFiles(a.Read, a.Part, f, built.scanTests(a.Key))
-	if err != nil {
-		return nil, err
-	}
-	defer probe.Release()
-	if a.ProbeLeft {
-		return JoinOp(tc, a.Join, []any{probe, built})
-	}
-	return JoinOp(tc, a.Join, []any{built, probe})
+	return probeBuilt(tc, OpJoinScan, a.Join, a.ProbeLeft, inputs[0], func(built *builtSide) (arrow.Record, error) {
+		return ops.ReadFiles(a.Read, a.Part, f, built.scanTests(a.Key))
+	})
 }
 
 // JoinFilterArgs are a broadcast join task's that filters its partition
@@ -157,42 +138,56 @@ func JoinFilterOp(tc *registry.Context, raw []byte, inputs []any) (any, error) {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinFilter, err)
 	}
-	var ja JoinArgs
-	if err := json.Unmarshal(a.Join, &ja); err != nil {
-		return nil, fmt.Errorf("%s: decode arguments: %w", OpJoinFilter, err)
-	}
-	on := ja.RightOn
-	if !a.ProbeLeft {
-		on = ja.LeftOn
-	}
-	built, err := sideTable(OpJoinFilter, on, inputs[0])
-	if err != nil {
-		return nil, err
-	}
-	defer built.Release()
 	rec, err := ops.RecordIn(OpJoinFilter, inputs[1])
 	if err != nil {
 		return nil, err
 	}
-	test := built.siftTest(a.Key)
-	probe, err := ops.FilterSifted(tc, &a.Filter, rec, func(rec arrow.Record, sel []uint8) error {
-		if test == nil {
-			return nil
+	return probeBuilt(tc, OpJoinFilter, a.Join, a.ProbeLeft, inputs[0], func(built *builtSide) (arrow.Record, error) {
+		var sift func(arrow.Record, []uint8) error
+		if test := built.siftTest(a.Key); test != nil {
+			sift = func(rec arrow.Record, sel []uint8) error {
+				k, err := expr.ColumnIndex(rec.Schema(), a.Key)
+				if err != nil {
+					return err
+				}
+				return test.Sift(rec.Column(k), sel)
+			}
 		}
-		k, err := expr.ColumnIndex(rec.Schema(), a.Key)
+		probe, err := ops.FilterSifted(tc, &a.Filter, rec, sift)
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("%s: %w", OpJoinFilter, err)
 		}
-		return test.Sift(rec.Column(k), sel)
+		return probe, nil
 	})
+}
+
+// probeBuilt joins the broadcast side (side) of a join (join, its
+// JoinArgs) with the probe partition that probe makes, given the side's
+// table: the tasks of join.scan and join.filtered, which make their probe
+// side's rows themselves.
+func probeBuilt(tc *registry.Context, op string, join json.RawMessage, probeLeft bool, side any, probe func(*builtSide) (arrow.Record, error)) (any, error) {
+	var ja JoinArgs
+	if err := json.Unmarshal(join, &ja); err != nil {
+		return nil, fmt.Errorf("%s: decode arguments: %w", op, err)
+	}
+	on := ja.RightOn
+	if !probeLeft {
+		on = ja.LeftOn
+	}
+	built, err := sideTable(op, on, side)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", OpJoinFilter, err)
+		return nil, err
 	}
-	defer probe.Release()
-	if a.ProbeLeft {
-		return JoinOp(tc, a.Join, []any{probe, built})
+	defer built.Release()
+	rec, err := probe(built)
+	if err != nil {
+		return nil, err
 	}
-	return JoinOp(tc, a.Join, []any{built, probe})
+	defer rec.Release()
+	if probeLeft {
+		return JoinOp(tc, join, []any{rec, built})
+	}
+	return JoinOp(tc, join, []any{built, rec})
 }
 
 type JoinBuildArgs struct {
