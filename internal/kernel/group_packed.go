@@ -127,6 +127,13 @@ var packMasks = func() (m [maxPackedString + 1][2]uint64) {
 func (k packedKeys) hashes() []uint64 {
 	w, words := k.w, k.words
 	out := make([]uint64, len(words)/w)
+	if w == 2 { // a string alone, as the loop below, without its loop
+		for i := range out {
+			pair := words[2*i : 2*i+2 : 2*i+2]
+			out[i] = mix64(pair[0]*0x9e3779b97f4a7c15 ^ pair[1])
+		}
+		return out
+	}
 	for i := range out {
 		acc := uint64(0)
 		for _, x := range words[i*w : i*w+w] {

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"encoding/binary"
+
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 
@@ -145,12 +147,20 @@ func scatterStrings(offs []int32, data []byte, parts []int32, counts []int) ([][
 	for j := range outOffs { // every offset and byte is written below
 		outOffs[j] = alloc.NoZeroOf[int32](counts[j] + 1)
 		outOffs[j][0] = 0
-		outData[j] = alloc.NoZero(size[j])
+		// 16 bytes past the end, so that a string of at most 16 moves as
+		// two words: a call to copy them costs more than the copy.
+		outData[j] = alloc.NoZero(size[j] + 16)[:size[j]]
 	}
 	row, at := make([]int, n), make([]int32, n)
 	for i, p := range parts {
 		s, e := offs[i], offs[i+1]
-		copy(outData[p][at[p]:], data[s:e])
+		if e-s <= 16 && int(s)+16 <= len(data) {
+			d := outData[p][at[p] : at[p]+16]
+			binary.LittleEndian.PutUint64(d, binary.LittleEndian.Uint64(data[s:]))
+			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(data[s+8:]))
+		} else {
+			copy(outData[p][at[p]:], data[s:e])
+		}
 		at[p] += e - s
 		row[p]++
 		outOffs[p][row[p]] = at[p]

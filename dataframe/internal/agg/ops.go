@@ -228,22 +228,20 @@ func identity(buf []int32, n int) []int32 {
 // partialStates computes each aggregation's state columns over rec's rows
 // grouped by ids into n groups.
 func partialStates(a *GroupArgs, fns []kernel.AggFunc, rec arrow.Record, ids []int32, n int) ([][]arrow.Array, error) {
-	states := make([][]arrow.Array, len(fns))
+	inputs := make([][]arrow.Array, len(fns))
 	for i, fn := range fns {
-		cols := make([]arrow.Array, fn.Inputs())
+		inputs[i] = make([]arrow.Array, fn.Inputs())
 		for c, name := range []string{a.Aggs[i].Col, a.Aggs[i].Col2}[:fn.Inputs()] {
 			j, err := expr.ColumnIndex(rec.Schema(), name)
 			if err != nil {
 				return nil, err
 			}
-			cols[c] = rec.Column(j)
+			inputs[i][c] = rec.Column(j)
 		}
-		st, err := kernel.Partial(fn, cols, ids, n)
-		if err != nil {
-			releaseStates(states[:i])
-			return nil, fmt.Errorf("%s of column %s: %w", fn, a.Aggs[i].Col, err)
-		}
-		states[i] = st
+	}
+	states, i, err := kernel.Partials(fns, inputs, ids, n)
+	if err != nil {
+		return nil, fmt.Errorf("%s of column %s: %w", fns[i], a.Aggs[i].Col, err)
 	}
 	return states, nil
 }
