@@ -72,8 +72,9 @@ func groupTable(hashes []uint64, groups int, packed packedKeys, eq keyEq, nulls 
 	table := make([]uint64, tableSize(min(2*groups, n)))
 	mask := uint64(len(table) - 1)
 	firsts = make([]int32, 0, min(2*groups, n))
-	var ghash []uint64 // each group's hash, to move it when the table grows
+	ghash := make([]uint64, 0, cap(firsts)) // each group's hash, to move it when the table grows
 	w := packed.w
+	gwords = make([]uint64, 0, w*cap(firsts))
 	var touched uint64
 	for lo := 0; lo < n; lo += probeBatch {
 		batch := hashes[lo:min(lo+probeBatch, n)]
