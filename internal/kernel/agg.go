@@ -305,24 +305,37 @@ func Partial(f AggFunc, cols []arrow.Array, ids []int32, n int) (out []arrow.Arr
 // Partials computes several aggregations' states over the same groups, as
 // Partial each, with what they share computed once: each group's count of
 // rows, which every mean of a column without nulls holds (db-benchmark's
-// q4 counted its 100 groups' rows three times). failed is the index of the
-// aggregation that err is about.
+// q4 counted its 100 groups' rows three times), and the passes over the
+// group ids of such means and of sums of float64 columns without nulls
+// (TPC-H q1's four sums and three means of four groups). failed is the
+// index of the aggregation that err is about.
 func Partials(fs []AggFunc, cols [][]arrow.Array, ids []int32, n int) (out [][]arrow.Array, failed int, err error) {
 	out = make([][]arrow.Array, len(fs))
-	var shared []int // the means of columns without nulls
+	var shared []int // the means and float sums of columns without nulls
 	var xs []arrow.Array
+	means := false
 	for i, f := range fs {
-		if f == Mean && cols[i][0].NullN() == 0 {
-			shared, xs = append(shared, i), append(xs, cols[i][0])
+		switch {
+		case f == Mean && cols[i][0].NullN() == 0:
+			means = true
+		case f == Sum && cols[i][0].NullN() == 0 && cols[i][0].DataType().ID() == arrow.FLOAT64:
+		default:
+			continue
 		}
+		shared, xs = append(shared, i), append(xs, cols[i][0])
 	}
 	if len(shared) > 0 {
-		sums, rows := meanSums(xs, ids, n)
+		sums, rows := floatSums(xs, ids, n, means)
 		for j, i := range shared {
-			rows.Retain()
-			out[i] = []arrow.Array{sums[j], rows}
+			out[i] = []arrow.Array{sums[j]}
+			if fs[i] == Mean {
+				rows.Retain()
+				out[i] = append(out[i], rows)
+			}
 		}
-		rows.Release()
+		if rows != nil {
+			rows.Release()
+		}
 	}
 	for i, f := range fs {
 		if out[i] != nil {
@@ -340,11 +353,13 @@ func Partials(fs []AggFunc, cols [][]arrow.Array, ids []int32, n int) (out [][]a
 	return out, 0, nil
 }
 
-// meanSums is partialMean's states of columns without nulls: their sums
-// and the rows they all count. Of few groups, a chunk of rows goes at a
-// time through every column and the count, so that the chunk's group ids
-// are read from the L1 cache after the first.
-func meanSums(cols []arrow.Array, ids []int32, n int) (sums []arrow.Array, rows arrow.Array) {
+// floatSums sums columns without nulls by group as float64, as meanBy and
+// sumBy do, and counts each group's rows where count asks (nil rows
+// otherwise). Of few groups, a chunk of rows goes at a time through every
+// column and the count, so that the chunk's group ids are read from the L1
+// cache after the first; each row goes to the bank it would alone, so the
+// sums round as a column's alone.
+func floatSums(cols []arrow.Array, ids []int32, n int, count bool) (sums []arrow.Array, rows arrow.Array) {
 	ints, floats := make([][]int64, len(cols)), make([][]float64, len(cols))
 	for j, c := range cols {
 		wide := WidenFloat(c)
@@ -365,14 +380,17 @@ func meanSums(cols []arrow.Array, ids []int32, n int) (sums []arrow.Array, rows 
 				out[j] = NewFloat64(floatSumBy(floats[j], ids, n), nil)
 			}
 		}
-		return out, NewInt64(countBy(nil, 0, ids, n), nil)
+		if count {
+			rows = NewInt64(countBy(nil, 0, ids, n), nil)
+		}
+		return out, rows
 	}
 	counts := newBanked[int64](n)
 	banks := make([]banked[float64], len(cols))
 	for j := range banks {
 		banks[j] = newBanked[float64](n)
 	}
-	const chunk = 4096
+	const chunk = 4096 // a multiple of the banks
 	for lo := 0; lo < len(ids); lo += chunk {
 		hi := min(lo+chunk, len(ids))
 		for j, b := range banks {
@@ -382,12 +400,17 @@ func meanSums(cols []arrow.Array, ids []int32, n int) (sums []arrow.Array, rows 
 				bankAdd(b, floats[j][lo:hi], ids[lo:hi], 1)
 			}
 		}
-		bankAdd[int64, int64](counts, nil, ids[lo:hi], 1)
+		if count {
+			bankAdd[int64, int64](counts, nil, ids[lo:hi], 1)
+		}
 	}
 	for j, b := range banks {
 		out[j] = NewFloat64(b.total(n), nil)
 	}
-	return out, NewInt64(counts.total(n), nil)
+	if count {
+		rows = NewInt64(counts.total(n), nil)
+	}
+	return out, rows
 }
 
 // Merge merges f's state columns from several chunks into n groups:
@@ -795,7 +818,8 @@ func meanBy[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int)
 	return sums, counts
 }
 
-// floatSumBy is meanBy's sums of a column without nulls, of many groups.
+// floatSumBy is meanBy's and sumBy's sums of a column without nulls, of
+// many groups.
 func floatSumBy[T int64 | float64](x []T, ids []int32, n int) []float64 {
 	sums := make([]float64, n)
 	for i, g := range ids {
