@@ -81,8 +81,10 @@ func groupTable(hashes []uint64, groups int, packed packedKeys, eq keyEq, nulls 
 		// Load every row's home slot first, in a loop whose loads the CPU
 		// overlaps: a table larger than the caches then costs one memory
 		// latency per batch instead of one per row.
-		for _, h := range batch {
-			touched |= table[h&mask]
+		if len(table) > smallGroupSlots {
+			for _, h := range batch {
+				touched |= table[h&mask]
+			}
 		}
 		for j, h := range batch {
 			i := lo + j
@@ -172,6 +174,10 @@ func hasStrings(cols []arrow.Array) bool {
 	}
 	return false
 }
+
+// smallGroupSlots is the most slots of a grouping table probed without
+// loading home slots ahead: 256 KiB of them, which the L2 cache holds.
+const smallGroupSlots = 1 << 15
 
 // probeBatch is how many rows GroupRows loads the home slots of at once:
 // enough for the CPU to overlap their cache misses, few enough that the
