@@ -3,7 +3,6 @@ package dataframe
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"reflect"
@@ -152,9 +151,6 @@ func FromArrow(recs ...arrow.Record) *Frame {
 			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
 		}
 		total += int64(len(args[i]))
-		if args[i], err = json.Marshal(args[i]); err != nil {
-			return failed(fmt.Errorf("FromArrow: record %d: %w", i, err))
-		}
 	}
 	return &Frame{plan: plan.NewSource("from-arrow", ops.OpFromIPC, args, schema, "", plan.Size{Bytes: total, Rows: rows})}
 }

@@ -77,11 +77,12 @@ func readWith(name string, raw []byte, tests bool, extra []ColumnTest, read func
 }
 
 func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
-	return readWith(OpFromIPC, raw, false, nil, func(src []byte, _ []string, _ []ColumnTest) (arrow.Record, error) {
-		var data []byte
-		if err := json.Unmarshal(src, &data); err != nil {
-			return nil, fmt.Errorf("%s: decode arguments: %w", OpFromIPC, err)
-		}
+	i := bytes.IndexByte(raw, 0)
+	if i < 0 {
+		return nil, fmt.Errorf("%s: arguments without a record", OpFromIPC)
+	}
+	data := raw[i+1:]
+	return readWith(OpFromIPC, raw[:i], false, nil, func([]byte, []string, []ColumnTest) (arrow.Record, error) {
 		r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithAllocator(memory.DefaultAllocator))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", OpFromIPC, err)
@@ -94,6 +95,18 @@ func fromIPCOp(_ *registry.Context, raw []byte, _ []any) (any, error) {
 		rec.Retain()
 		return rec, nil
 	})
+}
+
+// SourceTask encodes the arguments of a task reading a source's partition
+// (src, as the source made it) with cols and pred pushed into it, as JSON;
+// a record's IPC bytes (OpFromIPC) follow the JSON after a NUL byte, raw:
+// as a JSON string they were scanned three times as base64 and decoded
+// once (TPC-H q15's revenue table of 100K rows, 0.06 s of CPU a run).
+func SourceTask(op string, src []byte, cols []string, pred *expr.Node) []byte {
+	if op == OpFromIPC {
+		return append(append(MustJSON(SourceArgs{Cols: cols, Pred: pred}), 0), src...)
+	}
+	return MustJSON(SourceArgs{Src: src, Cols: cols, Pred: pred})
 }
 
 // FileArgs are the arguments of a file source's read task.

@@ -202,7 +202,7 @@ func (n *Source) lower(l *Lowering) []graph.Key {
 func (n *Source) taskArgs() [][]byte {
 	out := make([][]byte, len(n.Args))
 	for i, a := range n.Args {
-		out[i] = ops.MustJSON(ops.SourceArgs{Src: a, Cols: n.cols, Pred: n.pred})
+		out[i] = ops.SourceTask(n.op, a, n.cols, n.pred)
 	}
 	return out
 }
