@@ -19,9 +19,9 @@ import (
 )
 
 // SourceArgs wrap a source's own arguments with what the optimizer pushed
-// into it.
+// into it (SourceTask encodes them).
 type SourceArgs struct {
-	Src  json.RawMessage `json:"src"`
+	Src  json.RawMessage `json:"src"` // null for a record, whose bytes follow
 	Cols []string        `json:"cols,omitempty"`
 	Pred *expr.Node      `json:"pred,omitempty"`
 }
