@@ -81,7 +81,7 @@ func groupTable(hashes []uint64, groups int, packed packedKeys, eq keyEq, nulls 
 		// Load every row's home slot first, in a loop whose loads the CPU
 		// overlaps: a table larger than the caches then costs one memory
 		// latency per batch instead of one per row.
-		if len(table) > smallGroupSlots {
+		if len(table)*8 > cachedTable {
 			for _, h := range batch {
 				touched |= table[h&mask]
 			}
@@ -175,9 +175,11 @@ func hasStrings(cols []arrow.Array) bool {
 	return false
 }
 
-// smallGroupSlots is the most slots of a grouping table probed without
-// loading home slots ahead: 256 KiB of them, which the L2 cache holds.
-const smallGroupSlots = 1 << 15
+// cachedTable is the most bytes of a join or grouping table probed without
+// loading home slots a batch ahead: a table the L2 cache holds answers
+// from it, and the batch cost a hash a key (TPC-H q11's 4K-key join table,
+// most of whose probes its filter turns away).
+const cachedTable = 256 << 10
 
 // probeBatch is how many rows GroupRows loads the home slots of at once:
 // enough for the CPU to overlap their cache misses, few enough that the

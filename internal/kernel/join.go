@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -833,10 +834,6 @@ func (t *joinTable) build(next []int32, keys []int64, rows []int32) (unique bool
 	return unique
 }
 
-// smallJoinSlots is the most slots of a table probed without loading
-// home slots ahead: 256 KiB of them.
-const smallJoinSlots = 1 << 14
-
 // probePart finds each key's first build row in t, into m.head of its
 // probe row (rows maps keys' indexes to probe rows; nil: the same).
 func probePart[K int32 | int64](m *joinMatches, t *joinTable, keys []K, rows []int32) {
@@ -845,9 +842,7 @@ func probePart[K int32 | int64](m *joinMatches, t *joinTable, keys []K, rows []i
 	if mostHeld(filter, keys) {
 		filter = &keyFilter{} // asking it would cost more than it saves
 	}
-	// A table the L2 cache holds is probed without loading home slots
-	// ahead, which would cost a hash a key the filter turns away.
-	ahead := len(t.slots) > smallJoinSlots
+	ahead := len(t.slots)*int(unsafe.Sizeof(joinSlot{})) > cachedTable
 	for j, key := range keys {
 		if ahead && j%probeBatch == 0 {
 			for _, k := range keys[j:min(j+probeBatch, len(keys))] {

@@ -66,28 +66,7 @@ func BenchmarkPartialsMeans(b *testing.B) {
 	}
 	in := [][]arrow.Array{{NewInt64(v1, nil)}, {NewInt64(v2, nil)}, {NewFloat64(v3, nil)}}
 	fs := []AggFunc{Mean, Mean, Mean}
-	b.Run("partials", func(b *testing.B) {
-		for range b.N {
-			out, _, _ := Partials(fs, in, ids, groups)
-			for _, st := range out {
-				for _, c := range st {
-					c.Release()
-				}
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
-	})
-	b.Run("each", func(b *testing.B) {
-		for range b.N {
-			for i, f := range fs {
-				st, _ := Partial(f, in[i], ids, groups)
-				for _, c := range st {
-					c.Release()
-				}
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
-	})
+	benchPartials(b, fs, in, ids, groups)
 }
 
 // BenchmarkPartialsQ1 is TPC-H q1's aggregation of one partition: four
@@ -110,26 +89,35 @@ func BenchmarkPartialsQ1(b *testing.B) {
 	}
 	fs := []AggFunc{Sum, Sum, Sum, Sum, Mean, Mean, Mean, Size}
 	in := [][]arrow.Array{{cols[0]}, {cols[1]}, {cols[2]}, {cols[3]}, {cols[0]}, {cols[1]}, {cols[2]}, {}}
+	benchPartials(b, fs, in, ids, groups)
+}
+
+// benchPartials times fs over in by Partials, and by Partial one by one.
+func benchPartials(b *testing.B, fs []AggFunc, in [][]arrow.Array, ids []int32, groups int) {
+	release := func(st []arrow.Array) {
+		for _, c := range st {
+			c.Release()
+		}
+	}
+	perRow := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ids)), "ns/row")
+	}
 	b.Run("partials", func(b *testing.B) {
 		for range b.N {
 			out, _, _ := Partials(fs, in, ids, groups)
 			for _, st := range out {
-				for _, c := range st {
-					c.Release()
-				}
+				release(st)
 			}
 		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+		perRow(b)
 	})
 	b.Run("each", func(b *testing.B) {
 		for range b.N {
 			for i, f := range fs {
 				st, _ := Partial(f, in[i], ids, groups)
-				for _, c := range st {
-					c.Release()
-				}
+				release(st)
 			}
 		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+		perRow(b)
 	})
 }
