@@ -561,6 +561,104 @@ func TestGroupByNullKeyManyGroups(t *testing.T) {
 	}
 }
 
+// TestGroupByPackedStringKeys groups by a string key (and an integer
+// beside it) split into 20 outputs, where the partial states' strings that
+// pack move as kernel.PackedStrings: one partition's strings all pack, one
+// holds strings too long to, one holds null keys, so that the combines
+// meet packed and plain pieces together. With and without KeepNullKeys,
+// against sums made row by row; the keys come back as plain strings.
+func TestGroupByPackedStringKeys(t *testing.T) {
+	ctx := newClient(t)
+	r := rand.New(rand.NewSource(5))
+	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	type key struct {
+		s    string
+		null bool
+		n    int64
+	}
+	type sums struct{ sum, max, count int64 }
+	var recs []arrow.Record
+	type row struct {
+		k key
+		v int64
+	}
+	var rows []row
+	for p := range 4 {
+		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		for range 3000 {
+			k := key{s: fmt.Sprintf("id%d", r.Intn(1500)), n: r.Int63n(2)}
+			switch {
+			case p == 1 && r.Intn(10) == 0:
+				k.s = fmt.Sprintf("a longer key, %d", r.Intn(50))
+			case p == 2 && r.Intn(10) == 0:
+				k = key{null: true, n: k.n}
+			case r.Intn(50) == 0:
+				k.s = "" // the empty string packs, and is no null
+			}
+			if k.null {
+				b.Field(0).(*array.StringBuilder).AppendNull()
+			} else {
+				b.Field(0).(*array.StringBuilder).Append(k.s)
+			}
+			v := r.Int63n(1000)
+			b.Field(1).(*array.Int64Builder).Append(k.n)
+			b.Field(2).(*array.Int64Builder).Append(v)
+			rows = append(rows, row{k, v})
+		}
+		recs = append(recs, b.NewRecord())
+		defer recs[len(recs)-1].Release()
+	}
+	for _, keys := range [][]string{{"s"}, {"s", "n"}} {
+		for _, keepNulls := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%v/nulls=%v", keys, keepNulls), func(t *testing.T) {
+				want := map[key]*sums{}
+				for _, rw := range rows {
+					if rw.k.null && !keepNulls {
+						continue
+					}
+					k := rw.k
+					if len(keys) == 1 {
+						k.n = 0
+					}
+					w := want[k]
+					if w == nil {
+						w = &sums{max: -1}
+						want[k] = w
+					}
+					w.sum, w.max, w.count = w.sum+rw.v, max(w.max, rw.v), w.count+1
+				}
+				g := dataframe.FromArrow(recs...).GroupBy(keys...).SplitOut(20)
+				if keepNulls {
+					g = g.KeepNullKeys()
+				}
+				tb := compute(t, ctx, g.Agg(dataframe.Sum("v"), dataframe.Max("v"), dataframe.Count("v")))
+				rec := tb.Record()
+				if int(rec.NumRows()) != len(want) {
+					t.Fatalf("%d groups, want %d", rec.NumRows(), len(want))
+				}
+				strs, ok := rec.Column(0).(*array.String)
+				if !ok {
+					t.Fatalf("key s is %s, not strings", rec.Column(0).DataType())
+				}
+				vals := rec.Columns()[len(keys):]
+				sum, mx, n := vals[0].(*array.Int64), vals[1].(*array.Int64), vals[2].(*array.Int64)
+				for i := range int(rec.NumRows()) {
+					k := key{s: strs.Value(i), null: strs.IsNull(i)}
+					if len(keys) == 2 {
+						k.n = rec.Column(1).(*array.Int64).Value(i)
+					}
+					w := want[k]
+					if w == nil || sum.Value(i) != w.sum || mx.Value(i) != w.max || n.Value(i) != w.count {
+						t.Fatalf("row %d: key %+v: sum %d max %d count %d, want %+v", i, k, sum.Value(i), mx.Value(i), n.Value(i), w)
+					}
+					delete(want, k)
+				}
+			})
+		}
+	}
+}
+
 // TestDecimalSumOverflow sums DECIMAL(18,6) values whose total passes
 // int64's range (2,000 unscaled values near 3e16; each partition's sums
 // fit, the merged ones do not): the sum fails, naming the column, rather

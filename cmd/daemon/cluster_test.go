@@ -46,6 +46,7 @@ var data struct {
 	once sync.Once
 	path string
 	ref  map[string]groupRef
+	ref3 map[string]groupRef // per id3: 10,000 groups of strings that pack
 	err  error
 }
 
@@ -74,10 +75,12 @@ func groupByData(t *testing.T) (string, map[string]groupRef) {
 			return
 		}
 		data.err = f.Close()
-		data.ref = map[string]groupRef{}
+		data.ref, data.ref3 = map[string]groupRef{}, map[string]groupRef{}
 		g := bench.NewGroupByGen(dataRows, 100, 1)
 		for i := 0; i < dataRows; i++ {
-			addRow(data.ref, g.Row())
+			r := g.Row()
+			addRow(data.ref, r.ID1, r)
+			addRow(data.ref3, r.ID3, r)
 		}
 	})
 	if data.err != nil {
@@ -86,13 +89,13 @@ func groupByData(t *testing.T) (string, map[string]groupRef) {
 	return data.path, data.ref
 }
 
-// addRow counts r in the per-id1 reference.
-func addRow(ref map[string]groupRef, r bench.GroupByRow) {
-	x := ref[r.ID1]
+// addRow counts r in a reference, under key.
+func addRow(ref map[string]groupRef, key string, r bench.GroupByRow) {
+	x := ref[key]
 	x.sumV1 += r.V1
 	x.sumV3 += r.V3
 	x.n++
-	ref[r.ID1] = x
+	ref[key] = x
 }
 
 func connect(t testing.TB, ctx context.Context, addr string) context.Context {
@@ -111,11 +114,20 @@ func groupByQuery(df *dataframe.Frame) *dataframe.Frame {
 
 func checkGroupBy(t *testing.T, tab *dataframe.Table, ref map[string]groupRef) {
 	t.Helper()
+	checkGroupByKey(t, tab, "id1", ref)
+}
+
+// checkGroupByKey checks the sums and sizes grouped by key against ref.
+func checkGroupByKey(t *testing.T, tab *dataframe.Table, key string, ref map[string]groupRef) {
+	t.Helper()
 	defer tab.Release()
 	if tab.NumRows() != len(ref) {
 		t.Fatalf("%d groups, want %d", tab.NumRows(), len(ref))
 	}
-	ids := tab.Column("id1").(*array.String)
+	ids, ok := tab.Column(key).(*array.String)
+	if !ok {
+		t.Fatalf("key %s is %s, not strings", key, tab.Column(key).DataType())
+	}
 	v1 := tab.Column("sum(v1)").(*array.Int64)
 	v3 := tab.Column("sum(v3)").(*array.Float64)
 	n := tab.Column("size").(*array.Int64)
@@ -563,6 +575,15 @@ func TestShufflesAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGroupBy(t, tab, ref)
+
+	// Into 20 outputs, the partial states' 12-byte id3 keys, plain
+	// strings, move packed (kernel.PackedStrings) between the processes.
+	plain := dataframe.ReadCSV(path, dataframe.CSVOptions{BlockSize: 4 << 20, NoDictionary: true})
+	tab, err = plain.GroupBy("id3").SplitOut(20).Agg(dataframe.Sum("v1"), dataframe.Sum("v3"), dataframe.Size()).Compute(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGroupByKey(t, tab, "id3", data.ref3)
 
 	sizes := df.GroupBy("id1").SplitOut(3).Agg(dataframe.Size().As("n"))
 	joined := df.Merge(sizes, dataframe.MergeOptions{On: []string{"id1"}, BroadcastBytes: -1})

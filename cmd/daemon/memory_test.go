@@ -38,7 +38,7 @@ func writeBigData(t *testing.T, path string) bigRef {
 		g := bench.NewGroupByGen(bigRows, 100, 7)
 		for i := 0; i < bigRows; i++ {
 			r := g.Row()
-			addRow(ref.groups, r)
+			addRow(ref.groups, r.ID1, r)
 			if r.V1 > 3 {
 				ref.v1Gt3++
 			}

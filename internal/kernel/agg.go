@@ -435,7 +435,7 @@ func grouped(states [][]arrow.Array, ids [][]int32) ([][]arrow.Array, [][]int32,
 		}
 	}
 	for c, g := range ids {
-		if !slices.ContainsFunc(g, func(id int32) bool { return id < 0 }) {
+		if !anyNegative(g) {
 			continue
 		}
 		if !copied {
@@ -455,6 +455,17 @@ func grouped(states [][]arrow.Array, ids [][]int32) ([][]arrow.Array, [][]int32,
 		states[c], ids[c] = cols, kept
 	}
 	return states, ids, release
+}
+
+// anyNegative reports whether any of ids is negative (a row in no group),
+// by one OR of them all: no branch a row, where a test of each row's cost
+// a combine of 1e8 rows 0.3 s an aggregation.
+func anyNegative(ids []int32) bool {
+	acc := int32(0)
+	for _, id := range ids {
+		acc |= id
+	}
+	return acc < 0
 }
 
 // Final turns f's state columns into its answer.

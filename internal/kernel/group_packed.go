@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -63,7 +64,8 @@ func packKeys(cols []arrow.Array) packedKeys {
 
 // packedWidth is how many words a value of c packs into.
 func packedWidth(c arrow.Array) int {
-	if _, ok := c.(*array.String); ok {
+	switch c.(type) {
+	case *array.String, *packedStringsArray:
 		return 2
 	}
 	return 1
@@ -97,17 +99,23 @@ func (k *packedKeys) pack(c arrow.Array, at int) {
 		}
 	case *array.String:
 		offs, data := stringParts(a)
-		for i := range a.Len() {
-			s, e := int(offs[i]), int(offs[i+1])
-			if s+16 > len(data) {
-				words[i*w+at], words[i*w+at+1] = packString(data[s:e])
-				continue
-			}
-			// Two loads, masked to the string's bytes: packString without
-			// its copy, where 16 bytes from the start are there to load.
-			l := e - s
-			words[i*w+at] = binary.LittleEndian.Uint64(data[s:]) & packMasks[l][0]
-			words[i*w+at+1] = binary.LittleEndian.Uint64(data[s+8:])&packMasks[l][1] | uint64(l)<<56
+		if w == 2 {
+			packPairs(offs, data, unsafe.Slice((*[2]uint64)(unsafe.Pointer(unsafe.SliceData(words))), len(words)/2))
+			break
+		}
+		pairs := make([][2]uint64, a.Len())
+		packPairs(offs, data, pairs)
+		for i, p := range pairs {
+			words[i*w+at], words[i*w+at+1] = p[0], p[1]
+		}
+	case *packedStringsArray:
+		pairs := packedPairs(a)
+		if w == 2 { // the words as they lie
+			copy(words, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(pairs))), 2*len(pairs)))
+			break
+		}
+		for i, p := range pairs {
+			words[i*w+at], words[i*w+at+1] = p[0], p[1]
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -18,8 +17,10 @@ import (
 // bytes), with integers or booleans beside them, are packed piece by piece
 // and the groups' keys rebuilt from their words: a combine of an
 // aggregation's many pieces copies no string twice (concatenated, then
-// packed, then taken). Other keys, and rows too many for one table, are
-// concatenated and grouped by GroupRows.
+// packed, then taken); pieces of PackedStrings group as the strings they
+// pack, and the groups' strings come back packed where any piece's were.
+// Other keys, and rows too many for one table, are concatenated (packed
+// strings unpacked) and grouped by GroupRows.
 func GroupPieces(pieces [][]arrow.Array) (ids [][]int32, keys []arrow.Array, err error) {
 	return groupPieces(pieces, false)
 }
@@ -40,7 +41,7 @@ func groupPieces(pieces [][]arrow.Array, nullKeys bool) (ids [][]int32, keys []a
 		n := len(hashes)
 		if groups := estimateGroups(hashes); n < radixGroupMin || groups <= radixGroupsMin {
 			all, _, gwords := groupTable(hashes, groups, k, nil, nulls, alloc.NoZeroOf[int32](n))
-			return splitRows(all, pieces), unpackKeys(pieces[0], gwords, k.w), nil
+			return splitRows(all, pieces), unpackKeys(pieces, gwords, k.w), nil
 		}
 	}
 	cols := make([]arrow.Array, len(pieces[0]))
@@ -54,7 +55,8 @@ func groupPieces(pieces [][]arrow.Array, nullKeys bool) (ids [][]int32, keys []a
 	for c := range cols {
 		parts := make([]arrow.Array, len(pieces))
 		for p, piece := range pieces {
-			parts[p] = piece[c]
+			parts[p] = UnpackStrings(piece[c])
+			defer parts[p].Release()
 		}
 		if cols[c], err = ConcatDict(parts); err != nil {
 			return nil, nil, fmt.Errorf("key %d: %w", c, err)
@@ -175,7 +177,7 @@ func splitRows(all []int32, pieces [][]arrow.Array) [][]int32 {
 // none); ok is false for keys that do not pack or that unpackKeys cannot
 // rebuild exactly (floats, whose -0 and NaNs pack as 0 and one NaN), for
 // keys without a string (integers compare where they lie), and for pieces
-// whose key types differ.
+// whose key types differ (but plain and packed strings, which pack alike).
 func packPieces(pieces [][]arrow.Array) (k packedKeys, nulls []byte, ok bool) {
 	if len(pieces[0]) == 0 {
 		return packedKeys{}, nil, false
@@ -183,7 +185,7 @@ func packPieces(pieces [][]arrow.Array) (k packedKeys, nulls []byte, ok bool) {
 	w, n, strs := 0, 0, false
 	for c, col := range pieces[0] {
 		switch col.(type) {
-		case *array.String:
+		case *array.String, *packedStringsArray:
 			strs = true
 		case *array.Int64, *array.Boolean:
 		default:
@@ -196,7 +198,7 @@ func packPieces(pieces [][]arrow.Array) (k packedKeys, nulls []byte, ok bool) {
 	}
 	for _, piece := range pieces {
 		for c, col := range piece {
-			if !arrow.TypeEqual(col.DataType(), pieces[0][c].DataType()) {
+			if !sameKeyType(col.DataType(), pieces[0][c].DataType()) {
 				return packedKeys{}, nil, false
 			}
 			if s, ok := col.(*array.String); ok && longestString(s) > maxPackedString {
@@ -221,13 +223,22 @@ func packPieces(pieces [][]arrow.Array) (k packedKeys, nulls []byte, ok bool) {
 	return k, nulls, true
 }
 
-// unpackKeys rebuilds the key columns of like's types (as packPieces takes
-// them) from each group's w words.
-func unpackKeys(like []arrow.Array, gwords []uint64, w int) []arrow.Array {
+// sameKeyType reports whether keys of types a and b group together: the
+// same type, or strings plain in one and packed in the other.
+func sameKeyType(a, b arrow.DataType) bool {
+	str := func(t arrow.DataType) bool { return t.ID() == arrow.STRING || arrow.TypeEqual(t, PackedStrings) }
+	return arrow.TypeEqual(a, b) || str(a) && str(b)
+}
+
+// unpackKeys rebuilds the key columns of the pieces' types (as packPieces
+// takes them) from each group's w words: strings packed where any piece's
+// were (the combine of a shuffle's pieces, whose next combine copies the
+// words and whose last unpacks them), else plain.
+func unpackKeys(pieces [][]arrow.Array, gwords []uint64, w int) []arrow.Array {
 	groups := len(gwords) / w
-	out := make([]arrow.Array, len(like))
+	out := make([]arrow.Array, len(pieces[0]))
 	at := 0
-	for c, col := range like {
+	for c, col := range pieces[0] {
 		switch col.(type) {
 		case *array.Int64:
 			vals := make([]int64, groups)
@@ -241,21 +252,24 @@ func unpackKeys(like []arrow.Array, gwords []uint64, w int) []arrow.Array {
 				vals[g] = uint8(gwords[g*w+at])
 			}
 			out[c] = NewBool(vals, nil)
-		case *array.String:
-			offs := make([]int32, groups+1)
-			for g := range groups {
-				offs[g+1] = offs[g] + int32(gwords[g*w+at+1]>>56)
+		default: // strings
+			if anyPacked(pieces, c) {
+				out[c] = packedOfWords(gwords, w, at)
+			} else {
+				out[c] = stringsOfWords(gwords, w, at)
 			}
-			data := make([]byte, int(offs[groups])+16) // room to store whole words
-			for g := range groups {
-				binary.LittleEndian.PutUint64(data[offs[g]:], gwords[g*w+at])
-				binary.LittleEndian.PutUint64(data[offs[g]+8:], gwords[g*w+at+1])
-			}
-			// Each string's words were stored whole, the next one's over
-			// the last's spare bytes; the last one's spill past its end.
-			out[c] = NewString(offs, data[:offs[groups]], nil)
 		}
 		at += packedWidth(col)
 	}
 	return out
+}
+
+// anyPacked reports whether any piece's column c is PackedStrings.
+func anyPacked(pieces [][]arrow.Array, c int) bool {
+	for _, p := range pieces {
+		if IsPackedStrings(p[c]) {
+			return true
+		}
+	}
+	return false
 }

@@ -73,48 +73,70 @@ func TestGroupPieces(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for _, m := range []nullMode{noNulls, someNulls} {
-			t.Run(fmt.Sprintf("%s/%s", tc.name, m), func(t *testing.T) {
-				pieces := make([][]arrow.Array, len(tc.rows))
-				ref := newRefGrouper()
-				var want [][]int32
-				for p, n := range tc.rows {
-					cols := make([]col, len(tc.keys))
-					for c, g := range tc.keys {
-						cols[c] = g(n, m)
-						defer cols[c].arr.Release()
-					}
-					pieces[p] = arrays(cols)
-					want = append(want, ref.add(cols))
-				}
-				if _, _, ok := packPieces(pieces); ok != tc.packed {
-					t.Fatalf("packPieces ok = %v, want %v", ok, tc.packed)
-				}
-				ids, keys, err := GroupPieces(pieces)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for p := range want {
-					checkIDs(t, fmt.Sprintf("piece %d", p), ids[p], want[p])
-				}
-				if len(keys) != len(tc.keys) {
-					t.Fatalf("%d key columns, want %d", len(keys), len(tc.keys))
-				}
-				for c, k := range keys {
-					defer k.Release()
-					if !arrow.TypeEqual(k.DataType(), pieces[0][c].DataType()) {
-						t.Errorf("key %d is %s, want %s", c, k.DataType(), pieces[0][c].DataType())
-					}
-					got := readCol(t, k)
-					if got.len() != len(ref.first) {
-						t.Fatalf("key %d has %d groups, want %d", c, got.len(), len(ref.first))
-					}
-					for g, tuple := range ref.first {
-						if v := got.key(g); v != tuple[c] {
-							t.Errorf("group %d key %d = %#v, want %#v", g, c, v, tuple[c])
-						}
-					}
-				}
-			})
+			// packed: every other piece's strings packed (PackedStrings),
+			// as an aggregation's shuffle sends those that pack.
+			for _, packed := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/packed=%v", tc.name, m, packed), func(t *testing.T) {
+					testGroupPieces(t, rng, tc.keys, tc.rows, m, tc.packed, packed)
+				})
+			}
+		}
+	}
+}
+
+func testGroupPieces(t *testing.T, rng *rand.Rand, gens []func(int, nullMode) col, rows []int, m nullMode, wantPacked, packed bool) {
+	pieces := make([][]arrow.Array, len(rows))
+	ref := newRefGrouper()
+	var want [][]int32
+	var plain []arrow.DataType
+	for p, n := range rows {
+		cols := make([]col, len(gens))
+		for c, g := range gens {
+			cols[c] = g(n, m)
+			defer cols[c].arr.Release()
+		}
+		pieces[p] = arrays(cols)
+		if p == 0 {
+			for _, a := range pieces[p] {
+				plain = append(plain, a.DataType())
+			}
+		}
+		if packed && p%2 == 1 {
+			pieces[p] = packedPiece(t, pieces[p])
+		}
+		want = append(want, ref.add(cols))
+	}
+	if _, _, ok := packPieces(pieces); ok != wantPacked {
+		t.Fatalf("packPieces ok = %v, want %v", ok, wantPacked)
+	}
+	ids, keys, err := GroupPieces(pieces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range want {
+		checkIDs(t, fmt.Sprintf("piece %d", p), ids[p], want[p])
+	}
+	if len(keys) != len(gens) {
+		t.Fatalf("%d key columns, want %d", len(keys), len(gens))
+	}
+	for c, k := range keys {
+		defer k.Release()
+		if IsPackedStrings(k) && !(wantPacked && anyPacked(pieces, c)) {
+			t.Errorf("key %d is packed, no piece's is", c)
+		}
+		k = UnpackStrings(k)
+		defer k.Release()
+		if !arrow.TypeEqual(k.DataType(), plain[c]) {
+			t.Errorf("key %d is %s, want %s", c, k.DataType(), plain[c])
+		}
+		got := readCol(t, k)
+		if got.len() != len(ref.first) {
+			t.Fatalf("key %d has %d groups, want %d", c, got.len(), len(ref.first))
+		}
+		for g, tuple := range ref.first {
+			if v := got.key(g); v != tuple[c] {
+				t.Errorf("group %d key %d = %#v, want %#v", g, c, v, tuple[c])
+			}
 		}
 	}
 }

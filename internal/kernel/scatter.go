@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -15,12 +16,42 @@ import (
 // taking each record's rows apart would read every column n times over,
 // a cache line for every row taken once n passes the values a line holds.
 func Scatter(rec arrow.Record, parts []int32, n int) []arrow.Record {
+	return ScatterPacking(rec, parts, n, nil)
+}
+
+// ScatterPacking is Scatter with the columns pack names (by index) that
+// hold plain strings without nulls of at most maxPackedString bytes
+// copied out as PackedStrings (the string keys of an aggregation's
+// shuffle: see PackedStrings); the records' schema says which did.
+func ScatterPacking(rec arrow.Record, parts []int32, n int, pack []int) []arrow.Record {
 	counts := countParts(parts, n)
-	cols := ScatterColumns(rec.Columns(), parts, n)
+	cols := make([][]arrow.Array, rec.NumCols())
+	fields := slices.Clone(rec.Schema().Fields())
+	for c, col := range rec.Columns() {
+		if slices.Contains(pack, c) && packable(col) {
+			s := StringsOf(col)
+			cols[c] = make([]arrow.Array, n)
+			for j, v := range scatterPackedStrings(s.Offsets, s.Data, parts, counts) {
+				cols[c][j] = NewFixed(PackedStrings, v, nil)
+			}
+			fields[c].Type = PackedStrings
+			continue
+		}
+		cols[c] = scatterColumn(col, parts, counts)
+	}
+	schema := rec.Schema()
+	if !slices.EqualFunc(fields, schema.Fields(), func(a, b arrow.Field) bool { return a.Type == b.Type }) {
+		meta := schema.Metadata()
+		schema = arrow.NewSchema(fields, &meta)
+	}
 	out := make([]arrow.Record, n)
-	for j, cs := range cols {
+	for j := range out {
+		cs := make([]arrow.Array, len(cols))
+		for c := range cols {
+			cs[c] = cols[c][j]
+		}
 		if counts[j] > 0 {
-			out[j] = array.NewRecord(rec.Schema(), cs, int64(counts[j]))
+			out[j] = array.NewRecord(schema, cs, int64(counts[j]))
 		}
 		for _, a := range cs {
 			a.Release()

@@ -309,8 +309,10 @@ func FinalOp(a *GroupArgs, rec arrow.Record) (arrow.Record, error) {
 	var fields []arrow.Field
 	var cols []arrow.Array
 	for i, k := range a.Keys {
-		fields = append(fields, arrow.Field{Name: k, Type: rec.Column(i).DataType(), Nullable: true})
-		cols = append(cols, rec.Column(i))
+		key := kernel.UnpackStrings(rec.Column(i)) // the strings a shuffle's combine left packed
+		defer key.Release()
+		fields = append(fields, arrow.Field{Name: k, Type: key.DataType(), Nullable: true})
+		cols = append(cols, key)
 	}
 	col := len(a.Keys)
 	for i, fn := range fns {

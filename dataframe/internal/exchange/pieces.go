@@ -73,10 +73,11 @@ func (p *rowsPiece) SizeBytes() int64 {
 const scatterPieces = 16
 
 // scattered splits rec by parts into n pieces copied out in one pass
-// (kernel.Scatter), nil for empty ones.
-func scattered(rec arrow.Record, parts []int32, n int) *registry.Split {
+// (kernel.ScatterPacking, the string columns pack names packed), nil for
+// empty ones.
+func scattered(rec arrow.Record, parts []int32, n int, pack []int) *registry.Split {
 	split := &registry.Split{Pieces: make([]any, n)}
-	for i, r := range kernel.Scatter(rec, parts, n) {
+	for i, r := range kernel.ScatterPacking(rec, parts, n, pack) {
 		if r != nil {
 			split.Pieces[i] = r
 		}

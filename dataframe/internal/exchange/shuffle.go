@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/duskdata/dusk/dataframe/internal/expr"
 	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -25,6 +26,10 @@ type HashSplitArgs struct {
 	// outputs (see scatterPieces), for a join, which reads them whole; its
 	// other columns it gathers from the pieces.
 	CopyKeys bool `json:"copy_keys,omitempty"`
+	// PackKeys copies string keys out packed (kernel.PackedStrings) where
+	// Copy copies the pieces out at once: an aggregation's states, whose
+	// combine groups the packed words and whose last step unpacks them.
+	PackKeys bool `json:"pack_keys,omitempty"`
 }
 
 // hashBuffers recycles the row hashes of splits, garbage once each row's
@@ -63,7 +68,13 @@ func HashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	*pbuf = kernel.PartitionOf(*hbuf, a.N, *pbuf)
 	parts := *pbuf
 	if a.Copy && a.N >= scatterPieces && len(parts) >= 8*a.N {
-		return scattered(rec, parts, a.N), nil
+		var pack []int
+		for _, k := range a.Keys {
+			if j, err := expr.ColumnIndex(rec.Schema(), k); a.PackKeys && err == nil { // found by KeyColumns
+				pack = append(pack, j)
+			}
+		}
+		return scattered(rec, parts, a.N, pack), nil
 	}
 	if a.CopyKeys && a.N >= scatterPieces {
 		return splitOf(rec, parts, a.N, a.Keys, keys), nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/duskdata/dusk/dataframe/internal/agg"
+	"github.com/duskdata/dusk/dataframe/internal/exchange"
 	"github.com/duskdata/dusk/dataframe/internal/ops"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -139,7 +140,8 @@ func treeCombine(l *Lowering, tok string, args []byte, partials []graph.Key) []g
 // groups an output holds its groups' states once, not once a partition
 // (db-benchmark's q3 at 1e8 rows held 2.3 GB of pieces before).
 func shuffleCombine(l *Lowering, name string, n int, keys []string, args []byte, partials []graph.Key) []graph.Key {
-	side := copiedHashSide(partials, keys, n)
+	side := shuffleSide{parts: partials, op: exchange.OpHashSplit,
+		args: ops.MustJSON(exchange.HashSplitArgs{Keys: keys, N: n, Copy: true, PackKeys: true})}
 	side.merge, side.mergeArgs = agg.OpCombine, args
 	return l.shuffle(name, n, []shuffleSide{side}, agg.OpUnpack, args)
 }
