@@ -111,9 +111,13 @@ func groupTable(hashes []uint64, groups int, packed packedKeys, eq keyEq, nulls 
 				if e&^0xffffffff == tag {
 					g := int32(e&0xffffffff) - 1
 					var same bool
-					if w > 0 {
+					switch w {
+					case 2: // a string alone: two compares, not a loop
+						a, b := gwords[2*int(g):2*int(g)+2:2*int(g)+2], packed.words[2*i:2*i+2:2*i+2]
+						same = a[0] == b[0] && a[1] == b[1]
+					default:
 						same = sameWords(gwords[int(g)*w:int(g)*w+w], packed.words[i*w:i*w+w])
-					} else {
+					case 0:
 						same = eq.equal(int(firsts[g]), i)
 					}
 					if same {

@@ -9,8 +9,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-
-	"github.com/duskdata/dusk/internal/alloc"
 )
 
 // PackedStrings is the type of a column of strings of at most
@@ -87,12 +85,20 @@ func packable(a arrow.Array) bool {
 }
 
 // scatterPackedStrings splits plain strings by parts as scatterStrings
-// does, packed into two words each first (one stream an output, in one
-// pass, where strings take two passes and two streams).
+// does, packed into two words each (one stream an output, where strings
+// take two, in one pass where they take two). The strings are packed a
+// chunk at a time into a buffer the L1 cache holds and scattered from it:
+// packed all at once, the words went out to memory and back.
 func scatterPackedStrings(offs []int32, data []byte, parts []int32, counts []int) [][][2]uint64 {
-	pairs := alloc.NoZeroOf[[2]uint64](len(offs) - 1)
-	packPairs(offs, data, pairs)
-	return scatterValues(pairs, parts, counts)
+	out := scatterOutputs[[2]uint64](counts)
+	next := make([]int, len(counts))
+	var buf [1024][2]uint64
+	for lo := 0; lo < len(parts); lo += len(buf) {
+		hi := min(lo+len(buf), len(parts))
+		packPairs(offs[lo:hi+1], data, buf[:hi-lo])
+		scatterInto(buf[:hi-lo], parts[lo:hi], out, next)
+	}
+	return out
 }
 
 // UnpackStrings returns a as plain strings, a itself retained where it is

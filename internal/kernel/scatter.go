@@ -154,16 +154,27 @@ func fixedOut[T any](out []arrow.Array, t arrow.DataType, vals [][]T, valid [][]
 
 // scatterValues splits vals by parts, each output holding counts[j].
 func scatterValues[T alloc.Plain](vals []T, parts []int32, counts []int) [][]T {
+	out := scatterOutputs[T](counts)
+	scatterInto(vals, parts, out, make([]int, len(counts)))
+	return out
+}
+
+// scatterOutputs makes the outputs of a scatter, each holding counts[j].
+func scatterOutputs[T alloc.Plain](counts []int) [][]T {
 	out := make([][]T, len(counts))
 	for j, c := range counts {
-		out[j] = alloc.NoZeroOf[T](c) // every value is written below
+		out[j] = alloc.NoZeroOf[T](c) // a scatter writes every value
 	}
-	next := make([]int, len(counts))
+	return out
+}
+
+// scatterInto copies vals[i] to out[parts[i]] at next[parts[i]], moving
+// next on: a scatter of a column in pieces carries next over.
+func scatterInto[T any](vals []T, parts []int32, out [][]T, next []int) {
 	for i, p := range parts {
 		out[p][next[p]] = vals[i]
 		next[p]++
 	}
-	return out
 }
 
 // scatterStrings splits plain strings by parts: sized in a first pass,

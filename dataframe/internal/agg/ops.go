@@ -288,15 +288,10 @@ func combineStates(a *GroupArgs, inputs []any) (arrow.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: keys %v: %w", OpCombine, a.Keys, err)
 	}
-	n := groupCount(gkeys)
-	states := make([][]arrow.Array, len(fns))
-	for i, fn := range fns {
-		st, err := kernel.Merge(fn, perAgg[i], ids, n)
-		if err != nil {
-			releaseStates(append(states[:i], gkeys))
-			return nil, fmt.Errorf("%s: %s of column %s: %w", OpCombine, fn, a.Aggs[i].Col, err)
-		}
-		states[i] = st
+	states, i, err := kernel.MergeAll(fns, perAgg, ids, groupCount(gkeys))
+	if err != nil {
+		releaseStates([][]arrow.Array{gkeys})
+		return nil, fmt.Errorf("%s: %s of column %s: %w", OpCombine, fns[i], a.Aggs[i].Col, err)
 	}
 	return stateRecord(a, fns, gkeys, states), nil
 }
