@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -39,10 +40,14 @@ func groupPieces(pieces [][]arrow.Array, nullKeys bool) (ids [][]int32, keys []a
 	if k, nulls, ok := packPieces(pieces); ok && !nullKeys {
 		hashes := k.hashes()
 		n := len(hashes)
+		var all []int32
+		var gwords []uint64
 		if groups := estimateGroups(hashes); n < radixGroupMin || groups <= radixGroupsMin {
-			all, _, gwords := groupTable(hashes, groups, k, nil, nulls, alloc.NoZeroOf[int32](n))
-			return splitRows(all, pieces), unpackKeys(pieces, gwords, k.w), nil
+			all, _, gwords = groupTable(hashes, groups, k, nil, nulls, alloc.NoZeroOf[int32](n))
+		} else {
+			all, gwords = groupPackedRadix(hashes, groups, k, nulls)
 		}
+		return splitRows(all, pieces), unpackKeys(pieces, gwords, k.w), nil
 	}
 	cols := make([]arrow.Array, len(pieces[0]))
 	defer func() {
@@ -69,6 +74,86 @@ func groupPieces(pieces [][]arrow.Array, nullKeys bool) (ids [][]int32, keys []a
 		all, keys = GroupKeys(cols, nil)
 	}
 	return splitRows(all, pieces), keys, nil
+}
+
+// groupPackedRadix groups packed keys of more groups than one table in
+// the L2 cache holds, as groupRadix groups columns: the rows are laid out
+// by the top bits of their hashes, with their words, into parts of about
+// radixGroupsMin/2 groups, each grouped by groupTable, and the groups are
+// renumbered in order of their first rows. It returns each row's group
+// (-1 where nulls marks it) and each group's words.
+func groupPackedRadix(hashes []uint64, groups int, k packedKeys, nulls []byte) ([]int32, []uint64) {
+	n, w := len(hashes), k.w
+	pbits := 1
+	for groups>>pbits > radixGroupsMin/2 && pbits < 10 {
+		pbits++
+	}
+	shift := 64 - pbits
+	start := make([]int, 1<<pbits+1)
+	ids := alloc.NoZeroOf[int32](n) // each row's group, or -1, written below
+	for i, h := range hashes {
+		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
+			ids[i] = -1
+			continue
+		}
+		start[h>>shift+1]++
+	}
+	for p := 1; p < len(start); p++ {
+		start[p] += start[p-1]
+	}
+	m := start[len(start)-1]
+	// rows, phash and pwords have every entry written below.
+	rows, phash, pwords := alloc.NoZeroOf[int32](m), alloc.NoZeroOf[uint64](m), alloc.NoZeroOf[uint64](m*w)
+	pos := slices.Clone(start[:len(start)-1])
+	for i, h := range hashes {
+		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
+			continue
+		}
+		p := h >> shift
+		at := pos[p]
+		rows[at], phash[at] = int32(i), h
+		copy(pwords[at*w:at*w+w], k.words[i*w:i*w+w])
+		pos[p]++
+	}
+	// Each part's groups, numbered on from the last part's.
+	pids := alloc.NoZeroOf[int32](m) // each row's group, in part order
+	var gwords []uint64
+	firstRows := make([]int32, 0, groups)
+	for p := range len(start) - 1 {
+		lo, hi := start[p], start[p+1]
+		if lo == hi {
+			continue
+		}
+		base := int32(len(firstRows))
+		part := packedKeys{w: w, words: pwords[lo*w : hi*w]}
+		local, firsts, gw := groupTable(phash[lo:hi], groups>>pbits, part, nil, nil, pids[lo:hi])
+		for j := range local {
+			local[j] += base
+		}
+		for _, f := range firsts {
+			firstRows = append(firstRows, rows[lo+int(f)])
+		}
+		gwords = append(gwords, gw...)
+	}
+	// Renumber the groups in order of their first rows.
+	leads := make([]int32, n) // row -> its group's number + 1, where it is the first
+	for g, r := range firstRows {
+		leads[r] = int32(g + 1)
+	}
+	final := alloc.NoZeroOf[int32](len(firstRows))
+	ordered := alloc.NoZeroOf[uint64](len(gwords))
+	next := 0
+	for _, g1 := range leads {
+		if g1 != 0 {
+			final[g1-1] = int32(next)
+			copy(ordered[next*w:next*w+w], gwords[int(g1-1)*w:int(g1)*w])
+			next++
+		}
+	}
+	for j, i := range rows {
+		ids[i] = final[pids[j]]
+	}
+	return ids, ordered
 }
 
 // GroupKeys numbers the groups of the key columns (GroupRows, into ids if

@@ -70,6 +70,7 @@ func TestGroupPieces(t *testing.T) {
 		{"float, string", []func(int, nullMode) col{gen(tFloat), strs(10)}, []int{100, 100}, false},
 		{"dictionary", []func(int, nullMode) col{gen(tDict)}, []int{100, 100}, false},
 		{"too many rows for one table", []func(int, nullMode) col{strs(1 << 17)}, []int{40000, 40000}, true},
+		{"too many rows, two keys", []func(int, nullMode) col{strs(1 << 17), ints}, []int{30000, 0, 30000, 30000}, true},
 	}
 	for _, tc := range cases {
 		for _, m := range []nullMode{noNulls, someNulls} {
@@ -121,8 +122,8 @@ func testGroupPieces(t *testing.T, rng *rand.Rand, gens []func(int, nullMode) co
 	}
 	for c, k := range keys {
 		defer k.Release()
-		if IsPackedStrings(k) && !(wantPacked && anyPacked(pieces, c)) {
-			t.Errorf("key %d is packed, no piece's is", c)
+		if packs := wantPacked && anyPacked(pieces, c); IsPackedStrings(k) != packs {
+			t.Errorf("key %d is %s, want packed %v", c, k.DataType(), packs)
 		}
 		k = UnpackStrings(k)
 		defer k.Release()
