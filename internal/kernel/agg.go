@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -767,11 +768,16 @@ func corrBy[X, Y int64 | float64](xs []X, ys []Y, cols []arrow.Array, ids []int3
 }
 
 // sumIntsBy is sumBy of integers, which panics with ErrOverflow where a
-// sum passes int64's range: each addition's overflow bit (the sign of
-// (a^s)&(b^s)) is gathered without a branch, and checked once.
+// sum passes int64's range: over few groups where a group's whole sum
+// does (sumIntsFew), over many where its running sum does, each
+// addition's overflow bit (the sign of (a^s)&(b^s)) gathered without a
+// branch and checked once.
 func sumIntsBy[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int) []int64 {
 	if n == 1 && valid == nil && alloc.AreZeros(ids) {
 		return []int64{sumInts(x[:len(ids)])}
+	}
+	if n <= fewGroups {
+		return sumIntsFew(x, valid, off, ids, n)
 	}
 	sums := make([]int64, n)
 	var ovf int64
@@ -786,26 +792,104 @@ func sumIntsBy[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int
 	return sums
 }
 
-// sumInts is the sum of x, in four running sums so that additions do not
-// wait on each other (Frame.Agg's one group: 1.2 ns a value by group ids,
-// 0.3 alone); it panics with ErrOverflow as sumIntsBy.
+// sumIntsFew is sumIntsBy of few groups. Each value adds its low 32 bits
+// to a group's low sum and its high 32 bits, signed, to its high sum, in
+// four banks (row i's in bank i%4) so that adds to one group do not wait
+// on each other: neither sum can pass int64's range under 2^31 rows, so
+// the total (high<<32 + low, in 128 bits) is exact in any order and is
+// checked once. (A running int64 sum chained through memory took 2.5 ns
+// a value on a Xeon whose copy takes 0.6, and its overflow depended on
+// the order of the rows.)
+func sumIntsFew[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int) []int64 {
+	los, his := newBanked[int64](n), newBanked[int64](n)
+	eachChunk(ids, valid, off, func(slots []int32, from int, shift int32) {
+		wideBankAdd(los, his, x[from:from+len(slots)], slots, shift)
+	})
+	lo, hi := los.total(n), his.total(n)
+	sums := make([]int64, n)
+	for g := range sums {
+		var w wide128
+		w.add(lo[g])
+		w.addWide(wide128{lo: uint64(hi[g]) << 32, hi: hi[g] >> 32})
+		sums[g] = w.int64()
+	}
+	return sums
+}
+
+// wideBankAdd adds x[i]'s low 32 bits into slot slots[i]+shift of los'
+// bank i%4 and its high 32 bits, signed, into his'.
+func wideBankAdd[T int32 | int64](los, his banked[int64], x []T, slots []int32, shift int32) {
+	l0, l1, l2, l3 := los.b0, los.b1, los.b2, los.b3
+	h0, h1, h2, h3 := his.b0, his.b1, his.b2, his.b3
+	x = x[:len(slots)]
+	i := 0
+	for ; i+4 <= len(slots); i += 4 {
+		v0, v1, v2, v3 := int64(x[i]), int64(x[i+1]), int64(x[i+2]), int64(x[i+3])
+		g0, g1, g2, g3 := slots[i]+shift, slots[i+1]+shift, slots[i+2]+shift, slots[i+3]+shift
+		l0[g0] += v0 & 0xffffffff
+		h0[g0] += v0 >> 32
+		l1[g1] += v1 & 0xffffffff
+		h1[g1] += v1 >> 32
+		l2[g2] += v2 & 0xffffffff
+		h2[g2] += v2 >> 32
+		l3[g3] += v3 & 0xffffffff
+		h3[g3] += v3 >> 32
+	}
+	for ; i < len(slots); i++ {
+		v, g := int64(x[i]), slots[i]+shift
+		l0[g] += v & 0xffffffff
+		h0[g] += v >> 32
+	}
+}
+
+// sumInts is the sum of x, in four 128-bit running sums so that additions
+// do not wait on each other (Frame.Agg's one group); it panics with
+// ErrOverflow where the sum passes int64's range.
 func sumInts[T int32 | int64](x []T) int64 {
-	var s0, s1, s2, s3, ovf int64
+	var s0, s1, s2, s3 wide128
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
-		s0 = addOverflow(s0, int64(x[i]), &ovf)
-		s1 = addOverflow(s1, int64(x[i+1]), &ovf)
-		s2 = addOverflow(s2, int64(x[i+2]), &ovf)
-		s3 = addOverflow(s3, int64(x[i+3]), &ovf)
+		s0.add(int64(x[i]))
+		s1.add(int64(x[i+1]))
+		s2.add(int64(x[i+2]))
+		s3.add(int64(x[i+3]))
 	}
 	for ; i < len(x); i++ {
-		s0 = addOverflow(s0, int64(x[i]), &ovf)
+		s0.add(int64(x[i]))
 	}
-	s := addOverflow(addOverflow(s0, s1, &ovf), addOverflow(s2, s3, &ovf), &ovf)
-	if ovf < 0 {
+	s0.addWide(s1)
+	s0.addWide(s2)
+	s0.addWide(s3)
+	return s0.int64()
+}
+
+// wide128 is a 128-bit sum of int64s: its low word and the carries and
+// signs above it. It is exact whatever the order of the additions, where
+// an int64's running sum can pass its range on the way to a total that
+// fits.
+type wide128 struct {
+	lo uint64
+	hi int64
+}
+
+func (w *wide128) add(v int64) {
+	var c uint64
+	w.lo, c = bits.Add64(w.lo, uint64(v), 0)
+	w.hi += int64(c) + v>>63
+}
+
+func (w *wide128) addWide(v wide128) {
+	var c uint64
+	w.lo, c = bits.Add64(w.lo, v.lo, 0)
+	w.hi += v.hi + int64(c)
+}
+
+// int64 is the sum, which panics with ErrOverflow past int64's range.
+func (w wide128) int64() int64 {
+	if w.hi != int64(w.lo)>>63 {
 		panic(ErrOverflow)
 	}
-	return s
+	return int64(w.lo)
 }
 
 // addOverflow is a + b, wrapped; it ORs the addition's overflow bit (the

@@ -104,10 +104,35 @@ func sumFew[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int)
 func meanFew[T int64 | float64](x []T, valid []byte, off int, ids []int32, n int) ([]float64, []int64) {
 	sums, counts := newBanked[float64](n), newBanked[int64](n)
 	eachChunk(ids, valid, off, func(slots []int32, from int, shift int32) {
-		bankAdd(sums, x[from:from+len(slots)], slots, shift)
-		bankAdd[int64, int64](counts, nil, slots, shift)
+		bankMean(sums, counts, x[from:from+len(slots)], slots, shift)
 	})
 	return sums.total(n), counts.total(n)
+}
+
+// bankMean adds x[i] into slot slots[i]+shift of sums' bank i%4 and one
+// into the same slot of counts': a mean's two states in one pass over the
+// slots, where a pass each read them twice.
+func bankMean[S int64 | float64](sums banked[float64], counts banked[int64], x []S, slots []int32, shift int32) {
+	s0, s1, s2, s3 := sums.b0, sums.b1, sums.b2, sums.b3
+	c0, c1, c2, c3 := counts.b0, counts.b1, counts.b2, counts.b3
+	x = x[:len(slots)]
+	i := 0
+	for ; i+4 <= len(slots); i += 4 {
+		g0, g1, g2, g3 := slots[i]+shift, slots[i+1]+shift, slots[i+2]+shift, slots[i+3]+shift
+		s0[g0] += float64(x[i])
+		c0[g0]++
+		s1[g1] += float64(x[i+1])
+		c1[g1]++
+		s2[g2] += float64(x[i+2])
+		c2[g2]++
+		s3[g3] += float64(x[i+3])
+		c3[g3]++
+	}
+	for ; i < len(slots); i++ {
+		g := slots[i] + shift
+		s0[g] += float64(x[i])
+		c0[g]++
+	}
 }
 
 // countFew is countBy of few groups.

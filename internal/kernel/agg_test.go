@@ -466,9 +466,9 @@ func TestAggregateIntExtremes(t *testing.T) {
 }
 
 // sumsOverflow reports whether a sum of vals' valid rows grouped by key
-// (null keys left out) passes int64's range on its way, as the tree adds
-// them: each half's rows in order from zero (Partial), then the halves'
-// sums in order (Merge).
+// (null keys left out) passes int64's range as the tree adds them: each
+// half's whole sum of a group (Partial over few groups is exact whatever
+// the order), then the halves' sums in order (Merge's running sums).
 func sumsOverflow(key *array.Boolean, vals *array.Int64) bool {
 	var merged [2]big.Int
 	half := vals.Len() / 2
@@ -482,11 +482,12 @@ func sumsOverflow(key *array.Boolean, vals *array.Int64) bool {
 			if key.Value(i) {
 				g = 1
 			}
-			if sums[g].Add(&sums[g], big.NewInt(vals.Value(i))); !sums[g].IsInt64() {
-				return true
-			}
+			sums[g].Add(&sums[g], big.NewInt(vals.Value(i)))
 		}
 		for g := range sums {
+			if !sums[g].IsInt64() {
+				return true
+			}
 			if merged[g].Add(&merged[g], &sums[g]); !merged[g].IsInt64() {
 				return true
 			}
@@ -932,6 +933,90 @@ func TestLogicalResultType(t *testing.T) {
 	} {
 		if got := c.f.LogicalResultType(c.in).String(); got != c.want {
 			t.Errorf("%s of %s: %s, want %s", c.f, c.in, got, c.want)
+		}
+	}
+}
+
+// TestSumIntsExact: an integer sum over few groups is its rows' whole sum,
+// whatever their order (sumIntsFew, sumInts): rows whose running sum
+// passes int64's range on the way to a total that fits sum to that total,
+// and only a total past the range is ErrOverflow. Against big.Int sums,
+// with rows in no group, nulls, int32 and int64 columns, 1 to 256 groups.
+func TestSumIntsExact(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for _, n := range []int{1, 3, 256} {
+		for _, rows := range []int{0, 1, 7, 3000} {
+			for _, total := range []string{"fits", "passes"} {
+				t.Run(fmt.Sprintf("groups=%d/rows=%d/%s", n, rows, total), func(t *testing.T) {
+					vals, ids := make([]int64, rows), make([]int32, rows)
+					valid := make([]bool, rows)
+					for i := range vals {
+						// Blocks of four rows of one group, v+a, v+b, -v,
+						// -v with v half of int64's range: a running sum
+						// passes the range, the block's total is a+b.
+						if i%4 == 0 {
+							ids[i], valid[i] = int32(rng.Intn(n+1))-1, rng.Intn(10) > 0 // -1: no group
+						} else {
+							ids[i], valid[i] = ids[i-i%4], valid[i-i%4]
+						}
+						v := int64(math.MaxInt64/2 + rng.Int63n(1<<40))
+						vals[i] = [4]int64{v + rng.Int63n(1000), v - rng.Int63n(1000), -v, -v}[i%4]
+						if total == "passes" && i < 4 {
+							ids[i], valid[i], vals[i] = 0, true, math.MaxInt64-rng.Int63n(10)
+						}
+					}
+					if n == 1 && rows > 0 && total == "fits" {
+						clear(ids) // sumInts' one group
+						for i := range valid {
+							valid[i] = true
+						}
+					}
+					want := make([]big.Int, n)
+					for i, v := range vals {
+						if ids[i] >= 0 && valid[i] {
+							want[ids[i]].Add(&want[ids[i]], big.NewInt(v))
+						}
+					}
+					fits := true
+					for g := range want {
+						fits = fits && want[g].IsInt64()
+					}
+					if fits != (total == "fits" || rows < 4) {
+						t.Fatalf("the totals fit: %v", fits)
+					}
+					b := array.NewInt64Builder(genMem)
+					defer b.Release()
+					b.AppendValues(vals, valid)
+					col := b.NewArray()
+					defer col.Release()
+					got, err := Partial(Sum, []arrow.Array{col}, ids, n)
+					if !fits {
+						if !errors.Is(err, ErrOverflow) {
+							t.Fatalf("totals past int64's range: %v, want ErrOverflow", err)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer releaseAll(got)
+					sums := got[0].(*array.Int64)
+					for g := range want {
+						if sums.Value(g) != want[g].Int64() {
+							t.Errorf("group %d: %d, want %s", g, sums.Value(g), want[g].String())
+						}
+					}
+				})
+			}
+		}
+	}
+	for _, x := range [][]int32{nil, {7}, {math.MaxInt32, math.MaxInt32, math.MinInt32, -1, 5}} {
+		want := int64(0)
+		for _, v := range x {
+			want += int64(v)
+		}
+		if got := sumIntsFew(x, nil, 0, make([]int32, len(x)), 1)[0]; got != want {
+			t.Errorf("int32 %v: %d, want %d", x, got, want)
 		}
 	}
 }

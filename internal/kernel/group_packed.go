@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"encoding/binary"
-	"unsafe"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -100,7 +99,7 @@ func (k *packedKeys) pack(c arrow.Array, at int) {
 	case *array.String:
 		offs, data := stringParts(a)
 		if w == 2 {
-			packPairs(offs, data, unsafe.Slice((*[2]uint64)(unsafe.Pointer(unsafe.SliceData(words))), len(words)/2))
+			packPairs(offs, data, asPairs(words))
 			break
 		}
 		pairs := make([][2]uint64, a.Len())
@@ -111,7 +110,7 @@ func (k *packedKeys) pack(c arrow.Array, at int) {
 	case *packedStringsArray:
 		pairs := packedPairs(a)
 		if w == 2 { // the words as they lie
-			copy(words, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(pairs))), 2*len(pairs)))
+			copy(words, asWords(pairs))
 			break
 		}
 		for i, p := range pairs {

@@ -58,6 +58,16 @@ func IsPackedStrings(a arrow.Array) bool {
 // packedPairs are a PackedStrings column's rows, two words each.
 func packedPairs(a arrow.Array) [][2]uint64 { return FixedValues[[2]uint64](a) }
 
+// asPairs views words (of an even number) as pairs, without a copy.
+func asPairs(words []uint64) [][2]uint64 {
+	return unsafe.Slice((*[2]uint64)(unsafe.Pointer(unsafe.SliceData(words))), len(words)/2)
+}
+
+// asWords views pairs as their words, without a copy.
+func asWords(pairs [][2]uint64) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(pairs))), 2*len(pairs))
+}
+
 // packPairs packs each string of offs and data, none longer than
 // maxPackedString, into dst's two words, as packString does: with two
 // masked loads where 16 bytes from its start are there to load (all but
@@ -108,8 +118,7 @@ func UnpackStrings(a arrow.Array) arrow.Array {
 		a.Retain()
 		return a
 	}
-	pairs := packedPairs(a)
-	return stringsOfWords(unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(pairs))), 2*len(pairs)), 2, 0)
+	return stringsOfWords(asWords(packedPairs(a)), 2, 0)
 }
 
 // UnpackAll returns cols with every PackedStrings column unpacked (the
@@ -146,7 +155,7 @@ func stringsOfWords(words []uint64, w, at int) arrow.Array {
 func packedOfWords(words []uint64, w, at int) arrow.Array {
 	rows := len(words) / w
 	if w == 2 {
-		return NewFixed(PackedStrings, unsafe.Slice((*[2]uint64)(unsafe.Pointer(unsafe.SliceData(words))), rows), nil)
+		return NewFixed(PackedStrings, asPairs(words), nil)
 	}
 	pairs := make([][2]uint64, rows)
 	for g := range pairs {
