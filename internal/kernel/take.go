@@ -165,9 +165,13 @@ type Rows struct {
 // part, are found without a search.
 func LocateRows(parts []arrow.Array, idx []int32) Rows {
 	if len(parts) <= 1 {
-		// No branch a row: the least index (negative: a missing row) and
-		// whether any index is not its own position, in two accumulators
-		// each, so that the adds of one row need not wait on the last.
+		// No branch a row: the least index (negative: a missing row) and,
+		// where as many rows are taken as the part has, whether any index
+		// is not its own position, in accumulators of their own so that
+		// the work of one row need not wait on the last.
+		if len(parts) == 0 || len(idx) != parts[0].Len() {
+			return Rows{row: idx, missing: anyNegative(idx)}
+		}
 		var low0, low1, diff0, diff1 int32
 		j := 0
 		for ; j+2 <= len(idx); j += 2 {
@@ -178,8 +182,7 @@ func LocateRows(parts []arrow.Array, idx []int32) Rows {
 		for ; j < len(idx); j++ {
 			low0, diff0 = min(low0, idx[j]), diff0|(idx[j]^int32(j))
 		}
-		whole := len(parts) == 1 && len(idx) == parts[0].Len() && diff0|diff1 == 0
-		return Rows{row: idx, missing: min(low0, low1) < 0, whole: whole}
+		return Rows{row: idx, missing: min(low0, low1) < 0, whole: diff0|diff1 == 0}
 	}
 	starts := make([]int32, len(parts)+1)
 	for k, p := range parts {
