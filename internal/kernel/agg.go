@@ -801,44 +801,43 @@ func sumIntsBy[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int
 // a value on a Xeon whose copy takes 0.6, and its overflow depended on
 // the order of the rows.)
 func sumIntsFew[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int) []int64 {
-	los, his := newBanked[int64](n), newBanked[int64](n)
+	w := n + 1 // slot g+1 for group g, slot 0 for rows in no group or null
+	all := make([][2]int64, 4*w)
+	banks := [4][][2]int64{all[:w], all[w : 2*w], all[2*w : 3*w], all[3*w:]}
 	eachChunk(ids, valid, off, func(slots []int32, from int, shift int32) {
-		wideBankAdd(los, his, x[from:from+len(slots)], slots, shift)
+		wideBankAdd(banks, x[from:from+len(slots)], slots, shift)
 	})
-	lo, hi := los.total(n), his.total(n)
 	sums := make([]int64, n)
 	for g := range sums {
-		var w wide128
-		w.add(lo[g])
-		w.addWide(wide128{lo: uint64(hi[g]) << 32, hi: hi[g] >> 32})
-		sums[g] = w.int64()
+		var t wide128
+		for _, b := range banks {
+			t.add(b[g+1][0])
+			t.addWide(wide128{lo: uint64(b[g+1][1]) << 32, hi: b[g+1][1] >> 32})
+		}
+		sums[g] = t.int64()
 	}
 	return sums
 }
 
-// wideBankAdd adds x[i]'s low 32 bits into slot slots[i]+shift of los'
-// bank i%4 and its high 32 bits, signed, into his'.
-func wideBankAdd[T int32 | int64](los, his banked[int64], x []T, slots []int32, shift int32) {
-	l0, l1, l2, l3 := los.b0, los.b1, los.b2, los.b3
-	h0, h1, h2, h3 := his.b0, his.b1, his.b2, his.b3
+// wideBankAdd adds x[i]'s low 32 bits into the first word of slot
+// slots[i]+shift of bank i%4 and its high 32 bits, signed, into the
+// second (a slot's two words side by side: four slices live in the loop,
+// where eight spilled to the stack).
+func wideBankAdd[T int32 | int64](banks [4][][2]int64, x []T, slots []int32, shift int32) {
+	b0, b1, b2, b3 := banks[0], banks[1], banks[2], banks[3]
 	x = x[:len(slots)]
 	i := 0
 	for ; i+4 <= len(slots); i += 4 {
 		v0, v1, v2, v3 := int64(x[i]), int64(x[i+1]), int64(x[i+2]), int64(x[i+3])
-		g0, g1, g2, g3 := slots[i]+shift, slots[i+1]+shift, slots[i+2]+shift, slots[i+3]+shift
-		l0[g0] += v0 & 0xffffffff
-		h0[g0] += v0 >> 32
-		l1[g1] += v1 & 0xffffffff
-		h1[g1] += v1 >> 32
-		l2[g2] += v2 & 0xffffffff
-		h2[g2] += v2 >> 32
-		l3[g3] += v3 & 0xffffffff
-		h3[g3] += v3 >> 32
+		s0, s1, s2, s3 := &b0[slots[i]+shift], &b1[slots[i+1]+shift], &b2[slots[i+2]+shift], &b3[slots[i+3]+shift]
+		s0[0], s0[1] = s0[0]+v0&0xffffffff, s0[1]+v0>>32
+		s1[0], s1[1] = s1[0]+v1&0xffffffff, s1[1]+v1>>32
+		s2[0], s2[1] = s2[0]+v2&0xffffffff, s2[1]+v2>>32
+		s3[0], s3[1] = s3[0]+v3&0xffffffff, s3[1]+v3>>32
 	}
 	for ; i < len(slots); i++ {
-		v, g := int64(x[i]), slots[i]+shift
-		l0[g] += v & 0xffffffff
-		h0[g] += v >> 32
+		v, s := int64(x[i]), &b0[slots[i]+shift]
+		s[0], s[1] = s[0]+v&0xffffffff, s[1]+v>>32
 	}
 }
 
