@@ -783,7 +783,9 @@ func sumIntsBy[T int32 | int64](x []T, valid []byte, off int, ids []int32, n int
 	var ovf int64
 	for i, g := range ids {
 		if g >= 0 && (valid == nil || IsValid(valid, off, i)) {
-			sums[g] = addOverflow(sums[g], int64(x[i]), &ovf)
+			var o int64
+			sums[g], o = addOverflow(sums[g], int64(x[i]))
+			ovf |= o
 		}
 	}
 	if ovf < 0 {
@@ -891,12 +893,13 @@ func (w wide128) int64() int64 {
 	return int64(w.lo)
 }
 
-// addOverflow is a + b, wrapped; it ORs the addition's overflow bit (the
-// sign of (a^s)&(b^s)) into *ovf, without a branch.
-func addOverflow(a, b int64, ovf *int64) int64 {
-	s := a + b
-	*ovf |= (a ^ s) & (b ^ s)
-	return s
+// addOverflow is a + b, wrapped, and the addition's overflow bit (the
+// sign of (a^s)&(b^s)) for the caller to OR into a local: through a
+// pointer, the OR went to memory each row (a grouped integer sum of 1,000
+// groups took 2.7–2.9 ns a value against 1.5–2.1).
+func addOverflow(a, b int64) (s, ovf int64) {
+	s = a + b
+	return s, (a ^ s) & (b ^ s)
 }
 
 func sumBy(x []float64, valid []byte, off int, ids []int32, n int) []float64 {
@@ -1059,7 +1062,9 @@ func addIntStates(states [][]arrow.Array, ids [][]int32, n int) []int64 {
 		}
 		v := valuesOf[int64](st[0])
 		for i, g := range ids[c] {
-			out[g] = addOverflow(out[g], v[i], &ovf)
+			var o int64
+			out[g], o = addOverflow(out[g], v[i])
+			ovf |= o
 		}
 	}
 	if ovf < 0 {
