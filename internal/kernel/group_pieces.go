@@ -19,8 +19,9 @@ import (
 // and the groups' keys rebuilt from their words: a combine of an
 // aggregation's many pieces copies no string twice (concatenated, then
 // packed, then taken); pieces of PackedStrings group as the strings they
-// pack, and the groups' strings come back packed where any piece's were.
-// Other keys, and rows too many for one table, are concatenated (packed
+// pack, and the groups' strings come back packed where any piece's were;
+// groups too many for one table in the L2 cache go by radix parts of
+// their words (groupPackedRadix). Other keys are concatenated (packed
 // strings unpacked) and grouped by GroupRows.
 func GroupPieces(pieces [][]arrow.Array) (ids [][]int32, keys []arrow.Array, err error) {
 	return groupPieces(pieces, false)
