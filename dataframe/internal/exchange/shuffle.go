@@ -70,7 +70,10 @@ func HashSplitOp(_ *registry.Context, raw []byte, inputs []any) (any, error) {
 	if a.Copy && a.N >= scatterPieces && len(parts) >= 8*a.N {
 		var pack []int
 		for _, k := range a.Keys {
-			if j, err := expr.ColumnIndex(rec.Schema(), k); a.PackKeys && err == nil { // found by KeyColumns
+			if !a.PackKeys {
+				break
+			}
+			if j, err := expr.ColumnIndex(rec.Schema(), k); err == nil { // found by KeyColumns
 				pack = append(pack, j)
 			}
 		}
