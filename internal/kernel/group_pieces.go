@@ -90,18 +90,8 @@ func groupPackedRadix(hashes []uint64, groups int, k packedKeys, nulls []byte) (
 		pbits++
 	}
 	shift := 64 - pbits
-	start := make([]int, 1<<pbits+1)
 	ids := alloc.NoZeroOf[int32](n) // each row's group, or -1, written below
-	for i, h := range hashes {
-		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
-			ids[i] = -1
-			continue
-		}
-		start[h>>shift+1]++
-	}
-	for p := 1; p < len(start); p++ {
-		start[p] += start[p-1]
-	}
+	start := radixStarts(hashes, nulls, ids, pbits)
 	m := start[len(start)-1]
 	// rows, phash and pwords have every entry written below.
 	rows, phash, pwords := alloc.NoZeroOf[int32](m), alloc.NoZeroOf[uint64](m), alloc.NoZeroOf[uint64](m*w)
@@ -136,23 +126,13 @@ func groupPackedRadix(hashes []uint64, groups int, k packedKeys, nulls []byte) (
 		}
 		gwords = append(gwords, gw...)
 	}
-	// Renumber the groups in order of their first rows.
-	leads := make([]int32, n) // row -> its group's number + 1, where it is the first
-	for g, r := range firstRows {
-		leads[r] = int32(g + 1)
-	}
-	final := alloc.NoZeroOf[int32](len(firstRows))
-	ordered := alloc.NoZeroOf[uint64](len(gwords))
-	next := 0
-	for _, g1 := range leads {
-		if g1 != 0 {
-			final[g1-1] = int32(next)
-			copy(ordered[next*w:next*w+w], gwords[int(g1-1)*w:int(g1)*w])
-			next++
-		}
-	}
+	final, order := firstOrder(firstRows, n)
 	for j, i := range rows {
 		ids[i] = final[pids[j]]
+	}
+	ordered := alloc.NoZeroOf[uint64](len(gwords)) // every group's words copied below
+	for g, old := range order {
+		copy(ordered[g*w:g*w+w], gwords[int(old)*w:int(old+1)*w])
 	}
 	return ids, ordered
 }

@@ -263,20 +263,10 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 		pbits++
 	}
 	shift := 64 - pbits
-	start := make([]int32, 1<<pbits+1)
-	for i, h := range hashes {
-		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
-			ids[i] = -1
-			continue
-		}
-		start[h>>shift+1]++
-	}
-	for p := 1; p < len(start); p++ {
-		start[p] += start[p-1]
-	}
+	start := radixStarts(hashes, nulls, ids, pbits)
 	pos := slices.Clone(start[:len(start)-1])
-	// rows, phash, pids and final have every entry written below.
-	rows := alloc.NoZeroOf[int32](int(start[len(start)-1]))
+	// rows, phash and pids have every entry written below.
+	rows := alloc.NoZeroOf[int32](start[len(start)-1])
 	phash := alloc.NoZeroOf[uint64](len(rows))
 	for i, h := range hashes {
 		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
@@ -308,34 +298,65 @@ func groupRadix(hashes []uint64, eq keyEq, nulls []byte, ids []int32) ([]int32, 
 				e := table[s]
 				if e == 0 {
 					table[s] = tag | uint64(len(firstRows)-base+1)
-					pids[int(start[p])+k] = int32(len(firstRows))
+					pids[start[p]+k] = int32(len(firstRows))
 					firstRows = append(firstRows, i)
 					break
 				}
 				if e&^0xffffffff == tag {
 					if g := base + int(e&0xffffffff) - 1; eq.equal(int(firstRows[g]), int(i)) {
-						pids[int(start[p])+k] = int32(g)
+						pids[start[p]+k] = int32(g)
 						break
 					}
 				}
 			}
 		}
 	}
-	// Renumber the groups in order of their first rows.
+	final, order := firstOrder(firstRows, n)
+	for k, i := range rows {
+		ids[i] = final[pids[k]]
+	}
+	firsts := make([]int32, len(order))
+	for g, old := range order {
+		firsts[g] = firstRows[old]
+	}
+	return ids, firsts
+}
+
+// radixStarts counts the rows of each of the 1<<pbits parts that the top
+// bits of their hashes make, and returns where each part starts among
+// them, the total last; a row that nulls marks is in no part, and ids
+// says so (-1).
+func radixStarts(hashes []uint64, nulls []byte, ids []int32, pbits int) []int {
+	shift := 64 - pbits
+	start := make([]int, 1<<pbits+1)
+	for i, h := range hashes {
+		if nulls != nil && nulls[i>>3]&(1<<(i&7)) != 0 {
+			ids[i] = -1
+			continue
+		}
+		start[h>>shift+1]++
+	}
+	for p := 1; p < len(start); p++ {
+		start[p] += start[p-1]
+	}
+	return start
+}
+
+// firstOrder renumbers groups numbered part by part, whose first rows (of
+// n) are firstRows, in order of their first rows: final[g] is group g's
+// new number, and order[g'] the old number of new group g'.
+func firstOrder(firstRows []int32, n int) (final, order []int32) {
 	leads := make([]int32, n) // row -> its group's number + 1, where it is the first
 	for g, r := range firstRows {
 		leads[r] = int32(g + 1)
 	}
-	final := alloc.NoZeroOf[int32](len(firstRows))
-	firsts := make([]int32, 0, len(firstRows))
-	for r, g1 := range leads {
+	final = alloc.NoZeroOf[int32](len(firstRows))
+	order = make([]int32, 0, len(firstRows))
+	for _, g1 := range leads {
 		if g1 != 0 {
-			final[g1-1] = int32(len(firsts))
-			firsts = append(firsts, int32(r))
+			final[g1-1] = int32(len(order))
+			order = append(order, g1-1)
 		}
 	}
-	for k, i := range rows {
-		ids[i] = final[pids[k]]
-	}
-	return ids, firsts
+	return final, order
 }
